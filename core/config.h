@@ -1,0 +1,79 @@
+/*
+ * config.h - the box file (INI, in fio's spirit) and command-line overrides.
+ *
+ *   [box]            labels of the configuration under test
+ *   [target NAME]    one per datastore / LUN / directory
+ *   [suite]          what to run and the knobs
+ *   [accept], [clients]   kept as raw lines for their own modules
+ *
+ * Every key is a row of one table (core/config.c) that drives parsing,
+ * validation and 'nasbench help config'.  Errors read
+ * "FILE:LINE: unknown key 'iodepht' in [suite]; did you mean 'iodepth'?".
+ */
+#ifndef NB_CONFIG_H
+#define NB_CONFIG_H
+
+#include <stdio.h>
+
+#include "../runners/runner.h"
+#include "../workloads/workload.h"
+
+#define NB_MAX_TARGETS 16
+#define NB_MAX_LABELS 32
+
+struct nb_label {
+	char key[32];
+	char value[128];
+};
+
+struct nb_suite_cfg {
+	char workloads[1024];    /* comma-separated names */
+	char suite[32];
+	uint64_t iterations;     /* 0: the suite's or 3 */
+	struct nb_params p;
+};
+
+/* A line of a section nasbench's core does not parse ([accept], ...). */
+struct nb_raw_line {
+	char section[64];
+	int line;
+	char text[512];
+};
+
+struct nb_config {
+	char path[4096];         /* "" when no file was read */
+	int nlabels;
+	struct nb_label labels[NB_MAX_LABELS];
+	int ntargets;
+	struct nb_target_cfg targets[NB_MAX_TARGETS];
+	struct nb_suite_cfg suite;
+	int nraw;
+	struct nb_raw_line *raw;
+};
+
+void nb_config_init(struct nb_config *c);
+void nb_config_free(struct nb_config *c);
+
+/* Read PATH into C.  0, or -errno/-EINVAL with "PATH:LINE: ..." set. */
+int nb_config_load(struct nb_config *c, const char *path);
+
+/* Set one key as the file would ("suite", "size", "12G").  WHERE names the
+ * origin in messages ("--size", "box.ini:12").  0 or -EINVAL. */
+int nb_config_set(struct nb_config *c, const char *section, const char *key,
+		  const char *value, const char *where);
+
+/* Set a label (box key or --label k=v).  0 or -EINVAL. */
+int nb_config_label(struct nb_config *c, const char *key, const char *value,
+		    const char *where);
+const char *nb_config_label_get(const struct nb_config *c, const char *key);
+
+/* Add a target from the command line: "URL" or "NAME=URL".  0 or -EINVAL. */
+int nb_config_add_target(struct nb_config *c, const char *spec);
+
+/* The target named NAME, or NULL. */
+struct nb_target_cfg *nb_config_target(struct nb_config *c, const char *name);
+
+/* Print the key table (for 'nasbench help config'). */
+void nb_config_help(FILE *out);
+
+#endif

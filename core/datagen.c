@@ -1,0 +1,126 @@
+#include "datagen.h"
+
+#include <string.h>
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void nb_rng_seed(struct nb_rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+uint64_t nb_rng_next(struct nb_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t nb_rng_below(struct nb_rng *r, uint64_t n)
+{
+	/* Lemire's multiply-shift; the bias is < n / 2^64, immaterial here */
+	return (uint64_t)(((__uint128_t)nb_rng_next(r) * n) >> 64);
+}
+
+void nb_datagen_fill(struct nb_rng *r, void *buf, size_t len)
+{
+	unsigned char *p = buf;
+	uint64_t v;
+
+	for (; len >= 8; len -= 8, p += 8) {
+		v = nb_rng_next(r);
+		memcpy(p, &v, 8);
+	}
+	if (len) {
+		v = nb_rng_next(r);
+		memcpy(p, &v, len);
+	}
+}
+
+void nb_datagen_stamp(void *buf, size_t len, uint64_t offset, uint64_t seq)
+{
+	unsigned char *p = buf;
+
+	static const uint64_t magic = NB_BLOCK_MAGIC;
+
+	for (size_t o = 0; o + 24 <= len; o += 4096) {
+		uint64_t off = offset + o;
+
+		memcpy(p + o, &magic, 8);
+		memcpy(p + o + 8, &off, 8);
+		memcpy(p + o + 16, &seq, 8);
+	}
+}
+
+uint64_t nb_fnv1a(const void *buf, size_t len, uint64_t h)
+{
+	const unsigned char *p = buf;
+
+	if (!h)
+		h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint64_t block_sum(const unsigned char *p, size_t block)
+{
+	size_t at = offsetof(struct nb_block_hdr, sum);
+	uint64_t h = nb_fnv1a(p, at, 0);
+
+	return nb_fnv1a(p + at + 8, block - at - 8, h);
+}
+
+void nb_block_fill(void *buf, size_t block, uint64_t offset, uint64_t run_id,
+		   uint64_t seq)
+{
+	struct nb_block_hdr h = { NB_BLOCK_MAGIC, offset, run_id, seq, 0 };
+	struct nb_rng r;
+
+	nb_rng_seed(&r, run_id ^ (offset * 0x9e3779b97f4a7c15ULL) ^ (seq << 48));
+	nb_datagen_fill(&r, (unsigned char *)buf + sizeof(h), block - sizeof(h));
+	memcpy(buf, &h, sizeof(h));
+	h.sum = block_sum(buf, block);
+	memcpy(buf, &h, sizeof(h));
+}
+
+enum nb_block_state nb_block_check(const void *buf, size_t block,
+				   uint64_t offset, uint64_t run_id, uint64_t seq)
+{
+	struct nb_block_hdr h;
+
+	memcpy(&h, buf, sizeof(h));
+	if (h.magic != NB_BLOCK_MAGIC)
+		return NB_BLOCK_FOREIGN;
+	if (h.sum != block_sum(buf, block))
+		return NB_BLOCK_CORRUPT;
+	if (h.run_id != run_id)
+		return NB_BLOCK_FOREIGN;
+	if (h.offset != offset)
+		return NB_BLOCK_MISPLACED;
+	if (h.seq != seq)
+		return NB_BLOCK_STALE;
+	return NB_BLOCK_OK;
+}

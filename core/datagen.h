@@ -1,0 +1,62 @@
+/*
+ * datagen.h - incompressible data, fast.
+ *
+ * A xoshiro256** generator fills buffers at several GB/s per core; writes
+ * are stamped with their offset and a sequence number (nb_datagen_stamp) so
+ * no two blocks are equal and a deduplicating box cannot cheat.  Verifying
+ * workloads use nb_block_* to put a checked header in every block.
+ */
+#ifndef NB_DATAGEN_H
+#define NB_DATAGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct nb_rng {
+	uint64_t s[4];
+};
+
+void nb_rng_seed(struct nb_rng *r, uint64_t seed);
+uint64_t nb_rng_next(struct nb_rng *r);
+/* Uniform in [0, n); n > 0. */
+uint64_t nb_rng_below(struct nb_rng *r, uint64_t n);
+
+/* Fill BUF with LEN random bytes. */
+void nb_datagen_fill(struct nb_rng *r, void *buf, size_t len);
+
+/* Overwrite the first 24 bytes of every 4 KiB of BUF with (NB_BLOCK_MAGIC,
+ * offset, seq): unique, and recognisable as nasbench's by the LUN guard. */
+void nb_datagen_stamp(void *buf, size_t len, uint64_t offset, uint64_t seq);
+
+/*
+ * Self-describing blocks for verification.  Each block of BLOCK bytes
+ * starts with a header (magic, offset, run id, sequence, checksum of the
+ * block); the rest is derived from (run id, offset, seq), so a reader can
+ * tell a corrupted block from one written at another offset (misplaced)
+ * or by an earlier pass (stale).
+ */
+#define NB_BLOCK_MAGIC 0x6e617362656e6368ULL    /* "nasbench" */
+
+struct nb_block_hdr {
+	uint64_t magic;
+	uint64_t offset;
+	uint64_t run_id;
+	uint64_t seq;
+	uint64_t sum;             /* FNV-1a of the block with this field zero */
+};
+
+enum nb_block_state {
+	NB_BLOCK_OK = 0,
+	NB_BLOCK_CORRUPT,          /* header or payload does not check out */
+	NB_BLOCK_MISPLACED,        /* a good block of another offset */
+	NB_BLOCK_STALE,            /* a good block of an older sequence */
+	NB_BLOCK_FOREIGN,          /* not written by this run */
+};
+
+void nb_block_fill(void *buf, size_t block, uint64_t offset, uint64_t run_id,
+		   uint64_t seq);
+enum nb_block_state nb_block_check(const void *buf, size_t block,
+				   uint64_t offset, uint64_t run_id, uint64_t seq);
+uint64_t nb_fnv1a(const void *buf, size_t len, uint64_t h);
+
+#endif

@@ -1,0 +1,281 @@
+#include "engine.h"
+#include "datagen.h"
+#include "err.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define REAP_BATCH 64
+#define REAP_TIMEOUT_MS 100
+#define PROGRESS_NS 250000000ULL
+
+uint64_t nb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void *nb_io_alloc(size_t len)
+{
+	void *p;
+
+	if (posix_memalign(&p, 4096, len ? len : 4096))
+		return NULL;
+	return p;
+}
+
+int nb_engine_check(const struct nb_target *t, const struct nb_iospec *s)
+{
+	const char *name = t->cfg ? t->cfg->name : "?";
+
+	if (!s->bs || !s->qd || s->qd > NB_MAX_QD)
+		return nb_err_set("target '%s': block size and queue depth must be "
+				  "at least 1 (queue depth at most %d)", name,
+				  NB_MAX_QD), -EINVAL;
+	if (s->size < s->bs)
+		return nb_err_set("target '%s': size %llu is smaller than one block "
+				  "of %u bytes", name, (unsigned long long)s->size,
+				  s->bs), -EINVAL;
+	if (t->block_size > 1 && (s->bs % t->block_size || s->size % t->block_size))
+		return nb_err_set("target '%s': block size %u and size must be "
+				  "multiples of the target's %u-byte blocks", name,
+				  s->bs, t->block_size), -EINVAL;
+	return 0;
+}
+
+struct slot {
+	struct nb_io io;
+	uint64_t seq;
+};
+
+struct run {
+	struct nb_target *t;
+	struct nb_file *f;
+	const struct nb_iospec *s;
+	const struct nb_engine_hooks *h;
+	struct nb_io_result *r;
+	struct nb_rng rng;
+	uint64_t start, limit, issued, next_off, blocks, seq;
+	uint64_t sec_bytes;
+	unsigned sec;
+	int inflight, submitting, err;
+};
+
+static uint64_t next_offset(struct run *run)
+{
+	uint64_t off;
+
+	if (run->s->pattern == NB_PAT_RAND)
+		return nb_rng_below(&run->rng, run->blocks) * run->s->bs;
+	off = run->next_off;
+	run->next_off += run->s->bs;
+	if (run->next_off + run->s->bs > run->blocks * run->s->bs)
+		run->next_off = 0;
+	return off;
+}
+
+static int pick_op(struct run *run)
+{
+	if (run->s->rw != NB_RW_MIX)
+		return run->s->rw == NB_RW_READ ? NB_OP_READ : NB_OP_WRITE;
+	return nb_rng_below(&run->rng, 100) < (uint64_t)run->s->read_pct ?
+	       NB_OP_READ : NB_OP_WRITE;
+}
+
+static int should_submit(struct run *run, uint64_t now)
+{
+	if (run->h && run->h->stop && *run->h->stop) {
+		run->r->stopped = 1;
+		return 0;
+	}
+	if (run->s->runtime_us && now - run->start >= run->s->runtime_us * 1000)
+		return 0;
+	return !run->limit || run->issued < run->limit;
+}
+
+static int submit_one(struct run *run, struct slot *sl)
+{
+	struct nb_io *io = &sl->io;
+	int rc;
+
+	io->file = run->f;
+	io->op = pick_op(run);
+	io->off = next_offset(run);
+	io->len = run->s->bs;
+	io->fua = io->op == NB_OP_WRITE && run->s->sync == NB_SYNC_ALWAYS;
+	io->result = 0;
+	io->priv = sl;
+	sl->seq = ++run->seq;
+	if (io->op == NB_OP_WRITE) {
+		if (run->h && run->h->fill)
+			run->h->fill(io->buf, io->len, io->off, run->h->payload);
+		else
+			nb_datagen_stamp(io->buf, io->len, io->off, sl->seq);
+	}
+	io->t_submit = nb_now_ns();
+	rc = run->t->ops->submit(run->t, io);
+	if (rc < 0)
+		return rc;
+	run->inflight++;
+	run->issued += io->len;
+	return 0;
+}
+
+static void account_second(struct run *run, uint64_t now, uint64_t bytes)
+{
+	unsigned sec = (unsigned)((now - run->start) / 1000000000ULL);
+
+	while (sec > run->sec) {
+		if (run->h && run->h->second)
+			run->h->second(run->sec, run->sec_bytes, run->h->payload);
+		run->sec_bytes = 0;
+		run->sec++;
+	}
+	run->sec_bytes += bytes;
+}
+
+static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
+{
+	struct nb_io_result *r = run->r;
+
+	run->inflight--;
+	if (io->result < 0)
+		return nb_err_set("target '%s': %s at offset %llu failed: %s",
+				  run->t->cfg->name,
+				  io->op == NB_OP_READ ? "read" : "write",
+				  (unsigned long long)io->off,
+				  strerror((int)-io->result)), (int)io->result;
+	if ((uint64_t)io->result != io->len)
+		return nb_err_set("target '%s': short %s at offset %llu (%lld of %u "
+				  "bytes): is the file or LUN smaller than the size?",
+				  run->t->cfg->name,
+				  io->op == NB_OP_READ ? "read" : "write",
+				  (unsigned long long)io->off, (long long)io->result,
+				  io->len), -EIO;
+	nb_hist_add(&r->lat, now - io->t_submit);
+	r->ios++;
+	if (io->op == NB_OP_READ) {
+		r->bytes_read += io->len;
+		if (run->h && run->h->check &&
+		    run->h->check(io->buf, io->len, io->off, run->h->payload))
+			return -EIO;
+	} else {
+		r->bytes_written += io->len;
+	}
+	account_second(run, now, io->len);
+	return 0;
+}
+
+/* Submit while there is room and work, then reap what finished. */
+static int pump(struct run *run, struct slot *slots, struct slot **free_slots,
+		int *nfree)
+{
+	struct nb_io *done[REAP_BATCH];
+	uint64_t now = nb_now_ns();
+	int n, rc;
+
+	while (!run->err && run->submitting && *nfree) {
+		if (!should_submit(run, now)) {
+			run->submitting = 0;
+			break;
+		}
+		rc = submit_one(run, free_slots[*nfree - 1]);
+		if (rc < 0) {
+			run->err = rc;
+			run->submitting = 0;
+			break;
+		}
+		(*nfree)--;
+	}
+	if (!run->inflight)
+		return 0;
+	n = run->t->ops->reap(run->t, done, REAP_BATCH, REAP_TIMEOUT_MS);
+	if (n < 0) {
+		run->inflight = 0;      /* the runner abandoned them all */
+		return n;
+	}
+	now = nb_now_ns();
+	for (int i = 0; i < n; i++) {
+		rc = complete_one(run, done[i], now);
+		if (rc < 0 && !run->err) {
+			run->err = rc;
+			run->submitting = 0;
+		}
+		free_slots[(*nfree)++] = done[i]->priv;
+	}
+	(void)slots;
+	return 0;
+}
+
+int nb_engine_run(struct nb_target *t, struct nb_file *f,
+		  const struct nb_iospec *s, const struct nb_engine_hooks *h,
+		  struct nb_io_result *r)
+{
+	struct run run = { .t = t, .f = f, .s = s, .h = h, .r = r,
+			   .submitting = 1 };
+	struct slot *slots, **free_slots;
+	uint64_t last_progress = 0, end;
+	int nfree, rc;
+
+	memset(r, 0, sizeof(*r));
+	nb_hist_init(&r->lat);
+	rc = nb_engine_check(t, s);
+	if (rc)
+		return rc;
+	nb_rng_seed(&run.rng, s->seed ? s->seed : 0x6e62);
+	run.blocks = s->size / s->bs;
+	run.limit = s->bytes ? s->bytes : (s->runtime_us ? 0 : s->size);
+	slots = calloc(s->qd, sizeof(*slots));
+	free_slots = calloc(s->qd, sizeof(*free_slots));
+	if (!slots || !free_slots) {
+		free(slots);
+		free(free_slots);
+		return nb_err_set("out of memory"), -ENOMEM;
+	}
+	for (nfree = 0; nfree < (int)s->qd; nfree++) {
+		slots[nfree].io.buf = nb_io_alloc(s->bs);
+		if (!slots[nfree].io.buf) {
+			rc = (nb_err_set("out of memory for %u buffers of %u bytes",
+					s->qd, s->bs), -ENOMEM);
+			goto out;
+		}
+		nb_datagen_fill(&run.rng, slots[nfree].io.buf, s->bs);
+		free_slots[nfree] = &slots[nfree];
+	}
+	run.start = nb_now_ns();
+	while (run.submitting || run.inflight) {
+		rc = pump(&run, slots, free_slots, &nfree);
+		if (rc < 0)
+			goto out;
+		end = nb_now_ns();
+		if (h && h->progress && end - last_progress >= PROGRESS_NS) {
+			h->progress(r->bytes_read + r->bytes_written, end - run.start,
+				    h->payload);
+			last_progress = end;
+		}
+	}
+	rc = run.err;
+	if (!rc && s->sync == NB_SYNC_END && r->bytes_written) {
+		uint64_t t0 = nb_now_ns();
+
+		rc = t->ops->flush(f);
+		r->flush_ns = nb_now_ns() - t0;
+	}
+out:
+	end = nb_now_ns();
+	r->elapsed_ns = run.start ? end - run.start : 0;
+	if (run.start) {
+		account_second(&run, end, 0);
+		if (h && h->second && run.sec_bytes)
+			h->second(run.sec, run.sec_bytes, h->payload);
+	}
+	for (unsigned i = 0; i < s->qd; i++)
+		free(slots[i].io.buf);
+	free(slots);
+	free(free_slots);
+	return rc;
+}

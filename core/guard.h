@@ -1,0 +1,29 @@
+/*
+ * guard.h - the data-loss guard for block targets (LUNs, devices, files).
+ *
+ * Before the first write, the start of the target is read and writing is
+ * refused when it holds a partition table, a file system, or a volume
+ * manager's or RAID's signature, unless the target says destroy-data.
+ * A target of zeroes, or one nasbench wrote before (its blocks start with
+ * NB_BLOCK_MAGIC), needs no confirmation.
+ */
+#ifndef NB_GUARD_H
+#define NB_GUARD_H
+
+#include <stddef.h>
+
+#include "../runners/runner.h"
+
+/* Bytes nb_guard_identify() wants to see (the start of the target). */
+#define NB_GUARD_PROBE (1024 * 1024 + 64 * 1024)
+
+/* What the first LEN bytes of a target hold: NULL for zeroes or nasbench's
+ * own data, else a name ("an MBR partition table", "an ext4 file system",
+ * "data nasbench did not write"). */
+const char *nb_guard_identify(const unsigned char *buf, size_t len);
+
+/* 0 when writing to F is allowed; else -EPERM with the reason and the way
+ * forward set.  Reads through the target's own runner. */
+int nb_guard_check(struct nb_target *t, struct nb_file *f);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * hist.h - a log-linear latency histogram in constant memory.
+ *
+ * Values (nanoseconds) below 128 have a bucket each; above, every power of
+ * two is split into 64 equal buckets, so a bucket is at most 1/64 (1.6%) of
+ * its value wide.  Min, max, count and sum are kept exactly.  Histograms can
+ * be merged, so per-thread or per-iteration histograms add up.
+ */
+#ifndef NB_HIST_H
+#define NB_HIST_H
+
+#include <stdint.h>
+
+#define NB_HIST_SUB_BITS 6
+#define NB_HIST_LINEAR (1u << (NB_HIST_SUB_BITS + 1))                 /* 128 */
+#define NB_HIST_BUCKETS (NB_HIST_LINEAR + (63 - NB_HIST_SUB_BITS) * (1u << NB_HIST_SUB_BITS))
+
+struct nb_hist {
+	uint64_t count;
+	uint64_t min, max;
+	double sum;
+	uint64_t bucket[NB_HIST_BUCKETS];
+};
+
+void nb_hist_init(struct nb_hist *h);
+void nb_hist_add(struct nb_hist *h, uint64_t v);
+void nb_hist_merge(struct nb_hist *dst, const struct nb_hist *src);
+
+/* Value at percentile P (0..100), within one bucket's width; 0 when empty. */
+uint64_t nb_hist_percentile(const struct nb_hist *h, double p);
+double nb_hist_mean(const struct nb_hist *h);
+
+/* Bucket index of V and the [lo, hi) range a bucket covers (for tests). */
+unsigned nb_hist_index(uint64_t v);
+void nb_hist_range(unsigned idx, uint64_t *lo, uint64_t *hi);
+
+#endif

@@ -1,0 +1,61 @@
+#include "metrics.h"
+#include "err.h"
+
+#include <errno.h>
+#include <string.h>
+
+const struct nb_metric nb_metrics[] = {
+	{ "bw_bytes", "MB/s", "bytes/s", NB_HIGHER, 1e-6, "throughput" },
+	{ "iops", "IOPS", "ops/s", NB_HIGHER, 1, "I/O operations per second" },
+	{ "lat_mean_us", "mean us", "us", NB_LOWER, 1, "mean latency" },
+	{ "lat_p50_us", "p50 us", "us", NB_LOWER, 1, "median latency" },
+	{ "lat_p90_us", "p90 us", "us", NB_LOWER, 1, "90th percentile latency" },
+	{ "lat_p99_us", "p99 us", "us", NB_LOWER, 1, "99th percentile latency" },
+	{ "lat_p99.9_us", "p99.9 us", "us", NB_LOWER, 1, "99.9th percentile latency" },
+	{ "lat_max_us", "max us", "us", NB_LOWER, 1, "maximum latency" },
+	{ "seconds", "s", "s", NB_LOWER, 1, "wall time of the iteration" },
+	{ NULL, NULL, NULL, 0, 0, NULL },
+};
+
+static const struct {
+	const char *user, *stored;
+	double factor;
+} aliases[] = {
+	{ "mb_s", "bw_bytes", 1e-6 },
+	{ "mib_s", "bw_bytes", 1.0 / 1048576 },
+	{ "bw", "bw_bytes", 1 },
+	{ "p50_us", "lat_p50_us", 1 },
+	{ "p90_us", "lat_p90_us", 1 },
+	{ "p99_us", "lat_p99_us", 1 },
+	{ "p99.9_us", "lat_p99.9_us", 1 },
+	{ "max_us", "lat_max_us", 1 },
+	{ "mean_us", "lat_mean_us", 1 },
+	{ "p99_ms", "lat_p99_us", 1e-3 },
+};
+
+const struct nb_metric *nb_metric_find(const char *name)
+{
+	static _Thread_local struct nb_metric generic;
+	size_t n = strlen(name);
+
+	for (int i = 0; nb_metrics[i].name; i++)
+		if (!strcmp(nb_metrics[i].name, name))
+			return &nb_metrics[i];
+	generic = (struct nb_metric){ name, name, "",
+				      n > 3 && !strcmp(name + n - 3, "_us") ?
+				      NB_LOWER : NB_HIGHER, 1, "" };
+	return &generic;
+}
+
+int nb_metric_alias(const char *user, const char **stored, double *factor)
+{
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(aliases[i].user, user)) {
+			*stored = aliases[i].stored;
+			*factor = aliases[i].factor;
+			return 0;
+		}
+	*stored = user;
+	*factor = 1;
+	return 0;
+}

@@ -1,0 +1,35 @@
+/*
+ * metrics.h - what each figure in a result means.
+ *
+ * Every iteration of a workload carries a flat object of metrics
+ * ("bw_bytes": 9.3e7, "lat_p99_us": 812, ...).  This table says for each
+ * metric its unit, whether more is better, and how to show it, so compare,
+ * report and accept treat every workload's figures alike.  Names users
+ * write ("mb_s", "p99_us") are aliases of stored metrics with a scale.
+ */
+#ifndef NB_METRICS_H
+#define NB_METRICS_H
+
+enum nb_better { NB_HIGHER = 1, NB_LOWER = -1, NB_NEITHER = 0 };
+
+struct nb_metric {
+	const char *name;        /* as stored in the result JSON */
+	const char *label;       /* column heading: "MB/s" */
+	const char *unit;        /* "bytes/s", "us", "ops/s" */
+	int better;              /* enum nb_better */
+	double show_scale;       /* shown value = stored * show_scale */
+	const char *help;
+};
+
+/* The descriptor of a stored metric; unknown names get a generic one
+ * (suffix _us: lower is better; otherwise higher). */
+const struct nb_metric *nb_metric_find(const char *name);
+
+/* Resolve a user-facing name ("mb_s", "p99_us", "iops", "lat_p99_us") to a
+ * stored metric and the factor from stored to user units.  0 or -EINVAL. */
+int nb_metric_alias(const char *user, const char **stored, double *factor);
+
+/* All known metrics, NULL-name terminated. */
+extern const struct nb_metric nb_metrics[];
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * progress.h - the line that says a workload is alive.
+ *
+ * On a terminal: one line rewritten in place (workload, target, iteration,
+ * MB/s now, % done, ETA).  Not a terminal: a plain line every 10 seconds.
+ * Quiet: nothing.  Progress never goes to the stream machine output uses.
+ */
+#ifndef NB_PROGRESS_H
+#define NB_PROGRESS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum nb_progress_mode { NB_PROGRESS_QUIET, NB_PROGRESS_PLAIN, NB_PROGRESS_TTY };
+
+struct nb_progress {
+	int mode;
+	FILE *out;
+	char label[160];
+	uint64_t total_bytes, total_ns;
+	uint64_t last_ns, last_bytes, last_print_ns;
+	double rate;             /* bytes/s, smoothed */
+	int shown;
+};
+
+void nb_progress_init(struct nb_progress *p, FILE *out, int quiet);
+void nb_progress_begin(struct nb_progress *p, const char *label,
+		       uint64_t total_bytes, uint64_t total_ns);
+void nb_progress_update(struct nb_progress *p, uint64_t bytes,
+			uint64_t elapsed_ns);
+void nb_progress_end(struct nb_progress *p);
+
+#endif

@@ -1,0 +1,204 @@
+#include "result.h"
+#include "atomic_file.h"
+#include "err.h"
+#include "stats.h"
+#include "version.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void nb_iso_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+json_t *nb_result_new(const char *run_id, const char *command)
+{
+	char now[32];
+
+	nb_iso_now(now, sizeof(now));
+	return json_pack("{s:i, s:s, s:s, s:o, s:s, s:s, s:b, s:s, s:{}, s:[], s:[]}",
+			 "schema", NB_RESULT_SCHEMA, "tool", "nasbench",
+			 "version", NB_VERSION, "libs", nb_version_libs(),
+			 "run_id", run_id, "started", now, "complete", 0,
+			 "command", command ? command : "", "labels", "targets",
+			 "results");
+}
+
+json_t *nb_result_add(json_t *doc, const char *target, const char *workload)
+{
+	json_t *wl = json_pack("{s:s, s:s, s:s, s:[], s:[]}", "target", target,
+			       "workload", workload, "status", "ok", "warnings",
+			       "iterations");
+
+	json_array_append_new(json_object_get(doc, "results"), wl);
+	return wl;
+}
+
+void nb_result_set_status(json_t *wl, const char *status, const char *reason)
+{
+	json_object_set_new(wl, "status", json_string(status));
+	if (reason)
+		json_object_set_new(wl, "reason", json_string(reason));
+}
+
+void nb_result_warn(json_t *wl, const char *text)
+{
+	json_t *w = json_object_get(wl, "warnings"), *v;
+	size_t i;
+
+	json_array_foreach(w, i, v)
+		if (!strcmp(json_string_value(v), text))
+			return;
+	json_array_append_new(w, json_string(text));
+}
+
+void nb_result_iteration(json_t *wl, json_t *metrics, json_t *extra)
+{
+	json_t *it = json_object();
+
+	json_object_set_new(it, "metrics", metrics);
+	if (extra)
+		json_object_update_missing(it, extra), json_decref(extra);
+	json_array_append_new(json_object_get(wl, "iterations"), it);
+}
+
+int nb_result_values(const json_t *wl, const char *metric, double *v, int max)
+{
+	json_t *its = json_object_get(wl, "iterations"), *it, *m;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(its, i, it) {
+		m = json_object_get(json_object_get(it, "metrics"), metric);
+		if (json_is_number(m) && n < max)
+			v[n++] = json_number_value(m);
+	}
+	return n;
+}
+
+static void summarise(json_t *wl)
+{
+	json_t *its = json_object_get(wl, "iterations"), *first, *sum;
+	const char *name;
+	json_t *val;
+	size_t n = json_array_size(its);
+	double *v;
+
+	if (!n)
+		return;
+	first = json_object_get(json_array_get(its, 0), "metrics");
+	sum = json_object();
+	v = calloc(n, sizeof(*v));
+	json_object_foreach(first, name, val) {
+		struct nb_summary s;
+		int k = nb_result_values(wl, name, v, (int)n);
+
+		nb_stats_summary(v, (size_t)k, &s);
+		json_object_set_new(sum, name,
+				    json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "n",
+					      (json_int_t)s.n, "median", s.median,
+					      "mean", s.mean, "min", s.min, "max",
+					      s.max, "stddev", s.stddev));
+	}
+	free(v);
+	json_object_set_new(wl, "summary", sum);
+}
+
+void nb_result_finish(json_t *doc, int complete)
+{
+	json_t *wl;
+	size_t i;
+	char now[32];
+
+	json_array_foreach(json_object_get(doc, "results"), i, wl)
+		summarise(wl);
+	nb_iso_now(now, sizeof(now));
+	json_object_set_new(doc, "finished", json_string(now));
+	json_object_set_new(doc, "complete", json_boolean(complete));
+}
+
+char *nb_result_dump(const json_t *doc)
+{
+	return json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			  JSON_REAL_PRECISION(10));
+}
+
+int nb_result_write(const json_t *doc, const char *path)
+{
+	char *s = nb_result_dump(doc);
+	size_t len;
+	int rc;
+
+	if (!s)
+		return nb_err_set("out of memory"), -ENOMEM;
+	len = strlen(s);
+	s[len] = '\n';          /* json_dumps' NUL becomes the final newline */
+	rc = nb_atomic_write(path, s, len + 1);
+	free(s);
+	return rc;
+}
+
+int nb_result_load(const char *path, json_t **out)
+{
+	json_error_t e;
+	json_t *doc = json_load_file(path, 0, &e), *schema;
+
+	*out = NULL;
+	if (!doc) {
+		if (e.line < 1 || strstr(e.text, "unable to open"))
+			return nb_err_set("cannot read '%s': %s", path, e.text), -ENOENT;
+		return nb_err_set("'%s' is not valid JSON (line %d, column %d: %s)",
+				  path, e.line, e.column, e.text), -EINVAL;
+	}
+	schema = json_object_get(doc, "schema");
+	if (!json_is_object(doc) ||
+	    strcmp(json_string_value(json_object_get(doc, "tool")) ?: "", "nasbench") ||
+	    !json_is_integer(schema) ||
+	    !json_is_array(json_object_get(doc, "results"))) {
+		json_decref(doc);
+		return nb_err_set("'%s' is not a nasbench result", path), -EINVAL;
+	}
+	if (json_integer_value(schema) > NB_RESULT_SCHEMA) {
+		json_decref(doc);
+		return nb_err_set("'%s' has result schema %lld, newer than this "
+				  "nasbench reads (%d): upgrade nasbench", path,
+				  (long long)json_integer_value(schema),
+				  NB_RESULT_SCHEMA), -EINVAL;
+	}
+	*out = doc;
+	return 0;
+}
+
+json_t *nb_result_find(const json_t *doc, const char *target,
+		       const char *workload)
+{
+	json_t *wl;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "results"), i, wl)
+		if (!strcmp(json_string_value(json_object_get(wl, "target")) ?: "",
+			    target) &&
+		    !strcmp(json_string_value(json_object_get(wl, "workload")) ?: "",
+			    workload))
+			return wl;
+	return NULL;
+}
+
+int nb_result_stat(const json_t *wl, const char *metric, const char *stat,
+		   double *out)
+{
+	json_t *v = json_object_get(
+		json_object_get(json_object_get(wl, "summary"), metric), stat);
+
+	if (!json_is_number(v))
+		return -ENOENT;
+	*out = json_number_value(v);
+	return 0;
+}

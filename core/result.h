@@ -1,0 +1,66 @@
+/*
+ * result.h - the result document: one JSON object per run.
+ *
+ *   { "schema": 1, "tool": "nasbench", "version": "...",
+ *     "libs": { "libnfs": "4.0.0", ... },
+ *     "run_id": "...", "started": "<ISO 8601 UTC>", "finished": "...",
+ *     "complete": true, "command": "nasbench run ...",
+ *     "labels": { "name": "n40l", "layout": "raidz1", ... },
+ *     "client": { <hardware inventory> }, "box": { ... },
+ *     "targets": [ { "name": "nas", "url": "nfs://...", "runner": "nfs" } ],
+ *     "results": [ {
+ *        "target": "nas", "workload": "seq512k-read",
+ *        "status": "ok" | "skipped" | "failed" | "interrupted",
+ *        "reason": "...",                      (not ok)
+ *        "spec": { ... },                      (what ran)
+ *        "warnings": [ "..." ],
+ *        "iterations": [ { "metrics": { "bw_bytes": ..., ... }, ... } ],
+ *        "summary": { "bw_bytes": { "n": 3, "median": ..., "mean": ...,
+ *                                   "min": ..., "max": ..., "stddev": ... } }
+ *     } ] }
+ *
+ * The module builds, finishes, writes and loads such documents; it never
+ * formats for people (reports/ do).
+ */
+#ifndef NB_RESULT_H
+#define NB_RESULT_H
+
+#include <jansson.h>
+
+#define NB_RESULT_SCHEMA 1
+
+json_t *nb_result_new(const char *run_id, const char *command);
+
+/* Add a workload entry (status "ok", no iterations yet); borrowed reference. */
+json_t *nb_result_add(json_t *doc, const char *target, const char *workload);
+void nb_result_set_status(json_t *wl, const char *status, const char *reason);
+/* Append a warning once (the same text twice is kept once). */
+void nb_result_warn(json_t *wl, const char *text);
+/* Append one iteration; steals METRICS and EXTRA (EXTRA may be NULL). */
+void nb_result_iteration(json_t *wl, json_t *metrics, json_t *extra);
+
+/* Compute every summary, stamp "finished" and "complete". */
+void nb_result_finish(json_t *doc, int complete);
+
+/* Serialise and write atomically.  0 or -errno. */
+int nb_result_write(const json_t *doc, const char *path);
+char *nb_result_dump(const json_t *doc);
+
+/* Load and check a result file: JSON, the "nasbench" tool, a schema this
+ * version reads, a results array.  0, or -EINVAL/-errno with
+ * "'PATH': why" set. */
+int nb_result_load(const char *path, json_t **doc);
+
+/* The entry for TARGET/WORKLOAD, or NULL. */
+json_t *nb_result_find(const json_t *doc, const char *target,
+		       const char *workload);
+/* A summary statistic ("median", ...) of METRIC in entry WL; 0 or -ENOENT. */
+int nb_result_stat(const json_t *wl, const char *metric, const char *stat,
+		   double *out);
+/* All iteration values of METRIC in WL into V (up to MAX); returns count. */
+int nb_result_values(const json_t *wl, const char *metric, double *v, int max);
+
+/* ISO 8601 UTC now, "2026-11-29T20:55:00Z". */
+void nb_iso_now(char *buf, size_t len);
+
+#endif

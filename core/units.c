@@ -1,0 +1,230 @@
+#include "units.h"
+#include "err.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct suffix {
+	const char *name;
+	double mult;
+};
+
+static const struct suffix size_suffixes[] = {
+	{ "", 1 }, { "b", 1 },
+	{ "k", 1024.0 }, { "kib", 1024.0 }, { "kb", 1e3 },
+	{ "m", 1048576.0 }, { "mib", 1048576.0 }, { "mb", 1e6 },
+	{ "g", 1073741824.0 }, { "gib", 1073741824.0 }, { "gb", 1e9 },
+	{ "t", 1099511627776.0 }, { "tib", 1099511627776.0 }, { "tb", 1e12 },
+	{ "p", 1125899906842624.0 }, { "pib", 1125899906842624.0 }, { "pb", 1e15 },
+};
+
+static const struct suffix time_suffixes[] = {
+	{ "", 1e6 }, { "s", 1e6 }, { "sec", 1e6 }, { "ms", 1e3 }, { "us", 1 },
+	{ "m", 60e6 }, { "min", 60e6 }, { "h", 3600e6 },
+};
+
+static const struct suffix rate_suffixes[] = {
+	{ "bit", 1 }, { "kbit", 1e3 }, { "mbit", 1e6 }, { "gbit", 1e9 },
+	{ "bps", 8 }, { "kbps", 8e3 }, { "mbps", 8e6 }, { "gbps", 8e9 },
+};
+
+/* Split "12.5GiB" into 12.5 and "GiB"; reject empty or signed numbers. */
+static int split_number(const char *s, double *num, const char **rest)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return -EINVAL;
+	errno = 0;
+	*num = strtod(s, &end);
+	if (errno || end == s || !isfinite(*num))
+		return -EINVAL;
+	while (isspace((unsigned char)*end))
+		end++;
+	*rest = end;
+	return 0;
+}
+
+static int lookup_suffix(const struct suffix *tab, size_t n, const char *sfx,
+			 double *mult)
+{
+	size_t len = strlen(sfx);
+
+	while (len && isspace((unsigned char)sfx[len - 1]))
+		len--;
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(tab[i].name) == len &&
+		    !strncasecmp(tab[i].name, sfx, len)) {
+			*mult = tab[i].mult;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_scaled(const char *s, const struct suffix *tab, size_t n,
+			double *out)
+{
+	const char *rest;
+	double num, mult;
+
+	if (!s || split_number(s, &num, &rest) ||
+	    lookup_suffix(tab, n, rest, &mult))
+		return -EINVAL;
+	*out = num * mult;
+	return 0;
+}
+
+int nb_parse_size(const char *s, uint64_t *out)
+{
+	double v;
+
+	if (parse_scaled(s, size_suffixes,
+			 sizeof(size_suffixes) / sizeof(size_suffixes[0]), &v)) {
+		nb_err_set("invalid size '%s' (use a number with K, M, G, T, KiB, GB...)",
+			   s ? s : "");
+		return -EINVAL;
+	}
+	if (v >= 18446744073709551615.0) {
+		nb_err_set("size '%s' is too large", s);
+		return -EINVAL;
+	}
+	*out = (uint64_t)llround(v);
+	return 0;
+}
+
+int nb_parse_duration_us(const char *s, uint64_t *out)
+{
+	double v;
+
+	if (parse_scaled(s, time_suffixes,
+			 sizeof(time_suffixes) / sizeof(time_suffixes[0]), &v) ||
+	    v > 1e15) {
+		nb_err_set("invalid duration '%s' (use e.g. 30s, 500ms, 2m, 1h)",
+			   s ? s : "");
+		return -EINVAL;
+	}
+	*out = (uint64_t)llround(v);
+	return 0;
+}
+
+int nb_parse_rate(const char *s, uint64_t *bits_per_s)
+{
+	double v;
+
+	if (parse_scaled(s, rate_suffixes,
+			 sizeof(rate_suffixes) / sizeof(rate_suffixes[0]), &v) ||
+	    v < 1) {
+		nb_err_set("invalid rate '%s' (use e.g. 1gbit, 800mbit)", s ? s : "");
+		return -EINVAL;
+	}
+	*bits_per_s = (uint64_t)llround(v);
+	return 0;
+}
+
+int nb_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		goto bad;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (errno || *end)
+		goto bad;
+	if (v < min || v > max) {
+		nb_err_set("value '%s' out of range (%llu to %llu)", s,
+			   (unsigned long long)min, (unsigned long long)max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+bad:
+	nb_err_set("invalid number '%s'", s ? s : "");
+	return -EINVAL;
+}
+
+int nb_parse_double(const char *s, double *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		goto bad;
+	errno = 0;
+	*out = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (errno || end == s || *end || !isfinite(*out))
+		goto bad;
+	return 0;
+bad:
+	nb_err_set("invalid number '%s'", s ? s : "");
+	return -EINVAL;
+}
+
+int nb_parse_bool(const char *s, int *out)
+{
+	static const char *yes[] = { "yes", "true", "on", "1" };
+	static const char *no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; s && i < 4; i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = 1;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = 0;
+			return 0;
+		}
+	}
+	nb_err_set("invalid boolean '%s' (use yes or no)", s ? s : "");
+	return -EINVAL;
+}
+
+int nb_parse_percent(const char *s, double *out)
+{
+	const char *rest;
+	double v;
+
+	if (!s || split_number(s, &v, &rest) ||
+	    (*rest && strcmp(rest, "%")) || v > 1000) {
+		nb_err_set("invalid percentage '%s' (use e.g. 5%%)", s ? s : "");
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+char *nb_fmt_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+	else if (v == floor(v))
+		snprintf(buf, len, "%.0f %s", v, units[u]);
+	else
+		snprintf(buf, len, "%.2f %s", v, units[u]);
+	return buf;
+}
+
+double nb_mb_s(double bytes_per_s)
+{
+	return bytes_per_s / 1e6;
+}

@@ -1,0 +1,29 @@
+/*
+ * units.h - parsing and printing sizes, durations and rates.
+ *
+ * Sizes: a number with an optional suffix.  K, M, G, T, P (any case) and
+ * KiB, MiB, GiB, TiB, PiB are powers of 1024; KB, MB, GB, TB, PB are powers
+ * of 1000 (a disk maker's "3TB"); "b" or "B" alone means bytes.
+ * Durations: 10s, 500ms, 250us, 2m, 1h, or a bare number of seconds.
+ * Every parser returns 0, or -EINVAL with the detail in nb_err_last().
+ */
+#ifndef NB_UNITS_H
+#define NB_UNITS_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+int nb_parse_size(const char *s, uint64_t *out);
+int nb_parse_duration_us(const char *s, uint64_t *out);
+int nb_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int nb_parse_double(const char *s, double *out);
+int nb_parse_bool(const char *s, int *out);     /* yes/no/true/false/1/0/on/off */
+int nb_parse_percent(const char *s, double *out); /* "5%" or "5" -> 5.0 */
+int nb_parse_rate(const char *s, uint64_t *bits_per_s); /* 1gbit, 800mbit, 100mbit */
+
+/* "512 KiB", "1.00 GiB": binary units, for sizes of things. */
+char *nb_fmt_size(uint64_t bytes, char *buf, size_t len);
+/* "93.8": bytes/s as MB/s (10^6). */
+double nb_mb_s(double bytes_per_s);
+
+#endif

@@ -1,0 +1,153 @@
+#include "url.h"
+#include "err.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *nb_url_redact(const char *s, char *buf, size_t len)
+{
+	const char *sep = strstr(s, "://");
+	const char *auth, *at, *slash, *pct;
+
+	snprintf(buf, len, "%s", s);
+	if (!sep)
+		return buf;
+	auth = sep + 3;
+	slash = strchr(auth, '/');
+	at = memchr(auth, '@', slash ? (size_t)(slash - auth) : strlen(auth));
+	if (!at)
+		return buf;
+	/* libiscsi writes user%password; also accept user:password. */
+	pct = memchr(auth, '%', (size_t)(at - auth));
+	if (!pct)
+		pct = memchr(auth, ':', (size_t)(at - auth));
+	if (!pct)
+		return buf;
+	snprintf(buf, len, "%.*s***%s", (int)(pct + 1 - s), s, at);
+	return buf;
+}
+
+static int fail(const char *s, const char *why)
+{
+	char red[1024];
+
+	nb_err_set("invalid target URL '%s': %s", nb_url_redact(s, red, sizeof(red)),
+		   why);
+	return -EINVAL;
+}
+
+static int copy(char *dst, size_t cap, const char *src, size_t n)
+{
+	if (n >= cap)
+		return -1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+static int parse_args(const char *s, const char *q, struct nb_url *u)
+{
+	while (q && *q) {
+		const char *amp = strchr(q, '&');
+		size_t n = amp ? (size_t)(amp - q) : strlen(q);
+		const char *eq = memchr(q, '=', n);
+
+		if (u->nargs == NB_URL_MAX_ARGS)
+			return fail(s, "too many arguments");
+		if (!eq || eq == q)
+			return fail(s, "argument without '=value'");
+		if (copy(u->args_key[u->nargs], sizeof(u->args_key[0]), q,
+			 (size_t)(eq - q)) ||
+		    copy(u->args_val[u->nargs], sizeof(u->args_val[0]), eq + 1,
+			 n - (size_t)(eq + 1 - q)))
+			return fail(s, "argument too long");
+		u->nargs++;
+		q = amp ? amp + 1 : NULL;
+	}
+	return 0;
+}
+
+static int parse_authority(const char *s, const char *a, size_t n,
+			   struct nb_url *u)
+{
+	const char *at = memchr(a, '@', n), *colon;
+	size_t hn;
+
+	if (at) {
+		const char *pct = memchr(a, '%', (size_t)(at - a));
+
+		if (!pct)
+			pct = memchr(a, ':', (size_t)(at - a));
+		if (copy(u->user, sizeof(u->user), a, (size_t)((pct ? pct : at) - a)) ||
+		    (pct && copy(u->password, sizeof(u->password), pct + 1,
+				 (size_t)(at - pct - 1))))
+			return fail(s, "user or password too long");
+		n -= (size_t)(at + 1 - a);
+		a = at + 1;
+	}
+	colon = memchr(a, ':', n);
+	hn = colon ? (size_t)(colon - a) : n;
+	if (hn == 0)
+		return fail(s, "no host");
+	if (copy(u->host, sizeof(u->host), a, hn))
+		return fail(s, "host name too long");
+	if (colon) {
+		char *end;
+		long p = strtol(colon + 1, &end, 10);
+
+		if (end != a + n || p <= 0 || p > 65535)
+			return fail(s, "invalid port");
+		u->port = (int)p;
+	}
+	return 0;
+}
+
+int nb_url_parse(const char *s, struct nb_url *u)
+{
+	const char *sep, *auth, *slash, *q;
+
+	memset(u, 0, sizeof(*u));
+	if (!s || !*s)
+		return fail("", "empty");
+	sep = strstr(s, "://");
+	if (!sep) {
+		if (s[0] != '/' && s[0] != '.')
+			return fail(s, "expected a path, file://, nfs:// or iscsi://");
+		strcpy(u->scheme, "file");
+		if (copy(u->path, sizeof(u->path), s, strlen(s)))
+			return fail(s, "path too long");
+		return 0;
+	}
+	if (copy(u->scheme, sizeof(u->scheme), s, (size_t)(sep - s)))
+		return fail(s, "unknown scheme");
+	auth = sep + 3;
+	if (!strcmp(u->scheme, "file")) {
+		if (*auth != '/')
+			return fail(s, "file URLs take an absolute path (file:///dir)");
+		if (copy(u->path, sizeof(u->path), auth, strlen(auth)))
+			return fail(s, "path too long");
+		return 0;
+	}
+	slash = strchr(auth, '/');
+	q = strchr(auth, '?');
+	if (q && slash && q < slash)
+		slash = NULL;
+	if (!slash)
+		return fail(s, "no path after the host");
+	if (parse_authority(s, auth, (size_t)(slash - auth), u))
+		return -EINVAL;
+	if (copy(u->path, sizeof(u->path), slash,
+		 q ? (size_t)(q - slash) : strlen(slash)))
+		return fail(s, "path too long");
+	return parse_args(s, q ? q + 1 : NULL, u);
+}
+
+const char *nb_url_arg(const struct nb_url *u, const char *key)
+{
+	for (int i = 0; i < u->nargs; i++)
+		if (!strcmp(u->args_key[i], key))
+			return u->args_val[i];
+	return NULL;
+}

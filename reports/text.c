@@ -1,0 +1,71 @@
+#include "text.h"
+#include "../core/result.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+/* "812.3" or "-" when the metric is absent. */
+static void cell(char *buf, size_t len, const json_t *wl, const char *metric,
+		 double scale, int decimals)
+{
+	double v;
+
+	if (nb_result_stat(wl, metric, "median", &v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", decimals, v * scale);
+}
+
+static void spread(char *buf, size_t len, const json_t *wl, const char *metric)
+{
+	double med, sd;
+
+	if (nb_result_stat(wl, metric, "median", &med) ||
+	    nb_result_stat(wl, metric, "stddev", &sd) || med <= 0)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "±%.0f%%", 100 * sd / med);
+}
+
+void nb_report_text(FILE *out, const json_t *doc)
+{
+	const json_t *results = json_object_get(doc, "results"), *wl;
+	size_t i;
+
+	fprintf(out, "%-12s %-20s %10s %5s %10s %9s %9s %9s %3s  %s\n", "target",
+		"workload", "MB/s", "", "IOPS", "p50 us", "p99 us", "p99.9 us",
+		"n", "status");
+	json_array_foreach(results, i, wl) {
+		char mb[32], sp[32], iops[32], p50[32], p99[32], p999[32];
+		size_t n = json_array_size(json_object_get(wl, "iterations"));
+
+		cell(mb, sizeof(mb), wl, "bw_bytes", 1e-6, 1);
+		spread(sp, sizeof(sp), wl, "bw_bytes");
+		cell(iops, sizeof(iops), wl, "iops", 1, 0);
+		cell(p50, sizeof(p50), wl, "lat_p50_us", 1, 0);
+		cell(p99, sizeof(p99), wl, "lat_p99_us", 1, 0);
+		cell(p999, sizeof(p999), wl, "lat_p99.9_us", 1, 0);
+		fprintf(out, "%-12s %-20s %10s %5s %10s %9s %9s %9s %3zu  %s\n",
+			str(wl, "target"), str(wl, "workload"), mb, sp, iops, p50,
+			p99, p999, n, str(wl, "status"));
+	}
+	json_array_foreach(results, i, wl) {
+		const json_t *w;
+		size_t j;
+
+		if (*str(wl, "reason"))
+			fprintf(out, "%s %s: %s: %s\n", str(wl, "target"),
+				str(wl, "workload"), str(wl, "status"),
+				str(wl, "reason"));
+		json_array_foreach(json_object_get(wl, "warnings"), j, w)
+			fprintf(out, "%s %s: warning: %s\n", str(wl, "target"),
+				str(wl, "workload"), json_string_value(w));
+	}
+}

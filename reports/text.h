@@ -1,0 +1,14 @@
+/*
+ * text.h - the table a person reads at the end of a run.
+ */
+#ifndef NB_REPORT_TEXT_H
+#define NB_REPORT_TEXT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* One line per target x workload: median MB/s and IOPS with their spread,
+ * latency percentiles, status; then warnings and reasons. */
+void nb_report_text(FILE *out, const json_t *doc);
+
+#endif

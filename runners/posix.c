@@ -1,0 +1,431 @@
+/*
+ * posix.c - a local directory, file or block device, through io_uring.
+ *
+ * A directory gets a scratch directory nasbench.<run-id>/ that holds every
+ * file nasbench makes and is removed at the end.  A file or block device is
+ * one address space (like a LUN): it is written only past the data-loss
+ * guard.  Queue depth is real: I/Os are queued on an io_uring and submitted
+ * in batches when the engine reaps (one system call for many I/Os).
+ */
+#include "runner.h"
+#include "../core/err.h"
+#include "../core/guard.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+enum kind { K_DIR, K_FILE, K_BLOCK };
+
+struct posix {
+	enum kind kind;
+	char root[PATH_MAX];     /* scratch dir, or the file / device */
+	int made_root;
+	struct io_uring ring;
+	int queued;              /* prepared, not yet submitted */
+	int inflight;
+	int warned_direct;
+	int guard_ok;
+};
+
+struct nb_file {
+	struct nb_target *t;
+	int fd;
+	uint64_t base;           /* window offset on files and devices */
+};
+
+static struct posix *P(struct nb_target *t)
+{
+	return t->priv;
+}
+
+static int fail_errno(struct nb_target *t, const char *what, const char *path,
+		      int e)
+{
+	nb_err_set("target '%s': %s '%s': %s", t->cfg->name, what, path,
+		   strerror(e));
+	return -e;
+}
+
+static int open_dir(struct nb_target *t, struct posix *p, const char *path)
+{
+	snprintf(p->root, sizeof(p->root), "%s/nasbench.%s", path,
+		 t->cfg->run_id ? t->cfg->run_id : "run");
+	if (mkdir(p->root, 0755))
+		return fail_errno(t, "cannot create scratch directory", p->root, errno);
+	p->made_root = 1;
+	t->caps = NB_CAP_FILES | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_META |
+		  NB_CAP_DIRECT;
+	return 0;
+}
+
+static int open_space(struct nb_target *t, struct posix *p, const char *path,
+		      const struct stat *st)
+{
+	uint64_t cap = (uint64_t)st->st_size;
+	int fd;
+
+	snprintf(p->root, sizeof(p->root), "%s", path);
+	if (p->kind == K_BLOCK) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return fail_errno(t, "cannot open", path, errno);
+		if (ioctl(fd, BLKGETSIZE64, &cap)) {
+			close(fd);
+			return fail_errno(t, "cannot read the size of", path, errno);
+		}
+		int ss = 512;
+		ioctl(fd, BLKSSZGET, &ss);
+		t->block_size = (uint32_t)ss;
+		close(fd);
+	}
+	if (t->cfg->offset >= cap && cap)
+		return nb_err_set("target '%s': offset %llu is past the end of '%s' "
+				  "(%llu bytes)", t->cfg->name,
+				  (unsigned long long)t->cfg->offset, path,
+				  (unsigned long long)cap), -EINVAL;
+	cap -= t->cfg->offset;
+	if (t->cfg->size) {
+		if (t->cfg->size > cap)
+			return nb_err_set("target '%s': '%s' has %llu bytes past the "
+					  "offset, fewer than the size %llu",
+					  t->cfg->name, path, (unsigned long long)cap,
+					  (unsigned long long)t->cfg->size), -ENOSPC;
+		cap = t->cfg->size;
+	}
+	if (!cap)
+		return nb_err_set("target '%s': '%s' is empty; give a directory, or "
+				  "a file or device with room to write", t->cfg->name,
+				  path), -EINVAL;
+	t->capacity = cap;
+	t->caps = NB_CAP_BLOCK | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_DIRECT;
+	return 0;
+}
+
+static int posix_open(struct nb_target *t)
+{
+	const char *path = t->cfg->u.path;
+	struct posix *p = calloc(1, sizeof(*p));
+	struct stat st;
+	int rc;
+
+	if (!p)
+		return nb_err_set("out of memory"), -ENOMEM;
+	t->priv = p;
+	if (stat(path, &st))
+		return fail_errno(t, "cannot use", path, errno);
+	if (S_ISDIR(st.st_mode)) {
+		p->kind = K_DIR;
+		rc = open_dir(t, p, path);
+	} else if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) {
+		p->kind = S_ISBLK(st.st_mode) ? K_BLOCK : K_FILE;
+		rc = open_space(t, p, path, &st);
+	} else {
+		rc = (nb_err_set("target '%s': '%s' is not a directory, file or block "
+				"device", t->cfg->name, path), -EINVAL);
+	}
+	if (rc)
+		return rc;
+	rc = io_uring_queue_init(NB_MAX_QD, &p->ring, 0);
+	if (rc < 0)
+		return nb_err_set("target '%s': io_uring is not available: %s",
+				  t->cfg->name, strerror(-rc)), rc;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int type,
+		    struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void posix_close(struct nb_target *t)
+{
+	struct posix *p = P(t);
+
+	if (!p)
+		return;
+	if (p->ring.ring_fd > 0)
+		io_uring_queue_exit(&p->ring);
+	if (p->made_root && !t->cfg->keep &&
+	    nftw(p->root, rm_entry, 16, FTW_DEPTH | FTW_PHYS))
+		nb_warn("target '%s': could not remove '%s': %s", t->cfg->name,
+			p->root, strerror(errno));
+	free(p);
+	t->priv = NULL;
+}
+
+static int posix_space(struct nb_target *t, uint64_t *avail)
+{
+	struct posix *p = P(t);
+	struct statvfs vfs;
+
+	if (p->kind != K_DIR) {
+		*avail = t->capacity;
+		return 0;
+	}
+	if (statvfs(p->root, &vfs))
+		return fail_errno(t, "cannot stat", p->root, errno);
+	*avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	return 0;
+}
+
+static int open_fd(struct nb_target *t, const char *path, unsigned flags)
+{
+	struct posix *p = P(t);
+	int oflags = O_CLOEXEC, fd;
+
+	oflags |= (flags & NB_F_WRITE) ? ((flags & NB_F_READ) ? O_RDWR : O_WRONLY)
+				       : O_RDONLY;
+	if (flags & NB_F_CREATE)
+		oflags |= O_CREAT;
+	if (flags & NB_F_TRUNC)
+		oflags |= O_TRUNC;
+	if (flags & NB_F_SYNC)
+		oflags |= O_DSYNC;
+	fd = open(path, oflags | ((flags & NB_F_DIRECT) ? O_DIRECT : 0), 0644);
+	if (fd < 0 && errno == EINVAL && (flags & NB_F_DIRECT)) {
+		if (!p->warned_direct++)
+			nb_warn("target '%s': the file system under '%s' refuses "
+				"O_DIRECT; measuring through the page cache",
+				t->cfg->name, p->root);
+		fd = open(path, oflags, 0644);
+	}
+	if (fd < 0)
+		return fail_errno(t, "cannot open", path, errno);
+	return fd;
+}
+
+static int posix_fopen(struct nb_target *t, const char *name, unsigned flags,
+		       struct nb_file **out)
+{
+	struct posix *p = P(t);
+	char path[PATH_MAX + 256];
+	struct nb_file *f;
+	int fd;
+
+	if (p->kind == K_DIR) {
+		snprintf(path, sizeof(path), "%s/%s", p->root, name);
+	} else {
+		snprintf(path, sizeof(path), "%s", p->root);
+		flags &= ~(unsigned)(NB_F_CREATE | NB_F_TRUNC);
+	}
+	fd = open_fd(t, path, flags);
+	if (fd < 0)
+		return fd;
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		close(fd);
+		return nb_err_set("out of memory"), -ENOMEM;
+	}
+	f->t = t;
+	f->fd = fd;
+	f->base = p->kind == K_DIR ? 0 : t->cfg->offset;
+	if (p->kind != K_DIR && (flags & NB_F_WRITE) && !p->guard_ok) {
+		int rc = nb_guard_check(t, f);
+
+		if (rc) {
+			close(fd);
+			free(f);
+			return rc;
+		}
+		p->guard_ok = 1;
+	}
+	*out = f;
+	return 0;
+}
+
+static int posix_fclose(struct nb_file *f)
+{
+	int rc = close(f->fd) ? -errno : 0;
+
+	free(f);
+	return rc;
+}
+
+static int posix_fsize(struct nb_file *f, uint64_t *size)
+{
+	struct stat st;
+
+	if (f->t->capacity) {
+		*size = f->t->capacity;
+		return 0;
+	}
+	if (fstat(f->fd, &st))
+		return nb_err_set("target '%s': fstat: %s", f->t->cfg->name,
+				  strerror(errno)), -errno;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+static int posix_flush(struct nb_file *f)
+{
+	if (fsync(f->fd))
+		return nb_err_set("target '%s': fsync: %s", f->t->cfg->name,
+				  strerror(errno)), -errno;
+	return 0;
+}
+
+static int posix_submit(struct nb_target *t, struct nb_io *io)
+{
+	struct posix *p = P(t);
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);
+
+	if (!sqe) {
+		io_uring_submit(&p->ring);
+		p->queued = 0;
+		sqe = io_uring_get_sqe(&p->ring);
+		if (!sqe)
+			return nb_err_set("target '%s': io_uring queue full",
+					  t->cfg->name), -EBUSY;
+	}
+	if (io->op == NB_OP_READ) {
+		io_uring_prep_read(sqe, io->file->fd, io->buf, io->len,
+				   io->file->base + io->off);
+	} else {
+		io_uring_prep_write(sqe, io->file->fd, io->buf, io->len,
+				    io->file->base + io->off);
+		if (io->fua)
+			sqe->rw_flags = RWF_DSYNC;
+	}
+	io_uring_sqe_set_data(sqe, io);
+	p->queued++;
+	p->inflight++;
+	return 0;
+}
+
+static int posix_reap(struct nb_target *t, struct nb_io **done, int max,
+		      int timeout_ms)
+{
+	struct posix *p = P(t);
+	struct __kernel_timespec ts = { timeout_ms / 1000,
+					(long long)(timeout_ms % 1000) * 1000000 };
+	struct io_uring_cqe *cqe;
+	unsigned head;
+	int n = 0, rc;
+
+	if (!p->inflight)
+		return 0;
+	rc = io_uring_submit_and_wait_timeout(&p->ring, &cqe, 1, &ts, NULL);
+	p->queued = 0;
+	if (rc < 0 && rc != -ETIME && rc != -EINTR)
+		return nb_err_set("target '%s': io_uring: %s", t->cfg->name,
+				  strerror(-rc)), rc;
+	io_uring_for_each_cqe(&p->ring, head, cqe) {
+		struct nb_io *io;
+
+		if (n == max)
+			break;
+		io = io_uring_cqe_get_data(cqe);
+		io->result = cqe->res;
+		done[n++] = io;
+	}
+	io_uring_cq_advance(&p->ring, (unsigned)n);
+	p->inflight -= n;
+	return n;
+}
+
+static int posix_mkdir(struct nb_target *t, const char *path)
+{
+	char full[PATH_MAX + 256];
+
+	snprintf(full, sizeof(full), "%s/%s", P(t)->root, path);
+	return mkdir(full, 0755) ? fail_errno(t, "mkdir", full, errno) : 0;
+}
+
+static int posix_rmdir(struct nb_target *t, const char *path)
+{
+	char full[PATH_MAX + 256];
+
+	snprintf(full, sizeof(full), "%s/%s", P(t)->root, path);
+	return rmdir(full) ? fail_errno(t, "rmdir", full, errno) : 0;
+}
+
+static int posix_unlink(struct nb_target *t, const char *path)
+{
+	char full[PATH_MAX + 256];
+
+	snprintf(full, sizeof(full), "%s/%s", P(t)->root, path);
+	return unlink(full) ? fail_errno(t, "unlink", full, errno) : 0;
+}
+
+static int posix_stat(struct nb_target *t, const char *path, struct nb_stat *st)
+{
+	char full[PATH_MAX + 256];
+	struct stat s;
+
+	snprintf(full, sizeof(full), "%s/%s", P(t)->root, path);
+	if (stat(full, &s))
+		return fail_errno(t, "stat", full, errno);
+	st->size = (uint64_t)s.st_size;
+	st->mtime_ns = (uint64_t)s.st_mtim.tv_sec * 1000000000ULL +
+		       (uint64_t)s.st_mtim.tv_nsec;
+	st->is_dir = S_ISDIR(s.st_mode);
+	return 0;
+}
+
+static int posix_rename(struct nb_target *t, const char *from, const char *to)
+{
+	char a[PATH_MAX + 256], b[PATH_MAX + 256];
+
+	snprintf(a, sizeof(a), "%s/%s", P(t)->root, from);
+	snprintf(b, sizeof(b), "%s/%s", P(t)->root, to);
+	return rename(a, b) ? fail_errno(t, "rename", a, errno) : 0;
+}
+
+static int posix_readdir(struct nb_target *t, const char *path,
+			 int (*cb)(const char *name, void *payload), void *payload)
+{
+	char full[PATH_MAX + 256];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(full, sizeof(full), "%s/%s", P(t)->root, path);
+	d = opendir(full);
+	if (!d)
+		return fail_errno(t, "opendir", full, errno);
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (cb(de->d_name, payload))
+			break;
+	}
+	closedir(d);
+	return 0;
+}
+
+const struct nb_runner_ops nb_runner_posix = {
+	.name = "posix",
+	.scheme = "file",
+	.help = "local directory, file or block device (io_uring, O_DIRECT)",
+	.caps = NB_CAP_FILES | NB_CAP_BLOCK | NB_CAP_ASYNC | NB_CAP_SYNC |
+		NB_CAP_META | NB_CAP_DIRECT,
+	.open = posix_open,
+	.close = posix_close,
+	.space = posix_space,
+	.fopen = posix_fopen,
+	.fclose = posix_fclose,
+	.fsize = posix_fsize,
+	.flush = posix_flush,
+	.submit = posix_submit,
+	.reap = posix_reap,
+	.mkdir = posix_mkdir,
+	.rmdir = posix_rmdir,
+	.unlink = posix_unlink,
+	.stat = posix_stat,
+	.rename = posix_rename,
+	.readdir = posix_readdir,
+};

@@ -1,0 +1,81 @@
+/* registry.c - every runner nasbench knows, by URL scheme. */
+#include "runner.h"
+#include "../core/err.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+extern const struct nb_runner_ops nb_runner_posix;
+
+const struct nb_runner_ops *const nb_runners[] = {
+	&nb_runner_posix,
+	NULL,
+};
+
+const struct nb_runner_ops *nb_runner_find(const char *scheme)
+{
+	for (int i = 0; nb_runners[i]; i++)
+		if (!strcmp(nb_runners[i]->scheme, scheme))
+			return nb_runners[i];
+	return NULL;
+}
+
+/* Like fio's check_engine_ops(): a table missing a mandatory call is a bug. */
+static int check_ops(const struct nb_runner_ops *o)
+{
+	return o->open && o->close && o->fopen && o->fclose && o->submit &&
+	       o->reap && o->flush && o->space && o->fsize &&
+	       (!(o->caps & NB_CAP_META) ||
+		(o->mkdir && o->rmdir && o->unlink && o->stat && o->readdir &&
+		 o->rename));
+}
+
+int nb_target_open(struct nb_target *t, const struct nb_target_cfg *cfg)
+{
+	const struct nb_runner_ops *ops = nb_runner_find(cfg->u.scheme);
+
+	memset(t, 0, sizeof(*t));
+	t->cfg = cfg;
+	nb_url_redact(cfg->url, t->desc, sizeof(t->desc));
+	if (!ops)
+		return nb_err_set("target '%s': no runner for '%s://' URLs",
+				  cfg->name, cfg->u.scheme), -EINVAL;
+	if (!check_ops(ops))
+		return nb_err_set("runner '%s' is incomplete", ops->name), -ENOSYS;
+	t->ops = ops;
+	t->caps = ops->caps;
+	t->block_size = 1;
+	return ops->open(t);
+}
+
+void nb_target_close(struct nb_target *t)
+{
+	if (t->ops)
+		t->ops->close(t);
+	t->ops = NULL;
+}
+
+int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
+		      void *buf, uint32_t len, uint64_t off, unsigned fua)
+{
+	struct nb_io io = { .file = f, .op = op, .fua = fua, .off = off,
+			    .len = len, .buf = buf };
+	struct nb_io *done;
+	int rc = t->ops->submit(t, &io);
+
+	if (rc < 0)
+		return rc;
+	for (;;) {
+		rc = t->ops->reap(t, &done, 1, 1000);
+		if (rc < 0)
+			return rc;
+		if (rc == 1)
+			break;
+	}
+	if (done != &io)
+		return nb_err_set("target '%s': unexpected completion", t->cfg->name),
+		       -EIO;
+	return io.result;
+}

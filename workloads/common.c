@@ -1,0 +1,182 @@
+/* common.c - what every workload uses: figures, warnings, data files. */
+#include "workload.h"
+#include "../core/err.h"
+#include "../core/result.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_SIZE (1ULL << 30)
+#define PREFILL_BS (1U << 20)
+#define PREFILL_QD 8
+
+void nb_wl_metric(struct nb_wl_ctx *c, const char *name, double v)
+{
+	json_object_set_new(c->metrics, name, json_real(v));
+}
+
+void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (c->entry)
+		nb_result_warn(c->entry, buf);
+}
+
+const char *nb_workload_unsupported(const struct nb_workload *w,
+				    const struct nb_target *t, char *buf,
+				    size_t len)
+{
+	static const struct { unsigned cap; const char *what; } names[] = {
+		{ NB_CAP_FILES, "files and directories" },
+		{ NB_CAP_BLOCK, "a block address space" },
+		{ NB_CAP_ASYNC, "more than one I/O in flight" },
+		{ NB_CAP_SYNC, "durable (sync) writes" },
+		{ NB_CAP_META, "metadata operations" },
+	};
+	unsigned missing = w->needs & ~t->caps;
+
+	if (w->needs_any && !(w->needs_any & t->caps))
+		missing = w->needs_any;
+	if (!missing)
+		return NULL;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (missing & names[i].cap) {
+			snprintf(buf, len, "the %s runner on this target has no %s",
+				 t->ops->name, names[i].what);
+			return buf;
+		}
+	snprintf(buf, len, "the %s runner cannot serve it", t->ops->name);
+	return buf;
+}
+
+void nb_iospec_resolve(const struct nb_iospec *def, const struct nb_params *p,
+		       const struct nb_target *t, struct nb_iospec *s)
+{
+	*s = *def;
+	if (p->bs)
+		s->bs = p->bs;
+	if (p->iodepth)
+		s->qd = p->iodepth;
+	s->size = p->size ? p->size : (def->size ? def->size : DEFAULT_SIZE);
+	if (!p->size && t->capacity && s->size > t->capacity)
+		s->size = t->capacity;
+	s->size -= s->size % s->bs;
+	if (p->runtime_us)
+		s->runtime_us = p->runtime_us;
+	if (p->direct >= 0)
+		s->direct = p->direct;
+	if (p->sync >= 0)
+		s->sync = p->sync;
+}
+
+json_t *nb_iospec_json(const struct nb_iospec *s)
+{
+	static const char *rw[] = { "read", "write", "mix" };
+	static const char *sync[] = { "none", "end", "always" };
+
+	return json_pack("{s:s, s:s, s:i, s:i, s:i, s:I, s:I, s:f, s:s, s:b}",
+			 "pattern", s->pattern == NB_PAT_SEQ ? "seq" : "rand",
+			 "rw", rw[s->rw], "read_pct", s->read_pct, "bs", s->bs,
+			 "qd", s->qd, "size", (json_int_t)s->size, "bytes",
+			 (json_int_t)s->bytes, "runtime_s", (double)s->runtime_us / 1e6,
+			 "sync", sync[s->sync], "direct", s->direct);
+}
+
+void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r)
+{
+	double secs = (double)r->elapsed_ns / 1e9;
+	const struct nb_hist *h = &r->lat;
+
+	if (secs <= 0)
+		secs = 1e-9;
+	nb_wl_metric(c, "bw_bytes", (double)(r->bytes_read + r->bytes_written) / secs);
+	nb_wl_metric(c, "iops", (double)r->ios / secs);
+	nb_wl_metric(c, "lat_mean_us", nb_hist_mean(h) / 1e3);
+	nb_wl_metric(c, "lat_p50_us", (double)nb_hist_percentile(h, 50) / 1e3);
+	nb_wl_metric(c, "lat_p90_us", (double)nb_hist_percentile(h, 90) / 1e3);
+	nb_wl_metric(c, "lat_p99_us", (double)nb_hist_percentile(h, 99) / 1e3);
+	nb_wl_metric(c, "lat_p99.9_us", (double)nb_hist_percentile(h, 99.9) / 1e3);
+	nb_wl_metric(c, "lat_max_us", (double)h->max / 1e3);
+	nb_wl_metric(c, "seconds", secs);
+	json_object_set_new(c->extra, "bytes_read", json_integer((json_int_t)r->bytes_read));
+	json_object_set_new(c->extra, "bytes_written",
+			    json_integer((json_int_t)r->bytes_written));
+	json_object_set_new(c->extra, "ios", json_integer((json_int_t)r->ios));
+	if (r->flush_ns)
+		json_object_set_new(c->extra, "flush_ms",
+				    json_real((double)r->flush_ns / 1e6));
+}
+
+static void on_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)
+{
+	nb_progress_update(payload, bytes, elapsed_ns);
+}
+
+/* Whether the data file already holds SIZE bytes of ours. */
+static int prepared(struct nb_wl_ctx *c, const char *name, uint64_t size)
+{
+	struct nb_stat st;
+
+	if (c->t->caps & NB_CAP_BLOCK)
+		return c->t->filled >= size;
+	if (!(c->t->caps & NB_CAP_META))
+		return 0;
+	return !c->t->ops->stat(c->t, name, &st) && st.size >= size;
+}
+
+static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t size)
+{
+	struct nb_iospec s = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
+			       .bs = PREFILL_BS, .qd = PREFILL_QD, .size = size,
+			       .sync = NB_SYNC_END, .direct = 1, .seed = c->seed };
+	struct nb_engine_hooks h = { .progress = on_progress,
+				     .payload = c->progress, .stop = c->stop };
+	struct nb_io_result *r = malloc(sizeof(*r));
+	struct nb_file *f;
+	char label[160];
+	int rc;
+
+	if (!r)
+		return nb_err_set("out of memory"), -ENOMEM;
+	while (s.bs > size || (c->t->block_size > 1 && s.bs % c->t->block_size))
+		s.bs /= 2;
+	s.size = size - size % s.bs;
+	rc = c->t->ops->fopen(c->t, name, NB_F_WRITE | NB_F_CREATE | NB_F_DIRECT, &f);
+	if (rc) {
+		free(r);
+		return rc;
+	}
+	snprintf(label, sizeof(label), "preparing %s on %s", c->wl->name,
+		 c->t->cfg->name);
+	nb_progress_begin(c->progress, label, s.size, 0);
+	rc = nb_engine_run(c->t, f, &s, &h, r);
+	nb_progress_end(c->progress);
+	c->t->ops->fclose(f);
+	if (!rc && r->stopped)
+		rc = -EINTR;
+	if (!rc && (c->t->caps & NB_CAP_BLOCK) && s.size > c->t->filled)
+		c->t->filled = s.size;
+	free(r);
+	return rc;
+}
+
+int nb_wl_prepare(struct nb_wl_ctx *c, const char *name, uint64_t size,
+		  unsigned flags, struct nb_file **f)
+{
+	int rc;
+
+	if (size && !prepared(c, name, size)) {
+		rc = prefill(c, name, size);
+		if (rc)
+			return rc;
+	}
+	return c->t->ops->fopen(c->t, name, flags | NB_F_CREATE, f);
+}

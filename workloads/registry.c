@@ -1,0 +1,49 @@
+/* registry.c - every workload and suite nasbench knows. */
+#include "workload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+extern const struct nb_workload nb_wl_seq512k_read, nb_wl_seq512k_write,
+	nb_wl_seq512k_write_sync, nb_wl_rand4k_read, nb_wl_rand4k_write,
+	nb_wl_rand4k_write_sync, nb_wl_rand4k_mix;
+
+const struct nb_workload *const nb_workloads[] = {
+	&nb_wl_seq512k_write,
+	&nb_wl_seq512k_write_sync,
+	&nb_wl_seq512k_read,
+	&nb_wl_rand4k_write,
+	&nb_wl_rand4k_write_sync,
+	&nb_wl_rand4k_read,
+	&nb_wl_rand4k_mix,
+	NULL,
+};
+
+const struct nb_suite nb_suites[] = {
+	{ "quick", "small and fast: 512 KiB sequential and 4 KiB random, "
+		   "256 MiB, 2 s each (CI-sized)",
+	  "seq512k-write,seq512k-read,rand4k-write,rand4k-read", 3,
+	  { .size = 256ULL << 20, .runtime_us = 2000000, .direct = -1,
+	    .sync = -1, .verify = -1, .preset = -1 } },
+	{ "io", "512 KiB sequential and 4 KiB random, async and sync writes, 1 GiB",
+	  "seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,"
+	  "rand4k-write-sync,rand4k-read", 3,
+	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1 } },
+	{ NULL, NULL, NULL, 0, NB_PARAMS_INIT },
+};
+
+const struct nb_workload *nb_workload_find(const char *name)
+{
+	for (int i = 0; nb_workloads[i]; i++)
+		if (!strcmp(nb_workloads[i]->name, name))
+			return nb_workloads[i];
+	return NULL;
+}
+
+const struct nb_suite *nb_suite_find(const char *name)
+{
+	for (int i = 0; nb_suites[i].name; i++)
+		if (!strcmp(nb_suites[i].name, name))
+			return &nb_suites[i];
+	return NULL;
+}

@@ -1,0 +1,104 @@
+/*
+ * workload.h - what is run: one const table per workload, one per suite.
+ *
+ * A workload runs one iteration at a time against an open target and puts
+ * its figures into c->metrics (names from core/metrics.h, or its own).  The
+ * core repeats it, summarises, and records a workload whose needs the
+ * target lacks as skipped, with the reason.  Workloads and suites are
+ * listed in workloads/registry.c.
+ */
+#ifndef NB_WORKLOAD_H
+#define NB_WORKLOAD_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "../core/engine.h"
+#include "../core/progress.h"
+#include "../runners/runner.h"
+
+/* Knobs from [suite] and the command line; 0 (or -1) means "the workload's
+ * default".  Every field is a row in core/config.c's key table. */
+struct nb_params {
+	uint64_t size;           /* bytes of the file or LUN window used */
+	uint64_t runtime_us;     /* time-bound instead of size-bound */
+	uint32_t iodepth;
+	uint32_t bs;
+	int direct;              /* -1 default (on), 0, 1 */
+	int sync;                /* -1 default, else enum nb_sync */
+	int verify;              /* -1 default (off), 0, 1 */
+	int preset;              /* xz preset, -1 default (6) */
+	uint64_t files;          /* bonnie: files to create (-n) */
+	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
+};
+
+#define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1 }
+
+struct nb_workload;
+
+struct nb_wl_ctx {
+	struct nb_target *t;
+	const struct nb_workload *wl;
+	const struct nb_params *p;
+	const char *run_id;
+	uint64_t seed;                   /* differs per iteration */
+	int iteration, iterations;       /* 1-based */
+	volatile sig_atomic_t *stop;     /* set on SIGINT */
+	struct nb_progress *progress;
+	json_t *metrics;                 /* this iteration's figures */
+	json_t *extra;                   /* anything else for this iteration */
+	json_t *entry;                   /* the result entry (for warnings) */
+	json_t *spec;                    /* what ran: fill on iteration 1 */
+};
+
+struct nb_workload {
+	const char *name;
+	const char *help;
+	unsigned needs;                  /* every one of these caps */
+	unsigned needs_any;              /* at least one of these caps */
+	const struct nb_iospec *io;      /* default spec of an I/O workload */
+	/* One iteration: 0, -EINTR when stopped, or -errno (detail set). */
+	int (*run)(struct nb_wl_ctx *c);
+	/* Bytes it would write with P (for --dry-run and the space check). */
+	uint64_t (*plan_bytes)(const struct nb_workload *w,
+			       const struct nb_params *p);
+};
+
+struct nb_suite {
+	const char *name;
+	const char *help;
+	const char *workloads;           /* comma-separated */
+	int iterations;                  /* 0: the default (3) */
+	struct nb_params defaults;       /* applied under the user's knobs */
+};
+
+extern const struct nb_workload *const nb_workloads[];
+extern const struct nb_suite nb_suites[];
+
+const struct nb_workload *nb_workload_find(const char *name);
+const struct nb_suite *nb_suite_find(const char *name);
+
+/* Why target T cannot run W (NULL: it can). */
+const char *nb_workload_unsupported(const struct nb_workload *w,
+				    const struct nb_target *t, char *buf,
+				    size_t len);
+
+/* Set a metric of the current iteration. */
+void nb_wl_metric(struct nb_wl_ctx *c, const char *name, double v);
+void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Resolve an I/O workload's spec under the user's knobs and the target. */
+void nb_iospec_resolve(const struct nb_iospec *def, const struct nb_params *p,
+		       const struct nb_target *t, struct nb_iospec *out);
+json_t *nb_iospec_json(const struct nb_iospec *s);
+/* Put the standard figures of an engine run into c->metrics. */
+void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r);
+
+/* Make sure the data file NAME holds SIZE bytes nasbench wrote (for reads
+ * and random writes); opens it with FLAGS into *F.  0 or -errno. */
+int nb_wl_prepare(struct nb_wl_ctx *c, const char *name, uint64_t size,
+		  unsigned flags, struct nb_file **f);
+
+#endif
