@@ -70,6 +70,7 @@ struct nfsrt {
 	uint64_t rmax, wmax;
 	struct rq inflight, done;
 	int ninflight;
+	int timed_out;           /* libnfs gave up on an RPC (its timeout) */
 	char lost[512];          /* why the target is gone ("" while alive) */
 };
 
@@ -291,6 +292,10 @@ static int wait_call(struct nfsrt *p, int qrc, struct call *c, const char *what,
 		if (rc < 0 && rc != -EINTR)
 			return rc;
 	}
+	if (c->status == -EINTR)        /* libnfs's RPC timeout */
+		return lose(p, -ETIMEDOUT, "no answer from NFS server '%s' within "
+			    "%.0f s (%s '%s')", p->host,
+			    (double)p->timeout_ns / 1e9, what, path);
 	if (c->status < 0)
 		return nb_err(c->status, "target '%s': %s '%s': %s", p->t->cfg->name,
 			      what, path, strerror(-c->status));
@@ -766,6 +771,10 @@ static void part_done(struct req *r, int status)
 {
 	struct nfsrt *p = r->p;
 
+	/* libnfs reports its RPC timeout as -EINTR (a cancel while p->nfs is
+	 * NULL is our own destroy) */
+	if (status == -EINTR && p->nfs)
+		p->timed_out = 1;
 	if (status < 0 && !r->err)
 		r->err = status;
 	if (--r->left)
@@ -905,14 +914,15 @@ static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
 			return pop_done(p, done, max);
 		if (rc < 0)
 			return rc;
-		n = pop_done(p, done, max);
-		if (n)
-			return n;
 		now = now_ns();
-		if (p->inflight.head && now - p->inflight.head->t0 > p->timeout_ns)
+		if (p->timed_out ||
+		    (p->inflight.head && now - p->inflight.head->t0 > p->timeout_ns))
 			return lose(p, -ETIMEDOUT, "no answer from NFS server '%s' "
 				    "within %.0f s", p->host,
 				    (double)p->timeout_ns / 1e9);
+		n = pop_done(p, done, max);
+		if (n)
+			return n;
 		if (now >= deadline)
 			return 0;
 	}

@@ -1,6 +1,6 @@
 # ci/testbox.d/nfs.sh - nfs-ganesha (VFS FSAL) for the testbox; sourced by ci/testbox.
 #
-# State under $TB_STATE/nfs: ganesha.conf, ganesha.log, ganesha.pid, and the
+# State under $TB_STATE/nfs: ganesha.conf, ganesha.log, rpcbind.log and the
 # exported directories:
 #   export/   disk-backed          -> NASBENCH_NFS_URL
 #   tmpfs/    a 512 MiB tmpfs      -> NASBENCH_NFS_TMPFS_URL (sync is free)
@@ -48,31 +48,38 @@ LOG { Default_Log_Level = WARN; }
 EOF
 }
 
+# tb_nfs_alive PIDFILE: running and not a zombie (a killed server may not be
+# reaped yet when a test brings it back at once).
+tb_nfs_alive() {
+	tb_alive "$1" || return 1
+	[ "$(awk '{print $3}' "/proc/$(cat "$1")/stat" 2>/dev/null)" != Z ]
+}
+
 # Whether an rpcbind answers where ganesha will live.
 tb_nfs_rpcbind_alive() {
 	tb_exec rpcinfo -p "$(tb_addr)" >/dev/null 2>&1
 }
 
-# tb_nfs_private_run CMD...: CMD in the testbox's network namespace (if any)
-# with a private tmpfs on /run.
+# tb_nfs_private_run CMD...: exec CMD in the testbox's network namespace (if
+# any) with a private tmpfs on /run.  Call it in a background subshell.
 tb_nfs_private_run() {
-	local run=$TB_NFS/run.$1
-	shift
-	mkdir -p "$run"
-	tb_exec unshare -m --propagation private sh -c \
+	local net=()
+	# nsenter and unshare exec (ip netns exec forks: its pid is not the server's)
+	[ -f "$TB_STATE/netns" ] && net=(nsenter "--net=/run/netns/$TB_NS")
+	exec "${net[@]}" unshare -m --propagation private sh -c \
 		'mount -t tmpfs -o mode=0755 nbrun /run && mkdir -p /run/rpcbind && chown _rpc /run/rpcbind 2>/dev/null; exec "$@"' \
 		sh "$@"
 }
 
 tb_nfs_up_rpcbind() {
 	if [ -f "$TB_STATE/netns" ]; then
-		tb_alive "$TB_NFS/rpcbind.pid" && return 0
-		tb_nfs_private_run rpcbind rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 &
-		echo $! >"$TB_NFS/rpcbind.pid"
+		tb_nfs_alive "$TB_STATE/nfs-rpcbind.pid" && return 0
+		tb_nfs_private_run rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 &
+		echo $! >"$TB_STATE/nfs-rpcbind.pid"
 	else
 		tb_nfs_rpcbind_alive && return 0
 		rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 &
-		echo $! >"$TB_NFS/rpcbind.pid"
+		echo $! >"$TB_STATE/nfs-rpcbind.pid"
 	fi
 	for _ in $(seq 50); do tb_nfs_rpcbind_alive && return 0; sleep 0.1; done
 	tb_die "nfs: rpcbind did not start (see $TB_NFS/rpcbind.log)"
@@ -81,7 +88,7 @@ tb_nfs_up_rpcbind() {
 tb_nfs_up() {
 	local addr
 	addr=$(tb_addr)
-	if tb_alive "$TB_NFS/ganesha.pid"; then
+	if tb_nfs_alive "$TB_STATE/nfs-ganesha.pid"; then
 		return 0
 	fi
 	mkdir -p "$TB_NFS/export" "$TB_NFS/tmpfs" "$TB_NFS/denied"
@@ -95,17 +102,17 @@ tb_nfs_up() {
 	tb_nfs_conf "$addr" >"$TB_NFS/ganesha.conf"
 	: >"$TB_NFS/ganesha.log"
 	if [ -f "$TB_STATE/netns" ]; then
-		tb_nfs_private_run ganesha ganesha.nfsd -F -L "$TB_NFS/ganesha.log" \
+		tb_nfs_private_run ganesha.nfsd -F -L "$TB_NFS/ganesha.log" \
 			-f "$TB_NFS/ganesha.conf" -p "$TB_NFS/ganesha.run.pid" \
 			>/dev/null 2>&1 &
 	else
 		ganesha.nfsd -F -L "$TB_NFS/ganesha.log" -f "$TB_NFS/ganesha.conf" \
 			-p "$TB_NFS/ganesha.run.pid" >/dev/null 2>&1 &
 	fi
-	echo $! >"$TB_NFS/ganesha.pid"
+	echo $! >"$TB_STATE/nfs-ganesha.pid"
 	# ganesha listens before it registers: wait for the MOUNT service
 	for _ in $(seq 200); do
-		tb_alive "$TB_NFS/ganesha.pid" ||
+		tb_nfs_alive "$TB_STATE/nfs-ganesha.pid" ||
 			tb_die "nfs: ganesha exited (see $TB_NFS/ganesha.log)"
 		tb_exec rpcinfo -t "$addr" mountd 3 >/dev/null 2>&1 &&
 			tb_exec rpcinfo -t "$addr" nfs 3 >/dev/null 2>&1 && return 0
@@ -115,9 +122,9 @@ tb_nfs_up() {
 }
 
 tb_nfs_down() {
-	tb_stop_pid "$TB_NFS/ganesha.pid" 15
+	tb_stop_pid "$TB_STATE/nfs-ganesha.pid" 15
 	rm -f "$TB_NFS/ganesha.run.pid"
-	tb_stop_pid "$TB_NFS/rpcbind.pid" 5
+	tb_stop_pid "$TB_STATE/nfs-rpcbind.pid" 5
 	if [ -f "$TB_NFS/tmpfs.mounted" ]; then
 		umount "$TB_NFS/tmpfs" 2>/dev/null || umount -l "$TB_NFS/tmpfs" || true
 		rm -f "$TB_NFS/tmpfs.mounted"
@@ -125,18 +132,18 @@ tb_nfs_down() {
 }
 
 tb_nfs_status() {
-	if tb_alive "$TB_NFS/ganesha.pid"; then
-		echo "nfs: ganesha pid $(cat "$TB_NFS/ganesha.pid") on $(tb_addr):2049"
+	if tb_nfs_alive "$TB_STATE/nfs-ganesha.pid"; then
+		echo "nfs: ganesha pid $(cat "$TB_STATE/nfs-ganesha.pid") on $(tb_addr):2049"
 	else
 		echo "nfs: ganesha not running"
 	fi
-	if tb_alive "$TB_NFS/rpcbind.pid"; then
-		echo "nfs: rpcbind pid $(cat "$TB_NFS/rpcbind.pid") (started by the testbox)"
+	if tb_alive "$TB_STATE/nfs-rpcbind.pid"; then
+		echo "nfs: rpcbind pid $(cat "$TB_STATE/nfs-rpcbind.pid") (started by the testbox)"
 	fi
 }
 
 tb_nfs_env() {
-	tb_alive "$TB_NFS/ganesha.pid" || return 0
+	tb_nfs_alive "$TB_STATE/nfs-ganesha.pid" || return 0
 	echo "NASBENCH_NFS_URL=nfs://$(tb_addr)$TB_NFS/export"
 	echo "NASBENCH_NFS_TMPFS_URL=nfs://$(tb_addr)$TB_NFS/tmpfs"
 }
