@@ -767,6 +767,27 @@ static int nfs_rt_flush(struct nb_file *f)
 
 /* ---- the data path ----------------------------------------------------- */
 
+/* libnfs 4.0 hands server errors to READ/WRITE callbacks as -EFAULT; the
+ * NFS status is in the context's error text ("Write failed with
+ * NFS3ERR_NOSPC(-28)"). */
+static int nfs_errno(int status, struct nfs_context *nfs)
+{
+	const char *msg = nfs ? nfs_get_error(nfs) : NULL;
+	static const struct { const char *name; int e; } map[] = {
+		{ "NFS3ERR_NOSPC", ENOSPC }, { "NFS3ERR_DQUOT", EDQUOT },
+		{ "NFS3ERR_ROFS", EROFS },   { "NFS3ERR_ACCES", EACCES },
+		{ "NFS3ERR_PERM", EPERM },   { "NFS3ERR_FBIG", EFBIG },
+		{ "NFS3ERR_STALE", ESTALE }, { "NFS3ERR_IO", EIO },
+	};
+
+	if (status != -EFAULT || !msg)
+		return status;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strstr(msg, map[i].name))
+			return -map[i].e;
+	return status;
+}
+
 static void part_done(struct req *r, int status)
 {
 	struct nfsrt *p = r->p;
@@ -793,7 +814,8 @@ static void read_cb(int status, struct nfs_context *nfs, void *data, void *priv)
 	struct part *pt = priv;
 	struct req *r = pt->r;
 
-	(void)nfs;
+	if (status < 0)
+		status = nfs_errno(status, nfs);
 	/* the data is libnfs's: copy it while the callback runs */
 	if (status > 0 && r->io) {
 		uint32_t n = (uint32_t)status > pt->len ? pt->len : (uint32_t)status;
@@ -808,8 +830,9 @@ static void write_cb(int status, struct nfs_context *nfs, void *data, void *priv
 {
 	struct part *pt = priv;
 
-	(void)nfs;
 	(void)data;
+	if (status < 0)
+		status = nfs_errno(status, nfs);
 	if (status > 0)
 		pt->r->bytes += status;
 	part_done(pt->r, status);
