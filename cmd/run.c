@@ -553,8 +553,12 @@ static int execute(struct opts *o, struct plan *pl)
 	for (int i = 0; i < o->cfg.ntargets && !stop_flag; i++)
 		run_target(&x, &o->cfg.targets[i]);
 	nb_result_finish(x.doc, !stop_flag);
-	if (output_result(&x, out) && x.exit_code == NB_EXIT_OK)
+	if (!json_array_size(json_object_get(x.doc, "results"))) {
+		/* nothing ran: keep whatever result file was there */
+		nb_die_msg("no workload ran; no result written");
+	} else if (output_result(&x, out) && x.exit_code == NB_EXIT_OK) {
 		x.exit_code = NB_EXIT_TARGET;
+	}
 	json_decref(x.doc);
 	if (stop_flag) {
 		nb_die_msg("interrupted: the result keeps what finished");
