@@ -141,6 +141,9 @@ int nb_nfs_libnfs_url(const char *name, const struct nb_url *u,
 	size_t n;
 	char sep = '?';
 
+	if (u->user[0] || u->password[0])
+		return nb_err(-EINVAL, "target '%s': NFS URLs take no user or password "
+			      "(NFSv3 sends uid and gid: use ?uid=N&gid=N)", name);
 	for (int i = 0; i < u->nargs; i++) {
 		const char *k = u->args_key[i], *v = u->args_val[i];
 		size_t j;
