@@ -70,12 +70,14 @@ struct nfsrt {
 	uint64_t rmax, wmax;
 	struct rq inflight, done;
 	int ninflight;
+	struct nb_file *files;   /* open files (their handles die with a loss) */
 	int timed_out;           /* libnfs gave up on an RPC (its timeout) */
 	char lost[512];          /* why the target is gone ("" while alive) */
 };
 
 struct nb_file {
 	struct nfsrt *p;
+	struct nb_file *next;    /* in p->files */
 	struct nfsfh *fh;
 	struct nfsfh *fh_sync;   /* O_SYNC twin for FUA writes, opened lazily */
 	char path[1200];
@@ -190,6 +192,15 @@ int nb_nfs_libnfs_url(const char *name, const struct nb_url *u,
 
 /* ---- waiting on the event loop ---------------------------------------- */
 
+static void ignore_cb(int status, struct nfs_context *nfs, void *data,
+		      void *priv)
+{
+	(void)status;
+	(void)nfs;
+	(void)data;
+	(void)priv;
+}
+
 /* The server is gone: destroy the context so no callback runs again (in-
  * flight requests are abandoned: their buffers are no longer touched). */
 static int lose(struct nfsrt *p, int code, const char *fmt, ...)
@@ -215,6 +226,14 @@ static int lose(struct nfsrt *p, int code, const char *fmt, ...)
 	if (p->nfs) {
 		struct nfs_context *nfs = p->nfs;
 
+		/* NFSv3 has no CLOSE: this only frees libnfs's handle */
+		for (struct nb_file *f = p->files; f; f = f->next) {
+			if (f->fh)
+				nfs_close_async(nfs, f->fh, ignore_cb, NULL);
+			if (f->fh_sync)
+				nfs_close_async(nfs, f->fh_sync, ignore_cb, NULL);
+			f->fh = f->fh_sync = NULL;
+		}
 		p->nfs = NULL;
 		nfs_destroy_context(nfs);    /* may call back: requests are abandoned */
 	}
@@ -713,6 +732,8 @@ static int nfs_rt_fopen(struct nb_target *t, const char *name, unsigned flags,
 		free(f);
 		return rc;
 	}
+	f->next = p->files;
+	p->files = f;
 	*out = f;
 	return 0;
 }
@@ -729,8 +750,13 @@ static int close_fh(struct nfsrt *p, struct nfsfh *fh, const char *path)
 static int nfs_rt_fclose(struct nb_file *f)
 {
 	struct nfsrt *p = f->p;
+	struct nb_file **pp;
 	int rc = 0;
 
+	for (pp = &p->files; *pp && *pp != f; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = f->next;
 	/* after a loss the handles went with the context */
 	if (p->nfs && f->fh_sync)
 		rc = close_fh(p, f->fh_sync, f->path);
