@@ -49,6 +49,29 @@ assert_json "$T/io.json" 'd["results"][0]["iterations"][0]["flush_ms"] > 0'
 assert_json "$T/io.json" 'd["results"][2]["iterations"][0]["bytes_read"] == 16 << 20'
 scratch_gone "$T/io.json" "$EXPORT"
 
+# What the server does, watched from outside: ganesha's VFS backend calls
+# fsync() for every FILE_SYNC WRITE and for a COMMIT.  32 writes of 512 KiB.
+t_case "sync writes are FILE_SYNC, async writes UNSTABLE + one COMMIT"
+if command -v strace >/dev/null && [ -n "$TMPFS_URL" ]; then
+	for w in seq512k-write seq512k-write-sync; do
+		strace -f -qq -c -e trace=fsync,fdatasync -p "$(cat "$GANESHA_PID")" -o "$T/st.$w" 2>/dev/null &
+		st=$!
+		sleep 1
+		"$NB" run -q -t "nas=$TMPFS_URL" -w $w --size 16M -i 1 -o "$T/st.json" ||
+			t_fail "$w failed"
+		sleep 0.3
+		kill -INT $st
+		wait $st
+	done
+	n_async=$(awk '$NF ~ /^f(data)?sync$/ {n += $4} END {print n + 0}' "$T/st.seq512k-write")
+	n_sync=$(awk '$NF ~ /^f(data)?sync$/ {n += $4} END {print n + 0}' "$T/st.seq512k-write-sync")
+	[ "$n_sync" -ge 32 ] || t_fail "sync run: $n_sync fsyncs on the server, expected one per WRITE (32)"
+	[ "$n_async" -ge 1 ] && [ "$n_async" -le 8 ] ||
+		t_fail "async run: $n_async fsyncs on the server, expected the COMMIT only"
+else
+	echo "test_nfs.sh: FILE_SYNC case skipped: needs strace and NASBENCH_NFS_TMPFS_URL"
+fi
+
 t_case "block sizes above the server's maximum are split"
 run "$NB" run -q -t "nas=$URL" -w seq512k-write,seq512k-read --bs 4M --size 16M -i 1 -o "$T/big.json"
 assert_rc 0
