@@ -80,6 +80,7 @@ struct nb_file {
 	struct nb_file *next;    /* in p->files */
 	struct nfsfh *fh;
 	struct nfsfh *fh_sync;   /* O_SYNC twin for FUA writes, opened lazily */
+	int sync;                /* fh itself was opened O_SYNC */
 	char path[1200];
 };
 
@@ -352,6 +353,8 @@ static int new_context(struct nfsrt *p, const char *lurl, char *server,
 	nfs_destroy_url(url);
 	nfs_set_version(p->nfs, 3);      /* NFS_V3 */
 	nfs_set_autoreconnect(p->nfs, 0);
+	/* every listing from the server, as a metadata benchmark must see it */
+	nfs_set_dircache(p->nfs, 0);
 	/* libnfs counts whole seconds */
 	ms = (int)((p->timeout_ns / 1000000 + 999) / 1000 * 1000);
 	nfs_set_timeout(p->nfs, ms);
@@ -732,6 +735,7 @@ static int nfs_rt_fopen(struct nb_target *t, const char *name, unsigned flags,
 		free(f);
 		return rc;
 	}
+	f->sync = !!(flags & NB_F_SYNC);
 	f->next = p->files;
 	p->files = f;
 	*out = f;
@@ -880,14 +884,15 @@ static int nfs_rt_submit(struct nb_target *t, struct nb_io *io)
 	ALIVE(p);
 	if (!nparts)
 		nparts = 1;
-	if (io->op == NB_OP_WRITE && io->fua && !f->fh_sync) {
-		rc = open_fh(p, f->path, NB_F_READ | NB_F_WRITE | NB_F_SYNC,
-			     &f->fh_sync);
-		if (rc)
-			return rc;
-	}
-	if (io->op == NB_OP_WRITE && io->fua)
+	if (io->op == NB_OP_WRITE && io->fua && !f->sync) {
+		if (!f->fh_sync) {
+			rc = open_fh(p, f->path, NB_F_READ | NB_F_WRITE | NB_F_SYNC,
+				     &f->fh_sync);
+			if (rc)
+				return rc;
+		}
 		fh = f->fh_sync;
+	}
 	r = calloc(1, sizeof(*r) + nparts * sizeof(r->parts[0]));
 	if (!r)
 		return nb_err(-ENOMEM, "out of memory");

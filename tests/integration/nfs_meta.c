@@ -5,7 +5,7 @@
  *   nfs_meta URL RUN-ID
  *
  * In the scratch directory nasbench.RUN-ID: mkdir d, create d/f with 100000
- * bytes, stat it, read it back, rename it to d/g, list d, then keep d/g
+ * bytes (then 4 KiB again as a FUA write), stat it, read it back, rename it to d/g, list d, then keep d/g
  * (with a second directory e) and exit, so the caller can look at the export
  * itself; "clean" as a third argument removes everything instead.  Prints one
  * line per call; exit 0, or 3 with nasbench's message.
@@ -57,6 +57,10 @@ int main(int argc, char **argv)
 	if (nb_target_pio(&t, f, NB_OP_WRITE, buf, sizeof(buf), 0, 0) != sizeof(buf) ||
 	    t.ops->flush(f))
 		return fail();
+	/* FUA on a file opened without O_SYNC: goes through an O_SYNC twin */
+	if (nb_target_pio(&t, f, NB_OP_WRITE, buf, 4096, 0, 1) != 4096)
+		return fail();
+	printf("fua write ok\n");
 	if (nb_target_pio(&t, f, NB_OP_READ, back, sizeof(back), 0, 0) != sizeof(back))
 		return fail();
 	printf("readback %s\n", memcmp(buf, back, sizeof(buf)) ? "differs" : "same");

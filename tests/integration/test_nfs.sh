@@ -85,6 +85,7 @@ if cc -std=gnu11 -D_GNU_SOURCE -o "$T/nfs_meta" "$ROOT/tests/integration/nfs_met
 	-lm -lpthread 2>"$T/cc.err"; then
 	run "$T/nfs_meta" "$URL" "meta$$"
 	assert_rc 0
+	assert_out "fua write ok"
 	assert_out "readback same"
 	assert_out "stat size 100000 dir 0"
 	assert_out "stat d dir 1"
