@@ -847,7 +847,7 @@ static void read_cb(int status, struct nfs_context *nfs, void *data, void *priv)
 	struct part *pt = priv;
 	struct req *r = pt->r;
 
-	if (status < 0)
+	if (status < 0 && r->p->nfs)
 		status = nfs_errno(status, nfs);
 	/* the data is libnfs's: copy it while the callback runs */
 	if (status > 0 && r->io) {
@@ -864,7 +864,8 @@ static void write_cb(int status, struct nfs_context *nfs, void *data, void *priv
 	struct part *pt = priv;
 
 	(void)data;
-	if (status < 0)
+	/* (no p->nfs: our own destroy is cancelling it) */
+	if (status < 0 && pt->r->p->nfs)
 		status = nfs_errno(status, nfs);
 	if (status > 0)
 		pt->r->bytes += status;
