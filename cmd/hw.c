@@ -1,0 +1,588 @@
+/*
+ * hw.c - 'nasbench hw': the hardware inventory of this machine, and
+ * 'nasbench hw plan': what disks in a layout behind a link should give.
+ */
+#include "cmd.h"
+#include "../core/err.h"
+#include "../core/result.h"
+#include "../core/units.h"
+#include "../hw/inventory.h"
+#include "../hw/plan.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char cmd_hw_usage[] =
+	"usage: nasbench hw [--json] [-o FILE]\n"
+	"       nasbench hw plan --disks NxSIZE [options]\n"
+	"\n"
+	"nasbench hw lists what this machine is: CPU, memory, disks, NICs, OS and\n"
+	"hypervisor, read from /proc and /sys (unknown where unreadable).  Run it on\n"
+	"the box with --json and give the file to 'nasbench run --box-hw FILE'.\n"
+	"\n"
+	"  --json              the inventory as JSON\n"
+	"  -o, --output FILE   write the JSON to FILE\n"
+	"\n"
+	"nasbench hw plan sets layouts side by side: usable capacity, disks that may\n"
+	"fail, sequential ceilings (disks vs the link's payload), random IOPS, cost.\n"
+	"\n"
+	"  --disks NxSIZE      the disks, e.g. 5x3TB, 10x500GB (required)\n"
+	"  --layout A,B,...    stripe, mirror, raid10, raidz1, raidz2, raidz3, raid5,\n"
+	"                      raid6 (default: every layout the disks allow)\n"
+	"  --disk-mbs N        sequential MB/s of one disk\n"
+	"  --disk-iops N       random IOPS of one disk\n"
+	"  --price N           price of one disk\n"
+	"  --base-price N      the rest of the box (chassis, RAM, HBA), default 0\n"
+	"  --nic RATE          the link: 1gbit, 10gbit, 800mbit (default: none, local)\n"
+	"  --mtu N             the link's MTU (default 1500)\n"
+	"  --efficiency PCT    payload share of the line rate (default from the MTU:\n"
+	"                      94.1% at 1500)\n"
+	"  --reserve PCT       over-provisioning: share of each disk left unused\n"
+	"  --result FILE       a result of this box: measured beside expected\n"
+	"                      (repeatable)\n"
+	"  --json              the plan as JSON\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error (unknown layout, too few disks, a bad\n"
+	"size or price), 3 an unreadable --result file or output.\n";
+
+static int usage_error(void)
+{
+	nb_die_msg("%s", nb_err_last());
+	return NB_EXIT_USAGE;
+}
+
+/* ---- nasbench hw ---- */
+
+static int hw_inventory(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL;
+	int json = 0, c, rc = NB_EXIT_OK;
+	json_t *inv;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", lo, NULL)) != -1) {
+		if (c == 'j')
+			json = 1;
+		else if (c == 'o')
+			output = optarg;
+		else if (c == ':')
+			return nb_err_set("option '%s' needs a value", argv[optind - 1]),
+			       usage_error();
+		else
+			return nb_err_set("unknown option '%s' (see 'nasbench help hw')",
+					  argv[optind - 1]), usage_error();
+	}
+	if (optind < argc)
+		return nb_err_set("unexpected argument '%s' (see 'nasbench help hw')",
+				  argv[optind]), usage_error();
+	inv = nb_hw_inventory(NULL);
+	if (!inv) {
+		nb_die_msg("out of memory");
+		return NB_EXIT_TARGET;
+	}
+	if (output) {
+		if (nb_result_write(inv, output)) {
+			nb_die_msg("%s", nb_err_last());
+			rc = NB_EXIT_TARGET;
+		}
+	} else if (json) {
+		char *s = nb_result_dump(inv);
+
+		puts(s ? s : "{}");
+		free(s);
+	}
+	if (!json && !output)
+		nb_hw_print(stdout, inv);
+	json_decref(inv);
+	return rc;
+}
+
+/* ---- nasbench hw plan ---- */
+
+#define MAX_LAYOUTS 16
+#define MAX_RESULTS 8
+
+struct plan_opts {
+	struct nb_plan_in in;
+	const char *layouts[MAX_LAYOUTS];
+	int nlayouts;
+	char layout_buf[512];
+	const char *results[MAX_RESULTS];
+	int nresults;
+	int json;
+	const char *disks;
+};
+
+enum { P_DISKS = 256, P_LAYOUT, P_MBS, P_IOPS, P_PRICE, P_BASE, P_NIC, P_MTU,
+       P_EFF, P_RESERVE, P_RESULT, P_JSON };
+
+/* A number option: STRICT more than 0, else 0 or more. */
+static int number_opt(const char *opt, const char *v, int strict, double *out)
+{
+	if (nb_parse_double(v, out))
+		return nb_err(-EINVAL, "%s: invalid number '%s'", opt, v);
+	if (strict ? *out <= 0 : *out < 0)
+		return nb_err(-EINVAL, "%s: must be %s, not '%s'", opt,
+			      strict ? "more than 0" : "0 or more", v);
+	return 0;
+}
+
+static int split_layouts(struct plan_opts *o, const char *v)
+{
+	char *save = NULL, *tok;
+
+	snprintf(o->layout_buf, sizeof(o->layout_buf), "%s", v);
+	o->nlayouts = 0;
+	for (tok = strtok_r(o->layout_buf, ", ", &save); tok;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		if (o->nlayouts == MAX_LAYOUTS)
+			return nb_err(-EINVAL, "--layout: at most %d layouts",
+				      MAX_LAYOUTS);
+		o->layouts[o->nlayouts++] = tok;
+	}
+	if (!o->nlayouts)
+		return nb_err(-EINVAL, "--layout: no layout given (layouts: %s)",
+			      nb_plan_layouts());
+	return 0;
+}
+
+static int plan_option(struct plan_opts *o, int c, const char *v)
+{
+	double pct;
+	uint64_t u;
+
+	switch (c) {
+	case P_DISKS:
+		o->disks = v;
+		return nb_plan_parse_disks(v, &o->in.ndisks, &o->in.disk_bytes,
+					   NULL, 0) ? nb_err_prefix("--disks"), -EINVAL : 0;
+	case P_LAYOUT: return split_layouts(o, v);
+	case P_MBS: return number_opt("--disk-mbs", v, 1, &o->in.disk_mbs);
+	case P_IOPS: return number_opt("--disk-iops", v, 1, &o->in.disk_iops);
+	case P_PRICE: return number_opt("--price", v, 0, &o->in.price);
+	case P_BASE: return number_opt("--base-price", v, 0, &o->in.base_price);
+	case P_NIC:
+		if (!strcasecmp(v, "none") || !strcasecmp(v, "local")) {
+			o->in.nic_bps = 0;
+			return 0;
+		}
+		return nb_parse_rate(v, &o->in.nic_bps) ?
+		       nb_err_prefix("--nic"), -EINVAL : 0;
+	case P_MTU:
+		if (nb_parse_uint(v, 576, 65535, &u))
+			return nb_err_prefix("--mtu"), -EINVAL;
+		o->in.efficiency = nb_plan_efficiency((int)u);
+		return 0;
+	case P_EFF:
+		if (nb_parse_percent(v, &pct) || pct <= 0 || pct > 100)
+			return nb_err(-EINVAL, "--efficiency: expected a percentage "
+				      "above 0 and up to 100, not '%s'", v);
+		o->in.efficiency = pct / 100;
+		return 0;
+	case P_RESERVE:
+		if (nb_parse_percent(v, &pct) || pct < 0 || pct >= 100)
+			return nb_err(-EINVAL, "--reserve: expected a percentage "
+				      "from 0 to below 100, not '%s'", v);
+		o->in.reserve = pct / 100;
+		return 0;
+	case P_RESULT:
+		if (o->nresults == MAX_RESULTS)
+			return nb_err(-EINVAL, "--result: at most %d files", MAX_RESULTS);
+		o->results[o->nresults++] = v;
+		return 0;
+	case P_JSON:
+		o->json = 1;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int plan_args(struct plan_opts *o, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "disks", required_argument, NULL, P_DISKS },
+		{ "layout", required_argument, NULL, P_LAYOUT },
+		{ "disk-mbs", required_argument, NULL, P_MBS },
+		{ "disk-iops", required_argument, NULL, P_IOPS },
+		{ "price", required_argument, NULL, P_PRICE },
+		{ "base-price", required_argument, NULL, P_BASE },
+		{ "nic", required_argument, NULL, P_NIC },
+		{ "mtu", required_argument, NULL, P_MTU },
+		{ "efficiency", required_argument, NULL, P_EFF },
+		{ "reserve", required_argument, NULL, P_RESERVE },
+		{ "result", required_argument, NULL, P_RESULT },
+		{ "json", no_argument, NULL, P_JSON },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->in.disk_mbs = o->in.disk_iops = o->in.price = -1;
+	o->in.efficiency = nb_plan_efficiency(1500);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", lo, NULL)) != -1) {
+		if (c == ':')
+			return nb_err(-EINVAL, "option '%s' needs a value",
+				      argv[optind - 1]);
+		if (c == '?')
+			return nb_err(-EINVAL, "unknown option '%s' (see 'nasbench "
+				      "help hw')", argv[optind - 1]);
+		if (plan_option(o, c, optarg))
+			return -EINVAL;
+	}
+	if (optind < argc)
+		return nb_err(-EINVAL, "unexpected argument '%s'", argv[optind]);
+	if (!o->disks)
+		return nb_err(-EINVAL, "--disks is required (e.g. --disks 5x3TB)");
+	return 0;
+}
+
+/* Every layout, or the ones the disks allow when none was named. */
+static int compute_all(struct plan_opts *o, struct nb_plan_out *out, int *n)
+{
+	static const char *const all[] = { "stripe", "mirror", "raid10", "raidz1",
+					   "raidz2", "raidz3", "raid5", "raid6" };
+
+	*n = 0;
+	if (o->nlayouts) {
+		for (int i = 0; i < o->nlayouts; i++)
+			if (nb_plan_compute(&o->in, o->layouts[i], &out[(*n)++]))
+				return -EINVAL;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!nb_plan_compute(&o->in, all[i], &out[*n]))
+			(*n)++;
+	nb_err_clear();
+	return 0;
+}
+
+/* ---- the table ---- */
+
+static void cell_num(char *b, size_t len, double v, const char *fmt)
+{
+	if (v < 0)
+		snprintf(b, len, "unknown");
+	else
+		snprintf(b, len, fmt, v);
+}
+
+typedef void (*cell_fn)(char *b, size_t len, const struct nb_plan_out *o);
+
+static void c_data(char *b, size_t l, const struct nb_plan_out *o)
+{
+	snprintf(b, l, o->data_disks == floor(o->data_disks) ? "%.0f" : "%.1f",
+		 o->data_disks);
+}
+static void c_usable(char *b, size_t l, const struct nb_plan_out *o)
+{
+	snprintf(b, l, "%.2f TB", o->usable_bytes / 1e12);
+}
+static void c_usable_tib(char *b, size_t l, const struct nb_plan_out *o)
+{
+	snprintf(b, l, "%.2f TiB", o->usable_bytes / 1099511627776.0);
+}
+static void c_fail(char *b, size_t l, const struct nb_plan_out *o)
+{
+	if (o->may_fail_best > o->may_fail)
+		snprintf(b, l, "%d (up to %d)", o->may_fail, o->may_fail_best);
+	else
+		snprintf(b, l, "%d", o->may_fail);
+}
+static void bw_cell(char *b, size_t l, double v, const char *why)
+{
+	if (v < 0)
+		snprintf(b, l, "unknown");
+	else
+		snprintf(b, l, "%.1f %s", v / 1e6, why);
+}
+static void c_read(char *b, size_t l, const struct nb_plan_out *o)
+{
+	bw_cell(b, l, o->read, o->read_limit);
+}
+static void c_write(char *b, size_t l, const struct nb_plan_out *o)
+{
+	bw_cell(b, l, o->write, o->write_limit);
+}
+static void c_disks_bw(char *b, size_t l, const struct nb_plan_out *o)
+{
+	if (o->disk_read < 0)
+		snprintf(b, l, "unknown");
+	else
+		snprintf(b, l, "%.0f/%.0f", o->disk_read / 1e6, o->disk_write / 1e6);
+}
+static void c_rr(char *b, size_t l, const struct nb_plan_out *o)
+{
+	cell_num(b, l, o->rand_read, "%.0f");
+}
+static void c_rw(char *b, size_t l, const struct nb_plan_out *o)
+{
+	cell_num(b, l, o->rand_write, "%.0f");
+}
+static void c_price(char *b, size_t l, const struct nb_plan_out *o)
+{
+	cell_num(b, l, o->price_total, "%.2f");
+}
+static void c_per_tb(char *b, size_t l, const struct nb_plan_out *o)
+{
+	cell_num(b, l, o->per_tb, "%.2f");
+}
+static void c_per_r(char *b, size_t l, const struct nb_plan_out *o)
+{
+	cell_num(b, l, o->per_mbs_read, "%.2f");
+}
+static void c_per_w(char *b, size_t l, const struct nb_plan_out *o)
+{
+	cell_num(b, l, o->per_mbs_write, "%.2f");
+}
+
+static const struct {
+	const char *label;
+	cell_fn fn;
+} rows[] = {
+	{ "data disks", c_data },
+	{ "usable", c_usable },
+	{ "", c_usable_tib },
+	{ "disks may fail", c_fail },
+	{ "seq read MB/s", c_read },
+	{ "seq write MB/s", c_write },
+	{ "disks alone r/w MB/s", c_disks_bw },
+	{ "rand read IOPS", c_rr },
+	{ "rand write IOPS", c_rw },
+	{ "price", c_price },
+	{ "per usable TB", c_per_tb },
+	{ "per MB/s read", c_per_r },
+	{ "per MB/s write", c_per_w },
+};
+
+static void print_header(const struct plan_opts *o)
+{
+	const struct nb_plan_in *in = &o->in;
+	char mbs[32], iops[32];
+
+	cell_num(mbs, sizeof(mbs), in->disk_mbs, "%.0f");
+	cell_num(iops, sizeof(iops), in->disk_iops, "%.0f");
+	printf("%d x %.2f TB disks, %s MB/s and %s IOPS each", in->ndisks,
+	       (double)in->disk_bytes / 1e12, mbs, iops);
+	if (in->reserve > 0)
+		printf(", %.0f%% of each left unused", in->reserve * 100);
+	if (in->nic_bps)
+		printf("\nlink %.0f Mbit/s: %.1f MB/s of payload (%.1f%% of the "
+		       "line rate)", (double)in->nic_bps / 1e6,
+		       (double)in->nic_bps / 8 * in->efficiency / 1e6,
+		       in->efficiency * 100);
+	else
+		printf("\nno link (local): the disks are the limit");
+	printf("\n\n");
+}
+
+static void print_table(const struct plan_opts *o, const struct nb_plan_out *out,
+			int n)
+{
+	char cell[64];
+
+	print_header(o);
+	printf("%-22s", "");
+	for (int j = 0; j < n; j++)
+		printf("%-16s", out[j].layout);
+	putchar('\n');
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		printf("%-22s", rows[r].label);
+		for (int j = 0; j < n; j++) {
+			rows[r].fn(cell, sizeof(cell), &out[j]);
+			printf("%-16s", cell);
+		}
+		putchar('\n');
+	}
+}
+
+/* ---- measured beside expected ---- */
+
+enum figure { F_NONE, F_SEQ_READ, F_SEQ_WRITE, F_RAND_READ, F_RAND_WRITE };
+
+/* What a result entry measures, and its median in bytes/s or IOPS. */
+static enum figure measured(const json_t *wl, double *v, const char **unit)
+{
+	const char *name = json_string_value(json_object_get(wl, "workload"));
+	double kps;
+
+	if (!name)
+		return F_NONE;
+	*unit = "MB/s";
+	if (!strcmp(name, "bonnie")) {
+		/* bonnie++'s K/sec are KiB/s */
+		if (!nb_result_stat(wl, "put_block_kps", "median", &kps)) {
+			*v = kps * 1024;
+			return F_SEQ_WRITE;
+		}
+		if (!nb_result_stat(wl, "get_block_kps", "median", &kps)) {
+			*v = kps * 1024;
+			return F_SEQ_READ;
+		}
+		return F_NONE;
+	}
+	if (!strncmp(name, "seq", 3) &&
+	    !nb_result_stat(wl, "bw_bytes", "median", v))
+		return strstr(name, "read") ? F_SEQ_READ :
+		       strstr(name, "write") ? F_SEQ_WRITE : F_NONE;
+	*unit = "IOPS";
+	if (!strncmp(name, "rand", 4) && !strstr(name, "mix") &&
+	    !nb_result_stat(wl, "iops", "median", v))
+		return strstr(name, "read") ? F_RAND_READ :
+		       strstr(name, "write") ? F_RAND_WRITE : F_NONE;
+	return F_NONE;
+}
+
+static double expected(const struct nb_plan_out *o, enum figure f,
+		       const char **why)
+{
+	*why = "";
+	switch (f) {
+	case F_SEQ_READ: *why = o->read_limit; return o->read;
+	case F_SEQ_WRITE: *why = o->write_limit; return o->write;
+	case F_RAND_READ: return o->rand_read;
+	case F_RAND_WRITE: return o->rand_write;
+	default: return -1;
+	}
+}
+
+/* The plan to hold a result against: its layout label, else the first. */
+static const struct nb_plan_out *plan_for(const struct plan_opts *o,
+					  const json_t *doc,
+					  const struct nb_plan_out *out, int n,
+					  struct nb_plan_out *own,
+					  const char **note)
+{
+	const char *layout = json_string_value(json_object_get(
+		json_object_get(doc, "labels"), "layout"));
+
+	*note = "";
+	if (layout && !nb_plan_compute(&o->in, layout, own))
+		return own;
+	nb_err_clear();
+	*note = layout ? " (its layout label does not fit these disks; against "
+			 "the first layout)"
+		       : " (no layout label; against the first layout)";
+	return n ? &out[0] : NULL;
+}
+
+static json_t *compare_one(const struct plan_opts *o, const char *path,
+			   const struct nb_plan_out *out, int n, int print)
+{
+	struct nb_plan_out own;
+	const struct nb_plan_out *p;
+	const char *note, *unit, *why;
+	json_t *doc, *wl, *rows_j = json_array();
+	size_t i;
+
+	if (nb_result_load(path, &doc)) {
+		json_decref(rows_j);
+		return NULL;
+	}
+	p = plan_for(o, doc, out, n, &own, &note);
+	if (print) {
+		printf("\nmeasured in %s, layout %s%s:\n", path, p->layout, note);
+		if (json_is_object(json_object_get(doc, "published")))
+			printf("  (published figures, not measured by nasbench)\n");
+		printf("  %-12s %-20s %14s %20s %8s\n", "target", "workload",
+		       "measured", "expected", "share");
+	}
+	json_array_foreach(json_object_get(doc, "results"), i, wl) {
+		double v, e;
+		enum figure f = measured(wl, &v, &unit);
+		int mb = !strcmp(unit, "MB/s");
+		char m[32], x[40], share[16];
+
+		if (f == F_NONE)
+			continue;
+		e = expected(p, f, &why);
+		snprintf(m, sizeof(m), "%.1f %s", mb ? v / 1e6 : v, unit);
+		if (e > 0) {
+			snprintf(x, sizeof(x), "%.1f %s%s%s", mb ? e / 1e6 : e, unit,
+				 why && *why ? " " : "", why ? why : "");
+			snprintf(share, sizeof(share), "%.0f%%", 100 * v / e);
+		} else {
+			snprintf(x, sizeof(x), "unknown");
+			snprintf(share, sizeof(share), "-");
+		}
+		if (print)
+			printf("  %-12s %-20s %14s %20s %8s\n",
+			       json_string_value(json_object_get(wl, "target")),
+			       json_string_value(json_object_get(wl, "workload")),
+			       m, x, share);
+		json_array_append_new(rows_j, json_pack("{s:O, s:O, s:f, s:o, s:o}",
+			"target", json_object_get(wl, "target"),
+			"workload", json_object_get(wl, "workload"),
+			"measured", v, "expected", e > 0 ? json_real(e) : json_null(),
+			"share", e > 0 ? json_real(v / e) : json_null()));
+	}
+	json_decref(doc);
+	return json_pack("{s:s, s:s, s:o}", "file", path, "layout", p->layout,
+			 "figures", rows_j);
+}
+
+static int hw_plan(int argc, char **argv)
+{
+	struct plan_opts *o = calloc(1, sizeof(*o));
+	struct nb_plan_out out[MAX_LAYOUTS];
+	json_t *doc = NULL, *meas = json_array();
+	int n, rc = NB_EXIT_OK;
+
+	if (!o || plan_args(o, argc, argv) || compute_all(o, out, &n)) {
+		rc = o ? usage_error() : NB_EXIT_TARGET;
+		goto out;
+	}
+	if (!n) {
+		nb_err_set("no layout fits %d disk(s) (layouts: %s)", o->in.ndisks,
+			   nb_plan_layouts());
+		rc = usage_error();
+		goto out;
+	}
+	if (!o->json)
+		print_table(o, out, n);
+	for (int i = 0; i < o->nresults; i++) {
+		json_t *m = compare_one(o, o->results[i], out, n, !o->json);
+
+		if (!m) {
+			nb_die_msg("--result: %s", nb_err_last());
+			rc = NB_EXIT_TARGET;
+			goto out;
+		}
+		json_array_append_new(meas, m);
+	}
+	if (o->json) {
+		json_t *plans = json_array();
+		char *s;
+
+		for (int i = 0; i < n; i++)
+			json_array_append_new(plans, nb_plan_json(&o->in, &out[i]));
+		doc = json_pack("{s:f, s:o, s:O}", "link_efficiency",
+				o->in.efficiency, "layouts", plans, "measured", meas);
+		s = nb_result_dump(doc);
+		puts(s ? s : "{}");
+		free(s);
+	}
+out:
+	json_decref(doc);
+	json_decref(meas);
+	free(o);
+	return rc;
+}
+
+int cmd_hw(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "plan"))
+		return hw_plan(argc - 1, argv + 1);
+	return hw_inventory(argc, argv);
+}
