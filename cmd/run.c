@@ -48,6 +48,8 @@ const char cmd_run_usage[] =
 	"      --destroy-data     allow writing over LUNs/devices that hold data\n"
 	"      --keep             keep the scratch directories\n"
 	"      --box-hw FILE      the box's inventory ('nasbench hw --json' on it)\n"
+	"      --no-space-check   do not refuse when the target reports too little\n"
+	"                         free space (quotas, thin provisioning may misreport)\n"
 	"  -o, --output FILE      where the result goes\n"
 	"      --json             the result JSON on stdout (no file unless -o)\n"
 	"  -n, --dry-run          print the plan, touch nothing\n"
@@ -60,8 +62,16 @@ static volatile sig_atomic_t stop_flag;
 
 static void on_signal(int sig)
 {
+	static const char msg[] = "\nnasbench: stopping after the current I/O; "
+				  "interrupt again to abort at once\n";
 	(void)sig;
+	if (stop_flag) {
+		/* a second interrupt: the user will not wait for cleanup */
+		_exit(NB_EXIT_INTR);
+	}
 	stop_flag = 1;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		return;
 }
 
 struct opts {
@@ -70,7 +80,7 @@ struct opts {
 	const char *output;
 	char *targets[NB_MAX_TARGETS];
 	int ntargets;
-	int json, quiet, dry_run, destroy, keep;
+	int json, quiet, dry_run, destroy, keep, no_space_check;
 	const char *timeout;
 	const char *box_hw;
 	json_t *box;
@@ -86,7 +96,7 @@ struct plan {
 };
 
 enum { O_SIZE = 256, O_RUNTIME, O_IODEPTH, O_BS, O_SYNC, O_DIRECT, O_SET,
-       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_BOX_HW };
+       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_BOX_HW };
 
 static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -106,6 +116,7 @@ static const struct option longopts[] = {
 	{ "destroy-data", no_argument, NULL, O_DESTROY },
 	{ "keep", no_argument, NULL, O_KEEP },
 	{ "box-hw", required_argument, NULL, O_BOX_HW },
+	{ "no-space-check", no_argument, NULL, O_NO_SPACE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -197,6 +208,7 @@ static int parse_args(struct opts *o, int argc, char **argv,
 		case O_DESTROY: o->destroy = 1; break;
 		case O_KEEP: o->keep = 1; break;
 		case O_BOX_HW: o->box_hw = optarg; break;
+		case O_NO_SPACE: o->no_space_check = 1; break;
 		case 'o': o->output = optarg; break;
 		case O_JSON: o->json = 1; break;
 		case 'n': o->dry_run = 1; break;
@@ -463,7 +475,7 @@ static void run_target(struct exec *x, struct nb_target_cfg *tc)
 	json_object_set_new(tj, "url", json_string(t.desc));
 	if (t.ops)
 		json_object_set_new(tj, "runner", json_string(t.ops->name));
-	if (!rc)
+	if (!rc && !x->o->no_space_check)
 		rc = space_check(x, &t);
 	if (rc) {
 		json_object_set_new(tj, "error", json_string(nb_err_last()));
@@ -561,8 +573,12 @@ static int execute(struct opts *o, struct plan *pl)
 	for (int i = 0; i < o->cfg.ntargets && !stop_flag; i++)
 		run_target(&x, &o->cfg.targets[i]);
 	nb_result_finish(x.doc, !stop_flag);
-	if (output_result(&x, out) && x.exit_code == NB_EXIT_OK)
+	if (!json_array_size(json_object_get(x.doc, "results"))) {
+		/* nothing ran: keep whatever result file was there */
+		nb_die_msg("no workload ran; no result written");
+	} else if (output_result(&x, out) && x.exit_code == NB_EXIT_OK) {
 		x.exit_code = NB_EXIT_TARGET;
+	}
 	json_decref(x.doc);
 	if (stop_flag) {
 		nb_die_msg("interrupted: the result keeps what finished");
