@@ -48,7 +48,7 @@ const char cmd_hw_usage[] =
 	"  --json              the plan as JSON\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error (unknown layout, too few disks, a bad\n"
-	"size or price), 3 an unreadable --result file or output.\n";
+	"size or price, an unreadable --result file), 3 the output cannot be written.\n";
 
 static int usage_error(void)
 {
@@ -395,13 +395,13 @@ static void print_table(const struct plan_opts *o, const struct nb_plan_out *out
 	print_header(o);
 	printf("%-22s", "");
 	for (int j = 0; j < n; j++)
-		printf("%-16s", out[j].layout);
+		printf(j + 1 < n ? "%-16s" : "%s", out[j].layout);
 	putchar('\n');
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		printf("%-22s", rows[r].label);
 		for (int j = 0; j < n; j++) {
 			rows[r].fn(cell, sizeof(cell), &out[j]);
-			printf("%-16s", cell);
+			printf(j + 1 < n ? "%-16s" : "%s", cell);
 		}
 		putchar('\n');
 	}
@@ -556,7 +556,7 @@ static int hw_plan(int argc, char **argv)
 
 		if (!m) {
 			nb_die_msg("--result: %s", nb_err_last());
-			rc = NB_EXIT_TARGET;
+			rc = NB_EXIT_USAGE;
 			goto out;
 		}
 		json_array_append_new(meas, m);
