@@ -478,18 +478,15 @@ static const struct nb_plan_out *plan_for(const struct plan_opts *o,
 }
 
 static json_t *compare_one(const struct plan_opts *o, const char *path,
-			   const struct nb_plan_out *out, int n, int print)
+			   const json_t *doc, const struct nb_plan_out *out, int n,
+			   int print)
 {
 	struct nb_plan_out own;
 	const struct nb_plan_out *p;
 	const char *note, *unit, *why;
-	json_t *doc, *wl, *rows_j = json_array();
+	json_t *wl, *rows_j = json_array();
 	size_t i;
 
-	if (nb_result_load(path, &doc)) {
-		json_decref(rows_j);
-		return NULL;
-	}
 	p = plan_for(o, doc, out, n, &own, &note);
 	if (print) {
 		printf("\nmeasured in %s, layout %s%s:\n", path, p->layout, note);
@@ -527,7 +524,6 @@ static json_t *compare_one(const struct plan_opts *o, const char *path,
 			"measured", v, "expected", e > 0 ? json_real(e) : json_null(),
 			"share", e > 0 ? json_real(v / e) : json_null()));
 	}
-	json_decref(doc);
 	return json_pack("{s:s, s:s, s:o}", "file", path, "layout", p->layout,
 			 "figures", rows_j);
 }
@@ -536,7 +532,7 @@ static int hw_plan(int argc, char **argv)
 {
 	struct plan_opts *o = calloc(1, sizeof(*o));
 	struct nb_plan_out out[MAX_LAYOUTS];
-	json_t *doc = NULL, *meas = json_array();
+	json_t *doc = NULL, *meas = json_array(), *res[MAX_RESULTS] = { NULL };
 	int n, rc = NB_EXIT_OK;
 
 	if (!o || plan_args(o, argc, argv) || compute_all(o, out, &n)) {
@@ -549,18 +545,18 @@ static int hw_plan(int argc, char **argv)
 		rc = usage_error();
 		goto out;
 	}
-	if (!o->json)
-		print_table(o, out, n);
-	for (int i = 0; i < o->nresults; i++) {
-		json_t *m = compare_one(o, o->results[i], out, n, !o->json);
-
-		if (!m) {
+	/* every file is read before anything is printed */
+	for (int i = 0; i < o->nresults; i++)
+		if (nb_result_load(o->results[i], &res[i])) {
 			nb_die_msg("--result: %s", nb_err_last());
 			rc = NB_EXIT_USAGE;
 			goto out;
 		}
-		json_array_append_new(meas, m);
-	}
+	if (!o->json)
+		print_table(o, out, n);
+	for (int i = 0; i < o->nresults; i++)
+		json_array_append_new(meas, compare_one(o, o->results[i], res[i],
+							out, n, !o->json));
 	if (o->json) {
 		json_t *plans = json_array();
 		char *s;
@@ -574,6 +570,8 @@ static int hw_plan(int argc, char **argv)
 		free(s);
 	}
 out:
+	for (int i = 0; i < MAX_RESULTS; i++)
+		json_decref(res[i]);
 	json_decref(doc);
 	json_decref(meas);
 	free(o);
