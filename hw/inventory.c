@@ -225,7 +225,7 @@ static int is_cpu_dir(const char *n)
 static int topology_sysfs(const struct src *s, long long *sockets,
 			  long long *cores, long long *threads)
 {
-	static long long pkg[MAX_CPUS], core[MAX_CPUS];
+	long long pkg[MAX_CPUS], core[MAX_CPUS];
 	struct dirent **l;
 	int n = list_dir(s, "/sys/devices/system/cpu", &l), nt = 0;
 	long long np = 0, nc = 0;
@@ -275,7 +275,7 @@ static int topology_sysfs(const struct src *s, long long *sockets,
 static void topology_cpuinfo(const char *info, long long *sockets,
 			     long long *cores, long long *threads)
 {
-	static long long pkg[MAX_CPUS], core[MAX_CPUS];
+	long long pkg[MAX_CPUS], core[MAX_CPUS];
 	long long nt = 0, np = 0, nc = 0;
 	int have_ids = 1;
 
