@@ -19,6 +19,7 @@ int nb_hw_load(const char *path, json_t **out)
 	json_error_t e;
 	json_t *doc = json_load_file(path, 0, &e), *inv;
 	const char *kind, *tool;
+	json_int_t schema;
 
 	*out = NULL;
 	if (!doc) {
@@ -41,11 +42,11 @@ int nb_hw_load(const char *path, json_t **out)
 			      "with 'nasbench hw --json' on the box)", path);
 	}
 	json_decref(doc);
-	if (json_integer_value(json_object_get(inv, "schema")) > NB_HW_SCHEMA) {
+	schema = json_integer_value(json_object_get(inv, "schema"));
+	if (schema > NB_HW_SCHEMA) {
 		json_decref(inv);
 		return nb_err(-EINVAL, "'%s' has inventory schema %lld, newer than "
-			      "this nasbench reads (%d)", path,
-			      (long long)json_integer_value(json_object_get(inv, "schema")),
+			      "this nasbench reads (%d)", path, (long long)schema,
 			      NB_HW_SCHEMA);
 	}
 	*out = inv;

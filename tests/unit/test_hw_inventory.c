@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../core/config.h"
+#include "../../core/err.h"
 #include "../../hw/inventory.h"
 
 static char root[64];
@@ -448,6 +450,91 @@ static void test_real_machine(void **state)
 	json_decref(inv);
 }
 
+/* A remote box described by [box] keys: the box inventory says what they
+ * say, platform = auto cannot be detected and becomes "unknown". */
+static void test_box_from_labels(void **state)
+{
+	struct nb_config c;
+	json_t *doc, *box, *d;
+
+	(void)state;
+	nb_quiet = 1;
+	nb_config_init(&c);
+	assert_int_equal(nb_config_label(&c, "cpu", "AMD Turion II Neo N40L", NULL), 0);
+	assert_int_equal(nb_config_label(&c, "ram", "8G", NULL), 0);
+	assert_int_equal(nb_config_label(&c, "nic", "1gbit", NULL), 0);
+	assert_int_equal(nb_config_label(&c, "disks", "5 x 3TB WD Red", NULL), 0);
+	assert_int_equal(nb_config_label(&c, "media", "hdd", NULL), 0);
+	c.ntargets = 1;
+	snprintf(c.targets[0].u.scheme, sizeof(c.targets[0].u.scheme), "nfs");
+	doc = json_pack("{s:{s:s}}", "labels", "platform", "auto");
+	assert_string_equal(nb_hw_embed(doc, &c, NULL), "unknown");
+	assert_str(doc, "labels.platform", "unknown");
+	assert_str(doc, "client.kind", "nasbench-hw");
+	box = json_object_get(doc, "box");
+	assert_str(box, "source", "box labels");
+	assert_str(box, "cpu.model", "AMD Turion II Neo N40L");
+	assert_int(box, "memory.total_bytes", 8LL << 30);
+	assert_int_equal(json_array_size(json_object_get(box, "disks")), 5);
+	d = json_array_get(json_object_get(box, "disks"), 4);
+	assert_str(d, "model", "WD Red");
+	assert_int(d, "size_bytes", 3000000000000LL);
+	assert_true(json_is_true(json_object_get(d, "rotational")));
+	assert_int(json_array_get(json_object_get(box, "nics"), 0), "speed_mbit", 1000);
+	assert_jnull(box, "virtualization.platform");
+	json_decref(doc);
+
+	/* a box inventory given: its platform fills the label */
+	doc = json_pack("{s:{}}", "labels");
+	box = json_pack("{s:s, s:{s:s}}", "kind", "nasbench-hw", "virtualization",
+			"platform", "xen");
+	assert_string_equal(nb_hw_embed(doc, &c, box), "xen");
+	assert_str(doc, "labels.platform", "xen");
+	json_decref(doc);
+
+	/* no label and nothing known: no label added */
+	nb_config_free(&c);
+	nb_config_init(&c);
+	c.ntargets = 1;
+	snprintf(c.targets[0].u.scheme, sizeof(c.targets[0].u.scheme), "iscsi");
+	doc = json_pack("{s:{}}", "labels");
+	assert_true(nb_hw_embed(doc, &c, NULL) == NULL);
+	assert_true(json_object_get(json_object_get(doc, "labels"), "platform") == NULL);
+	assert_true(json_object_get(doc, "box") == NULL);
+	json_decref(doc);
+	nb_config_free(&c);
+}
+
+/* nb_hw_load: an inventory, a result made on the box, or an error. */
+static void test_load(void **state)
+{
+	char path[PATH_MAX];
+	json_t *inv;
+
+	(void)state;
+	put("inv.json", "{\"kind\": \"nasbench-hw\", \"schema\": 1, \"hostname\": \"a\"}");
+	snprintf(path, sizeof(path), "%s/inv.json", root);
+	assert_int_equal(nb_hw_load(path, &inv), 0);
+	assert_str(inv, "hostname", "a");
+	json_decref(inv);
+	put("res.json", "{\"tool\": \"nasbench\", \"schema\": 1, \"results\": [],"
+	    " \"client\": {\"kind\": \"nasbench-hw\", \"hostname\": \"b\"}}");
+	snprintf(path, sizeof(path), "%s/res.json", root);
+	assert_int_equal(nb_hw_load(path, &inv), 0);
+	assert_str(inv, "hostname", "b");
+	json_decref(inv);
+	put("new.json", "{\"kind\": \"nasbench-hw\", \"schema\": 99}");
+	snprintf(path, sizeof(path), "%s/new.json", root);
+	assert_int_equal(nb_hw_load(path, &inv), -EINVAL);
+	assert_non_null(strstr(nb_err_last(), "has inventory schema 99, newer than "
+			       "this nasbench reads (1)"));
+	put("bad.json", "{\"kind\": ");
+	snprintf(path, sizeof(path), "%s/bad.json", root);
+	assert_int_equal(nb_hw_load(path, &inv), -EINVAL);
+	assert_non_null(strstr(nb_err_last(), "is not valid JSON (line 1"));
+	assert_true(inv == NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +543,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_odd_tree, setup, teardown),
 		cmocka_unit_test(test_virt_rules),
 		cmocka_unit_test(test_real_machine),
+		cmocka_unit_test(test_box_from_labels),
+		cmocka_unit_test_setup_teardown(test_load, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
