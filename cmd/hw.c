@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,48 +323,28 @@ static void c_disks_bw(char *b, size_t l, const struct nb_plan_out *o)
 	else
 		snprintf(b, l, "%.0f/%.0f", o->disk_read / 1e6, o->disk_write / 1e6);
 }
-static void c_rr(char *b, size_t l, const struct nb_plan_out *o)
-{
-	cell_num(b, l, o->rand_read, "%.0f");
-}
-static void c_rw(char *b, size_t l, const struct nb_plan_out *o)
-{
-	cell_num(b, l, o->rand_write, "%.0f");
-}
-static void c_price(char *b, size_t l, const struct nb_plan_out *o)
-{
-	cell_num(b, l, o->price_total, "%.2f");
-}
-static void c_per_tb(char *b, size_t l, const struct nb_plan_out *o)
-{
-	cell_num(b, l, o->per_tb, "%.2f");
-}
-static void c_per_r(char *b, size_t l, const struct nb_plan_out *o)
-{
-	cell_num(b, l, o->per_mbs_read, "%.2f");
-}
-static void c_per_w(char *b, size_t l, const struct nb_plan_out *o)
-{
-	cell_num(b, l, o->per_mbs_write, "%.2f");
-}
+/* A row is a function, or a figure of struct nb_plan_out and its format. */
+#define FIG(f) NULL, offsetof(struct nb_plan_out, f)
 
 static const struct {
 	const char *label;
 	cell_fn fn;
+	size_t off;
+	const char *fmt;
 } rows[] = {
-	{ "data disks", c_data },
-	{ "usable", c_usable },
-	{ "", c_usable_tib },
-	{ "disks may fail", c_fail },
-	{ "seq read MB/s", c_read },
-	{ "seq write MB/s", c_write },
-	{ "disks alone r/w MB/s", c_disks_bw },
-	{ "rand read IOPS", c_rr },
-	{ "rand write IOPS", c_rw },
-	{ "price", c_price },
-	{ "per usable TB", c_per_tb },
-	{ "per MB/s read", c_per_r },
-	{ "per MB/s write", c_per_w },
+	{ "data disks", c_data, 0, NULL },
+	{ "usable", c_usable, 0, NULL },
+	{ "", c_usable_tib, 0, NULL },
+	{ "disks may fail", c_fail, 0, NULL },
+	{ "seq read MB/s", c_read, 0, NULL },
+	{ "seq write MB/s", c_write, 0, NULL },
+	{ "disks alone r/w MB/s", c_disks_bw, 0, NULL },
+	{ "rand read IOPS", FIG(rand_read), "%.0f" },
+	{ "rand write IOPS", FIG(rand_write), "%.0f" },
+	{ "price", FIG(price_total), "%.2f" },
+	{ "per usable TB", FIG(per_tb), "%.2f" },
+	{ "per MB/s read", FIG(per_mbs_read), "%.2f" },
+	{ "per MB/s write", FIG(per_mbs_write), "%.2f" },
 };
 
 static void print_header(const struct plan_opts *o)
@@ -400,7 +381,12 @@ static void print_table(const struct plan_opts *o, const struct nb_plan_out *out
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		printf("%-22s", rows[r].label);
 		for (int j = 0; j < n; j++) {
-			rows[r].fn(cell, sizeof(cell), &out[j]);
+			if (rows[r].fn)
+				rows[r].fn(cell, sizeof(cell), &out[j]);
+			else
+				cell_num(cell, sizeof(cell), *(const double *)
+					 ((const char *)&out[j] + rows[r].off),
+					 rows[r].fmt);
 			printf(j + 1 < n ? "%-16s" : "%s", cell);
 		}
 		putchar('\n');

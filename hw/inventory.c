@@ -221,6 +221,26 @@ static int is_cpu_dir(const char *n)
 
 #define MAX_CPUS 4096
 
+/* Sockets: distinct packages; cores: distinct (package, core) pairs. */
+static void count_distinct(const long long *pkg, const long long *core, int n,
+			   long long *sockets, long long *cores)
+{
+	long long np = 0, nc = 0;
+
+	for (int i = 0; i < n; i++) {
+		int seen_p = 0, seen_c = 0;
+
+		for (int j = 0; j < i; j++) {
+			seen_p |= pkg[j] == pkg[i];
+			seen_c |= pkg[j] == pkg[i] && core[j] == core[i];
+		}
+		np += !seen_p;
+		nc += !seen_c;
+	}
+	*sockets = np;
+	*cores = nc;
+}
+
 /* Sockets, cores and threads from sysfs topology; 0 when not readable. */
 static int topology_sysfs(const struct src *s, long long *sockets,
 			  long long *cores, long long *threads)
@@ -228,7 +248,6 @@ static int topology_sysfs(const struct src *s, long long *sockets,
 	long long pkg[MAX_CPUS], core[MAX_CPUS];
 	struct dirent **l;
 	int n = list_dir(s, "/sys/devices/system/cpu", &l), nt = 0;
-	long long np = 0, nc = 0;
 
 	if (n < 0)
 		return 0;
@@ -255,18 +274,7 @@ static int topology_sysfs(const struct src *s, long long *sockets,
 	free_list(l, n);
 	if (!nt)
 		return 0;
-	for (int i = 0; i < nt; i++) {
-		int seen_p = 0, seen_c = 0;
-
-		for (int j = 0; j < i; j++) {
-			seen_p |= pkg[j] == pkg[i];
-			seen_c |= pkg[j] == pkg[i] && core[j] == core[i];
-		}
-		np += !seen_p;
-		nc += !seen_c;
-	}
-	*sockets = np;
-	*cores = nc;
+	count_distinct(pkg, core, nt, sockets, cores);
 	*threads = nt;
 	return 1;
 }
@@ -276,7 +284,7 @@ static void topology_cpuinfo(const char *info, long long *sockets,
 			     long long *cores, long long *threads)
 {
 	long long pkg[MAX_CPUS], core[MAX_CPUS];
-	long long nt = 0, np = 0, nc = 0;
+	long long nt = 0;
 	int have_ids = 1;
 
 	for (const char *blk = info; blk && *blk && nt < MAX_CPUS;) {
@@ -302,18 +310,7 @@ static void topology_cpuinfo(const char *info, long long *sockets,
 	*threads = nt ? nt : -1;
 	if (!nt || !have_ids)
 		return;
-	for (long long i = 0; i < nt; i++) {
-		int seen_p = 0, seen_c = 0;
-
-		for (long long j = 0; j < i; j++) {
-			seen_p |= pkg[j] == pkg[i];
-			seen_c |= pkg[j] == pkg[i] && core[j] == core[i];
-		}
-		np += !seen_p;
-		nc += !seen_c;
-	}
-	*sockets = np;
-	*cores = nc;
+	count_distinct(pkg, core, (int)nt, sockets, cores);
 }
 
 static json_t *read_cpu(const struct src *s)
