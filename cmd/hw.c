@@ -397,37 +397,43 @@ static void print_table(const struct plan_opts *o, const struct nb_plan_out *out
 
 enum figure { F_NONE, F_SEQ_READ, F_SEQ_WRITE, F_RAND_READ, F_RAND_WRITE };
 
-/* What a result entry measures, and its median in bytes/s or IOPS. */
-static enum figure measured(const json_t *wl, double *v, const char **unit)
+struct measure {
+	enum figure f;
+	const char *metric;      /* as stored in the result */
+	double v;                /* median: bytes/s or IOPS */
+};
+
+/* The figures of one result entry (at most 2) the plan has an estimate for:
+ * seq* bw_bytes, rand* iops, bonnie's put_block/get_block (K/sec = KiB/s). */
+static int measured(const json_t *wl, struct measure *m)
 {
+	static const struct { const char *metric; enum figure f; } bonnie[] = {
+		{ "put_block_kps", F_SEQ_WRITE }, { "get_block_kps", F_SEQ_READ },
+	};
 	const char *name = json_string_value(json_object_get(wl, "workload"));
-	double kps;
+	enum figure f = F_NONE;
+	int n = 0;
 
 	if (!name)
-		return F_NONE;
-	*unit = "MB/s";
+		return 0;
 	if (!strcmp(name, "bonnie")) {
-		/* bonnie++'s K/sec are KiB/s */
-		if (!nb_result_stat(wl, "put_block_kps", "median", &kps)) {
-			*v = kps * 1024;
-			return F_SEQ_WRITE;
-		}
-		if (!nb_result_stat(wl, "get_block_kps", "median", &kps)) {
-			*v = kps * 1024;
-			return F_SEQ_READ;
-		}
-		return F_NONE;
+		for (int i = 0; i < 2; i++)
+			if (!nb_result_stat(wl, bonnie[i].metric, "median", &m[n].v)) {
+				m[n].v *= 1024;
+				m[n].f = bonnie[i].f;
+				m[n++].metric = bonnie[i].metric;
+			}
+		return n;
 	}
-	if (!strncmp(name, "seq", 3) &&
-	    !nb_result_stat(wl, "bw_bytes", "median", v))
-		return strstr(name, "read") ? F_SEQ_READ :
-		       strstr(name, "write") ? F_SEQ_WRITE : F_NONE;
-	*unit = "IOPS";
-	if (!strncmp(name, "rand", 4) && !strstr(name, "mix") &&
-	    !nb_result_stat(wl, "iops", "median", v))
-		return strstr(name, "read") ? F_RAND_READ :
-		       strstr(name, "write") ? F_RAND_WRITE : F_NONE;
-	return F_NONE;
+	if (!strncmp(name, "seq", 3))
+		f = strstr(name, "read") ? F_SEQ_READ : strstr(name, "write") ?
+		    F_SEQ_WRITE : F_NONE;
+	else if (!strncmp(name, "rand", 4) && !strstr(name, "mix"))
+		f = strstr(name, "read") ? F_RAND_READ : strstr(name, "write") ?
+		    F_RAND_WRITE : F_NONE;
+	m->metric = f == F_SEQ_READ || f == F_SEQ_WRITE ? "bw_bytes" : "iops";
+	m->f = f;
+	return f != F_NONE && !nb_result_stat(wl, m->metric, "median", &m->v);
 }
 
 static double expected(const struct nb_plan_out *o, enum figure f,
@@ -463,13 +469,49 @@ static const struct nb_plan_out *plan_for(const struct plan_opts *o,
 	return n ? &out[0] : NULL;
 }
 
+/* One measured figure beside its expected value: a printed row and JSON. */
+static json_t *show(const struct nb_plan_out *p, const json_t *wl,
+		    const struct measure *ms, int print)
+{
+	const char *why, *wname = json_string_value(json_object_get(wl, "workload"));
+	double v = ms->v, e = expected(p, ms->f, &why);
+	int mb = ms->f == F_SEQ_READ || ms->f == F_SEQ_WRITE;
+	const char *unit = mb ? "MB/s" : "IOPS";
+	char m[32], x[40], share[16], what[64];
+
+	/* "seq512k-read"; "bonnie put_block" (bonnie's metrics end in _kps) */
+	if (!strcmp(ms->metric, "bw_bytes") || !strcmp(ms->metric, "iops"))
+		snprintf(what, sizeof(what), "%s", wname);
+	else
+		snprintf(what, sizeof(what), "%s %.*s", wname,
+			 (int)(strlen(ms->metric) - strlen("_kps")), ms->metric);
+	snprintf(m, sizeof(m), "%.1f %s", mb ? v / 1e6 : v, unit);
+	if (e > 0) {
+		snprintf(x, sizeof(x), "%.1f %s%s%s", mb ? e / 1e6 : e, unit,
+			 why && *why ? " " : "", why ? why : "");
+		snprintf(share, sizeof(share), "%.0f%%", 100 * v / e);
+	} else {
+		snprintf(x, sizeof(x), "unknown");
+		snprintf(share, sizeof(share), "-");
+	}
+	if (print)
+		printf("  %-12s %-20s %14s %20s %8s\n",
+		       json_string_value(json_object_get(wl, "target")), what, m, x,
+		       share);
+	return json_pack("{s:O, s:O, s:s, s:f, s:o, s:o}",
+		"target", json_object_get(wl, "target"),
+		"workload", json_object_get(wl, "workload"), "metric", ms->metric,
+		"measured", v, "expected", e > 0 ? json_real(e) : json_null(),
+		"share", e > 0 ? json_real(v / e) : json_null());
+}
+
 static json_t *compare_one(const struct plan_opts *o, const char *path,
 			   const json_t *doc, const struct nb_plan_out *out, int n,
 			   int print)
 {
 	struct nb_plan_out own;
 	const struct nb_plan_out *p;
-	const char *note, *unit, *why;
+	const char *note;
 	json_t *wl, *rows_j = json_array();
 	size_t i;
 
@@ -482,33 +524,11 @@ static json_t *compare_one(const struct plan_opts *o, const char *path,
 		       "measured", "expected", "share");
 	}
 	json_array_foreach(json_object_get(doc, "results"), i, wl) {
-		double v, e;
-		enum figure f = measured(wl, &v, &unit);
-		int mb = !strcmp(unit, "MB/s");
-		char m[32], x[40], share[16];
+		struct measure ms[2];
+		int k = measured(wl, ms);
 
-		if (f == F_NONE)
-			continue;
-		e = expected(p, f, &why);
-		snprintf(m, sizeof(m), "%.1f %s", mb ? v / 1e6 : v, unit);
-		if (e > 0) {
-			snprintf(x, sizeof(x), "%.1f %s%s%s", mb ? e / 1e6 : e, unit,
-				 why && *why ? " " : "", why ? why : "");
-			snprintf(share, sizeof(share), "%.0f%%", 100 * v / e);
-		} else {
-			snprintf(x, sizeof(x), "unknown");
-			snprintf(share, sizeof(share), "-");
-		}
-		if (print)
-			printf("  %-12s %-20s %14s %20s %8s\n",
-			       json_string_value(json_object_get(wl, "target")),
-			       json_string_value(json_object_get(wl, "workload")),
-			       m, x, share);
-		json_array_append_new(rows_j, json_pack("{s:O, s:O, s:f, s:o, s:o}",
-			"target", json_object_get(wl, "target"),
-			"workload", json_object_get(wl, "workload"),
-			"measured", v, "expected", e > 0 ? json_real(e) : json_null(),
-			"share", e > 0 ? json_real(v / e) : json_null()));
+		for (int j = 0; j < k; j++)
+			json_array_append_new(rows_j, show(p, wl, &ms[j], print));
 	}
 	return json_pack("{s:s, s:s, s:o}", "file", path, "layout", p->layout,
 			 "figures", rows_j);

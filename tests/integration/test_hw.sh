@@ -128,6 +128,21 @@ assert_out "(published figures, not measured by nasbench)"
 assert_out "iscsi        seq512k-read             102.8 MB/s      117.7 MB/s link      87%"
 assert_out "nfs          seq512k-write-sync         5.2 MB/s      117.7 MB/s link       4%"
 
+t_case "plan: a bonnie result shows block output and input"
+python3 - "$T/bonnie.json" <<'PY'
+import json, sys
+m = {"put_block_kps": 100000.0, "get_block_kps": 200000.0, "put_char_kps": 5.0}
+s = {k: {"n": 1, "median": v, "mean": v, "min": v, "max": v, "stddev": 0} for k, v in m.items()}
+json.dump({"schema": 1, "tool": "nasbench", "labels": {"layout": "raid10"},
+           "results": [{"target": "local", "workload": "bonnie", "status": "ok",
+                        "iterations": [{"metrics": m}], "summary": s}]}, open(sys.argv[1], "w"))
+PY
+run "$NB" hw plan --disks 4x1TB --disk-mbs 100 --layout raidz1 --result "$T/bonnie.json"
+assert_rc 0
+assert_out "measured in $T/bonnie.json, layout raid10:"
+assert_out "local        bonnie put_block         102.4 MB/s     200.0 MB/s disks      51%"
+assert_out "local        bonnie get_block         204.8 MB/s     400.0 MB/s disks      51%"
+
 t_case "plan: bad input is exit 2 with a clear message"
 for args in "--disks 5x3TB --layout raidz4|unknown layout 'raidz4'; did you mean 'raidz1'?" \
 	    "--disks 4x3TB --layout raidz3|layout 'raidz3' needs at least 5 disks, not 4" \
