@@ -93,6 +93,23 @@ static const char *lib_error(struct iscsi *p, char *buf, size_t len)
 	return buf;
 }
 
+/* libiscsi overwrites a socket error with "Can not reconnect right now"
+ * before the connect callback runs; its log keeps the first one.  The log
+ * callback has no context pointer: one target per thread (runner.h). */
+static __thread char first_error[256];
+
+static void log_cb(int level, const char *msg)
+{
+	char *tag;
+
+	if (level > 1 || first_error[0] || strstr(msg, "reconnect"))
+		return;
+	snprintf(first_error, sizeof(first_error), "%s", msg);
+	tag = strrchr(first_error, '[');     /* " [iqn...]" added by the log */
+	if (tag && tag > first_error && tag[-1] == ' ')
+		tag[-1] = '\0';
+}
+
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -290,6 +307,7 @@ static int login(struct nb_target *t, struct iscsi *p)
 	char e[512];
 	int rc;
 
+	first_error[0] = '\0';
 	if (iscsi_full_connect_async(p->ctx, p->portal, p->lun, wait_cb, &w))
 		return nb_err(-EHOSTUNREACH, "target '%s': cannot connect to '%s': "
 			      "%s", t->cfg->name, p->portal,
@@ -301,6 +319,13 @@ static int login(struct nb_target *t, struct iscsi *p)
 			      (unsigned long long)timeout_ms(t));
 	if (rc || w.status != SCSI_STATUS_GOOD) {
 		lib_error(p, e, sizeof(e));
+		if (strstr(e, "LOGICAL_UNIT_NOT_SUPPORTED"))
+			return nb_err(-ENXIO, "target '%s': LUN %d does not exist on "
+				      "'%s'", t->cfg->name, p->lun, p->iqn);
+		if (strstr(e, "reconnect") && first_error[0])
+			return nb_err(-EHOSTUNREACH, "target '%s': cannot connect "
+				      "to '%s': %s", t->cfg->name, p->portal,
+				      first_error);
 		if (strstr(e, "uthentication") || strstr(e, "CHAP"))
 			return nb_err(-EACCES, "target '%s': login to '%s' at '%s' "
 				      "refused: %s (check the CHAP user and password)",
@@ -446,6 +471,8 @@ static int iscsi_open(struct nb_target *t)
 	/* a lost session fails the run; it is never silently re-established */
 	iscsi_set_noautoreconnect(p->ctx, 1);
 	iscsi_set_reconnect_max_retries(p->ctx, 0);
+	iscsi_set_log_fn(p->ctx, log_cb);
+	iscsi_set_log_level(p->ctx, 1);
 	rc = set_chap(t, p);
 	if (!rc)
 		rc = login(t, p);
