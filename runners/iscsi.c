@@ -52,6 +52,7 @@ struct iscsi {
 	int lost;                /* the session is gone: everything fails */
 	char lost_why[512];
 	int guard_ok;
+	uint64_t lun_bytes;      /* the whole LUN */
 	int inflight;
 	struct req reqs[NREQ];
 	struct req *free_reqs;
@@ -442,6 +443,24 @@ static int set_window(struct nb_target *t, uint64_t cap)
 	return 0;
 }
 
+/* The data-loss guard on the LUN's start and end, and on the window when
+ * it starts further in: a partition table or file system anywhere on the
+ * LUN means its owner may still need what the window covers. */
+static int guard(struct nb_target *t, struct nb_file *f)
+{
+	struct iscsi *p = P(t);
+	struct nb_file whole = { .t = t, .base = 0, .flags = NB_F_READ };
+	uint64_t window = t->capacity;
+	int rc;
+
+	if (!t->cfg->offset)
+		return nb_guard_check(t, f);
+	t->capacity = p->lun_bytes;
+	rc = nb_guard_check(t, &whole);
+	t->capacity = window;
+	return rc ? rc : nb_guard_check(t, f);
+}
+
 static int iscsi_open(struct nb_target *t)
 {
 	struct iscsi *p = calloc(1, sizeof(*p));
@@ -480,6 +499,7 @@ static int iscsi_open(struct nb_target *t)
 		rc = check_lun(t, p);
 	if (!rc)
 		rc = read_capacity(t, p, &cap);
+	p->lun_bytes = cap;
 	if (!rc)
 		rc = set_window(t, cap);
 	if (rc)
@@ -533,7 +553,7 @@ static int iscsi_fopen(struct nb_target *t, const char *name, unsigned flags,
 	f->base = t->cfg->offset;
 	f->flags = flags;
 	if ((flags & NB_F_WRITE) && !p->guard_ok) {
-		rc = nb_guard_check(t, f);
+		rc = guard(t, f);
 		if (rc) {
 			free(f);
 			return rc;
@@ -661,7 +681,7 @@ static int iscsi_submit(struct nb_target *t, struct nb_io *io)
 			      "past the end of the LUN window (%llu bytes)",
 			      t->cfg->name, (unsigned long long)io->off, io->len,
 			      (unsigned long long)t->capacity);
-	if (io->op == NB_OP_WRITE && !p->guard_ok)
+	if (io->op == NB_OP_WRITE && !(f->flags & NB_F_WRITE))
 		return nb_err(-EPERM, "target '%s': write to a LUN not opened for "
 			      "writing", t->cfg->name);
 	if (!r)
