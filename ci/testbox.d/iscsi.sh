@@ -46,7 +46,9 @@ tb_iscsi_up() {
 	[ -s "$TB_ISCSI_DIR/chap.pass" ] ||
 		(umask 077; head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n' | sed "s/^/nb/" > "$TB_ISCSI_DIR/chap.pass")
 	pass=$(cat "$TB_ISCSI_DIR/chap.pass")
-	tb_exec tgtd -f -C "$TB_ISCSI_CTL" --iscsi "portal=$addr:$TB_ISCSI_PORT" \
+	# started directly (not through a function) so $! is tgtd's own pid
+	if [ -f "$TB_STATE/netns" ]; then set -- ip netns exec "$TB_NS"; else set --; fi
+	"$@" tgtd -f -C "$TB_ISCSI_CTL" --iscsi "portal=$addr:$TB_ISCSI_PORT" \
 		>"$TB_ISCSI_DIR/tgtd.log" 2>&1 </dev/null &
 	echo $! > "$TB_ISCSI_PID"
 	for _ in $(seq 100); do
