@@ -323,6 +323,10 @@ static int login(struct nb_target *t, struct iscsi *p)
 		if (strstr(e, "LOGICAL_UNIT_NOT_SUPPORTED"))
 			return nb_err(-ENXIO, "target '%s': LUN %d does not exist on "
 				      "'%s'", t->cfg->name, p->lun, p->iqn);
+		if (strstr(e, "timed out"))
+			return nb_err(-ETIMEDOUT, "target '%s': no answer from '%s' "
+				      "within %llu ms", t->cfg->name, p->portal,
+				      (unsigned long long)timeout_ms(t));
 		if (strstr(e, "reconnect") && first_error[0])
 			return nb_err(-EHOSTUNREACH, "target '%s': cannot connect "
 				      "to '%s': %s", t->cfg->name, p->portal,

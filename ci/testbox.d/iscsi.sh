@@ -32,7 +32,9 @@ tb_iscsi_target() {
 tb_iscsi_up() {
 	local addr pass
 	if tb_alive "$TB_ISCSI_PID"; then
-		return 0
+		tb_iscsi_adm --op show --mode sys >/dev/null 2>&1 && return 0
+		# dying (killed by a fault test) or wedged: make sure it is gone
+		tb_stop_pid "$TB_ISCSI_PID" 3
 	fi
 	command -v tgtd >/dev/null || tb_die "iscsi: tgtd is missing (apt-get install tgt)"
 	addr=$(tb_addr)
