@@ -709,6 +709,13 @@ static int iscsi_submit(struct nb_target *t, struct nb_io *io)
 			      lib_error(p, e, sizeof(e)));
 	p->free_reqs = r->next_free;
 	p->inflight++;
+	/* send it now: the socket is almost always writable, and a poll()
+	 * only to learn that would cost a system call per I/O */
+	if (iscsi_service(p->ctx, POLLOUT) < 0 && !p->lost) {
+		p->lost = -EIO;
+		snprintf(p->lost_why, sizeof(p->lost_why), "connection lost: %s",
+			 lib_error(p, e, sizeof(e)));
+	}
 	return 0;
 }
 
@@ -728,17 +735,18 @@ static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
 		      int wait_ms)
 {
 	struct iscsi *p = P(t);
-	uint64_t end = now_ms() + (uint64_t)(wait_ms > 0 ? wait_ms : 0);
+	uint64_t end = 0;
 	int n;
 
 	if (p->lost)
 		return p->inflight || p->ndone ? abandon(t) : lost_error(t);
-	/* send what was queued and take what already arrived */
-	service_once(p, 0);
+	/* completions already taken in are returned without a system call */
 	while (!p->ndone && p->inflight && !p->lost) {
 		uint64_t now = now_ms();
 
-		if (now >= end)
+		if (!end)
+			end = now + (uint64_t)(wait_ms > 0 ? wait_ms : 0);
+		else if (now >= end)
 			break;
 		service_once(p, (int)(end - now < SERVICE_MS ? end - now
 							     : SERVICE_MS));
