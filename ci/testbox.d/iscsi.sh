@@ -4,7 +4,7 @@
 # never touches a system tgtd.  Targets (every disk is LUN 1; tgt's LUN 0 is
 # its controller):
 #   iqn.2026-11.org.nasbench:wb     256 MiB, write-back (the page cache)
-#   iqn.2026-11.org.nasbench:sync   64 MiB, --bsoflags sync (each write on disk)
+#   iqn.2026-11.org.nasbench:sync   256 MiB, --bsoflags sync (each write on disk)
 #   iqn.2026-11.org.nasbench:tmpfs  64 MiB on a tmpfs (sync is free there)
 #   iqn.2026-11.org.nasbench:chap   32 MiB, CHAP user nbchap, password in
 #                                   $TB_STATE/iscsi/chap.pass (random per up)
@@ -61,7 +61,7 @@ tb_iscsi_up() {
 	tb_alive "$TB_ISCSI_PID" && tb_iscsi_adm --op show --mode sys >/dev/null 2>&1 ||
 		{ tb_log "iscsi: tgtd did not start: $(tail -3 "$TB_ISCSI_DIR/tgtd.log")"; rm -f "$TB_ISCSI_PID"; return 1; }
 	tb_iscsi_target 1 wb "$TB_ISCSI_DIR/wb.img" 256M
-	tb_iscsi_target 2 sync "$TB_ISCSI_DIR/sync.img" 64M --bsoflags sync
+	tb_iscsi_target 2 sync "$TB_ISCSI_DIR/sync.img" 256M --bsoflags sync
 	tb_iscsi_target 3 tmpfs "$TB_ISCSI_DIR/tmpfs/tmpfs.img" 64M
 	tb_iscsi_target 4 chap "$TB_ISCSI_DIR/chap.img" 32M
 	tb_iscsi_adm --op new --mode account --user nbchap --password "$pass"
