@@ -13,7 +13,8 @@ static const char *auth_at(const char *s, const char *auth)
 {
 	const char *slash = strchr(auth, '/');
 
-	if (!strncmp(s, "iscsi://", 8))
+	/* "iscsi://" also inside "NAME=iscsi://..." (--target NAME=URL) */
+	if (auth - s >= 8 && !strncmp(auth - 8, "iscsi://", 8))
 		return strrchr(auth, '@');
 	return memrchr(auth, '@', slash ? (size_t)(slash - auth) : strlen(auth));
 }

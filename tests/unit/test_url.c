@@ -84,6 +84,9 @@ static void redact(void **state)
 	assert_string_equal(nb_url_redact("iscsi://bob%p@s/s@host:3262/iqn.x:y/1", buf,
 					  sizeof(buf)),
 			    "iscsi://bob%***@host:3262/iqn.x:y/1");
+	assert_string_equal(nb_url_redact("lab=iscsi://bob%p@s/s@host/iqn.x:y/1", buf,
+					  sizeof(buf)),
+			    "lab=iscsi://bob%***@host/iqn.x:y/1");
 	assert_string_equal(nb_url_redact("iscsi://bob%@host/iqn/1", buf, sizeof(buf)),
 			    "iscsi://bob%***@host/iqn/1");
 	/* an '@' in the path is not an authority */
