@@ -3,7 +3,8 @@
 # One tgtd on $(tb_addr):$TB_ISCSI_PORT with its own control port (-C), so it
 # never touches a system tgtd.  Targets (every disk is LUN 1; tgt's LUN 0 is
 # its controller):
-#   iqn.2026-11.org.nasbench:wb     256 MiB, write-back (the page cache)
+#   iqn.2026-11.org.nasbench:wb     256 MiB, write-back (the page cache);
+#                                   LUN 2: 32 MiB with 4096-byte blocks (4Kn)
 #   iqn.2026-11.org.nasbench:sync   256 MiB, --bsoflags sync (each write on disk)
 #   iqn.2026-11.org.nasbench:tmpfs  64 MiB on a tmpfs (sync is free there)
 #   iqn.2026-11.org.nasbench:chap   32 MiB, CHAP user nbchap, password in
@@ -61,6 +62,8 @@ tb_iscsi_up() {
 	tb_alive "$TB_ISCSI_PID" && tb_iscsi_adm --op show --mode sys >/dev/null 2>&1 ||
 		{ tb_log "iscsi: tgtd did not start: $(tail -3 "$TB_ISCSI_DIR/tgtd.log")"; rm -f "$TB_ISCSI_PID"; return 1; }
 	tb_iscsi_target 1 wb "$TB_ISCSI_DIR/wb.img" 256M
+	truncate -s 32M "$TB_ISCSI_DIR/wb4k.img"
+	tb_iscsi_adm --op new --mode logicalunit --tid 1 --lun 2 -b "$TB_ISCSI_DIR/wb4k.img" --blocksize 4096
 	tb_iscsi_target 2 sync "$TB_ISCSI_DIR/sync.img" 256M --bsoflags sync
 	tb_iscsi_target 3 tmpfs "$TB_ISCSI_DIR/tmpfs/tmpfs.img" 64M
 	tb_iscsi_target 4 chap "$TB_ISCSI_DIR/chap.img" 32M

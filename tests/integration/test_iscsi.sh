@@ -117,6 +117,28 @@ else
 	echo "test_iscsi.sh: strace missing: FUA check skipped"
 fi
 
+t_case "a 4Kn LUN (4096-byte blocks): I/O, alignment, a GPT at 4096 is found"
+if [ -f "$LUNS/wb4k.img" ]; then
+	U4K=$IQN:wb/2
+	dd if=/dev/zero of="$LUNS/wb4k.img" bs=64K count=32 conv=notrunc status=none
+	run "$NB" run -t "$U4K" -w seq512k-write,rand4k-read --iterations 1 -q -o "$T/4k.json"
+	assert_rc 0
+	assert_json "$T/4k.json" 'all(r["status"] == "ok" and r["spec"]["size"] == 32 << 20 for r in d["results"])'
+	run "$NB" run -t "$U4K" -w rand4k-read --bs 512 --iterations 1 -q -o "$T/4k2.json"
+	assert_rc 2
+	assert_err "nasbench: target 'iscsi': block size 512 and size must be multiples of the target's 4096-byte blocks"
+	run env OFFSET=512 "$PIO" "$U4K" read 0 4096
+	assert_rc 3
+	assert_err "iscsi_pio: target 'pio': offset and size must be multiples of the LUN's block size 4096"
+	# a GPT header where a 4Kn disk keeps it (LBA 1 = byte 4096)
+	dd if=/dev/zero of="$LUNS/wb4k.img" bs=64K count=32 conv=notrunc status=none
+	printf 'EFI PART' | dd of="$LUNS/wb4k.img" bs=1 seek=4096 conv=notrunc status=none
+	run "$NB" run -t "$U4K" -w rand4k-write --iterations 1 -q -o "$T/4k3.json"
+	assert_rc 3
+	assert_err "nasbench: target 'iscsi' ($U4K) holds a GPT partition table: writing would destroy it"
+	dd if=/dev/zero of="$LUNS/wb4k.img" bs=64K count=32 conv=notrunc status=none
+fi
+
 t_case "the ext4 LUN: writing refused with the reason, reading allowed"
 run "$NB" run -t "$NASBENCH_ISCSI_EXT4_URL" -w seq512k-write "${SMALL[@]}" -o "$T/e.json"
 assert_rc 3
