@@ -10,6 +10,7 @@
 #include "../core/progress.h"
 #include "../core/result.h"
 #include "../core/units.h"
+#include "../hw/inventory.h"
 #include "../reports/text.h"
 #include "../runners/runner.h"
 #include "../workloads/workload.h"
@@ -46,6 +47,7 @@ const char cmd_run_usage[] =
 	"      --timeout TIME     per-request timeout of every target (default 10s)\n"
 	"      --destroy-data     allow writing over LUNs/devices that hold data\n"
 	"      --keep             keep the scratch directories\n"
+	"      --box-hw FILE      the box's inventory ('nasbench hw --json' on it)\n"
 	"      --no-space-check   do not refuse when the target reports too little\n"
 	"                         free space (quotas, thin provisioning may misreport)\n"
 	"  -o, --output FILE      where the result goes\n"
@@ -80,6 +82,8 @@ struct opts {
 	int ntargets;
 	int json, quiet, dry_run, destroy, keep, no_space_check;
 	const char *timeout;
+	const char *box_hw;
+	json_t *box;
 	char workloads[1024];
 	char command[2048];
 };
@@ -92,7 +96,7 @@ struct plan {
 };
 
 enum { O_SIZE = 256, O_RUNTIME, O_IODEPTH, O_BS, O_SYNC, O_DIRECT, O_SET,
-       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE };
+       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_BOX_HW };
 
 static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -111,6 +115,7 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
 	{ "destroy-data", no_argument, NULL, O_DESTROY },
 	{ "keep", no_argument, NULL, O_KEEP },
+	{ "box-hw", required_argument, NULL, O_BOX_HW },
 	{ "no-space-check", no_argument, NULL, O_NO_SPACE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, O_JSON },
@@ -202,6 +207,7 @@ static int parse_args(struct opts *o, int argc, char **argv,
 		case O_TIMEOUT: o->timeout = optarg; break;
 		case O_DESTROY: o->destroy = 1; break;
 		case O_KEEP: o->keep = 1; break;
+		case O_BOX_HW: o->box_hw = optarg; break;
 		case O_NO_SPACE: o->no_space_check = 1; break;
 		case 'o': o->output = optarg; break;
 		case O_JSON: o->json = 1; break;
@@ -409,6 +415,14 @@ static int space_check(struct exec *x, struct nb_target *t)
 		return -EIO;
 	if (need <= avail)
 		return 0;
+	/* I/O workloads use all of a LUN smaller than their default size */
+	if ((t->caps & NB_CAP_BLOCK) && !x->pl->p.size)
+		return 0;
+	if (t->caps & NB_CAP_BLOCK)
+		return nb_err(-ENOSPC, "target '%s' has %s (the LUN, device or its "
+			      "window), fewer than the size %s asked for: lower "
+			      "--size", t->cfg->name, nb_fmt_size(avail, a, sizeof(a)),
+			      nb_fmt_size(need, b, sizeof(b)));
 	return nb_err_set("target '%s' has %s free, but the workloads need %s: "
 			  "lower the size (--size)", t->cfg->name,
 			  nb_fmt_size(avail, a, sizeof(a)),
@@ -559,6 +573,8 @@ static int execute(struct opts *o, struct plan *pl)
 		return usage_error();
 	x.doc = nb_result_new(run_id, o->command);
 	add_labels(x.doc, &o->cfg);
+	nb_hw_embed(x.doc, &o->cfg, o->box);
+	o->box = NULL;
 	nb_progress_init(&x.progress, o->json ? stderr : stdout, o->quiet);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -608,7 +624,8 @@ int cmd_run(int argc, char **argv)
 			rc = usage_error();
 			goto out;
 		}
-	if (select_targets(o) || make_plan(o, &pl)) {
+	if ((o->box_hw && nb_hw_load(o->box_hw, &o->box) &&
+	     nb_err_prefix("--box-hw")) || select_targets(o) || make_plan(o, &pl)) {
 		rc = usage_error();
 		goto out;
 	}
@@ -623,6 +640,7 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = execute(o, &pl);
 out:
+	json_decref(o->box);
 	nb_config_free(&o->cfg);
 	free(o);
 	return rc;
