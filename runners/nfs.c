@@ -456,6 +456,32 @@ static int refused(int rc)
 	return rc == -EACCES || rc == -EPERM || rc == -ENOENT || rc == -ENOTDIR;
 }
 
+/* The mount failed without a refusal: say why, port by port. */
+static int unreachable(struct nfsrt *p, int rc, const char *libnfs_msg)
+{
+	const struct nb_target_cfg *cfg = p->t->cfg;
+	const char *mp = nb_url_arg(&cfg->u, "mountport");
+	const char *np = nb_url_arg(&cfg->u, "nfsport");
+	int ports[2] = { mp ? atoi(mp) : 111,
+			 cfg->u.port ? cfg->u.port : np ? atoi(np) : 2049 };
+	const char *what[2] = { mp ? "MOUNT" : "portmapper", "NFS" };
+
+	for (int i = 0; i < 2; i++) {
+		int e = probe(p, ports[i]);
+
+		if (e < 0)
+			return nb_err(-EHOSTUNREACH, "target '%s': cannot resolve the "
+				      "NFS server name '%s'", cfg->name, p->host);
+		if (e)
+			return nb_err(-EHOSTUNREACH, "target '%s': cannot reach NFS "
+				      "server '%s' (%s port %d): %s", cfg->name,
+				      p->host, what[i], ports[i], strerror(e));
+	}
+	return nb_err(-EHOSTUNREACH, "target '%s': cannot mount '%s' from NFS "
+		      "server '%s': %s", cfg->name, cfg->u.path, p->host,
+		      libnfs_msg[0] ? libnfs_msg : strerror(-rc));
+}
+
 /* Mount the URL's path or the longest leading part the server exports; the
  * rest is returned in SUB ("" or "/a/b"). */
 static int mount_export(struct nfsrt *p, char *sub, size_t sublen)
@@ -477,30 +503,8 @@ static int mount_export(struct nfsrt *p, char *sub, size_t sublen)
 		return nb_err(-ETIMEDOUT, "target '%s': no answer from NFS server "
 			      "'%s' within %.0f s", cfg->name, p->host,
 			      (double)p->timeout_ns / 1e9);
-	if (rc && !refused(rc)) {
-		const char *mp = nb_url_arg(&cfg->u, "mountport");
-		const char *np = nb_url_arg(&cfg->u, "nfsport");
-		int ports[2] = { mp ? atoi(mp) : 111,
-				 cfg->u.port ? cfg->u.port : np ? atoi(np) : 2049 };
-		const char *what[2] = { mp ? "MOUNT" : "portmapper", "NFS" };
-
-		for (int i = 0; i < 2; i++) {
-			int e = probe(p, ports[i]);
-
-			if (e < 0)
-				return nb_err(-EHOSTUNREACH, "target '%s': cannot resolve "
-					      "the NFS server name '%s'", cfg->name,
-					      p->host);
-			if (e)
-				return nb_err(-EHOSTUNREACH, "target '%s': cannot reach "
-					      "NFS server '%s' (%s port %d): %s",
-					      cfg->name, p->host, what[i], ports[i],
-					      strerror(e));
-		}
-		return nb_err(-EHOSTUNREACH, "target '%s': cannot mount '%s' from NFS "
-			      "server '%s': %s", cfg->name, cfg->u.path, p->host,
-			      first[0] ? first : strerror(-rc));
-	}
+	if (rc && !refused(rc))
+		return unreachable(p, rc, first);
 	while (rc && refused(rc) && (slash = strrchr(path, '/')) && slash != path) {
 		*slash = '\0';
 		rc = try_mount(p, path, &c);
