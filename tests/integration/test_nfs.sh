@@ -172,12 +172,15 @@ t_case "server hangs mid-run: exit 3 within the timeout, finished workloads kept
 	-o "$T/hang.json" >"$T/hang.out" 2>"$T/hang.err" &
 pid=$!
 sleep 4.5
+# whatever happens to this script, the shared ganesha runs on afterwards
+trap 'kill -CONT "$(cat "$GANESHA_PID")" 2>/dev/null; rm -rf "$T"' EXIT
 kill -STOP "$(cat "$GANESHA_PID")"
 stopped=$(date +%s.%N)
 wait $pid
 RC=$?
 waited=$(python3 -c "import sys,time; print(time.time() - float(sys.argv[1]))" "$stopped")
 kill -CONT "$(cat "$GANESHA_PID")"
+trap 'rm -rf "$T"' EXIT
 ERR=$(cat "$T/hang.err")
 assert_rc 3
 assert_err "nasbench: target 'nas': no answer from NFS server '$HOST' within 2 s"
