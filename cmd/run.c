@@ -13,6 +13,7 @@
 #include "../reports/text.h"
 #include "../runners/runner.h"
 #include "../workloads/workload.h"
+#include "../workloads/io_fio.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -46,6 +47,12 @@ const char cmd_run_usage[] =
 	"      --timeout TIME     per-request timeout of every target (default 10s)\n"
 	"      --destroy-data     allow writing over LUNs/devices that hold data\n"
 	"      --keep             keep the scratch directories\n"
+	"      --engine E         native (default) or fio, for every target\n"
+	"      --ioengine E       fio's ioengine: io_uring (default), libaio, psync\n"
+	"      --cross-check      run I/O workloads with nasbench and fio; flag\n"
+	"                         throughput more than 10% apart\n"
+	"      --clients FILE     run I/O workloads on these fio servers at once\n"
+	"                         (host[:port] a line; else [clients] in BOX.ini)\n"
 	"  -o, --output FILE      where the result goes\n"
 	"      --json             the result JSON on stdout (no file unless -o)\n"
 	"  -n, --dry-run          print the plan, touch nothing\n"
@@ -70,6 +77,8 @@ struct opts {
 	int ntargets;
 	int json, quiet, dry_run, destroy, keep;
 	const char *timeout;
+	const char *engine, *ioengine, *clients_file;
+	struct nb_fio_clients clients;
 	char workloads[1024];
 	char command[2048];
 };
@@ -82,7 +91,8 @@ struct plan {
 };
 
 enum { O_SIZE = 256, O_RUNTIME, O_IODEPTH, O_BS, O_SYNC, O_DIRECT, O_SET,
-       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON };
+       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_ENGINE, O_IOENGINE, O_XCHECK,
+       O_CLIENTS };
 
 static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -101,6 +111,10 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
 	{ "destroy-data", no_argument, NULL, O_DESTROY },
 	{ "keep", no_argument, NULL, O_KEEP },
+	{ "engine", required_argument, NULL, O_ENGINE },
+	{ "ioengine", required_argument, NULL, O_IOENGINE },
+	{ "cross-check", no_argument, NULL, O_XCHECK },
+	{ "clients", required_argument, NULL, O_CLIENTS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -191,6 +205,10 @@ static int parse_args(struct opts *o, int argc, char **argv,
 		case O_TIMEOUT: o->timeout = optarg; break;
 		case O_DESTROY: o->destroy = 1; break;
 		case O_KEEP: o->keep = 1; break;
+		case O_ENGINE: o->engine = optarg; break;
+		case O_IOENGINE: o->ioengine = optarg; break;
+		case O_CLIENTS: o->clients_file = optarg; break;
+		case O_XCHECK: key = "cross-check"; optarg = "yes"; break;
 		case 'o': o->output = optarg; break;
 		case O_JSON: o->json = 1; break;
 		case 'n': o->dry_run = 1; break;
@@ -273,6 +291,8 @@ static int finish_targets(struct opts *o, const char *run_id)
 		t->destroy_data |= o->destroy;
 		t->keep |= o->keep;
 		t->run_id = run_id;
+		if (nb_fio_target_setup(t, o->engine, o->ioengine, &o->clients))
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -432,8 +452,14 @@ static int run_workload(struct exec *x, struct nb_target *t,
 		if (c.spec)
 			json_object_set_new(entry, "spec", c.spec);
 		if (rc) {
-			json_decref(c.metrics);
-			json_decref(c.extra);
+			/* figures of a partly failed iteration (the fio clients
+			 * that finished) are kept when the workload says so */
+			if (json_is_true(json_object_get(c.extra, "partial")))
+				nb_result_iteration(entry, c.metrics, c.extra);
+			else {
+				json_decref(c.metrics);
+				json_decref(c.extra);
+			}
 			break;
 		}
 		nb_result_iteration(entry, c.metrics, c.extra);
@@ -548,6 +574,8 @@ static int execute(struct opts *o, struct plan *pl)
 	x.doc = nb_result_new(run_id, o->command);
 	add_labels(x.doc, &o->cfg);
 	nb_progress_init(&x.progress, o->json ? stderr : stdout, o->quiet);
+	if (o->clients.n && !o->quiet)
+		nb_fio_clients_print(o->json ? stderr : stdout, &o->clients);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	for (int i = 0; i < o->cfg.ntargets && !stop_flag; i++)
@@ -592,7 +620,8 @@ int cmd_run(int argc, char **argv)
 			rc = usage_error();
 			goto out;
 		}
-	if (select_targets(o) || make_plan(o, &pl)) {
+	if (nb_fio_clients_setup(&o->clients, &o->cfg, o->clients_file) ||
+	    select_targets(o) || make_plan(o, &pl)) {
 		rc = usage_error();
 		goto out;
 	}
@@ -602,6 +631,8 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		print_plan(stdout, o, &pl);
+		if (o->clients.n)
+			nb_fio_clients_print(stdout, &o->clients);
 		rc = NB_EXIT_OK;
 		goto out;
 	}
