@@ -73,6 +73,8 @@ int nb_fio_jobfile(const struct nb_fio_job *j, char *buf, size_t len)
 	if (j->comment)
 		PUT("; %s\n", j->comment);
 	PUT("[global]\n");
+	/* one process: a stop or a kill reaches the job too */
+	PUT("thread=1\n");
 	PUT("ioengine=%s\n", ioengine);
 	PUT("filename=%s\n", j->filename);
 	PUT("size=%llu\n", (unsigned long long)s->size);
@@ -518,6 +520,8 @@ int nb_fio_parse(const char *text, size_t len, struct nb_fio_output *out)
 
 /* ---- running fio --------------------------------------------------- */
 
+#define KILL_GRACE_US 10000000ULL
+
 const char *nb_fio_program(void)
 {
 	const char *p = getenv("NASBENCH_FIO");
@@ -559,7 +563,7 @@ int nb_fio_exec(char *const argv[], const char *stdin_text,
 	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
 	const char *prog = nb_fio_program();
 	size_t cap = 65536, in_off = 0, in_len = stdin_text ? strlen(stdin_text) : 0;
-	uint64_t t0 = now_us();
+	uint64_t t0 = now_us(), t_kill = 0;
 	int killed = 0, st = 0, open_fds;
 	pid_t pid;
 
@@ -588,6 +592,9 @@ int nb_fio_exec(char *const argv[], const char *stdin_text,
 		return nb_err(-e, "cannot run '%s': fork: %s", prog, strerror(e));
 	}
 	if (pid == 0) {
+		/* a group of its own: fio forks its jobs, and a stop or a
+		 * kill must reach them all (nasbench forwards SIGINT) */
+		setpgid(0, 0);
 		dup2(pin[0], 0);
 		dup2(pout[1], 1);
 		dup2(perr[1], 2);
@@ -596,6 +603,7 @@ int nb_fio_exec(char *const argv[], const char *stdin_text,
 		fprintf(stderr, "nasbench-exec-failed: %s\n", strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid);
 	close(pin[0]);
 	close(pout[1]);
 	close(perr[1]);
@@ -615,12 +623,18 @@ int nb_fio_exec(char *const argv[], const char *stdin_text,
 		if (poll(pf, pin[1] >= 0 ? 3 : 2, 100) < 0 && errno != EINTR)
 			break;
 		if (stop && *stop && !x->stopped) {
-			kill(pid, SIGINT);
+			kill(-pid, SIGINT);
 			x->stopped = 1;
 		}
+		/* SIGTERM first: fio then stops its jobs; a job process
+		 * outlives a SIGKILLed fio (hence thread=1 in job files) */
 		if (limit_us && !killed && now_us() - t0 > limit_us) {
-			kill(pid, SIGKILL);
+			kill(-pid, SIGTERM);
 			killed = 1;
+			t_kill = now_us();
+		} else if (killed == 1 && now_us() - t_kill > KILL_GRACE_US) {
+			kill(-pid, SIGKILL);
+			killed = 2;
 		}
 		if (pin[1] >= 0 && (pf[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
 			n = write(pin[1], stdin_text + in_off, in_len - in_off);
@@ -645,8 +659,9 @@ int nb_fio_exec(char *const argv[], const char *stdin_text,
 						cap *= 2;
 					nbuf = realloc(x->out, cap);
 					if (!nbuf) {
-						kill(pid, SIGKILL);
+						kill(-pid, SIGTERM);
 						killed = 1;
+						t_kill = now_us();
 						continue;
 					}
 					x->out = nbuf;
@@ -684,6 +699,7 @@ int nb_fio_exec(char *const argv[], const char *stdin_text,
 		return nb_err(-e, "cannot run '%s': %s (engine = fio needs fio: "
 			      "apt-get install fio)", prog, strerror(e));
 	}
+	x->timed_out = killed != 0;
 	if (killed) {
 		static const char msg[] = "\nfio killed by nasbench: it ran past "
 					  "its time limit\n";

@@ -114,6 +114,7 @@ struct nb_fio_exec {
 	char err[4096];          /* the last of stderr */
 	int status;              /* exit status, or 128+signal */
 	int stopped;             /* *stop was set: fio was sent SIGINT */
+	int timed_out;           /* past LIMIT_US: fio was terminated */
 };
 
 /* Run fio with ARGV (argv[0] "fio"; $NASBENCH_FIO overrides the binary),

@@ -176,6 +176,10 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 		goto done;
 	if (x.stopped || (c->stop && *c->stop)) {
 		rc = -EINTR;
+	} else if (x.timed_out) {
+		rc = nb_err(-ETIMEDOUT, "target '%s': fio ran %llu s past its "
+			    "runtime and was stopped", t->cfg->name,
+			    (unsigned long long)(GRACE_US / 1000000));
 	} else if (x.status) {
 		rc = nb_err(-EIO, "target '%s': fio failed (exit status %d): %s",
 			    t->cfg->name, x.status,
@@ -214,6 +218,16 @@ static double metric(const json_t *m, const char *name)
 	return json_number_value(json_object_get(m, name));
 }
 
+/* A sequential write extends a new file the first time and overwrites it
+ * afterwards, which differ in cost: each engine starts from no file. */
+static void fresh_file(struct nb_wl_ctx *c, const struct nb_iospec *s)
+{
+	if (s->pattern == NB_PAT_SEQ && s->rw == NB_RW_WRITE &&
+	    (c->t->caps & NB_CAP_META) && c->t->ops->unlink)
+		c->t->ops->unlink(c->t, "data");
+	nb_err_clear();
+}
+
 static int cross_check(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		       nb_wl_io_fn native)
 {
@@ -224,9 +238,11 @@ static int cross_check(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	double r;
 	int rc;
 
+	fresh_file(c, s);
 	rc = fio_first ? run_local(c, s) : native(c, s);
 	if (rc)
 		return rc;
+	fresh_file(c, s);
 	om = json_object();
 	oe = json_object();
 	c->metrics = om;
@@ -290,7 +306,7 @@ static int find_client(const struct nb_fio_output *out,
 
 /* Why client CL sent no figures, from fio's messages. */
 static void client_missing(const struct nb_fio_client *cl, const char *err,
-			   char *buf, size_t len)
+			   const char *file, char *buf, size_t len)
 {
 	char needle[300], name[300];
 
@@ -302,7 +318,8 @@ static void client_missing(const struct nb_fio_client *cl, const char *err,
 			 "--server' running there?)", name);
 	else
 		snprintf(buf, len, "fio client '%s' died or lost its connection "
-			 "mid-run: no figures from it", name);
+			 "mid-run: no figures from it (its file '%s' may be left "
+			 "there)", name, file);
 }
 
 /* The file client I uses: its own file in the target directory, which
@@ -400,11 +417,18 @@ static int run_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 		rc = -EINTR;
 		goto done;
 	}
+	if (x.timed_out) {
+		rc = nb_err(-ETIMEDOUT, "fio clients: fio ran %llu s past its "
+			    "runtime and was stopped (a client hangs?)",
+			    (unsigned long long)(GRACE_US / 1000000));
+		goto done;
+	}
 	if (nb_fio_parse(x.out, x.out_len, out)) {
 		if (!strstr(x.out, "{")) {
 			/* no client sent anything: fio's own words say why */
 			for (int i = 0; i < cl->n; i++) {
-				client_missing(&cl->c[i], x.err, line, sizeof(line));
+				client_missing(&cl->c[i], x.err, files[i], line,
+					       sizeof(line));
 				if (strstr(line, "unreachable")) {
 					rc = nb_err(-EIO, "%s", line);
 					goto done;
@@ -427,7 +451,8 @@ static int run_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 		nb_fio_client_name(&cl->c[i], name, sizeof(name));
 		if (k < 0 || out->client[k].st.error) {
 			if (k < 0)
-				client_missing(&cl->c[i], x.err, why, sizeof(why));
+				client_missing(&cl->c[i], x.err, files[i], why,
+					       sizeof(why));
 			else
 				snprintf(why, sizeof(why), "fio client '%s': its job "
 					 "failed: %s (does '%s' exist there?)", name,
@@ -457,6 +482,11 @@ static int run_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 				      "ioengine", ioengine_of(c->t), "command",
 				      "fio --output-format=json+ --client=HOST,PORT "
 				      "JOBFILE ...", "jobs", jobs));
+	if (out->has_all)
+		/* fio's own sum, to hold against ours */
+		json_object_set_new(json_object_get(c->extra, "fio"),
+				    "all_clients_bw_bytes",
+				    json_real(out->all_bw_bytes));
 	jobs = NULL;
 	if (missing) {
 		json_object_set_new(c->extra, "partial", json_true());
