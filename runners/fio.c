@@ -482,9 +482,14 @@ int nb_fio_parse(const char *text, size_t len, struct nb_fio_output *out)
 		struct acc one = { 0 };
 
 		if (jobname && !strcmp(jobname, "All clients")) {
+			const json_t *rd = json_object_get(ent, "read");
+			const json_t *wr = json_object_get(ent, "write");
+
 			out->has_all = 1;
-			out->all_bw_bytes = num(json_object_get(ent, "read"), "bw_bytes") +
-					    num(json_object_get(ent, "write"), "bw_bytes");
+			out->all_bw_bytes = num(rd, "bw_bytes") + num(wr, "bw_bytes");
+			out->all_iops = num(rd, "iops") + num(wr, "iops");
+			out->all_bytes = (uint64_t)(num(rd, "io_bytes") +
+						    num(wr, "io_bytes"));
 			continue;
 		}
 		if (acc_entry(&total, ent)) {

@@ -96,7 +96,9 @@ struct nb_fio_output {
 		struct nb_fio_stats st;
 	} client[NB_FIO_MAX_CLIENTS];
 	int has_all;             /* an "All clients" entry was present */
-	double all_bw_bytes;     /* its bw_bytes (fio's own sum) */
+	double all_bw_bytes;     /* its figures: fio's aggregate, all bytes */
+	double all_iops;         /* over the longest client's runtime */
+	uint64_t all_bytes;
 };
 
 /* Parse fio's --output-format=json(+) output TEXT (LEN bytes): plain

@@ -468,13 +468,23 @@ static int run_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 		json_t *m = json_object();
 
 		put_stats(m, &out->client[k].st);
-		json_array_append_new(clients, json_pack("{s:s, s:o}", "client",
-							 name, "metrics", m));
+		json_array_append_new(clients, json_pack(
+			"{s:s, s:o, s:I}", "client", name, "metrics", m, "bytes",
+			(json_int_t)(out->client[k].st.bytes_read +
+				     out->client[k].st.bytes_written)));
 		got++;
 	}
 	if (got) {
 		put_stats(c->metrics, &out->total);
 		put_counts(c->extra, &out->total);
+		if (out->has_all && !missing) {
+			/* fio's "All clients" aggregate: every client's bytes
+			 * over the longest runtime */
+			json_object_set_new(c->metrics, "bw_bytes",
+					    json_real(out->all_bw_bytes));
+			json_object_set_new(c->metrics, "iops",
+					    json_real(out->all_iops));
+		}
 	}
 	json_object_set_new(c->extra, "clients", clients);
 	json_object_set_new(c->extra, "fio",
@@ -482,11 +492,16 @@ static int run_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 				      "ioengine", ioengine_of(c->t), "command",
 				      "fio --output-format=json+ --client=HOST,PORT "
 				      "JOBFILE ...", "jobs", jobs));
-	if (out->has_all)
-		/* fio's own sum, to hold against ours */
-		json_object_set_new(json_object_get(c->extra, "fio"),
-				    "all_clients_bw_bytes",
+	if (out->has_all) {
+		json_t *fj = json_object_get(c->extra, "fio");
+
+		json_object_set_new(fj, "all_clients_bw_bytes",
 				    json_real(out->all_bw_bytes));
+		json_object_set_new(fj, "all_clients_bytes",
+				    json_integer((json_int_t)out->all_bytes));
+		/* the plain sum of the clients' own rates */
+		json_object_set_new(fj, "sum_bw_bytes", json_real(out->total.bw_bytes));
+	}
 	jobs = NULL;
 	if (missing) {
 		json_object_set_new(c->extra, "partial", json_true());

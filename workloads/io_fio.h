@@ -9,7 +9,11 @@
  *            or "jobs" per client), "clat_p50_us", "clat_p99_us" }
  *   "cross_check": { "engine": "fio"|"native", "metrics": {...},
  *                    "ratio": { "bw_bytes": fio/native, ... } }
- *   "clients": [ { "client": "host:port", "metrics": {...} } |
+ *   metrics with clients: bw_bytes and iops are fio's "All clients" figures
+ *            (all bytes over the longest runtime) when every client
+ *            reported, else the sum of those that did; latency figures
+ *            from the clients' json+ bins merged
+ *   "clients": [ { "client": "host:port", "metrics": {...}, "bytes" } |
  *                { "client": "host:port", "error": "..." } ]
  *   "partial": true   when a client failed: the metrics are the others' sum
  */
