@@ -109,7 +109,7 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	struct nb_fio_job job = { .ioengine = ioengine_of(t) };
 	struct nb_fio_output *out = NULL;
 	struct nb_fio_exec x;
-	unsigned flags = NB_F_READ | NB_F_WRITE;
+	unsigned flags = NB_F_READ;
 	char path[PATH_MAX], comment[256], label[200], line[512];
 	char *text = NULL;
 	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
@@ -121,7 +121,9 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	if (!t->ops->local_path)
 		return nb_fio_check_scheme(t->cfg->name, t->cfg->u.scheme,
 					   "engine = fio");
-	if (s.sync == NB_SYNC_ALWAYS)
+	if (s.rw != NB_RW_READ)
+		flags |= NB_F_WRITE;
+	if (s.sync == NB_SYNC_ALWAYS && s.rw != NB_RW_READ)
 		flags |= NB_F_SYNC;
 	if (s.direct)
 		flags |= NB_F_DIRECT;
