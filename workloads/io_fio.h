@@ -7,8 +7,11 @@
  * else is recorded, in the iteration:
  *   "fio": { "version", "ioengine", "command", "job" (the job file's text,
  *            or "jobs" per client), "clat_p50_us", "clat_p99_us" }
- *   "cross_check": { "engine": "fio"|"native", "metrics": {...},
- *                    "ratio": { "bw_bytes": fio/native, ... } }
+ *   "cross_check": { "engine": "fio"|"native", "metrics": {...}, "extra",
+ *                    "ratio": { "bw_bytes": fio/native, ... },
+ *                    "flagged": this iteration's ratio is over 10% off }
+ *   metric "xcheck_bw_ratio" (fio/nasbench throughput); after the last
+ *   iteration a median over 10% off 1 becomes a warning (result + stderr)
  *   metrics with clients: bw_bytes and iops are fio's "All clients" figures
  *            (all bytes over the longest runtime) when every client
  *            reported, else the sum of those that did; latency figures

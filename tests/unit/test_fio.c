@@ -266,6 +266,11 @@ static void test_target_setup(void **state)
 	assert_int_equal(nb_fio_target_setup(&t, NULL, NULL, &cl), -EINVAL);
 	assert_non_null(strstr(nb_err_last(), "target 'nas': --clients (fio "
 			       "client/server) needs a local file"));
+	assert_int_equal(nb_url_parse("./rel", &t.u), 0);
+	assert_int_equal(nb_fio_target_setup(&t, NULL, NULL, &cl), -EINVAL);
+	assert_string_equal(nb_err_last(), "target 'nas': with --clients the path "
+			    "'./rel' names a directory on every client host: give "
+			    "it absolute");
 	assert_int_equal(nb_url_parse("/tmp", &t.u), 0);
 	assert_int_equal(nb_fio_target_setup(&t, "fio", "libaio", &cl), 0);
 	assert_string_equal(t.ioengine, "libaio");
