@@ -122,6 +122,9 @@ struct nb_fio_exec {
 /* Run fio with ARGV (argv[0] "fio"; $NASBENCH_FIO overrides the binary),
  * feeding STDIN_TEXT (may be NULL) on its standard input.  Sends SIGINT
  * when *STOP becomes set, SIGKILL LIMIT_US after the start (0: none).
+ * fio runs in a process group of its own (stop and kill reach its jobs).
+ * SIGPIPE is ignored from the first call on (a fio that exits early must
+ * not kill nasbench while it writes the job to fio's stdin).
  * 0 when fio ran (whatever its status), or -errno when it could not be
  * started (-ENOENT: not installed). */
 int nb_fio_exec(char *const argv[], const char *stdin_text,
