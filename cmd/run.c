@@ -10,6 +10,7 @@
 #include "../core/progress.h"
 #include "../core/result.h"
 #include "../core/units.h"
+#include "../reports/accept.h"
 #include "../reports/text.h"
 #include "../runners/runner.h"
 #include "../workloads/workload.h"
@@ -46,13 +47,17 @@ const char cmd_run_usage[] =
 	"      --timeout TIME     per-request timeout of every target (default 10s)\n"
 	"      --destroy-data     allow writing over LUNs/devices that hold data\n"
 	"      --keep             keep the scratch directories\n"
+	"      --accept FILE      acceptance criteria (instead of the box file's\n"
+	"                         [accept] section; see docs/accept.md)\n"
+	"      --junit FILE       the criteria's verdicts as JUnit XML\n"
 	"  -o, --output FILE      where the result goes\n"
 	"      --json             the result JSON on stdout (no file unless -o)\n"
 	"  -n, --dry-run          print the plan, touch nothing\n"
 	"  -q, --quiet            no progress, no table\n"
 	"\n"
-	"Exit status: 0 ok, 2 usage or config error, 3 target or I/O error,\n"
-	"130 interrupted (the result keeps what finished, \"complete\": false).\n";
+	"Exit status: 0 ok, 1 an acceptance criterion failed, 2 usage or config\n"
+	"error, 3 target or I/O error (wins over 1), 130 interrupted (the result\n"
+	"keeps what finished, \"complete\": false).\n";
 
 static volatile sig_atomic_t stop_flag;
 
@@ -70,6 +75,8 @@ struct opts {
 	int ntargets;
 	int json, quiet, dry_run, destroy, keep;
 	const char *timeout;
+	const char *accept_file, *junit;
+	struct nb_accept acc;
 	char workloads[1024];
 	char command[2048];
 };
@@ -82,7 +89,7 @@ struct plan {
 };
 
 enum { O_SIZE = 256, O_RUNTIME, O_IODEPTH, O_BS, O_SYNC, O_DIRECT, O_SET,
-       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON };
+       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_ACCEPT, O_JUNIT };
 
 static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -103,6 +110,8 @@ static const struct option longopts[] = {
 	{ "keep", no_argument, NULL, O_KEEP },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, O_JSON },
+	{ "accept", required_argument, NULL, O_ACCEPT },
+	{ "junit", required_argument, NULL, O_JUNIT },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
@@ -193,6 +202,8 @@ static int parse_args(struct opts *o, int argc, char **argv,
 		case O_KEEP: o->keep = 1; break;
 		case 'o': o->output = optarg; break;
 		case O_JSON: o->json = 1; break;
+		case O_ACCEPT: o->accept_file = optarg; break;
+		case O_JUNIT: o->junit = optarg; break;
 		case 'n': o->dry_run = 1; break;
 		case 'q': o->quiet = 1; break;
 		case ':':
@@ -307,6 +318,18 @@ static int make_plan(struct opts *o, struct plan *pl)
 			return nb_err_set("too many workloads"), -EINVAL;
 		pl->wl[pl->nwl++] = w;
 	}
+	/* suite accept also runs what the criteria name */
+	if (suite && !strcmp(suite->name, "accept") && !o->workloads[0])
+		for (int i = 0; i < o->acc.n; i++) {
+			const struct nb_workload *w =
+				nb_workload_find(o->acc.c[i].workload);
+			int have = 0;
+
+			for (int k = 0; k < pl->nwl; k++)
+				have |= pl->wl[k] == w;
+			if (!have && pl->nwl < 64)
+				pl->wl[pl->nwl++] = w;
+		}
 	pl->p = sc->p;
 	if (suite) {
 		const struct nb_params *d = &suite->defaults;
@@ -534,6 +557,7 @@ static int execute(struct opts *o, struct plan *pl)
 	const char *out = o->output;
 	struct exec x = { .o = o, .pl = pl };
 	struct sigaction sa = { .sa_handler = on_signal };
+	int accept_code;
 
 	make_run_id(run_id, sizeof(run_id));
 	x.run_id = run_id;
@@ -541,7 +565,7 @@ static int execute(struct opts *o, struct plan *pl)
 		snprintf(outbuf, sizeof(outbuf), "nasbench-%s.json", run_id);
 		out = outbuf;
 	}
-	if (out && nb_atomic_check(out))
+	if ((out && nb_atomic_check(out)) || (o->junit && nb_atomic_check(o->junit)))
 		return usage_error();
 	if (finish_targets(o, run_id))
 		return usage_error();
@@ -553,8 +577,15 @@ static int execute(struct opts *o, struct plan *pl)
 	for (int i = 0; i < o->cfg.ntargets && !stop_flag; i++)
 		run_target(&x, &o->cfg.targets[i]);
 	nb_result_finish(x.doc, !stop_flag);
+	accept_code = nb_accept_finish(&o->acc, x.doc,
+				       !strcmp(o->cfg.suite.suite, "accept"));
 	if (output_result(&x, out) && x.exit_code == NB_EXIT_OK)
 		x.exit_code = NB_EXIT_TARGET;
+	if (nb_accept_report(x.doc, o->quiet ? NULL : o->json ? stderr : stdout,
+			     o->junit) && x.exit_code == NB_EXIT_OK)
+		x.exit_code = NB_EXIT_TARGET;
+	if (x.exit_code == NB_EXIT_OK)
+		x.exit_code = accept_code;
 	json_decref(x.doc);
 	if (stop_flag) {
 		nb_die_msg("interrupted: the result keeps what finished");
@@ -592,7 +623,9 @@ int cmd_run(int argc, char **argv)
 			rc = usage_error();
 			goto out;
 		}
-	if (select_targets(o) || make_plan(o, &pl)) {
+	if (nb_accept_setup(&o->acc, &o->cfg, o->accept_file) ||
+	    select_targets(o) || nb_accept_check(&o->acc, &o->cfg) ||
+	    make_plan(o, &pl)) {
 		rc = usage_error();
 		goto out;
 	}
@@ -607,6 +640,7 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = execute(o, &pl);
 out:
+	nb_accept_free(&o->acc);
 	nb_config_free(&o->cfg);
 	free(o);
 	return rc;
