@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Acceptance: criteria, verdicts, JUnit, integrity, durability, conformance.
+. "$(dirname "$0")/lib.sh"
+
+D=$T/box            # a local directory target
+mkdir -p "$D"
+
+# wait_file PATH: until it exists (at most 60 s)
+wait_file() { for _ in $(seq 600); do [ -e "$1" ] && return 0; sleep 0.1; done; return 1; }
+
+# ---------------------------------------------------------------- criteria
+cat >"$T/meets.ini" <<EOF
+[box]
+name = testbox-local
+
+[target local]
+url = $D
+
+[suite]
+workloads = seq512k-write, rand4k-read, integrity
+size = 16M
+iterations = 2
+
+[accept]
+seq512k-write@local mb_s >= 1          ; any disk does 1 MB/s
+rand4k-read@local   p99_us <= 2s
+rand4k-read@local   iops > 10
+integrity@local     corrupt_blocks = 0
+integrity@local     stale_blocks:worst <= 0
+EOF
+
+t_case "criteria the box meets: exit 0, verdict pass in JSON and JUnit"
+run "$NB" run "$T/meets.ini" -o "$T/meets.json" --junit "$T/meets.xml"
+assert_rc 0
+assert_out "acceptance: PASS (5 passed, 0 failed)"
+assert_json "$T/meets.json" 'd["accept"]["verdict"] == "pass" and len(d["accept"]["criteria"]) == 5'
+assert_json "$T/meets.json" 'all(c["verdict"] == "pass" for c in d["accept"]["criteria"])'
+assert_json "$T/meets.json" '[c["statistic"] for c in d["accept"]["criteria"]] == ["median", "median", "median", "worst", "worst"]'
+assert_json "$T/meets.json" '1 <= d["accept"]["criteria"][0]["measured"] < 100000 and d["accept"]["criteria"][0]["unit"] == "MB/s"'
+assert_json "$T/meets.json" 'd["accept"]["criteria"][1]["required"] == 2000000'
+assert_file "$T/meets.xml"
+python3 - "$T/meets.xml" <<'PY' || t_fail "JUnit of a passing run is wrong"
+import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='nasbench.accept']")
+assert s.get("tests") == "5" and s.get("failures") == "0", s.attrib
+assert len(s.findall("testcase")) == 5 and not s.findall(".//failure")
+PY
+assert_clean "$D"
+
+cat >"$T/cannot.ini" <<EOF
+[target local]
+url = $D
+
+[suite]
+workloads = seq512k-write
+size = 8M
+iterations = 1
+
+[accept]
+seq512k-write@local mb_s >= 1
+seq512k-write@local mb_s >= 1000000
+rand4k-read@local iops >= 1
+EOF
+
+t_case "a criterion the box cannot meet: exit 1, both numbers in the JUnit"
+run "$NB" run "$T/cannot.ini" -o "$T/cannot.json" --junit "$T/cannot.xml"
+assert_rc 1
+assert_out "acceptance: FAIL (1 passed, 2 failed)"
+assert_out "'rand4k-read' did not run on 'local' (not in the plan)"
+assert_json "$T/cannot.json" 'd["accept"]["criteria"][1]["verdict"] == "fail" and d["accept"]["criteria"][1]["required"] == 1000000'
+assert_json "$T/cannot.json" 'd["accept"]["criteria"][2]["measured"] is None and d["accept"]["criteria"][2]["verdict"] == "fail"'
+python3 - "$T/cannot.xml" "$T/cannot.json" <<'PY' || t_fail "JUnit lacks the failing criterion with both numbers"
+import sys, json, xml.etree.ElementTree as E
+d = json.load(open(sys.argv[2]))
+got = d["accept"]["criteria"][1]["measured"]
+s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='nasbench.accept']")
+assert s.get("tests") == "3" and s.get("failures") == "2", s.attrib
+f = s.find("testcase[@name='seq512k-write@local mb_s >= 1000000']/failure")
+m = f.get("message")
+assert m.startswith("measured %.4g MB/s (median), required >= 1000000 MB/s" % got), m
+assert "cannot.ini:11" in f.text, f.text
+PY
+
+t_case "--accept FILE replaces the [accept] section"
+printf '# floor only\n[accept]\nseq512k-write@local mb_s >= 1MB/s\n' >"$T/floor.accept"
+run "$NB" run "$T/cannot.ini" -o "$T/floor.json" --accept "$T/floor.accept"
+assert_rc 0
+assert_json "$T/floor.json" 'len(d["accept"]["criteria"]) == 1 and d["accept"]["criteria"][0]["where"].endswith("floor.accept:3")'
+
+# ---------------------------------------------------------- bad criteria
+bad() { # bad NAME LINE EXPECTED-MESSAGE
+	t_case "bad criterion: $1"
+	printf 'seq512k-write@local mb_s >= 1\n%s\n' "$2" >"$T/bad.accept"
+	run "$NB" run -t "local=$D" -w seq512k-write --size 1M -i 1 --accept "$T/bad.accept" -o "$T/bad.json"
+	assert_rc 2
+	assert_err "nasbench: $T/bad.accept:2: $3"
+	assert_no_file "$T/bad.json"
+}
+bad "unknown metric" "seq512k-write@local mbs >= 80" "unknown metric 'mbs'; did you mean 'mb_s'?"
+bad "unknown workload" "seq512k-wirte@local mb_s >= 80" "unknown workload 'seq512k-wirte'; did you mean 'seq512k-write'?"
+bad "unknown target" "seq512k-write@nas mb_s >= 80" "unknown target 'nas' (targets: local)"
+bad "operator" "seq512k-write@local mb_s => 80" "unknown operator '=>' (one of >= <= > < = !=)"
+bad "wrong unit" "seq512k-write@local mb_s >= 5ms" "'5ms' is a time (e.g. 5ms), but 'mb_s' is a throughput (e.g. 80MB/s)"
+bad "unknown unit" "rand4k-read@local p99_us <= 5parsecs" "unknown unit 'parsecs' in '5parsecs'"
+bad "yes for a figure" "seq512k-write@local mb_s = yes" "'yes' is yes or no, but 'mb_s' is a throughput (e.g. 80MB/s)"
+bad "missing value" "seq512k-write@local mb_s >=" "expected 'WORKLOAD@TARGET METRIC OP VALUE'"
+bad "no target" "seq512k-write mb_s >= 1" "'seq512k-write' is not WORKLOAD@TARGET"
+bad "statistic" "seq512k-write@local mb_s:typical >= 1" "unknown statistic 'typical'"
+
+t_case "bad criterion in the box file names the box file's line"
+printf '[target local]\nurl = %s\n\n[accept]\nrand4k-read@local p99_us <= 5GB/s\n' "$D" >"$T/badbox.ini"
+run "$NB" run "$T/badbox.ini" -w rand4k-read --size 1M -o "$T/badbox.json"
+assert_rc 2
+assert_err "nasbench: $T/badbox.ini:5: '5GB/s' is a throughput (e.g. 80MB/s), but 'p99_us' is a time (e.g. 5ms)"
+
+t_case "missing criteria file"
+run "$NB" run -t "$D" --accept "$T/nope.accept"
+assert_rc 2
+assert_err "cannot open criteria file '$T/nope.accept'"
+
+# ---------------------------------------------------------------- integrity
+# integrity_fault TARGET-ARGS FILE-LOCATOR: pause after each pass, save
+# block 5 after pass 1, and after pass 2 put it back (a lost write), flip a
+# byte of block 9 (corruption) and copy block 20 over block 30 (misplaced).
+integrity_fault() {
+	local locate=$1; shift
+	local P=$T/pause.$RANDOM f
+	mkdir -p "$P"
+	NASBENCH_TEST_PAUSE=$P "$NB" run "$@" -w integrity --size 1M -i 1 \
+		-o "$T/integ.json" --junit "$T/integ.xml" >"$T/integ.out" 2>"$T/integ.err" &
+	local pid=$!
+	wait_file "$P/pass-1.ready" || { t_fail "no pause after pass 1: $(cat "$T/integ.err")"; kill $pid; return; }
+	f=$($locate "$P/pass-1.ready")
+	[ -n "$f" ] && [ -e "$f" ] || { t_fail "cannot find the data on the box ($f)"; kill $pid; touch "$P/pass-1.go" "$P/pass-2.go"; wait $pid; return; }
+	dd if="$f" of="$T/block5.pass1" bs=4096 skip=5 count=1 status=none
+	touch "$P/pass-1.go"
+	wait_file "$P/pass-2.ready" || { t_fail "no pause after pass 2"; kill $pid; return; }
+	cmp -s "$T/block5.pass1" <(dd if="$f" bs=4096 skip=5 count=1 status=none) &&
+		t_fail "pass 2 did not rewrite block 5"
+	dd if="$T/block5.pass1" of="$f" bs=4096 seek=5 count=1 conv=notrunc,fsync status=none
+	printf '\xa5' | dd of="$f" bs=1 seek=$((9 * 4096 + 1000)) conv=notrunc,fsync status=none
+	dd if="$f" of="$f" bs=4096 skip=20 seek=30 count=1 conv=notrunc,fsync status=none
+	touch "$P/pass-2.go"
+	wait $pid
+	RC=$?
+	ERR=$(cat "$T/integ.err")
+	OUT=$(cat "$T/integ.out")
+}
+local_file() { ls "$D"/nasbench.*/integrity 2>/dev/null | head -1; }
+
+t_case "integrity catches a corrupted, a reverted (lost) and a misplaced block on a file"
+cat >"$T/integ.accept" <<'EOF'
+integrity@local corrupt_blocks = 0
+integrity@local misplaced_blocks = 0
+integrity@local stale_blocks = 0
+EOF
+integrity_fault local_file -t "local=$D" --accept "$T/integ.accept"
+assert_rc 1
+assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["corrupt_offsets"] == [9 * 4096]'
+assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["stale_offsets"] == [5 * 4096]'
+assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
+assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["metrics"]["blocks_checked"] == 256'
+assert_json "$T/integ.json" '[b for b in d["results"][0]["iterations"][0]["bad_blocks"] if b["state"] == "misplaced"][0]["claims_offset"] == 20 * 4096'
+assert_json "$T/integ.json" '[b for b in d["results"][0]["iterations"][0]["bad_blocks"] if b["state"] == "stale"][0]["seq"] == 1'
+assert_json "$T/integ.json" '[c["measured"] for c in d["accept"]["criteria"]] == [1, 1, 1]'
+assert_out "warning: iteration 1: 1 corrupt, 1 misplaced, 1 stale of 256 blocks (first at offset 20480)"
+assert_clean "$D"
+
+t_case "integrity on an undamaged file finds nothing"
+run "$NB" run -t "local=$D" -w integrity --size 2M -i 2 --accept "$T/integ.accept" -o "$T/clean.json"
+assert_rc 0
+assert_json "$T/clean.json" 'd["results"][0]["summary"]["blocks_checked"]["median"] == 512'
+
+t_done
