@@ -47,6 +47,8 @@ const char cmd_run_usage[] =
 	"      --timeout TIME     per-request timeout of every target (default 10s)\n"
 	"      --destroy-data     allow writing over LUNs/devices that hold data\n"
 	"      --keep             keep the scratch directories\n"
+	"      --no-space-check   do not refuse when the target reports too little\n"
+	"                         free space (quotas, thin provisioning may misreport)\n"
 	"      --accept FILE      acceptance criteria (instead of the box file's\n"
 	"                         [accept] section; see docs/accept.md)\n"
 	"      --junit FILE       the criteria's verdicts as JUnit XML\n"
@@ -73,7 +75,7 @@ struct opts {
 	const char *output;
 	char *targets[NB_MAX_TARGETS];
 	int ntargets;
-	int json, quiet, dry_run, destroy, keep;
+	int json, quiet, dry_run, destroy, keep, no_space_check;
 	const char *timeout;
 	const char *accept_file, *junit;
 	struct nb_accept acc;
@@ -89,7 +91,7 @@ struct plan {
 };
 
 enum { O_SIZE = 256, O_RUNTIME, O_IODEPTH, O_BS, O_SYNC, O_DIRECT, O_SET,
-       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_ACCEPT, O_JUNIT };
+       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_ACCEPT, O_JUNIT };
 
 static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -108,6 +110,7 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
 	{ "destroy-data", no_argument, NULL, O_DESTROY },
 	{ "keep", no_argument, NULL, O_KEEP },
+	{ "no-space-check", no_argument, NULL, O_NO_SPACE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "accept", required_argument, NULL, O_ACCEPT },
@@ -200,6 +203,7 @@ static int parse_args(struct opts *o, int argc, char **argv,
 		case O_TIMEOUT: o->timeout = optarg; break;
 		case O_DESTROY: o->destroy = 1; break;
 		case O_KEEP: o->keep = 1; break;
+		case O_NO_SPACE: o->no_space_check = 1; break;
 		case 'o': o->output = optarg; break;
 		case O_JSON: o->json = 1; break;
 		case O_ACCEPT: o->accept_file = optarg; break;
@@ -480,7 +484,7 @@ static void run_target(struct exec *x, struct nb_target_cfg *tc)
 	json_object_set_new(tj, "url", json_string(t.desc));
 	if (t.ops)
 		json_object_set_new(tj, "runner", json_string(t.ops->name));
-	if (!rc)
+	if (!rc && !x->o->no_space_check)
 		rc = space_check(x, &t);
 	if (rc) {
 		json_object_set_new(tj, "error", json_string(nb_err_last()));
@@ -579,8 +583,12 @@ static int execute(struct opts *o, struct plan *pl)
 	nb_result_finish(x.doc, !stop_flag);
 	accept_code = nb_accept_finish(&o->acc, x.doc,
 				       !strcmp(o->cfg.suite.suite, "accept"));
-	if (output_result(&x, out) && x.exit_code == NB_EXIT_OK)
+	if (!json_array_size(json_object_get(x.doc, "results"))) {
+		/* nothing ran: keep whatever result file was there */
+		nb_die_msg("no workload ran; no result written");
+	} else if (output_result(&x, out) && x.exit_code == NB_EXIT_OK) {
 		x.exit_code = NB_EXIT_TARGET;
+	}
 	if (nb_accept_report(x.doc, o->quiet ? NULL : o->json ? stderr : stdout,
 			     o->junit) && x.exit_code == NB_EXIT_OK)
 		x.exit_code = NB_EXIT_TARGET;
