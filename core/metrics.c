@@ -20,7 +20,6 @@ const struct nb_metric nb_metrics[] = {
 	{ "blocks_checked", "checked", "blocks", NB_NEITHER, 1, "integrity: blocks read back and checked" },
 	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
 	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
-	{ "conform_skipped", "skipped", "tests", NB_NEITHER, 1, "conformance tests the target does not support" },
 	{ NULL, NULL, NULL, 0, 0, NULL },
 };
 

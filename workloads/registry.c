@@ -18,6 +18,7 @@ const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_rand4k_read,
 	&nb_wl_rand4k_mix,
 	&nb_wl_integrity,
+	&nb_wl_conform,
 	NULL,
 };
 
