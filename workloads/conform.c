@@ -33,6 +33,7 @@
 #include "workload.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
+#include "../core/guard.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -611,6 +612,39 @@ static int nfs_conform(struct nb_wl_ctx *c, struct tests *ts)
 
 /* ---- the workload -------------------------------------------------------- */
 
+/* iscsi-test-cu leaves arbitrary data on the LUN; zero its start so the
+ * LUN reads as a fresh one (nothing for the data-loss guard to protect)
+ * rather than as "data nasbench did not write". */
+static int leave_fresh(struct nb_wl_ctx *c)
+{
+	uint64_t len = NB_GUARD_PROBE;
+	struct nb_file *f;
+	void *z;
+	int64_t n;
+	int rc;
+
+	c->t->filled = 0;
+	if (c->t->capacity && len > c->t->capacity)
+		len = c->t->capacity;
+	if (c->t->block_size > 1)
+		len -= len % c->t->block_size;
+	if (!len)
+		return 0;
+	z = nb_io_alloc(len);
+	if (!z)
+		return nb_err(-ENOMEM, "out of memory");
+	memset(z, 0, len);
+	rc = c->t->ops->fopen(c->t, "", NB_F_WRITE, &f);
+	if (!rc) {
+		n = nb_target_pio(c->t, f, NB_OP_WRITE, z, (uint32_t)len, 0, 1);
+		rc = c->t->ops->fclose(f);
+		if (n < 0)
+			rc = (int)n;
+	}
+	free(z);
+	return rc;
+}
+
 static int conform_run(struct nb_wl_ctx *c)
 {
 	struct tests ts = { .list = json_array() };
@@ -636,7 +670,7 @@ static int conform_run(struct nb_wl_ctx *c)
 		nb_wl_warn(c, "iteration %d: %d of %d conformance tests failed",
 			   c->iteration, ts.failed, ts.passed + ts.failed);
 	if (iscsi)      /* it wrote all over the LUN */
-		c->t->filled = 0;
+		return leave_fresh(c);
 	return 0;
 }
 
