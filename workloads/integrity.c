@@ -21,8 +21,9 @@
  * 32 bad blocks claimed to be).
  *
  * Test hook: with NASBENCH_TEST_PAUSE=DIR in the environment, after each
- * write pass N (flushed) the workload creates DIR/pass-N.ready (saying
- * which file, block size and size) and waits, up to 120 s, for
+ * write pass N (flushed) the workload creates DIR/pass-N.ready (run id,
+ * file name in the scratch directory nasbench.<run-id>/ - empty on a block
+ * target -, block size, size, window offset) and waits, up to 120 s, for
  * DIR/pass-N.go.  A test uses the pause to damage the data on the box's
  * own storage - flip a byte, or put back a copy of a block saved after
  * pass 1 once pass 2 has replaced it - exactly as a faulty box would; the
@@ -142,8 +143,8 @@ static int pause_point(struct nb_wl_ctx *c, int pass, const struct nb_iospec *s)
 	if (!f)
 		return nb_err(-errno, "NASBENCH_TEST_PAUSE: cannot create '%s': %s",
 			      path, strerror(errno));
-	fprintf(f, "file=%s\nblock=%u\nsize=%llu\nwindow_offset=%llu\n",
-		c->t->caps & NB_CAP_BLOCK ? "" : "integrity", BLOCK,
+	fprintf(f, "run_id=%s\nfile=%s\nblock=%u\nsize=%llu\nwindow_offset=%llu\n",
+		c->run_id, c->t->caps & NB_CAP_BLOCK ? "" : "integrity", BLOCK,
 		(unsigned long long)s->size,
 		(unsigned long long)c->t->cfg->offset);
 	fclose(f);

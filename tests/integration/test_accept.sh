@@ -146,7 +146,9 @@ integrity_fault() {
 	ERR=$(cat "$T/integ.err")
 	OUT=$(cat "$T/integ.out")
 }
-local_file() { ls "$D"/nasbench.*/integrity 2>/dev/null | head -1; }
+# locators: where the data file of the paused run lies on the box's storage
+ready_val() { sed -n "s/^$2=//p" "$1"; }
+local_file() { echo "$D/nasbench.$(ready_val "$1" run_id)/integrity"; }
 
 t_case "integrity catches a corrupted, a reverted (lost) and a misplaced block on a file"
 cat >"$T/integ.accept" <<'EOF'
@@ -170,5 +172,151 @@ t_case "integrity on an undamaged file finds nothing"
 run "$NB" run -t "local=$D" -w integrity --size 2M -i 2 --accept "$T/integ.accept" -o "$T/clean.json"
 assert_rc 0
 assert_json "$T/clean.json" 'd["results"][0]["summary"]["blocks_checked"]["median"] == 512'
+
+# ---------------------------------------------------------------- suite accept
+t_case "suite accept implies integrity criteria on a local directory"
+run "$NB" run -s accept -t "local=$D" --size 2M -i 1 -o "$T/suite.json"
+assert_rc 0
+assert_out "acceptance: PASS (3 passed, 0 failed)"
+assert_json "$T/suite.json" '[c["criterion"] for c in d["accept"]["criteria"]] == ["integrity@local corrupt_blocks = 0", "integrity@local misplaced_blocks = 0", "integrity@local stale_blocks = 0"]'
+assert_json "$T/suite.json" 'all(c["implied"] and c["where"] == "suite accept" for c in d["accept"]["criteria"])'
+assert_json "$T/suite.json" '[r["status"] for r in d["results"] if r["workload"] == "conform"] == ["skipped"]'
+
+t_case "suite accept adds the workloads the criteria name"
+printf 'rand4k-read@local iops >= 1\n' >"$T/extra.accept"
+run "$NB" run -s accept -t "local=$D" --size 2M -i 1 --runtime 200ms --accept "$T/extra.accept" -o "$T/suite2.json"
+assert_rc 0
+assert_json "$T/suite2.json" '[r["workload"] for r in d["results"]] == ["integrity", "conform", "rand4k-read"] and len(d["accept"]["criteria"]) == 4'
+
+# ---------------------------------------------------------------- NFS
+has_runner() { "$NB" list 2>/dev/null | grep -q "$1://"; }
+
+if [ -z "${NASBENCH_NFS_URL:-}" ] || ! has_runner nfs; then
+	echo "test_accept.sh: skipping NFS cases: NASBENCH_NFS_URL unset or no nfs runner (NFS area not merged)"
+else
+	NFS_DIR=${NASBENCH_NFS_URL#nfs://*/}; NFS_DIR=/${NFS_DIR%%\?*}
+
+	t_case "NFS conformance: six named datastore checks pass on ganesha, in the verdict and JUnit"
+	printf 'conform@nfs conform_failed = 0\nconform@nfs conform_passed >= 6\n' >"$T/nfs.accept"
+	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w conform -i 1 --accept "$T/nfs.accept" -o "$T/nfs.json" --junit "$T/nfs.xml"
+	assert_rc 0
+	assert_json "$T/nfs.json" '[t["name"] for t in d["results"][0]["iterations"][0]["conformance"]["tests"]] == ["nfs.create-visible", "nfs.readdir-lists", "nfs.rename-replaces", "nfs.unlink-removes", "nfs.file-sync-read", "nfs.size-mtime"]'
+	assert_json "$T/nfs.json" 'all(t["status"] == "pass" for t in d["results"][0]["iterations"][0]["conformance"]["tests"])'
+	python3 - "$T/nfs.xml" <<'PY' || t_fail "JUnit lacks the NFS checks"
+import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='conform.nfs']")
+assert s.get("tests") == "6" and s.get("failures") == "0", s.attrib
+assert [c.get("name") for c in s.findall("testcase")][0] == "nfs.create-visible"
+PY
+	rid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' "$T/nfs.json")
+	[ -d "$NFS_DIR" ] && [ -n "$(ls -d "$NFS_DIR"/nasbench."$rid"* 2>/dev/null)" ] && t_fail "scratch left on the export: $(ls -d "$NFS_DIR"/nasbench."$rid"*)"
+
+	nfs_file() { echo "$NFS_DIR/nasbench.$(ready_val "$1" run_id)/integrity"; }
+	t_case "integrity over NFS catches a corrupted, a reverted and a misplaced block"
+	sed 's/@local/@nfs/' "$T/integ.accept" >"$T/integ-nfs.accept"
+	if [ -d "$NFS_DIR" ]; then
+		integrity_fault nfs_file -t "nfs=$NASBENCH_NFS_URL" --accept "$T/integ-nfs.accept"
+		assert_rc 1
+		assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["corrupt_offsets"] == [9 * 4096] and d["results"][0]["iterations"][0]["stale_offsets"] == [5 * 4096] and d["results"][0]["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
+		python3 - "$T/integ.xml" <<'PY' || t_fail "JUnit lacks the integrity failures"
+import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='nasbench.accept']")
+m = s.find("testcase[@name='integrity@nfs stale_blocks = 0']/failure").get("message")
+assert m == "measured 1 blocks (worst), required = 0 blocks", m
+PY
+	else
+		echo "test_accept.sh: skipping the NFS integrity fault: the export '$NFS_DIR' is not on this machine"
+	fi
+fi
+
+# ---------------------------------------------------------------- iSCSI
+# A private tgtd with its own 64 MiB LUN file: iscsi-test-cu writes all over
+# its LUN and the fault test edits the LUN file, which must not disturb the
+# shared testbox's LUNs other tests use at the same time.
+tgt_up() {
+	TGT_C=$((400 + RANDOM % 500)) TGT_PORT=$((33000 + RANDOM % 1000))
+	truncate -s 64M "$T/lun.img"
+	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 &
+	TGT_PID=$!
+	for _ in $(seq 50); do tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 && break; sleep 0.1; done
+	tgtadm -C $TGT_C --lld iscsi --op new --mode target --tid 1 -T iqn.2026-11.org.nasbench:accept &&
+	tgtadm -C $TGT_C --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 -b "$T/lun.img" &&
+	tgtadm -C $TGT_C --lld iscsi --op bind --mode target --tid 1 -I ALL
+}
+tgt_down() {
+	tgtadm -C $TGT_C --op delete --mode target --tid 1 --force >/dev/null 2>&1
+	tgtadm -C $TGT_C --op delete --mode system >/dev/null 2>&1
+	for _ in $(seq 50); do kill -0 $TGT_PID 2>/dev/null || break; sleep 0.1; done
+	kill -0 $TGT_PID 2>/dev/null && kill $TGT_PID
+	wait $TGT_PID 2>/dev/null
+}
+
+if ! has_runner iscsi || ! command -v tgtd >/dev/null; then
+	echo "test_accept.sh: skipping iSCSI cases: no iscsi runner (iSCSI area not merged) or no tgtd"
+elif ! tgt_up; then
+	t_case "private tgtd"; t_fail "cannot start tgtd: $(cat "$T/tgtd.log")"
+else
+	LUN=iscsi://127.0.0.1:$TGT_PORT/iqn.2026-11.org.nasbench:accept/1
+
+	t_case "iscsi-test-cu subset runs against tgtd; its results are in the verdict and JUnit"
+	printf 'conform@lun conform_failed = 0\nconform@lun conform_passed >= 50\n' >"$T/lun.accept"
+	run "$NB" run -t "lun=$LUN" -w conform --destroy-data -i 1 --accept "$T/lun.accept" -o "$T/lun.json" --junit "$T/lun.xml"
+	assert_rc 0
+	assert_json "$T/lun.json" 'd["accept"]["verdict"] == "pass" and d["accept"]["criteria"][1]["measured"] >= 50'
+	assert_json "$T/lun.json" '{t["name"] for t in d["results"][0]["iterations"][0]["conformance"]["tests"]} >= {"SCSI.Inquiry.Standard", "SCSI.Read10.Simple", "SCSI.Write16.Simple", "SCSI.WriteSame16.Simple", "SCSI.Unmap.Simple", "SCSI.Verify10.Simple"}'
+	assert_json "$T/lun.json" 'not any(t["name"].startswith(("SCSI.Prout", "SCSI.Sanitize", "SCSI.Reserve")) for t in d["results"][0]["iterations"][0]["conformance"]["tests"])'
+	python3 - "$T/lun.xml" "$T/lun.json" <<'PY' || t_fail "JUnit lacks the iscsi-test-cu tests"
+import sys, json, xml.etree.ElementTree as E
+d = json.load(open(sys.argv[2]))
+n = len(d["results"][0]["iterations"][0]["conformance"]["tests"])
+s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='conform.lun']")
+assert int(s.get("tests")) == n and len(s.findall("testcase")) == n, (s.attrib, n)
+assert s.find("testcase[@name='SCSI.Inquiry.Standard']").get("classname") == "iscsi-test-cu"
+PY
+
+	t_case "iscsi-test-cu needs destroy-data"
+	run "$NB" run -t "lun=$LUN" -w conform -i 1 -o "$T/lun2.json"
+	assert_rc 2
+	assert_err "nasbench: target 'lun': the iSCSI conformance tests write anywhere on the LUN: say destroy-data = yes (or --destroy-data) to run them"
+
+	t_case "iscsi-test-cu missing: exit 3, the criterion fails"
+	NASBENCH_ISCSI_TEST_CU=/nonexistent/iscsi-test-cu run "$NB" run -t "lun=$LUN" -w conform --destroy-data -i 1 --accept "$T/lun.accept" -o "$T/lun3.json"
+	assert_rc 3
+	assert_err "nasbench: target 'lun': cannot run '/nonexistent/iscsi-test-cu': not found (install Debian's libiscsi-bin)"
+	assert_json "$T/lun3.json" 'd["accept"]["verdict"] == "fail" and d["accept"]["criteria"][0]["measured"] is None'
+
+	t_case "iscsi-test-cu crashing: exit 3"
+	printf '#!/bin/sh\nkill -SEGV $$\n' >"$T/crash-cu"; chmod +x "$T/crash-cu"
+	NASBENCH_ISCSI_TEST_CU=$T/crash-cu run "$NB" run -t "lun=$LUN" -w conform --destroy-data -i 1 -o "$T/lun4.json"
+	assert_rc 3
+	assert_err "nasbench: target 'lun': iscsi-test-cu crashed (signal 11, Segmentation fault)"
+
+	lun_file() { echo "$T/lun.img"; }
+	t_case "integrity on a LUN catches a corrupted, a reverted and a misplaced block"
+	sed 's/@local/@lun/' "$T/integ.accept" >"$T/integ-lun.accept"
+	integrity_fault lun_file -t "lun=$LUN" --destroy-data --accept "$T/integ-lun.accept"
+	assert_rc 1
+	assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["corrupt_offsets"] == [9 * 4096] and d["results"][0]["iterations"][0]["stale_offsets"] == [5 * 4096] and d["results"][0]["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
+	tgt_down
+fi
+
+# ---------------------------------------------------------------- durability
+if ! "$NB" list 2>/dev/null | grep -q "^  syncprobe "; then
+	echo "test_accept.sh: skipping durability cases: no syncprobe workload (seed area not merged)"
+elif [ -z "${NASBENCH_NFS_TMPFS_URL:-}" ] || [ -z "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
+	echo "test_accept.sh: skipping durability cases: NASBENCH_NFS_TMPFS_URL or NASBENCH_ISCSI_SYNC_URL unset (testbox not merged)"
+else
+	t_case "the tmpfs-backed export fails durable = yes; the disk-backed sync LUN passes"
+	printf 'syncprobe@tmpfs durable = yes\nsyncprobe@synclun durable = yes\n' >"$T/durable.accept"
+	run "$NB" run -t "tmpfs=$NASBENCH_NFS_TMPFS_URL" -t "synclun=$NASBENCH_ISCSI_SYNC_URL" -w syncprobe -i 1 --accept "$T/durable.accept" -o "$T/durable.json" --junit "$T/durable.xml"
+	assert_rc 1
+	assert_json "$T/durable.json" '[(c["target"], c["measured"], c["verdict"]) for c in d["accept"]["criteria"]] == [("tmpfs", "no", "fail"), ("synclun", "yes", "pass")]'
+	python3 - "$T/durable.xml" <<'PY' || t_fail "JUnit lacks the failing durability criterion"
+import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='nasbench.accept']")
+m = s.find("testcase[@name='syncprobe@tmpfs durable = yes']/failure").get("message")
+assert m == "measured no (worst), required = yes", m
+PY
+fi
 
 t_done
