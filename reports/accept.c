@@ -200,7 +200,8 @@ static int yes_no(const char *v, int *b)
 static int parse_value(struct nb_criterion *c, const struct nb_metric *m,
 		       const char *v, const char *where)
 {
-	enum kind mk = unit_kind(m->unit), vk;
+	/* durable is syncprobe's verdict whatever unit its row gives it */
+	enum kind mk = !strcmp(c->stored, "durable") ? K_BOOL : unit_kind(m->unit), vk;
 	double x, to_stored, stored_unit_us;
 	char *end;
 	int b;
@@ -244,7 +245,7 @@ static int parse_value(struct nb_criterion *c, const struct nb_metric *m,
 
 int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 {
-	char wt[160], metric[96], op[8], value[96], extra[8];
+	char wt[160], metric[96], op[8], value[96];
 	const struct nb_metric *m;
 	const char *stored;
 	char *at, *colon;
@@ -282,10 +283,15 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 		}
 	for (size_t l = strlen(value); l && isspace((unsigned char)value[l - 1]);)
 		value[--l] = '\0';
-	if (sscanf(value, "%*s %7s", extra) == 1 &&
-	    !(isdigit((unsigned char)value[0]) && !strchr(value + strcspn(value, " ") + 1, ' ')))
-		return nb_err(-EINVAL, "%s: unexpected text after the value in '%s'",
-			      where, text);
+	{
+		/* a number, optionally a unit after a blank: nothing more */
+		const char *sp = strchr(value, ' ');
+
+		if (sp && (strchr(sp + strspn(sp, " "), ' ') ||
+			   isdigit((unsigned char)sp[strspn(sp, " ")])))
+			return nb_err(-EINVAL, "%s: unexpected text after the value "
+				      "in '%s'", where, text);
+	}
 	at = strchr(wt, '@');
 	if (!at || at == wt || !at[1] || strchr(at + 1, '@'))
 		return nb_err(-EINVAL, "%s: '%s' is not WORKLOAD@TARGET", where, wt);
