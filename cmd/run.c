@@ -65,8 +65,16 @@ static volatile sig_atomic_t stop_flag;
 
 static void on_signal(int sig)
 {
+	static const char msg[] = "\nnasbench: stopping after the current I/O; "
+				  "interrupt again to abort at once\n";
 	(void)sig;
+	if (stop_flag) {
+		/* a second interrupt: the user will not wait for cleanup */
+		_exit(NB_EXIT_INTR);
+	}
 	stop_flag = 1;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		return;
 }
 
 struct opts {
