@@ -98,7 +98,7 @@ static int unknown_metric(const char *where, const char *m)
 		return nb_err(-EINVAL, "%s: unknown metric '%s'; did you mean '%s'?",
 			      where, m, near);
 	return nb_err(-EINVAL, "%s: unknown metric '%s' (e.g. mb_s, iops, p99_us, "
-		      "durable, corrupt_blocks; 'nasbench help accept')", where, m);
+		      "durable, corrupt_blocks: see 'nasbench help accept')", where, m);
 }
 
 static int unknown_workload(const char *where, const char *w)
@@ -647,6 +647,32 @@ int nb_accept_implied(struct nb_accept *a, const json_t *doc)
 }
 
 /* ---- output ---- */
+
+void nb_accept_help(FILE *out)
+{
+	fputs("Acceptance criteria: one a line in the box file's [accept] section or\n"
+	      "in a file given with 'nasbench run --accept FILE':\n\n"
+	      "  WORKLOAD@TARGET METRIC[:STAT] OP VALUE[UNIT]\n\n"
+	      "  seq512k-write-sync@nfs mb_s >= 80\n"
+	      "  rand4k-read@iscsi      p99_us <= 5ms\n"
+	      "  syncprobe@nfs          durable = yes\n"
+	      "  integrity@nfs          corrupt_blocks = 0\n\n"
+	      "OP:    >= <= > < = !=\n"
+	      "STAT:  median (default for figures), worst (default for durable,\n"
+	      "       *_blocks and conform_failed), best, mean, min, max\n"
+	      "UNIT:  throughput B/s KB/s MB/s GB/s KiB/s MiB/s GiB/s; time ns us ms s;\n"
+	      "       iops; yes/no for durable.  A bare number is in the metric's unit.\n\n"
+	      "Metrics (aliases):\n"
+	      "  mb_s mib_s bw        throughput (bw_bytes)\n"
+	      "  p50_us p90_us p99_us p99.9_us max_us mean_us p99_ms   latency\n\n"
+	      "Metrics (as stored):\n", out);
+	for (int i = 0; nb_metrics[i].name; i++)
+		fprintf(out, "  %-20s %-8s %s\n", nb_metrics[i].name,
+			nb_metrics[i].unit, nb_metrics[i].help);
+	fputs("\nA criterion whose workload did not run on its target fails.  Any\n"
+	      "failing criterion makes 'nasbench run' exit 1.\n", out);
+}
+
 
 static const char *s_of(const json_t *o, const char *k)
 {

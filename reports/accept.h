@@ -108,6 +108,10 @@ int nb_accept_finish(struct nb_accept *a, json_t *doc, int suite_accept);
  * 0, or -errno with the detail printed. */
 int nb_accept_report(const json_t *doc, FILE *out, const char *junit);
 
+/* 'nasbench help accept': the syntax, operators, statistics, units and
+ * every metric a criterion can name. */
+void nb_accept_help(FILE *out);
+
 /* The pass/fail table a person reads. */
 void nb_accept_print(FILE *out, const json_t *accept);
 
