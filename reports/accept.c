@@ -704,19 +704,16 @@ void nb_accept_print(FILE *out, const json_t *acc)
 		!strcmp(s_of(acc, "verdict"), "pass") ? "PASS" : "FAIL",
 		(long long)json_integer_value(json_object_get(acc, "passed")),
 		(long long)json_integer_value(json_object_get(acc, "failed")));
-	fprintf(out, "  %-4s  %-44s %-7s %18s %18s\n", "", "criterion", "stat",
-		"measured", "required");
+	fprintf(out, "  %-4s  %-50s %-7s %16s\n", "", "criterion", "stat",
+		"measured");
 	json_array_foreach(json_object_get(acc, "criteria"), i, c) {
-		const char *unit = s_of(c, "unit");
-		char crit[300], meas[64], req[64];
+		char meas[64];
 
-		snprintf(crit, sizeof(crit), "%s@%s %s %s", s_of(c, "workload"),
-			 s_of(c, "target"), s_of(c, "metric"), s_of(c, "op"));
-		fmt_value(meas, sizeof(meas), json_object_get(c, "measured"), unit);
-		fmt_value(req, sizeof(req), json_object_get(c, "required"), unit);
-		fprintf(out, "  %-4s  %-44s %-7s %18s %18s\n",
-			!strcmp(s_of(c, "verdict"), "pass") ? "ok" : "FAIL", crit,
-			s_of(c, "statistic"), meas, req);
+		fmt_value(meas, sizeof(meas), json_object_get(c, "measured"),
+			  s_of(c, "unit"));
+		fprintf(out, "  %-4s  %-50s %-7s %16s\n",
+			!strcmp(s_of(c, "verdict"), "pass") ? "ok" : "FAIL",
+			s_of(c, "criterion"), s_of(c, "statistic"), meas);
 		if (*s_of(c, "reason"))
 			fprintf(out, "        %s\n", s_of(c, "reason"));
 	}

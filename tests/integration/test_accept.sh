@@ -66,6 +66,7 @@ t_case "a criterion the box cannot meet: exit 1, both numbers in the JUnit"
 run "$NB" run "$T/cannot.ini" -o "$T/cannot.json" --junit "$T/cannot.xml"
 assert_rc 1
 assert_out "acceptance: FAIL (1 passed, 2 failed)"
+assert_out "  FAIL  seq512k-write@local mb_s >= 1000000"
 assert_out "'rand4k-read' did not run on 'local' (not in the plan)"
 assert_json "$T/cannot.json" 'd["accept"]["criteria"][1]["verdict"] == "fail" and d["accept"]["criteria"][1]["required"] == 1000000'
 assert_json "$T/cannot.json" 'd["accept"]["criteria"][2]["measured"] is None and d["accept"]["criteria"][2]["verdict"] == "fail"'
