@@ -253,9 +253,20 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->where, sizeof(c->where), "%s", where);
-	snprintf(c->text, sizeof(c->text), "%.*s", (int)strcspn(text, "#;"), text);
-	for (size_t l = strlen(c->text); l && isspace((unsigned char)c->text[l - 1]);)
-		c->text[--l] = '\0';
+	/* as written, without its comment, blanks collapsed (a stable name) */
+	{
+		size_t k = 0, end = strcspn(text, "#;");
+
+		for (size_t i = 0; i < end && k + 1 < sizeof(c->text); i++) {
+			if (isspace((unsigned char)text[i]) &&
+			    (!k || c->text[k - 1] == ' '))
+				continue;
+			c->text[k++] = isspace((unsigned char)text[i]) ? ' ' : text[i];
+		}
+		while (k && c->text[k - 1] == ' ')
+			k--;
+		c->text[k] = '\0';
+	}
 	text = c->text;
 	n = sscanf(text, "%159s %95s %7s %95[^\n]", wt, metric, op, value);
 	/* "mb_s>=80" without spaces: split at the operator */
