@@ -700,7 +700,7 @@ static void fmt_value(char *buf, size_t len, const json_t *v, const char *unit)
 		snprintf(buf, len, "%lld%s%s", (long long)json_integer_value(v),
 			 *unit ? " " : "", unit);
 	else if (json_is_number(v))
-		snprintf(buf, len, fabs(json_number_value(v)) >= 1e5 ? "%.0f%s%s" :
+		snprintf(buf, len, fabs(json_number_value(v)) >= 1e3 ? "%.0f%s%s" :
 			 "%.4g%s%s", json_number_value(v), *unit ? " " : "", unit);
 	else
 		snprintf(buf, len, "nothing");
