@@ -10,6 +10,7 @@
 #include "../core/progress.h"
 #include "../core/result.h"
 #include "../core/units.h"
+#include "../hw/inventory.h"
 #include "../reports/accept.h"
 #include "../reports/text.h"
 #include "../runners/runner.h"
@@ -47,6 +48,7 @@ const char cmd_run_usage[] =
 	"      --timeout TIME     per-request timeout of every target (default 10s)\n"
 	"      --destroy-data     allow writing over LUNs/devices that hold data\n"
 	"      --keep             keep the scratch directories\n"
+	"      --box-hw FILE      the box's inventory ('nasbench hw --json' on it)\n"
 	"      --no-space-check   do not refuse when the target reports too little\n"
 	"                         free space (quotas, thin provisioning may misreport)\n"
 	"      --accept FILE      acceptance criteria (instead of the box file's\n"
@@ -85,6 +87,8 @@ struct opts {
 	int ntargets;
 	int json, quiet, dry_run, destroy, keep, no_space_check;
 	const char *timeout;
+	const char *box_hw;
+	json_t *box;
 	const char *accept_file, *junit;
 	struct nb_accept acc;
 	char workloads[1024];
@@ -99,7 +103,8 @@ struct plan {
 };
 
 enum { O_SIZE = 256, O_RUNTIME, O_IODEPTH, O_BS, O_SYNC, O_DIRECT, O_SET,
-       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_ACCEPT, O_JUNIT };
+       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_BOX_HW, O_ACCEPT,
+       O_JUNIT };
 
 static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -118,6 +123,7 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
 	{ "destroy-data", no_argument, NULL, O_DESTROY },
 	{ "keep", no_argument, NULL, O_KEEP },
+	{ "box-hw", required_argument, NULL, O_BOX_HW },
 	{ "no-space-check", no_argument, NULL, O_NO_SPACE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, O_JSON },
@@ -211,6 +217,7 @@ static int parse_args(struct opts *o, int argc, char **argv,
 		case O_TIMEOUT: o->timeout = optarg; break;
 		case O_DESTROY: o->destroy = 1; break;
 		case O_KEEP: o->keep = 1; break;
+		case O_BOX_HW: o->box_hw = optarg; break;
 		case O_NO_SPACE: o->no_space_check = 1; break;
 		case 'o': o->output = optarg; break;
 		case O_JSON: o->json = 1; break;
@@ -583,6 +590,8 @@ static int execute(struct opts *o, struct plan *pl)
 		return usage_error();
 	x.doc = nb_result_new(run_id, o->command);
 	add_labels(x.doc, &o->cfg);
+	nb_hw_embed(x.doc, &o->cfg, o->box);
+	o->box = NULL;
 	nb_progress_init(&x.progress, o->json ? stderr : stdout, o->quiet);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -639,7 +648,9 @@ int cmd_run(int argc, char **argv)
 			rc = usage_error();
 			goto out;
 		}
-	if (nb_accept_setup(&o->acc, &o->cfg, o->accept_file) ||
+	if ((o->box_hw && nb_hw_load(o->box_hw, &o->box) &&
+	     nb_err_prefix("--box-hw")) ||
+	    nb_accept_setup(&o->acc, &o->cfg, o->accept_file) ||
 	    select_targets(o) || nb_accept_check(&o->acc, &o->cfg) ||
 	    make_plan(o, &pl)) {
 		rc = usage_error();
@@ -656,6 +667,7 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = execute(o, &pl);
 out:
+	json_decref(o->box);
 	nb_accept_free(&o->acc);
 	nb_config_free(&o->cfg);
 	free(o);

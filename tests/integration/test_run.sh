@@ -13,7 +13,7 @@ assert_file "$T/r.json"
 assert_clean "$D"
 [ -z "$OUT" ] || t_fail "--quiet printed: $OUT"
 assert_json "$T/r.json" 'd["schema"] == 1 and d["tool"] == "nasbench" and d["complete"] is True'
-assert_json "$T/r.json" 'd["labels"] == {"layout": "raidz1"} and d["targets"][0]["runner"] == "posix"'
+assert_json "$T/r.json" 'd["labels"] == {"layout": "raidz1", "platform": d["client"]["virtualization"]["platform"]} and d["targets"][0]["runner"] == "posix"'
 assert_json "$T/r.json" '[r["workload"] for r in d["results"]] == ["seq512k-write", "seq512k-read", "rand4k-write", "rand4k-read"]'
 assert_json "$T/r.json" 'all(r["status"] == "ok" and len(r["iterations"]) == 2 for r in d["results"])'
 assert_json "$T/r.json" 'all(1e6 < r["summary"]["bw_bytes"]["median"] < 1e11 for r in d["results"])'
@@ -50,7 +50,7 @@ size       = 8M
 INI
 run "$NB" run "$T/box.ini" --iterations 1 --label layout=raid10 -o "$T/b.json" -q
 assert_rc 0
-assert_json "$T/b.json" 'd["labels"] == {"name": "testbox", "layout": "raid10"}'
+assert_json "$T/b.json" 'd["labels"] == {"name": "testbox", "layout": "raid10", "platform": d["client"]["virtualization"]["platform"]}'
 assert_json "$T/b.json" 'len(d["results"]) == 1 and d["results"][0]["target"] == "scratch" and len(d["results"][0]["iterations"]) == 1'
 
 t_case "config errors: file:line, exact text, exit 2"
