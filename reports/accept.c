@@ -529,6 +529,18 @@ static json_t *user_value(const struct nb_criterion *c, double stored)
 	return json_real(round(v * 1e4) / 1e4);
 }
 
+/* The error of target NAME in DOC ("targets"[].error), or NULL. */
+static const char *target_error(const json_t *doc, const char *name)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "targets"), i, t)
+		if (!strcmp(json_string_value(json_object_get(t, "name")) ?: "", name))
+			return json_string_value(json_object_get(t, "error"));
+	return NULL;
+}
+
 static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 {
 	const json_t *wl = nb_result_find(doc, c->target, c->workload);
@@ -547,8 +559,14 @@ static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 	int n;
 
 	if (!wl) {
-		snprintf(why, sizeof(why), "'%s' did not run on '%s' (not in the "
-			 "plan)", c->workload, c->target);
+		const char *terr = target_error(doc, c->target);
+
+		if (terr)
+			snprintf(why, sizeof(why), "'%s' did not run: target '%s' "
+				 "could not be used: %s", c->workload, c->target, terr);
+		else
+			snprintf(why, sizeof(why), "'%s' did not run on '%s' (not in "
+				 "the plan)", c->workload, c->target);
 		goto fail;
 	}
 	n = nb_result_values(wl, c->stored, v, 1024);

@@ -115,6 +115,15 @@ run "$NB" run "$T/badbox.ini" -w rand4k-read --size 1M -o "$T/badbox.json"
 assert_rc 2
 assert_err "nasbench: $T/badbox.ini:5: '5GB/s' is a throughput (e.g. 80MB/s), but 'p99_us' is a time (e.g. 5ms)"
 
+t_case "a target that cannot be used: exit 3 wins, its criteria fail with the reason"
+printf '[target gone]\nurl = %s/nonexistent/dir\n\n[target local]\nurl = %s\n\n[accept]\nseq512k-write@gone mb_s >= 1\nseq512k-write@local mb_s >= 1\n' "$T" "$D" >"$T/gone.ini"
+run "$NB" run "$T/gone.ini" -w seq512k-write --size 1M -i 1 -o "$T/gone.json" --junit "$T/gone.xml"
+assert_rc 3
+assert_out "acceptance: FAIL (1 passed, 1 failed)"
+assert_json "$T/gone.json" '"did not run: target " in d["accept"]["criteria"][0]["reason"] and "could not be used: " in d["accept"]["criteria"][0]["reason"]'
+assert_out "did not run: target 'gone' could not be used: "
+assert_file "$T/gone.xml"
+
 t_case "missing criteria file"
 run "$NB" run -t "$D" --accept "$T/nope.accept"
 assert_rc 2
