@@ -326,13 +326,19 @@ static int iscsi_conform(struct nb_wl_ctx *c, struct tests *ts, json_t *conf)
 	else if (WEXITSTATUS(status) == 127)
 		rc = nb_err(-EIO, "target '%s': cannot run '%s': not found (install "
 			    "Debian's libiscsi-bin)", cfg->name, tool);
-	else if (WEXITSTATUS(status))
+	/* 1: some tests failed (they are in the XML); anything else: it could
+	 * not test (login refused, no such LUN...) */
+	else if (WEXITSTATUS(status) > 1 || (WEXITSTATUS(status) == 1 && !xml))
 		rc = nb_err(-EIO, "target '%s': iscsi-test-cu failed (exit %d): %s",
 			    cfg->name, WEXITSTATUS(status),
 			    text && *text ? text : "no output");
 	else if (!xml || parse_cunit(xml, ts) <= 0)
 		rc = nb_err(-EIO, "target '%s': iscsi-test-cu wrote no test "
 			    "results", cfg->name);
+	else if (WEXITSTATUS(status) == 1 && !ts->failed)
+		rc = nb_err(-EIO, "target '%s': iscsi-test-cu exited 1 but its "
+			    "results show no failed test: %s", cfg->name,
+			    text && *text ? text : "no output");
 	free(text);
 	free(xml);
 	return rc;
@@ -669,8 +675,10 @@ static int conform_run(struct nb_wl_ctx *c)
 	if (ts.failed)
 		nb_wl_warn(c, "iteration %d: %d of %d conformance tests failed",
 			   c->iteration, ts.failed, ts.passed + ts.failed);
-	if (iscsi)      /* it wrote all over the LUN */
-		return leave_fresh(c);
+	/* it wrote all over the LUN; a LUN that refuses writes keeps it */
+	if (iscsi && leave_fresh(c))
+		nb_wl_warn(c, "could not zero the start of the LUN after the "
+			   "conformance tests: %s", nb_err_last());
 	return 0;
 }
 

@@ -313,6 +313,21 @@ PY
 	integrity_fault lun_file -t "lun=$LUN" --destroy-data --accept "$T/integ-lun.accept"
 	assert_rc 1
 	assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["corrupt_offsets"] == [9 * 4096] and d["results"][0]["iterations"][0]["stale_offsets"] == [5 * 4096] and d["results"][0]["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
+	t_case "a read-only LUN fails iscsi-test-cu's write tests: in the verdict (exit 1) and the JUnit"
+	tgtadm -C $TGT_C --lld iscsi --op update --mode logicalunit --tid 1 --lun 1 --params readonly=1
+	run "$NB" run -t "lun=$LUN" -w conform --destroy-data -i 1 --accept "$T/lun.accept" -o "$T/ro.json" --junit "$T/ro.xml"
+	assert_rc 1
+	assert_out "  FAIL  conform@lun conform_failed = 0"
+	assert_json "$T/ro.json" '{t["name"]: t["status"] for t in d["results"][0]["iterations"][0]["conformance"]["tests"]}["SCSI.Write10.Simple"] == "fail"'
+	assert_json "$T/ro.json" '{t["name"]: t["status"] for t in d["results"][0]["iterations"][0]["conformance"]["tests"]}["SCSI.Read10.Simple"] == "pass"'
+	assert_json "$T/ro.json" 'd["accept"]["criteria"][0]["measured"] == sum(t["status"] == "fail" for t in d["results"][0]["iterations"][0]["conformance"]["tests"]) > 0'
+	python3 - "$T/ro.xml" <<'PY' || t_fail "JUnit lacks the failing iscsi-test-cu test"
+import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='conform.lun']")
+f = s.find("testcase[@name='SCSI.Write10.Simple']/failure")
+assert f is not None and "test_write10_simple.c:" in f.get("message"), f
+assert int(s.get("failures")) > 0
+PY
 	tgt_down
 fi
 
