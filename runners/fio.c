@@ -86,7 +86,9 @@ int nb_fio_jobfile(const struct nb_fio_job *j, char *buf, size_t len)
 	PUT("bs=%u\n", s->bs);
 	PUT("iodepth=%u\n", s->qd);
 	PUT("direct=%d\n", s->direct ? 1 : 0);
-	if (s->rw != NB_RW_READ && s->sync == NB_SYNC_END)
+	/* sync always: every write O_DSYNC and, as the native engine, one
+	 * flush at the end too (a device may cache what FUA does not cover) */
+	if (s->rw != NB_RW_READ && s->sync != NB_SYNC_NONE)
 		PUT("end_fsync=1\n");
 	if (s->rw != NB_RW_READ && s->sync == NB_SYNC_ALWAYS)
 		PUT("sync=dsync\n");
