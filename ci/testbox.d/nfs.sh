@@ -74,21 +74,30 @@ tb_nfs_private_run() {
 tb_nfs_up_rpcbind() {
 	if [ -f "$TB_STATE/netns" ]; then
 		tb_nfs_alive "$TB_STATE/nfs-rpcbind.pid" && return 0
-		tb_nfs_private_run rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 &
+		tb_nfs_private_run rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 12>&- &
 		echo $! >"$TB_STATE/nfs-rpcbind.pid"
 	else
 		tb_nfs_rpcbind_alive && return 0
-		rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 &
+		rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 12>&- &
 		echo $! >"$TB_STATE/nfs-rpcbind.pid"
 	fi
 	for _ in $(seq 50); do tb_nfs_rpcbind_alive && return 0; sleep 0.1; done
 	tb_die "nfs: rpcbind did not start (see $TB_NFS/rpcbind.log)"
 }
 
+# Several worktrees' test runs bring the testbox up and down at once: up and
+# down hold this lock (fd 12; the servers do not inherit it).
+tb_nfs_lock() {
+	exec 12>>"$TB_STATE/nfs.lock"
+	flock -w 120 12 || tb_die "nfs: $TB_STATE/nfs.lock held for 2 minutes"
+}
+
 tb_nfs_up() {
 	local addr
 	addr=$(tb_addr)
+	tb_nfs_lock
 	if tb_nfs_alive "$TB_STATE/nfs-ganesha.pid"; then
+		flock -u 12
 		return 0
 	fi
 	mkdir -p "$TB_NFS/export" "$TB_NFS/tmpfs" "$TB_NFS/denied"
@@ -104,24 +113,28 @@ tb_nfs_up() {
 	if [ -f "$TB_STATE/netns" ]; then
 		tb_nfs_private_run ganesha.nfsd -F -L "$TB_NFS/ganesha.log" \
 			-f "$TB_NFS/ganesha.conf" -p "$TB_NFS/ganesha.run.pid" \
-			>/dev/null 2>&1 &
+			>/dev/null 2>&1 12>&- &
 	else
 		ganesha.nfsd -F -L "$TB_NFS/ganesha.log" -f "$TB_NFS/ganesha.conf" \
-			-p "$TB_NFS/ganesha.run.pid" >/dev/null 2>&1 &
+			-p "$TB_NFS/ganesha.run.pid" >/dev/null 2>&1 12>&- &
 	fi
 	echo $! >"$TB_STATE/nfs-ganesha.pid"
 	# ganesha listens before it registers: wait for the MOUNT service
 	for _ in $(seq 200); do
 		tb_nfs_alive "$TB_STATE/nfs-ganesha.pid" ||
 			tb_die "nfs: ganesha exited (see $TB_NFS/ganesha.log)"
-		tb_exec rpcinfo -t "$addr" mountd 3 >/dev/null 2>&1 &&
-			tb_exec rpcinfo -t "$addr" nfs 3 >/dev/null 2>&1 && return 0
+		if tb_exec rpcinfo -t "$addr" mountd 3 >/dev/null 2>&1 &&
+		   tb_exec rpcinfo -t "$addr" nfs 3 >/dev/null 2>&1; then
+			flock -u 12
+			return 0
+		fi
 		sleep 0.1
 	done
 	tb_die "nfs: ganesha did not come up on $addr (see $TB_NFS/ganesha.log)"
 }
 
 tb_nfs_down() {
+	tb_nfs_lock
 	tb_stop_pid "$TB_STATE/nfs-ganesha.pid" 15
 	rm -f "$TB_NFS/ganesha.run.pid"
 	tb_stop_pid "$TB_STATE/nfs-rpcbind.pid" 5
@@ -129,6 +142,7 @@ tb_nfs_down() {
 		umount "$TB_NFS/tmpfs" 2>/dev/null || umount -l "$TB_NFS/tmpfs" || true
 		rm -f "$TB_NFS/tmpfs.mounted"
 	fi
+	flock -u 12
 }
 
 tb_nfs_status() {
