@@ -20,6 +20,25 @@ TB_ISCSI_PID=$TB_STATE/tgtd.pid
 
 tb_iscsi_adm() { tgtadm -C "$TB_ISCSI_CTL" --lld iscsi "$@"; }
 
+# The testbox is shared: several 'up' and 'down' may run at once.  One lock
+# serialises them (released when the calling ci/testbox exits).
+tb_iscsi_lock() {
+	mkdir -p "$TB_STATE"
+	exec {TB_ISCSI_LOCKFD}>"$TB_STATE/iscsi.lock"
+	flock -w 120 "$TB_ISCSI_LOCKFD" || tb_die "iscsi: testbox lock busy for 2 minutes"
+}
+
+# The pid of the tgtd that serves our control port, when it is not the one
+# in the pid file (its pid file was lost in a race): adopt it.
+tb_iscsi_adopt() {
+	local pid
+	tb_iscsi_adm --op show --mode sys >/dev/null 2>&1 || return 1
+	pid=$(pgrep -x -f "tgtd -f -C $TB_ISCSI_CTL --iscsi portal=$(tb_addr):$TB_ISCSI_PORT" | head -1)
+	[ -n "$pid" ] || return 1
+	echo "$pid" > "$TB_ISCSI_PID"
+	tb_log "iscsi: adopted the running tgtd $pid"
+}
+
 # tb_iscsi_target TID NAME FILE SIZE [--bsoflags sync]
 tb_iscsi_target() {
 	local tid=$1 name=$2 file=$3 size=$4
@@ -32,10 +51,13 @@ tb_iscsi_target() {
 
 tb_iscsi_up() {
 	local addr pass
+	tb_iscsi_lock
 	if tb_alive "$TB_ISCSI_PID"; then
 		tb_iscsi_adm --op show --mode sys >/dev/null 2>&1 && return 0
 		# dying (killed by a fault test) or wedged: make sure it is gone
 		tb_stop_pid "$TB_ISCSI_PID" 3
+	elif tb_iscsi_adopt; then
+		return 0
 	fi
 	command -v tgtd >/dev/null || tb_die "iscsi: tgtd is missing (apt-get install tgt)"
 	addr=$(tb_addr)
@@ -77,6 +99,8 @@ tb_iscsi_up() {
 
 tb_iscsi_down() {
 	local tid pid
+	tb_iscsi_lock
+	tb_alive "$TB_ISCSI_PID" || tb_iscsi_adopt 2>/dev/null || true
 	if tb_alive "$TB_ISCSI_PID"; then
 		pid=$(cat "$TB_ISCSI_PID")
 		# tgtd ignores SIGTERM: delete its targets, then the system
