@@ -31,6 +31,7 @@ struct nb_params {
 	int preset;              /* xz preset, -1 default (6) */
 	uint64_t files;          /* bonnie: files to create (-n) */
 	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
+	int cross_check;         /* I/O workloads with both engines (fio) */
 };
 
 #define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1 }
