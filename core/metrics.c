@@ -59,3 +59,19 @@ int nb_metric_alias(const char *user, const char **stored, double *factor)
 	*factor = 1;
 	return 0;
 }
+
+static int order_of(const char *name)
+{
+	for (int i = 0; nb_metrics[i].name; i++)
+		if (!strcmp(nb_metrics[i].name, name))
+			return i;
+	return 1 << 20;
+}
+
+int nb_metric_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int ox = order_of(x), oy = order_of(y);
+
+	return ox != oy ? (ox > oy) - (ox < oy) : strcmp(x, y);
+}

@@ -29,6 +29,10 @@ const struct nb_metric *nb_metric_find(const char *name);
  * stored metric and the factor from stored to user units.  0 or -EINVAL. */
 int nb_metric_alias(const char *user, const char **stored, double *factor);
 
+/* Display order: a metric's row in the table, after the table the
+ * others by name (a qsort comparator over const char * elements). */
+int nb_metric_cmp(const void *a, const void *b);
+
 /* All known metrics, NULL-name terminated. */
 extern const struct nb_metric nb_metrics[];
 

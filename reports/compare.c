@@ -179,47 +179,30 @@ static int is_ok(const json_t *wl)
 	return !strcmp(str(wl, "status"), "ok");
 }
 
-static int strcmp_ptr(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Metrics measured on both sides of some pair, in display order. */
 static json_t *metric_order(const json_t *pairs)
 {
-	json_t *seen = json_object(), *order = json_array(), *pair, *m, *it;
-	const char *name;
-	size_t i, j;
+	json_t *seen = json_object(), *order = json_array(), *pair, *m, *it, *v;
+	const char *name, **names;
+	size_t i, j, k = 0;
 
 	json_array_foreach(pairs, i, pair) {
 		json_t *b = json_array_get(pair, 0), *n = json_array_get(pair, 1);
+		json_t *n0 = json_object_get(json_array_get(
+			json_object_get(n, "iterations"), 0), "metrics");
 
 		json_array_foreach(json_object_get(b, "iterations"), j, it)
-			json_object_foreach(json_object_get(it, "metrics"), name, m) {
-				json_t *n0 = json_object_get(json_array_get(
-					json_object_get(n, "iterations"), 0), "metrics");
-
+			json_object_foreach(json_object_get(it, "metrics"), name, m)
 				if (json_is_number(m) && json_object_get(n0, name))
 					json_object_set_new(seen, name, json_true());
-			}
 	}
-	for (i = 0; nb_metrics[i].name; i++)
-		if (json_object_get(seen, nb_metrics[i].name)) {
-			json_array_append_new(order, json_string(nb_metrics[i].name));
-			json_object_del(seen, nb_metrics[i].name);
-		}
-	{
-		size_t n = json_object_size(seen), k = 0;
-		const char **rest = calloc(n + 1, sizeof(*rest));
-		json_t *v;
-
-		json_object_foreach(seen, name, v)
-			rest[k++] = name;
-		qsort(rest, k, sizeof(*rest), strcmp_ptr);
-		for (size_t x = 0; x < k; x++)
-			json_array_append_new(order, json_string(rest[x]));
-		free(rest);
-	}
+	names = calloc(json_object_size(seen) + 1, sizeof(*names));
+	json_object_foreach(seen, name, v)
+		names[k++] = name;
+	qsort(names, k, sizeof(*names), nb_metric_cmp);
+	for (i = 0; i < k; i++)
+		json_array_append_new(order, json_string(names[i]));
+	free(names);
 	json_decref(seen);
 	return order;
 }
