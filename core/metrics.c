@@ -33,6 +33,18 @@ static const struct {
 	{ "p99_ms", "lat_p99_us", 1e-3 },
 };
 
+/* What a name's suffix says about a metric the table does not list
+ * (bonnie phases "put_block_kps", per-phase latencies "..._lat_us"). */
+static const struct {
+	const char *suffix, *unit;
+	int better;
+} suffixes[] = {
+	{ "_us", "us", NB_LOWER },
+	{ "_kps", "K/s", NB_HIGHER },
+	{ "_per_s", "ops/s", NB_HIGHER },
+	{ "_bytes", "bytes/s", NB_HIGHER },
+};
+
 const struct nb_metric *nb_metric_find(const char *name)
 {
 	static _Thread_local struct nb_metric generic;
@@ -41,9 +53,16 @@ const struct nb_metric *nb_metric_find(const char *name)
 	for (int i = 0; nb_metrics[i].name; i++)
 		if (!strcmp(nb_metrics[i].name, name))
 			return &nb_metrics[i];
-	generic = (struct nb_metric){ name, name, "",
-				      n > 3 && !strcmp(name + n - 3, "_us") ?
-				      NB_LOWER : NB_HIGHER, 1, "" };
+	generic = (struct nb_metric){ name, name, "", NB_HIGHER, 1, "" };
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		size_t l = strlen(suffixes[i].suffix);
+
+		if (n > l && !strcmp(name + n - l, suffixes[i].suffix)) {
+			generic.unit = suffixes[i].unit;
+			generic.better = suffixes[i].better;
+			break;
+		}
+	}
 	return &generic;
 }
 

@@ -1,0 +1,33 @@
+/*
+ * import.h - results of other tools into the nasbench result model, so
+ * they join compare and report.
+ *
+ *   fio JSON (--output-format=json or json+, and fio client/server output
+ *   with its "client_stats" and any non-JSON lines before the JSON): one
+ *   workload per job (JOB, or JOB-read / JOB-write / JOB-trim when a job
+ *   did more than one kind of I/O).  bw_bytes, iops, and latency in
+ *   microseconds: lat_mean_us and lat_max_us from fio's lat_ns (submission
+ *   to completion, what nasbench measures), percentiles from lat_ns when
+ *   fio was run with lat_percentiles=1, else from clat_ns.  Client/server:
+ *   one target per client host, "all-clients" for fio's sums.
+ *
+ *   bonnie++ CSV (format 1.98, the lines of -q or bon_csv2txt input; a
+ *   header line is skipped): workload "bonnie"; putc_kps, put_block_kps,
+ *   rewrite_kps, getc_kps, get_block_kps (K/sec as bonnie++ prints),
+ *   seeks_per_s, seq_create_per_s ... ran_del_per_s, and each phase's
+ *   latency as *_lat_us.  "+++++" (too fast to measure) leaves the metric
+ *   out of that iteration; %CPU goes to the iteration's "cpu_pct".
+ *
+ * Each file (each CSV line) is one more iteration of its workloads.
+ */
+#ifndef NB_REPORT_IMPORT_H
+#define NB_REPORT_IMPORT_H
+
+#include <jansson.h>
+
+/* Add the runs in PATH to result DOC; TARGET names the target (NULL:
+ * "local"; client/server output: "TARGET@host").  0, or -EINVAL/-errno
+ * with "'PATH': ..." / "PATH:LINE: ..." set. */
+int nb_import_file(json_t *doc, const char *path, const char *target);
+
+#endif
