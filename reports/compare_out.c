@@ -15,6 +15,12 @@ static const char *str(const json_t *o, const char *k)
 	return s ? s : "";
 }
 
+/* An absent label reads "(none)". */
+static const char *or_none(const char *s)
+{
+	return *s ? s : "(none)";
+}
+
 static double num(const json_t *o, const char *k)
 {
 	json_t *v = json_object_get(o, k);
@@ -86,6 +92,9 @@ static void heading(char *buf, size_t len, const json_t *r)
 {
 	if (strcmp(str(r, "label"), str(r, "metric")))
 		snprintf(buf, len, "%s (%s, %s)", str(r, "label"), str(r, "metric"),
+			 direction(r));
+	else if (*str(r, "unit"))
+		snprintf(buf, len, "%s (%s, %s)", str(r, "metric"), str(r, "unit"),
 			 direction(r));
 	else
 		snprintf(buf, len, "%s (%s)", str(r, "metric"), direction(r));
@@ -196,8 +205,7 @@ static void text_one(FILE *out, const json_t *c, int color)
 	fprintf(out, "%s -> %s\n", str(c, "base"), str(c, "new"));
 	json_array_foreach(json_object_get(c, "labels"), i, v)
 		fprintf(out, "  %s: %s -> %s\n", str(v, "key"),
-			*str(v, "base") ? str(v, "base") : "(none)",
-			*str(v, "new") ? str(v, "new") : "(none)");
+			or_none(str(v, "base")), or_none(str(v, "new")));
 	if (!strcmp(str(c, "matched_by"), "workload")) {
 		json_t *t = json_object_get(c, "targets");
 
@@ -275,8 +283,8 @@ static void md_one(FILE *out, const json_t *c)
 		fputs("| label | base | new |\n|---|---|---|\n", out);
 		json_array_foreach(json_object_get(c, "labels"), i, v) {
 			fputs("| ", out), md_escape(out, str(v, "key"));
-			fputs(" | ", out), md_escape(out, str(v, "base"));
-			fputs(" | ", out), md_escape(out, str(v, "new"));
+			fputs(" | ", out), md_escape(out, or_none(str(v, "base")));
+			fputs(" | ", out), md_escape(out, or_none(str(v, "new")));
 			fputs(" |\n", out);
 		}
 		if (!strcmp(str(c, "matched_by"), "workload")) {
@@ -407,8 +415,8 @@ void nb_compare_junit(FILE *out, const json_t *doc)
 			json_array_foreach(json_object_get(c, "labels"), j, v) {
 				fputs("      <property name=\"label.", out);
 				xml(out, str(v, "key")), fputs("\" value=\"", out);
-				xml(out, str(v, "base")), fputs(" -&gt; ", out);
-				xml(out, str(v, "new")), fputs("\"/>\n", out);
+				xml(out, or_none(str(v, "base"))), fputs(" -&gt; ", out);
+				xml(out, or_none(str(v, "new"))), fputs("\"/>\n", out);
 			}
 			fputs("    </properties>\n", out);
 		}

@@ -458,7 +458,8 @@ static int workload_charts(struct nb_report *r, const char *dir, size_t w)
 		nb_chart_slug(gs, sizeof(gs), g);
 		snprintf(name, sizeof(name), "phases_%s_%s", slug, gs);
 		snprintf(title, sizeof(title), "%s: %s", wl, g);
-		rc = bars(r, dir, name, title, g, 0, wl, grp, ng, (int)w);
+		rc = bars(r, dir, name, title, g, !strcmp(g, "us"), wl, grp, ng,
+			  (int)w);
 	}
 	free_names(ms, nm);
 	return rc;
