@@ -304,6 +304,18 @@ static int bonnie_line(json_t *doc, char *line, const char *path, int lineno,
 	return 0;
 }
 
+/* A bonnie++ CSV result line: "1.98,2.00a,..." with its 50 fields. */
+static int bonnie_csv_line(const char *s)
+{
+	int commas = 0;
+
+	if (!isdigit((unsigned char)s[0]) || s[strspn(s, "0123456789.")] != ',')
+		return 0;
+	for (; *s && *s != '\n'; s++)
+		commas += *s == ',';
+	return commas >= 40;
+}
+
 static int bonnie_import(json_t *doc, const char *path, char *text,
 			 const char *target)
 {
@@ -315,8 +327,8 @@ static int bonnie_import(json_t *doc, const char *path, char *text,
 		if (next)
 			*next++ = '\0';
 		lineno++;
-		if (!*line || !strncmp(line, "format_version,", 15))
-			continue;    /* blank, or the heading -q prints */
+		if (!bonnie_csv_line(line))
+			continue;    /* the heading -q prints, or the text table */
 		rc = bonnie_line(doc, line, path, lineno, target);
 		rows++;
 	}
@@ -327,14 +339,13 @@ static int bonnie_import(json_t *doc, const char *path, char *text,
 
 /* ---- dispatch ---- */
 
-/* bonnie++ CSV: the first line is its heading or starts "1.98,". */
+/* bonnie++ output: -q's CSV, or its text table with the CSV line last. */
 static int looks_bonnie(const char *s)
 {
-	size_t eol = strcspn(s, "\n");
-
-	if (!strncmp(s, "format_version,", 15))
-		return 1;
-	return isdigit((unsigned char)s[0]) && memchr(s, ',', eol) != NULL;
+	for (; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL)
+		if (!strncmp(s, "format_version,", 15) || bonnie_csv_line(s))
+			return 1;
+	return 0;
 }
 
 int nb_import_file(json_t *doc, const char *path, const char *target)
@@ -353,11 +364,11 @@ int nb_import_file(json_t *doc, const char *path, const char *target)
 		free(buf);
 		return nb_err(-EINVAL, "'%s' is empty", path);
 	}
-	if (looks_bonnie(buf))
-		rc = bonnie_import(doc, path, buf, target);
-	else if (strchr(buf, '{') && (buf[strspn(buf, " \t\r\n")] == '{' ||
-				      strstr(buf, "\n{")))
+	if (strchr(buf, '{') && (buf[strspn(buf, " \t\r\n")] == '{' ||
+				 strstr(buf, "\n{")))
 		rc = fio_import(doc, path, buf, target);
+	else if (looks_bonnie(buf))
+		rc = bonnie_import(doc, path, buf, target);
 	else
 		rc = nb_err(-EINVAL, "'%s': unknown format (expected fio JSON "
 			    "output or bonnie++ CSV)", path);
