@@ -87,10 +87,16 @@ static int order_of(const char *name)
 	return 1 << 20;
 }
 
-int nb_metric_cmp(const void *a, const void *b)
+void nb_metric_sort(const char **names, size_t n)
 {
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	int ox = order_of(x), oy = order_of(y);
+	/* insertion sort: stable, and n is a handful */
+	for (size_t i = 1; i < n; i++) {
+		const char *x = names[i];
+		int ox = order_of(x);
+		size_t j = i;
 
-	return ox != oy ? (ox > oy) - (ox < oy) : strcmp(x, y);
+		for (; j > 0 && order_of(names[j - 1]) > ox; j--)
+			names[j] = names[j - 1];
+		names[j] = x;
+	}
 }

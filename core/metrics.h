@@ -10,6 +10,8 @@
 #ifndef NB_METRICS_H
 #define NB_METRICS_H
 
+#include <stddef.h>
+
 enum nb_better { NB_HIGHER = 1, NB_LOWER = -1, NB_NEITHER = 0 };
 
 struct nb_metric {
@@ -31,9 +33,10 @@ const struct nb_metric *nb_metric_find(const char *name);
  * stored metric and the factor from stored to user units.  0 or -EINVAL. */
 int nb_metric_alias(const char *user, const char **stored, double *factor);
 
-/* Display order: a metric's row in the table, after the table the
- * others by name (a qsort comparator over const char * elements). */
-int nb_metric_cmp(const void *a, const void *b);
+/* Put NAMES in display order: the table's metrics in its order first,
+ * then the others in the order given (a workload's own order, e.g. the
+ * bonnie++ phases).  Stable. */
+void nb_metric_sort(const char **names, size_t n);
 
 /* All known metrics, NULL-name terminated. */
 extern const struct nb_metric nb_metrics[];

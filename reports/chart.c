@@ -124,7 +124,7 @@ int nb_chart_lines(const char *dir, const struct nb_lines *l)
 		return nb_err(-ENOMEM, "out of memory");
 	header(f, l->name, l->title, l->ylabel);
 	fputs("set xlabel ", f), gp_str(f, l->xlabel), fputc('\n', f);
-	fputs("set yrange [0:*]\n", f);
+	fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n", f);
 	for (size_t s = 0; s < l->nseries; s++) {
 		fprintf(f, "$s%zu << EOD\n", s);
 		for (size_t i = 0; i < l->n[s]; i++)

@@ -199,7 +199,7 @@ static json_t *metric_order(const json_t *pairs)
 	names = calloc(json_object_size(seen) + 1, sizeof(*names));
 	json_object_foreach(seen, name, v)
 		names[k++] = name;
-	qsort(names, k, sizeof(*names), nb_metric_cmp);
+	nb_metric_sort(names, k);
 	for (i = 0; i < k; i++)
 		json_array_append_new(order, json_string(names[i]));
 	free(names);

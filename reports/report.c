@@ -5,6 +5,7 @@
 #include "../core/result.h"
 #include "../core/stats.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -51,6 +52,11 @@ static const char *label(const json_t *doc, const char *key)
 	return s ? s : "-";
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Label keys whose value is not the same in every result: the matrix
  * keys first (layout, slog, sync, platform), then the others by name. */
 static json_t *differing_keys(json_t *const *docs, size_t n)
@@ -85,7 +91,7 @@ static json_t *differing_keys(json_t *const *docs, size_t n)
 				json_array_append_new(keys, json_string(matrix[m]));
 				break;
 			}
-	qsort(rest, nrest, sizeof(*rest), nb_metric_cmp);   /* by name */
+	qsort(rest, nrest, sizeof(*rest), cmp_str);
 	for (size_t i = 0; i < nrest; i++)
 		json_array_append_new(keys, json_string(rest[i]));
 	free(rest);
@@ -235,7 +241,7 @@ static const char **wl_metrics(const struct nb_report *r, const char *wl,
 		names[cnt] = strdup(k);
 		cnt++;
 	}
-	qsort(names, cnt, sizeof(*names), nb_metric_cmp);
+	nb_metric_sort(names, cnt);
 	json_decref(seen);
 	*n = cnt;
 	return names;
@@ -648,8 +654,14 @@ static void md_table(FILE *out, const json_t *t)
 	json_array_foreach(head, i, v)
 		fputs("| ", out), md_text(out, json_string_value(v)), fputc(' ', out);
 	fputs("|\n", out);
-	json_array_foreach(head, i, v)
-		fputs(i ? "|--:" : "|---", out);
+	/* numbers to the right: judged by the first row */
+	json_array_foreach(head, i, v) {
+		json_t *c = json_array_get(json_array_get(json_object_get(t, "rows"), 0), i);
+		const char *s = json_string_value(c);
+
+		fputs(i && (json_is_integer(c) || (s && (isdigit((unsigned char)*s) ||
+							*s == '-'))) ? "|--:" : "|---", out);
+	}
 	fputs("|\n", out);
 	json_array_foreach(json_object_get(t, "rows"), i, row) {
 		json_array_foreach(row, j, v) {
