@@ -166,8 +166,9 @@ static pid_t spawn(const char *dir, const char *prog, const char *name,
 	if (fd >= 0)
 		dup2(fd, 0), dup2(fd, 1), close(fd);
 	if (chdir(dir) == 0) {
-		execlp(prog, prog, gp, (char *)NULL);
-		_exit(errno == ENOENT ? 127 : 126);
+		execl(prog, prog, gp, (char *)NULL);
+		fprintf(stderr, "cannot execute '%s': %s\n", prog, strerror(errno));
+		_exit(126);
 	}
 	_exit(126);
 }
@@ -196,7 +197,7 @@ static void read_err(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
-static int reap(struct job *j, const char *prog, int *rc)
+static int reap(struct job *j, int *rc)
 {
 	int st;
 	char msg[600];
@@ -206,10 +207,7 @@ static int reap(struct job *j, const char *prog, int *rc)
 			return 0;
 	if (*rc)
 		return unlink(j->errpath), 0;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
-		*rc = nb_err(-ENOENT, "cannot run '%s': not found (install "
-			     "gnuplot-nox, or set NB_GNUPLOT)", prog);
-	} else if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		read_err(j->errpath, msg, sizeof(msg));
 		*rc = nb_err(-EIO, "gnuplot failed on '%s.gp'%s%s%s", j->name,
 			     WIFSIGNALED(st) ? " (killed by a signal)" : "",
@@ -219,15 +217,39 @@ static int reap(struct job *j, const char *prog, int *rc)
 	return 0;
 }
 
+/* PROG as a path: itself when it has a '/', else searched in $PATH. */
+static int find_program(const char *prog, char *out, size_t len)
+{
+	const char *path = getenv("PATH") ?: "/usr/bin:/bin";
+
+	if (strchr(prog, '/')) {
+		snprintf(out, len, "%s", prog);
+		return access(out, X_OK) ? -ENOENT : 0;
+	}
+	while (*path) {
+		size_t l = strcspn(path, ":");
+
+		snprintf(out, len, "%.*s/%s", (int)l, l ? path : ".", prog);
+		if (!access(out, X_OK))
+			return 0;
+		path += l + (path[l] == ':');
+	}
+	return -ENOENT;
+}
+
 int nb_chart_render(const char *dir, const char *const *names, size_t n,
 		    const char *prog)
 {
 	struct job jobs[2];
 	size_t next = 0, running = 0;
 	int rc = 0;
+	char exe[4096];
 
 	if (!prog)
 		prog = getenv("NB_GNUPLOT") ?: "gnuplot";
+	if (find_program(prog, exe, sizeof(exe)))
+		return nb_err(-ENOENT, "cannot run '%s': not found (install "
+			      "gnuplot-nox, or set NB_GNUPLOT)", prog);
 	while (next < n || running) {
 		if (next < n && running < 2 && !rc) {
 			struct job *j = &jobs[running];
@@ -235,7 +257,7 @@ int nb_chart_render(const char *dir, const char *const *names, size_t n,
 			j->name = names[next++];
 			snprintf(j->errpath, sizeof(j->errpath), "%s/.%s.err", dir,
 				 j->name);
-			j->pid = spawn(dir, prog, j->name, j->errpath);
+			j->pid = spawn(dir, exe, j->name, j->errpath);
 			if (j->pid < 0) {
 				rc = nb_err(-errno, "cannot start gnuplot: %s",
 					    strerror(errno));
@@ -246,7 +268,7 @@ int nb_chart_render(const char *dir, const char *const *names, size_t n,
 		}
 		if (!running)
 			break;
-		reap(&jobs[0], prog, &rc);
+		reap(&jobs[0], &rc);
 		jobs[0] = jobs[--running];
 	}
 	return rc;
