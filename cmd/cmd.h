@@ -18,9 +18,11 @@ int cmd_version(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_hw(int argc, char **argv);
 
 extern const char cmd_run_usage[], cmd_list_usage[], cmd_version_usage[];
 extern const char cmd_compare_usage[], cmd_report_usage[], cmd_import_usage[];
+extern const char cmd_hw_usage[];
 
 /* The table in nasbench.c. */
 extern const struct nb_command nb_commands[];
