@@ -2,6 +2,7 @@
 #include "err.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 const struct nb_metric nb_metrics[] = {
@@ -34,20 +35,25 @@ static const struct {
 };
 
 /* What a name's suffix says about a metric the table does not list
- * (bonnie phases "put_block_kps", per-phase latencies "..._lat_us"). */
+ * (bonnie phases "put_block_kps", "put_block_bw_bytes", per-phase
+ * latencies "..._lat_us").  SHOW, when set, replaces the suffix in the
+ * column heading and SCALE turns the stored value into it. */
 static const struct {
 	const char *suffix, *unit;
 	int better;
+	const char *show;
+	double scale;
 } suffixes[] = {
-	{ "_us", "us", NB_LOWER },
-	{ "_kps", "K/s", NB_HIGHER },
-	{ "_per_s", "ops/s", NB_HIGHER },
-	{ "_bytes", "bytes/s", NB_HIGHER },
+	{ "_us", "us", NB_LOWER, NULL, 1 },
+	{ "_kps", "K/s", NB_HIGHER, NULL, 1 },
+	{ "_per_s", "ops/s", NB_HIGHER, NULL, 1 },
+	{ "_bw_bytes", "bytes/s", NB_HIGHER, " MB/s", 1e-6 },
 };
 
 const struct nb_metric *nb_metric_find(const char *name)
 {
 	static _Thread_local struct nb_metric generic;
+	static _Thread_local char label[128];
 	size_t n = strlen(name);
 
 	for (int i = 0; nb_metrics[i].name; i++)
@@ -57,11 +63,17 @@ const struct nb_metric *nb_metric_find(const char *name)
 	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
 		size_t l = strlen(suffixes[i].suffix);
 
-		if (n > l && !strcmp(name + n - l, suffixes[i].suffix)) {
-			generic.unit = suffixes[i].unit;
-			generic.better = suffixes[i].better;
-			break;
+		if (n <= l || strcmp(name + n - l, suffixes[i].suffix))
+			continue;
+		generic.unit = suffixes[i].unit;
+		generic.better = suffixes[i].better;
+		if (suffixes[i].show) {
+			snprintf(label, sizeof(label), "%.*s%s", (int)(n - l), name,
+				 suffixes[i].show);
+			generic.label = label;
+			generic.show_scale = suffixes[i].scale;
 		}
+		break;
 	}
 	return &generic;
 }

@@ -25,8 +25,9 @@ struct nb_metric {
 
 /* The descriptor of a stored metric; unknown names get a generic one
  * from their suffix (_us: microseconds, lower is better; _kps: K/s,
- * _per_s: ops/s, otherwise: higher is better).  The generic one is
- * thread-local, valid until the next call. */
+ * _per_s: ops/s, _bw_bytes: bytes/s shown as "<prefix> MB/s"; otherwise
+ * higher is better).  The generic one is thread-local, valid until the
+ * next call (its label too: copy it to keep it). */
 const struct nb_metric *nb_metric_find(const char *name);
 
 /* Resolve a user-facing name ("mb_s", "p99_us", "iops", "lat_p99_us") to a

@@ -103,7 +103,7 @@ static int fio_job(json_t *doc, const json_t *job, const char *target,
 		else
 			snprintf(name, sizeof(name), "%s", str(job, "jobname"));
 		e = entry(doc, target, name, "fio");
-		json_object_set(e, "spec", json_pack("{s:s, s:O}", "tool", "fio",
+		json_object_set_new(e, "spec", json_pack("{s:s, s:O}", "tool", "fio",
 						    "options", spec));
 		if (json_integer_value(json_object_get(job, "error"))) {
 			char why[64];

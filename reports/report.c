@@ -317,9 +317,8 @@ static int bars(struct nb_report *r, const char *dir, const char *name,
 			hi[k] = n ? sum.max * d->show_scale : NAN;
 			any |= n > 0;
 		}
-		if (any)
-			rows[used++] = wl ? nb_metric_find(m)->label == m ? m :
-					     nb_metric_find(m)->label : w;
+		if (any)         /* the label may live in a thread-local buffer */
+			rows[used++] = strdup(wl ? nb_metric_find(m)->label : w);
 	}
 	if (used) {
 		struct nb_bars b = { name, title, ylabel, logy, used, ns, rows,
@@ -329,6 +328,8 @@ static int bars(struct nb_report *r, const char *dir, const char *name,
 		if (!rc)
 			add_chart(r, name, title, wl_index);
 	}
+	for (size_t i = 0; i < used; i++)
+		free((char *)rows[i]);
 	free(rows), free(series), free(v), free(lo), free(hi);
 	return rc;
 }
