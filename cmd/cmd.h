@@ -24,6 +24,9 @@ extern const char cmd_run_usage[], cmd_list_usage[], cmd_version_usage[];
 extern const char cmd_compare_usage[], cmd_report_usage[], cmd_import_usage[];
 extern const char cmd_hw_usage[];
 
+/* Print "nasbench: <message>" and return NB_EXIT_USAGE (exit 2). */
+int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The table in nasbench.c. */
 extern const struct nb_command nb_commands[];
 const struct nb_command *nb_command_find(const char *name);

@@ -54,16 +54,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage(const char *fmt, const char *arg)
-{
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	nb_die_msg("%s", msg);
-	fputs("see 'nasbench help compare'\n", stderr);
-	return NB_EXIT_USAGE;
-}
-
 static int parse_format(const char *s, enum fmt *f)
 {
 	static const char *names[] = { "text", "markdown", "json", "junit" };
@@ -89,7 +79,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		case 'o': o->output = optarg; break;
 		case 'f':
 			if (parse_format(optarg, &o->fmt))
-				return usage("unknown format '%s' (text, markdown, "
+				return nb_cmd_usage("unknown format '%s' (text, markdown, "
 					     "json, junit)", optarg);
 			break;
 		case 'C':
@@ -100,17 +90,17 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			else if (!strcmp(optarg, "auto"))
 				o->color = -1;
 			else
-				return usage("--color: expected auto, always or "
+				return nb_cmd_usage("--color: expected auto, always or "
 					     "never, not '%s'", optarg);
 			break;
 		case ':':
-			return usage("option '%s' needs a value", argv[optind - 1]);
+			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage("unknown option '%s'", argv[optind - 1]);
+			return nb_cmd_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (argc - optind < 2)
-		return usage("%s", "need a BASE and at least one NEW result");
+		return nb_cmd_usage("%s", "need a BASE and at least one NEW result; see 'nasbench help compare'");
 	return 0;
 }
 
@@ -159,15 +149,15 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	nb_gate_init(&gate);
 	if (o.gate && nb_gate_load(&gate, o.gate))
-		return usage("%s", nb_err_last());
+		return nb_cmd_usage("%s", nb_err_last());
 	if (o.max_regress &&
 	    nb_gate_parse_threshold(o.max_regress, &gate.max_regress))
-		return usage("--max-regress: expected a percentage like 5%% or "
+		return nb_cmd_usage("--max-regress: expected a percentage like 5%% or "
 			     "'off', not '%s'", o.max_regress);
 	if (o.output && nb_atomic_check(o.output))
-		return usage("%s", nb_err_last());
+		return nb_cmd_usage("%s", nb_err_last());
 	if (nb_result_load(argv[optind], &base))
-		return usage("%s", nb_err_last());
+		return nb_cmd_usage("%s", nb_err_last());
 	comps = json_array();
 	for (int i = optind + 1; i < argc; i++) {
 		json_t *n, *c;
@@ -177,7 +167,7 @@ int cmd_compare(int argc, char **argv)
 		     json_decref(n), rc)) {
 			json_decref(comps);
 			json_decref(base);
-			return usage("%s", nb_err_last());
+			return nb_cmd_usage("%s", nb_err_last());
 		}
 		json_array_append_new(comps, c);
 	}

@@ -42,15 +42,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage(const char *fmt, const char *arg)
-{
-	char msg[4400];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	nb_die_msg("%s", msg);
-	return NB_EXIT_USAGE;
-}
-
 static void run_id(char *buf, size_t len)
 {
 	time_t now = time(NULL);
@@ -101,26 +92,26 @@ int cmd_import(int argc, char **argv)
 		case 't': target = optarg; break;
 		case 'l':
 			if (!valid_label(optarg))
-				return usage("--label: expected KEY=VALUE, not '%s'",
+				return nb_cmd_usage("--label: expected KEY=VALUE, not '%s'",
 					     optarg);
 			if (nlabels == 64)
-				return usage("%s", "--label: at most 64 labels");
+				return nb_cmd_usage("%s", "--label: at most 64 labels");
 			saved_labels[nlabels++] = optarg;
 			break;
 		case ':':
-			return usage("option '%s' needs a value", argv[optind - 1]);
+			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage("unknown option '%s'; see 'nasbench help import'",
+			return nb_cmd_usage("unknown option '%s'; see 'nasbench help import'",
 				     argv[optind - 1]);
 		}
 	}
 	if (!out && !json)
-		return usage("%s", "-o RESULT.json (or --json) is required; see "
+		return nb_cmd_usage("%s", "-o RESULT.json (or --json) is required; see "
 			     "'nasbench help import'");
 	if (optind >= argc)
-		return usage("%s", "no files to import; see 'nasbench help import'");
+		return nb_cmd_usage("%s", "no files to import; see 'nasbench help import'");
 	if (out && nb_atomic_check(out))
-		return usage("%s", nb_err_last());
+		return nb_cmd_usage("%s", nb_err_last());
 	run_id(id, sizeof(id));
 	command_line(cmdline, sizeof(cmdline), argc, argv);
 	doc = nb_result_new(id, cmdline);
@@ -136,7 +127,7 @@ int cmd_import(int argc, char **argv)
 		rc = nb_import_file(doc, argv[i], target);
 	if (rc) {
 		json_decref(doc);
-		return usage("%s", nb_err_last());
+		return nb_cmd_usage("%s", nb_err_last());
 	}
 	json_object_set_new(doc, "imported_from", json_array());
 	for (int i = optind; i < argc; i++)

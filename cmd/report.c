@@ -45,15 +45,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage(const char *fmt, const char *arg)
-{
-	char msg[4400];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	nb_die_msg("%s", msg);
-	return NB_EXIT_USAGE;
-}
-
 /* Remove DIR and the plain files in it (a report directory has no more). */
 static void remove_dir(const char *dir)
 {
@@ -191,26 +182,26 @@ int cmd_report(int argc, char **argv)
 		else if (c == 'G')
 			gnuplot = optarg;
 		else if (c == ':')
-			return usage("option '%s' needs a value", argv[optind - 1]);
+			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		else
-			return usage("unknown option '%s'; see 'nasbench help report'",
+			return nb_cmd_usage("unknown option '%s'; see 'nasbench help report'",
 				     argv[optind - 1]);
 	}
 	if (!out)
-		return usage("%s", "-o DIR is required; see 'nasbench help report'");
+		return nb_cmd_usage("%s", "-o DIR is required; see 'nasbench help report'");
 	if (optind >= argc)
-		return usage("%s", "no result files; see 'nasbench help report'");
+		return nb_cmd_usage("%s", "no result files; see 'nasbench help report'");
 	snprintf(dir, sizeof(dir), "%s", out);
 	for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
 		dir[l - 1] = '\0';
 	if (check_out(dir))
-		return usage("%s", nb_err_last());
+		return nb_cmd_usage("%s", nb_err_last());
 	n = (size_t)(argc - optind);
 	docs = calloc(n, sizeof(*docs));
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = nb_result_load(argv[optind + (int)i], &docs[i]);
 	if (rc) {
-		rc = usage("%s", nb_err_last());
+		rc = nb_cmd_usage("%s", nb_err_last());
 		goto out;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());

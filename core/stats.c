@@ -165,40 +165,39 @@ int nb_stats_mann_whitney(const double *x, size_t nx, const double *y,
 	return 0;
 }
 
+/* One step of Lentz's method: fold coefficient AA into C, D and H. */
+static void lentz(double aa, double *c, double *d, double *h)
+{
+	const double fpmin = 1e-300;
+
+	*d = 1 + aa * *d;
+	if (fabs(*d) < fpmin)
+		*d = fpmin;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < fpmin)
+		*c = fpmin;
+	*d = 1 / *d;
+	*h *= *d * *c;
+}
+
 /* Continued fraction for the incomplete beta (Numerical Recipes, betacf). */
 static double betacf(double a, double b, double x)
 {
-	const double eps = 1e-15, fpmin = 1e-300;
 	double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d, h;
 
 	d = 1 - qab * x / qap;
-	if (fabs(d) < fpmin)
-		d = fpmin;
+	if (fabs(d) < 1e-300)
+		d = 1e-300;
 	d = 1 / d;
 	h = d;
 	for (int m = 1; m <= 300; m++) {
 		int m2 = 2 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2)), del;
+		double before;
 
-		d = 1 + aa * d;
-		if (fabs(d) < fpmin)
-			d = fpmin;
-		c = 1 + aa / c;
-		if (fabs(c) < fpmin)
-			c = fpmin;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < fpmin)
-			d = fpmin;
-		c = 1 + aa / c;
-		if (fabs(c) < fpmin)
-			c = fpmin;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < eps)
+		lentz(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d, &h);
+		before = h;
+		lentz(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d, &h);
+		if (fabs(h / before - 1) < 1e-15)
 			break;
 	}
 	return h;

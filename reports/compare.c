@@ -1,4 +1,5 @@
 #include "compare.h"
+#include "escape.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
@@ -105,13 +106,6 @@ void nb_compare_judge(const double *base, int nbase, const double *new_,
 
 /* ---- the comparison document ---- */
 
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 static json_t *label_diff(const json_t *a, const json_t *b)
 {
 	json_t *la = json_object_get(a, "labels"), *lb = json_object_get(b, "labels");
@@ -143,9 +137,9 @@ static const char *single_target(const json_t *doc)
 	size_t i;
 
 	json_array_foreach(json_object_get(doc, "results"), i, wl) {
-		if (t && strcmp(t, str(wl, "target")))
+		if (t && strcmp(t, nb_jstr(wl, "target")))
 			return NULL;
-		t = str(wl, "target");
+		t = nb_jstr(wl, "target");
 	}
 	return t;
 }
@@ -156,9 +150,9 @@ static json_t *partner(const json_t *doc, const json_t *wl, int by_workload)
 	size_t i;
 
 	if (!by_workload)
-		return nb_result_find(doc, str(wl, "target"), str(wl, "workload"));
+		return nb_result_find(doc, nb_jstr(wl, "target"), nb_jstr(wl, "workload"));
 	json_array_foreach(json_object_get(doc, "results"), i, e)
-		if (!strcmp(str(e, "workload"), str(wl, "workload")))
+		if (!strcmp(nb_jstr(e, "workload"), nb_jstr(wl, "workload")))
 			return e;
 	return NULL;
 }
@@ -176,7 +170,7 @@ static int count_matches(const json_t *base, const json_t *new_, int by_wl)
 
 static int is_ok(const json_t *wl)
 {
-	return !strcmp(str(wl, "status"), "ok");
+	return !strcmp(nb_jstr(wl, "status"), "ok");
 }
 
 /* Metrics measured on both sides of some pair, in display order. */
@@ -219,7 +213,7 @@ static json_t *row(const json_t *b, const json_t *n, const char *metric,
 	const struct nb_metric *m = nb_metric_find(metric);
 	int nb = nb_result_values(b, metric, vb, MAXV);
 	int nn = nb_result_values(n, metric, vn, MAXV);
-	double thr = nb_gate_threshold(gate, str(b, "workload"), metric);
+	double thr = nb_gate_threshold(gate, nb_jstr(b, "workload"), metric);
 	struct nb_judgement j;
 
 	if (!nb || !nn)
@@ -229,7 +223,7 @@ static json_t *row(const json_t *b, const json_t *n, const char *metric,
 	*regressions += j.regression;
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:o, "
 			 "s:i, s:i, s:o, s:o, s:o, s:s, s:b, s:b}",
-			 "target", str(b, "target"), "workload", str(b, "workload"),
+			 "target", nb_jstr(b, "target"), "workload", nb_jstr(b, "workload"),
 			 "metric", metric, "label", m->label, "unit", m->unit,
 			 "better", m->better > 0 ? "higher" : m->better < 0 ?
 			 "lower" : "neither", "scale", m->show_scale,
@@ -247,7 +241,7 @@ static json_t *row(const json_t *b, const json_t *n, const char *metric,
 
 static json_t *wl_name(const json_t *wl)
 {
-	return json_sprintf("%s/%s", str(wl, "target"), str(wl, "workload"));
+	return json_sprintf("%s/%s", nb_jstr(wl, "target"), nb_jstr(wl, "workload"));
 }
 
 /* Entries without a partner on the other side. */
@@ -264,15 +258,15 @@ static json_t *unmatched(const json_t *from, const json_t *other, int by_wl)
 
 static json_t *status_row(const json_t *b, const json_t *n, int *regressions)
 {
-	/* ok -> failed/interrupted is a regression; skipped is reported */
-	int reg = is_ok(b) && (!strcmp(str(n, "status"), "failed") ||
-			       !strcmp(str(n, "status"), "interrupted"));
+	/* ok -> anything else is a regression: a gate must not pass because
+	 * the workload stopped being measured (skipped included) */
+	int reg = is_ok(b) && !is_ok(n);
 
 	*regressions += reg;
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b}", "target",
-			 str(b, "target"), "workload", str(b, "workload"), "base",
-			 str(b, "status"), "new", str(n, "status"), "reason",
-			 str(n, "reason")[0] ? str(n, "reason") : str(b, "reason"),
+			 nb_jstr(b, "target"), "workload", nb_jstr(b, "workload"), "base",
+			 nb_jstr(b, "status"), "new", nb_jstr(n, "status"), "reason",
+			 nb_jstr(n, "reason")[0] ? nb_jstr(n, "reason") : nb_jstr(b, "reason"),
 			 "regression", reg);
 }
 

@@ -3,17 +3,11 @@
  * Markdown (a pull-request comment), JUnit XML (CI systems), JSON.
  */
 #include "compare.h"
+#include "escape.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
 
 /* An absent label reads "(none)". */
 static const char *or_none(const char *s)
@@ -72,16 +66,16 @@ static void fmt_p(char *buf, size_t len, const json_t *r)
 
 static void fmt_verdict(char *buf, size_t len, const json_t *r)
 {
-	snprintf(buf, len, "%s%s%s", str(r, "verdict"),
+	snprintf(buf, len, "%s%s%s", nb_jstr(r, "verdict"),
 		 json_is_true(json_object_get(r, "low_confidence")) &&
-		 strcmp(str(r, "verdict"), "unchanged") ? " (low confidence)" : "",
+		 strcmp(nb_jstr(r, "verdict"), "unchanged") ? " (low confidence)" : "",
 		 json_is_null(json_object_get(r, "threshold_pct")) &&
-		 strcmp(str(r, "verdict"), "unchanged") ? " (not gated)" : "");
+		 strcmp(nb_jstr(r, "verdict"), "unchanged") ? " (not gated)" : "");
 }
 
 static const char *direction(const json_t *r)
 {
-	const char *b = str(r, "better");
+	const char *b = nb_jstr(r, "better");
 
 	return !strcmp(b, "higher") ? "higher is better" :
 	       !strcmp(b, "lower") ? "lower is better" : "no better direction";
@@ -90,14 +84,14 @@ static const char *direction(const json_t *r)
 /* The heading of a metric's table: "MB/s (bw_bytes, higher is better)". */
 static void heading(char *buf, size_t len, const json_t *r)
 {
-	if (strcmp(str(r, "label"), str(r, "metric")))
-		snprintf(buf, len, "%s (%s, %s)", str(r, "label"), str(r, "metric"),
+	if (strcmp(nb_jstr(r, "label"), nb_jstr(r, "metric")))
+		snprintf(buf, len, "%s (%s, %s)", nb_jstr(r, "label"), nb_jstr(r, "metric"),
 			 direction(r));
-	else if (*str(r, "unit"))
-		snprintf(buf, len, "%s (%s, %s)", str(r, "metric"), str(r, "unit"),
+	else if (*nb_jstr(r, "unit"))
+		snprintf(buf, len, "%s (%s, %s)", nb_jstr(r, "metric"), nb_jstr(r, "unit"),
 			 direction(r));
 	else
-		snprintf(buf, len, "%s (%s)", str(r, "metric"), direction(r));
+		snprintf(buf, len, "%s (%s)", nb_jstr(r, "metric"), direction(r));
 }
 
 /* Rows [from, to) share a metric. */
@@ -106,8 +100,8 @@ static size_t metric_end(const json_t *rows, size_t from)
 	size_t to = from + 1;
 
 	while (to < json_array_size(rows) &&
-	       !strcmp(str(json_array_get(rows, to), "metric"),
-		       str(json_array_get(rows, from), "metric")))
+	       !strcmp(nb_jstr(json_array_get(rows, to), "metric"),
+		       nb_jstr(json_array_get(rows, from), "metric")))
 		to++;
 	return to;
 }
@@ -126,8 +120,8 @@ enum { C_TARGET, C_WL, C_BASE, C_NEW, C_CHANGE, C_N, C_P, C_VERDICT, NCOL };
 
 static void text_cells(const json_t *r, char cell[NCOL][96])
 {
-	snprintf(cell[C_TARGET], 96, "%s", str(r, "target"));
-	snprintf(cell[C_WL], 96, "%s", str(r, "workload"));
+	snprintf(cell[C_TARGET], 96, "%s", nb_jstr(r, "target"));
+	snprintf(cell[C_WL], 96, "%s", nb_jstr(r, "workload"));
 	fmt_shown(cell[C_BASE], 96, r, "base");
 	fmt_shown(cell[C_NEW], 96, r, "new");
 	fmt_change(cell[C_CHANGE], 96, r);
@@ -138,7 +132,7 @@ static void text_cells(const json_t *r, char cell[NCOL][96])
 
 static const char *color_of(const json_t *r)
 {
-	const char *v = str(r, "verdict");
+	const char *v = nb_jstr(r, "verdict");
 
 	if (json_is_true(json_object_get(r, "regression")))
 		return "\033[1;31m";
@@ -202,27 +196,27 @@ static void text_one(FILE *out, const json_t *c, int color)
 	json_t *rows = json_object_get(c, "rows"), *v;
 	size_t i;
 
-	fprintf(out, "%s -> %s\n", str(c, "base"), str(c, "new"));
+	fprintf(out, "%s -> %s\n", nb_jstr(c, "base"), nb_jstr(c, "new"));
 	json_array_foreach(json_object_get(c, "labels"), i, v)
-		fprintf(out, "  %s: %s -> %s\n", str(v, "key"),
-			or_none(str(v, "base")), or_none(str(v, "new")));
-	if (!strcmp(str(c, "matched_by"), "workload")) {
+		fprintf(out, "  %s: %s -> %s\n", nb_jstr(v, "key"),
+			or_none(nb_jstr(v, "base")), or_none(nb_jstr(v, "new")));
+	if (!strcmp(nb_jstr(c, "matched_by"), "workload")) {
 		json_t *t = json_object_get(c, "targets");
 
 		fprintf(out, "  target: %s -> %s (matched by workload)\n",
-			str(t, "base"), str(t, "new"));
+			nb_jstr(t, "base"), nb_jstr(t, "new"));
 	}
 	for (i = 0; i < json_array_size(rows); i = metric_end(rows, i))
 		text_table(out, rows, i, metric_end(rows, i), color);
 	if (json_array_size(json_object_get(c, "status")))
 		fputc('\n', out);
 	json_array_foreach(json_object_get(c, "status"), i, v)
-		fprintf(out, "%s/%s: %s -> %s%s%s%s\n", str(v, "target"),
-			str(v, "workload"), str(v, "base"), str(v, "new"),
-			*str(v, "reason") ? " (" : "", str(v, "reason"),
+		fprintf(out, "%s/%s: %s -> %s%s%s%s\n", nb_jstr(v, "target"),
+			nb_jstr(v, "workload"), nb_jstr(v, "base"), nb_jstr(v, "new"),
+			*nb_jstr(v, "reason") ? " (" : "", nb_jstr(v, "reason"),
 			json_is_true(json_object_get(v, "regression")) ?
-			(*str(v, "reason") ? "): regression" : ": regression") :
-			(*str(v, "reason") ? ")" : ""));
+			(*nb_jstr(v, "reason") ? "): regression" : ": regression") :
+			(*nb_jstr(v, "reason") ? ")" : ""));
 	if (json_array_size(json_object_get(c, "only_base")) ||
 	    json_array_size(json_object_get(c, "only_new")))
 		fputc('\n', out);
@@ -263,36 +257,27 @@ void nb_compare_text(FILE *out, const json_t *doc, int color)
 
 /* ---- Markdown ---- */
 
-static void md_escape(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("|\\`*_[]<>", *s))
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-}
-
 static void md_one(FILE *out, const json_t *c)
 {
 	json_t *rows = json_object_get(c, "rows"), *v;
 	size_t i, k;
 
-	fprintf(out, "### `%s` → `%s`\n\n", str(c, "base"), str(c, "new"));
+	fprintf(out, "### `%s` → `%s`\n\n", nb_jstr(c, "base"), nb_jstr(c, "new"));
 	if (json_array_size(json_object_get(c, "labels")) ||
-	    !strcmp(str(c, "matched_by"), "workload")) {
+	    !strcmp(nb_jstr(c, "matched_by"), "workload")) {
 		fputs("| label | base | new |\n|---|---|---|\n", out);
 		json_array_foreach(json_object_get(c, "labels"), i, v) {
-			fputs("| ", out), md_escape(out, str(v, "key"));
-			fputs(" | ", out), md_escape(out, or_none(str(v, "base")));
-			fputs(" | ", out), md_escape(out, or_none(str(v, "new")));
+			fputs("| ", out), nb_md_escape(out, nb_jstr(v, "key"));
+			fputs(" | ", out), nb_md_escape(out, or_none(nb_jstr(v, "base")));
+			fputs(" | ", out), nb_md_escape(out, or_none(nb_jstr(v, "new")));
 			fputs(" |\n", out);
 		}
-		if (!strcmp(str(c, "matched_by"), "workload")) {
+		if (!strcmp(nb_jstr(c, "matched_by"), "workload")) {
 			json_t *t = json_object_get(c, "targets");
 
 			fputs("| target (matched by workload) | ", out);
-			md_escape(out, str(t, "base"));
-			fputs(" | ", out), md_escape(out, str(t, "new"));
+			nb_md_escape(out, nb_jstr(t, "base"));
+			fputs(" | ", out), nb_md_escape(out, nb_jstr(t, "new"));
 			fputs(" |\n", out);
 		}
 		fputc('\n', out);
@@ -302,7 +287,7 @@ static void md_one(FILE *out, const json_t *c)
 
 		k = metric_end(rows, i);
 		heading(h, sizeof(h), json_array_get(rows, i));
-		fputs("**", out), md_escape(out, h), fputs("**\n\n", out);
+		fputs("**", out), nb_md_escape(out, h), fputs("**\n\n", out);
 		fputs("| target | workload | base | new | change | n | p | verdict |\n"
 		      "|---|---|--:|--:|--:|--:|--:|---|\n", out);
 		for (size_t j = i; j < k; j++) {
@@ -311,12 +296,12 @@ static void md_one(FILE *out, const json_t *c)
 			int reg = json_is_true(json_object_get(r, "regression"));
 
 			text_cells(r, cell);
-			fputs("| ", out), md_escape(out, cell[C_TARGET]);
-			fputs(" | ", out), md_escape(out, cell[C_WL]);
+			fputs("| ", out), nb_md_escape(out, cell[C_TARGET]);
+			fputs(" | ", out), nb_md_escape(out, cell[C_WL]);
 			fprintf(out, " | %s | %s | %s | %s | %s | %s", cell[C_BASE],
 				cell[C_NEW], cell[C_CHANGE], cell[C_N], cell[C_P],
 				reg ? "**" : "");
-			md_escape(out, cell[C_VERDICT]);
+			nb_md_escape(out, cell[C_VERDICT]);
 			fprintf(out, "%s |\n", reg ? "**" : "");
 		}
 		fputc('\n', out);
@@ -324,18 +309,18 @@ static void md_one(FILE *out, const json_t *c)
 	json_array_foreach(json_object_get(c, "status"), i, v) {
 		fprintf(out, "- %s", json_is_true(json_object_get(v, "regression")) ?
 			"**regression**: " : "");
-		md_escape(out, str(v, "target")), fputc('/', out);
-		md_escape(out, str(v, "workload"));
-		fprintf(out, ": %s → %s", str(v, "base"), str(v, "new"));
-		if (*str(v, "reason"))
-			fputs(" (", out), md_escape(out, str(v, "reason")), fputc(')', out);
+		nb_md_escape(out, nb_jstr(v, "target")), fputc('/', out);
+		nb_md_escape(out, nb_jstr(v, "workload"));
+		fprintf(out, ": %s → %s", nb_jstr(v, "base"), nb_jstr(v, "new"));
+		if (*nb_jstr(v, "reason"))
+			fputs(" (", out), nb_md_escape(out, nb_jstr(v, "reason")), fputc(')', out);
 		fputc('\n', out);
 	}
 	json_array_foreach(json_object_get(c, "only_base"), i, v)
-		fputs("- only in base: ", out), md_escape(out, json_string_value(v)),
+		fputs("- only in base: ", out), nb_md_escape(out, json_string_value(v)),
 			fputc('\n', out);
 	json_array_foreach(json_object_get(c, "only_new"), i, v)
-		fputs("- only in new: ", out), md_escape(out, json_string_value(v)),
+		fputs("- only in new: ", out), nb_md_escape(out, json_string_value(v)),
 			fputc('\n', out);
 	if (json_array_size(json_object_get(c, "status")) ||
 	    json_array_size(json_object_get(c, "only_base")) ||
@@ -359,20 +344,6 @@ void nb_compare_markdown(FILE *out, const json_t *doc)
 
 /* ---- JUnit ---- */
 
-static void xml(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, out);
-		}
-}
-
 static void junit_numbers(char *buf, size_t len, const json_t *r)
 {
 	char b[64], n[64], ch[64], p[64], v[160], thr[32];
@@ -385,10 +356,10 @@ static void junit_numbers(char *buf, size_t len, const json_t *r)
 	fmt_threshold(thr, sizeof(thr), json_is_null(json_object_get(r, "threshold_pct")) ?
 		      -1 : num(r, "threshold_pct"));
 	snprintf(buf, len, "%s %s: %s -> %s (%s, threshold %s, n %d/%d, p %s%s%s): %s",
-		 str(r, "workload"), str(r, "label"), b, n, ch, thr,
+		 nb_jstr(r, "workload"), nb_jstr(r, "label"), b, n, ch, thr,
 		 (int)num(r, "n_base"), (int)num(r, "n_new"), p,
 		 json_is_null(json_object_get(r, "test")) ? "" : ", ",
-		 json_is_null(json_object_get(r, "test")) ? "" : str(r, "test"), v);
+		 json_is_null(json_object_get(r, "test")) ? "" : nb_jstr(r, "test"), v);
 }
 
 void nb_compare_junit(FILE *out, const json_t *doc)
@@ -405,7 +376,7 @@ void nb_compare_junit(FILE *out, const json_t *doc)
 		tests, (long long)json_integer_value(json_object_get(doc, "regressions")));
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c) {
 		fputs("  <testsuite name=\"", out);
-		xml(out, str(c, "base")), fputs(" -&gt; ", out), xml(out, str(c, "new"));
+		nb_xml_escape(out, nb_jstr(c, "base")), fputs(" -&gt; ", out), nb_xml_escape(out, nb_jstr(c, "new"));
 		fprintf(out, "\" tests=\"%zu\" failures=\"%lld\">\n",
 			json_array_size(json_object_get(c, "rows")) +
 			json_array_size(json_object_get(c, "status")),
@@ -414,9 +385,9 @@ void nb_compare_junit(FILE *out, const json_t *doc)
 			fputs("    <properties>\n", out);
 			json_array_foreach(json_object_get(c, "labels"), j, v) {
 				fputs("      <property name=\"label.", out);
-				xml(out, str(v, "key")), fputs("\" value=\"", out);
-				xml(out, or_none(str(v, "base"))), fputs(" -&gt; ", out);
-				xml(out, or_none(str(v, "new"))), fputs("\"/>\n", out);
+				nb_xml_escape(out, nb_jstr(v, "key")), fputs("\" value=\"", out);
+				nb_xml_escape(out, or_none(nb_jstr(v, "base"))), fputs(" -&gt; ", out);
+				nb_xml_escape(out, or_none(nb_jstr(v, "new"))), fputs("\"/>\n", out);
 			}
 			fputs("    </properties>\n", out);
 		}
@@ -425,32 +396,32 @@ void nb_compare_junit(FILE *out, const json_t *doc)
 
 			junit_numbers(msg, sizeof(msg), r);
 			fputs("    <testcase classname=\"nasbench.", out);
-			xml(out, str(r, "target")), fputs("\" name=\"", out);
-			xml(out, str(r, "workload")), fputc(' ', out);
-			xml(out, str(r, "metric")), fputs("\">", out);
+			nb_xml_escape(out, nb_jstr(r, "target")), fputs("\" name=\"", out);
+			nb_xml_escape(out, nb_jstr(r, "workload")), fputc(' ', out);
+			nb_xml_escape(out, nb_jstr(r, "metric")), fputs("\">", out);
 			if (json_is_true(json_object_get(r, "regression"))) {
 				fputs("\n      <failure type=\"regression\" message=\"", out);
-				xml(out, msg), fputs("\"/>\n    ", out);
+				nb_xml_escape(out, msg), fputs("\"/>\n    ", out);
 			} else {
-				fputs("<system-out>", out), xml(out, msg);
+				fputs("<system-out>", out), nb_xml_escape(out, msg);
 				fputs("</system-out>", out);
 			}
 			fputs("</testcase>\n", out);
 		}
 		json_array_foreach(json_object_get(c, "status"), j, r) {
 			fputs("    <testcase classname=\"nasbench.", out);
-			xml(out, str(r, "target")), fputs("\" name=\"", out);
-			xml(out, str(r, "workload")), fputs(" status\">", out);
+			nb_xml_escape(out, nb_jstr(r, "target")), fputs("\" name=\"", out);
+			nb_xml_escape(out, nb_jstr(r, "workload")), fputs(" status\">", out);
 			if (json_is_true(json_object_get(r, "regression"))) {
 				fputs("\n      <failure type=\"regression\" message=\"", out);
-				xml(out, str(r, "workload")), fputs(": ", out);
-				xml(out, str(r, "base")), fputs(" -&gt; ", out);
-				xml(out, str(r, "new")), fputs(": ", out);
-				xml(out, str(r, "reason")), fputs("\"/>\n    ", out);
+				nb_xml_escape(out, nb_jstr(r, "workload")), fputs(": ", out);
+				nb_xml_escape(out, nb_jstr(r, "base")), fputs(" -&gt; ", out);
+				nb_xml_escape(out, nb_jstr(r, "new")), fputs(": ", out);
+				nb_xml_escape(out, nb_jstr(r, "reason")), fputs("\"/>\n    ", out);
 			} else {
 				fputs("<skipped message=\"", out);
-				xml(out, str(r, "base")), fputs(" -&gt; ", out);
-				xml(out, str(r, "new")), fputs("\"/>", out);
+				nb_xml_escape(out, nb_jstr(r, "base")), fputs(" -&gt; ", out);
+				nb_xml_escape(out, nb_jstr(r, "new")), fputs("\"/>", out);
 			}
 			fputs("</testcase>\n", out);
 		}

@@ -1,4 +1,5 @@
 #include "import.h"
+#include "escape.h"
 #include "../core/err.h"
 #include "../core/result.h"
 
@@ -10,13 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 /* The entry TARGET/WORKLOAD of DOC, added (with its target) if new. */
 static json_t *entry(json_t *doc, const char *target, const char *workload,
 		     const char *runner)
@@ -27,7 +21,7 @@ static json_t *entry(json_t *doc, const char *target, const char *workload,
 	if (e)
 		return e;
 	json_array_foreach(json_object_get(doc, "targets"), i, t)
-		if (!strcmp(str(t, "name"), target))
+		if (!strcmp(nb_jstr(t, "name"), target))
 			break;
 	if (i == json_array_size(json_object_get(doc, "targets")))
 		json_array_append_new(json_object_get(doc, "targets"),
@@ -81,7 +75,7 @@ static int fio_job(json_t *doc, const json_t *job, const char *target,
 	json_t *spec = json_object(), *v;
 	const char *k;
 
-	if (!json_is_object(job) || !*str(job, "jobname"))
+	if (!json_is_object(job) || !*nb_jstr(job, "jobname"))
 		return nb_err(-EINVAL, "'%s': a fio job without a \"jobname\"", path);
 	json_object_update(spec, (json_t *)global);
 	json_object_foreach(json_object_get(job, "job options"), k, v)
@@ -99,9 +93,9 @@ static int fio_job(json_t *doc, const json_t *job, const char *target,
 		if (!used[s] && (nused || s))
 			continue;    /* a job that did nothing still shows, once */
 		if (nused > 1)
-			snprintf(name, sizeof(name), "%s-%s", str(job, "jobname"), sides[s]);
+			snprintf(name, sizeof(name), "%s-%s", nb_jstr(job, "jobname"), sides[s]);
 		else
-			snprintf(name, sizeof(name), "%s", str(job, "jobname"));
+			snprintf(name, sizeof(name), "%s", nb_jstr(job, "jobname"));
 		e = entry(doc, target, name, "fio");
 		json_object_set_new(e, "spec", json_pack("{s:s, s:O}", "tool", "fio",
 						    "options", spec));
@@ -131,14 +125,14 @@ static const char *group_name(const json_t *jobs, const json_t *all)
 	size_t i;
 
 	json_array_foreach(jobs, i, job) {
-		if (!strcmp(str(job, "jobname"), "All clients") ||
+		if (!strcmp(nb_jstr(job, "jobname"), "All clients") ||
 		    json_integer_value(json_object_get(job, "groupid")) != g)
 			continue;
-		if (one && strcmp(one, str(job, "jobname"))) {
+		if (one && strcmp(one, nb_jstr(job, "jobname"))) {
 			one = NULL;
 			break;
 		}
-		one = str(job, "jobname");
+		one = nb_jstr(job, "jobname");
 	}
 	if (one)
 		snprintf(name, sizeof(name), "%s", one);
@@ -179,7 +173,7 @@ static int fio_import(json_t *doc, const char *path, const char *text,
 	json_array_foreach(jobs, i, job) {
 		char t[256];
 
-		if (client && !strcmp(str(job, "jobname"), "All clients")) {
+		if (client && !strcmp(nb_jstr(job, "jobname"), "All clients")) {
 			json_t *named = json_deep_copy(job);
 
 			snprintf(t, sizeof(t), "%s", target ? target : "all-clients");
@@ -194,8 +188,8 @@ static int fio_import(json_t *doc, const char *path, const char *text,
 		}
 		else if (client)
 			snprintf(t, sizeof(t), "%s%s%s", target ? target : "",
-				 target ? "@" : "", *str(job, "hostname") ?
-				 str(job, "hostname") : "client");
+				 target ? "@" : "", *nb_jstr(job, "hostname") ?
+				 nb_jstr(job, "hostname") : "client");
 		else
 			snprintf(t, sizeof(t), "%s", target ? target : "local");
 		rc = fio_job(doc, job, t, json_object_get(j, "global options"), path);
@@ -209,7 +203,7 @@ static int fio_import(json_t *doc, const char *path, const char *text,
 
 		gmtime_r(&ts, &tm);
 		strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		if (strcmp(iso, str(doc, "started")) < 0 || !json_object_get(doc, "imported"))
+		if (strcmp(iso, nb_jstr(doc, "started")) < 0 || !json_object_get(doc, "imported"))
 			json_object_set_new(doc, "started", json_string(iso));
 		json_object_set_new(doc, "imported", json_true());
 	}

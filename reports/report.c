@@ -1,5 +1,6 @@
 #include "report.h"
 #include "chart.h"
+#include "escape.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
@@ -36,13 +37,6 @@ struct nb_report {
 	size_t ncharts;
 	double *v;               /* scratch for pooled values */
 };
-
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
 
 static const char *label(const json_t *doc, const char *key)
 {
@@ -124,9 +118,9 @@ static void wl_key(const struct nb_report *r, const json_t *e, char *out,
 		   size_t len)
 {
 	if (r->by_target)
-		snprintf(out, len, "%s/%s", str(e, "target"), str(e, "workload"));
+		snprintf(out, len, "%s/%s", nb_jstr(e, "target"), nb_jstr(e, "workload"));
 	else
-		snprintf(out, len, "%s", str(e, "workload"));
+		snprintf(out, len, "%s", nb_jstr(e, "workload"));
 }
 
 struct nb_report *nb_report_new(json_t *const *docs, const char *const *paths,
@@ -209,7 +203,7 @@ static size_t pool(const struct nb_report *r, const struct cfg *c,
 	size_t n = 0;
 
 	FOR_ENTRIES(r, c, wl, e, {
-		if (!strcmp(str(e, "status"), "ok"))
+		if (!strcmp(nb_jstr(e, "status"), "ok"))
 			n += (size_t)nb_result_values(e, metric, r->v + n,
 							(int)(MAXV - n));
 	});
@@ -532,11 +526,11 @@ static void status_of(const struct nb_report *r, const struct cfg *c,
 	*present = 0;
 	FOR_ENTRIES(r, c, wl, e, {
 		*present = 1;
-		if (!strcmp(str(e, "status"), "ok"))
+		if (!strcmp(nb_jstr(e, "status"), "ok"))
 			ok = 1;
 		else if (!buf[0])
-			snprintf(buf, len, "%s%s%s", str(e, "status"),
-				 *str(e, "reason") ? ": " : "", str(e, "reason"));
+			snprintf(buf, len, "%s%s%s", nb_jstr(e, "status"),
+				 *nb_jstr(e, "reason") ? ": " : "", nb_jstr(e, "reason"));
 	});
 	if (ok)
 		buf[0] = '\0';
@@ -638,22 +632,13 @@ static void intro(const struct nb_report *r, char *buf, size_t len)
 
 /* ---- Markdown ---- */
 
-static void md_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("|\\`*_[]<>", *s))
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-}
-
 static void md_table(FILE *out, const json_t *t)
 {
 	json_t *head = json_object_get(t, "head"), *row, *v;
 	size_t i, j;
 
 	json_array_foreach(head, i, v)
-		fputs("| ", out), md_text(out, json_string_value(v)), fputc(' ', out);
+		fputs("| ", out), nb_md_escape(out, json_string_value(v)), fputc(' ', out);
 	fputs("|\n", out);
 	/* numbers to the right: judged by the first row */
 	json_array_foreach(head, i, v) {
@@ -670,7 +655,7 @@ static void md_table(FILE *out, const json_t *t)
 			if (json_is_integer(v))
 				fprintf(out, "%lld", (long long)json_integer_value(v));
 			else
-				md_text(out, json_string_value(v));
+				nb_md_escape(out, json_string_value(v));
 			fputc(' ', out);
 		}
 		fputs("|\n", out);
@@ -682,7 +667,7 @@ static void md_charts(FILE *out, const struct nb_report *r, int wl)
 {
 	for (size_t i = 0; i < r->ncharts; i++)
 		if (r->charts[i].workload == wl) {
-			fputs("![", out), md_text(out, r->charts[i].title);
+			fputs("![", out), nb_md_escape(out, r->charts[i].title);
 			fprintf(out, "](%s.png)\n\n", r->charts[i].name);
 		}
 }
@@ -703,7 +688,7 @@ int nb_report_markdown(const struct nb_report *r, FILE *out)
 	for (size_t w = 0; w < json_array_size(r->wls); w++) {
 		const char *wl = json_string_value(json_array_get(r->wls, w));
 
-		fputs("## ", out), md_text(out, wl), fputs("\n\n", out);
+		fputs("## ", out), nb_md_escape(out, wl), fputs("\n\n", out);
 		t = wl_table(r, wl);
 		md_table(out, t);
 		json_decref(t);
@@ -714,18 +699,6 @@ int nb_report_markdown(const struct nb_report *r, FILE *out)
 
 /* ---- HTML ---- */
 
-static void html_text(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-}
-
 static void html_table(FILE *out, const json_t *t)
 {
 	json_t *row, *v;
@@ -733,7 +706,7 @@ static void html_table(FILE *out, const json_t *t)
 
 	fputs("<table>\n<tr>", out);
 	json_array_foreach(json_object_get(t, "head"), i, v)
-		fputs("<th>", out), html_text(out, json_string_value(v)),
+		fputs("<th>", out), nb_xml_escape(out, json_string_value(v)),
 			fputs("</th>", out);
 	fputs("</tr>\n", out);
 	json_array_foreach(json_object_get(t, "rows"), i, row) {
@@ -743,7 +716,7 @@ static void html_table(FILE *out, const json_t *t)
 			if (json_is_integer(v))
 				fprintf(out, "%lld", (long long)json_integer_value(v));
 			else
-				html_text(out, json_string_value(v));
+				nb_xml_escape(out, json_string_value(v));
 			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);
@@ -775,10 +748,10 @@ static int html_svg(FILE *out, const char *dir, const struct chart *c)
 		return nb_err(-EIO, "chart '%s' is not SVG", path);
 	}
 	fputs("<figure class=\"chart\" id=\"chart-", out);
-	html_text(out, c->name);
+	nb_xml_escape(out, c->name);
 	fputs("\">\n", out);
 	fputs(start, out);
-	fputs("<figcaption>", out), html_text(out, c->title);
+	fputs("<figcaption>", out), nb_xml_escape(out, c->title);
 	fprintf(out, " (<a href=\"%s.png\">PNG</a>, <a href=\"%s.gp\">gnuplot "
 		"script</a>)</figcaption>\n</figure>\n", c->name, c->name);
 	free(buf);
@@ -810,7 +783,7 @@ int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
 	      "height: auto; }\n"
 	      "figcaption { font-size: 0.9em; color: #555; }\n"
 	      "</style>\n</head>\n<body>\n<h1>nasbench report</h1>\n<p>", out);
-	html_text(out, buf);
+	nb_xml_escape(out, buf);
 	fputs(".</p>\n<h2>Configurations</h2>\n", out);
 	t = cfg_table(r);
 	html_table(out, t);
@@ -822,7 +795,7 @@ int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
 	for (size_t w = 0; w < json_array_size(r->wls); w++) {
 		const char *wl = json_string_value(json_array_get(r->wls, w));
 
-		fputs("<h2>", out), html_text(out, wl), fputs("</h2>\n", out);
+		fputs("<h2>", out), nb_xml_escape(out, wl), fputs("</h2>\n", out);
 		t = wl_table(r, wl);
 		html_table(out, t);
 		json_decref(t);
