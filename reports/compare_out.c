@@ -67,10 +67,10 @@ static void fmt_p(char *buf, size_t len, const json_t *r)
 static void fmt_verdict(char *buf, size_t len, const json_t *r)
 {
 	snprintf(buf, len, "%s%s%s", nb_jstr(r, "verdict"),
-		 json_is_true(json_object_get(r, "low_confidence")) &&
-		 strcmp(nb_jstr(r, "verdict"), "unchanged") ? " (low confidence)" : "",
-		 json_is_null(json_object_get(r, "threshold_pct")) &&
-		 strcmp(nb_jstr(r, "verdict"), "unchanged") ? " (not gated)" : "");
+		 json_is_true(json_object_get(r, "low_confidence")) ?
+		 " (low confidence)" : "",
+		 json_is_null(json_object_get(r, "threshold_pct")) ?
+		 " (not gated)" : "");
 }
 
 static const char *direction(const json_t *r)

@@ -71,6 +71,21 @@ bw = [c for c in cases if c.get("name") == "rand4k-read bw_bytes"][0]
 assert bw.find("failure") is not None and "worse" in bw.find("failure").get("message")
 PY
 
+t_case "testbox: the sync LUN against the write-back LUN"
+if [ -n "${NASBENCH_ISCSI_URL:-}" ] && [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ] &&
+	"$NB" list runners 2>/dev/null | grep -q iscsi; then
+	"$NB" run --target "lun=$NASBENCH_ISCSI_URL" --destroy-data -w seq512k-write \
+		--runtime 1s --size 32M -i 3 -q -l lun=write-back -o "$T/wb.json"
+	"$NB" run --target "lun=$NASBENCH_ISCSI_SYNC_URL" --destroy-data -w seq512k-write \
+		--runtime 1s --size 32M -i 3 -q -l lun=sync -o "$T/sy.json"
+	run "$NB" compare "$T/wb.json" "$T/sy.json"
+	assert_rc 1
+	assert_out "  lun: write-back -> sync"
+	assert_out "worse"
+else
+	echo "test_compare: no testbox iSCSI LUNs (NASBENCH_ISCSI_URL, NASBENCH_ISCSI_SYNC_URL): case skipped"
+fi
+
 t_case "figures halved fail the gate, in every format"
 python3 - "$T/a.json" "$T/half.json" <<'PY'
 import json, sys
