@@ -100,7 +100,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		}
 	}
 	if (argc - optind < 2)
-		return nb_cmd_usage("%s", "need a BASE and at least one NEW result; see 'nasbench help compare'");
+		return nb_cmd_usage("need a BASE and at least one NEW result; see "
+				    "'nasbench help compare'");
 	return 0;
 }
 
@@ -138,6 +139,22 @@ static int emit(const struct opts *o, const json_t *doc)
 	return rc;
 }
 
+/* Load NEW and append its comparison with BASE to COMPS.  0 or -errno. */
+static int compare_one(const json_t *base, const char *base_name,
+		       const char *new_name, struct nb_gate *gate, json_t *comps)
+{
+	json_t *n, *c;
+	int rc = nb_result_load(new_name, &n);
+
+	if (rc)
+		return rc;
+	rc = nb_compare(base, base_name, n, new_name, gate, &c);
+	json_decref(n);
+	if (!rc)
+		json_array_append_new(comps, c);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { .fmt = F_TEXT, .color = -1 };
@@ -159,19 +176,13 @@ int cmd_compare(int argc, char **argv)
 	if (nb_result_load(argv[optind], &base))
 		return nb_cmd_usage("%s", nb_err_last());
 	comps = json_array();
-	for (int i = optind + 1; i < argc; i++) {
-		json_t *n, *c;
-
-		if (nb_result_load(argv[i], &n) ||
-		    (rc = nb_compare(base, argv[optind], n, argv[i], &gate, &c),
-		     json_decref(n), rc)) {
-			json_decref(comps);
-			json_decref(base);
-			return nb_cmd_usage("%s", nb_err_last());
-		}
-		json_array_append_new(comps, c);
-	}
+	for (int i = optind + 1; i < argc && !rc; i++)
+		rc = compare_one(base, argv[optind], argv[i], &gate, comps);
 	json_decref(base);
+	if (rc) {
+		json_decref(comps);
+		return nb_cmd_usage("%s", nb_err_last());
+	}
 	doc = nb_compare_doc(comps, &gate);
 	nb_gate_warn_unused(&gate);
 	if (emit(&o, doc)) {
