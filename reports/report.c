@@ -93,6 +93,15 @@ static json_t *differing_keys(json_t *const *docs, size_t n)
 	return keys;
 }
 
+static int is_matrix(const char *key)
+{
+	return !strcmp(key, "layout") || !strcmp(key, "slog") ||
+	       !strcmp(key, "sync") || !strcmp(key, "platform");
+}
+
+/* "raidz1 / ssd / always / bare iodepth=32": the differing labels, the
+ * matrix keys by value (their values say what they are), others as
+ * key=value, absent ones left out. */
 static void cfg_name(const struct nb_report *r, const json_t *doc,
 		     const char *path, char *out, size_t len)
 {
@@ -109,9 +118,19 @@ static void cfg_name(const struct nb_report *r, const json_t *doc,
 		snprintf(out, len, "%.*s", (int)l, base);
 		return;
 	}
-	json_array_foreach(r->keys, i, k)
-		n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s%s",
-				      i ? " / " : "", label(doc, json_string_value(k)));
+	json_array_foreach(r->keys, i, k) {
+		const char *key = json_string_value(k), *v = label(doc, key);
+
+		if (!strcmp(v, "-") || n >= len)
+			continue;
+		if (is_matrix(key))
+			n += (size_t)snprintf(out + n, len - n, "%s%s", n ? " / " : "", v);
+		else
+			n += (size_t)snprintf(out + n, len - n, "%s%s=%s", n ? " " : "",
+					      key, v);
+	}
+	if (!n)
+		snprintf(out, len, "(no labels)");
 }
 
 static void wl_key(const struct nb_report *r, const json_t *e, char *out,
@@ -646,7 +665,8 @@ static void md_table(FILE *out, const json_t *t)
 		const char *s = json_string_value(c);
 
 		fputs(i && (json_is_integer(c) || (s && (isdigit((unsigned char)*s) ||
-							*s == '-'))) ? "|--:" : "|---", out);
+			(*s == '-' && isdigit((unsigned char)s[1]))))) ?
+		      "|--:" : "|---", out);
 	}
 	fputs("|\n", out);
 	json_array_foreach(json_object_get(t, "rows"), i, row) {
