@@ -11,8 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define W 900
+#define W 900                    /* the least size of a chart, pixels */
 #define H 480
+#define KEY_RIGHT_MAX 8          /* more series: the key goes below */
 
 void nb_chart_slug(char *out, size_t len, const char *s)
 {
@@ -46,23 +47,56 @@ static void gp_num(FILE *f, double v)
 		fputs(" ?", f);
 }
 
+/* Room for NSERIES key entries: below the plot when there are many. */
+static void size_for(size_t nseries, int width, int *w, int *h, int *below)
+{
+	int per_row;
+
+	*w = width < W ? W : width > 4000 ? 4000 : width;
+	*h = H;
+	*below = nseries > KEY_RIGHT_MAX;
+	if (*below) {
+		per_row = *w / 280 > 0 ? *w / 280 : 1;
+		*h += (int)((nseries + (size_t)per_row - 1) / (size_t)per_row) * 16;
+	}
+}
+
+/* gnuplot has 8 colors and then repeats them: past 8 series, give each
+ * its own (hues a golden angle apart). */
+static void colors(FILE *f, size_t nseries)
+{
+	for (size_t i = 0; nseries > 8 && i < nseries; i++) {
+		double hue = fmod((double)i * 0.618033988749895, 1.0) * 6, v = 0.85;
+		double s = i % 2 ? 0.55 : 0.8, c = v * s;
+		double x = c * (1 - fabs(fmod(hue, 2) - 1)), m = v - c, r, g, b;
+		int k = (int)hue;
+
+		r = k == 0 || k == 5 ? c : k == 1 || k == 4 ? x : 0;
+		g = k == 1 || k == 2 ? c : k == 0 || k == 3 ? x : 0;
+		b = k == 3 || k == 4 ? c : k == 2 || k == 5 ? x : 0;
+		fprintf(f, "set linetype %zu lc rgb \"#%02x%02x%02x\"\n", i + 1,
+			(int)((r + m) * 255), (int)((g + m) * 255), (int)((b + m) * 255));
+	}
+}
+
 static void header(FILE *f, const char *name, const char *title,
-		   const char *ylabel)
+		   const char *ylabel, int w, int h, int below)
 {
 	fprintf(f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and %s.svg\n"
 		"set terminal pngcairo size %d,%d noenhanced font \"sans,10\"\n"
-		"set output '%s.png'\n", name, name, name, W, H, name);
+		"set output '%s.png'\n", name, name, name, w, h, name);
 	fputs("set title ", f), gp_str(f, title), fputs(" noenhanced\n", f);
 	fputs("set ylabel ", f), gp_str(f, ylabel), fputc('\n', f);
 	fputs("set datafile missing \"?\"\n"
-	      "set grid ytics\n"
-	      "set key outside right top noenhanced\n", f);
+	      "set grid ytics\n", f);
+	fputs(below ? "set key below horizontal noenhanced\n" :
+		      "set key outside right top noenhanced\n", f);
 }
 
-static void footer(FILE *f, const char *name)
+static void footer(FILE *f, const char *name, int w, int h)
 {
 	fprintf(f, "set terminal svg size %d,%d noenhanced font \"sans,10\" "
-		"background \"white\"\nset output '%s.svg'\nreplot\n", W, H, name);
+		"background \"white\"\nset output '%s.svg'\nreplot\n", w, h, name);
 }
 
 static int save(const char *dir, const char *name, char *buf, size_t len)
@@ -80,11 +114,16 @@ int nb_chart_bars(const char *dir, const struct nb_bars *b)
 {
 	char *buf = NULL;
 	size_t len = 0;
+	int w, h, below;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
 		return nb_err(-ENOMEM, "out of memory");
-	header(f, b->name, b->title, b->ylabel);
+	/* a bar is about 12 pixels: wide enough for every configuration */
+	size_for(b->nseries, 150 + (int)(b->nrows * (b->nseries + 1)) * 12, &w, &h,
+		 &below);
+	header(f, b->name, b->title, b->ylabel, w, h, below);
+	colors(f, b->nseries);
 	fputs("set style data histograms\n"
 	      "set style histogram errorbars gap 1 lw 1\n"
 	      "set style fill solid 0.8 border -1\n"
@@ -109,7 +148,7 @@ int nb_chart_bars(const char *dir, const struct nb_bars *b)
 	}
 	fprintf(f, "EOD\nplot for [i=0:%zu] $data using 2+3*i:3+3*i:4+3*i:xtic(1) "
 		"title columnheader(2+3*i)\n", b->nseries - 1);
-	footer(f, b->name);
+	footer(f, b->name, w, h);
 	fclose(f);
 	return save(dir, b->name, buf, len);
 }
@@ -118,11 +157,14 @@ int nb_chart_lines(const char *dir, const struct nb_lines *l)
 {
 	char *buf = NULL;
 	size_t len = 0;
+	int w, h, below;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
 		return nb_err(-ENOMEM, "out of memory");
-	header(f, l->name, l->title, l->ylabel);
+	size_for(l->nseries, W, &w, &h, &below);
+	header(f, l->name, l->title, l->ylabel, w, h, below);
+	colors(f, l->nseries);
 	fputs("set xlabel ", f), gp_str(f, l->xlabel), fputc('\n', f);
 	fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n", f);
 	for (size_t s = 0; s < l->nseries; s++) {
@@ -137,7 +179,7 @@ int nb_chart_lines(const char *dir, const struct nb_lines *l)
 		gp_str(f, l->series[s]);
 	}
 	fputc('\n', f);
-	footer(f, l->name);
+	footer(f, l->name, w, h);
 	fclose(f);
 	return save(dir, l->name, buf, len);
 }
