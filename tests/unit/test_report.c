@@ -101,6 +101,12 @@ static void report(void **state)
 	assert_int_equal(count(buf, "<svg"), 8);
 	assert_int_equal(count(buf, "<?xml"), 0);
 	assert_int_equal(count(buf, "<figure class=\"chart\""), 8);
+	/* self-contained: nothing to fetch (links to the PNGs and scripts
+	 * beside it are fine, they are not needed to view the page) */
+	assert_int_equal(count(buf, "src="), 0);
+	assert_int_equal(count(buf, "href=\"http"), 0);
+	assert_int_equal(count(buf, "<link"), 0);
+	assert_int_equal(count(buf, "<script"), 0);
 	assert_non_null(strstr(buf, "<tr><td>bare</td><td class=\"num\">bare</td>"
 				"<td class=\"num\">2</td></tr>"));    /* pooled */
 	free(buf);
