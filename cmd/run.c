@@ -415,6 +415,14 @@ static int space_check(struct exec *x, struct nb_target *t)
 		return -EIO;
 	if (need <= avail)
 		return 0;
+	/* I/O workloads use all of a LUN smaller than their default size */
+	if ((t->caps & NB_CAP_BLOCK) && !x->pl->p.size)
+		return 0;
+	if (t->caps & NB_CAP_BLOCK)
+		return nb_err(-ENOSPC, "target '%s' has %s (the LUN, device or its "
+			      "window), fewer than the size %s asked for: lower "
+			      "--size", t->cfg->name, nb_fmt_size(avail, a, sizeof(a)),
+			      nb_fmt_size(need, b, sizeof(b)));
 	return nb_err_set("target '%s' has %s free, but the workloads need %s: "
 			  "lower the size (--size)", t->cfg->name,
 			  nb_fmt_size(avail, a, sizeof(a)),
