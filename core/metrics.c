@@ -48,6 +48,8 @@ static const struct {
 	{ "_kps", "K/s", NB_HIGHER, NULL, 1 },
 	{ "_per_s", "ops/s", NB_HIGHER, NULL, 1 },
 	{ "_bw_bytes", "bytes/s", NB_HIGHER, " MB/s", 1e-6 },
+	/* CPU% rises with throughput: shown, never judged better or worse */
+	{ "_cpu_pct", "%CPU", NB_NEITHER, NULL, 1 },
 };
 
 const struct nb_metric *nb_metric_find(const char *name)

@@ -25,8 +25,8 @@ struct nb_metric {
 
 /* The descriptor of a stored metric; unknown names get a generic one
  * from their suffix (_us: microseconds, lower is better; _kps: K/s,
- * _per_s: ops/s, _bw_bytes: bytes/s shown as "<prefix> MB/s"; otherwise
- * higher is better).  The generic one is thread-local, valid until the
+ * _per_s: ops/s, _bw_bytes: bytes/s shown as "<prefix> MB/s", _cpu_pct:
+ * no better direction; otherwise higher is better).  The generic one is thread-local, valid until the
  * next call (its label too: copy it to keep it). */
 const struct nb_metric *nb_metric_find(const char *name);
 

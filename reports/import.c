@@ -213,18 +213,19 @@ static int fio_import(json_t *doc, const char *path, const char *text,
 
 /* ---- bonnie++ ---- */
 
-/* Fields of a format 1.98 line (bon_csv2html(1)): index of each figure
- * and its metric name. */
+/* Fields of a format 1.98 line (bon_csv2html(1)): index of each figure,
+ * and the phase names and metrics of nasbench's bonnie workload
+ * (PHASE_kps and PHASE_bw_bytes, or PHASE_per_s; PHASE_cpu_pct). */
 static const struct {
 	int idx;                 /* the figure; its %CPU follows it */
 	const char *phase, *unit;
 } bonnie_rates[] = {
-	{ 9, "putc", "kps" },          { 11, "put_block", "kps" },
-	{ 13, "rewrite", "kps" },      { 15, "getc", "kps" },
+	{ 9, "put_char", "kps" },      { 11, "put_block", "kps" },
+	{ 13, "rewrite", "kps" },      { 15, "get_char", "kps" },
 	{ 17, "get_block", "kps" },    { 19, "seeks", "per_s" },
 	{ 26, "seq_create", "per_s" }, { 28, "seq_stat", "per_s" },
-	{ 30, "seq_del", "per_s" },    { 32, "ran_create", "per_s" },
-	{ 34, "ran_stat", "per_s" },   { 36, "ran_del", "per_s" },
+	{ 30, "seq_delete", "per_s" }, { 32, "ran_create", "per_s" },
+	{ 34, "ran_stat", "per_s" },   { 36, "ran_delete", "per_s" },
 };
 #define BONNIE_FIELDS 50
 #define BONNIE_LAT0 38
@@ -251,7 +252,7 @@ static int bonnie_line(json_t *doc, char *line, const char *path, int lineno,
 {
 	char *f[BONNIE_FIELDS + 1], *s = line, *end;
 	int n = 0;
-	json_t *m, *cpu, *e;
+	json_t *m, *e;
 
 	while (n <= BONNIE_FIELDS) {
 		f[n++] = s;
@@ -268,7 +269,6 @@ static int bonnie_line(json_t *doc, char *line, const char *path, int lineno,
 		return nb_err(-EINVAL, "%s:%d: bonnie++ CSV format '%s' is not "
 			      "supported (1.98 is)", path, lineno, f[0]);
 	m = json_object();
-	cpu = json_object();
 	for (size_t i = 0; i < sizeof(bonnie_rates) / sizeof(bonnie_rates[0]); i++) {
 		const char *v = f[bonnie_rates[i].idx], *phase = bonnie_rates[i].phase;
 		const char *c = f[bonnie_rates[i].idx + 1];
@@ -276,11 +276,16 @@ static int bonnie_line(json_t *doc, char *line, const char *path, int lineno,
 		char name[96];
 
 		snprintf(name, sizeof(name), "%s_%s", phase, bonnie_rates[i].unit);
-		if (end != v && !*end)
+		if (end != v && !*end) {
 			json_object_set_new(m, name, json_real(x));
+			snprintf(name, sizeof(name), "%s_bw_bytes", phase);
+			if (!strcmp(bonnie_rates[i].unit, "kps"))
+				json_object_set_new(m, name, json_real(x * 1024));
+		}
 		x = strtod(c, &end);
+		snprintf(name, sizeof(name), "%s_cpu_pct", phase);
 		if (end != c && !*end)
-			json_object_set_new(cpu, phase, json_real(x));
+			json_object_set_new(m, name, json_real(x));
 		x = bonnie_latency(f[BONNIE_LAT0 + (int)i]);
 		snprintf(name, sizeof(name), "%s_lat_us", phase);
 		if (isfinite(x))
@@ -292,9 +297,8 @@ static int bonnie_line(json_t *doc, char *line, const char *path, int lineno,
 			"{s:s, s:s, s:s, s:s, s:s, s:s}", "tool", "bonnie++",
 			"version", f[1], "file_size", f[5], "chunk_size", f[6],
 			"concurrency", f[3], "num_files", f[21]));
-	nb_result_iteration(e, m, json_pack("{s:o, s:s, s:s, s:i}", "cpu_pct", cpu,
-					    "host", f[2], "source", path, "line",
-					    lineno));
+	nb_result_iteration(e, m, json_pack("{s:s, s:s, s:i}", "host", f[2],
+					    "source", path, "line", lineno));
 	return 0;
 }
 

@@ -11,12 +11,14 @@
  *   fio was run with lat_percentiles=1, else from clat_ns.  Client/server:
  *   one target per client host, "all-clients" for fio's sums.
  *
- *   bonnie++ CSV (format 1.98, the lines of -q or bon_csv2txt input; a
- *   header line is skipped): workload "bonnie"; putc_kps, put_block_kps,
- *   rewrite_kps, getc_kps, get_block_kps (K/sec as bonnie++ prints),
- *   seeks_per_s, seq_create_per_s ... ran_del_per_s, and each phase's
- *   latency as *_lat_us.  "+++++" (too fast to measure) leaves the metric
- *   out of that iteration; %CPU goes to the iteration's "cpu_pct".
+ *   bonnie++ CSV (format 1.98, the lines of -q or the last line of its
+ *   normal output): workload "bonnie" with the metrics of nasbench's own
+ *   bonnie workload: PHASE_kps (K/sec as bonnie++ prints) and
+ *   PHASE_bw_bytes for put_char, put_block, rewrite, get_char, get_block;
+ *   PHASE_per_s for seeks, seq_create, seq_stat, seq_delete, ran_create,
+ *   ran_stat, ran_delete; PHASE_cpu_pct; and bonnie++'s latency of each
+ *   phase as PHASE_lat_us.  "+++++" (too fast to measure) leaves the
+ *   metric out of that iteration.
  *
  * Each file (each CSV line) is one more iteration of its workloads.
  */

@@ -280,6 +280,8 @@ static const char *unit_group(const char *m)
 	const struct nb_metric *d = nb_metric_find(m);
 	const char *u = strrchr(m, '_');
 
+	if (!strcmp(d->unit, "bytes/s"))
+		return "MB/s";   /* every bytes/s figure is shown in MB/s */
 	if (d->unit[0])
 		return d->unit;
 	return u ? u + 1 : m;

@@ -199,8 +199,10 @@ static void bonnie(void **state)
 	int n = 0;
 
 	(void)state;
-	assert_int_equal(sh("mkdir -p '%s/b' && bonnie++ -d '%s/b' -s 16 -r 8 -n 1 "
-			    "-x 1 -f -u root >'%s/b.txt' 2>/dev/null", dir, dir,
+	/* -D (direct I/O) and 128 MiB: long enough that bonnie++ measures the
+	 * block phases instead of printing +++++; -f skips per-char */
+	assert_int_equal(sh("mkdir -p '%s/b' && bonnie++ -d '%s/b' -s 128 -r 64 -n 1 "
+			    "-x 1 -f -D -u root >'%s/b.txt' 2>/dev/null", dir, dir,
 			    dir), 0);
 	snprintf(path, sizeof(path), "%s/b.txt", dir);
 	assert_int_equal(nb_import_file(doc, path, NULL), 0);
@@ -222,6 +224,18 @@ static void bonnie(void **state)
 	if (strcmp(f[26], "+++++"))
 		assert_true(metric(doc, "local", "bonnie", "seq_create_per_s", 0) ==
 			    atof(f[26]));
+	/* field 11: put_block K/sec, also as bytes/s, and its %CPU */
+	assert_true(atof(f[11]) > 0);
+	assert_true(metric(doc, "local", "bonnie", "put_block_kps", 0) == atof(f[11]));
+	assert_true(metric(doc, "local", "bonnie", "put_block_bw_bytes", 0) ==
+		    atof(f[11]) * 1024);
+	assert_true(metric(doc, "local", "bonnie", "put_block_cpu_pct", 0) ==
+		    atof(f[12]));
+	assert_true(metric(doc, "local", "bonnie", "rewrite_kps", 0) == atof(f[13]));
+	/* -f: no per-char phases, so no metric for them */
+	assert_null(json_object_get(json_object_get(json_array_get(json_object_get(
+		nb_result_find(doc, "local", "bonnie"), "iterations"), 0), "metrics"),
+		"put_char_kps"));
 	/* field 39: put_block latency */
 	assert_true(metric(doc, "local", "bonnie", "put_block_lat_us", 0) ==
 		    atof(f[39]) * (strstr(f[39], "ms") ? 1000 : 1));
