@@ -19,10 +19,16 @@ void nb_chart_slug(char *out, size_t len, const char *s)
 {
 	size_t i = 0;
 
-	for (; *s && i + 1 < len; s++)
+	for (; *s && i + 1 < len; s++) {
+		if (*s == '%' && i + 4 < len) {         /* "%CPU" -> "pctCPU" */
+			memcpy(out + i, "pct", 3);
+			i += 3;
+			continue;
+		}
 		out[i++] = (strchr("-_.", *s) || (*s >= 'a' && *s <= 'z') ||
 			    (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')) ?
 			   *s : '_';
+	}
 	out[i] = '\0';
 }
 
