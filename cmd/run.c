@@ -11,9 +11,11 @@
 #include "../core/result.h"
 #include "../core/units.h"
 #include "../hw/inventory.h"
+#include "../reports/accept.h"
 #include "../reports/text.h"
 #include "../runners/runner.h"
 #include "../workloads/workload.h"
+#include "../workloads/io_fio.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -47,16 +49,26 @@ const char cmd_run_usage[] =
 	"      --timeout TIME     per-request timeout of every target (default 10s)\n"
 	"      --destroy-data     allow writing over LUNs/devices that hold data\n"
 	"      --keep             keep the scratch directories\n"
+	"      --engine E         native (default) or fio, for every target\n"
+	"      --ioengine E       fio's ioengine: io_uring (default), libaio, psync\n"
+	"      --cross-check      run I/O workloads with nasbench and fio; flag\n"
+	"                         throughput more than 10% apart\n"
+	"      --clients FILE     run I/O workloads on these fio servers at once\n"
+	"                         (host[:port] a line; else [clients] in BOX.ini)\n"
 	"      --box-hw FILE      the box's inventory ('nasbench hw --json' on it)\n"
 	"      --no-space-check   do not refuse when the target reports too little\n"
 	"                         free space (quotas, thin provisioning may misreport)\n"
+	"      --accept FILE      acceptance criteria (instead of the box file's\n"
+	"                         [accept] section; see docs/accept.md)\n"
+	"      --junit FILE       the criteria's verdicts as JUnit XML\n"
 	"  -o, --output FILE      where the result goes\n"
 	"      --json             the result JSON on stdout (no file unless -o)\n"
 	"  -n, --dry-run          print the plan, touch nothing\n"
 	"  -q, --quiet            no progress, no table\n"
 	"\n"
-	"Exit status: 0 ok, 2 usage or config error, 3 target or I/O error,\n"
-	"130 interrupted (the result keeps what finished, \"complete\": false).\n";
+	"Exit status: 0 ok, 1 an acceptance criterion failed, 2 usage or config\n"
+	"error, 3 target or I/O error (wins over 1), 130 interrupted (the result\n"
+	"keeps what finished, \"complete\": false).\n";
 
 static volatile sig_atomic_t stop_flag;
 
@@ -82,8 +94,12 @@ struct opts {
 	int ntargets;
 	int json, quiet, dry_run, destroy, keep, no_space_check;
 	const char *timeout;
+	const char *engine, *ioengine, *clients_file;
+	struct nb_fio_clients clients;
 	const char *box_hw;
 	json_t *box;
+	const char *accept_file, *junit;
+	struct nb_accept acc;
 	char workloads[1024];
 	char command[2048];
 };
@@ -96,7 +112,8 @@ struct plan {
 };
 
 enum { O_SIZE = 256, O_RUNTIME, O_IODEPTH, O_BS, O_SYNC, O_DIRECT, O_SET,
-       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_BOX_HW };
+       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_BOX_HW, O_ACCEPT,
+       O_JUNIT, O_ENGINE, O_IOENGINE, O_XCHECK, O_CLIENTS };
 
 static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -115,10 +132,16 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
 	{ "destroy-data", no_argument, NULL, O_DESTROY },
 	{ "keep", no_argument, NULL, O_KEEP },
+	{ "engine", required_argument, NULL, O_ENGINE },
+	{ "ioengine", required_argument, NULL, O_IOENGINE },
+	{ "cross-check", no_argument, NULL, O_XCHECK },
+	{ "clients", required_argument, NULL, O_CLIENTS },
 	{ "box-hw", required_argument, NULL, O_BOX_HW },
 	{ "no-space-check", no_argument, NULL, O_NO_SPACE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, O_JSON },
+	{ "accept", required_argument, NULL, O_ACCEPT },
+	{ "junit", required_argument, NULL, O_JUNIT },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
@@ -207,10 +230,16 @@ static int parse_args(struct opts *o, int argc, char **argv,
 		case O_TIMEOUT: o->timeout = optarg; break;
 		case O_DESTROY: o->destroy = 1; break;
 		case O_KEEP: o->keep = 1; break;
+		case O_ENGINE: o->engine = optarg; break;
+		case O_IOENGINE: o->ioengine = optarg; break;
+		case O_CLIENTS: o->clients_file = optarg; break;
+		case O_XCHECK: key = "cross-check"; optarg = "yes"; break;
 		case O_BOX_HW: o->box_hw = optarg; break;
 		case O_NO_SPACE: o->no_space_check = 1; break;
 		case 'o': o->output = optarg; break;
 		case O_JSON: o->json = 1; break;
+		case O_ACCEPT: o->accept_file = optarg; break;
+		case O_JUNIT: o->junit = optarg; break;
 		case 'n': o->dry_run = 1; break;
 		case 'q': o->quiet = 1; break;
 		case ':':
@@ -291,6 +320,8 @@ static int finish_targets(struct opts *o, const char *run_id)
 		t->destroy_data |= o->destroy;
 		t->keep |= o->keep;
 		t->run_id = run_id;
+		if (nb_fio_target_setup(t, o->engine, o->ioengine, &o->clients))
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -325,6 +356,18 @@ static int make_plan(struct opts *o, struct plan *pl)
 			return nb_err_set("too many workloads"), -EINVAL;
 		pl->wl[pl->nwl++] = w;
 	}
+	/* suite accept also runs what the criteria name */
+	if (suite && !strcmp(suite->name, "accept") && !o->workloads[0])
+		for (int i = 0; i < o->acc.n; i++) {
+			const struct nb_workload *w =
+				nb_workload_find(o->acc.c[i].workload);
+			int have = 0;
+
+			for (int k = 0; k < pl->nwl; k++)
+				have |= pl->wl[k] == w;
+			if (!have && pl->nwl < 64)
+				pl->wl[pl->nwl++] = w;
+		}
 	pl->p = sc->p;
 	if (suite) {
 		const struct nb_params *d = &suite->defaults;
@@ -458,8 +501,14 @@ static int run_workload(struct exec *x, struct nb_target *t,
 		if (c.spec)
 			json_object_set_new(entry, "spec", c.spec);
 		if (rc) {
-			json_decref(c.metrics);
-			json_decref(c.extra);
+			/* figures of a partly failed iteration (the fio clients
+			 * that finished) are kept when the workload says so */
+			if (json_is_true(json_object_get(c.extra, "partial")))
+				nb_result_iteration(entry, c.metrics, c.extra);
+			else {
+				json_decref(c.metrics);
+				json_decref(c.extra);
+			}
 			break;
 		}
 		nb_result_iteration(entry, c.metrics, c.extra);
@@ -560,6 +609,7 @@ static int execute(struct opts *o, struct plan *pl)
 	const char *out = o->output;
 	struct exec x = { .o = o, .pl = pl };
 	struct sigaction sa = { .sa_handler = on_signal };
+	int accept_code;
 
 	make_run_id(run_id, sizeof(run_id));
 	x.run_id = run_id;
@@ -567,7 +617,7 @@ static int execute(struct opts *o, struct plan *pl)
 		snprintf(outbuf, sizeof(outbuf), "nasbench-%s.json", run_id);
 		out = outbuf;
 	}
-	if (out && nb_atomic_check(out))
+	if ((out && nb_atomic_check(out)) || (o->junit && nb_atomic_check(o->junit)))
 		return usage_error();
 	if (finish_targets(o, run_id))
 		return usage_error();
@@ -576,17 +626,26 @@ static int execute(struct opts *o, struct plan *pl)
 	nb_hw_embed(x.doc, &o->cfg, o->box);
 	o->box = NULL;
 	nb_progress_init(&x.progress, o->json ? stderr : stdout, o->quiet);
+	if (o->clients.n && !o->quiet)
+		nb_fio_clients_print(o->json ? stderr : stdout, &o->clients);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	for (int i = 0; i < o->cfg.ntargets && !stop_flag; i++)
 		run_target(&x, &o->cfg.targets[i]);
 	nb_result_finish(x.doc, !stop_flag);
+	accept_code = nb_accept_finish(&o->acc, x.doc,
+				       !strcmp(o->cfg.suite.suite, "accept"));
 	if (!json_array_size(json_object_get(x.doc, "results"))) {
 		/* nothing ran: keep whatever result file was there */
 		nb_die_msg("no workload ran; no result written");
 	} else if (output_result(&x, out) && x.exit_code == NB_EXIT_OK) {
 		x.exit_code = NB_EXIT_TARGET;
 	}
+	if (nb_accept_report(x.doc, o->quiet ? NULL : o->json ? stderr : stdout,
+			     o->junit) && x.exit_code == NB_EXIT_OK)
+		x.exit_code = NB_EXIT_TARGET;
+	if (x.exit_code == NB_EXIT_OK)
+		x.exit_code = accept_code;
 	json_decref(x.doc);
 	if (stop_flag) {
 		nb_die_msg("interrupted: the result keeps what finished");
@@ -625,7 +684,11 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 	if ((o->box_hw && nb_hw_load(o->box_hw, &o->box) &&
-	     nb_err_prefix("--box-hw")) || select_targets(o) || make_plan(o, &pl)) {
+	     nb_err_prefix("--box-hw")) ||
+	    nb_accept_setup(&o->acc, &o->cfg, o->accept_file) ||
+	    nb_fio_clients_setup(&o->clients, &o->cfg, o->clients_file) ||
+	    select_targets(o) || nb_accept_check(&o->acc, &o->cfg) ||
+	    make_plan(o, &pl)) {
 		rc = usage_error();
 		goto out;
 	}
@@ -635,12 +698,15 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		print_plan(stdout, o, &pl);
+		if (o->clients.n)
+			nb_fio_clients_print(stdout, &o->clients);
 		rc = NB_EXIT_OK;
 		goto out;
 	}
 	rc = execute(o, &pl);
 out:
 	json_decref(o->box);
+	nb_accept_free(&o->acc);
 	nb_config_free(&o->cfg);
 	free(o);
 	return rc;

@@ -15,6 +15,14 @@ const struct nb_metric nb_metrics[] = {
 	{ "lat_p99.9_us", "p99.9 us", "us", NB_LOWER, 1, "99.9th percentile latency" },
 	{ "lat_max_us", "max us", "us", NB_LOWER, 1, "maximum latency" },
 	{ "seconds", "s", "s", NB_LOWER, 1, "wall time of the iteration" },
+	{ "xcheck_bw_ratio", "fio/nb", "ratio", NB_NEITHER, 1, "cross-check: fio's throughput over nasbench's" },
+	{ "durable", "durable", "bool", NB_HIGHER, 1, "syncprobe: 1 when sync writes cost what durable writes cost" },
+	{ "corrupt_blocks", "corrupt", "blocks", NB_LOWER, 1, "integrity: blocks whose header or checksum is wrong" },
+	{ "misplaced_blocks", "misplaced", "blocks", NB_LOWER, 1, "integrity: good blocks found at another offset" },
+	{ "stale_blocks", "stale", "blocks", NB_LOWER, 1, "integrity: blocks of an older write (lost writes)" },
+	{ "blocks_checked", "checked", "blocks", NB_NEITHER, 1, "integrity: blocks read back and checked" },
+	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
+	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
 	{ NULL, NULL, NULL, 0, 0, NULL },
 };
 
