@@ -25,6 +25,12 @@ static const char cmd_help_usage[] =
 const struct nb_command nb_commands[] = {
 	{ "run", cmd_run, "run workloads against targets, write a result file",
 	  cmd_run_usage },
+	{ "compare", cmd_compare, "compare results, gate on regressions",
+	  cmd_compare_usage },
+	{ "report", cmd_report, "HTML/Markdown report with charts of results",
+	  cmd_report_usage },
+	{ "import", cmd_import, "turn fio JSON / bonnie++ CSV into results",
+	  cmd_import_usage },
 	{ "list", cmd_list, "list workloads, suites and runners", cmd_list_usage },
 	{ "version", cmd_version, "print versions of nasbench and its libraries",
 	  cmd_version_usage },

@@ -15,10 +15,17 @@ struct nb_command {
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 
 extern const char cmd_run_usage[], cmd_list_usage[], cmd_version_usage[];
+extern const char cmd_compare_usage[], cmd_report_usage[], cmd_import_usage[];
 extern const char cmd_hw_usage[];
+
+/* Print "nasbench: <message>" and return NB_EXIT_USAGE (exit 2). */
+int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The table in nasbench.c. */
 extern const struct nb_command nb_commands[];

@@ -2,6 +2,7 @@
 #include "err.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 const struct nb_metric nb_metrics[] = {
@@ -41,17 +42,49 @@ static const struct {
 	{ "p99_ms", "lat_p99_us", 1e-3 },
 };
 
+/* What a name's suffix says about a metric the table does not list
+ * (bonnie phases "put_block_kps", "put_block_bw_bytes", per-phase
+ * latencies "..._lat_us").  SHOW, when set, replaces the suffix in the
+ * column heading and SCALE turns the stored value into it. */
+static const struct {
+	const char *suffix, *unit;
+	int better;
+	const char *show;
+	double scale;
+} suffixes[] = {
+	{ "_us", "us", NB_LOWER, NULL, 1 },
+	{ "_kps", "K/s", NB_HIGHER, NULL, 1 },
+	{ "_per_s", "ops/s", NB_HIGHER, NULL, 1 },
+	{ "_bw_bytes", "bytes/s", NB_HIGHER, " MB/s", 1e-6 },
+	/* CPU% rises with throughput: shown, never judged better or worse */
+	{ "_cpu_pct", "%CPU", NB_NEITHER, NULL, 1 },
+};
+
 const struct nb_metric *nb_metric_find(const char *name)
 {
 	static _Thread_local struct nb_metric generic;
+	static _Thread_local char label[128];
 	size_t n = strlen(name);
 
 	for (int i = 0; nb_metrics[i].name; i++)
 		if (!strcmp(nb_metrics[i].name, name))
 			return &nb_metrics[i];
-	generic = (struct nb_metric){ name, name, "",
-				      n > 3 && !strcmp(name + n - 3, "_us") ?
-				      NB_LOWER : NB_HIGHER, 1, "" };
+	generic = (struct nb_metric){ name, name, "", NB_HIGHER, 1, "" };
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		size_t l = strlen(suffixes[i].suffix);
+
+		if (n <= l || strcmp(name + n - l, suffixes[i].suffix))
+			continue;
+		generic.unit = suffixes[i].unit;
+		generic.better = suffixes[i].better;
+		if (suffixes[i].show) {
+			snprintf(label, sizeof(label), "%.*s%s", (int)(n - l), name,
+				 suffixes[i].show);
+			generic.label = label;
+			generic.show_scale = suffixes[i].scale;
+		}
+		break;
+	}
 	return &generic;
 }
 
@@ -66,4 +99,26 @@ int nb_metric_alias(const char *user, const char **stored, double *factor)
 	*stored = user;
 	*factor = 1;
 	return 0;
+}
+
+static int order_of(const char *name)
+{
+	for (int i = 0; nb_metrics[i].name; i++)
+		if (!strcmp(nb_metrics[i].name, name))
+			return i;
+	return 1 << 20;
+}
+
+void nb_metric_sort(const char **names, size_t n)
+{
+	/* insertion sort: stable, and n is a handful */
+	for (size_t i = 1; i < n; i++) {
+		const char *x = names[i];
+		int ox = order_of(x);
+		size_t j = i;
+
+		for (; j > 0 && order_of(names[j - 1]) > ox; j--)
+			names[j] = names[j - 1];
+		names[j] = x;
+	}
 }

@@ -10,6 +10,8 @@
 #ifndef NB_METRICS_H
 #define NB_METRICS_H
 
+#include <stddef.h>
+
 enum nb_better { NB_HIGHER = 1, NB_LOWER = -1, NB_NEITHER = 0 };
 
 struct nb_metric {
@@ -22,12 +24,20 @@ struct nb_metric {
 };
 
 /* The descriptor of a stored metric; unknown names get a generic one
- * (suffix _us: lower is better; otherwise higher). */
+ * from their suffix (_us: microseconds, lower is better; _kps: K/s,
+ * _per_s: ops/s, _bw_bytes: bytes/s shown as "<prefix> MB/s", _cpu_pct:
+ * no better direction; otherwise higher is better).  The generic one is thread-local, valid until the
+ * next call (its label too: copy it to keep it). */
 const struct nb_metric *nb_metric_find(const char *name);
 
 /* Resolve a user-facing name ("mb_s", "p99_us", "iops", "lat_p99_us") to a
  * stored metric and the factor from stored to user units.  0 or -EINVAL. */
 int nb_metric_alias(const char *user, const char **stored, double *factor);
+
+/* Put NAMES in display order: the table's metrics in its order first,
+ * then the others in the order given (a workload's own order, e.g. the
+ * bonnie++ phases).  Stable. */
+void nb_metric_sort(const char **names, size_t n);
 
 /* All known metrics, NULL-name terminated. */
 extern const struct nb_metric nb_metrics[];

@@ -1,0 +1,197 @@
+/*
+ * compare.c - 'nasbench compare BASE NEW [NEW...]': a table per metric
+ * with a verdict, and a regression gate (exit 1).
+ */
+#include "cmd.h"
+#include "../core/atomic_file.h"
+#include "../core/err.h"
+#include "../core/result.h"
+#include "../reports/compare.h"
+#include "../reports/gate.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char cmd_compare_usage[] =
+	"usage: nasbench compare BASE.json NEW.json [NEW.json...] [options]\n"
+	"\n"
+	"Compare each NEW result with BASE, workload by workload (matched by\n"
+	"target and workload name): every metric's median, change and verdict\n"
+	"(better, worse, unchanged, noise).  With 3 or more iterations on both\n"
+	"sides a change counts only when it is beyond the threshold and\n"
+	"significant (Mann-Whitney U; Welch's t on logs for 3 vs 3); with fewer\n"
+	"the verdict is marked low confidence.\n"
+	"\n"
+	"  -r, --max-regress PCT  largest change for the worse that passes\n"
+	"                         (default 5%; 'off' reports without gating)\n"
+	"  -g, --gate FILE        per-metric / per-workload thresholds (INI;\n"
+	"                         see docs/compare.md)\n"
+	"  -f, --format FMT       text (default), markdown, json, junit\n"
+	"  -o, --output FILE      write the report there instead of stdout\n"
+	"      --color WHEN       auto (default: on a terminal), always, never\n"
+	"\n"
+	"Exit status: 0 nothing regressed, 1 something regressed, 2 usage error\n"
+	"or an unreadable result.\n";
+
+enum fmt { F_TEXT, F_MARKDOWN, F_JSON, F_JUNIT };
+
+struct opts {
+	const char *gate, *output, *max_regress;
+	enum fmt fmt;
+	int color;               /* -1 auto */
+};
+
+static const struct option longopts[] = {
+	{ "max-regress", required_argument, NULL, 'r' },
+	{ "gate", required_argument, NULL, 'g' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "color", required_argument, NULL, 'C' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_format(const char *s, enum fmt *f)
+{
+	static const char *names[] = { "text", "markdown", "json", "junit" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i]) || (i == 1 && !strcmp(s, "md"))) {
+			*f = (enum fmt)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static int parse_args(struct opts *o, int argc, char **argv)
+{
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:g:f:o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r': o->max_regress = optarg; break;
+		case 'g': o->gate = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'f':
+			if (parse_format(optarg, &o->fmt))
+				return nb_cmd_usage("unknown format '%s' (text, markdown, "
+					     "json, junit)", optarg);
+			break;
+		case 'C':
+			if (!strcmp(optarg, "always"))
+				o->color = 1;
+			else if (!strcmp(optarg, "never"))
+				o->color = 0;
+			else if (!strcmp(optarg, "auto"))
+				o->color = -1;
+			else
+				return nb_cmd_usage("--color: expected auto, always or "
+					     "never, not '%s'", optarg);
+			break;
+		case ':':
+			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return nb_cmd_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind < 2)
+		return nb_cmd_usage("need a BASE and at least one NEW result; see "
+				    "'nasbench help compare'");
+	return 0;
+}
+
+static void render(FILE *f, const struct opts *o, const json_t *doc, int color)
+{
+	switch (o->fmt) {
+	case F_TEXT: nb_compare_text(f, doc, color); break;
+	case F_MARKDOWN: nb_compare_markdown(f, doc); break;
+	case F_JSON: nb_compare_json(f, doc); break;
+	case F_JUNIT: nb_compare_junit(f, doc); break;
+	}
+}
+
+static int emit(const struct opts *o, const json_t *doc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if (!o->output) {
+		int color = o->color < 0 ? isatty(STDOUT_FILENO) && !getenv("NO_COLOR")
+					 : o->color;
+
+		render(stdout, o, doc, color);
+		return fflush(stdout) ? nb_err(-EIO, "cannot write the output") : 0;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return nb_err(-ENOMEM, "out of memory");
+	render(f, o, doc, o->color > 0);
+	fclose(f);
+	rc = nb_atomic_write(o->output, buf, len);
+	free(buf);
+	return rc;
+}
+
+/* Load NEW and append its comparison with BASE to COMPS.  0 or -errno. */
+static int compare_one(const json_t *base, const char *base_name,
+		       const char *new_name, struct nb_gate *gate, json_t *comps)
+{
+	json_t *n, *c;
+	int rc = nb_result_load(new_name, &n);
+
+	if (rc)
+		return rc;
+	rc = nb_compare(base, base_name, n, new_name, gate, &c);
+	json_decref(n);
+	if (!rc)
+		json_array_append_new(comps, c);
+	return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct opts o = { .fmt = F_TEXT, .color = -1 };
+	struct nb_gate gate;
+	json_t *base = NULL, *comps, *doc;
+	int rc, status;
+
+	if ((rc = parse_args(&o, argc, argv)))
+		return rc;
+	nb_gate_init(&gate);
+	if (o.gate && nb_gate_load(&gate, o.gate))
+		return nb_cmd_usage("%s", nb_err_last());
+	if (o.max_regress &&
+	    nb_gate_parse_threshold(o.max_regress, &gate.max_regress))
+		return nb_cmd_usage("--max-regress: expected a percentage like 5%% or "
+			     "'off', not '%s'", o.max_regress);
+	if (o.output && nb_atomic_check(o.output))
+		return nb_cmd_usage("%s", nb_err_last());
+	if (nb_result_load(argv[optind], &base))
+		return nb_cmd_usage("%s", nb_err_last());
+	comps = json_array();
+	for (int i = optind + 1; i < argc && !rc; i++)
+		rc = compare_one(base, argv[optind], argv[i], &gate, comps);
+	json_decref(base);
+	if (rc) {
+		json_decref(comps);
+		return nb_cmd_usage("%s", nb_err_last());
+	}
+	doc = nb_compare_doc(comps, &gate);
+	nb_gate_warn_unused(&gate);
+	if (emit(&o, doc)) {
+		json_decref(doc);
+		nb_die_msg("%s", nb_err_last());
+		return NB_EXIT_TARGET;
+	}
+	status = json_integer_value(json_object_get(doc, "regressions")) ?
+		 NB_EXIT_FAIL : NB_EXIT_OK;
+	json_decref(doc);
+	return status;
+}

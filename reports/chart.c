@@ -1,0 +1,323 @@
+#include "chart.h"
+#include "../core/atomic_file.h"
+#include "../core/err.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define W 900                    /* the least size of a chart, pixels */
+#define H 480
+#define KEY_RIGHT_MAX 8          /* more series: the key goes below */
+
+void nb_chart_slug(char *out, size_t len, const char *s)
+{
+	size_t i = 0;
+
+	for (; *s && i + 1 < len; s++) {
+		if (*s == '%' && i + 4 < len) {         /* "%CPU" -> "pctCPU" */
+			memcpy(out + i, "pct", 3);
+			i += 3;
+			continue;
+		}
+		out[i++] = (strchr("-_.", *s) || (*s >= 'a' && *s <= 'z') ||
+			    (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')) ?
+			   *s : '_';
+	}
+	out[i] = '\0';
+}
+
+/* A gnuplot string literal: "..." with \ and " escaped. */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void gp_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.6g", v);
+	else
+		fputs(" ?", f);
+}
+
+/* Room for NSERIES key entries: below the plot when there are many. */
+static void size_for(size_t nseries, int width, int *w, int *h, int *below)
+{
+	int per_row;
+
+	*w = width < W ? W : width > 4000 ? 4000 : width;
+	*h = H;
+	*below = nseries > KEY_RIGHT_MAX;
+	if (*below) {
+		per_row = *w / 280 > 0 ? *w / 280 : 1;
+		*h += (int)((nseries + (size_t)per_row - 1) / (size_t)per_row) * 16;
+	}
+}
+
+/* gnuplot has 8 colors and then repeats them: past 8 series, give each
+ * its own (hues a golden angle apart). */
+static void colors(FILE *f, size_t nseries)
+{
+	for (size_t i = 0; nseries > 8 && i < nseries; i++) {
+		double hue = fmod((double)i * 0.618033988749895, 1.0) * 6, v = 0.85;
+		double s = i % 2 ? 0.55 : 0.8, c = v * s;
+		double x = c * (1 - fabs(fmod(hue, 2) - 1)), m = v - c, r, g, b;
+		int k = (int)hue;
+
+		r = k == 0 || k == 5 ? c : k == 1 || k == 4 ? x : 0;
+		g = k == 1 || k == 2 ? c : k == 0 || k == 3 ? x : 0;
+		b = k == 3 || k == 4 ? c : k == 2 || k == 5 ? x : 0;
+		fprintf(f, "set linetype %zu lc rgb \"#%02x%02x%02x\"\n", i + 1,
+			(int)((r + m) * 255), (int)((g + m) * 255), (int)((b + m) * 255));
+	}
+}
+
+static void header(FILE *f, const char *name, const char *title,
+		   const char *ylabel, int w, int h, int below)
+{
+	fprintf(f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and %s.svg\n"
+		"set terminal pngcairo size %d,%d noenhanced font \"sans,10\"\n"
+		"set output '%s.png'\n", name, name, name, w, h, name);
+	fputs("set title ", f), gp_str(f, title), fputs(" noenhanced\n", f);
+	fputs("set ylabel ", f), gp_str(f, ylabel), fputc('\n', f);
+	fputs("set datafile missing \"?\"\n"
+	      "set grid ytics\n", f);
+	fputs(below ? "set key below horizontal noenhanced\n" :
+		      "set key outside right top noenhanced\n", f);
+}
+
+static void footer(FILE *f, const char *name, int w, int h)
+{
+	fprintf(f, "set terminal svg size %d,%d noenhanced font \"sans,10\" "
+		"background \"white\"\nset output '%s.svg'\nreplot\n", w, h, name);
+}
+
+static int save(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[4300];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s.gp", dir, name);
+	rc = nb_atomic_write(path, buf, len);
+	free(buf);
+	return rc;
+}
+
+int nb_chart_bars(const char *dir, const struct nb_bars *b)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int w, h, below;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return nb_err(-ENOMEM, "out of memory");
+	/* a bar is about 12 pixels: wide enough for every configuration */
+	size_for(b->nseries, 150 + (int)(b->nrows * (b->nseries + 1)) * 12, &w, &h,
+		 &below);
+	header(f, b->name, b->title, b->ylabel, w, h, below);
+	colors(f, b->nseries);
+	fputs("set style data histograms\n"
+	      "set style histogram errorbars gap 1 lw 1\n"
+	      "set style fill solid 0.8 border -1\n"
+	      "set xtics noenhanced rotate by -20\n", f);
+	fputs(b->logy ? "set logscale y\n" : "set yrange [0:*]\n", f);
+	fputs("$data << EOD\n\"x\"", f);
+	for (size_t s = 0; s < b->nseries; s++) {
+		fputc(' ', f), gp_str(f, b->series[s]);
+		fputs(" \"lo\" \"hi\"", f);
+	}
+	fputc('\n', f);
+	for (size_t r = 0; r < b->nrows; r++) {
+		gp_str(f, b->rows[r]);
+		for (size_t s = 0; s < b->nseries; s++) {
+			size_t k = r * b->nseries + s;
+
+			gp_num(f, b->v[k]);
+			gp_num(f, b->lo ? b->lo[k] : b->v[k]);
+			gp_num(f, b->hi ? b->hi[k] : b->v[k]);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "EOD\nplot for [i=0:%zu] $data using 2+3*i:3+3*i:4+3*i:xtic(1) "
+		"title columnheader(2+3*i)\n", b->nseries - 1);
+	footer(f, b->name, w, h);
+	fclose(f);
+	return save(dir, b->name, buf, len);
+}
+
+int nb_chart_lines(const char *dir, const struct nb_lines *l)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int w, h, below;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return nb_err(-ENOMEM, "out of memory");
+	size_for(l->nseries, W, &w, &h, &below);
+	header(f, l->name, l->title, l->ylabel, w, h, below);
+	colors(f, l->nseries);
+	fputs("set xlabel ", f), gp_str(f, l->xlabel), fputc('\n', f);
+	fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n", f);
+	for (size_t s = 0; s < l->nseries; s++) {
+		fprintf(f, "$s%zu << EOD\n", s);
+		for (size_t i = 0; i < l->n[s]; i++)
+			fprintf(f, "%.6g %.6g\n", l->x[s][i], l->y[s][i]);
+		fputs("EOD\n", f);
+	}
+	fputs("plot", f);
+	for (size_t s = 0; s < l->nseries; s++) {
+		fprintf(f, "%s $s%zu using 1:2 with lines lw 2 title ", s ? "," : "", s);
+		gp_str(f, l->series[s]);
+	}
+	fputc('\n', f);
+	footer(f, l->name, w, h);
+	fclose(f);
+	return save(dir, l->name, buf, len);
+}
+
+struct job {
+	pid_t pid;
+	const char *name;
+	char errpath[4300];
+};
+
+static pid_t spawn(const char *dir, const char *prog, const char *name,
+		   const char *errpath)
+{
+	char gp[300];
+	pid_t pid;
+	int fd;
+
+	snprintf(gp, sizeof(gp), "%s.gp", name);
+	pid = fork();
+	if (pid)
+		return pid;
+	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0)
+		dup2(fd, 2), close(fd);
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0)
+		dup2(fd, 0), dup2(fd, 1), close(fd);
+	if (chdir(dir) == 0) {
+		execl(prog, prog, gp, (char *)NULL);
+		fprintf(stderr, "cannot execute '%s': %s\n", prog, strerror(errno));
+		_exit(126);
+	}
+	_exit(126);
+}
+
+/* The first lines of gnuplot's complaint, on one line. */
+static void read_err(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+	int c, nl = 0;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while ((c = fgetc(f)) != EOF && n + 1 < len && nl < 6) {
+		if (c == '\n') {
+			nl++;
+			c = ' ';
+		}
+		if (c != ' ' || (n && out[n - 1] != ' '))
+			out[n++] = (char)c;
+	}
+	while (n && out[n - 1] == ' ')
+		n--;
+	out[n] = '\0';
+	fclose(f);
+}
+
+static int reap(struct job *j, int *rc)
+{
+	int st;
+	char msg[600];
+
+	while (waitpid(j->pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (*rc)
+		return unlink(j->errpath), 0;
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		read_err(j->errpath, msg, sizeof(msg));
+		*rc = nb_err(-EIO, "gnuplot failed on '%s.gp'%s%s%s", j->name,
+			     WIFSIGNALED(st) ? " (killed by a signal)" : "",
+			     *msg ? ": " : "", msg);
+	}
+	unlink(j->errpath);
+	return 0;
+}
+
+/* PROG as a path: itself when it has a '/', else searched in $PATH. */
+static int find_program(const char *prog, char *out, size_t len)
+{
+	const char *path = getenv("PATH") ?: "/usr/bin:/bin";
+
+	if (strchr(prog, '/')) {
+		snprintf(out, len, "%s", prog);
+		return access(out, X_OK) ? -ENOENT : 0;
+	}
+	while (*path) {
+		size_t l = strcspn(path, ":");
+
+		snprintf(out, len, "%.*s/%s", (int)l, l ? path : ".", prog);
+		if (!access(out, X_OK))
+			return 0;
+		path += l + (path[l] == ':');
+	}
+	return -ENOENT;
+}
+
+int nb_chart_render(const char *dir, const char *const *names, size_t n,
+		    const char *prog)
+{
+	struct job jobs[2];
+	size_t next = 0, running = 0;
+	int rc = 0;
+	char exe[4096];
+
+	if (!prog)
+		prog = getenv("NB_GNUPLOT") ?: "gnuplot";
+	if (find_program(prog, exe, sizeof(exe)))
+		return nb_err(-ENOENT, "cannot run '%s': not found (install "
+			      "gnuplot-nox, or set NB_GNUPLOT)", prog);
+	while (next < n || running) {
+		if (next < n && running < 2 && !rc) {
+			struct job *j = &jobs[running];
+
+			j->name = names[next++];
+			snprintf(j->errpath, sizeof(j->errpath), "%s/.%s.err", dir,
+				 j->name);
+			j->pid = spawn(dir, exe, j->name, j->errpath);
+			if (j->pid < 0) {
+				rc = nb_err(-errno, "cannot start gnuplot: %s",
+					    strerror(errno));
+				continue;
+			}
+			running++;
+			continue;
+		}
+		if (!running)
+			break;
+		reap(&jobs[0], &rc);
+		jobs[0] = jobs[--running];
+	}
+	return rc;
+}

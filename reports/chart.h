@@ -1,0 +1,44 @@
+/*
+ * chart.h - charts drawn by gnuplot: nasbench writes a self-contained .gp
+ * script (data inline) per chart, then runs `gnuplot NAME.gp` in the
+ * report directory, which writes NAME.png (pngcairo) and NAME.svg.  The
+ * script stays next to the charts so a user can restyle and re-run it.
+ */
+#ifndef NB_REPORT_CHART_H
+#define NB_REPORT_CHART_H
+
+#include <stddef.h>
+
+/* Grouped bars: one cluster per row (x), one bar per series, with an
+ * error bar from LO to HI.  Values are row-major (row * nseries + series);
+ * NAN is missing.  0 or -errno (message set). */
+struct nb_bars {
+	const char *name, *title, *ylabel;
+	int logy;
+	size_t nrows, nseries;
+	const char *const *rows, *const *series;
+	const double *v, *lo, *hi;
+};
+int nb_chart_bars(const char *dir, const struct nb_bars *b);
+
+/* Lines: series S has N[S] points (X[S][i], Y[S][i]). */
+struct nb_lines {
+	const char *name, *title, *xlabel, *ylabel;
+	size_t nseries;
+	const char *const *series;
+	const size_t *n;
+	const double *const *x, *const *y;
+};
+int nb_chart_lines(const char *dir, const struct nb_lines *l);
+
+/* Run gnuplot on NAME.gp for each name, two at a time.  PROG is the
+ * gnuplot program (NULL: $NB_GNUPLOT or "gnuplot").  0; -ENOENT when
+ * gnuplot cannot be run ("gnuplot not found ..."); -EIO when it failed on
+ * a script (message names the .gp file and gnuplot's own error). */
+int nb_chart_render(const char *dir, const char *const *names, size_t n,
+		    const char *prog);
+
+/* A file-name-safe form of S ("rand4k-read", "a_b"). */
+void nb_chart_slug(char *out, size_t len, const char *s);
+
+#endif

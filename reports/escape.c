@@ -1,0 +1,33 @@
+#include "escape.h"
+
+#include <string.h>
+
+void nb_md_escape(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("|\\`*_[]<>", *s))
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+void nb_xml_escape(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				fputc(*s, out);
+		}
+}
+
+const char *nb_jstr(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}

@@ -1,0 +1,21 @@
+/*
+ * escape.h - text written into Markdown, HTML and XML, escaped once here
+ * for every report format.
+ */
+#ifndef NB_REPORT_ESCAPE_H
+#define NB_REPORT_ESCAPE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* S with Markdown's table and emphasis characters backslash-escaped. */
+void nb_md_escape(FILE *out, const char *s);
+
+/* S with < > & " as entities and control characters (but \n and \t)
+ * dropped: valid in HTML text, XML text and attribute values. */
+void nb_xml_escape(FILE *out, const char *s);
+
+/* The string member K of O, or "" (never NULL). */
+const char *nb_jstr(const json_t *o, const char *k);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * gate.h - the regression thresholds of 'nasbench compare'.
+ *
+ * A threshold is the largest change in the worse direction a metric may
+ * show before it counts as a regression (a fraction: 0.05 = 5%), or "off"
+ * (reported, never a regression).  The default comes from --max-regress
+ * (5%); a gate file refines it per metric, per workload, or both:
+ *
+ *   [gate]
+ *   max-regress = 5%          ; the default (--max-regress wins over it)
+ *   alpha       = 0.05        ; significance level of the tests
+ *
+ *   [metric]                  ; any workload
+ *   lat_p99_us  = 20%
+ *   lat_max_us  = off
+ *   mb_s        = 3%          ; user names (core/metrics.c aliases) work
+ *
+ *   [workload rand4k-write]   ; this workload
+ *   max-regress = 10%         ;   all its metrics
+ *   lat_p99_us  = 30%         ;   one metric (wins over everything)
+ *
+ * Precedence: workload+metric > workload > metric > default.
+ */
+#ifndef NB_REPORT_GATE_H
+#define NB_REPORT_GATE_H
+
+#include <stdio.h>
+
+#define NB_GATE_OFF (-1.0)
+#define NB_GATE_MAX_RULES 256
+
+struct nb_gate_rule {
+	char workload[128];      /* "" = any */
+	char metric[64];         /* stored name; "" = all */
+	double max_regress;      /* fraction or NB_GATE_OFF */
+	int line;
+	int used;
+};
+
+struct nb_gate {
+	char path[4096];         /* "" without a file */
+	double max_regress;      /* the default */
+	double alpha;
+	int nrules;
+	struct nb_gate_rule rules[NB_GATE_MAX_RULES];
+};
+
+void nb_gate_init(struct nb_gate *g);
+
+/* Read a gate file.  0, or -EINVAL/-errno with "PATH:LINE: ..." set. */
+int nb_gate_load(struct nb_gate *g, const char *path);
+
+/* "5%", "5", "0.5%" -> fraction; "off"/"none"/"ignore" -> NB_GATE_OFF.
+ * 0 or -EINVAL (no message set). */
+int nb_gate_parse_threshold(const char *s, double *out);
+
+/* The threshold for METRIC (stored name) of WORKLOAD; marks the rule used. */
+double nb_gate_threshold(struct nb_gate *g, const char *workload,
+			 const char *metric);
+
+/* Warn (stderr) about rules that matched nothing: a typo in a gate file
+ * must not pass silently. */
+void nb_gate_warn_unused(const struct nb_gate *g);
+
+#endif

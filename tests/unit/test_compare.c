@@ -1,0 +1,246 @@
+/*
+ * test_compare.c - verdicts, the gate file, and the exact shape of every
+ * compare format on fixed inputs (tests/golden/compare/).  Regenerate the
+ * golden files after an intended change with NB_UPDATE_GOLDEN=1 make unit,
+ * and read the diff.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../core/err.h"
+#include "../../core/metrics.h"
+#include "../../core/result.h"
+#include "../../reports/compare.h"
+#include "../../reports/gate.h"
+
+#define G "tests/golden/compare/"
+
+static void judge(const double *b, int nb, const double *n, int nn, int better,
+		  double thr, struct nb_judgement *j)
+{
+	nb_compare_judge(b, nb, n, nn, better, thr, 0.05, 0.05, j);
+}
+
+static void verdicts(void **state)
+{
+	const double base5[] = { 100, 101, 99, 100.5, 99.5 };
+	const double worse5[] = { 90, 91, 89, 90.5, 89.5 };   /* -10%, apart */
+	const double mixed5[] = { 80, 115, 92, 85, 112 };      /* -8%, overlaps */
+	const double base3[] = { 100, 102, 98 }, up3[] = { 120, 121, 119 };
+	const double over3[] = { 80, 125, 118 };             /* +18%, overlaps */
+	const double near3[] = { 103, 104, 102 };
+	const double two[] = { 100, 101 }, two_down[] = { 80, 81 };
+	const double zero[] = { 0, 0, 0 }, some[] = { 1, 1, 1 };
+	struct nb_judgement j;
+
+	(void)state;
+	/* 5 vs 5: exact Mann-Whitney, all apart: p = 2/252 */
+	judge(base5, 5, worse5, 5, NB_HIGHER, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_WORSE);
+	assert_true(j.regression && !j.low_confidence);
+	assert_string_equal(j.test, "mann-whitney");
+	assert_true(fabs(j.p - 2.0 / 252) < 1e-12);
+	assert_true(fabs(j.change + 0.1) < 1e-12);
+	/* the same figures for latency: higher is better there */
+	judge(worse5, 5, base5, 5, NB_LOWER, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_WORSE);
+	judge(base5, 5, worse5, 5, NB_LOWER, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_BETTER);
+	assert_false(j.regression);
+	/* beyond the threshold but not significant: noise, not a regression */
+	judge(base5, 5, mixed5, 5, NB_HIGHER, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_NOISE);
+	assert_false(j.regression);
+	/* within the threshold: unchanged whatever the test says */
+	judge(base5, 5, worse5, 5, NB_HIGHER, 0.15, &j);
+	assert_int_equal(j.verdict, NB_V_UNCHANGED);
+	/* exactly at the threshold is within it */
+	judge(base3, 3, (const double[]){ 95, 95, 95 }, 3, NB_HIGHER, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_UNCHANGED);
+	/* 3 vs 3: U cannot reach 0.05, Welch on logs + separation decides */
+	judge(base3, 3, up3, 3, NB_HIGHER, 0.05, &j);
+	assert_string_equal(j.test, "welch-log");
+	assert_int_equal(j.verdict, NB_V_BETTER);
+	assert_true(j.p > 0.001 && j.p < 0.002);      /* t = 14.6, df = 2.67 */
+	judge(base3, 3, over3, 3, NB_HIGHER, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_NOISE);
+	judge(base3, 3, near3, 3, NB_HIGHER, 0.01, &j);   /* +3%: apart but */
+	assert_int_equal(j.verdict, NB_V_NOISE);           /* t = 2.31: p .1 */
+	assert_true(j.p > 0.09 && j.p < 0.12);
+	/* fewer than 3: the threshold alone, low confidence, still gates */
+	judge(two, 2, two_down, 2, NB_HIGHER, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_WORSE);
+	assert_true(j.low_confidence && j.regression);
+	assert_null(j.test);
+	assert_true(isnan(j.p));
+	/* threshold off: judged at the display threshold, never a regression */
+	nb_compare_judge(two, 2, two_down, 2, NB_HIGHER, NB_GATE_OFF, 0.05, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_WORSE);
+	assert_false(j.regression);
+	/* no direction: changed */
+	judge(base5, 5, worse5, 5, NB_NEITHER, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_CHANGED);
+	assert_false(j.regression);
+	/* from zero */
+	judge(zero, 3, some, 3, NB_LOWER, 0.05, &j);
+	assert_true(isinf(j.change) && j.change > 0);
+	assert_int_equal(j.verdict, NB_V_WORSE);
+	judge(zero, 3, zero, 3, NB_LOWER, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_UNCHANGED);
+}
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/nb-unit-gate.%d.ini", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void gate_file(void **state)
+{
+	struct nb_gate g;
+	char *p;
+
+	(void)state;
+	nb_gate_init(&g);
+	assert_int_equal(nb_gate_load(&g, G "gate.ini"), 0);
+	assert_true(g.max_regress == 0.05 && g.alpha == 0.05);
+	assert_true(fabs(nb_gate_threshold(&g, "rand4k-read", "lat_p99_us") - 0.2) < 1e-12);
+	assert_true(fabs(nb_gate_threshold(&g, "seq512k-read", "lat_p99_us") - 0.1) < 1e-12);
+	assert_true(fabs(nb_gate_threshold(&g, "seq512k-read", "bw_bytes") - 0.1) < 1e-12);
+	assert_true(fabs(nb_gate_threshold(&g, "x", "bw_bytes") - 0.05) < 1e-12);
+
+	nb_gate_init(&g);
+	p = write_tmp("[gate]\nmax-regress = 3%\nalpha = 0.01\n[metric]\n"
+		      "lat_max_us = off\n[workload w]\nlat_max_us = 50\n"
+		      "max-regress = 8%\n");
+	assert_int_equal(nb_gate_load(&g, p), 0);
+	assert_true(g.max_regress == 0.03 && g.alpha == 0.01);
+	assert_true(nb_gate_threshold(&g, "v", "lat_max_us") == NB_GATE_OFF);
+	assert_true(fabs(nb_gate_threshold(&g, "w", "lat_max_us") - 0.5) < 1e-12);
+	assert_true(fabs(nb_gate_threshold(&g, "w", "iops") - 0.08) < 1e-12);
+	assert_int_equal(g.rules[0].line, 5);
+
+	/* errors name file:line and say what is wrong */
+	nb_gate_init(&g);
+	p = write_tmp("[gate]\nmax-regres = 5%\n");
+	assert_int_equal(nb_gate_load(&g, p), -EINVAL);
+	{
+		char want[256];
+
+		snprintf(want, sizeof(want), "%s:2: unknown key 'max-regres' in "
+			 "[gate]; did you mean 'max-regress'?", p);
+		assert_string_equal(nb_err_last(), want);
+		nb_gate_init(&g);
+		p = write_tmp("; c\n[metric]\nbw_bytes = 5x\n");
+		assert_int_equal(nb_gate_load(&g, p), -EINVAL);
+		snprintf(want, sizeof(want), "%s:3: bad threshold '5x' for 'bw_bytes' "
+			 "(a percentage like 5%% or 'off')", p);
+		assert_string_equal(nb_err_last(), want);
+		nb_gate_init(&g);
+		p = write_tmp("[gates]\nx = 1\n");
+		assert_int_equal(nb_gate_load(&g, p), -EINVAL);
+		snprintf(want, sizeof(want), "%s:2: unknown section [gates] (expected "
+			 "[gate], [metric] or [workload NAME])", p);
+		assert_string_equal(nb_err_last(), want);
+		nb_gate_init(&g);
+		p = write_tmp("[metric]\niops = 5%\njust words\n");
+		assert_int_equal(nb_gate_load(&g, p), -EINVAL);
+		snprintf(want, sizeof(want), "%s:3: expected '[section]' or 'key = "
+			 "value'", p);
+		assert_string_equal(nb_err_last(), want);
+	}
+	unlink(p);
+	assert_int_equal(nb_gate_load(&g, "/nonexistent/gate.ini"), -ENOENT);
+	assert_string_equal(nb_err_last(), "cannot read gate file "
+			    "'/nonexistent/gate.ini': No such file or directory");
+}
+
+/* Render the golden comparison with FN and hold it against FILE. */
+static void golden(const char *file, void (*fn)(FILE *, const json_t *, int))
+{
+	json_t *base, *new_, *c, *doc;
+	struct nb_gate g;
+	char *buf = NULL, *want = NULL, path[256];
+	size_t len = 0, cap = 0;
+	FILE *f;
+
+	nb_gate_init(&g);
+	assert_int_equal(nb_gate_load(&g, G "gate.ini"), 0);
+	assert_int_equal(nb_result_load(G "base.json", &base), 0);
+	assert_int_equal(nb_result_load(G "new.json", &new_), 0);
+	assert_int_equal(nb_compare(base, "base.json", new_, "new.json", &g, &c), 0);
+	doc = nb_compare_doc(json_pack("[o]", c), &g);
+	f = open_memstream(&buf, &len);
+	fn(f, doc, 0);
+	fclose(f);
+	snprintf(path, sizeof(path), G "%s", file);
+	if (getenv("NB_UPDATE_GOLDEN")) {
+		f = fopen(path, "w");
+		fwrite(buf, 1, len, f);
+		fclose(f);
+	}
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_true(getdelim(&want, &cap, '\0', f) > 0);
+	fclose(f);
+	assert_string_equal(buf, want);
+	free(buf), free(want);
+	json_decref(doc), json_decref(base), json_decref(new_);
+}
+
+static void text(FILE *f, const json_t *d, int c) { nb_compare_text(f, d, c); }
+static void md(FILE *f, const json_t *d, int c) { (void)c; nb_compare_markdown(f, d); }
+static void junit(FILE *f, const json_t *d, int c) { (void)c; nb_compare_junit(f, d); }
+static void js(FILE *f, const json_t *d, int c) { (void)c; nb_compare_json(f, d); }
+
+static void golden_text(void **s) { (void)s; golden("compare.txt", text); }
+static void golden_md(void **s) { (void)s; golden("compare.md", md); }
+static void golden_junit(void **s) { (void)s; golden("compare.xml", junit); }
+static void golden_json(void **s) { (void)s; golden("compare.json", js); }
+
+static void nothing_in_common(void **state)
+{
+	json_t *a = json_pack("{s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}]}", "results",
+			      "target", "a", "workload", "seq", "status", "ok",
+			      "target", "b", "workload", "rand", "status", "ok");
+	json_t *b = json_pack("{s:[{s:s, s:s, s:s}]}", "results", "target", "c",
+			      "workload", "xz", "status", "ok");
+	json_t *c;
+	struct nb_gate g;
+
+	(void)state;
+	nb_gate_init(&g);
+	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &c), -EINVAL);
+	assert_string_equal(nb_err_last(), "'a.json' and 'b.json' have no target "
+			    "and workload in common");
+	assert_null(c);
+	json_decref(a), json_decref(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(verdicts),     cmocka_unit_test(gate_file),
+		cmocka_unit_test(golden_text),  cmocka_unit_test(golden_md),
+		cmocka_unit_test(golden_junit), cmocka_unit_test(golden_json),
+		cmocka_unit_test(nothing_in_common),
+	};
+
+	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
+}
