@@ -12,8 +12,14 @@ T_FAILS=0
 T_CASES=0
 T_NAME=
 
-t_case() { T_NAME=$1; T_CASES=$((T_CASES + 1)); }
-t_fail() { echo "FAIL [$T_NAME] $*" >&2; T_FAILS=$((T_FAILS + 1)); }
+T_CASE_FAILED=0
+t_case() { T_NAME=$1; T_CASES=$((T_CASES + 1)); T_CASE_FAILED=0; }
+# a case fails once however many of its asserts fail
+t_fail() {
+	echo "FAIL [$T_NAME] $*" >&2
+	[ "$T_CASE_FAILED" = 1 ] || T_FAILS=$((T_FAILS + 1))
+	T_CASE_FAILED=1
+}
 
 # run CMD...: sets RC, OUT (stdout) and ERR (stderr)
 run() {
