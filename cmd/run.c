@@ -425,6 +425,7 @@ static int run_workload(struct exec *x, struct nb_target *t,
 			.stop = &stop_flag, .progress = &x->progress,
 			.metrics = json_object(), .extra = json_object(),
 			.entry = entry,
+			.labels = json_object_get(x->doc, "labels"),
 		};
 
 		nb_err_clear();

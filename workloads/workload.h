@@ -50,6 +50,7 @@ struct nb_wl_ctx {
 	json_t *extra;                   /* anything else for this iteration */
 	json_t *entry;                   /* the result entry (for warnings) */
 	json_t *spec;                    /* what ran: fill on iteration 1 */
+	const json_t *labels;            /* the box labels (media, slog...) */
 };
 
 struct nb_workload {
