@@ -7,7 +7,8 @@
 extern const struct nb_workload nb_wl_seq512k_read, nb_wl_seq512k_write,
 	nb_wl_seq512k_write_sync, nb_wl_rand4k_read, nb_wl_rand4k_write,
 	nb_wl_rand4k_write_sync, nb_wl_rand4k_mix;
-extern const struct nb_workload nb_wl_bigfile;
+extern const struct nb_workload nb_wl_bigfile, nb_wl_syncprobe,
+	nb_wl_xz;
 
 const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_seq512k_write,
@@ -18,6 +19,8 @@ const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_rand4k_read,
 	&nb_wl_rand4k_mix,
 	&nb_wl_bigfile,
+	&nb_wl_syncprobe,
+	&nb_wl_xz,
 	NULL,
 };
 
