@@ -31,9 +31,11 @@ struct nb_params {
 	int preset;              /* xz preset, -1 default (6) */
 	uint64_t files;          /* bonnie: files to create (-n) */
 	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
+	int fast;                /* bonnie: skip per-char phases (-f), -1 default (no) */
 };
 
-#define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1 }
+#define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
+			 .fast = -1 }
 
 struct nb_workload;
 
