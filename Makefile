@@ -9,13 +9,16 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.
 PKGS    := libnfs libiscsi inih jansson liblzma liburing
 
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Wshadow -Werror -D_GNU_SOURCE \
+# what nasbench needs whatever CFLAGS the caller gives (make CFLAGS=... keeps these)
+NB_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Werror -D_GNU_SOURCE \
+           -Wno-format-truncation \
            -DNB_VERSION='"$(VERSION)"' \
            -DNB_LIBNFS_VERSION='"$(shell pkg-config --modversion libnfs 2>/dev/null)"' \
            -DNB_LIBISCSI_VERSION='"$(shell pkg-config --modversion libiscsi 2>/dev/null)"' \
            -DNB_INIH_VERSION='"$(shell pkg-config --modversion inih 2>/dev/null)"' \
            -DNB_LIBURING_VERSION='"$(shell pkg-config --modversion liburing 2>/dev/null)"' \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+ALL_CFLAGS = $(CFLAGS) $(NB_CFLAGS)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 
 B       ?= build
@@ -27,22 +30,22 @@ UNITBIN := $(UNITSRC:tests/unit/%.c=$(B)/tests/%)
 all: nasbench ## build nasbench
 
 nasbench: $(B)/nasbench
-	cp $< $@
+	@cp $< $@
 
 $(B)/nasbench: $(B)/nasbench.o $(B)/libnasbench.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/libnasbench.a: $(LIBOBJ)
-	rm -f $@
-	ar rcs $@ $^
+	@rm -f $@
+	@ar rcs $@ $^
 
 $(B)/%.o: %.c $(wildcard */*.h) Makefile
 	@mkdir -p $(dir $@)
-	@echo "  CC $<"; $(CC) $(CFLAGS) -c -o $@ $<
+	@echo "  CC $<"; $(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/tests/%: tests/unit/%.c $(B)/libnasbench.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnasbench.a \
+	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnasbench.a \
 		$(shell pkg-config --cflags --libs cmocka) $(LDLIBS)
 
 deps: ## install the Debian packages nasbench needs (idempotent)

@@ -27,6 +27,7 @@ const struct nb_command nb_commands[] = {
 	{ "list", cmd_list, "list workloads, suites and runners", cmd_list_usage },
 	{ "version", cmd_version, "print versions of nasbench and its libraries",
 	  cmd_version_usage },
+	{ "hw", cmd_hw, "hardware inventory, and a planner of layouts", cmd_hw_usage },
 	{ "help", cmd_help, "show help for a command or the config keys",
 	  cmd_help_usage },
 	{ NULL, NULL, NULL, NULL },

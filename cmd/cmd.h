@@ -15,8 +15,10 @@ struct nb_command {
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_hw(int argc, char **argv);
 
 extern const char cmd_run_usage[], cmd_list_usage[], cmd_version_usage[];
+extern const char cmd_hw_usage[];
 
 /* The table in nasbench.c. */
 extern const struct nb_command nb_commands[];

@@ -10,6 +10,7 @@
 #include "../core/progress.h"
 #include "../core/result.h"
 #include "../core/units.h"
+#include "../hw/inventory.h"
 #include "../reports/text.h"
 #include "../runners/runner.h"
 #include "../workloads/workload.h"
@@ -46,6 +47,9 @@ const char cmd_run_usage[] =
 	"      --timeout TIME     per-request timeout of every target (default 10s)\n"
 	"      --destroy-data     allow writing over LUNs/devices that hold data\n"
 	"      --keep             keep the scratch directories\n"
+	"      --box-hw FILE      the box's inventory ('nasbench hw --json' on it)\n"
+	"      --no-space-check   do not refuse when the target reports too little\n"
+	"                         free space (quotas, thin provisioning may misreport)\n"
 	"  -o, --output FILE      where the result goes\n"
 	"      --json             the result JSON on stdout (no file unless -o)\n"
 	"  -n, --dry-run          print the plan, touch nothing\n"
@@ -58,8 +62,16 @@ static volatile sig_atomic_t stop_flag;
 
 static void on_signal(int sig)
 {
+	static const char msg[] = "\nnasbench: stopping after the current I/O; "
+				  "interrupt again to abort at once\n";
 	(void)sig;
+	if (stop_flag) {
+		/* a second interrupt: the user will not wait for cleanup */
+		_exit(NB_EXIT_INTR);
+	}
 	stop_flag = 1;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		return;
 }
 
 struct opts {
@@ -68,8 +80,10 @@ struct opts {
 	const char *output;
 	char *targets[NB_MAX_TARGETS];
 	int ntargets;
-	int json, quiet, dry_run, destroy, keep;
+	int json, quiet, dry_run, destroy, keep, no_space_check;
 	const char *timeout;
+	const char *box_hw;
+	json_t *box;
 	char workloads[1024];
 	char command[2048];
 };
@@ -82,7 +96,7 @@ struct plan {
 };
 
 enum { O_SIZE = 256, O_RUNTIME, O_IODEPTH, O_BS, O_SYNC, O_DIRECT, O_SET,
-       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON };
+       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_BOX_HW };
 
 static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -101,6 +115,8 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
 	{ "destroy-data", no_argument, NULL, O_DESTROY },
 	{ "keep", no_argument, NULL, O_KEEP },
+	{ "box-hw", required_argument, NULL, O_BOX_HW },
+	{ "no-space-check", no_argument, NULL, O_NO_SPACE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -191,6 +207,8 @@ static int parse_args(struct opts *o, int argc, char **argv,
 		case O_TIMEOUT: o->timeout = optarg; break;
 		case O_DESTROY: o->destroy = 1; break;
 		case O_KEEP: o->keep = 1; break;
+		case O_BOX_HW: o->box_hw = optarg; break;
+		case O_NO_SPACE: o->no_space_check = 1; break;
 		case 'o': o->output = optarg; break;
 		case O_JSON: o->json = 1; break;
 		case 'n': o->dry_run = 1; break;
@@ -458,7 +476,7 @@ static void run_target(struct exec *x, struct nb_target_cfg *tc)
 	json_object_set_new(tj, "url", json_string(t.desc));
 	if (t.ops)
 		json_object_set_new(tj, "runner", json_string(t.ops->name));
-	if (!rc)
+	if (!rc && !x->o->no_space_check)
 		rc = space_check(x, &t);
 	if (rc) {
 		json_object_set_new(tj, "error", json_string(nb_err_last()));
@@ -548,14 +566,20 @@ static int execute(struct opts *o, struct plan *pl)
 		return usage_error();
 	x.doc = nb_result_new(run_id, o->command);
 	add_labels(x.doc, &o->cfg);
+	nb_hw_embed(x.doc, &o->cfg, o->box);
+	o->box = NULL;
 	nb_progress_init(&x.progress, o->json ? stderr : stdout, o->quiet);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	for (int i = 0; i < o->cfg.ntargets && !stop_flag; i++)
 		run_target(&x, &o->cfg.targets[i]);
 	nb_result_finish(x.doc, !stop_flag);
-	if (output_result(&x, out) && x.exit_code == NB_EXIT_OK)
+	if (!json_array_size(json_object_get(x.doc, "results"))) {
+		/* nothing ran: keep whatever result file was there */
+		nb_die_msg("no workload ran; no result written");
+	} else if (output_result(&x, out) && x.exit_code == NB_EXIT_OK) {
 		x.exit_code = NB_EXIT_TARGET;
+	}
 	json_decref(x.doc);
 	if (stop_flag) {
 		nb_die_msg("interrupted: the result keeps what finished");
@@ -593,7 +617,8 @@ int cmd_run(int argc, char **argv)
 			rc = usage_error();
 			goto out;
 		}
-	if (select_targets(o) || make_plan(o, &pl)) {
+	if ((o->box_hw && nb_hw_load(o->box_hw, &o->box) &&
+	     nb_err_prefix("--box-hw")) || select_targets(o) || make_plan(o, &pl)) {
 		rc = usage_error();
 		goto out;
 	}
@@ -608,6 +633,7 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = execute(o, &pl);
 out:
+	json_decref(o->box);
 	nb_config_free(&o->cfg);
 	free(o);
 	return rc;

@@ -166,11 +166,12 @@ int nb_result_load(const char *path, json_t **out)
 		return nb_err_set("'%s' is not a nasbench result", path), -EINVAL;
 	}
 	if (json_integer_value(schema) > NB_RESULT_SCHEMA) {
+		long long v = (long long)json_integer_value(schema);
+
 		json_decref(doc);
-		return nb_err_set("'%s' has result schema %lld, newer than this "
-				  "nasbench reads (%d): upgrade nasbench", path,
-				  (long long)json_integer_value(schema),
-				  NB_RESULT_SCHEMA), -EINVAL;
+		return nb_err(-EINVAL, "'%s' has result schema %lld, newer than this "
+			      "nasbench reads (%d): upgrade nasbench", path, v,
+			      NB_RESULT_SCHEMA);
 	}
 	*out = doc;
 	return 0;

@@ -223,6 +223,8 @@ static int posix_fopen(struct nb_target *t, const char *name, unsigned flags,
 	} else {
 		snprintf(path, sizeof(path), "%s", p->root);
 		flags &= ~(unsigned)(NB_F_CREATE | NB_F_TRUNC);
+		if (flags & NB_F_WRITE)
+			flags |= NB_F_READ;     /* the guard reads before writing */
 	}
 	fd = open_fd(t, path, flags);
 	if (fd < 0)

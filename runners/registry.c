@@ -79,7 +79,10 @@ int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
 			break;
 	}
 	if (done != &io)
-		return nb_err_set("target '%s': unexpected completion", t->cfg->name),
-		       -EIO;
+		return nb_err(-EIO, "target '%s': unexpected completion", t->cfg->name);
+	if (io.result < 0)
+		return nb_err((int)io.result, "target '%s': %s at offset %llu failed: %s",
+			      t->cfg->name, op == NB_OP_READ ? "read" : "write",
+			      (unsigned long long)off, strerror((int)-io.result));
 	return io.result;
 }

@@ -173,6 +173,15 @@ int nb_wl_prepare(struct nb_wl_ctx *c, const char *name, uint64_t size,
 {
 	int rc;
 
+	/* Reading a LUN or device never writes to it (no destroy-data needed):
+	 * it reads what is there. */
+	if (size && (c->t->caps & NB_CAP_BLOCK) && !(flags & NB_F_WRITE)) {
+		if (c->t->filled < size)
+			nb_wl_warn(c, "read what the target holds, not data nasbench "
+				   "wrote: unwritten areas of a thin LUN may read "
+				   "faster than real data");
+		size = 0;
+	}
 	if (size && !prepared(c, name, size)) {
 		rc = prefill(c, name, size);
 		if (rc)

@@ -26,7 +26,7 @@ static int io_run(struct nb_wl_ctx *c)
 	struct nb_io_result *r;
 	struct nb_iospec s;
 	struct nb_file *f;
-	unsigned flags = NB_F_READ | NB_F_WRITE;
+	unsigned flags = NB_F_READ;
 	char label[160];
 	int rc;
 
@@ -39,7 +39,9 @@ static int io_run(struct nb_wl_ctx *c)
 				  "%llu asked for", c->t->cfg->name,
 				  (unsigned long long)c->t->capacity,
 				  (unsigned long long)s.size), -ENOSPC;
-	if (s.sync == NB_SYNC_ALWAYS)
+	if (s.rw != NB_RW_READ)
+		flags |= NB_F_WRITE;
+	if (s.sync == NB_SYNC_ALWAYS && s.rw != NB_RW_READ)
 		flags |= NB_F_SYNC;
 	if (s.direct)
 		flags |= NB_F_DIRECT;

@@ -100,7 +100,9 @@ json_t *nb_iospec_json(const struct nb_iospec *s);
 void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r);
 
 /* Make sure the data file NAME holds SIZE bytes nasbench wrote (for reads
- * and random writes); opens it with FLAGS into *F.  0 or -errno. */
+ * and random writes); opens it with FLAGS into *F.  0 or -errno.  On a
+ * block target opened without NB_F_WRITE nothing is written: reads read
+ * what the LUN holds (with a warning when nasbench did not write it). */
 int nb_wl_prepare(struct nb_wl_ctx *c, const char *name, uint64_t size,
 		  unsigned flags, struct nb_file **f);
 

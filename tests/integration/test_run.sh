@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# nasbench run on local scratch directories, files and bad input.
+. "$(dirname "$0")/lib.sh"
+
+D=$T/dir
+mkdir -p "$D"
+SMALL=(--size 16M --runtime 0.3s --iterations 2)
+
+t_case "quick run: exit 0, JSON shape, plausible figures, scratch removed"
+run "$NB" run --target "$D" "${SMALL[@]}" --label layout=raidz1 -o "$T/r.json" --quiet
+assert_rc 0
+assert_file "$T/r.json"
+assert_clean "$D"
+[ -z "$OUT" ] || t_fail "--quiet printed: $OUT"
+assert_json "$T/r.json" 'd["schema"] == 1 and d["tool"] == "nasbench" and d["complete"] is True'
+assert_json "$T/r.json" 'd["labels"] == {"layout": "raidz1", "platform": d["client"]["virtualization"]["platform"]} and d["targets"][0]["runner"] == "posix"'
+assert_json "$T/r.json" '[r["workload"] for r in d["results"]] == ["seq512k-write", "seq512k-read", "rand4k-write", "rand4k-read"]'
+assert_json "$T/r.json" 'all(r["status"] == "ok" and len(r["iterations"]) == 2 for r in d["results"])'
+assert_json "$T/r.json" 'all(1e6 < r["summary"]["bw_bytes"]["median"] < 1e11 for r in d["results"])'
+assert_json "$T/r.json" 'all(i["metrics"]["lat_p50_us"] <= i["metrics"]["lat_p99_us"] <= i["metrics"]["lat_p99.9_us"] <= i["metrics"]["lat_max_us"] for r in d["results"] for i in r["iterations"])'
+assert_json "$T/r.json" 'all(abs(i["metrics"]["iops"] * r["spec"]["bs"] - i["metrics"]["bw_bytes"]) < 1e-6 * i["metrics"]["bw_bytes"] for r in d["results"] for i in r["iterations"])'
+assert_json "$T/r.json" 'd["results"][0]["spec"] == {"pattern": "seq", "rw": "write", "read_pct": 0, "bs": 524288, "qd": 16, "size": 16777216, "bytes": 0, "runtime_s": 0.3, "sync": "end", "direct": True}'
+assert_json "$T/r.json" 'd["results"][3]["spec"]["qd"] == 32 and d["results"][3]["spec"]["bs"] == 4096'
+assert_json "$T/r.json" 'set(d["results"][0]["summary"]["bw_bytes"]) == {"n", "median", "mean", "min", "max", "stddev"}'
+
+t_case "the table a person reads"
+run "$NB" run --target "$D" "${SMALL[@]}" -w seq512k-read -o "$T/t.json"
+assert_rc 0
+assert_out "target       workload                   MB/s"
+assert_out "local        seq512k-read"
+assert_out "result: $T/t.json"
+
+t_case "--json: the result on stdout, no file"
+run bash -c "cd '$T' && '$NB' run --target '$D' --size 8M --iterations 1 -w rand4k-read --json"
+assert_rc 0
+python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["results"][0]["workload"]=="rand4k-read"' "$OUT" || t_fail "stdout is not the result JSON"
+[ -z "$(ls "$T"/nasbench-*.json 2>/dev/null)" ] || t_fail "--json wrote a file"
+
+t_case "box file, labels from it, command line overrides"
+cat > "$T/box.ini" <<INI
+[box]
+name   = testbox
+layout = raidz1
+[target scratch]
+url = $D
+[suite]
+workloads  = seq512k-write
+iterations = 4
+size       = 8M
+INI
+run "$NB" run "$T/box.ini" --iterations 1 --label layout=raid10 -o "$T/b.json" -q
+assert_rc 0
+assert_json "$T/b.json" 'd["labels"] == {"name": "testbox", "layout": "raid10", "platform": d["client"]["virtualization"]["platform"]}'
+assert_json "$T/b.json" 'len(d["results"]) == 1 and d["results"][0]["target"] == "scratch" and len(d["results"][0]["iterations"]) == 1'
+
+t_case "config errors: file:line, exact text, exit 2"
+printf '[suite]\niodepht = 4\n' > "$T/e1.ini"
+run "$NB" run "$T/e1.ini"
+assert_rc 2
+assert_err "nasbench: $T/e1.ini:2: unknown key 'iodepht' in [suite]; did you mean 'iodepth'?"
+printf '[target x]\nurl = %s\n[suite]\nsize = 12Q\n' "$D" > "$T/e2.ini"
+run "$NB" run "$T/e2.ini"
+assert_rc 2
+assert_err "nasbench: $T/e2.ini:4: 'size' in [suite]: invalid size '12Q' (use a number with K, M, G, T, KiB, GB...)"
+run "$NB" run "$T/missing.ini"
+assert_rc 2
+assert_err "nasbench: cannot open config '$T/missing.ini': No such file or directory"
+run "$NB" run --target "$D" --workload seq512k-wrte
+assert_rc 2
+assert_err "nasbench: unknown workload 'seq512k-wrte' (see 'nasbench list workloads')"
+run "$NB" run
+assert_rc 2
+assert_err "nasbench: no target: give --target URL or a box file with a [target NAME] section"
+run "$NB" run --target "$D" --bogus
+assert_rc 2
+assert_err "nasbench: unknown option '--bogus' (see 'nasbench help run')"
+assert_clean "$D"
+
+t_case "a target that does not exist: exit 3, no result file"
+run "$NB" run --target "$T/nope" -o "$T/n.json"
+assert_rc 3
+assert_err "nasbench: target 'local': cannot use '$T/nope': No such file or directory"
+assert_no_file "$T/n.json"
+
+t_case "an existing result survives a failed run"
+cp "$T/r.json" "$T/keep.json"
+run "$NB" run --target "$T/nope" -o "$T/keep.json"
+assert_rc 3
+cmp -s "$T/r.json" "$T/keep.json" || t_fail "the old result was changed"
+
+t_case "output in a missing directory: exit 2 before touching the target"
+run "$NB" run --target "$D" -o "$T/nodir/r.json"
+assert_rc 2
+assert_err "nasbench: unable to write '$T/nodir/r.json': No such file or directory"
+assert_clean "$D"
+
+t_case "a read-only target: exit 3, says why"
+mkdir -p "$T/ro"
+if mount -t tmpfs -o ro,size=1m nbro "$T/ro" 2>/dev/null; then
+	run "$NB" run --target "$T/ro" --size 1M -o "$T/ro.json"
+	assert_rc 3
+	assert_err "cannot create scratch directory '$T/ro/nasbench."
+	assert_err "': Read-only file system"
+	umount "$T/ro"
+else
+	echo "skip: cannot mount a read-only tmpfs here"
+fi
+
+t_case "not enough space: refused before starting, says how much is free"
+mkdir -p "$T/small"
+if mount -t tmpfs -o size=8m nbsmall "$T/small" 2>/dev/null; then
+	run "$NB" run --target "$T/small" --size 64M -o "$T/s.json"
+	assert_rc 3
+	assert_err "nasbench: target 'local' has 8 MiB free, but the workloads need 64 MiB: lower the size (--size)"
+	assert_clean "$T/small"
+	t_case "disk full mid-run (ENOSPC): exit 3, names the failure, scratch removed"
+	run "$NB" run --target "$T/small" --size 64M --no-space-check -w seq512k-write,seq512k-read --iterations 1 -o "$T/f.json"
+	assert_rc 3
+	assert_err "nasbench: target 'local': write at offset "
+	assert_err " failed: No space left on device"
+	assert_json "$T/f.json" 'd["results"][0]["status"] == "failed" and "No space left on device" in d["results"][0]["reason"]'
+	assert_json "$T/f.json" 'd["results"][1]["status"] == "skipped" and d["results"][1]["reason"] == "an earlier workload on this target failed"'
+	assert_clean "$T/small"
+	umount "$T/small"
+else
+	echo "skip: cannot mount a tmpfs here"
+fi
+
+t_case "SIGINT: exit 130, partial result with complete false, scratch removed"
+"$NB" run --target "$D" --size 16M --runtime 20s --iterations 1 -w seq512k-write,seq512k-read -o "$T/int.json" >"$T/int.out" 2>"$T/int.err" &
+pid=$!
+for _ in $(seq 200); do [ -n "$(ls -d "$D"/nasbench.* 2>/dev/null)" ] && break; sleep 0.05; done
+sleep 1
+kill -INT $pid
+wait $pid
+RC=$?
+ERR=$(cat "$T/int.err")
+assert_rc 130
+assert_err "nasbench: interrupted: the result keeps what finished"
+assert_json "$T/int.json" 'd["complete"] is False and d["results"][0]["status"] == "interrupted"'
+assert_clean "$D"
+
+t_case "a file target: the data-loss guard refuses a file system"
+truncate -s 32M "$T/disk.img"
+mkfs.ext4 -q -F "$T/disk.img" >/dev/null 2>&1 || t_fail "mkfs.ext4 failed"
+run "$NB" run --target "$T/disk.img" --size 8M --iterations 1 -w seq512k-write -o "$T/g.json"
+assert_rc 3
+assert_err "nasbench: target 'local' ($T/disk.img) holds an ext2/3/4 file system: writing would destroy it; if that is intended, set 'destroy-data = yes' in its [target] section or pass --destroy-data"
+run "$NB" run --target "$T/disk.img" --size 8M --iterations 1 -w seq512k-read -o "$T/g.json" -q
+assert_rc 0
+run "$NB" run --target "$T/disk.img" --size 8M --iterations 1 -w seq512k-write --destroy-data -o "$T/g.json" -q
+assert_rc 0
+t_case "a file nasbench wrote before needs no confirmation"
+run "$NB" run --target "$T/disk.img" --size 8M --iterations 1 -w rand4k-write -o "$T/g.json" -q
+assert_rc 0
+
+t_case "--dry-run touches nothing"
+run "$NB" run --target "$D" --suite quick --dry-run
+assert_rc 0
+assert_out "plan: 1 target(s) x 4 workload(s) x 3 iteration(s)"
+assert_clean "$D"
+
+t_case "progress on a terminal"
+if command -v script >/dev/null; then
+	script -qec "$NB run --target $D --size 8M --runtime 1s --iterations 1 -w seq512k-read -o $T/p.json" /dev/null >"$T/tty.out" 2>&1
+	grep -q $'\r'"seq512k-read on local (1/1)" "$T/tty.out" || t_fail "no progress line on a tty"
+	grep -q "MB/s" "$T/tty.out" || t_fail "progress line lacks MB/s"
+fi
+
+t_case "help, list, version"
+run "$NB" help run
+assert_rc 0
+assert_out "usage: nasbench run [BOX.ini] [options]"
+run "$NB" help config
+assert_out "iodepth"
+run "$NB" list
+assert_out "seq512k-read"
+assert_out "quick"
+assert_out "posix"
+run "$NB" version
+assert_out "libnfs    4.0.0"
+run "$NB" rnu
+assert_rc 2
+assert_err "nasbench: 'rnu' is not a nasbench command; did you mean 'run'?"
+
+t_done

@@ -1,0 +1,171 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../core/config.h"
+#include "../../core/err.h"
+
+static char path[64];
+
+static struct nb_config *load(const char *text, int want_rc)
+{
+	static struct nb_config c;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/nb-unit-cfg.%d.ini", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	nb_config_free(&c);
+	nb_config_init(&c);
+	assert_int_equal(nb_config_load(&c, path), want_rc);
+	unlink(path);
+	return &c;
+}
+
+static void expect_error(const char *text, int line, const char *msg)
+{
+	char want[512];
+
+	load(text, -EINVAL);
+	snprintf(want, sizeof(want), "%s:%d: %s", path, line, msg);
+	assert_string_equal(nb_err_last(), want);
+}
+
+static void full_file(void **state)
+{
+	struct nb_config *c = load(
+		"; the N40L of the first story\n"
+		"[box]\n"
+		"name     = n40l\n"
+		"layout   = raidz1        ; inline comment\n"
+		"disks    = 5 x 3TB WD Red\n"
+		"ram      = 8G\n"
+		"\n"
+		"  [target datastore-nfs]\n"
+		"    url     = file:///mnt/tank/bench\n"
+		"    timeout = 5s\n"
+		"[target lun]\n"
+		"url = /dev/sdz\n"
+		"destroy-data = yes\n"
+		"[suite]\n"
+		"workloads = seq512k-write, seq512k-read\n"
+		"iterations = 5\n"
+		"size = 2G\n"
+		"sync = always\n"
+		"[accept]\n"
+		"seq512k-write@lun mb_s >= 80\n"
+		"# a comment\n", 0);
+
+	(void)state;
+	assert_string_equal(nb_config_label_get(c, "name"), "n40l");
+	assert_string_equal(nb_config_label_get(c, "layout"), "raidz1");
+	assert_string_equal(nb_config_label_get(c, "disks"), "5 x 3TB WD Red");
+	assert_int_equal(c->suite.p.ram, 8ULL << 30);
+	assert_int_equal(c->ntargets, 2);
+	assert_string_equal(c->targets[0].name, "datastore-nfs");
+	assert_string_equal(c->targets[0].u.path, "/mnt/tank/bench");
+	assert_int_equal(c->targets[0].timeout_us, 5000000);
+	assert_int_equal(c->targets[1].destroy_data, 1);
+	assert_int_equal(c->targets[1].timeout_us, 10000000);
+	assert_string_equal(c->suite.workloads, "seq512k-write, seq512k-read");
+	assert_int_equal(c->suite.iterations, 5);
+	assert_int_equal(c->suite.p.size, 2ULL << 30);
+	assert_int_equal(c->suite.p.sync, 2);
+	assert_int_equal(c->suite.p.direct, -1);
+	assert_int_equal(c->nraw, 1);
+	assert_string_equal(c->raw[0].section, "accept");
+	assert_int_equal(c->raw[0].line, 20);
+	assert_string_equal(c->raw[0].text, "seq512k-write@lun mb_s >= 80");
+}
+
+static void errors(void **state)
+{
+	(void)state;
+	expect_error("[suite]\niodepht = 4\n", 2,
+		     "unknown key 'iodepht' in [suite]; did you mean 'iodepth'?");
+	expect_error("[suite]\n\nzzzzzz = 4\n", 3,
+		     "unknown key 'zzzzzz' in [suite] (see 'nasbench help config')");
+	expect_error("[suite]\nsize = 12Q\n", 2,
+		     "'size' in [suite]: invalid size '12Q' (use a number with K, M, G, T, KiB, GB...)");
+	expect_error("[suite]\niterations = 0\n", 2,
+		     "'iterations' in [suite]: value '0' out of range (1 to 1000)");
+	expect_error("[suite]\niodepth = 1000\n", 2,
+		     "'iodepth' in [suite]: value '1000' out of range (1 to 256)");
+	expect_error("[suite]\nsync = sometimes\n", 2,
+		     "'sync' in [suite]: 'sometimes' is not one of none|end|always");
+	expect_error("[box]\nlayout = raidz9\n", 2,
+		     "'layout' in [box]: 'raidz9' is not one of raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single");
+	expect_error("[suit]\n", 1, "unknown section [suit]; did you mean [suite]?");
+	expect_error("[target]\nurl = /tmp\n", 1, "a target section needs a name: [target NAME]");
+	expect_error("[target a]\nurl=/tmp\n[target a]\n", 3, "target 'a' is defined twice");
+	expect_error("[target a]\nurl = ftp://x/y\n", 2,
+		     "'url' in [target]: no runner for 'ftp://' URLs");
+	expect_error("[target a]\ntimeout = soon\n", 2,
+		     "'timeout' in [target]: invalid duration 'soon' (use e.g. 30s, 500ms, 2m, 1h)");
+	expect_error("[target a]\ndestroy-data = perhaps\n", 2,
+		     "'destroy-data' in [target]: invalid boolean 'perhaps' (use yes or no)");
+	expect_error("[suite]\njunk\n", 2, "expected 'key = value'");
+	expect_error("[box\n", 1, "section header without ']'");
+	expect_error("[suite extra]\n", 1, "[suite] takes no name");
+}
+
+static void missing(void **state)
+{
+	struct nb_config c;
+
+	(void)state;
+	nb_config_init(&c);
+	assert_int_equal(nb_config_load(&c, "/nonexistent/box.ini"), -ENOENT);
+	assert_string_equal(nb_err_last(),
+			    "cannot open config '/nonexistent/box.ini': No such file or directory");
+}
+
+static void overrides(void **state)
+{
+	struct nb_config c;
+
+	(void)state;
+	nb_config_init(&c);
+	assert_int_equal(nb_config_set(&c, "suite", "size", "64M", "--size"), 0);
+	assert_int_equal(c.suite.p.size, 64ULL << 20);
+	assert_int_equal(nb_config_set(&c, "suite", "size", "12Q", "--size"), -EINVAL);
+	assert_string_equal(nb_err_last(),
+			    "--size: invalid size '12Q' (use a number with K, M, G, T, KiB, GB...)");
+	assert_int_equal(nb_config_set(&c, "suite", "presset", "9", "--set presset"), -EINVAL);
+	assert_string_equal(nb_err_last(),
+			    "--set presset: unknown key 'presset' in [suite]; did you mean 'preset'?");
+	assert_int_equal(nb_config_label(&c, "layout", "raid10", "--label"), 0);
+	assert_string_equal(nb_config_label_get(&c, "layout"), "raid10");
+	assert_int_equal(nb_config_add_target(&c, "/tmp"), 0);
+	assert_int_equal(nb_config_add_target(&c, "/var/tmp"), 0);
+	assert_int_equal(nb_config_add_target(&c, "nas=file:///x?y"), 0);
+	assert_string_equal(c.targets[0].name, "local");
+	assert_string_equal(c.targets[1].name, "local-2");
+	assert_string_equal(c.targets[2].name, "nas");
+	assert_string_equal(c.targets[2].url, "file:///x?y");
+	assert_int_equal(nb_config_add_target(&c, "nas=/tmp"), -EINVAL);
+	assert_string_equal(nb_err_last(), "--target: target 'nas' is defined twice");
+	assert_int_equal(nb_config_add_target(&c, "gopher://h/x"), -EINVAL);
+	assert_string_equal(nb_err_last(),
+			    "--target: no runner for 'gopher://' URLs (see 'nasbench list')");
+	nb_config_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(full_file), cmocka_unit_test(errors),
+		cmocka_unit_test(missing), cmocka_unit_test(overrides),
+	};
+
+	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
+}

@@ -1,0 +1,160 @@
+/* The engine on the real posix runner over a scratch directory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../core/datagen.h"
+#include "../../core/engine.h"
+#include "../../core/err.h"
+
+static char dir[64];
+static struct nb_target_cfg cfg;
+static struct nb_target t;
+static struct nb_io_result r;
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/nb-unit-engine.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	memset(&cfg, 0, sizeof(cfg));
+	snprintf(cfg.name, sizeof(cfg.name), "local");
+	snprintf(cfg.url, sizeof(cfg.url), "%s", dir);
+	assert_int_equal(nb_url_parse(dir, &cfg.u), 0);
+	cfg.run_id = "unit";
+	assert_int_equal(nb_target_open(&t, &cfg), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char scratch[128];
+
+	(void)state;
+	nb_target_close(&t);
+	snprintf(scratch, sizeof(scratch), "%s/nasbench.unit", dir);
+	assert_int_equal(access(scratch, F_OK), -1);   /* removed */
+	rmdir(dir);
+	return 0;
+}
+
+static struct nb_file *open_data(unsigned flags)
+{
+	struct nb_file *f;
+
+	assert_int_equal(t.ops->fopen(&t, "data", flags | NB_F_CREATE, &f), 0);
+	return f;
+}
+
+struct seen {
+	uint64_t bytes;
+	int bad;
+};
+
+/* every 4 KiB of what the engine wrote carries (magic, its offset) */
+static int check_stamp(const void *buf, uint32_t len, uint64_t off, void *payload)
+{
+	struct seen *s = payload;
+
+	for (uint32_t o = 0; o < len; o += 4096) {
+		uint64_t v[2];
+
+		memcpy(v, (const char *)buf + o, sizeof(v));
+		if (v[0] != NB_BLOCK_MAGIC || v[1] != off + o)
+			s->bad++;
+	}
+	s->bytes += len;
+	return 0;
+}
+
+static void write_then_read(void **state)
+{
+	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
+			       .bs = 65536, .qd = 4, .size = 1 << 20,
+			       .sync = NB_SYNC_END, .direct = 1, .seed = 1 };
+	struct nb_iospec rd = w;
+	struct seen s = { 0, 0 };
+	struct nb_engine_hooks h = { .check = check_stamp, .payload = &s };
+	struct nb_file *f = open_data(NB_F_READ | NB_F_WRITE | NB_F_DIRECT);
+	uint64_t size;
+
+	(void)state;
+	assert_int_equal(nb_engine_run(&t, f, &w, NULL, &r), 0);
+	assert_int_equal(r.bytes_written, 1 << 20);
+	assert_int_equal(r.bytes_read, 0);
+	assert_int_equal(r.ios, 16);
+	assert_int_equal(r.lat.count, 16);
+	assert_true(r.elapsed_ns > 0);
+	assert_int_equal(t.ops->fsize(f, &size), 0);
+	assert_int_equal(size, 1 << 20);
+
+	rd.rw = NB_RW_READ;
+	rd.pattern = NB_PAT_RAND;
+	rd.bs = 4096;
+	assert_int_equal(nb_engine_run(&t, f, &rd, &h, &r), 0);
+	assert_int_equal(r.bytes_read, 1 << 20);
+	assert_int_equal(r.ios, 256);
+	assert_int_equal(s.bytes, 1 << 20);
+	assert_int_equal(s.bad, 0);
+	t.ops->fclose(f);
+}
+
+static void time_bound_and_stop(void **state)
+{
+	struct nb_iospec rd = { .pattern = NB_PAT_SEQ, .rw = NB_RW_READ,
+				.bs = 65536, .qd = 8, .size = 1 << 20,
+				.runtime_us = 200000, .seed = 2 };
+	volatile sig_atomic_t stop = 1;
+	struct nb_engine_hooks h = { .stop = &stop };
+	struct nb_file *f = open_data(NB_F_READ);
+
+	(void)state;
+	assert_int_equal(nb_engine_run(&t, f, &rd, NULL, &r), 0);
+	/* loops over the 1 MiB file for 0.2 s */
+	assert_true(r.bytes_read > (1 << 20));
+	assert_true(r.elapsed_ns >= 200000000ULL);
+	assert_int_equal(nb_engine_run(&t, f, &rd, &h, &r), 0);
+	assert_int_equal(r.stopped, 1);
+	assert_int_equal(r.ios, 0);
+	t.ops->fclose(f);
+}
+
+static void errors(void **state)
+{
+	struct nb_iospec rd = { .pattern = NB_PAT_SEQ, .rw = NB_RW_READ,
+				.bs = 65536, .qd = 4, .size = 4 << 20 };
+	struct nb_file *f = open_data(NB_F_READ);
+
+	(void)state;
+	/* the file holds 1 MiB: reading 4 MiB runs past its end */
+	assert_int_equal(nb_engine_run(&t, f, &rd, NULL, &r), -EIO);
+	/* whichever I/O past the end completes first is named */
+	assert_non_null(strstr(nb_err_last(), "target 'local': short read at offset "));
+	assert_non_null(strstr(nb_err_last(), " (0 of 65536 bytes): is the file or LUN smaller than the size?"));
+	rd.bs = 0;
+	assert_int_equal(nb_engine_run(&t, f, &rd, NULL, &r), -EINVAL);
+	rd.bs = 4096;
+	rd.qd = 1000;
+	assert_int_equal(nb_engine_run(&t, f, &rd, NULL, &r), -EINVAL);
+	assert_string_equal(nb_err_last(), "target 'local': block size and queue depth must be at least 1 (queue depth at most 256)");
+	t.ops->fclose(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(write_then_read),
+		cmocka_unit_test(time_bound_and_stop),
+		cmocka_unit_test(errors),
+	};
+
+	return cmocka_run_group_tests_name("engine", tests, setup, teardown);
+}

@@ -1,0 +1,78 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <string.h>
+
+#include "../../core/err.h"
+#include "../../core/url.h"
+
+static void parse(void **state)
+{
+	struct nb_url u;
+
+	(void)state;
+	assert_int_equal(nb_url_parse("/mnt/tank", &u), 0);
+	assert_string_equal(u.scheme, "file");
+	assert_string_equal(u.path, "/mnt/tank");
+	assert_int_equal(nb_url_parse("file:///srv/x", &u), 0);
+	assert_string_equal(u.path, "/srv/x");
+	assert_int_equal(nb_url_parse("nfs://nas.example:2049/mnt/tank/bench?version=3&timeout=5", &u), 0);
+	assert_string_equal(u.scheme, "nfs");
+	assert_string_equal(u.host, "nas.example");
+	assert_int_equal(u.port, 2049);
+	assert_string_equal(u.path, "/mnt/tank/bench");
+	assert_string_equal(nb_url_arg(&u, "version"), "3");
+	assert_string_equal(nb_url_arg(&u, "timeout"), "5");
+	assert_null(nb_url_arg(&u, "nope"));
+	assert_int_equal(nb_url_parse("iscsi://bob%s3cret@10.0.0.1:3260/iqn.2005-10.org.freenas.ctl:bench/1", &u), 0);
+	assert_string_equal(u.user, "bob");
+	assert_string_equal(u.password, "s3cret");
+	assert_string_equal(u.host, "10.0.0.1");
+	assert_string_equal(u.path, "/iqn.2005-10.org.freenas.ctl:bench/1");
+}
+
+static void bad(void **state)
+{
+	struct nb_url u;
+
+	(void)state;
+	assert_int_equal(nb_url_parse("nfs://", &u), -EINVAL);
+	assert_int_equal(nb_url_parse("nfs://host", &u), -EINVAL);
+	assert_string_equal(nb_err_last(), "invalid target URL 'nfs://host': no path after the host");
+	assert_int_equal(nb_url_parse("nfs://host:99999/x", &u), -EINVAL);
+	assert_string_equal(nb_err_last(), "invalid target URL 'nfs://host:99999/x': invalid port");
+	assert_int_equal(nb_url_parse("relative/path", &u), -EINVAL);
+	assert_int_equal(nb_url_parse("nfs://h/x?novalue", &u), -EINVAL);
+	/* the password never reaches the message */
+	assert_int_equal(nb_url_parse("iscsi://u%topsecret@:1/x", &u), -EINVAL);
+	assert_null(strstr(nb_err_last(), "topsecret"));
+}
+
+static void redact(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	assert_string_equal(nb_url_redact("iscsi://bob%s3cret@host/iqn/1", buf, sizeof(buf)),
+			    "iscsi://bob%***@host/iqn/1");
+	assert_string_equal(nb_url_redact("nfs://u:pw@host/x", buf, sizeof(buf)),
+			    "nfs://u:***@host/x");
+	assert_string_equal(nb_url_redact("iscsi://bob@host/iqn/1", buf, sizeof(buf)),
+			    "iscsi://bob@host/iqn/1");
+	assert_string_equal(nb_url_redact("/plain/path", buf, sizeof(buf)), "/plain/path");
+	/* an '@' in the path is not an authority */
+	assert_string_equal(nb_url_redact("nfs://host/a%b@c", buf, sizeof(buf)),
+			    "nfs://host/a%b@c");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse), cmocka_unit_test(bad), cmocka_unit_test(redact),
+	};
+
+	return cmocka_run_group_tests_name("url", tests, NULL, NULL);
+}
