@@ -8,7 +8,7 @@ extern const struct nb_workload nb_wl_seq512k_read, nb_wl_seq512k_write,
 	nb_wl_seq512k_write_sync, nb_wl_rand4k_read, nb_wl_rand4k_write,
 	nb_wl_rand4k_write_sync, nb_wl_rand4k_mix;
 extern const struct nb_workload nb_wl_bigfile, nb_wl_syncprobe,
-	nb_wl_xz;
+	nb_wl_xz, nb_wl_bonnie;
 
 const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_seq512k_write,
@@ -20,6 +20,7 @@ const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_rand4k_mix,
 	&nb_wl_bigfile,
 	&nb_wl_syncprobe,
+	&nb_wl_bonnie,
 	&nb_wl_xz,
 	NULL,
 };
