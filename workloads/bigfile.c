@@ -381,6 +381,13 @@ static uint64_t bigfile_plan_bytes(const struct nb_workload *w,
 	return p->size ? p->size : BIGFILE_DEFAULT;
 }
 
+static void bigfile_estimate(const struct nb_workload *w,
+			     const struct nb_params *p, struct nb_plan_est *e)
+{
+	e->written = bigfile_plan_bytes(w, p);
+	e->seconds = (p->verify > 0 ? 2 : 1) * (double)e->written / NB_PLAN_RATE;
+}
+
 const struct nb_workload nb_wl_bigfile = {
 	.name = "bigfile",
 	.help = "one file of incompressible data (default 100 GB), MB/s per second; "
@@ -388,4 +395,5 @@ const struct nb_workload nb_wl_bigfile = {
 	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.run = bigfile_run,
 	.plan_bytes = bigfile_plan_bytes,
+	.estimate = bigfile_estimate,
 };

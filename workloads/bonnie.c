@@ -653,6 +653,18 @@ static uint64_t bonnie_plan_bytes(const struct nb_workload *w,
 	return p->size ? p->size : default_size(p);
 }
 
+static void bonnie_estimate(const struct nb_workload *w,
+			    const struct nb_params *p, struct nb_plan_est *e)
+{
+	uint64_t size = bonnie_plan_bytes(w, p);
+	double files = (double)(p->files ? p->files : FILES_DEFAULT);
+	int passes = p->fast == 1 ? 4 : 6;   /* rewrite reads and writes */
+
+	e->seconds = passes * (double)size / NB_PLAN_RATE +
+		     (SEEKS + 6 * files) / NB_PLAN_META_RATE;
+	e->written = (p->fast == 1 ? 2 : 3) * size;
+}
+
 const struct nb_workload nb_wl_bonnie = {
 	.name = "bonnie",
 	.help = "bonnie++ 2.00's phases: per-char and block write, rewrite, read, "
@@ -660,4 +672,5 @@ const struct nb_workload nb_wl_bonnie = {
 	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.run = bonnie_run,
 	.plan_bytes = bonnie_plan_bytes,
+	.estimate = bonnie_estimate,
 };

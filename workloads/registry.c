@@ -35,6 +35,17 @@ const struct nb_suite nb_suites[] = {
 	  "seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,"
 	  "rand4k-write-sync,rand4k-read", 3,
 	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1 } },
+	{ "seed1", "the first story: I/O Analyzer's 512 KiB sequential write (sync "
+		   "and async) and read, and whether sync writes are durable",
+	  "seq512k-write-sync,seq512k-write,seq512k-read,syncprobe", 3,
+	  NB_PARAMS_INIT },
+	{ "seed2", "the second story: bonnie++ x5, a 100 GB file of random data, "
+		   "xz on every CPU (bonnie's file is 2 x RAM)",
+	  "bonnie*5,bigfile*1,xz*1", 1, NB_PARAMS_INIT },
+	{ "full", "everything: sequential, random, sync probe, bonnie, bigfile, xz",
+	  "seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,"
+	  "rand4k-write-sync,rand4k-read,rand4k-mix,syncprobe,bonnie,bigfile*1,xz*1",
+	  3, NB_PARAMS_INIT },
 	{ NULL, NULL, NULL, 0, NB_PARAMS_INIT },
 };
 

@@ -226,6 +226,15 @@ static uint64_t syncprobe_plan_bytes(const struct nb_workload *w,
 	return p->size ? p->size : PROBE_REGION;
 }
 
+static void syncprobe_estimate(const struct nb_workload *w,
+			       const struct nb_params *p, struct nb_plan_est *e)
+{
+	(void)w;
+	e->seconds = 5 * (double)(p->runtime_us ? p->runtime_us :
+				  PROBE_RUNTIME_US) / 1e6;
+	e->written = p->size ? p->size : PROBE_REGION;
+}
+
 const struct nb_workload nb_wl_syncprobe = {
 	.name = "syncprobe",
 	.help = "queue-depth-1 sync vs async writes (4 KiB, 512 KiB): do sync "
@@ -234,4 +243,5 @@ const struct nb_workload nb_wl_syncprobe = {
 	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.run = syncprobe_run,
 	.plan_bytes = syncprobe_plan_bytes,
+	.estimate = syncprobe_estimate,
 };

@@ -293,6 +293,19 @@ static uint64_t xz_plan_bytes(const struct nb_workload *w,
 	return p->size ? p->size : XZ_DEFAULT_INPUT;
 }
 
+static void xz_estimate(const struct nb_workload *w, const struct nb_params *p,
+			struct nb_plan_est *e)
+{
+	double secs = p->size ? (double)p->size / NB_PLAN_XZ_RATE :
+		      (double)XZ_DEFAULT_RUNTIME_US / 1e6;
+
+	(void)w;
+	if (p->runtime_us && (double)p->runtime_us / 1e6 < secs)
+		secs = (double)p->runtime_us / 1e6;
+	e->seconds = secs;
+	e->written = 0;      /* it reads bigfile's file (or writes its own) */
+}
+
 const struct nb_workload nb_wl_xz = {
 	.name = "xz",
 	.help = "compress the big file with liblzma on every CPU (preset 6; "
@@ -300,4 +313,5 @@ const struct nb_workload nb_wl_xz = {
 	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.run = xz_run,
 	.plan_bytes = xz_plan_bytes,
+	.estimate = xz_estimate,
 };
