@@ -35,6 +35,21 @@ void nb_phase_end(struct nb_phase *ph);
  */
 int nb_bigfile_ensure(struct nb_wl_ctx *c, uint64_t size);
 
+/*
+ * syncprobe's verdict from the 4 KiB medians (us) of sync writes, async
+ * writes and cached reads, under the declared MEDIA (hdd|ssd|nvme|NULL)
+ * and SLOG (NULL, "none" or what it is).  The rule is in syncprobe.c.
+ */
+struct nb_sync_verdict {
+	double floor_us;         /* the media's fastest possible commit */
+	double k;                /* sync must cost K x the baseline */
+	double baseline_us;      /* min(async, read): a round trip, no commit */
+	double cost;             /* sync / baseline */
+	int durable;
+};
+void nb_syncprobe_judge(const char *media, const char *slog, double sync_us,
+			double async_us, double read_us, struct nb_sync_verdict *v);
+
 /* A box label ("media", "slog"), or NULL. */
 const char *nb_wl_label(const struct nb_wl_ctx *c, const char *key);
 
