@@ -152,7 +152,9 @@ static int input_size(struct xz *x, uint64_t want)
 
 static char *fmt_secs(uint64_t us, char *buf, size_t len)
 {
-	snprintf(buf, len, "%.0f s", (double)us / 1e6);
+	double s = (double)us / 1e6;
+
+	snprintf(buf, len, s < 10 ? "%.1f s" : "%.0f s", s);
 	return buf;
 }
 

@@ -102,9 +102,9 @@ t_case "xz alone writes its own input; runtime bounds it and says so"
 run "$NB" run -t "$D" -w xz -i 1 --size 64M --runtime 1s -o "$T/xz2.json"
 assert_rc 0
 assert_err "nasbench: warning: xz: preset 6 on"
-assert_err "compressing at most 64 MiB or for 1 s"
+assert_err "compressing at most 64 MiB or for 1.0 s"
 assert_json "$T/xz2.json" '0 < d["results"][0]["iterations"][0]["bytes_in"] < 64 << 20'
-assert_json "$T/xz2.json" 'any(w.startswith("xz stopped after") and "runtime bound 1 s" in w for w in d["results"][0]["warnings"])'
+assert_json "$T/xz2.json" 'any(w.startswith("xz stopped after") and "runtime bound 1.0 s" in w for w in d["results"][0]["warnings"])'
 assert_clean "$D"
 
 t_case "xz preset out of range: exit 2, the key named"
