@@ -17,9 +17,10 @@
 static int cmd_help(int argc, char **argv);
 
 static const char cmd_help_usage[] =
-	"usage: nasbench help [COMMAND | config]\n"
+	"usage: nasbench help [COMMAND | config | accept]\n"
 	"\n"
-	"Show the commands, one command's usage, or every configuration key.\n";
+	"Show the commands, one command's usage, every configuration key, or\n"
+	"the acceptance criteria's syntax and metrics.\n";
 
 const struct nb_command nb_commands[] = {
 	{ "run", cmd_run, "run workloads against targets, write a result file",
@@ -74,6 +75,7 @@ static int cmd_help(int argc, char **argv)
 {
 	const struct nb_command *c;
 	extern void nb_config_help(FILE *out);
+	extern void nb_accept_help(FILE *out);
 
 	if (argc < 2) {
 		overview(stdout);
@@ -81,6 +83,10 @@ static int cmd_help(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "config")) {
 		nb_config_help(stdout);
+		return NB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "accept")) {
+		nb_accept_help(stdout);
 		return NB_EXIT_OK;
 	}
 	c = nb_command_find(argv[1]);

@@ -11,6 +11,7 @@
 #include "../core/result.h"
 #include "../core/units.h"
 #include "../hw/inventory.h"
+#include "../reports/accept.h"
 #include "../reports/text.h"
 #include "../runners/runner.h"
 #include "../workloads/workload.h"
@@ -50,13 +51,17 @@ const char cmd_run_usage[] =
 	"      --box-hw FILE      the box's inventory ('nasbench hw --json' on it)\n"
 	"      --no-space-check   do not refuse when the target reports too little\n"
 	"                         free space (quotas, thin provisioning may misreport)\n"
+	"      --accept FILE      acceptance criteria (instead of the box file's\n"
+	"                         [accept] section; see docs/accept.md)\n"
+	"      --junit FILE       the criteria's verdicts as JUnit XML\n"
 	"  -o, --output FILE      where the result goes\n"
 	"      --json             the result JSON on stdout (no file unless -o)\n"
 	"  -n, --dry-run          print the plan, touch nothing\n"
 	"  -q, --quiet            no progress, no table\n"
 	"\n"
-	"Exit status: 0 ok, 2 usage or config error, 3 target or I/O error,\n"
-	"130 interrupted (the result keeps what finished, \"complete\": false).\n";
+	"Exit status: 0 ok, 1 an acceptance criterion failed, 2 usage or config\n"
+	"error, 3 target or I/O error (wins over 1), 130 interrupted (the result\n"
+	"keeps what finished, \"complete\": false).\n";
 
 static volatile sig_atomic_t stop_flag;
 
@@ -84,6 +89,8 @@ struct opts {
 	const char *timeout;
 	const char *box_hw;
 	json_t *box;
+	const char *accept_file, *junit;
+	struct nb_accept acc;
 	char workloads[1024];
 	char command[2048];
 };
@@ -97,7 +104,8 @@ struct plan {
 };
 
 enum { O_SIZE = 256, O_RUNTIME, O_IODEPTH, O_BS, O_SYNC, O_DIRECT, O_SET,
-       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_BOX_HW };
+       O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_BOX_HW, O_ACCEPT,
+       O_JUNIT };
 
 static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -120,6 +128,8 @@ static const struct option longopts[] = {
 	{ "no-space-check", no_argument, NULL, O_NO_SPACE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, O_JSON },
+	{ "accept", required_argument, NULL, O_ACCEPT },
+	{ "junit", required_argument, NULL, O_JUNIT },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
@@ -212,6 +222,8 @@ static int parse_args(struct opts *o, int argc, char **argv,
 		case O_NO_SPACE: o->no_space_check = 1; break;
 		case 'o': o->output = optarg; break;
 		case O_JSON: o->json = 1; break;
+		case O_ACCEPT: o->accept_file = optarg; break;
+		case O_JUNIT: o->junit = optarg; break;
 		case 'n': o->dry_run = 1; break;
 		case 'q': o->quiet = 1; break;
 		case ':':
@@ -335,6 +347,18 @@ static int make_plan(struct opts *o, struct plan *pl)
 		pl->iters[pl->nwl] = sc->iterations ? 0 : its;
 		pl->wl[pl->nwl++] = w;
 	}
+	/* suite accept also runs what the criteria name */
+	if (suite && !strcmp(suite->name, "accept") && !o->workloads[0])
+		for (int i = 0; i < o->acc.n; i++) {
+			const struct nb_workload *w =
+				nb_workload_find(o->acc.c[i].workload);
+			int have = 0;
+
+			for (int k = 0; k < pl->nwl; k++)
+				have |= pl->wl[k] == w;
+			if (!have && pl->nwl < 64)
+				pl->wl[pl->nwl++] = w;
+		}
 	pl->p = sc->p;
 	if (suite) {
 		const struct nb_params *d = &suite->defaults;
@@ -450,6 +474,14 @@ static int space_check(struct exec *x, struct nb_target *t)
 		return -EIO;
 	if (need <= avail)
 		return 0;
+	/* I/O workloads use all of a LUN smaller than their default size */
+	if ((t->caps & NB_CAP_BLOCK) && !x->pl->p.size)
+		return 0;
+	if (t->caps & NB_CAP_BLOCK)
+		return nb_err(-ENOSPC, "target '%s' has %s (the LUN, device or its "
+			      "window), fewer than the size %s asked for: lower "
+			      "--size", t->cfg->name, nb_fmt_size(avail, a, sizeof(a)),
+			      nb_fmt_size(need, b, sizeof(b)));
 	return nb_err_set("target '%s' has %s free, but the workloads need %s: "
 			  "lower the size (--size)", t->cfg->name,
 			  nb_fmt_size(avail, a, sizeof(a)),
@@ -588,6 +620,7 @@ static int execute(struct opts *o, struct plan *pl)
 	const char *out = o->output;
 	struct exec x = { .o = o, .pl = pl };
 	struct sigaction sa = { .sa_handler = on_signal };
+	int accept_code;
 
 	make_run_id(run_id, sizeof(run_id));
 	x.run_id = run_id;
@@ -595,7 +628,7 @@ static int execute(struct opts *o, struct plan *pl)
 		snprintf(outbuf, sizeof(outbuf), "nasbench-%s.json", run_id);
 		out = outbuf;
 	}
-	if (out && nb_atomic_check(out))
+	if ((out && nb_atomic_check(out)) || (o->junit && nb_atomic_check(o->junit)))
 		return usage_error();
 	if (finish_targets(o, run_id))
 		return usage_error();
@@ -609,12 +642,19 @@ static int execute(struct opts *o, struct plan *pl)
 	for (int i = 0; i < o->cfg.ntargets && !stop_flag; i++)
 		run_target(&x, &o->cfg.targets[i]);
 	nb_result_finish(x.doc, !stop_flag);
+	accept_code = nb_accept_finish(&o->acc, x.doc,
+				       !strcmp(o->cfg.suite.suite, "accept"));
 	if (!json_array_size(json_object_get(x.doc, "results"))) {
 		/* nothing ran: keep whatever result file was there */
 		nb_die_msg("no workload ran; no result written");
 	} else if (output_result(&x, out) && x.exit_code == NB_EXIT_OK) {
 		x.exit_code = NB_EXIT_TARGET;
 	}
+	if (nb_accept_report(x.doc, o->quiet ? NULL : o->json ? stderr : stdout,
+			     o->junit) && x.exit_code == NB_EXIT_OK)
+		x.exit_code = NB_EXIT_TARGET;
+	if (x.exit_code == NB_EXIT_OK)
+		x.exit_code = accept_code;
 	json_decref(x.doc);
 	if (stop_flag) {
 		nb_die_msg("interrupted: the result keeps what finished");
@@ -653,7 +693,10 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 	if ((o->box_hw && nb_hw_load(o->box_hw, &o->box) &&
-	     nb_err_prefix("--box-hw")) || select_targets(o) || make_plan(o, &pl)) {
+	     nb_err_prefix("--box-hw")) ||
+	    nb_accept_setup(&o->acc, &o->cfg, o->accept_file) ||
+	    select_targets(o) || nb_accept_check(&o->acc, &o->cfg) ||
+	    make_plan(o, &pl)) {
 		rc = usage_error();
 		goto out;
 	}
@@ -669,6 +712,7 @@ int cmd_run(int argc, char **argv)
 	rc = execute(o, &pl);
 out:
 	json_decref(o->box);
+	nb_accept_free(&o->acc);
 	nb_config_free(&o->cfg);
 	free(o);
 	return rc;

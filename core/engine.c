@@ -259,7 +259,7 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 		}
 	}
 	rc = run.err;
-	if (!rc && s->sync == NB_SYNC_END && r->bytes_written) {
+	if (!rc && s->sync != NB_SYNC_NONE && r->bytes_written) {
 		uint64_t t0 = nb_now_ns();
 
 		rc = t->ops->flush(f);

@@ -20,7 +20,9 @@ enum nb_rw { NB_RW_READ = 0, NB_RW_WRITE = 1, NB_RW_MIX = 2 };
 enum nb_sync {
 	NB_SYNC_NONE = 0,    /* no flush: what the box acknowledged (async) */
 	NB_SYNC_END = 1,     /* one flush at the end, its time included */
-	NB_SYNC_ALWAYS = 2,  /* every write durable: O_SYNC / FILE_SYNC / FUA */
+	NB_SYNC_ALWAYS = 2,  /* every write durable (O_SYNC / FILE_SYNC / FUA), and
+	                      * one flush at the end too: a device may still
+	                      * cache what FUA alone does not cover */
 };
 
 struct nb_iospec {
@@ -56,7 +58,7 @@ struct nb_io_result {
 	uint64_t bytes_read, bytes_written;
 	uint64_t ios;
 	uint64_t elapsed_ns;     /* first submit to last completion (+ flush) */
-	uint64_t flush_ns;       /* time in the final flush (NB_SYNC_END) */
+	uint64_t flush_ns;       /* time in the final flush (sync end, always) */
 	int stopped;             /* ended by *stop */
 	struct nb_hist lat;      /* per-I/O completion latency, ns */
 };

@@ -46,8 +46,6 @@ const struct nb_metric nb_metrics[] = {
 	{ "cpu_pct", "%CPU", "%", NB_NEITHER, 1, "CPU time / wall time (100 = one core)" },
 	{ "cpu_util_pct", "%util", "%", NB_NEITHER, 1, "share of the threads' CPUs used" },
 	/* syncprobe */
-	{ "durable", "durable", "1/0", NB_HIGHER, 1,
-	  "sync writes look durable (1) or cost nothing (0)" },
 	{ "sync_lat_p50_us", "sync p50 us", "us", NB_LOWER, 1, "4 KiB sync write median" },
 	{ "async_lat_p50_us", "async p50 us", "us", NB_LOWER, 1, "4 KiB async write median" },
 	{ "read_lat_p50_us", "read p50 us", "us", NB_LOWER, 1, "4 KiB cached read median" },
@@ -66,6 +64,13 @@ const struct nb_metric nb_metrics[] = {
 	{ "async512k_lat_p50_us", "async 512k p50", "us", NB_LOWER, 1, "512 KiB async write median" },
 	{ "sync_bw_ratio_512k", "sync/async 512k", "", NB_NEITHER, 1,
 	  "512 KiB sync / async throughput" },
+	{ "durable", "durable", "bool", NB_HIGHER, 1, "syncprobe: 1 when sync writes cost what durable writes cost" },
+	{ "corrupt_blocks", "corrupt", "blocks", NB_LOWER, 1, "integrity: blocks whose header or checksum is wrong" },
+	{ "misplaced_blocks", "misplaced", "blocks", NB_LOWER, 1, "integrity: good blocks found at another offset" },
+	{ "stale_blocks", "stale", "blocks", NB_LOWER, 1, "integrity: blocks of an older write (lost writes)" },
+	{ "blocks_checked", "checked", "blocks", NB_NEITHER, 1, "integrity: blocks read back and checked" },
+	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
+	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
 	{ NULL, NULL, NULL, 0, 0, NULL },
 };
 

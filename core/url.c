@@ -6,17 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The '@' that ends the user info of the authority at AUTH, or NULL.  An
+ * iSCSI URL's path (IQN and LUN) never holds an '@', so there the last one
+ * counts: a password may hold '@' or '/' and must not leak in part. */
+static const char *auth_at(const char *s, const char *auth)
+{
+	const char *slash = strchr(auth, '/');
+
+	/* "iscsi://" also inside "NAME=iscsi://..." (--target NAME=URL) */
+	if (auth - s >= 8 && !strncmp(auth - 8, "iscsi://", 8))
+		return strrchr(auth, '@');
+	return memrchr(auth, '@', slash ? (size_t)(slash - auth) : strlen(auth));
+}
+
 char *nb_url_redact(const char *s, char *buf, size_t len)
 {
 	const char *sep = strstr(s, "://");
-	const char *auth, *at, *slash, *pct;
+	const char *auth, *at, *pct;
 
 	snprintf(buf, len, "%s", s);
 	if (!sep)
 		return buf;
 	auth = sep + 3;
-	slash = strchr(auth, '/');
-	at = memchr(auth, '@', slash ? (size_t)(slash - auth) : strlen(auth));
+	at = auth_at(s, auth);
 	if (!at)
 		return buf;
 	/* libiscsi writes user%password; also accept user:password. */
@@ -72,7 +84,7 @@ static int parse_args(const char *s, const char *q, struct nb_url *u)
 static int parse_authority(const char *s, const char *a, size_t n,
 			   struct nb_url *u)
 {
-	const char *at = memchr(a, '@', n), *colon;
+	const char *at = memrchr(a, '@', n), *colon;
 	size_t hn;
 
 	if (at) {
@@ -130,7 +142,8 @@ int nb_url_parse(const char *s, struct nb_url *u)
 			return fail(s, "path too long");
 		return 0;
 	}
-	slash = strchr(auth, '/');
+	slash = auth_at(s, auth);
+	slash = strchr(slash ? slash : auth, '/');
 	q = strchr(auth, '?');
 	if (q && slash && q < slash)
 		slash = NULL;

@@ -8,9 +8,13 @@
 #include <time.h>
 
 extern const struct nb_runner_ops nb_runner_posix;
+extern const struct nb_runner_ops nb_runner_nfs;
+extern const struct nb_runner_ops nb_runner_iscsi;
 
 const struct nb_runner_ops *const nb_runners[] = {
 	&nb_runner_posix,
+	&nb_runner_nfs,
+	&nb_runner_iscsi,
 	NULL,
 };
 

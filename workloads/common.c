@@ -30,6 +30,22 @@ void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)
 		nb_result_warn(c->entry, buf);
 }
 
+int nb_workload_serves(const struct nb_workload *w, const char *runner)
+{
+	size_t n = strlen(runner);
+
+	if (!w->runners)
+		return 1;
+	for (const char *p = w->runners; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, runner, n))
+			return 1;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
 const char *nb_workload_unsupported(const struct nb_workload *w,
 				    const struct nb_target *t, char *buf,
 				    size_t len)
@@ -42,6 +58,12 @@ const char *nb_workload_unsupported(const struct nb_workload *w,
 		{ NB_CAP_META, "metadata operations" },
 	};
 	unsigned missing = w->needs & ~t->caps;
+
+	if (!nb_workload_serves(w, t->ops->name)) {
+		snprintf(buf, len, "it serves %s targets only, not %s", w->runners,
+			 t->ops->name);
+		return buf;
+	}
 
 	if (w->needs_any && !(w->needs_any & t->caps))
 		missing = w->needs_any;

@@ -9,6 +9,7 @@ extern const struct nb_workload nb_wl_seq512k_read, nb_wl_seq512k_write,
 	nb_wl_rand4k_write_sync, nb_wl_rand4k_mix;
 extern const struct nb_workload nb_wl_bigfile, nb_wl_syncprobe,
 	nb_wl_xz, nb_wl_bonnie;
+extern const struct nb_workload nb_wl_integrity, nb_wl_conform;
 
 const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_seq512k_write,
@@ -22,6 +23,8 @@ const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_syncprobe,
 	&nb_wl_bonnie,
 	&nb_wl_xz,
+	&nb_wl_integrity,
+	&nb_wl_conform,
 	NULL,
 };
 
@@ -46,6 +49,11 @@ const struct nb_suite nb_suites[] = {
 	  "seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,"
 	  "rand4k-write-sync,rand4k-read,rand4k-mix,syncprobe,bonnie,bigfile*1,xz*1",
 	  3, NB_PARAMS_INIT },
+	{ "accept", "acceptance: integrity, sync durability and protocol "
+		    "conformance, plus what the [accept] criteria name; 256 MiB",
+	  "integrity,conform", 3,
+	  { .size = 256ULL << 20, .direct = -1, .sync = -1, .verify = -1,
+	    .preset = -1 } },
 	{ NULL, NULL, NULL, 0, NB_PARAMS_INIT },
 };
 

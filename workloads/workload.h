@@ -84,6 +84,8 @@ struct nb_workload {
 	const char *help;
 	unsigned needs;                  /* every one of these caps */
 	unsigned needs_any;              /* at least one of these caps */
+	const char *runners;             /* comma-separated runner names it
+	                                  * serves (NULL: any with the caps) */
 	const struct nb_iospec *io;      /* default spec of an I/O workload */
 	/* One iteration: 0, -EINTR when stopped, or -errno (detail set). */
 	int (*run)(struct nb_wl_ctx *c);
@@ -113,6 +115,9 @@ const struct nb_suite *nb_suite_find(const char *name);
 const char *nb_workload_unsupported(const struct nb_workload *w,
 				    const struct nb_target *t, char *buf,
 				    size_t len);
+
+/* Whether W serves targets of the runner named RUNNER (w->runners). */
+int nb_workload_serves(const struct nb_workload *w, const char *runner);
 
 /* Set a metric of the current iteration. */
 void nb_wl_metric(struct nb_wl_ctx *c, const char *name, double v);

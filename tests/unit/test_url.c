@@ -51,6 +51,23 @@ static void bad(void **state)
 	assert_null(strstr(nb_err_last(), "topsecret"));
 }
 
+static void iscsi_password(void **state)
+{
+	struct nb_url u;
+
+	(void)state;
+	assert_int_equal(nb_url_parse("iscsi://bob%p@s/s@host:3262/iqn.x:y/1", &u), 0);
+	assert_string_equal(u.user, "bob");
+	assert_string_equal(u.password, "p@s/s");
+	assert_string_equal(u.host, "host");
+	assert_int_equal(u.port, 3262);
+	assert_string_equal(u.path, "/iqn.x:y/1");
+	/* the error for a bad URL never shows the password */
+	assert_int_equal(nb_url_parse("iscsi://bob%p@s/s@host:99999/iqn/1", &u), -EINVAL);
+	assert_null(strstr(nb_err_last(), "p@s"));
+	assert_non_null(strstr(nb_err_last(), "bob%***@host:99999"));
+}
+
 static void redact(void **state)
 {
 	char buf[256];
@@ -63,6 +80,15 @@ static void redact(void **state)
 	assert_string_equal(nb_url_redact("iscsi://bob@host/iqn/1", buf, sizeof(buf)),
 			    "iscsi://bob@host/iqn/1");
 	assert_string_equal(nb_url_redact("/plain/path", buf, sizeof(buf)), "/plain/path");
+	/* an iSCSI password may hold '@' or '/': none of it shows */
+	assert_string_equal(nb_url_redact("iscsi://bob%p@s/s@host:3262/iqn.x:y/1", buf,
+					  sizeof(buf)),
+			    "iscsi://bob%***@host:3262/iqn.x:y/1");
+	assert_string_equal(nb_url_redact("lab=iscsi://bob%p@s/s@host/iqn.x:y/1", buf,
+					  sizeof(buf)),
+			    "lab=iscsi://bob%***@host/iqn.x:y/1");
+	assert_string_equal(nb_url_redact("iscsi://bob%@host/iqn/1", buf, sizeof(buf)),
+			    "iscsi://bob%***@host/iqn/1");
 	/* an '@' in the path is not an authority */
 	assert_string_equal(nb_url_redact("nfs://host/a%b@c", buf, sizeof(buf)),
 			    "nfs://host/a%b@c");
@@ -72,6 +98,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse), cmocka_unit_test(bad), cmocka_unit_test(redact),
+		cmocka_unit_test(iscsi_password),
 	};
 
 	return cmocka_run_group_tests_name("url", tests, NULL, NULL);

@@ -1,0 +1,777 @@
+/*
+ * iscsi.c - a LUN through libiscsi's userspace initiator (no kernel iSCSI).
+ *
+ *   iscsi://[user[%password]@]host[:port]/iqn/lun
+ *
+ * CHAP credentials come from the URL or from LIBISCSI_CHAP_USERNAME /
+ * LIBISCSI_CHAP_PASSWORD.  The LUN (or the window offset/size on it) is one
+ * block address space.  I/O is READ(16)/WRITE(16) with real queue depth:
+ * libiscsi is an event loop, so submit() queues a task and reap() polls the
+ * socket and services it.  Every request is bounded by the target's timeout
+ * (iscsi_set_timeout) and a lost session is never reconnected behind the
+ * user's back: the run fails with exit status 3 instead.
+ *
+ * Writes pass the data-loss guard first (core/guard.c); NB_F_SYNC sets FUA on
+ * every write and flush() is SYNCHRONIZE CACHE.
+ */
+#include "runner.h"
+#include "../core/err.h"
+#include "../core/guard.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <iscsi/iscsi.h>
+#include <iscsi/scsi-lowlevel.h>
+
+#define INITIATOR "iqn.2026-11.org.nasbench:initiator"
+#define NREQ (NB_MAX_QD + 2)
+#define SERVICE_MS 100          /* run libiscsi's timeout scan this often */
+
+/* One SCSI command in flight. */
+struct req {
+	struct iscsi *p;
+	struct nb_io *io;
+	struct scsi_iovec iov;   /* must live until the task completes */
+	struct req *next_free;
+};
+
+struct iscsi {
+	struct nb_target *t;
+	struct iscsi_context *ctx;
+	char portal[300];
+	char iqn[256];
+	int lun;
+	char password[256];      /* for scrubbing library messages only */
+	int logged_in;
+	int lost;                /* the session is gone: everything fails */
+	char lost_why[512];
+	int guard_ok;
+	uint64_t lun_bytes;      /* the whole LUN */
+	int inflight;
+	struct req reqs[NREQ];
+	struct req *free_reqs;
+	struct nb_io *done[NREQ];
+	int ndone;
+};
+
+struct nb_file {
+	struct nb_target *t;
+	uint64_t base;           /* bytes: the window's start on the LUN */
+	unsigned flags;
+};
+
+static struct iscsi *P(struct nb_target *t)
+{
+	return t->priv;
+}
+
+/* libiscsi's last error with any password replaced by "***". */
+static const char *lib_error(struct iscsi *p, char *buf, size_t len)
+{
+	const char *e = p->ctx ? iscsi_get_error(p->ctx) : "";
+	size_t pl = strlen(p->password), n = 0;
+
+	if (!e || !*e)
+		e = "unknown error";
+	while (*e && n + 1 < len) {
+		if (pl && !strncmp(e, p->password, pl)) {
+			n += (size_t)snprintf(buf + n, len - n, "***");
+			e += pl;
+			continue;
+		}
+		buf[n++] = *e++;
+	}
+	buf[n < len ? n : len - 1] = '\0';
+	/* libiscsi ends some messages with a newline */
+	while (n && n < len && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return buf;
+}
+
+/* libiscsi overwrites a socket error with "Can not reconnect right now"
+ * before the connect callback runs; its log keeps the first one.  The log
+ * callback has no context pointer: one target per thread (runner.h). */
+static __thread char first_error[256];
+
+static void log_cb(int level, const char *msg)
+{
+	char *tag;
+
+	if (level > 1 || first_error[0] || strstr(msg, "reconnect"))
+		return;
+	snprintf(first_error, sizeof(first_error), "%s", msg);
+	tag = strrchr(first_error, '[');     /* " [iqn...]" added by the log */
+	if (tag && tag > first_error && tag[-1] == ' ')
+		tag[-1] = '\0';
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint64_t timeout_ms(const struct nb_target *t)
+{
+	uint64_t us = t->cfg->timeout_us ? t->cfg->timeout_us : 10000000;
+
+	return (us + 999) / 1000;
+}
+
+/* Poll the session once for up to MS milliseconds and service it.  0, or
+ * -EIO when the socket failed (the session is then lost). */
+static int service_once(struct iscsi *p, int ms)
+{
+	struct pollfd pfd = { .fd = iscsi_get_fd(p->ctx),
+			      .events = (short)iscsi_which_events(p->ctx) };
+	char e[512];
+	int rc;
+
+	if (pfd.fd < 0 || !pfd.events) {
+		/* libiscsi asks for a pause (it would be reconnecting) */
+		poll(NULL, 0, ms);
+		rc = iscsi_service(p->ctx, 0);
+	} else {
+		rc = poll(&pfd, 1, ms);
+		if (rc < 0 && errno == EINTR)
+			return 0;
+		rc = iscsi_service(p->ctx, rc > 0 ? pfd.revents : 0);
+	}
+	if (rc < 0 && !p->lost) {
+		p->lost = -EIO;
+		snprintf(p->lost_why, sizeof(p->lost_why), "connection lost: %s",
+			 lib_error(p, e, sizeof(e)));
+	}
+	return rc < 0 ? -EIO : 0;
+}
+
+/* ---- blocking helpers for set-up (connect, INQUIRY, READ CAPACITY) ---- */
+
+struct wait {
+	int done;
+	int status;
+	struct scsi_task *task;
+};
+
+static void wait_cb(struct iscsi_context *ctx, int status, void *data,
+		    void *priv)
+{
+	struct wait *w = priv;
+
+	(void)ctx;
+	w->done = 1;
+	w->status = status;
+	w->task = data;
+}
+
+/* Service the session until W is done or the target's timeout passes. */
+static int wait_for(struct iscsi *p, struct wait *w, uint64_t ms)
+{
+	uint64_t end = now_ms() + ms;
+
+	while (!w->done) {
+		uint64_t now = now_ms();
+
+		if (now >= end)
+			return -ETIMEDOUT;
+		if (service_once(p, (int)(end - now < SERVICE_MS ? end - now
+								 : SERVICE_MS)) &&
+		    !w->done)
+			return -EIO;
+	}
+	return 0;
+}
+
+static const char *sense_text(struct scsi_task *task, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s (%s)", scsi_sense_key_str(task->sense.key),
+		 scsi_sense_ascq_str(task->sense.ascq));
+	return buf;
+}
+
+static int sense_errno(const struct scsi_task *task)
+{
+	switch (task->sense.key) {
+	case SCSI_SENSE_DATA_PROTECTION: return -EROFS;
+	case SCSI_SENSE_NOT_READY: return -EAGAIN;
+	case SCSI_SENSE_ILLEGAL_REQUEST: return -EINVAL;
+	default: return -EIO;
+	}
+}
+
+/* Run one set-up command started by START (a libiscsi *_task call) and wait
+ * for it.  On success *TASK holds the finished task (free it). */
+static int run_task(struct iscsi *p, struct scsi_task *started, struct wait *w,
+		    const char *what, struct scsi_task **task)
+{
+	struct nb_target *t = p->t;
+	char e[512], s[256];
+	int rc;
+
+	if (!started)
+		return nb_err(-EIO, "target '%s': cannot send %s: %s", t->cfg->name,
+			      what, lib_error(p, e, sizeof(e)));
+	rc = wait_for(p, w, timeout_ms(t));
+	if (rc == -ETIMEDOUT) {
+		iscsi_scsi_cancel_all_tasks(p->ctx);
+		return nb_err(-ETIMEDOUT, "target '%s': no answer to %s within "
+			      "%llu ms", t->cfg->name, what,
+			      (unsigned long long)timeout_ms(t));
+	}
+	if (rc || w->status == SCSI_STATUS_CANCELLED ||
+	    w->status == SCSI_STATUS_ERROR || w->status == SCSI_STATUS_TIMEOUT) {
+		if (w->task)
+			scsi_free_scsi_task(w->task);
+		return nb_err(-EIO, "target '%s': %s failed: %s", t->cfg->name,
+			      what, p->lost ? p->lost_why : lib_error(p, e, sizeof(e)));
+	}
+	if (w->status != SCSI_STATUS_GOOD) {
+		rc = w->status == SCSI_STATUS_CHECK_CONDITION ? sense_errno(w->task)
+							       : -EIO;
+		nb_err_set("target '%s': %s failed: %s", t->cfg->name, what,
+			   w->status == SCSI_STATUS_CHECK_CONDITION ?
+			   sense_text(w->task, s, sizeof(s)) : "SCSI status not good");
+		scsi_free_scsi_task(w->task);
+		return rc;
+	}
+	*task = w->task;
+	return 0;
+}
+
+/* ---- open ---- */
+
+static int parse_path(struct nb_target *t, struct iscsi *p)
+{
+	const char *path = t->cfg->u.path + 1;   /* past the leading '/' */
+	const char *slash = strrchr(path, '/');
+	char *end;
+	long lun;
+
+	if (!slash || slash == path || !slash[1])
+		return nb_err(-EINVAL, "target '%s': '%s' needs a target name and "
+			      "a LUN: iscsi://host[:port]/IQN/LUN", t->cfg->name,
+			      t->desc);
+	if ((size_t)(slash - path) >= sizeof(p->iqn))
+		return nb_err(-EINVAL, "target '%s': target name too long",
+			      t->cfg->name);
+	memcpy(p->iqn, path, (size_t)(slash - path));
+	p->iqn[slash - path] = '\0';
+	errno = 0;
+	lun = strtol(slash + 1, &end, 10);
+	if (errno || *end || end == slash + 1 || lun < 0 || lun > 16383)
+		return nb_err(-EINVAL, "target '%s': LUN '%s' is not a number from "
+			      "0 to 16383", t->cfg->name, slash + 1);
+	p->lun = (int)lun;
+	if (strchr(t->cfg->u.host, ':'))
+		snprintf(p->portal, sizeof(p->portal), "[%s]:%d", t->cfg->u.host,
+			 t->cfg->u.port ? t->cfg->u.port : 3260);
+	else
+		snprintf(p->portal, sizeof(p->portal), "%s:%d", t->cfg->u.host,
+			 t->cfg->u.port ? t->cfg->u.port : 3260);
+	return 0;
+}
+
+static int set_chap(struct nb_target *t, struct iscsi *p)
+{
+	const char *user = t->cfg->u.user, *pass = t->cfg->u.password;
+
+	if (!*user) {
+		user = getenv("LIBISCSI_CHAP_USERNAME");
+		pass = getenv("LIBISCSI_CHAP_PASSWORD");
+	} else if (!*pass) {
+		pass = getenv("LIBISCSI_CHAP_PASSWORD");
+	}
+	if (!user || !*user)
+		return 0;
+	if (!pass || !*pass)
+		return nb_err(-EINVAL, "target '%s': CHAP user '%s' has no password: "
+			      "put it in the URL (user%%password@host) or in "
+			      "LIBISCSI_CHAP_PASSWORD", t->cfg->name, user);
+	snprintf(p->password, sizeof(p->password), "%s", pass);
+	if (iscsi_set_initiator_username_pwd(p->ctx, user, pass))
+		return nb_err(-ENOMEM, "target '%s': cannot set CHAP credentials",
+			      t->cfg->name);
+	return 0;
+}
+
+static int login(struct nb_target *t, struct iscsi *p)
+{
+	struct wait w = { 0 };
+	char e[512];
+	int rc;
+
+	first_error[0] = '\0';
+	if (iscsi_full_connect_async(p->ctx, p->portal, p->lun, wait_cb, &w))
+		return nb_err(-EHOSTUNREACH, "target '%s': cannot connect to '%s': "
+			      "%s", t->cfg->name, p->portal,
+			      lib_error(p, e, sizeof(e)));
+	rc = wait_for(p, &w, timeout_ms(t));
+	if (rc == -ETIMEDOUT)
+		return nb_err(-ETIMEDOUT, "target '%s': no answer from '%s' within "
+			      "%llu ms", t->cfg->name, p->portal,
+			      (unsigned long long)timeout_ms(t));
+	if (rc || w.status != SCSI_STATUS_GOOD) {
+		lib_error(p, e, sizeof(e));
+		if (strstr(e, "LOGICAL_UNIT_NOT_SUPPORTED"))
+			return nb_err(-ENXIO, "target '%s': LUN %d does not exist on "
+				      "'%s'", t->cfg->name, p->lun, p->iqn);
+		if (strstr(e, "timed out"))
+			return nb_err(-ETIMEDOUT, "target '%s': no answer from '%s' "
+				      "within %llu ms", t->cfg->name, p->portal,
+				      (unsigned long long)timeout_ms(t));
+		if (strstr(e, "reconnect") && first_error[0])
+			return nb_err(-EHOSTUNREACH, "target '%s': cannot connect "
+				      "to '%s': %s", t->cfg->name, p->portal,
+				      first_error);
+		if (strstr(e, "uthentication") || strstr(e, "CHAP"))
+			return nb_err(-EACCES, "target '%s': login to '%s' at '%s' "
+				      "refused: %s (check the CHAP user and password)",
+				      t->cfg->name, p->iqn, p->portal, e);
+		if (strstr(e, "not found") || strstr(e, "Not Found"))
+			return nb_err(-ENOENT, "target '%s': no target '%s' at '%s': "
+				      "%s", t->cfg->name, p->iqn, p->portal, e);
+		return nb_err(-EHOSTUNREACH, "target '%s': cannot log in to '%s' "
+			      "at '%s': %s", t->cfg->name, p->iqn, p->portal, e);
+	}
+	p->logged_in = 1;
+	return 0;
+}
+
+static const char *device_type_name(int type)
+{
+	switch (type) {
+	case 0x01: return "a tape drive";
+	case 0x05: return "a CD/DVD drive";
+	case 0x0c: return "a storage array controller";
+	case 0x0d: return "an enclosure";
+	default: return "not a disk";
+	}
+}
+
+/* The LUN must exist and be a disk (tgt's LUN 0 is its controller). */
+static int check_lun(struct nb_target *t, struct iscsi *p)
+{
+	struct scsi_inquiry_standard *inq;
+	struct scsi_task *task;
+	struct wait w = { 0 };
+	int rc;
+
+	rc = run_task(p, iscsi_inquiry_task(p->ctx, p->lun, 0, 0, 64, wait_cb, &w),
+		      &w, "INQUIRY", &task);
+	if (rc == -EINVAL)
+		return nb_err(-ENXIO, "target '%s': LUN %d does not exist on '%s'",
+			      t->cfg->name, p->lun, p->iqn);
+	if (rc)
+		return rc;
+	inq = scsi_datain_unmarshall(task);
+	if (!inq) {
+		scsi_free_scsi_task(task);
+		return nb_err(-EIO, "target '%s': unreadable INQUIRY answer from "
+			      "LUN %d", t->cfg->name, p->lun);
+	}
+	if (inq->qualifier != 0) {
+		scsi_free_scsi_task(task);
+		return nb_err(-ENXIO, "target '%s': LUN %d does not exist on '%s'",
+			      t->cfg->name, p->lun, p->iqn);
+	}
+	if (inq->device_type != 0) {
+		int type = inq->device_type;
+
+		scsi_free_scsi_task(task);
+		return nb_err(-ENXIO, "target '%s': LUN %d of '%s' is %s (SCSI "
+			      "device type 0x%02x), not a disk%s", t->cfg->name,
+			      p->lun, p->iqn, device_type_name(type), type,
+			      type == 0x0c ? "; tgt's LUN 0 is its controller and "
+			      "its disks start at LUN 1" : "");
+	}
+	scsi_free_scsi_task(task);
+	return 0;
+}
+
+static int read_capacity(struct nb_target *t, struct iscsi *p, uint64_t *cap)
+{
+	struct scsi_readcapacity16 *rc16;
+	struct scsi_task *task;
+	struct wait w = { 0 };
+	int rc;
+
+	rc = run_task(p, iscsi_readcapacity16_task(p->ctx, p->lun, wait_cb, &w),
+		      &w, "READ CAPACITY(16)", &task);
+	if (rc)
+		return rc;
+	rc16 = scsi_datain_unmarshall(task);
+	if (!rc16 || !rc16->block_length || rc16->block_length > 65536 ||
+	    (rc16->block_length & (rc16->block_length - 1))) {
+		scsi_free_scsi_task(task);
+		return nb_err(-EIO, "target '%s': unusable READ CAPACITY(16) "
+			      "answer from LUN %d", t->cfg->name, p->lun);
+	}
+	t->block_size = rc16->block_length;
+	*cap = (rc16->returned_lba + 1) * rc16->block_length;
+	scsi_free_scsi_task(task);
+	return 0;
+}
+
+/* The window offset/size on a LUN of CAP bytes. */
+static int set_window(struct nb_target *t, uint64_t cap)
+{
+	const struct nb_target_cfg *c = t->cfg;
+
+	if (c->offset % t->block_size || c->size % t->block_size)
+		return nb_err(-EINVAL, "target '%s': offset and size must be "
+			      "multiples of the LUN's block size %u", c->name,
+			      t->block_size);
+	if (c->offset >= cap)
+		return nb_err(-EINVAL, "target '%s': offset %llu is past the end "
+			      "of the LUN (%llu bytes)", c->name,
+			      (unsigned long long)c->offset,
+			      (unsigned long long)cap);
+	cap -= c->offset;
+	if (c->size) {
+		if (c->size > cap)
+			return nb_err(-ENOSPC, "target '%s': the LUN has %llu bytes "
+				      "past the offset, fewer than the size %llu",
+				      c->name, (unsigned long long)cap,
+				      (unsigned long long)c->size);
+		cap = c->size;
+	}
+	t->capacity = cap;
+	return 0;
+}
+
+/* The data-loss guard on the LUN's start and end, and on the window when
+ * it starts further in: a partition table or file system anywhere on the
+ * LUN means its owner may still need what the window covers. */
+static int guard(struct nb_target *t, struct nb_file *f)
+{
+	struct iscsi *p = P(t);
+	struct nb_file whole = { .t = t, .base = 0, .flags = NB_F_READ };
+	uint64_t window = t->capacity;
+	int rc;
+
+	if (!t->cfg->offset)
+		return nb_guard_check(t, f);
+	t->capacity = p->lun_bytes;
+	rc = nb_guard_check(t, &whole);
+	t->capacity = window;
+	return rc ? rc : nb_guard_check(t, f);
+}
+
+static int iscsi_open(struct nb_target *t)
+{
+	struct iscsi *p = calloc(1, sizeof(*p));
+	uint64_t cap = 0;
+	int rc;
+
+	if (!p)
+		return nb_err(-ENOMEM, "out of memory");
+	t->priv = p;
+	p->t = t;
+	for (int i = 0; i < NREQ; i++) {
+		p->reqs[i].p = p;
+		p->reqs[i].next_free = p->free_reqs;
+		p->free_reqs = &p->reqs[i];
+	}
+	rc = parse_path(t, p);
+	if (rc)
+		return rc;
+	p->ctx = iscsi_create_context(INITIATOR);
+	if (!p->ctx)
+		return nb_err(-ENOMEM, "target '%s': cannot create an iSCSI context",
+			      t->cfg->name);
+	iscsi_set_targetname(p->ctx, p->iqn);
+	iscsi_set_session_type(p->ctx, ISCSI_SESSION_NORMAL);
+	iscsi_set_header_digest(p->ctx, ISCSI_HEADER_DIGEST_NONE_CRC32C);
+	iscsi_set_timeout(p->ctx, (int)((timeout_ms(t) + 999) / 1000));
+	/* a lost session fails the run; it is never silently re-established */
+	iscsi_set_noautoreconnect(p->ctx, 1);
+	iscsi_set_reconnect_max_retries(p->ctx, 0);
+	iscsi_set_log_fn(p->ctx, log_cb);
+	iscsi_set_log_level(p->ctx, 1);
+	rc = set_chap(t, p);
+	if (!rc)
+		rc = login(t, p);
+	if (!rc)
+		rc = check_lun(t, p);
+	if (!rc)
+		rc = read_capacity(t, p, &cap);
+	p->lun_bytes = cap;
+	if (!rc)
+		rc = set_window(t, cap);
+	if (rc)
+		return rc;
+	t->caps = NB_CAP_BLOCK | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_DIRECT;
+	return 0;
+}
+
+static void iscsi_close(struct nb_target *t)
+{
+	struct iscsi *p = P(t);
+
+	if (!p)
+		return;
+	if (p->ctx) {
+		/* nothing may call back into p once it is freed */
+		iscsi_scsi_cancel_all_tasks(p->ctx);
+		if (p->logged_in && !p->lost) {
+			struct wait w = { 0 };
+
+			if (!iscsi_logout_async(p->ctx, wait_cb, &w))
+				wait_for(p, &w, timeout_ms(t) < 2000 ?
+					 timeout_ms(t) : 2000);
+		}
+		iscsi_destroy_context(p->ctx);
+	}
+	memset(p->password, 0, sizeof(p->password));
+	free(p);
+	t->priv = NULL;
+}
+
+static int iscsi_space(struct nb_target *t, uint64_t *avail)
+{
+	*avail = t->capacity;
+	return 0;
+}
+
+/* ---- files: the window ---- */
+
+static int iscsi_fopen(struct nb_target *t, const char *name, unsigned flags,
+		       struct nb_file **out)
+{
+	struct iscsi *p = P(t);
+	struct nb_file *f = calloc(1, sizeof(*f));
+	int rc;
+
+	(void)name;
+	if (!f)
+		return nb_err(-ENOMEM, "out of memory");
+	f->t = t;
+	f->base = t->cfg->offset;
+	f->flags = flags;
+	if ((flags & NB_F_WRITE) && !p->guard_ok) {
+		rc = guard(t, f);
+		if (rc) {
+			free(f);
+			return rc;
+		}
+		p->guard_ok = 1;
+	}
+	*out = f;
+	return 0;
+}
+
+static int iscsi_fclose(struct nb_file *f)
+{
+	free(f);
+	return 0;
+}
+
+static int iscsi_fsize(struct nb_file *f, uint64_t *size)
+{
+	*size = f->t->capacity;
+	return 0;
+}
+
+static int lost_error(struct nb_target *t)
+{
+	struct iscsi *p = P(t);
+
+	return nb_err(p->lost, "target '%s': %s", t->cfg->name, p->lost_why);
+}
+
+static int iscsi_flush(struct nb_file *f)
+{
+	struct nb_target *t = f->t;
+	struct iscsi *p = P(t);
+	struct scsi_task *task;
+	struct wait w = { 0 };
+	int rc;
+
+	if (p->lost)
+		return lost_error(t);
+	rc = run_task(p, iscsi_synchronizecache10_task(p->ctx, p->lun, 0, 0, 0, 0,
+						       wait_cb, &w),
+		      &w, "SYNCHRONIZE CACHE", &task);
+	if (rc)
+		return rc;
+	scsi_free_scsi_task(task);
+	return 0;
+}
+
+/* ---- the data path ---- */
+
+static void mark_lost(struct iscsi *p, int code, const char *why)
+{
+	if (p->lost)
+		return;
+	p->lost = code;
+	snprintf(p->lost_why, sizeof(p->lost_why), "%s", why);
+}
+
+static void io_cb(struct iscsi_context *ctx, int status, void *data,
+		  void *priv)
+{
+	struct req *r = priv;
+	struct iscsi *p = r->p;
+	struct scsi_task *task = data;
+	struct nb_io *io = r->io;
+	char e[400], why[480];
+
+	(void)ctx;
+	switch (status) {
+	case SCSI_STATUS_GOOD:
+		io->result = io->len;
+		if (io->op == NB_OP_READ &&
+		    task->residual_status == SCSI_RESIDUAL_UNDERFLOW)
+			io->result = (int64_t)io->len - (int64_t)task->residual;
+		break;
+	case SCSI_STATUS_CHECK_CONDITION:
+		io->result = sense_errno(task);
+		break;
+	case SCSI_STATUS_TIMEOUT:
+		snprintf(why, sizeof(why), "no answer within %llu ms",
+			 (unsigned long long)timeout_ms(p->t));
+		mark_lost(p, -ETIMEDOUT, why);
+		io->result = -ETIMEDOUT;
+		break;
+	case SCSI_STATUS_CANCELLED:
+	case SCSI_STATUS_ERROR:
+		snprintf(why, sizeof(why), "connection lost: %s",
+			 lib_error(p, e, sizeof(e)));
+		mark_lost(p, -EIO, why);
+		io->result = -EIO;
+		break;
+	default:                 /* BUSY, TASK SET FULL, RESERVATION CONFLICT */
+		io->result = status == SCSI_STATUS_RESERVATION_CONFLICT ? -EBUSY
+									: -EAGAIN;
+		break;
+	}
+	if (task)
+		scsi_free_scsi_task(task);
+	r->io = NULL;
+	r->next_free = p->free_reqs;
+	p->free_reqs = r;
+	p->inflight--;
+	if (!p->lost)
+		p->done[p->ndone++] = io;
+}
+
+static int iscsi_submit(struct nb_target *t, struct nb_io *io)
+{
+	struct iscsi *p = P(t);
+	struct nb_file *f = io->file;
+	struct scsi_task *task;
+	struct req *r = p->free_reqs;
+	uint32_t bs = t->block_size;
+	uint64_t lba;
+	char e[512];
+
+	if (p->lost)
+		return lost_error(t);
+	if (io->off % bs || io->len % bs || !io->len)
+		return nb_err(-EINVAL, "target '%s': I/O at %llu of %u bytes is not "
+			      "aligned to the block size %u", t->cfg->name,
+			      (unsigned long long)io->off, io->len, bs);
+	if (io->off + io->len > t->capacity)
+		return nb_err(-EINVAL, "target '%s': I/O at %llu of %u bytes is "
+			      "past the end of the LUN window (%llu bytes)",
+			      t->cfg->name, (unsigned long long)io->off, io->len,
+			      (unsigned long long)t->capacity);
+	if (io->op == NB_OP_WRITE && !(f->flags & NB_F_WRITE))
+		return nb_err(-EPERM, "target '%s': write to a LUN not opened for "
+			      "writing", t->cfg->name);
+	if (!r)
+		return nb_err(-EBUSY, "target '%s': more than %d I/Os in flight",
+			      t->cfg->name, NREQ);
+	lba = (f->base + io->off) / bs;
+	r->io = io;
+	r->iov.iov_base = io->buf;
+	r->iov.iov_len = io->len;
+	if (io->op == NB_OP_READ)
+		task = iscsi_read16_iov_task(p->ctx, p->lun, lba, io->len, (int)bs,
+					     0, 0, 0, 0, 0, io_cb, r, &r->iov, 1);
+	else
+		task = iscsi_write16_iov_task(p->ctx, p->lun, lba, NULL, io->len,
+					      (int)bs, 0, 0,
+					      io->fua || (f->flags & NB_F_SYNC),
+					      0, 0, io_cb, r, &r->iov, 1);
+	if (!task)
+		return nb_err(-EIO, "target '%s': cannot queue a %s: %s",
+			      t->cfg->name, io->op == NB_OP_READ ? "read" : "write",
+			      lib_error(p, e, sizeof(e)));
+	p->free_reqs = r->next_free;
+	p->inflight++;
+	/* send it now: the socket is almost always writable, and a poll()
+	 * only to learn that would cost a system call per I/O */
+	if (iscsi_service(p->ctx, POLLOUT) < 0 && !p->lost) {
+		p->lost = -EIO;
+		snprintf(p->lost_why, sizeof(p->lost_why), "connection lost: %s",
+			 lib_error(p, e, sizeof(e)));
+	}
+	return 0;
+}
+
+/* Drop everything in flight: libiscsi calls every callback (which frees the
+ * task) and keeps no pointer to a buffer afterwards. */
+static int abandon(struct nb_target *t)
+{
+	struct iscsi *p = P(t);
+
+	iscsi_scsi_cancel_all_tasks(p->ctx);
+	p->ndone = 0;
+	p->inflight = 0;
+	return lost_error(t);
+}
+
+static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
+		      int wait_ms)
+{
+	struct iscsi *p = P(t);
+	uint64_t end = 0;
+	int n;
+
+	if (p->lost)
+		return p->inflight || p->ndone ? abandon(t) : lost_error(t);
+	/* completions already taken in are returned without a system call */
+	while (!p->ndone && p->inflight && !p->lost) {
+		uint64_t now = now_ms();
+
+		if (!end)
+			end = now + (uint64_t)(wait_ms > 0 ? wait_ms : 0);
+		else if (now >= end)
+			break;
+		service_once(p, (int)(end - now < SERVICE_MS ? end - now
+							     : SERVICE_MS));
+	}
+	if (p->lost)
+		return abandon(t);
+	n = p->ndone < max ? p->ndone : max;
+	memcpy(done, p->done, sizeof(*done) * (size_t)n);
+	memmove(p->done, p->done + n, sizeof(*done) * (size_t)(p->ndone - n));
+	p->ndone -= n;
+	return n;
+}
+
+const struct nb_runner_ops nb_runner_iscsi = {
+	.name = "iscsi",
+	.scheme = "iscsi",
+	.help = "iSCSI LUN through libiscsi (iscsi://[user%pass@]host[:port]/iqn/lun)",
+	.caps = NB_CAP_BLOCK | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_DIRECT,
+	.open = iscsi_open,
+	.close = iscsi_close,
+	.space = iscsi_space,
+	.fopen = iscsi_fopen,
+	.fclose = iscsi_fclose,
+	.fsize = iscsi_fsize,
+	.flush = iscsi_flush,
+	.submit = iscsi_submit,
+	.reap = iscsi_reap,
+};

@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# test_nfs.sh - the NFS runner against the testbox's nfs-ganesha: writes (async
+# and sync), reads, metadata calls, and every fault of issue 3.
+. "$(dirname "$0")/lib.sh"
+
+if [ -z "${NASBENCH_NFS_URL:-}" ]; then
+	echo "test_nfs.sh: skipped: NASBENCH_NFS_URL is unset (no NFS testbox)"
+	exit 0
+fi
+URL=$NASBENCH_NFS_URL
+TMPFS_URL=${NASBENCH_NFS_TMPFS_URL:-}
+HOST=${URL#nfs://}
+HOST=${HOST%%/*}
+# the testbox runs on this machine: the export's directory is the URL's path
+EXPORT=/${URL#nfs://*/}
+STATE=$(dirname "$EXPORT")
+GANESHA_PID=${NB_TESTBOX_DIR:-/tmp/nasbench-testbox}/nfs-ganesha.pid
+
+# scratch_gone RESULT DIR: the run of RESULT left no nasbench.<run-id> in DIR
+# (other people's runs on the shared testbox may have theirs there)
+scratch_gone() {
+	local id
+	id=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['run_id'])" "$1" 2>/dev/null)
+	[ -n "$id" ] || { t_fail "no run_id in $1"; return; }
+	[ ! -e "$2/nasbench.$id" ] || t_fail "scratch left: $2/nasbench.$id"
+}
+# drop_scratch RESULT DIR: remove what a run could not (its server was gone)
+drop_scratch() {
+	local id
+	id=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['run_id'])" "$1" 2>/dev/null)
+	[ -n "$id" ] && rm -rf "${2:?}/nasbench.$id"
+}
+
+result_status() { # FILE WORKLOAD -> status
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print([r['status'] for r in d['results'] if r['workload']==sys.argv[2]][0])" "$1" "$2"
+}
+
+t_case "async and sync writes, reads"
+run "$NB" run -q -t "nas=$URL" -w seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,rand4k-read \
+	--size 16M -i 1 -o "$T/io.json"
+assert_rc 0
+assert_json "$T/io.json" 'd["targets"][0]["runner"] == "nfs" and d["targets"][0]["url"] == "'"$URL"'"'
+assert_json "$T/io.json" 'all(r["status"] == "ok" for r in d["results"]) and len(d["results"]) == 5'
+# every figure in a plausible range: 1 MB/s .. 20 GB/s over loopback
+assert_json "$T/io.json" 'all(1e6 < r["iterations"][0]["metrics"]["bw_bytes"] < 2e10 for r in d["results"])'
+assert_json "$T/io.json" '[r["spec"]["sync"] for r in d["results"]][:2] == ["end", "always"]'
+# the async write ends with a COMMIT whose time is in the figure
+assert_json "$T/io.json" 'd["results"][0]["iterations"][0]["flush_ms"] > 0'
+assert_json "$T/io.json" 'd["results"][2]["iterations"][0]["bytes_read"] == 16 << 20'
+scratch_gone "$T/io.json" "$EXPORT"
+
+# What the server does, watched from outside: ganesha's VFS backend calls
+# fsync() for every FILE_SYNC WRITE and for a COMMIT.  32 writes of 512 KiB.
+t_case "sync writes are FILE_SYNC, async writes UNSTABLE + one COMMIT"
+if command -v strace >/dev/null && [ -n "$TMPFS_URL" ]; then
+	for w in seq512k-write seq512k-write-sync; do
+		strace -f -qq -c -e trace=fsync,fdatasync -p "$(cat "$GANESHA_PID")" -o "$T/st.$w" 2>/dev/null &
+		st=$!
+		sleep 1
+		"$NB" run -q -t "nas=$TMPFS_URL" -w $w --size 16M -i 1 -o "$T/st.json" ||
+			t_fail "$w failed"
+		sleep 0.3
+		kill -INT $st
+		wait $st
+	done
+	n_async=$(awk '$NF ~ /^f(data)?sync$/ {n += $4} END {print n + 0}' "$T/st.seq512k-write")
+	n_sync=$(awk '$NF ~ /^f(data)?sync$/ {n += $4} END {print n + 0}' "$T/st.seq512k-write-sync")
+	[ "$n_sync" -ge 32 ] || t_fail "sync run: $n_sync fsyncs on the server, expected one per WRITE (32)"
+	[ "$n_async" -ge 1 ] && [ "$n_async" -le 8 ] ||
+		t_fail "async run: $n_async fsyncs on the server, expected the COMMIT only"
+else
+	echo "test_nfs.sh: FILE_SYNC case skipped: needs strace and NASBENCH_NFS_TMPFS_URL"
+fi
+
+t_case "block sizes above the server's maximum are split"
+run "$NB" run -q -t "nas=$URL" -w seq512k-write,seq512k-read --bs 4M --size 16M -i 1 -o "$T/big.json"
+assert_rc 0
+assert_json "$T/big.json" 'all(r["status"] == "ok" and r["spec"]["bs"] == 4 << 20 for r in d["results"])'
+assert_json "$T/big.json" 'd["results"][1]["iterations"][0]["bytes_read"] == 16 << 20'
+scratch_gone "$T/big.json" "$EXPORT"
+
+t_case "metadata calls: mkdir, stat, rename, readdir, unlink, rmdir"
+if cc -std=gnu11 -D_GNU_SOURCE -o "$T/nfs_meta" "$ROOT/tests/integration/nfs_meta.c" \
+	"$ROOT/build/libnasbench.a" $(pkg-config --libs libnfs libiscsi inih jansson liblzma liburing) \
+	-lm -lpthread 2>"$T/cc.err"; then
+	run "$T/nfs_meta" "$URL" "meta$$"
+	assert_rc 0
+	assert_out "fua write ok"
+	assert_out "readback same"
+	assert_out "stat size 100000 dir 0"
+	assert_out "stat d dir 1"
+	assert_out "entry g"
+	assert_out "stat d/f: target 'meta': cannot stat '/nasbench.meta$$/d/f': No such file or directory"
+	assert_out "rmdir d refused"
+	# what the server holds, seen on its own file system
+	[ "$(stat -c %s "$EXPORT/nasbench.meta$$/d/g" 2>/dev/null)" = 100000 ] ||
+		t_fail "d/g is not on the export with 100000 bytes"
+	[ -d "$EXPORT/nasbench.meta$$/e" ] || t_fail "directory e is not on the export"
+	rm -rf "$EXPORT/nasbench.meta$$"
+	run "$T/nfs_meta" "$URL" "meta2$$" clean
+	assert_rc 0
+	assert_out "unlink rmdir ok"
+	[ ! -e "$EXPORT/nasbench.meta2$$" ] || t_fail "scratch left: $EXPORT/nasbench.meta2$$"
+else
+	t_fail "cannot build nfs_meta: $(cat "$T/cc.err")"
+fi
+
+t_case "no server at the address"
+start=$(date +%s)
+run "$NB" run -q -t "nfs://127.0.0.9/export" -w seq512k-write --size 4M -i 1 --timeout 3s -o "$T/f.json"
+assert_rc 3
+assert_err "nasbench: target 'nfs': cannot reach NFS server '127.0.0.9'"
+[ $(($(date +%s) - start)) -le 6 ] || t_fail "took $(($(date +%s) - start)) s"
+# nothing ran: no half-written result
+assert_no_file "$T/f.json"
+
+t_case "no such export"
+run "$NB" run -q -t "nfs://$HOST/no/such/export" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
+assert_rc 3
+assert_err "nasbench: target 'nfs': NFS server '$HOST' refused to mount '/no/such/export': Permission denied (no export holds it, or it is not exported to this client)"
+
+t_case "export not for this client"
+run "$NB" run -q -t "nfs://$HOST$STATE/denied" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
+assert_rc 3
+assert_err "refused to mount '$STATE/denied': Permission denied"
+
+t_case "a directory that does not exist below the export"
+run "$NB" run -q -t "nfs://$HOST$EXPORT/missing$$" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
+assert_rc 3
+assert_err "nasbench: target 'nfs': '$EXPORT/missing$$' does not exist on NFS server '$HOST' (export '$EXPORT')"
+
+t_case "a path that is a file"
+echo data >"$EXPORT/afile$$"
+run "$NB" run -q -t "nfs://$HOST$EXPORT/afile$$" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
+assert_rc 3
+assert_err "'$EXPORT/afile$$' on NFS server '$HOST' is a file, not a directory"
+rm -f "$EXPORT/afile$$"
+
+t_case "permission denied"
+mkdir -m 0755 "$EXPORT/ro$$"
+run "$NB" run -q -t "nfs://$HOST$EXPORT/ro$$?uid=65534&gid=65534" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
+assert_rc 3
+assert_err "nasbench: target 'nfs': cannot create the scratch directory '$EXPORT/ro$$/nasbench."
+assert_err "on NFS server '$HOST': Permission denied"
+[ -z "$(ls -A "$EXPORT/ro$$")" ] || t_fail "files left in $EXPORT/ro$$"
+rmdir "$EXPORT/ro$$"
+
+t_case "version=4 is refused before any traffic"
+run "$NB" run -q -t "nfs://$HOST$EXPORT?version=4" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
+assert_rc 2
+assert_err "nasbench: target 'nfs': NFSv4 is not supported: libnfs 4.0.0 cannot write 4 KiB or more over NFSv4; use version=3 (the default)"
+
+t_case "a mistyped URL argument"
+run "$NB" run -q -t "nfs://$HOST$EXPORT?verison=3" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
+assert_rc 2
+assert_err "unknown NFS URL argument 'verison'; did you mean 'version'?"
+
+# A box file: the target's name and its timeout come from it.
+cat >"$T/box.ini" <<EOF
+[target nas]
+url = $URL
+timeout = 2s
+EOF
+
+t_case "server hangs mid-run: exit 3 within the timeout, finished workloads kept"
+"$NB" run "$T/box.ini" -q -w seq512k-write,rand4k-read --size 8M --runtime 3s -i 1 \
+	-o "$T/hang.json" >"$T/hang.out" 2>"$T/hang.err" &
+pid=$!
+sleep 4.5
+kill -STOP "$(cat "$GANESHA_PID")"
+stopped=$(date +%s.%N)
+wait $pid
+RC=$?
+waited=$(python3 -c "import sys,time; print(time.time() - float(sys.argv[1]))" "$stopped")
+kill -CONT "$(cat "$GANESHA_PID")"
+ERR=$(cat "$T/hang.err")
+assert_rc 3
+assert_err "nasbench: target 'nas': no answer from NFS server '$HOST' within 2 s"
+python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 2 + 4 else 1)" "$waited" ||
+	t_fail "took $waited s after the server stopped (timeout 2 s)"
+[ "$(result_status "$T/hang.json" seq512k-write)" = ok ] || t_fail "seq512k-write not kept"
+[ "$(result_status "$T/hang.json" rand4k-read)" = failed ] || t_fail "rand4k-read not failed"
+assert_json "$T/hang.json" 'len(d["results"][0]["iterations"]) == 1'
+drop_scratch "$T/hang.json" "$EXPORT"    # the server could not be asked to
+
+t_case "server killed mid-run: exit 3, names the target, keeps finished workloads"
+"$NB" run "$T/box.ini" -w seq512k-write,rand4k-read --size 8M --runtime 3s -i 1 \
+	-o "$T/kill.json" >"$T/kill.out" 2>"$T/kill.err" &
+pid=$!
+sleep 4.5
+kill -KILL "$(cat "$GANESHA_PID")"
+killed=$(date +%s.%N)
+wait $pid
+RC=$?
+waited=$(python3 -c "import sys,time; print(time.time() - float(sys.argv[1]))" "$killed")
+ERR=$(cat "$T/kill.err")
+assert_rc 3
+assert_err "nasbench: target 'nas': lost the connection to NFS server '$HOST'"
+assert_err "warning: target 'nas': could not remove the scratch directory '$EXPORT/nasbench."
+python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 2 + 4 else 1)" "$waited" ||
+	t_fail "took $waited s after the server died (timeout 2 s)"
+[ "$(result_status "$T/kill.json" seq512k-write)" = ok ] || t_fail "seq512k-write not kept"
+[ "$(result_status "$T/kill.json" rand4k-read)" = failed ] || t_fail "rand4k-read not failed"
+assert_json "$T/kill.json" 'd["complete"] is True and d["results"][0]["summary"]["bw_bytes"]["median"] > 1e6'
+drop_scratch "$T/kill.json" "$EXPORT"
+"$ROOT/ci/testbox" up >/dev/null 2>"$T/up.err" || t_fail "ci/testbox up failed: $(cat "$T/up.err")"
+run "$NB" run -q -t "nas=$URL" -w seq512k-write --size 4M -i 1 -o "$T/back.json"
+assert_rc 0
+
+t_case "ENOSPC on the export"
+if [ -n "$TMPFS_URL" ]; then
+	TMPFS=/${TMPFS_URL#nfs://*/}
+	# 4 KiB writes at queue depth 1 are slow enough to fill the rest under them
+	"$NB" run -q -t "small=$TMPFS_URL" -w seq512k-write --bs 4k --iodepth 1 --size 256M -i 1 \
+		-o "$T/nospc.json" >"$T/nospc.out" 2>"$T/nospc.err" &
+	pid=$!
+	for _ in $(seq 100); do [ -n "$(ls -d "$TMPFS"/nasbench.* 2>/dev/null)" ] && break; sleep 0.05; done
+	avail=$(df -B1 --output=avail "$TMPFS" | tail -1)
+	fallocate -l "$avail" "$TMPFS/filler$$" 2>/dev/null ||
+		head -c "$avail" /dev/zero >"$TMPFS/filler$$" 2>/dev/null
+	wait $pid
+	RC=$?
+	ERR=$(cat "$T/nospc.err")
+	rm -f "$TMPFS/filler$$"
+	assert_rc 3
+	assert_err "nasbench: target 'small': write at offset"
+	assert_err "failed: No space left on device"
+	[ "$(result_status "$T/nospc.json" seq512k-write)" = failed ] || t_fail "not recorded as failed"
+	scratch_gone "$T/nospc.json" "$TMPFS"
+else
+	echo "test_nfs.sh: ENOSPC case skipped: NASBENCH_NFS_TMPFS_URL is unset"
+fi
+
+t_done

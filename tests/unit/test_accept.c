@@ -1,0 +1,215 @@
+/* test_accept.c - criteria: parsing, units, statistics, verdicts, JUnit. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../core/err.h"
+#include "../../core/result.h"
+#include "../../reports/accept.h"
+
+static void parse_ok(struct nb_criterion *c, const char *text)
+{
+	int rc = nb_accept_parse(c, text, "box.ini:7");
+
+	if (rc)
+		fail_msg("'%s': %s", text, nb_err_last());
+}
+
+static void parse_bad(const char *text, const char *msg)
+{
+	struct nb_criterion c;
+
+	assert_int_equal(nb_accept_parse(&c, text, "box.ini:7"), -EINVAL);
+	assert_string_equal(nb_err_last(), msg);
+}
+
+static void test_parse_units(void **state)
+{
+	struct nb_criterion c;
+
+	(void)state;
+	parse_ok(&c, "seq512k-write-sync@nfs mb_s >= 80");
+	assert_string_equal(c.workload, "seq512k-write-sync");
+	assert_string_equal(c.target, "nfs");
+	assert_string_equal(c.stored, "bw_bytes");
+	assert_int_equal(c.op, NB_OP_GE);
+	assert_int_equal(c.stat, NB_ST_MEDIAN);
+	assert_true(c.required == 80e6);
+	assert_string_equal(c.unit, "MB/s");
+
+	parse_ok(&c, "seq512k-write@nfs mb_s >= 1GiB/s");
+	assert_true(c.required == 1073741824.0);
+	parse_ok(&c, "rand4k-read@iscsi p99_us <= 5ms");
+	assert_string_equal(c.stored, "lat_p99_us");
+	assert_true(c.required == 5000);
+	parse_ok(&c, "rand4k-read@iscsi p99_ms<2");      /* no blanks, alias in ms */
+	assert_int_equal(c.op, NB_OP_LT);
+	assert_true(c.required == 2000);
+	assert_string_equal(c.unit, "ms");
+	parse_ok(&c, "rand4k-read@iscsi iops > 1000iops  # comment");
+	assert_true(c.required == 1000);
+	assert_string_equal(c.text, "rand4k-read@iscsi iops > 1000iops");
+	parse_ok(&c, "integrity@nfs corrupt_blocks = 0");
+	assert_int_equal(c.stat, NB_ST_WORST);
+	parse_ok(&c, "integrity@nfs stale_blocks:median != 3");
+	assert_int_equal(c.stat, NB_ST_MEDIAN);
+	assert_int_equal(c.op, NB_OP_NE);
+	parse_ok(&c, "integrity@nfs durable = yes");
+	assert_true(c.boolean && c.required == 1 && c.stat == NB_ST_WORST);
+}
+
+static void test_parse_errors(void **state)
+{
+	(void)state;
+	parse_bad("seq512k-write@nfs mb_s >= 5ms",
+		  "box.ini:7: '5ms' is a time (e.g. 5ms), but 'mb_s' is a "
+		  "throughput (e.g. 80MB/s)");
+	parse_bad("seq512k-write@nfs mb_s >= 80Mb/s",
+		  "box.ini:7: unknown unit 'Mb/s' in '80Mb/s' (B/s, KB/s, MB/s, "
+		  "GB/s, KiB/s, MiB/s, GiB/s, ns, us, ms, s, iops)");
+	parse_bad("seq512k-write@nfs mb_s ~ 80",
+		  "box.ini:7: unknown operator '~' (one of >= <= > < = !=)");
+	parse_bad("seq512k-write@nfs mb_s == 80",
+		  "box.ini:7: unknown operator '==' (one of >= <= > < = !=)");
+	parse_bad("seq512k-write@nfs p99_uss <= 80",
+		  "box.ini:7: unknown metric 'p99_uss'; did you mean 'p99_us'?");
+	parse_bad("seq512k-writ@nfs mb_s >= 80",
+		  "box.ini:7: unknown workload 'seq512k-writ'; did you mean "
+		  "'seq512k-write'?");
+	parse_bad("integrity@nfs durable >= yes",
+		  "box.ini:7: 'durable' is yes or no: compare it with = or !=");
+	parse_bad("integrity@nfs mb_s >= 80 90",
+		  "box.ini:7: unexpected text after the value in "
+		  "'integrity@nfs mb_s >= 80 90'");
+	parse_bad("@nfs mb_s >= 80", "box.ini:7: '@nfs' is not WORKLOAD@TARGET");
+	parse_bad("integrity@nfs mb_s >= abc",
+		  "box.ini:7: invalid value 'abc' (a number, with a unit or not)");
+}
+
+/* A result with one entry: bw_bytes of three iterations, one status. */
+static json_t *doc_with(const char *status, const double *bw, int n)
+{
+	json_t *doc = nb_result_new("r1", "test");
+	json_t *wl = nb_result_add(doc, "nas", "seq512k-write");
+
+	for (int i = 0; i < n; i++)
+		nb_result_iteration(wl, json_pack("{s:f, s:f}", "bw_bytes", bw[i],
+						  "corrupt_blocks", (double)i), NULL);
+	if (strcmp(status, "ok"))
+		nb_result_set_status(wl, status, "target 'nas': lost");
+	nb_result_finish(doc, 1);
+	return doc;
+}
+
+static const char *verdict(json_t *acc, int i, const char *key)
+{
+	json_t *v = json_object_get(json_array_get(json_object_get(acc, "criteria"),
+						   (size_t)i), key);
+	static char buf[64];
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_null(v) || !v)
+		return "null";
+	snprintf(buf, sizeof(buf), "%g", json_number_value(v));
+	return buf;
+}
+
+static void test_eval(void **state)
+{
+	const double bw[] = { 70e6, 90e6, 85e6 };
+	struct nb_accept a;
+	struct nb_criterion c;
+	json_t *doc = doc_with("ok", bw, 3), *acc;
+	int failed;
+
+	(void)state;
+	nb_accept_init(&a);
+	parse_ok(&c, "seq512k-write@nas mb_s >= 80");            /* median 85 */
+	nb_accept_add(&a, &c);
+	parse_ok(&c, "seq512k-write@nas mb_s:worst >= 80");      /* 70 */
+	nb_accept_add(&a, &c);
+	parse_ok(&c, "seq512k-write@nas corrupt_blocks = 0");    /* worst 2 */
+	nb_accept_add(&a, &c);
+	parse_ok(&c, "seq512k-write@other mb_s >= 1");           /* not run */
+	nb_accept_add(&a, &c);
+	parse_ok(&c, "seq512k-write@nas iops >= 1");             /* no figure */
+	nb_accept_add(&a, &c);
+	acc = nb_accept_eval(&a, doc, &failed);
+	assert_int_equal(failed, 4);
+	assert_string_equal(verdict(acc, 0, "verdict"), "pass");
+	assert_string_equal(verdict(acc, 0, "measured"), "85");
+	assert_string_equal(verdict(acc, 1, "verdict"), "fail");
+	assert_string_equal(verdict(acc, 1, "measured"), "70");
+	assert_string_equal(verdict(acc, 2, "measured"), "2");
+	assert_string_equal(verdict(acc, 3, "measured"), "null");
+	assert_string_equal(verdict(acc, 3, "reason"),
+			    "'seq512k-write' did not run on 'other' (not in the plan)");
+	assert_string_equal(verdict(acc, 4, "reason"),
+			    "'seq512k-write' on 'nas' has no figure 'iops'");
+	assert_string_equal(json_string_value(json_object_get(acc, "verdict")), "fail");
+	json_decref(acc);
+	json_decref(doc);
+
+	/* a failed workload fails its criteria even with figures */
+	doc = doc_with("failed", bw, 2);
+	acc = nb_accept_eval(&a, doc, &failed);
+	assert_string_equal(verdict(acc, 0, "verdict"), "fail");
+	assert_string_equal(verdict(acc, 0, "reason"),
+			    "'seq512k-write' on 'nas' failed: target 'nas': lost");
+	json_decref(acc);
+	json_decref(doc);
+	nb_accept_free(&a);
+}
+
+static void test_junit(void **state)
+{
+	const double bw[] = { 50e6 };
+	char dir[] = "/tmp/nb-accept-unit.XXXXXX", path[128], buf[4096];
+	struct nb_accept a;
+	struct nb_criterion c;
+	json_t *doc = doc_with("ok", bw, 1);
+	FILE *f;
+	size_t n;
+	int failed;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	nb_accept_init(&a);
+	parse_ok(&c, "seq512k-write@nas mb_s >= 80");
+	nb_accept_add(&a, &c);
+	json_object_set_new(doc, "accept", nb_accept_eval(&a, doc, &failed));
+	snprintf(path, sizeof(path), "%s/j.xml", dir);
+	assert_int_equal(nb_accept_junit(doc, path), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "<testsuite name=\"nasbench.accept\" tests=\"1\" "
+			       "failures=\"1\""));
+	assert_non_null(strstr(buf, "<failure message=\"measured 50 MB/s (median), "
+			       "required &gt;= 80 MB/s\""));
+	unlink(path);
+	rmdir(dir);
+	json_decref(doc);
+	nb_accept_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_units),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_eval),
+		cmocka_unit_test(test_junit),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
