@@ -135,13 +135,15 @@ else
 	echo "test_seed: no tmpfs at /dev/shm: tmpfs probe skipped"
 fi
 
-t_case "syncprobe on this machine's disk: fsync costs a flush here, judged durable"
-# measured: a 4 KiB O_DIRECT write ~40 us, fdatasync ~90 us more (the
-# virtio disk honours flushes), so sync p50 is ~3x a cached round trip
+t_case "syncprobe on this machine's disk: every figure of the contract, consistent"
+# the verdict on this disk is not asserted: fsync costs ~90 us here when the
+# disk is idle, but a disk saturated by other work queues async writes as
+# long (the NFS export below, 100x apart, and tmpfs above are the verdict cases)
 probe disk "$D" "$T/disk.json" -q
 assert_rc 0
-assert_json "$T/disk.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 1 and d["results"][0]["iterations"][0]["metrics"]["sync_cost_ratio"] >= 1.5'
-assert_json "$T/disk.json" 'd["results"][0]["iterations"][0]["verdict"].startswith("sync writes look durable")'
+assert_json "$T/disk.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] in (0, 1) and d["results"][0]["iterations"][0]["verdict"]'
+assert_json "$T/disk.json" 'all(v > 0 for v in d["results"][0]["iterations"][0]["ios"].values())'
+assert_json "$T/disk.json" '(lambda m: 0 < m["sync_lat_p50_us"] <= m["sync_lat_p99_us"] and 0 < m["async_lat_p50_us"] <= m["async_lat_p99_us"] and abs(m["sync_async_ratio"] - m["sync_lat_p50_us"] / m["async_lat_p50_us"]) < 1e-9 and abs(m["sync_cost_ratio"] - m["sync_lat_p50_us"] / min(m["async_lat_p50_us"], m["read_lat_p50_us"])) < 1e-9)(d["results"][0]["iterations"][0]["metrics"])'
 
 t_case "syncprobe: the declared media is in the spec (the rule itself: tests/unit/test_seed.c)"
 probe disk "$D" "$T/hdd.json" --label media=hdd --label slog=none -q
@@ -185,6 +187,7 @@ if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	assert_json "$T/nfs.json" 'all(r["status"] == "ok" for r in d["results"])'
 	assert_json "$T/nfs.json" '"seq_create_per_s" in d["results"][0]["iterations"][0]["metrics"] and d["results"][1]["iterations"][0]["verified_bytes"] == 8 << 20'
 	assert_json "$T/nfs.json" 'd["results"][3]["iterations"][0]["metrics"]["durable"] == 1'
+	assert_json "$T/nfs.json" 'd["results"][2]["iterations"][0]["metrics"]["xz_ratio"] > 0.98'
 else
 	echo "test_seed: NASBENCH_NFS_URL unset (nfs area not merged): NFS cases skipped"
 fi
