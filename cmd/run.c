@@ -326,6 +326,7 @@ static int make_plan(struct opts *o, struct plan *pl)
 		 sc->workloads[0] && !suite ? sc->workloads :
 		 suite ? suite->workloads : "seq512k-write,seq512k-read,"
 					    "rand4k-write,rand4k-read");
+	memset(pl->iters, 0, sizeof(pl->iters));
 	pl->nwl = 0;
 	for (name = strtok_r(list, ", ", &save); name;
 	     name = strtok_r(NULL, ", ", &save)) {
@@ -356,8 +357,10 @@ static int make_plan(struct opts *o, struct plan *pl)
 
 			for (int k = 0; k < pl->nwl; k++)
 				have |= pl->wl[k] == w;
-			if (!have && pl->nwl < 64)
+			if (!have && pl->nwl < 64) {
+				pl->iters[pl->nwl] = 0;
 				pl->wl[pl->nwl++] = w;
+			}
 		}
 	pl->p = sc->p;
 	if (suite) {
@@ -391,8 +394,8 @@ static void print_plan(FILE *out, const struct opts *o, const struct plan *pl)
 	double secs = 0;
 	char sz[32], wr[32], dur[32];
 
-	fprintf(out, "plan: %d target(s) x %d workload(s), %d iteration(s) unless "
-		"said\n", o->cfg.ntargets, pl->nwl, pl->iterations);
+	fprintf(out, "plan: %d target(s) x %d workload(s) x %d iteration(s)\n",
+		o->cfg.ntargets, pl->nwl, pl->iterations);
 	for (int i = 0; i < o->cfg.ntargets; i++) {
 		char red[1100];
 

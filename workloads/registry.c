@@ -51,7 +51,7 @@ const struct nb_suite nb_suites[] = {
 	  3, NB_PARAMS_INIT },
 	{ "accept", "acceptance: integrity, sync durability and protocol "
 		    "conformance, plus what the [accept] criteria name; 256 MiB",
-	  "integrity,conform", 3,
+	  "integrity,syncprobe,conform", 3,
 	  { .size = 256ULL << 20, .direct = -1, .sync = -1, .verify = -1,
 	    .preset = -1 } },
 	{ NULL, NULL, NULL, 0, NB_PARAMS_INIT },

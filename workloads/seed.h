@@ -36,7 +36,7 @@ void nb_phase_end(struct nb_phase *ph);
 int nb_bigfile_ensure(struct nb_wl_ctx *c, uint64_t size);
 
 /*
- * syncprobe's verdict from the 4 KiB medians (us) of sync writes, async
+ * syncprobe's verdict from the 4 KiB 10th percentiles (us) of sync writes, async
  * writes and cached reads, under the declared MEDIA (hdd|ssd|nvme|NULL)
  * and SLOG (NULL, "none" or what it is).  The rule is in syncprobe.c.
  */
