@@ -618,8 +618,9 @@ static int bonnie_run(struct nb_wl_ctx *c)
 			   c->p->ram ? "box's" : "client's",
 			   nb_fmt_size(ram, b, sizeof(b)));
 	if (block)
-		nb_wl_warn(c, "target '%s' is a block device: only the block "
-			   "phases ran (no file create/stat/delete)",
+		nb_wl_warn(c, "target '%s' is a block target (a LUN, device or "
+			   "file): only the block phases ran (no file "
+			   "create/stat/delete)",
 			   c->t->cfg->name);
 	bo.buf = nb_io_alloc(CHUNK);
 	if (!bo.buf)

@@ -45,6 +45,13 @@ static void verdict(void **state)
 	/* NFS on a sync=disabled dataset: FILE_SYNC costs what UNSTABLE does */
 	nb_syncprobe_judge("ssd", NULL, 210, 200, 190, &v);
 	assert_false(v.durable);
+	/* a sync LUN behind a busy tgtd: reads 400 us, a flush +160 us */
+	nb_syncprobe_judge(NULL, NULL, 560, 700, 400, &v);
+	assert_true(v.cost < v.k);
+	assert_true(v.durable);
+	/* ... and its tmpfs LUN: sync no dearer than the round trips */
+	nb_syncprobe_judge(NULL, NULL, 46, 338, 457, &v);
+	assert_false(v.durable);
 	/* nvme floor */
 	nb_syncprobe_judge("nvme", NULL, 8, 2, 2, &v);
 	assert_false(v.durable);
