@@ -17,7 +17,7 @@
  * async write and a cached read: what one round trip to the box costs
  * without touching stable storage.  A durable write must cost clearly more:
  *
- *   durable = sync_p10 >= floor(media)  and  sync_p10 - baseline_p10 >= 10 us
+ *   durable = sync_p10 >= floor(media)  and  sync_p10 - baseline_p10 >= 20 us
  *             and  (sync_p10 >= K * baseline_p10  or
  *                   sync_p10 - baseline_p10 >= 100 us)
  *
@@ -25,9 +25,10 @@
  *          faster); media=ssd 20 us, nvme 10 us; otherwise 0
  *   K:     1.5; 1.2 when media is ssd/nvme or a slog is declared (their
  *          flushes are cheap, but never free)
- *   10 us: no stable medium commits faster (not even NVMe with power-loss
- *          protection); it keeps tmpfs's few-microsecond jitter from
- *          looking like a flush when the round trip itself is tiny
+ *   20 us: no stable medium commits faster behind a file system (not
+ *          even NVMe with power-loss protection); it keeps a server's
+ *          bookkeeping (ganesha's FILE_SYNC on tmpfs: ~9 us) and jitter
+ *          from looking like a flush when the round trip itself is tiny
  *   100 us: a round trip to a busy server (a CPU-starved tgtd: 400 us)
  *          can dwarf a fast flush (this machine's disk: ~90 us); a sync
  *          write that costs 100 us more than one is committing something
@@ -49,7 +50,7 @@
 #define PROBE_REGION (64ULL << 20)
 #define PROBE_RUNTIME_US 3000000ULL
 #define PROBE_FILE "syncprobe"
-#define MIN_COMMIT_US 10.0
+#define MIN_COMMIT_US 20.0
 #define SURE_COMMIT_US 100.0
 
 struct probe {

@@ -52,6 +52,9 @@ static void verdict(void **state)
 	/* ... and its tmpfs LUN: sync no dearer than the round trips */
 	nb_syncprobe_judge(NULL, NULL, 46, 338, 457, &v);
 	assert_false(v.durable);
+	/* ganesha on tmpfs: FILE_SYNC 9 us of bookkeeping over 35 us */
+	nb_syncprobe_judge(NULL, NULL, 44, 35, 36, &v);
+	assert_false(v.durable);
 	/* nvme floor */
 	nb_syncprobe_judge("nvme", NULL, 8, 2, 2, &v);
 	assert_false(v.durable);
