@@ -15,6 +15,7 @@
 #include "../reports/text.h"
 #include "../runners/runner.h"
 #include "../workloads/workload.h"
+#include "../workloads/io_fio.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -48,6 +49,12 @@ const char cmd_run_usage[] =
 	"      --timeout TIME     per-request timeout of every target (default 10s)\n"
 	"      --destroy-data     allow writing over LUNs/devices that hold data\n"
 	"      --keep             keep the scratch directories\n"
+	"      --engine E         native (default) or fio, for every target\n"
+	"      --ioengine E       fio's ioengine: io_uring (default), libaio, psync\n"
+	"      --cross-check      run I/O workloads with nasbench and fio; flag\n"
+	"                         throughput more than 10% apart\n"
+	"      --clients FILE     run I/O workloads on these fio servers at once\n"
+	"                         (host[:port] a line; else [clients] in BOX.ini)\n"
 	"      --box-hw FILE      the box's inventory ('nasbench hw --json' on it)\n"
 	"      --no-space-check   do not refuse when the target reports too little\n"
 	"                         free space (quotas, thin provisioning may misreport)\n"
@@ -87,6 +94,8 @@ struct opts {
 	int ntargets;
 	int json, quiet, dry_run, destroy, keep, no_space_check;
 	const char *timeout;
+	const char *engine, *ioengine, *clients_file;
+	struct nb_fio_clients clients;
 	const char *box_hw;
 	json_t *box;
 	const char *accept_file, *junit;
@@ -105,7 +114,7 @@ struct plan {
 
 enum { O_SIZE = 256, O_RUNTIME, O_IODEPTH, O_BS, O_SYNC, O_DIRECT, O_SET,
        O_TIMEOUT, O_DESTROY, O_KEEP, O_JSON, O_NO_SPACE, O_BOX_HW, O_ACCEPT,
-       O_JUNIT };
+       O_JUNIT, O_ENGINE, O_IOENGINE, O_XCHECK, O_CLIENTS };
 
 static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -124,6 +133,10 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
 	{ "destroy-data", no_argument, NULL, O_DESTROY },
 	{ "keep", no_argument, NULL, O_KEEP },
+	{ "engine", required_argument, NULL, O_ENGINE },
+	{ "ioengine", required_argument, NULL, O_IOENGINE },
+	{ "cross-check", no_argument, NULL, O_XCHECK },
+	{ "clients", required_argument, NULL, O_CLIENTS },
 	{ "box-hw", required_argument, NULL, O_BOX_HW },
 	{ "no-space-check", no_argument, NULL, O_NO_SPACE },
 	{ "output", required_argument, NULL, 'o' },
@@ -218,6 +231,10 @@ static int parse_args(struct opts *o, int argc, char **argv,
 		case O_TIMEOUT: o->timeout = optarg; break;
 		case O_DESTROY: o->destroy = 1; break;
 		case O_KEEP: o->keep = 1; break;
+		case O_ENGINE: o->engine = optarg; break;
+		case O_IOENGINE: o->ioengine = optarg; break;
+		case O_CLIENTS: o->clients_file = optarg; break;
+		case O_XCHECK: key = "cross-check"; optarg = "yes"; break;
 		case O_BOX_HW: o->box_hw = optarg; break;
 		case O_NO_SPACE: o->no_space_check = 1; break;
 		case 'o': o->output = optarg; break;
@@ -304,6 +321,8 @@ static int finish_targets(struct opts *o, const char *run_id)
 		t->destroy_data |= o->destroy;
 		t->keep |= o->keep;
 		t->run_id = run_id;
+		if (nb_fio_target_setup(t, o->engine, o->ioengine, &o->clients))
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -521,8 +540,14 @@ static int run_workload(struct exec *x, struct nb_target *t,
 		if (c.spec)
 			json_object_set_new(entry, "spec", c.spec);
 		if (rc) {
-			json_decref(c.metrics);
-			json_decref(c.extra);
+			/* figures of a partly failed iteration (the fio clients
+			 * that finished) are kept when the workload says so */
+			if (json_is_true(json_object_get(c.extra, "partial")))
+				nb_result_iteration(entry, c.metrics, c.extra);
+			else {
+				json_decref(c.metrics);
+				json_decref(c.extra);
+			}
 			break;
 		}
 		nb_result_iteration(entry, c.metrics, c.extra);
@@ -640,6 +665,8 @@ static int execute(struct opts *o, struct plan *pl)
 	nb_hw_embed(x.doc, &o->cfg, o->box);
 	o->box = NULL;
 	nb_progress_init(&x.progress, o->json ? stderr : stdout, o->quiet);
+	if (o->clients.n && !o->quiet)
+		nb_fio_clients_print(o->json ? stderr : stdout, &o->clients);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	for (int i = 0; i < o->cfg.ntargets && !stop_flag; i++)
@@ -698,6 +725,7 @@ int cmd_run(int argc, char **argv)
 	if ((o->box_hw && nb_hw_load(o->box_hw, &o->box) &&
 	     nb_err_prefix("--box-hw")) ||
 	    nb_accept_setup(&o->acc, &o->cfg, o->accept_file) ||
+	    nb_fio_clients_setup(&o->clients, &o->cfg, o->clients_file) ||
 	    select_targets(o) || nb_accept_check(&o->acc, &o->cfg) ||
 	    make_plan(o, &pl)) {
 		rc = usage_error();
@@ -709,6 +737,8 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		print_plan(stdout, o, &pl);
+		if (o->clients.n)
+			nb_fio_clients_print(stdout, &o->clients);
 		rc = NB_EXIT_OK;
 		goto out;
 	}

@@ -75,7 +75,7 @@ static const struct key keys[] = {
 	  "block targets: length of the window used" },
 	{ "target", "engine", T_STR, TGT(engine), "native|fio", 0, 0,
 	  "who does the I/O: nasbench itself (native) or fio" },
-	{ "target", "ioengine", T_STR, TGT(ioengine), NULL, 0, 0,
+	{ "target", "ioengine", T_STR, TGT(ioengine), "io_uring|libaio|psync", 0, 0,
 	  "fio's ioengine when engine = fio (libaio, io_uring, psync)" },
 
 	{ "suite", "workloads", T_STR, CFG(suite.workloads), NULL, 0, 0,
@@ -104,6 +104,8 @@ static const struct key keys[] = {
 	  "bonnie: files to create, stat and delete (default 16384)" },
 	{ "suite", "fast", T_BOOL, CFG(suite.p.fast), NULL, 0, 0,
 	  "bonnie: skip the per-character phases, like bonnie++ -f (default no)" },
+	{ "suite", "cross-check", T_BOOL, CFG(suite.p.cross_check), NULL, 0, 0,
+	  "run I/O workloads with nasbench and fio, flag >10% differences" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

@@ -67,6 +67,7 @@ const struct nb_metric nb_metrics[] = {
 	{ "async512k_lat_p50_us", "async 512k p50", "us", NB_LOWER, 1, "512 KiB async write median" },
 	{ "sync_bw_ratio_512k", "sync/async 512k", "", NB_NEITHER, 1,
 	  "512 KiB sync / async throughput" },
+	{ "xcheck_bw_ratio", "fio/nb", "ratio", NB_NEITHER, 1, "cross-check: fio's throughput over nasbench's" },
 	{ "durable", "durable", "bool", NB_HIGHER, 1, "syncprobe: 1 when sync writes cost what durable writes cost" },
 	{ "corrupt_blocks", "corrupt", "blocks", NB_LOWER, 1, "integrity: blocks whose header or checksum is wrong" },
 	{ "misplaced_blocks", "misplaced", "blocks", NB_LOWER, 1, "integrity: good blocks found at another offset" },

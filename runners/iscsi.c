@@ -71,10 +71,10 @@ static struct iscsi *P(struct nb_target *t)
 	return t->priv;
 }
 
-/* libiscsi's last error with any password replaced by "***". */
-static const char *lib_error(struct iscsi *p, char *buf, size_t len)
+/* E with any password replaced by "***", into BUF. */
+static const char *scrub(const struct iscsi *p, const char *e, char *buf,
+			 size_t len)
 {
-	const char *e = p->ctx ? iscsi_get_error(p->ctx) : "";
 	size_t pl = strlen(p->password), n = 0;
 
 	if (!e || !*e)
@@ -92,6 +92,12 @@ static const char *lib_error(struct iscsi *p, char *buf, size_t len)
 	while (n && n < len && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return buf;
+}
+
+/* libiscsi's last error, without a password. */
+static const char *lib_error(struct iscsi *p, char *buf, size_t len)
+{
+	return scrub(p, p->ctx ? iscsi_get_error(p->ctx) : "", buf, len);
 }
 
 /* libiscsi overwrites a socket error with "Can not reconnect right now"
@@ -330,7 +336,7 @@ static int login(struct nb_target *t, struct iscsi *p)
 		if (strstr(e, "reconnect") && first_error[0])
 			return nb_err(-EHOSTUNREACH, "target '%s': cannot connect "
 				      "to '%s': %s", t->cfg->name, p->portal,
-				      first_error);
+				      scrub(p, first_error, e, sizeof(e)));
 		if (strstr(e, "uthentication") || strstr(e, "CHAP"))
 			return nb_err(-EACCES, "target '%s': login to '%s' at '%s' "
 				      "refused: %s (check the CHAP user and password)",

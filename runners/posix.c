@@ -433,6 +433,17 @@ static int posix_readdir(struct nb_target *t, const char *path,
 	return 0;
 }
 
+static int posix_local_path(struct nb_target *t, const char *name, char *buf,
+			    size_t len, uint64_t *base)
+{
+	struct posix *p = P(t);
+	int n = p->kind == K_DIR ? snprintf(buf, len, "%s/%s", p->root, name)
+				 : snprintf(buf, len, "%s", p->root);
+
+	*base = p->kind == K_DIR ? 0 : t->cfg->offset;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 const struct nb_runner_ops nb_runner_posix = {
 	.name = "posix",
 	.scheme = "file",
@@ -455,4 +466,5 @@ const struct nb_runner_ops nb_runner_posix = {
 	.stat = posix_stat,
 	.rename = posix_rename,
 	.readdir = posix_readdir,
+	.local_path = posix_local_path,
 };

@@ -17,6 +17,7 @@
 #ifndef NB_RUNNER_H
 #define NB_RUNNER_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -71,8 +72,11 @@ struct nb_target_cfg {
 	uint64_t offset, size;   /* window on a block target (0: all of it) */
 	char engine[16];         /* "" (native) or "fio" */
 	char ioengine[32];       /* for the fio engine */
+	const struct nb_fio_clients *clients;  /* run through fio on these hosts */
 	const char *run_id;      /* names the scratch directory nasbench.<run-id> */
 };
+
+struct nb_fio_clients;
 
 struct nb_stat {
 	uint64_t size;
@@ -128,6 +132,12 @@ struct nb_runner_ops {
 	/* Calls CB for each entry but "." and ".."; stops when CB returns != 0. */
 	int (*readdir)(struct nb_target *t, const char *path,
 		       int (*cb)(const char *name, void *payload), void *payload);
+
+	/* Optional: where NAME (files) or the file or device itself (block
+	 * targets; *BASE = the window's offset) is on this machine, for a
+	 * program that needs a path (fio).  NULL on remote runners. */
+	int (*local_path)(struct nb_target *t, const char *name, char *buf,
+			  size_t len, uint64_t *base);
 };
 
 struct nb_target {

@@ -8,6 +8,7 @@
  * NFS FILE_SYNC, iSCSI FUA), which is what ESXi does over NFS.
  */
 #include "workload.h"
+#include "io_fio.h"
 #include "../core/err.h"
 
 #include <errno.h>
@@ -19,26 +20,18 @@ static void on_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)
 	nb_progress_update(payload, bytes, elapsed_ns);
 }
 
-static int io_run(struct nb_wl_ctx *c)
+/* One iteration of S with nasbench's own engine. */
+static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 {
 	struct nb_engine_hooks h = { .progress = on_progress,
 				     .payload = c->progress, .stop = c->stop };
+	const struct nb_iospec s = *sp;
 	struct nb_io_result *r;
-	struct nb_iospec s;
 	struct nb_file *f;
 	unsigned flags = NB_F_READ;
 	char label[160];
 	int rc;
 
-	nb_iospec_resolve(c->wl->io, c->p, c->t, &s);
-	s.seed = c->seed;
-	if (c->iteration == 1)
-		c->spec = nb_iospec_json(&s);
-	if (c->t->capacity && s.size > c->t->capacity)
-		return nb_err_set("target '%s' has %llu bytes, fewer than the size "
-				  "%llu asked for", c->t->cfg->name,
-				  (unsigned long long)c->t->capacity,
-				  (unsigned long long)s.size), -ENOSPC;
 	if (s.rw != NB_RW_READ)
 		flags |= NB_F_WRITE;
 	if (s.sync == NB_SYNC_ALWAYS && s.rw != NB_RW_READ)
@@ -72,6 +65,25 @@ static int io_run(struct nb_wl_ctx *c)
 	}
 	free(r);
 	return rc;
+}
+
+static int io_run(struct nb_wl_ctx *c)
+{
+	struct nb_iospec s;
+
+	nb_iospec_resolve(c->wl->io, c->p, c->t, &s);
+	s.seed = c->seed;
+	if (c->iteration == 1)
+		c->spec = nb_iospec_json(&s);
+	if (c->t->capacity && s.size > c->t->capacity)
+		return nb_err_set("target '%s' has %llu bytes, fewer than the size "
+				  "%llu asked for", c->t->cfg->name,
+				  (unsigned long long)c->t->capacity,
+				  (unsigned long long)s.size), -ENOSPC;
+	/* engine = fio, --cross-check, --clients: workloads/io_fio.c */
+	if (nb_wl_fio_wanted(c))
+		return nb_wl_fio_run(c, &s, io_native);
+	return io_native(c, &s);
 }
 
 static uint64_t io_plan_bytes(const struct nb_workload *w,

@@ -32,6 +32,7 @@ struct nb_params {
 	uint64_t files;          /* bonnie: files to create (-n) */
 	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
 	int fast;                /* bonnie: skip per-char phases (-f), -1 default (no) */
+	int cross_check;         /* I/O workloads with both engines (fio) */
 };
 
 #define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1, \

@@ -20,31 +20,74 @@ TB_ISCSI_PID=$TB_STATE/tgtd.pid
 
 tb_iscsi_adm() { tgtadm -C "$TB_ISCSI_CTL" --lld iscsi "$@"; }
 
+# The testbox is shared: several 'up' and 'down' may run at once.  One lock
+# serialises them (released when the calling ci/testbox exits; tgtd is
+# started without the lock's descriptor, or it would hold it for ever).
+tb_iscsi_lock() {
+	mkdir -p "$TB_STATE"
+	exec {TB_ISCSI_LOCKFD}>"$TB_STATE/iscsi.lock"
+	flock -w 120 "$TB_ISCSI_LOCKFD" || tb_die "iscsi: testbox lock busy for 2 minutes"
+}
+
+# The pid of the tgtd that serves our control port, when it is not the one
+# in the pid file (its pid file was lost in a race): adopt it.
+tb_iscsi_adopt() {
+	local pid
+	tb_iscsi_adm --op show --mode sys >/dev/null 2>&1 || return 1
+	pid=$(pgrep -x -f "tgtd -f -C $TB_ISCSI_CTL --iscsi portal=$(tb_addr):$TB_ISCSI_PORT" | head -1)
+	[ -n "$pid" ] || return 1
+	echo "$pid" > "$TB_ISCSI_PID"
+	tb_log "iscsi: adopted the running tgtd $pid"
+}
+
 # tb_iscsi_target TID NAME FILE SIZE [--bsoflags sync]
 tb_iscsi_target() {
 	local tid=$1 name=$2 file=$3 size=$4
 	shift 4
-	[ -e "$file" ] || truncate -s "$size" "$file"
-	tb_iscsi_adm --op new --mode target --tid "$tid" -T "$TB_ISCSI_IQN:$name"
-	tb_iscsi_adm --op new --mode logicalunit --tid "$tid" --lun 1 -b "$file" "$@"
+	{ [ -e "$file" ] || truncate -s "$size" "$file"; } &&
+	tb_iscsi_adm --op new --mode target --tid "$tid" -T "$TB_ISCSI_IQN:$name" &&
+	tb_iscsi_adm --op new --mode logicalunit --tid "$tid" --lun 1 -b "$file" "$@" &&
 	tb_iscsi_adm --op bind --mode target --tid "$tid" -I ALL
 }
 
-tb_iscsi_up() {
+# The targets (see the top of this file).
+tb_iscsi_targets() {
+	local pass=$1
+	tb_iscsi_target 1 wb "$TB_ISCSI_DIR/wb.img" 256M &&
+	truncate -s 32M "$TB_ISCSI_DIR/wb4k.img" &&
+	tb_iscsi_adm --op new --mode logicalunit --tid 1 --lun 2 -b "$TB_ISCSI_DIR/wb4k.img" \
+		--blocksize 4096 &&
+	tb_iscsi_target 2 sync "$TB_ISCSI_DIR/sync.img" 256M --bsoflags sync &&
+	tb_iscsi_target 3 tmpfs "$TB_ISCSI_DIR/tmpfs/tmpfs.img" 64M &&
+	tb_iscsi_target 4 chap "$TB_ISCSI_DIR/chap.img" 32M &&
+	tb_iscsi_adm --op new --mode account --user nbchap --password "$pass" &&
+	tb_iscsi_adm --op bind --mode account --tid 4 --user nbchap &&
+	tb_iscsi_target 5 ext4 "$TB_ISCSI_DIR/ext4.img" 32M
+}
+
+# Up and down hold the lock only while they run: servers started after them
+# (other modules) must not inherit it.
+tb_iscsi_up() { local rc=0; tb_iscsi_lock; tb_iscsi_up_locked || rc=$?; tb_iscsi_unlock; return $rc; }
+tb_iscsi_down() { local rc=0; tb_iscsi_lock; tb_iscsi_down_locked || rc=$?; tb_iscsi_unlock; return $rc; }
+tb_iscsi_unlock() { exec {TB_ISCSI_LOCKFD}>&-; }
+
+tb_iscsi_up_locked() {
 	local addr pass
 	if tb_alive "$TB_ISCSI_PID"; then
 		tb_iscsi_adm --op show --mode sys >/dev/null 2>&1 && return 0
 		# dying (killed by a fault test) or wedged: make sure it is gone
 		tb_stop_pid "$TB_ISCSI_PID" 3
+	elif tb_iscsi_adopt; then
+		return 0
 	fi
-	command -v tgtd >/dev/null || tb_die "iscsi: tgtd is missing (apt-get install tgt)"
+	command -v tgtd >/dev/null || { tb_log "iscsi: tgtd is missing (apt-get install tgt)"; return 1; }
 	addr=$(tb_addr)
-	mkdir -p "$TB_ISCSI_DIR/tmpfs"
+	mkdir -p "$TB_ISCSI_DIR/tmpfs" || return 1
 	mountpoint -q "$TB_ISCSI_DIR/tmpfs" ||
-		mount -t tmpfs -o size=80m,mode=0700 nbtb-iscsi "$TB_ISCSI_DIR/tmpfs"
+		mount -t tmpfs -o size=80m,mode=0700 nbtb-iscsi "$TB_ISCSI_DIR/tmpfs" || return 1
 	if [ ! -e "$TB_ISCSI_DIR/ext4.img" ]; then
-		truncate -s 32M "$TB_ISCSI_DIR/ext4.img"
-		mkfs.ext4 -q -F -L nbtb-ext4 "$TB_ISCSI_DIR/ext4.img"
+		truncate -s 32M "$TB_ISCSI_DIR/ext4.img" &&
+		mkfs.ext4 -q -F -L nbtb-ext4 "$TB_ISCSI_DIR/ext4.img" || return 1
 	fi
 	[ -s "$TB_ISCSI_DIR/chap.pass" ] ||
 		(umask 077; head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n' | sed "s/^/nb/" > "$TB_ISCSI_DIR/chap.pass")
@@ -52,7 +95,7 @@ tb_iscsi_up() {
 	# started directly (not through a function) so $! is tgtd's own pid
 	if [ -f "$TB_STATE/netns" ]; then set -- ip netns exec "$TB_NS"; else set --; fi
 	"$@" tgtd -f -C "$TB_ISCSI_CTL" --iscsi "portal=$addr:$TB_ISCSI_PORT" \
-		>"$TB_ISCSI_DIR/tgtd.log" 2>&1 </dev/null &
+		>"$TB_ISCSI_DIR/tgtd.log" 2>&1 </dev/null {TB_ISCSI_LOCKFD}>&- &
 	echo $! > "$TB_ISCSI_PID"
 	for _ in $(seq 100); do
 		tb_iscsi_adm --op show --mode sys >/dev/null 2>&1 && break
@@ -61,22 +104,19 @@ tb_iscsi_up() {
 	done
 	tb_alive "$TB_ISCSI_PID" && tb_iscsi_adm --op show --mode sys >/dev/null 2>&1 ||
 		{ tb_log "iscsi: tgtd did not start: $(tail -3 "$TB_ISCSI_DIR/tgtd.log")"; rm -f "$TB_ISCSI_PID"; return 1; }
-	tb_iscsi_target 1 wb "$TB_ISCSI_DIR/wb.img" 256M
-	truncate -s 32M "$TB_ISCSI_DIR/wb4k.img"
-	tb_iscsi_adm --op new --mode logicalunit --tid 1 --lun 2 -b "$TB_ISCSI_DIR/wb4k.img" --blocksize 4096
-	tb_iscsi_target 2 sync "$TB_ISCSI_DIR/sync.img" 256M --bsoflags sync
-	tb_iscsi_target 3 tmpfs "$TB_ISCSI_DIR/tmpfs/tmpfs.img" 64M
-	tb_iscsi_target 4 chap "$TB_ISCSI_DIR/chap.img" 32M
-	tb_iscsi_adm --op new --mode account --user nbchap --password "$pass"
-	tb_iscsi_adm --op bind --mode account --tid 4 --user nbchap
-	tb_iscsi_target 5 ext4 "$TB_ISCSI_DIR/ext4.img" 32M
+	# (tgtadm may talk to another tgtd on our control port: ours must live)
+	if ! tb_iscsi_targets "$pass" || ! tb_alive "$TB_ISCSI_PID"; then
+		tb_log "iscsi: setting up tgtd's targets failed: $(tail -3 "$TB_ISCSI_DIR/tgtd.log")"
+		return 1
+	fi
 	tb_wait_port "$addr" "$TB_ISCSI_PORT" 10 ||
 		{ tb_log "iscsi: tgtd does not listen on $addr:$TB_ISCSI_PORT"; return 1; }
 	tb_log "iscsi: tgtd (pid $(cat "$TB_ISCSI_PID")) on $addr:$TB_ISCSI_PORT, control port $TB_ISCSI_CTL"
 }
 
-tb_iscsi_down() {
+tb_iscsi_down_locked() {
 	local tid pid
+	tb_alive "$TB_ISCSI_PID" || tb_iscsi_adopt 2>/dev/null || true
 	if tb_alive "$TB_ISCSI_PID"; then
 		pid=$(cat "$TB_ISCSI_PID")
 		# tgtd ignores SIGTERM: delete its targets, then the system

@@ -118,8 +118,10 @@ else
 fi
 
 t_case "a 4Kn LUN (4096-byte blocks): I/O, alignment, a GPT at 4096 is found"
-if [ -f "$LUNS/wb4k.img" ]; then
-	U4K=$IQN:wb/2
+U4K=$IQN:wb/2
+if [ ! -f "$LUNS/wb4k.img" ] || ! "$PIO" "$U4K" read 0 4096 >/dev/null 2>&1; then
+	echo "test_iscsi.sh: the testbox has no 4Kn LUN (an older tgtd?): 4Kn checks skipped"
+else
 	dd if=/dev/zero of="$LUNS/wb4k.img" bs=64K count=32 conv=notrunc status=none
 	run "$NB" run -t "$U4K" -w seq512k-write,rand4k-read --iterations 1 -q -o "$T/4k.json"
 	assert_rc 0
