@@ -324,7 +324,8 @@ static void syncprobe_estimate(const struct nb_workload *w,
 			       const struct nb_params *p, struct nb_plan_est *e)
 {
 	(void)w;
-	e->seconds = 5 * (double)(p->runtime_us ? p->runtime_us :
+	/* the 4 KiB round, then the 512 KiB round */
+	e->seconds = 2 * (double)(p->runtime_us ? p->runtime_us :
 				  PROBE_RUNTIME_US) / 1e6;
 	e->written = p->size ? p->size : PROBE_REGION;
 }
