@@ -106,6 +106,7 @@ struct opts {
 
 struct plan {
 	const struct nb_workload *wl[64];
+	int iters[64];           /* NAME*N in a suite; 0: iterations */
 	int nwl;
 	int iterations;
 	struct nb_params p;
@@ -344,16 +345,26 @@ static int make_plan(struct opts *o, struct plan *pl)
 		 sc->workloads[0] && !suite ? sc->workloads :
 		 suite ? suite->workloads : "seq512k-write,seq512k-read,"
 					    "rand4k-write,rand4k-read");
+	memset(pl->iters, 0, sizeof(pl->iters));
 	pl->nwl = 0;
 	for (name = strtok_r(list, ", ", &save); name;
 	     name = strtok_r(NULL, ", ", &save)) {
-		const struct nb_workload *w = nb_workload_find(name);
+		const struct nb_workload *w;
+		char wname[64];
+		int its;
+
+		if (nb_plan_item(name, wname, sizeof(wname), &its))
+			return -EINVAL;
+		name = wname;
+		w = nb_workload_find(name);
 
 		if (!w)
 			return nb_err_set("unknown workload '%s' (see 'nasbench list "
 					  "workloads')", name), -EINVAL;
 		if (pl->nwl == 64)
 			return nb_err_set("too many workloads"), -EINVAL;
+		/* --iterations (or [suite] iterations) overrides NAME*N */
+		pl->iters[pl->nwl] = sc->iterations ? 0 : its;
 		pl->wl[pl->nwl++] = w;
 	}
 	/* suite accept also runs what the criteria name */
@@ -365,8 +376,10 @@ static int make_plan(struct opts *o, struct plan *pl)
 
 			for (int k = 0; k < pl->nwl; k++)
 				have |= pl->wl[k] == w;
-			if (!have && pl->nwl < 64)
+			if (!have && pl->nwl < 64) {
+				pl->iters[pl->nwl] = 0;
 				pl->wl[pl->nwl++] = w;
+			}
 		}
 	pl->p = sc->p;
 	if (suite) {
@@ -382,16 +395,23 @@ static int make_plan(struct opts *o, struct plan *pl)
 		if (pl->p.sync < 0) pl->p.sync = d->sync;
 		if (pl->p.verify < 0) pl->p.verify = d->verify;
 		if (pl->p.preset < 0) pl->p.preset = d->preset;
+		if (pl->p.fast < 0) pl->p.fast = d->fast;
 	}
 	pl->iterations = sc->iterations ? (int)sc->iterations :
 			 suite && suite->iterations ? suite->iterations : 3;
 	return 0;
 }
 
+static int plan_iters(const struct plan *pl, int w)
+{
+	return pl->iters[w] ? pl->iters[w] : pl->iterations;
+}
+
 static void print_plan(FILE *out, const struct opts *o, const struct plan *pl)
 {
-	uint64_t total = 0;
-	char sz[32];
+	uint64_t space = 0, written = 0;
+	double secs = 0;
+	char sz[32], wr[32], dur[32];
 
 	fprintf(out, "plan: %d target(s) x %d workload(s) x %d iteration(s)\n",
 		o->cfg.ntargets, pl->nwl, pl->iterations);
@@ -401,16 +421,34 @@ static void print_plan(FILE *out, const struct opts *o, const struct plan *pl)
 		fprintf(out, "  target %-12s %s\n", o->cfg.targets[i].name,
 			nb_url_redact(o->cfg.targets[i].url, red, sizeof(red)));
 	}
+	fprintf(out, "  %-20s %5s %12s %12s %10s\n", "workload", "iter",
+		"space", "writes", "time");
 	for (int w = 0; w < pl->nwl; w++) {
-		uint64_t b = pl->wl[w]->plan_bytes ?
-			     pl->wl[w]->plan_bytes(pl->wl[w], &pl->p) : 0;
+		const struct nb_workload *wl = pl->wl[w];
+		uint64_t b = wl->plan_bytes ? wl->plan_bytes(wl, &pl->p) : 0;
+		int its = plan_iters(pl, w);
+		struct nb_plan_est e;
 
-		total = b > total ? b : total;
-		fprintf(out, "  workload %-20s %s\n", pl->wl[w]->name,
-			pl->wl[w]->help);
+		nb_plan_estimate(wl, &pl->p, &e);
+		space = b > space ? b : space;
+		written += e.written * (uint64_t)its;
+		secs += e.seconds * its;
+		fprintf(out, "  %-20s %5d %12s %12s %10s\n", wl->name, its,
+			nb_fmt_size(b, sz, sizeof(sz)),
+			nb_fmt_size(e.written * (uint64_t)its, wr, sizeof(wr)),
+			nb_plan_fmt_secs(e.seconds * its, dur, sizeof(dur)));
 	}
-	fprintf(out, "  space needed per target: %s\n",
-		nb_fmt_size(total, sz, sizeof(sz)));
+	fprintf(out, "  per target: space %s, writes %s, time %s (at ~%.0f MB/s, "
+		"xz ~%.0f MB/s)\n", nb_fmt_size(space, sz, sizeof(sz)),
+		nb_fmt_size(written, wr, sizeof(wr)),
+		nb_plan_fmt_secs(secs, dur, sizeof(dur)), NB_PLAN_RATE / 1e6,
+		NB_PLAN_XZ_RATE / 1e6);
+	if (o->cfg.ntargets > 1)
+		fprintf(out, "  all %d targets: writes %s, time %s\n",
+			o->cfg.ntargets,
+			nb_fmt_size(written * (uint64_t)o->cfg.ntargets, wr,
+				    sizeof(wr)),
+			nb_plan_fmt_secs(secs * o->cfg.ntargets, dur, sizeof(dur)));
 }
 
 static void make_run_id(char *buf, size_t len)
@@ -479,21 +517,22 @@ static int run_workload(struct exec *x, struct nb_target *t,
 	json_t *entry = nb_result_add(x->doc, t->cfg->name, w->name);
 	char why[256];
 	const char *skip = nb_workload_unsupported(w, t, why, sizeof(why));
-	int rc = 0;
+	int iterations = plan_iters(x->pl, widx), rc = 0;
 
 	if (skip) {
 		nb_result_set_status(entry, "skipped", skip);
 		return 0;
 	}
-	for (int it = 1; it <= x->pl->iterations; it++) {
+	for (int it = 1; it <= iterations; it++) {
 		struct nb_wl_ctx c = {
 			.t = t, .wl = w, .p = &x->pl->p, .run_id = x->run_id,
 			.seed = nb_fnv1a(x->run_id, strlen(x->run_id), 0) +
 				(uint64_t)widx * 1000003 + (uint64_t)it,
-			.iteration = it, .iterations = x->pl->iterations,
+			.iteration = it, .iterations = iterations,
 			.stop = &stop_flag, .progress = &x->progress,
 			.metrics = json_object(), .extra = json_object(),
 			.entry = entry,
+			.labels = json_object_get(x->doc, "labels"),
 		};
 
 		nb_err_clear();

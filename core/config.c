@@ -102,6 +102,8 @@ static const struct key keys[] = {
 	  "xz preset (default 6)" },
 	{ "suite", "files", T_UINT, CFG(suite.p.files), NULL, 1, 10000000,
 	  "bonnie: files to create, stat and delete (default 16384)" },
+	{ "suite", "fast", T_BOOL, CFG(suite.p.fast), NULL, 0, 0,
+	  "bonnie: skip the per-character phases, like bonnie++ -f (default no)" },
 	{ "suite", "cross-check", T_BOOL, CFG(suite.p.cross_check), NULL, 0, 0,
 	  "run I/O workloads with nasbench and fio, flag >10% differences" },
 };

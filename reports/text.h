@@ -11,4 +11,8 @@
  * latency percentiles, status; then warnings and reasons. */
 void nb_report_text(FILE *out, const json_t *doc);
 
+/* The seed workloads' own figures (bonnie++ layout, xz, syncprobe verdict);
+ * nothing when the run had none.  Called at the end of nb_report_text. */
+void nb_report_seed(FILE *out, const json_t *doc);
+
 #endif

@@ -24,6 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 enum kind { K_DIR, K_FILE, K_BLOCK };
@@ -281,6 +282,29 @@ static int posix_flush(struct nb_file *f)
 	return 0;
 }
 
+/* bonnie++-style synchronous I/O: a system call each, no ring. */
+static int64_t posix_pio(struct nb_file *f, int op, void *buf, uint32_t len,
+			 uint64_t off, unsigned fua)
+{
+	struct iovec iov = { buf, len };
+	ssize_t n;
+
+	do {
+		if (op == NB_OP_READ)
+			n = pread(f->fd, buf, len, (off_t)(f->base + off));
+		else if (!fua)
+			n = pwrite(f->fd, buf, len, (off_t)(f->base + off));
+		else
+			n = pwritev2(f->fd, &iov, 1, (off_t)(f->base + off),
+				     RWF_DSYNC);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return nb_err(-errno, "target '%s': %s at offset %llu failed: %s",
+			      f->t->cfg->name, op == NB_OP_READ ? "read" : "write",
+			      (unsigned long long)off, strerror(errno));
+	return n;
+}
+
 static int posix_submit(struct nb_target *t, struct nb_io *io)
 {
 	struct posix *p = P(t);
@@ -435,6 +459,7 @@ const struct nb_runner_ops nb_runner_posix = {
 	.flush = posix_flush,
 	.submit = posix_submit,
 	.reap = posix_reap,
+	.pio = posix_pio,
 	.mkdir = posix_mkdir,
 	.rmdir = posix_rmdir,
 	.unlink = posix_unlink,

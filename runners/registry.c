@@ -67,7 +67,11 @@ int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
 	struct nb_io io = { .file = f, .op = op, .fua = fua, .off = off,
 			    .len = len, .buf = buf };
 	struct nb_io *done;
-	int rc = t->ops->submit(t, &io);
+	int rc;
+
+	if (t->ops->pio)
+		return t->ops->pio(f, op, buf, len, off, fua);
+	rc = t->ops->submit(t, &io);
 
 	if (rc < 0)
 		return rc;

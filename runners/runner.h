@@ -117,6 +117,12 @@ struct nb_runner_ops {
 	int (*reap)(struct nb_target *t, struct nb_io **done, int max,
 		    int timeout_ms);
 
+	/* Optional: one blocking I/O where the runner has a cheaper path than
+	 * submit + reap (posix: pread/pwrite).  nb_target_pio() uses it when
+	 * no other I/O is in flight.  Bytes done or -errno (detail set). */
+	int64_t (*pio)(struct nb_file *f, int op, void *buf, uint32_t len,
+		       uint64_t off, unsigned fua);
+
 	/* Metadata (NB_CAP_META), paths relative to the scratch directory. */
 	int (*mkdir)(struct nb_target *t, const char *path);
 	int (*rmdir)(struct nb_target *t, const char *path);
@@ -155,8 +161,9 @@ extern const struct nb_runner_ops *const nb_runners[];
 int nb_target_open(struct nb_target *t, const struct nb_target_cfg *cfg);
 void nb_target_close(struct nb_target *t);
 
-/* Blocking one-shot I/O through submit/reap (for setup and small phases).
- * Returns bytes done or -errno. */
+/* Blocking one-shot I/O (for setup and synchronous phases like bonnie's):
+ * ops->pio when the runner has one, else submit + reap; call it with no
+ * other I/O in flight.  Returns bytes done or -errno. */
 int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
 		      void *buf, uint32_t len, uint64_t off, unsigned fua);
 

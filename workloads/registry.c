@@ -7,6 +7,8 @@
 extern const struct nb_workload nb_wl_seq512k_read, nb_wl_seq512k_write,
 	nb_wl_seq512k_write_sync, nb_wl_rand4k_read, nb_wl_rand4k_write,
 	nb_wl_rand4k_write_sync, nb_wl_rand4k_mix;
+extern const struct nb_workload nb_wl_bigfile, nb_wl_syncprobe,
+	nb_wl_xz, nb_wl_bonnie;
 extern const struct nb_workload nb_wl_integrity, nb_wl_conform;
 
 const struct nb_workload *const nb_workloads[] = {
@@ -17,6 +19,10 @@ const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_rand4k_write_sync,
 	&nb_wl_rand4k_read,
 	&nb_wl_rand4k_mix,
+	&nb_wl_bigfile,
+	&nb_wl_syncprobe,
+	&nb_wl_bonnie,
+	&nb_wl_xz,
 	&nb_wl_integrity,
 	&nb_wl_conform,
 	NULL,
@@ -32,9 +38,20 @@ const struct nb_suite nb_suites[] = {
 	  "seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,"
 	  "rand4k-write-sync,rand4k-read", 3,
 	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1 } },
+	{ "seed1", "the first story: I/O Analyzer's 512 KiB sequential write (sync "
+		   "and async) and read, and whether sync writes are durable",
+	  "seq512k-write-sync,seq512k-write,seq512k-read,syncprobe", 3,
+	  NB_PARAMS_INIT },
+	{ "seed2", "the second story: bonnie++ x5, a 100 GB file of random data, "
+		   "xz on every CPU (bonnie's file is 2 x RAM)",
+	  "bonnie*5,bigfile*1,xz*1", 1, NB_PARAMS_INIT },
+	{ "full", "everything: sequential, random, sync probe, bonnie, bigfile, xz",
+	  "seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,"
+	  "rand4k-write-sync,rand4k-read,rand4k-mix,syncprobe,bonnie,bigfile*1,xz*1",
+	  3, NB_PARAMS_INIT },
 	{ "accept", "acceptance: integrity, sync durability and protocol "
 		    "conformance, plus what the [accept] criteria name; 256 MiB",
-	  "integrity,conform", 3,
+	  "integrity,syncprobe,conform", 3,
 	  { .size = 256ULL << 20, .direct = -1, .sync = -1, .verify = -1,
 	    .preset = -1 } },
 	{ NULL, NULL, NULL, 0, NB_PARAMS_INIT },

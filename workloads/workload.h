@@ -31,12 +31,38 @@ struct nb_params {
 	int preset;              /* xz preset, -1 default (6) */
 	uint64_t files;          /* bonnie: files to create (-n) */
 	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
+	int fast;                /* bonnie: skip per-char phases (-f), -1 default (no) */
 	int cross_check;         /* I/O workloads with both engines (fio) */
 };
 
-#define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1 }
+#define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
+			 .fast = -1 }
 
 struct nb_workload;
+
+/* A rough estimate of one iteration, at the nominal rates of plan.c. */
+struct nb_plan_est {
+	double seconds;
+	uint64_t written;        /* bytes written to the target */
+};
+
+/* Nominal rates for estimates: a box behind 1 GbE, xz at preset 6 on a
+ * small client.  Estimates say "~", never promise. */
+#define NB_PLAN_RATE 100e6           /* bytes/s */
+#define NB_PLAN_META_RATE 1000.0     /* file operations/s */
+#define NB_PLAN_XZ_RATE 3e6          /* bytes/s */
+
+/* One iteration of W with P: the workload's estimate, else plan_bytes at
+ * NB_PLAN_RATE (or the runtime when one is set). */
+void nb_plan_estimate(const struct nb_workload *w, const struct nb_params *p,
+		      struct nb_plan_est *e);
+
+/* A suite item "NAME" or "NAME*N" (N iterations of NAME): 0, or -EINVAL
+ * with the detail set.  *ITERATIONS is 0 when no count is given. */
+int nb_plan_item(const char *item, char *name, size_t len, int *iterations);
+
+/* "~2h05m", "~40s": a rough duration. */
+char *nb_plan_fmt_secs(double secs, char *buf, size_t len);
 
 struct nb_wl_ctx {
 	struct nb_target *t;
@@ -51,6 +77,7 @@ struct nb_wl_ctx {
 	json_t *extra;                   /* anything else for this iteration */
 	json_t *entry;                   /* the result entry (for warnings) */
 	json_t *spec;                    /* what ran: fill on iteration 1 */
+	const json_t *labels;            /* the box labels (media, slog...) */
 };
 
 struct nb_workload {
@@ -66,6 +93,9 @@ struct nb_workload {
 	/* Bytes it would write with P (for --dry-run and the space check). */
 	uint64_t (*plan_bytes)(const struct nb_workload *w,
 			       const struct nb_params *p);
+	/* Optional: a rough estimate of one iteration (see nb_plan_estimate). */
+	void (*estimate)(const struct nb_workload *w, const struct nb_params *p,
+			 struct nb_plan_est *e);
 };
 
 struct nb_suite {

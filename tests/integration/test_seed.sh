@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# The seed workloads (bonnie, bigfile, xz, syncprobe) and suites, at small
+# sizes, on local directories, a file used as a LUN, and the testbox's NFS
+# export and iSCSI LUNs when their areas have landed.
+. "$(dirname "$0")/lib.sh"
+
+D=$T/dir
+mkdir -p "$D"
+J() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# ---------------------------------------------------------------- bonnie
+BON_PHASES='["put_char","put_block","rewrite","get_char","get_block"]'
+FILE_PHASES='["seq_create","seq_stat","seq_delete","ran_create","ran_stat","ran_delete"]'
+
+bonnie_checks() { # RESULT.json FILES(1|0)
+	assert_json "$1" 'all(r["status"] == "ok" and len(r["iterations"]) == 2 for r in d["results"])'
+	assert_json "$1" 'd["results"][0]["spec"]["seekers"] == 5 and d["results"][0]["spec"]["seeks"] == 8192 and d["results"][0]["spec"]["chunk"] == 8192'
+	assert_json "$1" "all(1e5 < i['metrics'][p + '_bw_bytes'] < 1e11 and abs(i['metrics'][p + '_kps'] * 1024 - i['metrics'][p + '_bw_bytes']) < 1e-6 * i['metrics'][p + '_bw_bytes'] and 0 <= i['metrics'][p + '_cpu_pct'] <= 250 for i in d['results'][0]['iterations'] for p in $BON_PHASES)"
+	assert_json "$1" 'all(10 < i["metrics"]["seeks_per_s"] < 1e7 for i in d["results"][0]["iterations"])'
+	if [ "$2" = 1 ]; then
+		assert_json "$1" "all(1 < i['metrics'][p + '_per_s'] < 1e8 and p + '_cpu_pct' in i['metrics'] for i in d['results'][0]['iterations'] for p in $FILE_PHASES)"
+	else
+		assert_json "$1" "not any(p + '_per_s' in i['metrics'] for i in d['results'][0]['iterations'] for p in $FILE_PHASES)"
+	fi
+}
+
+t_case "bonnie on a directory: every phase, K/sec = bytes/s / 1024, CPU%, 2 x RAM warning"
+run "$NB" run -t "$D" -w bonnie -i 2 --size 16M --set files=64 -q -o "$T/bon.json"
+assert_rc 0
+assert_clean "$D"
+bonnie_checks "$T/bon.json" 1
+assert_json "$T/bon.json" 'any("less than twice the client\u0027s RAM" in w for w in d["results"][0]["warnings"])'
+assert_json "$T/bon.json" 'd["results"][0]["spec"]["files"] == 64 and d["results"][0]["spec"]["size"] == 16777216'
+
+t_case "bonnie fast=yes skips the per-char phases (bonnie++ -f); box ram sets the warning"
+printf '[box]\nram = 1G\n' >"$T/ram.ini"
+run "$NB" run "$T/ram.ini" -t "$D" -w bonnie -i 1 --size 8M --set files=16 --set fast=yes -q -o "$T/bonf.json"
+assert_rc 0
+assert_json "$T/bonf.json" '"put_char_kps" not in d["results"][0]["iterations"][0]["metrics"] and "get_char_kps" not in d["results"][0]["iterations"][0]["metrics"] and "put_block_kps" in d["results"][0]["iterations"][0]["metrics"]'
+assert_json "$T/bonf.json" 'd["results"][0]["warnings"] == ["file size 8 MiB is less than twice the box\u0027s RAM (1 GiB): caches may inflate the figures (bonnie++ refuses this without -r)"]'
+
+t_case "bonnie on a file used as a LUN: block phases only, said in a warning"
+truncate -s 32M "$T/lun.img"
+printf '[box]\nram = 8M\n' >"$T/ram8.ini"
+run "$NB" run "$T/ram8.ini" -t "$T/lun.img" -w bonnie -i 2 -q -o "$T/bonl.json"
+assert_rc 0
+bonnie_checks "$T/bonl.json" 0
+assert_json "$T/bonl.json" 'any("only the block phases ran" in w for w in d["results"][0]["warnings"])'
+assert_json "$T/bonl.json" 'd["results"][0]["spec"]["size"] == 16777216'
+
+# --------------------------------------------------------------- bigfile
+t_case "bigfile: incompressible data, per-second series adds up, datagen rate, verify"
+run "$NB" run -t "$D" -w bigfile -i 2 --size 48M --set verify=yes -q -o "$T/big.json"
+assert_rc 0
+assert_clean "$D"
+assert_json "$T/big.json" 'all(sum(i["series_bw_bytes"]) == i["bytes_written"] == 48 << 20 and i["verified_bytes"] == 48 << 20 for i in d["results"][0]["iterations"])'
+assert_json "$T/big.json" 'all(i["metrics"]["datagen_bw_bytes"] > 2e8 and 1e6 < i["metrics"]["bw_bytes"] < 1e11 and i["metrics"]["verify_bw_bytes"] > 1e6 for i in d["results"][0]["iterations"])'
+assert_json "$T/big.json" 'd["results"][0]["spec"] == {"size": 50331648, "bs": 1048576, "qd": 16, "direct": True, "verify": True}'
+
+t_case "bigfile verify catches a byte flipped on disk between write and read-back"
+# the test hook runs between the write and the verify: flip one byte of the
+# real file on the real file system (through the page cache; O_DIRECT reads
+# see it after the kernel writes it back)
+off=$((5 * 1048576 + 4096 * 3 + 100))
+export NASBENCH_TEST_BEFORE_VERIFY="f=\$(ls $D/nasbench.*/bigfile) && printf '\\xA5' | dd of=\"\$f\" bs=1 seek=$off conv=notrunc status=none && sync"
+run "$NB" run -t "$D" -w bigfile -i 1 --size 16M --set verify=yes -q -o "$T/bad.json"
+unset NASBENCH_TEST_BEFORE_VERIFY
+assert_rc 3
+assert_err "target 'local': bigfile verify: the 4 KiB block at offset $((5 * 1048576 + 4096 * 3)) is corrupt (checksum mismatch)"
+assert_json "$T/bad.json" 'd["results"][0]["status"] == "failed" and "offset 5255168 is corrupt" in d["results"][0]["reason"]'
+assert_clean "$D"
+
+t_case "bigfile larger than the free space: refused before starting, free space named"
+run "$NB" run -t "$D" -w bigfile --size 100T -q -o "$T/nospace.json"
+assert_rc 3
+grep -qE "nasbench: target 'local' has [0-9.]+ [KMGT]iB free, but the workloads need 100 TiB: lower the size \(--size\)" <<<"$ERR" || t_fail "no free-space message: $ERR"
+assert_clean "$D"
+
+t_case "interrupt during bigfile: exit 130, partial figures kept, scratch removed"
+"$NB" run -t "$D" -w bigfile -i 1 --size 8G -q -o "$T/int.json" 2>"$T/int.err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || t_fail "exit status $rc, expected 130: $(cat "$T/int.err")"
+assert_json "$T/int.json" 'd["complete"] is False and d["results"][0]["status"] == "interrupted"'
+assert_json "$T/int.json" 'd["results"][0]["iterations"][0]["partial"] is True and 0 < d["results"][0]["iterations"][0]["bytes_written"] < 8 << 30 and d["results"][0]["iterations"][0]["metrics"]["bw_bytes"] > 0'
+assert_json "$T/int.json" 'any(w.startswith("interrupted after") for w in d["results"][0]["warnings"])'
+assert_clean "$D"
+
+# -------------------------------------------------------------------- xz
+t_case "xz compresses bigfile's file on every CPU: ratio 1, CPU use, input MB/s"
+run "$NB" run -t "$D" -w bigfile,xz -i 1 --size 8M --set preset=1 -q -o "$T/xz.json"
+assert_rc 0
+assert_json "$T/xz.json" 'd["results"][1]["workload"] == "xz" and d["results"][1]["status"] == "ok"'
+assert_json "$T/xz.json" 'd["results"][1]["iterations"][0]["bytes_in"] == 8 << 20 and 0.98 < d["results"][1]["iterations"][0]["metrics"]["xz_ratio"] < 1.01'
+assert_json "$T/xz.json" '0 < d["results"][1]["iterations"][0]["metrics"]["cpu_pct"] <= 100 * d["results"][1]["spec"]["threads"] + 20 and d["results"][1]["iterations"][0]["metrics"]["bw_bytes"] > 1e5'
+assert_json "$T/xz.json" 'd["results"][1]["spec"]["preset"] == 1 and d["results"][1]["spec"]["threads"] >= 1'
+
+t_case "xz alone writes its own input; runtime bounds it and says so"
+run "$NB" run -t "$D" -w xz -i 1 --size 64M --runtime 1s -o "$T/xz2.json"
+assert_rc 0
+assert_err "nasbench: warning: xz: preset 6 on"
+assert_err "compressing at most 64 MiB or for 1.0 s"
+assert_json "$T/xz2.json" '0 < d["results"][0]["iterations"][0]["bytes_in"] < 64 << 20'
+assert_json "$T/xz2.json" 'any(w.startswith("xz stopped after") and "runtime bound 1.0 s" in w for w in d["results"][0]["warnings"])'
+assert_clean "$D"
+
+t_case "xz preset out of range: exit 2, the key named"
+run "$NB" run -t "$D" -w xz --set preset=10
+assert_rc 2
+assert_err "nasbench: --set preset: value '10' out of range (0 to 9)"
+assert_clean "$D"
+
+# ------------------------------------------------------------- syncprobe
+probe() { # NAME TARGET RESULT [ARGS...]
+	local name=$1 tgt=$2 out=$3
+	shift 3
+	run "$NB" run -t "$name=$tgt" -w syncprobe -i 1 --runtime 0.4s -o "$out" "$@"
+}
+t_case "syncprobe on tmpfs warns: sync writes cost nothing there"
+if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
+	S=$(mktemp -d /dev/shm/nbtest-seed.XXXX)
+	probe shm "$S" "$T/shm.json"
+	assert_rc 0
+	assert_err "nasbench: warning: target 'shm': sync writes likely do not reach stable storage"
+	assert_json "$T/shm.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0'
+	assert_json "$T/shm.json" 'set(["durable", "sync_lat_p50_us", "async_lat_p50_us", "sync_async_ratio"]) <= set(d["results"][0]["iterations"][0]["metrics"])'
+	assert_json "$T/shm.json" 'any("likely do not reach stable storage" in w and "power loss" in w for w in d["results"][0]["warnings"])'
+	assert_out "shm          syncprobe"
+	assert_clean "$S"
+	rmdir "$S"
+else
+	echo "test_seed: no tmpfs at /dev/shm: tmpfs probe skipped"
+fi
+
+t_case "syncprobe on this machine's disk: every figure of the contract, consistent"
+# the verdict on this disk is not asserted: fsync costs ~90 us here when the
+# disk is idle, but a disk saturated by other work queues async writes as
+# long (the NFS export below, 100x apart, and tmpfs above are the verdict cases)
+probe disk "$D" "$T/disk.json" -q
+assert_rc 0
+assert_json "$T/disk.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] in (0, 1) and d["results"][0]["iterations"][0]["verdict"]'
+assert_json "$T/disk.json" 'all(v > 0 for v in d["results"][0]["iterations"][0]["ios"].values())'
+assert_json "$T/disk.json" '(lambda m: 0 < m["sync_lat_p50_us"] <= m["sync_lat_p99_us"] and 0 < m["async_lat_p50_us"] <= m["async_lat_p99_us"] and abs(m["sync_async_ratio"] - m["sync_lat_p50_us"] / m["async_lat_p50_us"]) < 1e-6 * m["sync_async_ratio"] and m["sync_lat_p10_us"] <= m["sync_lat_p50_us"])(d["results"][0]["iterations"][0]["metrics"])'
+assert_json "$T/disk.json" '(lambda m, p: abs(m["sync_cost_ratio"] - m["sync_lat_p%d_us" % p] / min(m["async_lat_p%d_us" % p], m["read_lat_p%d_us" % p])) < 1e-6 * m["sync_cost_ratio"])(d["results"][0]["iterations"][0]["metrics"], d["results"][0]["iterations"][0]["verdict_percentile"])'
+
+t_case "syncprobe: the declared media is in the spec (the rule itself: tests/unit/test_seed.c)"
+probe disk "$D" "$T/hdd.json" --label media=hdd --label slog=none -q
+assert_rc 0
+assert_json "$T/hdd.json" 'd["results"][0]["spec"]["media"] == "hdd" and d["results"][0]["spec"]["slog"] == "none" and d["results"][0]["iterations"][0]["verdict_floor_us"] == 2000'
+assert_clean "$D"
+
+# ---------------------------------------------------------------- suites
+t_case "list suites: seed1, seed2 with bonnie x5, full, rough times"
+run "$NB" list suites
+assert_rc 0
+assert_out "  seed1                the first story"
+grep -qE '^ +bonnie +x5 +~[0-9]+h[0-9]{2}m +writes' <<<"$OUT" || t_fail "no bonnie x5 line: $OUT"
+grep -qE '^ +xz +x1 +~60s +writes 0 B' <<<"$OUT" || t_fail "no xz line: $OUT"
+assert_out "  full                 everything"
+
+t_case "--dry-run seed2: the plan, bytes and time, nothing touched"
+run "$NB" run -t "$D" -s seed2 --size 2G --dry-run
+assert_rc 0
+assert_out "plan: 1 target(s) x 3 workload(s) x 1 iteration(s)"
+grep -qE '^  bonnie +5 +2 GiB +30 GiB +~' <<<"$OUT" || t_fail "no bonnie plan line: $OUT"
+grep -qE '^  bigfile +1 +2 GiB +2 GiB +~' <<<"$OUT" || t_fail "no bigfile plan line: $OUT"
+assert_out "per target: space 2 GiB, writes 32 GiB"
+assert_clean "$D"
+
+t_case "--iterations overrides a suite's NAME*N"
+run "$NB" run -t "$D" -s seed2 --size 2G --dry-run -i 2
+grep -qE '^  bonnie +2 ' <<<"$OUT" || t_fail "bonnie not 2 iterations: $OUT"
+
+t_case "seed1 on a directory runs its four workloads"
+run "$NB" run -t "$D" -s seed1 -i 1 --size 8M --runtime 0.3s -q -o "$T/s1.json"
+assert_rc 0
+assert_json "$T/s1.json" '[r["workload"] for r in d["results"]] == ["seq512k-write-sync", "seq512k-write", "seq512k-read", "syncprobe"] and all(r["status"] == "ok" for r in d["results"])'
+
+# ------------------------------------------------------- the testbox's servers
+if [ -n "${NASBENCH_NFS_URL:-}" ]; then
+	t_case "NFS export: bonnie, bigfile verify, xz, syncprobe"
+	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w bonnie,bigfile,xz,syncprobe -i 1 --size 8M \
+		--set files=32 --set verify=yes --set preset=0 --runtime 0.4s -q -o "$T/nfs.json"
+	assert_rc 0
+	assert_json "$T/nfs.json" 'all(r["status"] == "ok" for r in d["results"])'
+	assert_json "$T/nfs.json" '"seq_create_per_s" in d["results"][0]["iterations"][0]["metrics"] and d["results"][1]["iterations"][0]["verified_bytes"] == 8 << 20'
+	assert_json "$T/nfs.json" 'd["results"][3]["iterations"][0]["metrics"]["durable"] == 1'
+	assert_json "$T/nfs.json" 'd["results"][2]["iterations"][0]["metrics"]["xz_ratio"] > 0.98'
+else
+	echo "test_seed: NASBENCH_NFS_URL unset (nfs area not merged): NFS cases skipped"
+fi
+if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
+	t_case "NFS export on tmpfs: syncprobe warns"
+	probe nfstmp "$NASBENCH_NFS_TMPFS_URL" "$T/nfst.json"
+	assert_rc 0
+	assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0'
+	assert_err "warning: target 'nfstmp': sync writes likely do not reach stable storage"
+fi
+if [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
+	t_case "iSCSI sync LUN (--bsoflags sync): syncprobe judges it durable"
+	probe lun "$NASBENCH_ISCSI_SYNC_URL" "$T/lun.json" --destroy-data --size 8M -q
+	assert_rc 0
+	assert_json "$T/lun.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 1'
+else
+	echo "test_seed: NASBENCH_ISCSI_SYNC_URL unset (iscsi area not merged): LUN cases skipped"
+fi
+if [ -n "${NASBENCH_ISCSI_TMPFS_URL:-}" ]; then
+	t_case "iSCSI LUN on tmpfs: syncprobe warns; bonnie runs the block phases"
+	probe lunt "$NASBENCH_ISCSI_TMPFS_URL" "$T/lunt.json" --destroy-data --size 8M
+	assert_rc 0
+	assert_json "$T/lunt.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0'
+	run "$NB" run -t "lunt=$NASBENCH_ISCSI_TMPFS_URL" -w bonnie -i 1 --size 8M --set fast=yes --destroy-data -q -o "$T/lunb.json"
+	assert_rc 0
+	assert_json "$T/lunb.json" 'd["results"][0]["status"] == "ok" and "seeks_per_s" in d["results"][0]["iterations"][0]["metrics"] and "seq_create_per_s" not in d["results"][0]["iterations"][0]["metrics"]'
+fi
+
+t_done

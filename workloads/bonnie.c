@@ -1,0 +1,677 @@
+/*
+ * bonnie.c - the phases of bonnie++ 2.00, through any runner.
+ *
+ * What bonnie++ 2.00 does was read off an strace of Debian's bonnie++ 2.00
+ * (`bonnie++ -d DIR -s 16 -r 8 -n 1`), and is done here the same way:
+ *
+ *   put_char   the file written a byte at a time (bonnie++ 2.00 issues
+ *              write(fd, &c, 1) per byte; here putc into an 8 KiB buffer
+ *              that is written through the runner when full, as stdio
+ *              would: a per-byte system call measures the client's
+ *              syscall cost, not the box), fsync at the end, timed
+ *   put_block  the file written again in 8 KiB chunks, fsync, timed
+ *   rewrite    each 8 KiB chunk read, one byte changed, written back in
+ *              place, fsync, timed
+ *   get_char   the file read a byte at a time (getc over 8 KiB reads)
+ *   get_block  the file read in 8 KiB chunks
+ *   seeks      8192 seeks by 5 concurrent workers (bonnie++ 2.00 starts
+ *              5 threads and hands out 8192 seeks): each reads the 8 KiB
+ *              chunk at a random offset; every tenth is dirtied and
+ *              written back.  The workers are 5 I/Os in flight on the
+ *              runner's queue.
+ *   files      (NB_CAP_META) `files` empty files (default 16384, bonnie++
+ *              -n 16) in a directory: created in order with names
+ *              "%010x" + 0-12 random characters, stat'ed and deleted in
+ *              directory order; then created with the random characters
+ *              first, stat'ed and deleted in random order
+ *
+ * Writes go through the client's page cache where the runner has one, as
+ * bonnie++'s do; direct=yes opens the block phases and seeks with O_DIRECT
+ * (bonnie++ -D).  The posix runner does bonnie's I/O with pread/pwrite, a
+ * system call each, as bonnie++ does.  The fsync at the end of each write phase is
+ * timed, as in bonnie++.  Every figure is bytes/s and bonnie++'s K/sec
+ * (1024 bytes), or operations/s, with the phase's CPU% (user + system time
+ * of all threads / wall time, as bonnie++'s %CP).  The file should be
+ * twice the box's RAM (bonnie++ insists): the default; smaller gets a
+ * warning.  Block targets (a LUN) run the block phases on the window.
+ */
+#include "seed.h"
+#include "../core/datagen.h"
+#include "../core/err.h"
+#include "../core/units.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK 8192
+#define SEEKS 8192
+#define SEEKERS 5
+#define UPDATE_SEEK 10           /* one seek in ten writes back */
+#define FILES_DEFAULT (16 * 1024)
+#define FILES_DIR "bonnie.files"
+#define DATA_FILE "bonnie.data"
+
+struct bonnie {
+	struct nb_wl_ctx *c;
+	struct nb_target *t;
+	uint64_t size;
+	unsigned char *buf;
+	struct nb_rng rng;
+	unsigned direct;         /* NB_F_DIRECT for the block phases (-D) */
+};
+
+/* The stdio-like layer: putc / getc over one buffer, I/O through the runner. */
+struct cbuf {
+	struct nb_target *t;
+	struct nb_file *f;
+	unsigned char *buf;
+	uint32_t pos, len;
+	uint64_t off;
+	int err;
+};
+
+static int cb_io(struct cbuf *b, int op, uint32_t len)
+{
+	int64_t n = nb_target_pio(b->t, b->f, op, b->buf, len, b->off, 0);
+
+	if (n < 0)
+		return b->err = (int)n;
+	if (op == NB_OP_WRITE && n != len)
+		return b->err = nb_err(-EIO, "target '%s': short write at offset "
+				       "%llu", b->t->cfg->name,
+				       (unsigned long long)b->off);
+	b->off += (uint64_t)n;
+	return (int)n;
+}
+
+static int cb_flush(struct cbuf *b)
+{
+	int rc = 0;
+
+	if (b->pos)
+		rc = cb_io(b, NB_OP_WRITE, b->pos);
+	b->pos = 0;
+	return rc < 0 ? rc : 0;
+}
+
+static inline int cb_putc(struct cbuf *b, int c)
+{
+	if (b->pos == CHUNK && cb_flush(b))
+		return -1;
+	b->buf[b->pos++] = (unsigned char)c;
+	return 0;
+}
+
+static inline int cb_getc(struct cbuf *b)
+{
+	if (b->pos == b->len) {
+		int n = cb_io(b, NB_OP_READ, CHUNK);
+
+		if (n <= 0)
+			return -1;
+		b->len = (uint32_t)n;
+		b->pos = 0;
+	}
+	return b->buf[b->pos++];
+}
+
+static void put_rate(struct nb_wl_ctx *c, const char *phase, uint64_t bytes,
+		     const struct nb_phase *ph)
+{
+	char name[64];
+	double bw = (double)bytes / ph->secs;
+
+	snprintf(name, sizeof(name), "%s_bw_bytes", phase);
+	nb_wl_metric(c, name, bw);
+	snprintf(name, sizeof(name), "%s_kps", phase);
+	nb_wl_metric(c, name, bw / 1024);
+	snprintf(name, sizeof(name), "%s_cpu_pct", phase);
+	nb_wl_metric(c, name, ph->cpu_pct);
+}
+
+static void put_ops(struct nb_wl_ctx *c, const char *phase, uint64_t ops,
+		    const struct nb_phase *ph)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_per_s", phase);
+	nb_wl_metric(c, name, (double)ops / ph->secs);
+	snprintf(name, sizeof(name), "%s_cpu_pct", phase);
+	nb_wl_metric(c, name, ph->cpu_pct);
+}
+
+static void progress(struct bonnie *bo, const char *phase, uint64_t total)
+{
+	char label[160];
+
+	snprintf(label, sizeof(label), "bonnie %s on %s (%d/%d)", phase,
+		 bo->t->cfg->name, bo->c->iteration, bo->c->iterations);
+	nb_progress_begin(bo->c->progress, label, total, 0);
+}
+
+static int open_data(struct bonnie *bo, unsigned flags, struct nb_file **f)
+{
+	return bo->t->ops->fopen(bo->t, DATA_FILE, flags, f);
+}
+
+static int finish(struct bonnie *bo, struct nb_file *f, int rc, int flush)
+{
+	if (!rc && flush)
+		rc = bo->t->ops->flush(f);
+	bo->t->ops->fclose(f);
+	nb_progress_end(bo->c->progress);
+	if (!rc && *bo->c->stop)
+		rc = -EINTR;
+	return rc;
+}
+
+/* every 64 MiB: show progress, look at the stop flag */
+#define TICK(off) (((off) & ((64 << 20) - 1)) == 0)
+
+static int put_char(struct bonnie *bo)
+{
+	struct cbuf b = { .t = bo->t, .buf = bo->buf };
+	struct nb_phase ph;
+	int rc;
+
+	rc = open_data(bo, NB_F_WRITE | NB_F_CREATE | NB_F_TRUNC, &b.f);
+	if (rc)
+		return rc;
+	progress(bo, "put_char", bo->size);
+	nb_phase_begin(&ph);
+	for (uint64_t i = 0; i < bo->size && !b.err; i++) {
+		cb_putc(&b, (int)(i & 0x7f));
+		if (TICK(i)) {
+			nb_progress_update(bo->c->progress, i, nb_now_ns() - ph.t0);
+			if (*bo->c->stop)
+				break;
+		}
+	}
+	rc = b.err ? b.err : cb_flush(&b);
+	rc = finish(bo, b.f, rc, 1);
+	nb_phase_end(&ph);
+	if (!rc)
+		put_rate(bo->c, "put_char", bo->size, &ph);
+	return rc;
+}
+
+static int put_block(struct bonnie *bo)
+{
+	struct nb_phase ph;
+	struct nb_file *f;
+	int rc;
+
+	rc = open_data(bo, NB_F_WRITE | NB_F_CREATE | NB_F_TRUNC | bo->direct, &f);
+	if (rc)
+		return rc;
+	nb_datagen_fill(&bo->rng, bo->buf, CHUNK);
+	progress(bo, "put_block", bo->size);
+	nb_phase_begin(&ph);
+	for (uint64_t off = 0; off < bo->size && !rc; off += CHUNK) {
+		int64_t n;
+
+		/* a different chunk each time, as bonnie++'s counter does */
+		memcpy(bo->buf, &off, sizeof(off));
+		n = nb_target_pio(bo->t, f, NB_OP_WRITE, bo->buf, CHUNK, off, 0);
+		if (n != CHUNK)
+			rc = n < 0 ? (int)n : nb_err(-EIO, "target '%s': short "
+						     "write at offset %llu",
+						     bo->t->cfg->name,
+						     (unsigned long long)off);
+		if (TICK(off)) {
+			nb_progress_update(bo->c->progress, off, nb_now_ns() - ph.t0);
+			if (*bo->c->stop)
+				break;
+		}
+	}
+	rc = finish(bo, f, rc, 1);
+	nb_phase_end(&ph);
+	if (!rc)
+		put_rate(bo->c, "put_block", bo->size, &ph);
+	return rc;
+}
+
+static int rewrite(struct bonnie *bo)
+{
+	struct nb_phase ph;
+	struct nb_file *f;
+	int rc;
+
+	rc = open_data(bo, NB_F_READ | NB_F_WRITE | bo->direct, &f);
+	if (rc)
+		return rc;
+	progress(bo, "rewrite", bo->size);
+	nb_phase_begin(&ph);
+	for (uint64_t off = 0; off < bo->size && !rc; off += CHUNK) {
+		int64_t n = nb_target_pio(bo->t, f, NB_OP_READ, bo->buf, CHUNK,
+					  off, 0);
+
+		if (n == CHUNK) {
+			bo->buf[off / CHUNK % CHUNK]++;
+			n = nb_target_pio(bo->t, f, NB_OP_WRITE, bo->buf, CHUNK,
+					  off, 0);
+		}
+		if (n != CHUNK)
+			rc = n < 0 ? (int)n : nb_err(-EIO, "target '%s': short "
+						     "I/O at offset %llu",
+						     bo->t->cfg->name,
+						     (unsigned long long)off);
+		if (TICK(off)) {
+			nb_progress_update(bo->c->progress, off, nb_now_ns() - ph.t0);
+			if (*bo->c->stop)
+				break;
+		}
+	}
+	rc = finish(bo, f, rc, 1);
+	nb_phase_end(&ph);
+	if (!rc)
+		put_rate(bo->c, "rewrite", bo->size, &ph);
+	return rc;
+}
+
+static int get_char(struct bonnie *bo)
+{
+	struct cbuf b = { .t = bo->t, .buf = bo->buf };
+	struct nb_phase ph;
+	uint64_t got = 0, sum = 0;
+	int rc, ch;
+
+	rc = open_data(bo, NB_F_READ, &b.f);
+	if (rc)
+		return rc;
+	progress(bo, "get_char", bo->size);
+	nb_phase_begin(&ph);
+	while (got < bo->size && (ch = cb_getc(&b)) >= 0) {
+		sum += (unsigned)ch;
+		if (TICK(got)) {
+			nb_progress_update(bo->c->progress, got, nb_now_ns() - ph.t0);
+			if (*bo->c->stop)
+				break;
+		}
+		got++;
+	}
+	rc = b.err;
+	if (!rc && got < bo->size && !*bo->c->stop)
+		rc = nb_err(-EIO, "target '%s': bonnie: the file ended at %llu "
+			    "bytes, not %llu", bo->t->cfg->name,
+			    (unsigned long long)got, (unsigned long long)bo->size);
+	rc = finish(bo, b.f, rc, 0);
+	nb_phase_end(&ph);
+	json_object_set_new(bo->c->extra, "get_char_sum",
+			    json_integer((json_int_t)(sum & 0xffffffff)));
+	if (!rc)
+		put_rate(bo->c, "get_char", bo->size, &ph);
+	return rc;
+}
+
+static int get_block(struct bonnie *bo)
+{
+	struct nb_phase ph;
+	struct nb_file *f;
+	int rc;
+
+	rc = open_data(bo, NB_F_READ | bo->direct, &f);
+	if (rc)
+		return rc;
+	progress(bo, "get_block", bo->size);
+	nb_phase_begin(&ph);
+	for (uint64_t off = 0; off < bo->size && !rc; off += CHUNK) {
+		int64_t n = nb_target_pio(bo->t, f, NB_OP_READ, bo->buf, CHUNK,
+					  off, 0);
+
+		if (n != CHUNK)
+			rc = n < 0 ? (int)n : nb_err(-EIO, "target '%s': short "
+						     "read at offset %llu",
+						     bo->t->cfg->name,
+						     (unsigned long long)off);
+		if (TICK(off)) {
+			nb_progress_update(bo->c->progress, off, nb_now_ns() - ph.t0);
+			if (*bo->c->stop)
+				break;
+		}
+	}
+	rc = finish(bo, f, rc, 0);
+	nb_phase_end(&ph);
+	if (!rc)
+		put_rate(bo->c, "get_block", bo->size, &ph);
+	return rc;
+}
+
+/* One of the SEEKERS workers: an I/O and its buffer. */
+struct seeker {
+	struct nb_io io;
+	unsigned char *buf;
+};
+
+static int seek_start(struct bonnie *bo, struct nb_file *f, struct seeker *s)
+{
+	uint64_t chunks = bo->size / CHUNK;
+
+	memset(&s->io, 0, sizeof(s->io));
+	s->io.file = f;
+	s->io.op = NB_OP_READ;
+	s->io.off = nb_rng_below(&bo->rng, chunks) * CHUNK;
+	s->io.len = CHUNK;
+	s->io.buf = s->buf;
+	s->io.priv = s;
+	return bo->t->ops->submit(bo->t, &s->io);
+}
+
+static int seeks(struct bonnie *bo)
+{
+	struct seeker sk[SEEKERS] = { 0 };
+	struct nb_io *done[SEEKERS];
+	struct nb_phase ph;
+	struct nb_file *f;
+	int inflight = 0, issued = 0, finished = 0, rc;
+
+	for (int i = 0; i < SEEKERS; i++)
+		if (!(sk[i].buf = nb_io_alloc(CHUNK))) {
+			for (int j = 0; j < i; j++)
+				free(sk[j].buf);
+			return nb_err(-ENOMEM, "out of memory");
+		}
+	rc = open_data(bo, NB_F_READ | NB_F_WRITE | bo->direct, &f);
+	if (rc)
+		goto out;
+	progress(bo, "seeks", 0);
+	nb_phase_begin(&ph);
+	for (int i = 0; i < SEEKERS && !rc; i++, issued++, inflight++)
+		rc = seek_start(bo, f, &sk[i]);
+	while (inflight) {
+		int n = bo->t->ops->reap(bo->t, done, SEEKERS, 1000);
+
+		if (n < 0) {
+			rc = n;
+			break;     /* the runner abandoned what was in flight */
+		}
+		for (int i = 0; i < n; i++) {
+			struct seeker *s = done[i]->priv;
+			int r;
+
+			inflight--;
+			if (s->io.result != CHUNK) {
+				if (!rc)
+					rc = s->io.result < 0 ? (int)s->io.result :
+					     nb_err(-EIO, "target '%s': short seek "
+						    "read at offset %llu",
+						    bo->t->cfg->name,
+						    (unsigned long long)s->io.off);
+				continue;
+			}
+			if (s->io.op == NB_OP_READ && !rc &&
+			    nb_rng_below(&bo->rng, UPDATE_SEEK) == 0) {
+				s->buf[0]++;
+				s->io.op = NB_OP_WRITE;
+				s->io.result = 0;
+				r = bo->t->ops->submit(bo->t, &s->io);
+				if (r < 0)
+					rc = r;
+				else
+					inflight++;
+				continue;
+			}
+			finished++;
+			if (!rc && issued < SEEKS && !*bo->c->stop) {
+				r = seek_start(bo, f, s);
+				if (r < 0)
+					rc = r;
+				else {
+					issued++;
+					inflight++;
+				}
+			}
+		}
+	}
+	nb_phase_end(&ph);
+	rc = finish(bo, f, rc, 0);
+	if (!rc)
+		put_ops(bo->c, "seeks", (uint64_t)finished, &ph);
+out:
+	for (int i = 0; i < SEEKERS; i++)
+		free(sk[i].buf);
+	return rc;
+}
+
+/* File creation: names like bonnie++'s, NAME_LEN with the terminator. */
+#define NAME_LEN 40
+
+static void random_chars(struct nb_rng *r, char *p, int n)
+{
+	static const char set[] = "0123456789abcdefghijklmnopqrstuvwxyz"
+				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+	for (int i = 0; i < n; i++)
+		p[i] = set[nb_rng_below(r, sizeof(set) - 1)];
+	p[n] = '\0';
+}
+
+struct names {
+	char (*v)[NAME_LEN];
+	uint64_t n, cap;
+};
+
+static int collect(const char *name, void *payload)
+{
+	struct names *ns = payload;
+
+	if (ns->n < ns->cap)
+		snprintf(ns->v[ns->n++], NAME_LEN, "%s", name);
+	return 0;
+}
+
+static int file_op(struct bonnie *bo, int what, const char *name)
+{
+	char path[NAME_LEN + sizeof(FILES_DIR) + 1];
+	struct nb_stat st;
+	struct nb_file *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", FILES_DIR, name);
+	switch (what) {
+	case 0:
+		rc = bo->t->ops->fopen(bo->t, path, NB_F_WRITE | NB_F_CREATE, &f);
+		if (!rc)
+			rc = bo->t->ops->fclose(f);
+		return rc;
+	case 1:
+		return bo->t->ops->stat(bo->t, path, &st);
+	default:
+		return bo->t->ops->unlink(bo->t, path);
+	}
+}
+
+static void shuffle(struct nb_rng *r, struct names *ns)
+{
+	char tmp[NAME_LEN];
+
+	for (uint64_t i = ns->n; i > 1; i--) {
+		uint64_t j = nb_rng_below(r, i);
+
+		memcpy(tmp, ns->v[i - 1], NAME_LEN);
+		memcpy(ns->v[i - 1], ns->v[j], NAME_LEN);
+		memcpy(ns->v[j], tmp, NAME_LEN);
+	}
+}
+
+/* One create / stat / delete round; RANDOM picks bonnie++'s random order. */
+static int files_round(struct bonnie *bo, uint64_t nfiles, int random,
+		       struct names *ns)
+{
+	static const char *const phase[2][3] = {
+		{ "seq_create", "seq_stat", "seq_delete" },
+		{ "ran_create", "ran_stat", "ran_delete" },
+	};
+	struct nb_phase ph;
+	char rnd[16];
+	int rc = 0;
+
+	rc = bo->t->ops->mkdir(bo->t, FILES_DIR);
+	if (rc)
+		return rc;
+	ns->n = 0;
+	for (uint64_t i = 0; i < nfiles; i++) {
+		random_chars(&bo->rng, rnd, (int)nb_rng_below(&bo->rng, 13));
+		if (random)
+			snprintf(ns->v[i], NAME_LEN, "%s%010llx", rnd,
+				 (unsigned long long)i);
+		else
+			snprintf(ns->v[i], NAME_LEN, "%010llx%s",
+				 (unsigned long long)i, rnd);
+	}
+	ns->n = nfiles;
+	for (int what = 0; what < 3 && !rc; what++) {
+		progress(bo, phase[random][what], 0);
+		nb_phase_begin(&ph);
+		if (what > 0 && !random) {
+			/* bonnie++ stats and deletes in directory order */
+			ns->n = 0;
+			rc = bo->t->ops->readdir(bo->t, FILES_DIR, collect, ns);
+		} else if (what > 0) {
+			shuffle(&bo->rng, ns);
+		}
+		for (uint64_t i = 0; i < ns->n && !rc; i++) {
+			rc = file_op(bo, what, ns->v[i]);
+			if ((i & 255) == 0 && *bo->c->stop)
+				rc = -EINTR;
+		}
+		nb_phase_end(&ph);
+		nb_progress_end(bo->c->progress);
+		if (!rc && ns->n != nfiles)
+			rc = nb_err(-EIO, "target '%s': bonnie: the directory lists "
+				    "%llu of the %llu files created",
+				    bo->t->cfg->name, (unsigned long long)ns->n,
+				    (unsigned long long)nfiles);
+		if (!rc)
+			put_ops(bo->c, phase[random][what], nfiles, &ph);
+	}
+	if (rc) {
+		/* leave no files behind: delete what is there */
+		struct names left = { ns->v, 0, ns->cap };
+
+		if (!bo->t->ops->readdir(bo->t, FILES_DIR, collect, &left))
+			for (uint64_t i = 0; i < left.n; i++)
+				file_op(bo, 2, left.v[i]);
+	}
+	bo->t->ops->rmdir(bo->t, FILES_DIR);
+	return rc;
+}
+
+static int files(struct bonnie *bo)
+{
+	uint64_t n = bo->c->p->files ? bo->c->p->files : FILES_DEFAULT;
+	struct names ns = { calloc(n, NAME_LEN), 0, n };
+	int rc;
+
+	if (!ns.v)
+		return nb_err(-ENOMEM, "out of memory for %llu names",
+			      (unsigned long long)n);
+	rc = files_round(bo, n, 0, &ns);
+	if (!rc)
+		rc = files_round(bo, n, 1, &ns);
+	free(ns.v);
+	return rc;
+}
+
+static uint64_t default_size(const struct nb_params *p)
+{
+	uint64_t ram = p->ram ? p->ram : nb_seed_client_ram();
+
+	return ram ? 2 * ram : 1ULL << 30;
+}
+
+static int bonnie_run(struct nb_wl_ctx *c)
+{
+	struct bonnie bo = { .c = c, .t = c->t,
+			     .direct = c->p->direct == 1 ? NB_F_DIRECT : 0 };
+	uint64_t ram = c->p->ram ? c->p->ram : nb_seed_client_ram();
+	int block = !(c->t->caps & NB_CAP_FILES);
+	char a[32], b[32];
+	int rc;
+
+	bo.size = c->p->size ? c->p->size : default_size(c->p);
+	if (block && c->t->capacity && bo.size > c->t->capacity) {
+		if (c->p->size)
+			return nb_err(-ENOSPC, "target '%s' has %s, less than the "
+				      "bonnie size %s", c->t->cfg->name,
+				      nb_fmt_size(c->t->capacity, a, sizeof(a)),
+				      nb_fmt_size(bo.size, b, sizeof(b)));
+		bo.size = c->t->capacity;
+	}
+	bo.size -= bo.size % CHUNK;
+	if (bo.size < CHUNK)
+		return nb_err(-EINVAL, "target '%s': bonnie needs a size of at "
+			      "least 8 KiB", c->t->cfg->name);
+	if (c->iteration == 1)
+		c->spec = json_pack("{s:I, s:i, s:i, s:i, s:I, s:I}", "size",
+				    (json_int_t)bo.size, "chunk", CHUNK, "seeks",
+				    SEEKS, "seekers", SEEKERS, "files",
+				    (json_int_t)(block ? 0 : c->p->files ? c->p->files
+						 : FILES_DEFAULT),
+				    "ram", (json_int_t)ram);
+	if (ram && bo.size < 2 * ram)
+		nb_wl_warn(c, "file size %s is less than twice the %s RAM (%s): "
+			   "caches may inflate the figures (bonnie++ refuses this "
+			   "without -r)", nb_fmt_size(bo.size, a, sizeof(a)),
+			   c->p->ram ? "box's" : "client's",
+			   nb_fmt_size(ram, b, sizeof(b)));
+	if (block)
+		nb_wl_warn(c, "target '%s' is a block target (a LUN, device or "
+			   "file): only the block phases ran (no file "
+			   "create/stat/delete)",
+			   c->t->cfg->name);
+	bo.buf = nb_io_alloc(CHUNK);
+	if (!bo.buf)
+		return nb_err(-ENOMEM, "out of memory");
+	nb_rng_seed(&bo.rng, c->seed);
+	rc = c->p->fast == 1 ? 0 : put_char(&bo);
+	if (!rc)
+		rc = put_block(&bo);
+	if (!rc)
+		rc = rewrite(&bo);
+	if (!rc && c->p->fast != 1)
+		rc = get_char(&bo);
+	if (!rc)
+		rc = get_block(&bo);
+	if (!rc)
+		rc = seeks(&bo);
+	if (!block)
+		c->t->ops->unlink(c->t, DATA_FILE);
+	else if (!rc && bo.size > c->t->filled)
+		c->t->filled = bo.size;
+	if (!rc && !block && (c->t->caps & NB_CAP_META))
+		rc = files(&bo);
+	free(bo.buf);
+	return rc;
+}
+
+static uint64_t bonnie_plan_bytes(const struct nb_workload *w,
+				  const struct nb_params *p)
+{
+	(void)w;
+	return p->size ? p->size : default_size(p);
+}
+
+static void bonnie_estimate(const struct nb_workload *w,
+			    const struct nb_params *p, struct nb_plan_est *e)
+{
+	uint64_t size = bonnie_plan_bytes(w, p);
+	double files = (double)(p->files ? p->files : FILES_DEFAULT);
+	int passes = p->fast == 1 ? 4 : 6;   /* rewrite reads and writes */
+
+	e->seconds = passes * (double)size / NB_PLAN_RATE +
+		     (SEEKS + 6 * files) / NB_PLAN_META_RATE;
+	e->written = (p->fast == 1 ? 2 : 3) * size;
+}
+
+const struct nb_workload nb_wl_bonnie = {
+	.name = "bonnie",
+	.help = "bonnie++ 2.00's phases: per-char and block write, rewrite, read, "
+		"seeks, file create/stat/delete (size 2 x RAM)",
+	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
+	.run = bonnie_run,
+	.plan_bytes = bonnie_plan_bytes,
+	.estimate = bonnie_estimate,
+};

@@ -1,0 +1,56 @@
+/*
+ * seed.h - what the seed workloads (bonnie, bigfile, xz, syncprobe) share.
+ *
+ * Internal to workloads/: the CPU clock for per-phase CPU%, the client's
+ * memory (bonnie's default size), and bigfile's writer, which xz uses to
+ * make its input when no bigfile was written before it in the run.
+ */
+#ifndef NB_WL_SEED_H
+#define NB_WL_SEED_H
+
+#include "workload.h"
+
+/* The file bigfile writes and xz reads, in the target's scratch directory. */
+#define NB_BIGFILE_NAME "bigfile"
+
+/* User + system CPU seconds of this process, every thread. */
+double nb_seed_cpu_s(void);
+
+/* The client's memory in bytes (0 unknown). */
+uint64_t nb_seed_client_ram(void);
+
+/* Wall time and CPU of one phase. */
+struct nb_phase {
+	uint64_t t0;
+	double cpu0;
+	double secs, cpu_pct;    /* set by nb_phase_end */
+};
+void nb_phase_begin(struct nb_phase *ph);
+void nb_phase_end(struct nb_phase *ph);
+
+/*
+ * Make sure NB_BIGFILE_NAME holds at least SIZE bytes of incompressible
+ * data, writing it (as bigfile does, without verify headers) when it does
+ * not.  0, -EINTR, or -errno with the detail set.
+ */
+int nb_bigfile_ensure(struct nb_wl_ctx *c, uint64_t size);
+
+/*
+ * syncprobe's verdict from the 4 KiB 10th percentiles (us) of sync writes, async
+ * writes and cached reads, under the declared MEDIA (hdd|ssd|nvme|NULL)
+ * and SLOG (NULL, "none" or what it is).  The rule is in syncprobe.c.
+ */
+struct nb_sync_verdict {
+	double floor_us;         /* the media's fastest possible commit */
+	double k;                /* sync must cost K x the baseline */
+	double baseline_us;      /* min(async, read): a round trip, no commit */
+	double cost;             /* sync / baseline */
+	int durable;
+};
+void nb_syncprobe_judge(const char *media, const char *slog, double sync_us,
+			double async_us, double read_us, struct nb_sync_verdict *v);
+
+/* A box label ("media", "slog"), or NULL. */
+const char *nb_wl_label(const struct nb_wl_ctx *c, const char *key);
+
+#endif

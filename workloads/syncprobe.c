@@ -1,0 +1,342 @@
+/*
+ * syncprobe.c - do sync writes reach stable storage?
+ *
+ * The first user story: ESXi writes to NFS synchronously, and a box that
+ * acknowledges those writes from RAM (ZFS sync=disabled, a volatile write
+ * cache, a hypervisor acknowledging early) is fast and unsafe.  The probe
+ * writes at queue depth 1, 4 KiB and 512 KiB, each way:
+ *
+ *   sync    every write durable (O_DSYNC / NFS FILE_SYNC / iSCSI FUA)
+ *   async   plain writes (NFS UNSTABLE, no COMMIT; no FUA)
+ *   read    4 KiB reads of what was just written (a cached round trip)
+ *
+ * one I/O of each in turn (sync, async, read; then 512 KiB sync, async), so
+ * that whatever else loads the box or the client weighs on all alike.  The
+ * verdict compares the 4 KiB medians, or the 10th percentiles when those
+ * show a commit the medians do not (a busy box adds the same queueing to
+ * every I/O and pulls medians together; the fastest tenth keeps the
+ * intrinsic cost).  The baseline is the cheaper of an async write and a
+ * cached read: one round trip to the box that touches no stable storage.
+ * A durable write must cost clearly more (at p50 or p10):
+ *
+ *   durable = sync >= floor(media)  and  sync - baseline >= 20 us
+ *             and  (sync >= K * baseline  or  sync - baseline >= 100 us)
+ *
+ *   floor: media=hdd without slog 2000 us (a rotational disk cannot commit
+ *          faster); media=ssd 20 us, nvme 10 us; otherwise 0
+ *   K:     1.5; 1.2 when media is ssd/nvme or a slog is declared (their
+ *          flushes are cheap, but never free)
+ *   20 us: no stable medium commits faster behind a file system (not
+ *          even NVMe with power-loss protection); it keeps a server's
+ *          bookkeeping (ganesha's FILE_SYNC on tmpfs: ~9 us) and jitter
+ *          from looking like a flush when the round trip itself is tiny
+ *   100 us: a round trip to a busy server (a CPU-starved tgtd: 400 us)
+ *          can dwarf a fast flush (this machine's disk: ~90 us); a sync
+ *          write that costs 100 us more than one is committing something
+ *
+ * A target that makes every write durable (tgtd --bsoflags sync) has async
+ * writes as slow as sync ones: its sync/async ratio is near 1 but its cost
+ * over a cached read is not, and it is judged durable.
+ */
+#include "seed.h"
+#include "../core/datagen.h"
+#include "../core/err.h"
+#include "../core/units.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define PROBE_REGION (64ULL << 20)
+#define PROBE_RUNTIME_US 3000000ULL
+#define PROBE_FILE "syncprobe"
+#define MIN_COMMIT_US 20.0
+#define SURE_COMMIT_US 100.0
+
+struct probe {
+	const char *name;        /* "sync4k" */
+	struct nb_hist lat;      /* ns */
+	uint64_t ios, bytes, busy_ns;
+	double p10_us, p50_us, p99_us, bw, iops;
+};
+
+/* One timed I/O at queue depth 1. */
+static int timed(struct nb_wl_ctx *c, struct nb_file *f, int op, void *buf,
+		 uint32_t len, uint64_t off, unsigned fua, struct probe *pr)
+{
+	uint64_t t0, dt;
+	int64_t n;
+
+	if (op == NB_OP_WRITE)
+		nb_datagen_stamp(buf, len, off, pr->ios + 1);
+	t0 = nb_now_ns();
+	n = nb_target_pio(c->t, f, op, buf, len, off, fua);
+	dt = nb_now_ns() - t0;
+	if (n < 0)
+		return (int)n;
+	if ((uint64_t)n != len)
+		return nb_err(-EIO, "target '%s': syncprobe: short %s at offset %llu "
+			      "(%lld of %u bytes)", c->t->cfg->name,
+			      op == NB_OP_READ ? "read" : "write",
+			      (unsigned long long)off, (long long)n, len);
+	nb_hist_add(&pr->lat, dt);
+	pr->ios++;
+	pr->bytes += len;
+	pr->busy_ns += dt;
+	return 0;
+}
+
+static void summarise(struct probe *pr)
+{
+	double secs = (double)pr->busy_ns / 1e9;
+
+	pr->p10_us = (double)nb_hist_percentile(&pr->lat, 10) / 1e3;
+	pr->p50_us = (double)nb_hist_percentile(&pr->lat, 50) / 1e3;
+	pr->p99_us = (double)nb_hist_percentile(&pr->lat, 99) / 1e3;
+	pr->bw = secs > 0 ? (double)pr->bytes / secs : 0;
+	pr->iops = secs > 0 ? (double)pr->ios / secs : 0;
+}
+
+/*
+ * The runs interleave, one I/O of each in turn, so that whatever else
+ * loads the box or the client in the meantime weighs on all of them alike:
+ * 4 KiB sync write, 4 KiB async write, 4 KiB read of the block just
+ * written sync (cached), for RUNTIME; then 512 KiB sync and async writes
+ * in turn for RUNTIME.  PR: sync4k, async4k, read4k, sync512k, async512k.
+ */
+static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa,
+		     uint64_t region, uint64_t runtime_us, struct probe *pr)
+{
+	unsigned char *buf = nb_io_alloc(512 * 1024);
+	uint64_t small = region / 4096 / 2, big = region / (512 * 1024), t0, i;
+	struct nb_rng r;
+	char label[160];
+	int rc = 0;
+
+	if (!buf)
+		return nb_err(-ENOMEM, "out of memory");
+	nb_rng_seed(&r, c->seed);
+	nb_datagen_fill(&r, buf, 512 * 1024);
+	snprintf(label, sizeof(label), "syncprobe on %s (%d/%d)", c->t->cfg->name,
+		 c->iteration, c->iterations);
+	nb_progress_begin(c->progress, label, 0, 2 * runtime_us * 1000);
+	t0 = nb_now_ns();
+	for (i = 0; !rc; i++) {
+		/* sync blocks at even 4 KiB slots, async at odd ones */
+		uint64_t so = (i % small) * 8192, ao = so + 4096;
+
+		rc = timed(c, fs, NB_OP_WRITE, buf, 4096, so, 1, &pr[0]);
+		if (!rc)
+			rc = timed(c, fa, NB_OP_WRITE, buf, 4096, ao, 0, &pr[1]);
+		if (!rc)
+			rc = timed(c, fa, NB_OP_READ, buf, 4096, so, 0, &pr[2]);
+		if ((i & 15) == 0) {
+			uint64_t el = nb_now_ns() - t0;
+
+			nb_progress_update(c->progress, pr[0].bytes + pr[1].bytes +
+					   pr[2].bytes, el);
+			if (*c->stop)
+				rc = -EINTR;
+			if (el >= runtime_us * 1000)
+				break;
+		}
+	}
+	for (i = 0; !rc; i++) {
+		uint64_t off = (i % big) * 512 * 1024;
+
+		rc = timed(c, i & 1 ? fa : fs, NB_OP_WRITE, buf, 512 * 1024, off,
+			   !(i & 1), &pr[3 + (i & 1)]);
+		if ((i & 1) && (i & 7) == 7) {
+			uint64_t el = nb_now_ns() - t0;
+
+			nb_progress_update(c->progress, pr[3].bytes + pr[4].bytes, el);
+			if (*c->stop)
+				rc = -EINTR;
+			if (el >= 2 * runtime_us * 1000)
+				break;
+		}
+	}
+	nb_progress_end(c->progress);
+	free(buf);
+	for (i = 0; i < 5 && !rc; i++)
+		summarise(&pr[i]);
+	return rc;
+}
+
+static int declared(const char *v)
+{
+	return v && *v && strcasecmp(v, "none") && strcasecmp(v, "no");
+}
+
+void nb_syncprobe_judge(const char *media, const char *slog, double sync_us,
+			double async_us, double read_us, struct nb_sync_verdict *v)
+{
+	int has_slog = declared(slog);
+	int flash = media && (!strcasecmp(media, "ssd") || !strcasecmp(media, "nvme"));
+
+	v->floor_us = 0;
+	if (media && !strcasecmp(media, "hdd") && !has_slog)
+		v->floor_us = 2000;
+	else if (media && !strcasecmp(media, "ssd"))
+		v->floor_us = 20;
+	else if (media && !strcasecmp(media, "nvme"))
+		v->floor_us = 10;
+	v->k = flash || has_slog ? 1.2 : 1.5;
+	v->baseline_us = async_us < read_us ? async_us : read_us;
+	v->cost = v->baseline_us > 0 ? sync_us / v->baseline_us : 0;
+	v->durable = sync_us >= v->floor_us &&
+		     sync_us - v->baseline_us >= MIN_COMMIT_US &&
+		     (v->cost >= v->k || sync_us - v->baseline_us >= SURE_COMMIT_US);
+}
+
+static int syncprobe_run(struct nb_wl_ctx *c)
+{
+	struct probe pr[5] = { { .name = "sync4k" }, { .name = "async4k" },
+			       { .name = "read4k" }, { .name = "sync512k" },
+			       { .name = "async512k" } };
+	const char *media = nb_wl_label(c, "media"), *slog = nb_wl_label(c, "slog");
+	uint64_t region = c->p->size ? c->p->size : PROBE_REGION;
+	uint64_t runtime = c->p->runtime_us ? c->p->runtime_us : PROBE_RUNTIME_US;
+	struct nb_file *fsync_f = NULL, *fasync = NULL;
+	unsigned base = NB_F_READ | NB_F_WRITE | NB_F_CREATE | NB_F_DIRECT;
+	struct nb_sync_verdict v;
+	double sync_us, async_us, read_us;
+	int pct = 50;
+	char m[256];
+	int rc = 0;
+
+	if (c->t->capacity && region > c->t->capacity)
+		region = c->t->capacity;
+	region -= region % (512 * 1024);
+	if (region < 512 * 1024)
+		return nb_err(-EINVAL, "target '%s': syncprobe needs at least 512 KiB",
+			      c->t->cfg->name);
+	if (c->iteration == 1)
+		c->spec = json_pack("{s:I, s:f, s:i, s:s, s:s}", "region",
+				    (json_int_t)region, "runtime_s",
+				    (double)runtime / 1e6, "qd", 1, "media",
+				    media ? media : "", "slog", slog ? slog : "");
+	rc = c->t->ops->fopen(c->t, PROBE_FILE, base | NB_F_SYNC, &fsync_f);
+	if (!rc)
+		rc = c->t->ops->fopen(c->t, PROBE_FILE, base, &fasync);
+	for (int i = 0; i < 5; i++)
+		nb_hist_init(&pr[i].lat);
+	if (!rc)
+		rc = probe_all(c, fsync_f, fasync, region, runtime, pr);
+	if (fsync_f)
+		c->t->ops->fclose(fsync_f);
+	if (fasync)
+		c->t->ops->fclose(fasync);
+	if ((c->t->caps & NB_CAP_BLOCK) && !rc && region > c->t->filled)
+		c->t->filled = region;
+	if (rc)
+		return rc;
+
+	/* the medians, or the 10th percentiles when a busy box pulled the
+	 * medians together: either showing a commit is one */
+	nb_syncprobe_judge(media, slog, pr[0].p50_us, pr[1].p50_us, pr[2].p50_us, &v);
+	if (!v.durable) {
+		struct nb_sync_verdict v10;
+
+		nb_syncprobe_judge(media, slog, pr[0].p10_us, pr[1].p10_us,
+				   pr[2].p10_us, &v10);
+		if (v10.durable) {
+			v = v10;
+			pct = 10;
+		}
+	}
+	sync_us = pct == 10 ? pr[0].p10_us : pr[0].p50_us;
+	async_us = pct == 10 ? pr[1].p10_us : pr[1].p50_us;
+	read_us = pct == 10 ? pr[2].p10_us : pr[2].p50_us;
+	json_object_set_new(c->extra, "verdict_percentile", json_integer(pct));
+	nb_wl_metric(c, "durable", v.durable);
+	nb_wl_metric(c, "sync_lat_p50_us", pr[0].p50_us);
+	nb_wl_metric(c, "async_lat_p50_us", pr[1].p50_us);
+	nb_wl_metric(c, "sync_async_ratio",
+		     pr[1].p50_us > 0 ? pr[0].p50_us / pr[1].p50_us : 0);
+	nb_wl_metric(c, "read_lat_p50_us", pr[2].p50_us);
+	nb_wl_metric(c, "sync_cost_ratio", v.cost);
+	nb_wl_metric(c, "sync_lat_p10_us", pr[0].p10_us);
+	nb_wl_metric(c, "async_lat_p10_us", pr[1].p10_us);
+	nb_wl_metric(c, "read_lat_p10_us", pr[2].p10_us);
+	nb_wl_metric(c, "sync_lat_p99_us", pr[0].p99_us);
+	nb_wl_metric(c, "async_lat_p99_us", pr[1].p99_us);
+	nb_wl_metric(c, "sync_iops", pr[0].iops);
+	nb_wl_metric(c, "async_iops", pr[1].iops);
+	nb_wl_metric(c, "sync512k_bw_bytes", pr[3].bw);
+	nb_wl_metric(c, "async512k_bw_bytes", pr[4].bw);
+	nb_wl_metric(c, "sync512k_lat_p50_us", pr[3].p50_us);
+	nb_wl_metric(c, "async512k_lat_p50_us", pr[4].p50_us);
+	nb_wl_metric(c, "sync_bw_ratio_512k", pr[4].bw > 0 ? pr[3].bw / pr[4].bw : 0);
+	json_object_set_new(c->extra, "verdict_floor_us", json_real(v.floor_us));
+	json_object_set_new(c->extra, "verdict_k", json_real(v.k));
+	json_object_set_new(c->extra, "ios", json_pack("{s:I, s:I, s:I, s:I, s:I}",
+		"sync4k", (json_int_t)pr[0].ios, "async4k", (json_int_t)pr[1].ios,
+		"read4k", (json_int_t)pr[2].ios, "sync512k", (json_int_t)pr[3].ios,
+		"async512k", (json_int_t)pr[4].ios));
+	if (v.durable) {
+		snprintf(m, sizeof(m), "sync writes look durable: a 4 KiB sync "
+			 "write (p%d %.0f us) costs %.1fx a round trip without "
+			 "stable storage (%.0f us)%s", pct, sync_us, v.cost,
+			 v.baseline_us,
+			 async_us >= v.k * read_us && sync_us < v.k * async_us ?
+			 "; async writes cost as much: the target writes through" : "");
+		json_object_set_new(c->extra, "verdict", json_string(m));
+	} else {
+		if (v.floor_us > 0 && sync_us < v.floor_us)
+			snprintf(m, sizeof(m), "a 4 KiB sync write (p%d %.0f us) "
+				 "is faster than %s%s can commit (%.0f us)", pct, sync_us,
+				 media, declared(slog) ? "" : " without a slog",
+				 v.floor_us);
+		else if (v.cost >= v.k)
+			snprintf(m, sizeof(m), "a 4 KiB sync write (p%d %.0f us) "
+				 "is only %.0f us more than a round trip without "
+				 "stable storage: no medium commits that fast",
+				 pct, sync_us, sync_us - v.baseline_us);
+		else
+			snprintf(m, sizeof(m), "a 4 KiB sync write (p%d %.0f us) "
+				 "costs only %.1fx a round trip without stable "
+				 "storage (%.0f us)", pct, sync_us, v.cost,
+				 v.baseline_us);
+		nb_wl_warn(c, "sync writes likely do not reach stable storage on "
+			   "target '%s': %s. Suspect sync=disabled, a volatile write "
+			   "cache or a hypervisor acknowledging early; a power loss "
+			   "or crash can lose writes the clients (ESXi, databases) "
+			   "were told are safe", c->t->cfg->name, m);
+		json_object_set_new(c->extra, "verdict", json_string(m));
+		if (c->iteration == 1)
+			nb_warn("target '%s': sync writes likely do not reach "
+				"stable storage (%s)", c->t->cfg->name, m);
+	}
+	return 0;
+}
+
+static uint64_t syncprobe_plan_bytes(const struct nb_workload *w,
+				     const struct nb_params *p)
+{
+	(void)w;
+	return p->size ? p->size : PROBE_REGION;
+}
+
+static void syncprobe_estimate(const struct nb_workload *w,
+			       const struct nb_params *p, struct nb_plan_est *e)
+{
+	(void)w;
+	/* the 4 KiB round, then the 512 KiB round */
+	e->seconds = 2 * (double)(p->runtime_us ? p->runtime_us :
+				  PROBE_RUNTIME_US) / 1e6;
+	e->written = p->size ? p->size : PROBE_REGION;
+}
+
+const struct nb_workload nb_wl_syncprobe = {
+	.name = "syncprobe",
+	.help = "queue-depth-1 sync vs async writes (4 KiB, 512 KiB): do sync "
+		"writes reach stable storage?",
+	.needs = NB_CAP_SYNC,
+	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
+	.run = syncprobe_run,
+	.plan_bytes = syncprobe_plan_bytes,
+	.estimate = syncprobe_estimate,
+};
