@@ -106,7 +106,7 @@ static const struct {
 	double scale;
 } suffixes[] = {
 	{ "_us", "us", NB_LOWER, NULL, 1 },
-	{ "_kps", "K/s", NB_HIGHER, NULL, 1 },
+	{ "_kps", "KiB/s", NB_HIGHER, NULL, 1 },   /* bonnie++'s K is 1024 */
 	{ "_per_s", "ops/s", NB_HIGHER, NULL, 1 },
 	{ "_bw_bytes", "bytes/s", NB_HIGHER, " MB/s", 1e-6 },
 	/* CPU% rises with throughput: shown, never judged better or worse */

@@ -64,8 +64,8 @@ static void report(void **state)
 	static const char *files[] = { G "a.json", G "b.json", G "c.json" };
 	static const char *want[] = { "bars_bw_bytes", "bars_iops", "latency_bigfile",
 				      "series_bigfile", "latency_rand4k-read",
-				      "phases_bonnie_K_s", "phases_bonnie_us",
-				      "phases_bonnie_ops_s" };
+				      "phases_bonnie_KiB_s", "phases_bonnie_ops_s",
+				      "phases_bonnie_us" };
 	char dir[] = "/tmp/nb-unit-report.XXXXXX", path[256], **names, *buf = NULL;
 	json_t *docs[3];
 	struct nb_report *r;
