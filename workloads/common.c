@@ -211,3 +211,20 @@ int nb_wl_prepare(struct nb_wl_ctx *c, const char *name, uint64_t size,
 	}
 	return c->t->ops->fopen(c->t, name, flags | NB_F_CREATE, f);
 }
+
+int nb_wl_io_open(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		  struct nb_file **f)
+{
+	unsigned flags = NB_F_READ;
+
+	if (s->rw != NB_RW_READ)
+		flags |= NB_F_WRITE;
+	if (s->sync == NB_SYNC_ALWAYS && s->rw != NB_RW_READ)
+		flags |= NB_F_SYNC;
+	if (s->direct)
+		flags |= NB_F_DIRECT;
+	/* a sequential write lays the file out itself: nothing to prepare */
+	return nb_wl_prepare(c, "data",
+			     s->pattern == NB_PAT_SEQ && s->rw == NB_RW_WRITE ?
+			     0 : s->size, flags, f);
+}

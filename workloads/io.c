@@ -28,19 +28,10 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 	const struct nb_iospec s = *sp;
 	struct nb_io_result *r;
 	struct nb_file *f;
-	unsigned flags = NB_F_READ;
 	char label[160];
 	int rc;
 
-	if (s.rw != NB_RW_READ)
-		flags |= NB_F_WRITE;
-	if (s.sync == NB_SYNC_ALWAYS && s.rw != NB_RW_READ)
-		flags |= NB_F_SYNC;
-	if (s.direct)
-		flags |= NB_F_DIRECT;
-	rc = nb_wl_prepare(c, "data",
-			   s.pattern == NB_PAT_SEQ && s.rw == NB_RW_WRITE ? 0 : s.size,
-			   flags, &f);
+	rc = nb_wl_io_open(c, &s, &f);
 	if (rc)
 		return rc;
 	r = malloc(sizeof(*r));

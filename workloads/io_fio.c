@@ -110,7 +110,6 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	struct nb_fio_job job = { .ioengine = ioengine_of(t) };
 	struct nb_fio_output *out = NULL;
 	struct nb_fio_exec x;
-	unsigned flags = NB_F_READ;
 	char path[PATH_MAX], comment[256], label[200], line[512];
 	char *text = NULL;
 	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
@@ -122,16 +121,8 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	if (!t->ops->local_path)
 		return nb_fio_check_scheme(t->cfg->name, t->cfg->u.scheme,
 					   "engine = fio");
-	if (s.rw != NB_RW_READ)
-		flags |= NB_F_WRITE;
-	if (s.sync == NB_SYNC_ALWAYS && s.rw != NB_RW_READ)
-		flags |= NB_F_SYNC;
-	if (s.direct)
-		flags |= NB_F_DIRECT;
 	/* the same preparation (and data-loss guard) as the native engine */
-	rc = nb_wl_prepare(c, "data",
-			   s.pattern == NB_PAT_SEQ && s.rw == NB_RW_WRITE ? 0 : s.size,
-			   flags, &f);
+	rc = nb_wl_io_open(c, &s, &f);
 	if (rc)
 		return rc;
 	t->ops->fclose(f);

@@ -139,4 +139,9 @@ void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r);
 int nb_wl_prepare(struct nb_wl_ctx *c, const char *name, uint64_t size,
 		  unsigned flags, struct nb_file **f);
 
+/* Open the data file an I/O spec runs on, with the flags the spec implies
+ * (write, sync, direct), prepared as nb_wl_prepare() does.  0 or -errno. */
+int nb_wl_io_open(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		  struct nb_file **f);
+
 #endif
