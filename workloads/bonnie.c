@@ -170,6 +170,26 @@ static int finish(struct bonnie *bo, struct nb_file *f, int rc, int flush)
 /* every 64 MiB: show progress, look at the stop flag */
 #define TICK(off) (((off) & ((64 << 20) - 1)) == 0)
 
+/* The progress line every 64 MiB; non-zero when the run is being stopped. */
+static int tick(struct bonnie *bo, uint64_t done, const struct nb_phase *ph)
+{
+	if (!TICK(done))
+		return 0;
+	nb_progress_update(bo->c->progress, done, nb_now_ns() - ph->t0);
+	return *bo->c->stop;
+}
+
+/* What a chunk transfer of N bytes means: 0, the runner's -errno, or -EIO
+ * for a short one (WHAT names it: "write", "read", "I/O"). */
+static int chunk_rc(struct bonnie *bo, int64_t n, const char *what, uint64_t off)
+{
+	if (n == CHUNK)
+		return 0;
+	return n < 0 ? (int)n : nb_err(-EIO, "target '%s': short %s at offset %llu",
+				       bo->t->cfg->name, what,
+				       (unsigned long long)off);
+}
+
 static int put_char(struct bonnie *bo)
 {
 	struct cbuf b = { .t = bo->t, .buf = bo->buf };
@@ -183,11 +203,8 @@ static int put_char(struct bonnie *bo)
 	nb_phase_begin(&ph);
 	for (uint64_t i = 0; i < bo->size && !b.err; i++) {
 		cb_putc(&b, (int)(i & 0x7f));
-		if (TICK(i)) {
-			nb_progress_update(bo->c->progress, i, nb_now_ns() - ph.t0);
-			if (*bo->c->stop)
-				break;
-		}
+		if (tick(bo, i, &ph))
+			break;
 	}
 	rc = b.err ? b.err : cb_flush(&b);
 	rc = finish(bo, b.f, rc, 1);
@@ -215,16 +232,9 @@ static int put_block(struct bonnie *bo)
 		/* a different chunk each time, as bonnie++'s counter does */
 		memcpy(bo->buf, &off, sizeof(off));
 		n = nb_target_pio(bo->t, f, NB_OP_WRITE, bo->buf, CHUNK, off, 0);
-		if (n != CHUNK)
-			rc = n < 0 ? (int)n : nb_err(-EIO, "target '%s': short "
-						     "write at offset %llu",
-						     bo->t->cfg->name,
-						     (unsigned long long)off);
-		if (TICK(off)) {
-			nb_progress_update(bo->c->progress, off, nb_now_ns() - ph.t0);
-			if (*bo->c->stop)
-				break;
-		}
+		rc = chunk_rc(bo, n, "write", off);
+		if (tick(bo, off, &ph))
+			break;
 	}
 	rc = finish(bo, f, rc, 1);
 	nb_phase_end(&ph);
@@ -253,16 +263,9 @@ static int rewrite(struct bonnie *bo)
 			n = nb_target_pio(bo->t, f, NB_OP_WRITE, bo->buf, CHUNK,
 					  off, 0);
 		}
-		if (n != CHUNK)
-			rc = n < 0 ? (int)n : nb_err(-EIO, "target '%s': short "
-						     "I/O at offset %llu",
-						     bo->t->cfg->name,
-						     (unsigned long long)off);
-		if (TICK(off)) {
-			nb_progress_update(bo->c->progress, off, nb_now_ns() - ph.t0);
-			if (*bo->c->stop)
-				break;
-		}
+		rc = chunk_rc(bo, n, "I/O", off);
+		if (tick(bo, off, &ph))
+			break;
 	}
 	rc = finish(bo, f, rc, 1);
 	nb_phase_end(&ph);
@@ -285,11 +288,8 @@ static int get_char(struct bonnie *bo)
 	nb_phase_begin(&ph);
 	while (got < bo->size && (ch = cb_getc(&b)) >= 0) {
 		sum += (unsigned)ch;
-		if (TICK(got)) {
-			nb_progress_update(bo->c->progress, got, nb_now_ns() - ph.t0);
-			if (*bo->c->stop)
-				break;
-		}
+		if (tick(bo, got, &ph))
+			break;
 		got++;
 	}
 	rc = b.err;
@@ -321,16 +321,9 @@ static int get_block(struct bonnie *bo)
 		int64_t n = nb_target_pio(bo->t, f, NB_OP_READ, bo->buf, CHUNK,
 					  off, 0);
 
-		if (n != CHUNK)
-			rc = n < 0 ? (int)n : nb_err(-EIO, "target '%s': short "
-						     "read at offset %llu",
-						     bo->t->cfg->name,
-						     (unsigned long long)off);
-		if (TICK(off)) {
-			nb_progress_update(bo->c->progress, off, nb_now_ns() - ph.t0);
-			if (*bo->c->stop)
-				break;
-		}
+		rc = chunk_rc(bo, n, "read", off);
+		if (tick(bo, off, &ph))
+			break;
 	}
 	rc = finish(bo, f, rc, 0);
 	nb_phase_end(&ph);
