@@ -172,8 +172,7 @@ static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
 }
 
 /* Submit while there is room and work, then reap what finished. */
-static int pump(struct run *run, struct slot *slots, struct slot **free_slots,
-		int *nfree)
+static int pump(struct run *run, struct slot **free_slots, int *nfree)
 {
 	struct nb_io *done[REAP_BATCH];
 	uint64_t now = nb_now_ns();
@@ -208,7 +207,6 @@ static int pump(struct run *run, struct slot *slots, struct slot **free_slots,
 		}
 		free_slots[(*nfree)++] = done[i]->priv;
 	}
-	(void)slots;
 	return 0;
 }
 
@@ -266,7 +264,7 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 	}
 	run.start = nb_now_ns();
 	while (run.submitting || run.inflight) {
-		rc = pump(&run, slots, free_slots, &nfree);
+		rc = pump(&run, free_slots, &nfree);
 		if (rc < 0)
 			goto out;
 		end = nb_now_ns();
