@@ -36,6 +36,7 @@ static void bonnie(FILE *out, const json_t *wl)
 	static const char *const files[] = { "seq_create", "seq_stat", "seq_delete",
 					     "ran_create", "ran_stat", "ran_delete" };
 	char a[64], b[64];
+	double seek_io;
 
 	fprintf(out, "\nbonnie on %s (median of %zu, bonnie++ 2.00 layout)\n",
 		str(wl, "target"),
@@ -51,6 +52,9 @@ static void bonnie(FILE *out, const json_t *wl)
 	}
 	pair(out, wl, "seeks_per_s", "seeks_cpu_pct", 6);
 	fprintf(out, "\n");
+	if (!nb_result_stat(wl, "seeks_io_per_s", "median", &seek_io))
+		fprintf(out, "  Seeks timed as bonnie++ does, until the file is synced "
+			"and removed; the random I/O alone: %.0f/sec\n", seek_io);
 	if (nb_result_stat(wl, "seq_create_per_s", "median", &(double){ 0 }))
 		return;
 	fprintf(out, "  --Seq Create-- --Seq Stat---- --Seq Delete-- --Ran Create-- "
