@@ -49,6 +49,12 @@ struct nb_sync_verdict {
 };
 void nb_syncprobe_judge(const char *media, const char *slog, double sync_us,
 			double async_us, double read_us, struct nb_sync_verdict *v);
+/* The verdict from the {sync, async, read} medians, or the 10th
+ * percentiles where those show a commit and the medians' gap allows it;
+ * returns the percentile used (50 or 10). */
+int nb_syncprobe_decide(const char *media, const char *slog,
+			const double p50[3], const double p10[3],
+			struct nb_sync_verdict *v);
 
 /* A box label ("media", "slog"), or NULL. */
 const char *nb_wl_label(const struct nb_wl_ctx *c, const char *key);

@@ -15,7 +15,8 @@
  * verdict compares the 4 KiB medians, or the 10th percentiles when those
  * show a commit the medians do not (a busy box adds the same queueing to
  * every I/O and pulls medians together; the fastest tenth keeps the
- * intrinsic cost).  The baseline is the cheaper of an async write and a
+ * intrinsic cost) and the medians' gap is at least 20 us (queueing shrinks
+ * the ratio, not the gap: a commit never vanishes from it).  The baseline is the cheaper of an async write and a
  * cached read: one round trip to the box that touches no stable storage.
  * A durable write must cost clearly more (at p50 or p10):
  *
@@ -191,6 +192,30 @@ void nb_syncprobe_judge(const char *media, const char *slog, double sync_us,
 		     (v->cost >= v->k || sync_us - v->baseline_us >= SURE_COMMIT_US);
 }
 
+int nb_syncprobe_decide(const char *media, const char *slog,
+			const double p50[3], const double p10[3],
+			struct nb_sync_verdict *v)
+{
+	struct nb_sync_verdict v10;
+	double base50 = p50[1] < p50[2] ? p50[1] : p50[2];
+
+	nb_syncprobe_judge(media, slog, p50[0], p50[1], p50[2], v);
+	if (v->durable)
+		return 50;
+	/* Queueing on a busy box adds alike to every I/O: it shrinks the
+	 * ratio at the median but leaves the commit's absolute cost there.
+	 * So the fastest tenth may only rescue the ratio, never a median gap
+	 * under MIN_COMMIT_US (jitter in a small sample can open one at p10
+	 * where sync costs what async does: a tmpfs LUN, seen once in four). */
+	if (p50[0] - base50 < MIN_COMMIT_US)
+		return 50;
+	nb_syncprobe_judge(media, slog, p10[0], p10[1], p10[2], &v10);
+	if (!v10.durable)
+		return 50;
+	*v = v10;
+	return 10;
+}
+
 static int syncprobe_run(struct nb_wl_ctx *c)
 {
 	struct probe pr[5] = { { .name = "sync4k" }, { .name = "async4k" },
@@ -203,7 +228,7 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 	unsigned base = NB_F_READ | NB_F_WRITE | NB_F_CREATE | NB_F_DIRECT;
 	struct nb_sync_verdict v;
 	double sync_us, async_us, read_us;
-	int pct = 50;
+	int pct;
 	char m[256];
 	int rc = 0;
 
@@ -234,19 +259,11 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 	if (rc)
 		return rc;
 
-	/* the medians, or the 10th percentiles when a busy box pulled the
-	 * medians together: either showing a commit is one */
-	nb_syncprobe_judge(media, slog, pr[0].p50_us, pr[1].p50_us, pr[2].p50_us, &v);
-	if (!v.durable) {
-		struct nb_sync_verdict v10;
-
-		nb_syncprobe_judge(media, slog, pr[0].p10_us, pr[1].p10_us,
-				   pr[2].p10_us, &v10);
-		if (v10.durable) {
-			v = v10;
-			pct = 10;
-		}
-	}
+	pct = nb_syncprobe_decide(media, slog,
+				  (const double[3]){ pr[0].p50_us, pr[1].p50_us,
+						     pr[2].p50_us },
+				  (const double[3]){ pr[0].p10_us, pr[1].p10_us,
+						     pr[2].p10_us }, &v);
 	sync_us = pct == 10 ? pr[0].p10_us : pr[0].p50_us;
 	async_us = pct == 10 ? pr[1].p10_us : pr[1].p50_us;
 	read_us = pct == 10 ? pr[2].p10_us : pr[2].p50_us;

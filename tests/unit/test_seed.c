@@ -61,6 +61,34 @@ static void verdict(void **state)
 	assert_true(v.floor_us == 10);
 }
 
+static void decide(void **state)
+{
+	struct nb_sync_verdict v;
+
+	(void)state;
+	/* a clear median decides alone */
+	assert_int_equal(nb_syncprobe_decide(NULL, NULL, (double[3]){ 157, 49, 49 },
+					     (double[3]){ 40, 45, 45 }, &v), 50);
+	assert_true(v.durable);
+	/* a sync LUN behind a busy tgtd: +60 us at the median (ratio 1.07),
+	 * the fastest tenth shows the flush (300 vs 150 us) */
+	assert_int_equal(nb_syncprobe_decide(NULL, NULL, (double[3]){ 620, 700, 560 },
+					     (double[3]){ 300, 280, 150 }, &v), 10);
+	assert_true(v.durable);
+	assert_true(v.baseline_us == 150);
+	/* a tmpfs LUN with jitter: the same cost at the median, a 25 us gap
+	 * and a 1.55 ratio at p10 from a small sample: not durable */
+	assert_int_equal(nb_syncprobe_decide(NULL, NULL, (double[3]){ 80, 80, 82 },
+					     (double[3]){ 70, 45, 48 }, &v), 50);
+	assert_false(v.durable);
+	nb_syncprobe_judge(NULL, NULL, 70, 45, 48, &v);
+	assert_true(v.durable);     /* what p10 alone would have said */
+	/* the median gap is there but p10 shows no commit either */
+	assert_int_equal(nb_syncprobe_decide(NULL, NULL, (double[3]){ 230, 200, 205 },
+					     (double[3]){ 50, 45, 48 }, &v), 50);
+	assert_false(v.durable);
+}
+
 static void items(void **state)
 {
 	char name[64];
@@ -168,7 +196,8 @@ static void checksum(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(verdict), cmocka_unit_test(items),
+		cmocka_unit_test(verdict),
+		cmocka_unit_test(decide), cmocka_unit_test(items),
 		cmocka_unit_test(estimates), cmocka_unit_test(unsupported),
 		cmocka_unit_test(checksum),
 	};
