@@ -85,51 +85,72 @@ static void colors(FILE *f, size_t nseries)
 	}
 }
 
-static void header(FILE *f, const char *name, const char *title,
-		   const char *ylabel, int w, int h, int below)
+/* A chart's script being written: into memory, then atomically to NAME.gp. */
+struct gp {
+	FILE *f;
+	char *buf;
+	size_t len;
+	const char *name;
+	int w, h;
+};
+
+/* Open the script and write what every chart starts with: the PNG
+ * terminal sized for NSERIES key entries and a plot WIDTH pixels wide,
+ * title, y label, grid, key and colors. */
+static int gp_begin(struct gp *g, const char *name, const char *title,
+		    const char *ylabel, size_t nseries, int width)
 {
-	fprintf(f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and %s.svg\n"
+	int below;
+
+	*g = (struct gp){ .name = name };
+	g->f = open_memstream(&g->buf, &g->len);
+	if (!g->f)
+		return nb_err(-ENOMEM, "out of memory");
+	size_for(nseries, width, &g->w, &g->h, &below);
+	fprintf(g->f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and %s.svg\n"
 		"set terminal pngcairo size %d,%d noenhanced font \"sans,10\"\n"
-		"set output '%s.png'\n", name, name, name, w, h, name);
-	fputs("set title ", f), gp_str(f, title), fputs(" noenhanced\n", f);
-	fputs("set ylabel ", f), gp_str(f, ylabel), fputc('\n', f);
+		"set output '%s.png'\n", name, name, name, g->w, g->h, name);
+	fputs("set title ", g->f), gp_str(g->f, title), fputs(" noenhanced\n", g->f);
+	fputs("set ylabel ", g->f), gp_str(g->f, ylabel), fputc('\n', g->f);
 	fputs("set datafile missing \"?\"\n"
-	      "set grid ytics\n", f);
+	      "set grid ytics\n", g->f);
 	fputs(below ? "set key below horizontal noenhanced\n" :
-		      "set key outside right top noenhanced\n", f);
+		      "set key outside right top noenhanced\n", g->f);
+	colors(g->f, nseries);
+	return 0;
 }
 
-static void footer(FILE *f, const char *name, int w, int h)
-{
-	fprintf(f, "set terminal svg size %d,%d noenhanced font \"sans,10\" "
-		"background \"white\"\nset output '%s.svg'\nreplot\n", w, h, name);
-}
-
-static int save(const char *dir, const char *name, char *buf, size_t len)
+/* The SVG replot, then the script saved as DIR/NAME.gp. */
+static int gp_end(struct gp *g, const char *dir)
 {
 	char path[4300];
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s.gp", dir, name);
-	rc = nb_atomic_write(path, buf, len);
-	free(buf);
+	fprintf(g->f, "set terminal svg size %d,%d noenhanced font \"sans,10\" "
+		"background \"white\"\nset output '%s.svg'\nreplot\n", g->w, g->h,
+		g->name);
+	rc = ferror(g->f);
+	if (fclose(g->f) || rc) {
+		free(g->buf);
+		return nb_err(-ENOMEM, "out of memory writing chart '%s'", g->name);
+	}
+	snprintf(path, sizeof(path), "%s/%s.gp", dir, g->name);
+	rc = nb_atomic_write(path, g->buf, g->len);
+	free(g->buf);
 	return rc;
 }
 
 int nb_chart_bars(const char *dir, const struct nb_bars *b)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	int w, h, below;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return nb_err(-ENOMEM, "out of memory");
+	struct gp g;
+	FILE *f;
 	/* a bar is about 12 pixels: wide enough for every configuration */
-	size_for(b->nseries, 150 + (int)(b->nrows * (b->nseries + 1)) * 12, &w, &h,
-		 &below);
-	header(f, b->name, b->title, b->ylabel, w, h, below);
-	colors(f, b->nseries);
+	int rc = gp_begin(&g, b->name, b->title, b->ylabel, b->nseries,
+			  150 + (int)(b->nrows * (b->nseries + 1)) * 12);
+
+	if (rc)
+		return rc;
+	f = g.f;
 	fputs("set style data histograms\n"
 	      "set style histogram errorbars gap 1 lw 1\n"
 	      "set style fill solid 0.8 border -1\n"
@@ -154,23 +175,18 @@ int nb_chart_bars(const char *dir, const struct nb_bars *b)
 	}
 	fprintf(f, "EOD\nplot for [i=0:%zu] $data using 2+3*i:3+3*i:4+3*i:xtic(1) "
 		"title columnheader(2+3*i)\n", b->nseries - 1);
-	footer(f, b->name, w, h);
-	fclose(f);
-	return save(dir, b->name, buf, len);
+	return gp_end(&g, dir);
 }
 
 int nb_chart_lines(const char *dir, const struct nb_lines *l)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	int w, h, below;
-	FILE *f = open_memstream(&buf, &len);
+	struct gp g;
+	FILE *f;
+	int rc = gp_begin(&g, l->name, l->title, l->ylabel, l->nseries, W);
 
-	if (!f)
-		return nb_err(-ENOMEM, "out of memory");
-	size_for(l->nseries, W, &w, &h, &below);
-	header(f, l->name, l->title, l->ylabel, w, h, below);
-	colors(f, l->nseries);
+	if (rc)
+		return rc;
+	f = g.f;
 	fputs("set xlabel ", f), gp_str(f, l->xlabel), fputc('\n', f);
 	fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n", f);
 	for (size_t s = 0; s < l->nseries; s++) {
@@ -185,9 +201,7 @@ int nb_chart_lines(const char *dir, const struct nb_lines *l)
 		gp_str(f, l->series[s]);
 	}
 	fputc('\n', f);
-	footer(f, l->name, w, h);
-	fclose(f);
-	return save(dir, l->name, buf, len);
+	return gp_end(&g, dir);
 }
 
 struct job {
