@@ -801,6 +801,18 @@ static void xput(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 	*len += (size_t)n;
 }
 
+/* `    <testcase classname="PREFIXCLS" name="NAME"`, left open for "/>" or
+ * a failure inside. */
+static void junit_case(char **b, size_t *l, size_t *cap, const char *prefix,
+		       const char *cls, const char *name)
+{
+	xput(b, l, cap, "    <testcase classname=\"%s", prefix);
+	xesc(b, l, cap, cls);
+	xput(b, l, cap, "\" name=\"");
+	xesc(b, l, cap, name);
+	xput(b, l, cap, "\"");
+}
+
 static void junit_criteria(char **b, size_t *l, size_t *cap, const json_t *acc)
 {
 	const json_t *c;
@@ -816,11 +828,8 @@ static void junit_criteria(char **b, size_t *l, size_t *cap, const json_t *acc)
 
 		fmt_value(meas, sizeof(meas), json_object_get(c, "measured"), unit);
 		fmt_value(req, sizeof(req), json_object_get(c, "required"), unit);
-		xput(b, l, cap, "    <testcase classname=\"accept.");
-		xesc(b, l, cap, s_of(c, "target"));
-		xput(b, l, cap, "\" name=\"");
-		xesc(b, l, cap, s_of(c, "criterion"));
-		xput(b, l, cap, "\"");
+		junit_case(b, l, cap, "accept.", s_of(c, "target"),
+			   s_of(c, "criterion"));
 		if (!strcmp(s_of(c, "verdict"), "pass")) {
 			xput(b, l, cap, "/>\n");
 			continue;
@@ -865,11 +874,7 @@ static void junit_conform(char **b, size_t *l, size_t *cap, const json_t *doc)
 		xput(b, l, cap, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" "
 		     "errors=\"0\">\n", n, nfail, nskip);
 		json_array_foreach(json_object_get(conf, "tests"), j, t) {
-			xput(b, l, cap, "    <testcase classname=\"");
-			xesc(b, l, cap, s_of(conf, "tool"));
-			xput(b, l, cap, "\" name=\"");
-			xesc(b, l, cap, s_of(t, "name"));
-			xput(b, l, cap, "\"");
+			junit_case(b, l, cap, "", s_of(conf, "tool"), s_of(t, "name"));
 			if (!strcmp(s_of(t, "status"), "pass")) {
 				xput(b, l, cap, "/>\n");
 				continue;

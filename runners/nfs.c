@@ -705,14 +705,7 @@ static int open_fh(struct nfsrt *p, const char *path, unsigned flags,
 	struct call c = { 0 };
 	int oflags, rc;
 
-	oflags = (flags & NB_F_WRITE) ? ((flags & NB_F_READ) ? O_RDWR : O_WRONLY)
-				      : O_RDONLY;
-	if (flags & NB_F_CREATE)
-		oflags |= O_CREAT;
-	if (flags & NB_F_TRUNC)
-		oflags |= O_TRUNC;
-	if (flags & NB_F_SYNC)
-		oflags |= O_SYNC;
+	oflags = nb_open_flags(flags, O_SYNC);
 	ALIVE(p);
 	rc = wait_call(p, nfs_open2_async(p->nfs, path, oflags, 0644, call_cb, &c),
 		       &c, "cannot open", path);

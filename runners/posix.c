@@ -187,16 +187,8 @@ static int posix_space(struct nb_target *t, uint64_t *avail)
 static int open_fd(struct nb_target *t, const char *path, unsigned flags)
 {
 	struct posix *p = P(t);
-	int oflags = O_CLOEXEC, fd;
+	int oflags = O_CLOEXEC | nb_open_flags(flags, O_DSYNC), fd;
 
-	oflags |= (flags & NB_F_WRITE) ? ((flags & NB_F_READ) ? O_RDWR : O_WRONLY)
-				       : O_RDONLY;
-	if (flags & NB_F_CREATE)
-		oflags |= O_CREAT;
-	if (flags & NB_F_TRUNC)
-		oflags |= O_TRUNC;
-	if (flags & NB_F_SYNC)
-		oflags |= O_DSYNC;
 	fd = open(path, oflags | ((flags & NB_F_DIRECT) ? O_DIRECT : 0), 0644);
 	if (fd < 0 && errno == EINVAL && (flags & NB_F_DIRECT)) {
 		if (!p->warned_direct++)

@@ -3,6 +3,7 @@
 #include "../core/err.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -89,4 +90,18 @@ int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
 			      t->cfg->name, op == NB_OP_READ ? "read" : "write",
 			      (unsigned long long)off, strerror((int)-io.result));
 	return io.result;
+}
+
+int nb_open_flags(unsigned flags, int sync_flag)
+{
+	int o = (flags & NB_F_WRITE) ? ((flags & NB_F_READ) ? O_RDWR : O_WRONLY)
+				     : O_RDONLY;
+
+	if (flags & NB_F_CREATE)
+		o |= O_CREAT;
+	if (flags & NB_F_TRUNC)
+		o |= O_TRUNC;
+	if (flags & NB_F_SYNC)
+		o |= sync_flag;
+	return o;
 }

@@ -45,6 +45,10 @@ enum nb_fflag {
 	NB_F_DIRECT = 1 << 4,    /* O_DIRECT where the runner has it */
 };
 
+/* open(2)'s flags for FLAGS (access, O_CREAT, O_TRUNC), with SYNC_FLAG
+ * (O_SYNC or O_DSYNC) for NB_F_SYNC; NB_F_DIRECT is the caller's. */
+int nb_open_flags(unsigned flags, int sync_flag);
+
 enum nb_op { NB_OP_READ = 0, NB_OP_WRITE = 1 };
 
 /* One I/O.  The buffer is the caller's and must stay valid until reaped. */
