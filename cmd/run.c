@@ -412,9 +412,16 @@ static void print_plan(FILE *out, const struct opts *o, const struct plan *pl)
 	uint64_t space = 0, written = 0;
 	double secs = 0;
 	char sz[32], wr[32], dur[32];
+	int uniform = 1;
 
-	fprintf(out, "plan: %d target(s) x %d workload(s) x %d iteration(s)\n",
-		o->cfg.ntargets, pl->nwl, pl->iterations);
+	for (int w = 0; w < pl->nwl; w++)
+		uniform &= plan_iters(pl, w) == plan_iters(pl, 0);
+	fprintf(out, "plan: %d target(s) x %d workload(s) x ", o->cfg.ntargets,
+		pl->nwl);
+	if (uniform && pl->nwl)
+		fprintf(out, "%d iteration(s)\n", plan_iters(pl, 0));
+	else
+		fprintf(out, "the iterations listed\n");
 	for (int i = 0; i < o->cfg.ntargets; i++) {
 		char red[1100];
 
