@@ -18,11 +18,12 @@
  *              5 threads and hands out 8192 seeks): each reads the 8 KiB
  *              chunk at a random offset; every tenth is dirtied and
  *              written back.  The workers are 5 I/Os in flight on the
- *              runner's queue.  Timed as bonnie++ times it: until the
- *              file is fsync'ed, closed and removed (bonnie++'s seekers
- *              fsync, close and unlink it before their end time), so on a
- *              cached file seeks/s is mostly the cost of deleting it;
- *              seeks_io_per_s is the random I/O alone.
+ *              runner's queue, each on its own handle of the file.
+ *              Timed as bonnie++ times it: until the file is fsync'ed,
+ *              closed and removed (bonnie++'s seekers fsync, close and
+ *              unlink it before their end time), so on a cached file
+ *              seeks/s is mostly the cost of deleting it; seeks_io_per_s
+ *              is the random I/O alone.
  *   files      (NB_CAP_META) `files` empty files (default 16384, bonnie++
  *              -n 16) in a directory: created in order with names
  *              "%010x" + 0-12 random characters, stat'ed and deleted in
@@ -337,18 +338,20 @@ static int get_block(struct bonnie *bo)
 	return rc;
 }
 
-/* One of the SEEKERS workers: an I/O and its buffer. */
+/* One of the SEEKERS workers: its own handle on the file (bonnie++'s
+ * seekers each open it: their own read-ahead state), an I/O, a buffer. */
 struct seeker {
+	struct nb_file *f;
 	struct nb_io io;
 	unsigned char *buf;
 };
 
-static int seek_start(struct bonnie *bo, struct nb_file *f, struct seeker *s)
+static int seek_start(struct bonnie *bo, struct seeker *s)
 {
 	uint64_t chunks = bo->size / CHUNK;
 
 	memset(&s->io, 0, sizeof(s->io));
-	s->io.file = f;
+	s->io.file = s->f;
 	s->io.op = NB_OP_READ;
 	s->io.off = nb_rng_below(&bo->rng, chunks) * CHUNK;
 	s->io.len = CHUNK;
@@ -357,77 +360,93 @@ static int seek_start(struct bonnie *bo, struct nb_file *f, struct seeker *s)
 	return bo->t->ops->submit(bo->t, &s->io);
 }
 
+/* A seek read (or its write-back) came back: the next step for its worker.
+ * 0 or -errno; *INFLIGHT and *FINISHED counted. */
+static int seek_done(struct bonnie *bo, struct seeker *s, int rc,
+		     int *inflight, int *finished, int *issued)
+{
+	int r;
+
+	if (s->io.result != CHUNK)
+		return rc ? rc : s->io.result < 0 ? (int)s->io.result :
+		       nb_err(-EIO, "target '%s': short seek %s at offset %llu",
+			      bo->t->cfg->name,
+			      s->io.op == NB_OP_READ ? "read" : "write",
+			      (unsigned long long)s->io.off);
+	if (s->io.op == NB_OP_READ && !rc &&
+	    nb_rng_below(&bo->rng, UPDATE_SEEK) == 0) {
+		s->buf[0]++;
+		s->io.op = NB_OP_WRITE;
+		s->io.result = 0;
+		r = bo->t->ops->submit(bo->t, &s->io);
+		if (r < 0)
+			return r;
+		++*inflight;
+		return 0;
+	}
+	++*finished;
+	if (rc || *issued >= SEEKS || *bo->c->stop)
+		return rc;
+	r = seek_start(bo, s);
+	if (r < 0)
+		return r;
+	++*issued;
+	++*inflight;
+	return 0;
+}
+
+/*
+ * Timed as bonnie++ times it: each of its seekers fsyncs and closes the
+ * file when its seeks are done, one removes it, and the phase ends when
+ * the last has done so (the last close frees the file).
+ */
 static int seeks(struct bonnie *bo)
 {
 	struct seeker sk[SEEKERS] = { 0 };
 	struct nb_io *done[SEEKERS];
 	struct nb_phase ph;
-	struct nb_file *f;
-	int inflight = 0, issued = 0, finished = 0, rc;
+	int inflight = 0, issued = 0, finished = 0, rc = 0, i;
 	double io_secs;
 
-	for (int i = 0; i < SEEKERS; i++)
-		if (!(sk[i].buf = nb_io_alloc(CHUNK))) {
-			for (int j = 0; j < i; j++)
-				free(sk[j].buf);
-			return nb_err(-ENOMEM, "out of memory");
-		}
-	rc = open_data(bo, NB_F_READ | NB_F_WRITE | bo->direct, &f);
+	for (i = 0; i < SEEKERS && !rc; i++) {
+		if (!(sk[i].buf = nb_io_alloc(CHUNK)))
+			rc = nb_err(-ENOMEM, "out of memory");
+		else
+			rc = open_data(bo, NB_F_READ | NB_F_WRITE | bo->direct,
+				       &sk[i].f);
+	}
 	if (rc)
 		goto out;
 	progress(bo, "seeks", 0);
 	nb_phase_begin(&ph);
-	for (int i = 0; i < SEEKERS && !rc; i++, issued++, inflight++)
-		rc = seek_start(bo, f, &sk[i]);
+	for (i = 0; i < SEEKERS && !rc; i++, issued++, inflight++)
+		rc = seek_start(bo, &sk[i]);
 	while (inflight) {
 		int n = bo->t->ops->reap(bo->t, done, SEEKERS, 1000);
 
 		if (n < 0) {
 			rc = n;
-			break;     /* the runner abandoned what was in flight */
+			inflight = 0;   /* the runner abandoned what was in flight */
+			break;
 		}
-		for (int i = 0; i < n; i++) {
-			struct seeker *s = done[i]->priv;
-			int r;
-
+		for (i = 0; i < n; i++) {
 			inflight--;
-			if (s->io.result != CHUNK) {
-				if (!rc)
-					rc = s->io.result < 0 ? (int)s->io.result :
-					     nb_err(-EIO, "target '%s': short seek "
-						    "read at offset %llu",
-						    bo->t->cfg->name,
-						    (unsigned long long)s->io.off);
-				continue;
-			}
-			if (s->io.op == NB_OP_READ && !rc &&
-			    nb_rng_below(&bo->rng, UPDATE_SEEK) == 0) {
-				s->buf[0]++;
-				s->io.op = NB_OP_WRITE;
-				s->io.result = 0;
-				r = bo->t->ops->submit(bo->t, &s->io);
-				if (r < 0)
-					rc = r;
-				else
-					inflight++;
-				continue;
-			}
-			finished++;
-			if (!rc && issued < SEEKS && !*bo->c->stop) {
-				r = seek_start(bo, f, s);
-				if (r < 0)
-					rc = r;
-				else {
-					issued++;
-					inflight++;
-				}
-			}
+			rc = seek_done(bo, done[i]->priv, rc, &inflight,
+				       &finished, &issued);
 		}
 	}
 	io_secs = (double)(nb_now_ns() - ph.t0) / 1e9;
-	/* bonnie++'s seekers each fsync and close the file, and one of them
-	 * removes it, before taking the time that ends the phase */
-	rc = finish(bo, f, rc, 1);
+	for (i = 0; i < SEEKERS; i++) {
+		int r = rc ? 0 : bo->t->ops->flush(sk[i].f);
+
+		bo->t->ops->fclose(sk[i].f);
+		sk[i].f = NULL;
+		if (!rc)
+			rc = r;
+	}
+	nb_progress_end(bo->c->progress);
+	if (!rc && *bo->c->stop)
+		rc = -EINTR;
 	if (!rc && (bo->t->caps & NB_CAP_FILES)) {
 		rc = bo->t->ops->unlink(bo->t, DATA_FILE);
 		bo->removed = !rc;
@@ -439,8 +458,11 @@ static int seeks(struct bonnie *bo)
 			     io_secs > 0 ? finished / io_secs : 0);
 	}
 out:
-	for (int i = 0; i < SEEKERS; i++)
+	for (i = 0; i < SEEKERS; i++) {
+		if (sk[i].f)
+			bo->t->ops->fclose(sk[i].f);
 		free(sk[i].buf);
+	}
 	return rc;
 }
 
