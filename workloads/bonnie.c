@@ -162,15 +162,28 @@ static int open_data(struct bonnie *bo, unsigned flags, struct nb_file **f)
 	return bo->t->ops->fopen(bo->t, DATA_FILE, flags, f);
 }
 
-static int finish(struct bonnie *bo, struct nb_file *f, int rc, int flush)
+/* Close F, flushing it first when FLUSH and all went well: RC or the
+ * flush's error. */
+static int close_data(struct bonnie *bo, struct nb_file *f, int rc, int flush)
 {
 	if (!rc && flush)
 		rc = bo->t->ops->flush(f);
 	bo->t->ops->fclose(f);
+	return rc;
+}
+
+/* A phase's I/O is over: the progress line ends; -EINTR when stopped. */
+static int phase_over(struct bonnie *bo, int rc)
+{
 	nb_progress_end(bo->c->progress);
 	if (!rc && *bo->c->stop)
 		rc = -EINTR;
 	return rc;
+}
+
+static int finish(struct bonnie *bo, struct nb_file *f, int rc, int flush)
+{
+	return phase_over(bo, close_data(bo, f, rc, flush));
 }
 
 /* every 64 MiB: show progress, look at the stop flag */
@@ -220,64 +233,60 @@ static int put_char(struct bonnie *bo)
 	return rc;
 }
 
-static int put_block(struct bonnie *bo)
+/*
+ * One timed pass over the file in CHUNK-sized steps (put_block, rewrite,
+ * get_block): open with FLAGS, STEP at every offset, fsync at the end when
+ * FLUSH (timed, as bonnie++ times it), the rate recorded under PHASE.
+ */
+static int block_pass(struct bonnie *bo, const char *phase, unsigned flags,
+		      int flush,
+		      int (*step)(struct bonnie *bo, struct nb_file *f, uint64_t off))
 {
 	struct nb_phase ph;
 	struct nb_file *f;
 	int rc;
 
-	rc = open_data(bo, NB_F_WRITE | NB_F_CREATE | NB_F_TRUNC | bo->direct, &f);
+	rc = open_data(bo, flags | bo->direct, &f);
 	if (rc)
 		return rc;
-	nb_datagen_fill(&bo->rng, bo->buf, CHUNK);
-	progress(bo, "put_block", bo->size);
+	progress(bo, phase, bo->size);
 	nb_phase_begin(&ph);
 	for (uint64_t off = 0; off < bo->size && !rc; off += CHUNK) {
-		int64_t n;
-
-		/* a different chunk each time, as bonnie++'s counter does */
-		memcpy(bo->buf, &off, sizeof(off));
-		n = nb_target_pio(bo->t, f, NB_OP_WRITE, bo->buf, CHUNK, off, 0);
-		rc = chunk_rc(bo, n, "write", off);
+		rc = step(bo, f, off);
 		if (tick(bo, off, &ph))
 			break;
 	}
-	rc = finish(bo, f, rc, 1);
+	rc = finish(bo, f, rc, flush);
 	nb_phase_end(&ph);
 	if (!rc)
-		put_rate(bo->c, "put_block", bo->size, &ph);
+		put_rate(bo->c, phase, bo->size, &ph);
 	return rc;
 }
 
-static int rewrite(struct bonnie *bo)
+static int put_block_step(struct bonnie *bo, struct nb_file *f, uint64_t off)
 {
-	struct nb_phase ph;
-	struct nb_file *f;
-	int rc;
+	/* a different chunk each time, as bonnie++'s counter does */
+	memcpy(bo->buf, &off, sizeof(off));
+	return chunk_rc(bo, nb_target_pio(bo->t, f, NB_OP_WRITE, bo->buf, CHUNK,
+					  off, 0), "write", off);
+}
 
-	rc = open_data(bo, NB_F_READ | NB_F_WRITE | bo->direct, &f);
-	if (rc)
-		return rc;
-	progress(bo, "rewrite", bo->size);
-	nb_phase_begin(&ph);
-	for (uint64_t off = 0; off < bo->size && !rc; off += CHUNK) {
-		int64_t n = nb_target_pio(bo->t, f, NB_OP_READ, bo->buf, CHUNK,
-					  off, 0);
+/* read the chunk, change one byte, write it back in place */
+static int rewrite_step(struct bonnie *bo, struct nb_file *f, uint64_t off)
+{
+	int64_t n = nb_target_pio(bo->t, f, NB_OP_READ, bo->buf, CHUNK, off, 0);
 
-		if (n == CHUNK) {
-			bo->buf[off / CHUNK % CHUNK]++;
-			n = nb_target_pio(bo->t, f, NB_OP_WRITE, bo->buf, CHUNK,
-					  off, 0);
-		}
-		rc = chunk_rc(bo, n, "I/O", off);
-		if (tick(bo, off, &ph))
-			break;
+	if (n == CHUNK) {
+		bo->buf[off / CHUNK % CHUNK]++;
+		n = nb_target_pio(bo->t, f, NB_OP_WRITE, bo->buf, CHUNK, off, 0);
 	}
-	rc = finish(bo, f, rc, 1);
-	nb_phase_end(&ph);
-	if (!rc)
-		put_rate(bo->c, "rewrite", bo->size, &ph);
-	return rc;
+	return chunk_rc(bo, n, "I/O", off);
+}
+
+static int get_block_step(struct bonnie *bo, struct nb_file *f, uint64_t off)
+{
+	return chunk_rc(bo, nb_target_pio(bo->t, f, NB_OP_READ, bo->buf, CHUNK,
+					  off, 0), "read", off);
 }
 
 static int get_char(struct bonnie *bo)
@@ -309,32 +318,6 @@ static int get_char(struct bonnie *bo)
 			    json_integer((json_int_t)(sum & 0xffffffff)));
 	if (!rc)
 		put_rate(bo->c, "get_char", bo->size, &ph);
-	return rc;
-}
-
-static int get_block(struct bonnie *bo)
-{
-	struct nb_phase ph;
-	struct nb_file *f;
-	int rc;
-
-	rc = open_data(bo, NB_F_READ | bo->direct, &f);
-	if (rc)
-		return rc;
-	progress(bo, "get_block", bo->size);
-	nb_phase_begin(&ph);
-	for (uint64_t off = 0; off < bo->size && !rc; off += CHUNK) {
-		int64_t n = nb_target_pio(bo->t, f, NB_OP_READ, bo->buf, CHUNK,
-					  off, 0);
-
-		rc = chunk_rc(bo, n, "read", off);
-		if (tick(bo, off, &ph))
-			break;
-	}
-	rc = finish(bo, f, rc, 0);
-	nb_phase_end(&ph);
-	if (!rc)
-		put_rate(bo->c, "get_block", bo->size, &ph);
 	return rc;
 }
 
@@ -437,16 +420,10 @@ static int seeks(struct bonnie *bo)
 	}
 	io_secs = (double)(nb_now_ns() - ph.t0) / 1e9;
 	for (i = 0; i < SEEKERS; i++) {
-		int r = rc ? 0 : bo->t->ops->flush(sk[i].f);
-
-		bo->t->ops->fclose(sk[i].f);
+		rc = close_data(bo, sk[i].f, rc, 1);
 		sk[i].f = NULL;
-		if (!rc)
-			rc = r;
 	}
-	nb_progress_end(bo->c->progress);
-	if (!rc && *bo->c->stop)
-		rc = -EINTR;
+	rc = phase_over(bo, rc);
 	if (!rc && (bo->t->caps & NB_CAP_FILES)) {
 		rc = bo->t->ops->unlink(bo->t, DATA_FILE);
 		bo->removed = !rc;
@@ -658,14 +635,18 @@ static int bonnie_run(struct nb_wl_ctx *c)
 		return nb_err(-ENOMEM, "out of memory");
 	nb_rng_seed(&bo.rng, c->seed);
 	rc = c->p->fast == 1 ? 0 : put_char(&bo);
+	if (!rc) {
+		nb_datagen_fill(&bo.rng, bo.buf, CHUNK);
+		rc = block_pass(&bo, "put_block", NB_F_WRITE | NB_F_CREATE |
+				NB_F_TRUNC, 1, put_block_step);
+	}
 	if (!rc)
-		rc = put_block(&bo);
-	if (!rc)
-		rc = rewrite(&bo);
+		rc = block_pass(&bo, "rewrite", NB_F_READ | NB_F_WRITE, 1,
+				rewrite_step);
 	if (!rc && c->p->fast != 1)
 		rc = get_char(&bo);
 	if (!rc)
-		rc = get_block(&bo);
+		rc = block_pass(&bo, "get_block", NB_F_READ, 0, get_block_step);
 	if (!rc)
 		rc = seeks(&bo);
 	if (!block && !bo.removed)
