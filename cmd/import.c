@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 const char cmd_import_usage[] =
 	"usage: nasbench import FILE... -o RESULT.json [options]\n"
@@ -41,25 +39,6 @@ static const struct option longopts[] = {
 	{ "target", required_argument, NULL, 't' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static void run_id(char *buf, size_t len)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	char ts[32];
-
-	gmtime_r(&now, &tm);
-	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(buf, len, "%s-import-%04x", ts, (unsigned)getpid() & 0xffff);
-}
-
-static void command_line(char *buf, size_t len, int argc, char **argv)
-{
-	size_t n = (size_t)snprintf(buf, len, "nasbench");
-
-	for (int i = 0; i < argc && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, " %s", argv[i]);
-}
 
 static int valid_label(const char *kv)
 {
@@ -112,8 +91,8 @@ int cmd_import(int argc, char **argv)
 		return nb_cmd_usage("%s", "no files to import; see 'nasbench help import'");
 	if (out && nb_atomic_check(out))
 		return nb_cmd_usage("%s", nb_err_last());
-	run_id(id, sizeof(id));
-	command_line(cmdline, sizeof(cmdline), argc, argv);
+	nb_result_run_id(id, sizeof(id), "import");
+	nb_result_command(cmdline, sizeof(cmdline), argc, argv);
 	doc = nb_result_new(id, cmdline);
 	labels = json_object_get(doc, "labels");
 	for (int i = 0; i < nlabels; i++) {

@@ -458,20 +458,6 @@ static void print_plan(FILE *out, const struct opts *o, const struct plan *pl)
 			nb_plan_fmt_secs(secs * o->cfg.ntargets, dur, sizeof(dur)));
 }
 
-static void make_run_id(char *buf, size_t len)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	struct nb_rng r;
-	char ts[32];
-
-	gmtime_r(&now, &tm);
-	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
-	nb_rng_seed(&r, (uint64_t)now ^ ((uint64_t)getpid() << 32) ^
-			(uint64_t)clock());
-	snprintf(buf, len, "%s-%04x", ts, (unsigned)(nb_rng_next(&r) & 0xffff));
-}
-
 struct exec {
 	struct opts *o;
 	struct plan *pl;
@@ -637,18 +623,6 @@ static int output_result(struct exec *x, const char *path)
 	return 0;
 }
 
-static void join_args(char *buf, size_t len, int argc, char **argv)
-{
-	size_t n = (size_t)snprintf(buf, len, "nasbench");
-
-	for (int i = 0; i < argc && n < len; i++) {
-		char red[1100];
-
-		n += (size_t)snprintf(buf + n, len - n, " %s",
-				      nb_url_redact(argv[i], red, sizeof(red)));
-	}
-}
-
 static int execute(struct opts *o, struct plan *pl)
 {
 	char run_id[64], outbuf[128];
@@ -657,7 +631,7 @@ static int execute(struct opts *o, struct plan *pl)
 	struct sigaction sa = { .sa_handler = on_signal };
 	int accept_code;
 
-	make_run_id(run_id, sizeof(run_id));
+	nb_result_run_id(run_id, sizeof(run_id), NULL);
 	x.run_id = run_id;
 	if (!out && !o->json) {
 		snprintf(outbuf, sizeof(outbuf), "nasbench-%s.json", run_id);
@@ -710,7 +684,7 @@ int cmd_run(int argc, char **argv)
 	if (!o)
 		return NB_EXIT_TARGET;
 	nb_config_init(&o->cfg);
-	join_args(o->command, sizeof(o->command), argc, argv);
+	nb_result_command(o->command, sizeof(o->command), argc, argv);
 	if (parse_args(o, argc, argv, ov, &nov)) {
 		rc = usage_error();
 		goto out;

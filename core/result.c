@@ -1,13 +1,16 @@
 #include "result.h"
 #include "atomic_file.h"
+#include "datagen.h"
 #include "err.h"
 #include "stats.h"
+#include "url.h"
 #include "version.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void nb_iso_now(char *buf, size_t len)
 {
@@ -16,6 +19,33 @@ void nb_iso_now(char *buf, size_t len)
 
 	gmtime_r(&now, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void nb_result_run_id(char *buf, size_t len, const char *tag)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	struct nb_rng r;
+	char ts[32];
+
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
+	nb_rng_seed(&r, (uint64_t)now ^ ((uint64_t)getpid() << 32) ^
+			(uint64_t)clock());
+	snprintf(buf, len, "%s-%s%s%04x", ts, tag ? tag : "", tag ? "-" : "",
+		 (unsigned)(nb_rng_next(&r) & 0xffff));
+}
+
+void nb_result_command(char *buf, size_t len, int argc, char **argv)
+{
+	size_t n = (size_t)snprintf(buf, len, "nasbench");
+
+	for (int i = 0; i < argc && n < len; i++) {
+		char red[1100];
+
+		n += (size_t)snprintf(buf + n, len - n, " %s",
+				      nb_url_redact(argv[i], red, sizeof(red)));
+	}
 }
 
 json_t *nb_result_new(const char *run_id, const char *command)

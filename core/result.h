@@ -31,6 +31,11 @@
 
 json_t *nb_result_new(const char *run_id, const char *command);
 
+/* A new run id: "20261130T004501Z-3fa2", or with TAG "...Z-TAG-3fa2". */
+void nb_result_run_id(char *buf, size_t len, const char *tag);
+/* The document's "command": "nasbench ARGV...", passwords in URLs hidden. */
+void nb_result_command(char *buf, size_t len, int argc, char **argv);
+
 /* Add a workload entry (status "ok", no iterations yet); borrowed reference. */
 json_t *nb_result_add(json_t *doc, const char *target, const char *workload);
 void nb_result_set_status(json_t *wl, const char *status, const char *reason);
