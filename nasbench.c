@@ -8,19 +8,10 @@
  */
 #include "cmd/cmd.h"
 #include "core/err.h"
-#include "core/suggest.h"
 #include "core/version.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int cmd_help(int argc, char **argv);
-
-static const char cmd_help_usage[] =
-	"usage: nasbench help [COMMAND | config | accept]\n"
-	"\n"
-	"Show the commands, one command's usage, every configuration key, or\n"
-	"the acceptance criteria's syntax and metrics.\n";
 
 const struct nb_command nb_commands[] = {
 	{ "run", cmd_run, "run workloads against targets, write a result file",
@@ -48,66 +39,12 @@ const struct nb_command *nb_command_find(const char *name)
 	return NULL;
 }
 
-static void overview(FILE *out)
-{
-	fputs("usage: nasbench COMMAND [ARGS]\n\nCommands:\n", out);
-	for (int i = 0; nb_commands[i].name; i++)
-		fprintf(out, "  %-10s %s\n", nb_commands[i].name,
-			nb_commands[i].summary);
-	fputs("\nnasbench help COMMAND shows a command's options; "
-	      "nasbench help config the box file's keys.\n", out);
-}
-
-/* Unknown command: name the nearest, as git does. */
-static int unknown(const char *name)
-{
-	const char *cands[32];
-	const char *near;
-	size_t n = 0;
-
-	for (int i = 0; nb_commands[i].name && n < 32; i++)
-		cands[n++] = nb_commands[i].name;
-	near = nb_suggest(name, cands, n);
-	if (near)
-		nb_die_msg("'%s' is not a nasbench command; did you mean '%s'?",
-			   name, near);
-	else
-		nb_die_msg("'%s' is not a nasbench command; see 'nasbench help'",
-			   name);
-	return NB_EXIT_USAGE;
-}
-
-static int cmd_help(int argc, char **argv)
-{
-	const struct nb_command *c;
-	extern void nb_config_help(FILE *out);
-	extern void nb_accept_help(FILE *out);
-
-	if (argc < 2) {
-		overview(stdout);
-		return NB_EXIT_OK;
-	}
-	if (!strcmp(argv[1], "config")) {
-		nb_config_help(stdout);
-		return NB_EXIT_OK;
-	}
-	if (!strcmp(argv[1], "accept")) {
-		nb_accept_help(stdout);
-		return NB_EXIT_OK;
-	}
-	c = nb_command_find(argv[1]);
-	if (!c)
-		return unknown(argv[1]);
-	fputs(c->usage, stdout);
-	return NB_EXIT_OK;
-}
-
 int main(int argc, char **argv)
 {
 	const struct nb_command *c;
 
 	if (argc < 2) {
-		overview(stderr);
+		nb_cmd_overview(stderr);
 		return NB_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
@@ -116,7 +53,7 @@ int main(int argc, char **argv)
 		return cmd_version(1, argv + 1);
 	c = nb_command_find(argv[1]);
 	if (!c)
-		return unknown(argv[1]);
+		return nb_cmd_unknown(argv[1]);
 	/* "nasbench run --help" */
 	for (int i = 2; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

@@ -5,6 +5,8 @@
 #ifndef NB_CMD_H
 #define NB_CMD_H
 
+#include <stdio.h>
+
 struct nb_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -19,10 +21,11 @@ int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
+int cmd_help(int argc, char **argv);
 
 extern const char cmd_run_usage[], cmd_list_usage[], cmd_version_usage[];
 extern const char cmd_compare_usage[], cmd_report_usage[], cmd_import_usage[];
-extern const char cmd_hw_usage[];
+extern const char cmd_hw_usage[], cmd_help_usage[];
 
 /* Print "nasbench: <message>" and return NB_EXIT_USAGE (exit 2). */
 int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -30,5 +33,10 @@ int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The table in nasbench.c. */
 extern const struct nb_command nb_commands[];
 const struct nb_command *nb_command_find(const char *name);
+
+/* The command list, and "'X' is not a nasbench command; did you mean ..."
+ * (returns NB_EXIT_USAGE). */
+void nb_cmd_overview(FILE *out);
+int nb_cmd_unknown(const char *name);
 
 #endif

@@ -562,8 +562,14 @@ static void run_target(struct exec *x, struct nb_target_cfg *tc)
 	json_array_append_new(json_object_get(x->doc, "targets"), tj);
 	rc = nb_target_open(&t, tc);
 	json_object_set_new(tj, "url", json_string(t.desc));
-	if (t.ops)
+	if (t.ops) {
+		json_t *caps = json_array();
+
+		for (int i = 0; nb_cap_name(t.ops->caps, i); i++)
+			json_array_append_new(caps, json_string(nb_cap_name(t.ops->caps, i)));
 		json_object_set_new(tj, "runner", json_string(t.ops->name));
+		json_object_set_new(tj, "runner_caps", caps);
+	}
 	if (!rc && !x->o->no_space_check)
 		rc = space_check(x, &t);
 	if (rc) {

@@ -292,7 +292,7 @@ static int set_field(const struct key *k, void *base, const char *v,
 	case T_URL:
 		if (nb_url_parse(v, &t->u))
 			return bad_value(k, where);
-		if (!nb_runner_find(t->u.scheme)) {
+		if (!nb_url_scheme_known(t->u.scheme)) {
 			nb_err_set("no runner for '%s://' URLs", t->u.scheme);
 			return bad_value(k, where);
 		}
@@ -555,7 +555,7 @@ int nb_config_add_target(struct nb_config *c, const char *spec)
 	}
 	if (nb_url_parse(url, &u))
 		return nb_err_prefix("--target"), -EINVAL;
-	if (!nb_runner_find(u.scheme))
+	if (!nb_url_scheme_known(u.scheme))
 		return nb_err_set("--target: no runner for '%s://' URLs (see "
 				  "'nasbench list')", u.scheme), -EINVAL;
 	if (!name[0]) {

@@ -15,8 +15,8 @@
 
 #include <stdio.h>
 
-#include "../runners/runner.h"
-#include "../workloads/workload.h"
+#include "params.h"
+#include "target.h"
 
 #define NB_MAX_TARGETS 16
 #define NB_MAX_LABELS 32

@@ -1,4 +1,5 @@
 #include "engine.h"
+#include "clock.h"
 #include "datagen.h"
 #include "err.h"
 
@@ -10,14 +11,6 @@
 #define REAP_BATCH 64
 #define REAP_TIMEOUT_MS 100
 #define PROGRESS_NS 250000000ULL
-
-uint64_t nb_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 void *nb_io_alloc(size_t len)
 {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "../runners/runner.h"
+#include "target.h"
 
 enum nb_pattern { NB_PAT_SEQ = 0, NB_PAT_RAND = 1 };
 enum nb_rw { NB_RW_READ = 0, NB_RW_WRITE = 1, NB_RW_MIX = 2 };
@@ -71,9 +71,6 @@ int nb_engine_check(const struct nb_target *t, const struct nb_iospec *s);
 int nb_engine_run(struct nb_target *t, struct nb_file *f,
 		  const struct nb_iospec *s, const struct nb_engine_hooks *hooks,
 		  struct nb_io_result *r);
-
-/* Monotonic clock in nanoseconds. */
-uint64_t nb_now_ns(void);
 
 /* Aligned buffer for I/O (O_DIRECT wants 4 KiB); free with free(). */
 void *nb_io_alloc(size_t len);

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "../runners/runner.h"
+#include "target.h"
 
 /* Bytes nb_guard_identify() wants to see (the start of the target). */
 #define NB_GUARD_PROBE (1024 * 1024 + 64 * 1024)

@@ -16,7 +16,6 @@
 #include "../core/result.h"
 #include "../core/stats.h"
 #include "../core/suggest.h"
-#include "../runners/runner.h"
 #include "../workloads/workload.h"
 
 #include <ctype.h>
@@ -617,59 +616,72 @@ json_t *nb_accept_eval(const struct nb_accept *a, const json_t *doc, int *failed
 
 /* ---- suite accept ---- */
 
-static const struct {
-	const char *workload, *line;
-} implied[] = {
-	{ "integrity", "corrupt_blocks = 0" },
-	{ "integrity", "misplaced_blocks = 0" },
-	{ "integrity", "stale_blocks = 0" },
-	{ "syncprobe", "durable = yes" },
-	{ "conform", "conform_failed = 0" },
-};
-
-/* Whether workload W can run on the runner named RUNNER at all (by the
- * runner's widest capabilities): where it cannot, no criterion is implied. */
-static int applies(const struct nb_workload *w, const char *runner)
+/* The capabilities a result records for a target's runner. */
+static unsigned target_caps(const json_t *t)
 {
-	for (int i = 0; nb_runners[i]; i++) {
-		const struct nb_runner_ops *r = nb_runners[i];
+	const json_t *v;
+	unsigned caps = 0;
+	size_t i;
 
-		if (strcmp(r->name, runner))
-			continue;
-		if ((w->needs & r->caps) != w->needs)
-			return 0;
-		if (w->needs_any && !(w->needs_any & r->caps))
-			return 0;
-		return nb_workload_serves(w, runner);
+	json_array_foreach(json_object_get(t, "runner_caps"), i, v)
+		caps |= nb_cap_find(json_string_value(v) ?: "");
+	return caps;
+}
+
+/* One criterion of W's accept column ("METRIC OP VALUE") on TARGET. */
+static int imply(struct nb_accept *a, const struct nb_workload *w,
+		 const char *target, const char *line, size_t len)
+{
+	struct nb_criterion c;
+	char text[256];
+
+	snprintf(text, sizeof(text), "%s@%s %.*s", w->name, target, (int)len, line);
+	if (nb_accept_parse(&c, text, "suite accept"))
+		return -EINVAL;
+	c.implied = 1;
+	return nb_accept_add(a, &c) ? -ENOMEM : 0;
+}
+
+/* W's accept column on target NAME, when W can run there at all. */
+static int imply_all(struct nb_accept *a, const struct nb_workload *w,
+		     const char *name, const char *runner, unsigned caps)
+{
+	if (!w || !w->accept || !nb_workload_applies(w, runner, caps))
+		return 0;
+	for (const char *p = w->accept; *p;) {
+		size_t len = strcspn(p, ";");
+		int rc = imply(a, w, name, p, len);
+
+		if (rc)
+			return rc;
+		p += len;
+		p += strspn(p, "; ");
 	}
 	return 0;
 }
 
+/* The accept columns of suite accept's workloads, in the suite's order. */
 int nb_accept_implied(struct nb_accept *a, const json_t *doc)
 {
+	const struct nb_suite *suite = nb_suite_find("accept");
 	const json_t *t;
 	size_t i;
 
 	json_array_foreach(json_object_get(doc, "targets"), i, t) {
 		const char *name = json_string_value(json_object_get(t, "name"));
 		const char *runner = json_string_value(json_object_get(t, "runner"));
+		unsigned caps = target_caps(t);
+		char list[256], *save = NULL;
 
 		if (!name || !runner)
 			continue;
-		for (size_t k = 0; k < sizeof(implied) / sizeof(implied[0]); k++) {
-			const struct nb_workload *w = nb_workload_find(implied[k].workload);
-			struct nb_criterion c;
-			char text[256];
+		snprintf(list, sizeof(list), "%s", suite->workloads);
+		for (char *w = strtok_r(list, ",", &save); w;
+		     w = strtok_r(NULL, ",", &save)) {
+			int rc = imply_all(a, nb_workload_find(w), name, runner, caps);
 
-			if (!w || !applies(w, runner))
-				continue;
-			snprintf(text, sizeof(text), "%s@%s %s", implied[k].workload,
-				 name, implied[k].line);
-			if (nb_accept_parse(&c, text, "suite accept"))
-				return -EINVAL;
-			c.implied = 1;
-			if (nb_accept_add(a, &c))
-				return -ENOMEM;
+			if (rc)
+				return rc;
 		}
 	}
 	return 0;

@@ -6,6 +6,7 @@
  */
 #include "fio.h"
 #include "../core/err.h"
+#include "../core/clock.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -536,14 +537,6 @@ const char *nb_fio_program(void)
 	return p && *p ? p : "fio";
 }
 
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
 static void keep_tail(char *dst, size_t cap, const char *src, size_t n)
 {
 	size_t have = strlen(dst);
@@ -570,7 +563,7 @@ int nb_fio_exec(char *const argv[], const char *stdin_text,
 	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
 	const char *prog = nb_fio_program();
 	size_t cap = 65536, in_off = 0, in_len = stdin_text ? strlen(stdin_text) : 0;
-	uint64_t t0 = now_us(), t_kill = 0;
+	uint64_t t0 = nb_now_us(), t_kill = 0;
 	int killed = 0, st = 0, open_fds;
 	pid_t pid;
 
@@ -635,11 +628,11 @@ int nb_fio_exec(char *const argv[], const char *stdin_text,
 		}
 		/* SIGTERM first: fio then stops its jobs; a job process
 		 * outlives a SIGKILLed fio (hence thread=1 in job files) */
-		if (limit_us && !killed && now_us() - t0 > limit_us) {
+		if (limit_us && !killed && nb_now_us() - t0 > limit_us) {
 			kill(-pid, SIGTERM);
 			killed = 1;
-			t_kill = now_us();
-		} else if (killed == 1 && now_us() - t_kill > KILL_GRACE_US) {
+			t_kill = nb_now_us();
+		} else if (killed == 1 && nb_now_us() - t_kill > KILL_GRACE_US) {
 			kill(-pid, SIGKILL);
 			killed = 2;
 		}
@@ -668,7 +661,7 @@ int nb_fio_exec(char *const argv[], const char *stdin_text,
 					if (!nbuf) {
 						kill(-pid, SIGTERM);
 						killed = 1;
-						t_kill = now_us();
+						t_kill = nb_now_us();
 						continue;
 					}
 					x->out = nbuf;

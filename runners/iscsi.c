@@ -17,6 +17,7 @@
 #include "runner.h"
 #include "../core/err.h"
 #include "../core/guard.h"
+#include "../core/clock.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -117,14 +118,6 @@ static void log_cb(int level, const char *msg)
 		tag[-1] = '\0';
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static uint64_t timeout_ms(const struct nb_target *t)
 {
 	uint64_t us = t->cfg->timeout_us ? t->cfg->timeout_us : 10000000;
@@ -181,10 +174,10 @@ static void wait_cb(struct iscsi_context *ctx, int status, void *data,
 /* Service the session until W is done or the target's timeout passes. */
 static int wait_for(struct iscsi *p, struct wait *w, uint64_t ms)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = nb_now_ms() + ms;
 
 	while (!w->done) {
-		uint64_t now = now_ms();
+		uint64_t now = nb_now_ms();
 
 		if (now >= end)
 			return -ETIMEDOUT;
@@ -748,7 +741,7 @@ static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
 		return p->inflight || p->ndone ? abandon(t) : lost_error(t);
 	/* completions already taken in are returned without a system call */
 	while (!p->ndone && p->inflight && !p->lost) {
-		uint64_t now = now_ms();
+		uint64_t now = nb_now_ms();
 
 		if (!end)
 			end = now + (uint64_t)(wait_ms > 0 ? wait_ms : 0);

@@ -19,6 +19,7 @@
 #include "nfs.h"
 #include "../core/err.h"
 #include "../core/suggest.h"
+#include "../core/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -87,14 +88,6 @@ struct nb_file {
 static struct nfsrt *P(struct nb_target *t)
 {
 	return t->priv;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 static void rq_push(struct rq *q, struct req *r)
@@ -300,14 +293,14 @@ static void call_cb(int status, struct nfs_context *nfs, void *data, void *priv)
 static int wait_call(struct nfsrt *p, int qrc, struct call *c, const char *what,
 		     const char *path)
 {
-	uint64_t deadline = now_ns() + p->timeout_ns;
+	uint64_t deadline = nb_now_ns() + p->timeout_ns;
 	int rc;
 
 	if (qrc < 0)
 		return nb_err(qrc, "target '%s': %s '%s': %s", p->t->cfg->name, what,
 			      path, nfs_get_error(p->nfs));
 	while (!c->done) {
-		if (now_ns() >= deadline)
+		if (nb_now_ns() >= deadline)
 			return lose(p, -ETIMEDOUT, "no answer from NFS server '%s' "
 				    "within %.0f s (%s '%s')", p->host,
 				    (double)p->timeout_ns / 1e9, what, path);
@@ -388,13 +381,13 @@ static int try_mount(struct nfsrt *p, const char *path, struct call *c)
 		drop_context(p);
 		return -EIO;
 	}
-	deadline = now_ns() + p->timeout_ns;
+	deadline = nb_now_ns() + p->timeout_ns;
 	while (!c->done) {
 		struct pollfd pfd = { .fd = nfs_get_fd(p->nfs),
 				      .events = (short)nfs_which_events(p->nfs) };
 		int n;
 
-		if (now_ns() >= deadline) {
+		if (nb_now_ns() >= deadline) {
 			drop_context(p);
 			snprintf(c->msg, sizeof(c->msg), "no answer within %.0f s",
 				 (double)p->timeout_ns / 1e9);
@@ -897,7 +890,7 @@ static int nfs_rt_submit(struct nb_target *t, struct nb_io *io)
 	r->p = p;
 	r->io = io;
 	r->nparts = nparts;
-	r->t0 = now_ns();
+	r->t0 = nb_now_ns();
 	rq_push(&p->inflight, r);
 	p->ninflight++;
 	io->rpriv = r;
@@ -953,7 +946,7 @@ static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
 		       int timeout_ms)
 {
 	struct nfsrt *p = P(t);
-	uint64_t start = now_ns(), deadline = start + (uint64_t)timeout_ms * 1000000;
+	uint64_t start = nb_now_ns(), deadline = start + (uint64_t)timeout_ms * 1000000;
 	int n, rc;
 
 	ALIVE(p);
@@ -961,7 +954,7 @@ static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
 	if (n || !p->ninflight)
 		return n;
 	for (;;) {
-		uint64_t now = now_ns();
+		uint64_t now = nb_now_ns();
 		int wait = now >= deadline ? 0 : (int)((deadline - now) / 1000000);
 
 		rc = service(p, wait);
@@ -969,7 +962,7 @@ static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
 			return pop_done(p, done, max);
 		if (rc < 0)
 			return rc;
-		now = now_ns();
+		now = nb_now_ns();
 		if (p->timed_out ||
 		    (p->inflight.head && now - p->inflight.head->t0 > p->timeout_ns))
 			return lose(p, -ETIMEDOUT, "no answer from NFS server '%s' "

@@ -1,12 +1,7 @@
 /* registry.c - every runner nasbench knows, by URL scheme. */
 #include "runner.h"
-#include "../core/err.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 extern const struct nb_runner_ops nb_runner_posix;
 extern const struct nb_runner_ops nb_runner_nfs;
@@ -27,81 +22,8 @@ const struct nb_runner_ops *nb_runner_find(const char *scheme)
 	return NULL;
 }
 
-/* Like fio's check_engine_ops(): a table missing a mandatory call is a bug. */
-static int check_ops(const struct nb_runner_ops *o)
-{
-	return o->open && o->close && o->fopen && o->fclose && o->submit &&
-	       o->reap && o->flush && o->space && o->fsize &&
-	       (!(o->caps & NB_CAP_META) ||
-		(o->mkdir && o->rmdir && o->unlink && o->stat && o->readdir &&
-		 o->rename));
-}
-
 int nb_target_open(struct nb_target *t, const struct nb_target_cfg *cfg)
 {
-	const struct nb_runner_ops *ops = nb_runner_find(cfg->u.scheme);
-
-	memset(t, 0, sizeof(*t));
-	t->cfg = cfg;
-	nb_url_redact(cfg->url, t->desc, sizeof(t->desc));
-	if (!ops)
-		return nb_err_set("target '%s': no runner for '%s://' URLs",
-				  cfg->name, cfg->u.scheme), -EINVAL;
-	if (!check_ops(ops))
-		return nb_err_set("runner '%s' is incomplete", ops->name), -ENOSYS;
-	t->ops = ops;
-	t->caps = ops->caps;
-	t->block_size = 1;
-	return ops->open(t);
-}
-
-void nb_target_close(struct nb_target *t)
-{
-	if (t->ops)
-		t->ops->close(t);
-	t->ops = NULL;
-}
-
-int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
-		      void *buf, uint32_t len, uint64_t off, unsigned fua)
-{
-	struct nb_io io = { .file = f, .op = op, .fua = fua, .off = off,
-			    .len = len, .buf = buf };
-	struct nb_io *done;
-	int rc;
-
-	if (t->ops->pio)
-		return t->ops->pio(f, op, buf, len, off, fua);
-	rc = t->ops->submit(t, &io);
-
-	if (rc < 0)
-		return rc;
-	for (;;) {
-		rc = t->ops->reap(t, &done, 1, 1000);
-		if (rc < 0)
-			return rc;
-		if (rc == 1)
-			break;
-	}
-	if (done != &io)
-		return nb_err(-EIO, "target '%s': unexpected completion", t->cfg->name);
-	if (io.result < 0)
-		return nb_err((int)io.result, "target '%s': %s at offset %llu failed: %s",
-			      t->cfg->name, op == NB_OP_READ ? "read" : "write",
-			      (unsigned long long)off, strerror((int)-io.result));
-	return io.result;
-}
-
-int nb_open_flags(unsigned flags, int sync_flag)
-{
-	int o = (flags & NB_F_WRITE) ? ((flags & NB_F_READ) ? O_RDWR : O_WRONLY)
-				     : O_RDONLY;
-
-	if (flags & NB_F_CREATE)
-		o |= O_CREAT;
-	if (flags & NB_F_TRUNC)
-		o |= O_TRUNC;
-	if (flags & NB_F_SYNC)
-		o |= sync_flag;
-	return o;
+	return nb_target_open_ops(t, cfg, cfg->ops ? cfg->ops :
+				  nb_runner_find(cfg->u.scheme));
 }

@@ -15,6 +15,7 @@
  * xz can compress it.  An interrupt keeps the figures of what was written.
  */
 #include "seed.h"
+#include "../core/clock.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/units.h"

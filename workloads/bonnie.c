@@ -41,6 +41,7 @@
  * warning.  Block targets (a LUN) run the block phases on the window.
  */
 #include "seed.h"
+#include "../core/clock.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/units.h"

@@ -46,6 +46,16 @@ int nb_workload_serves(const struct nb_workload *w, const char *runner)
 	return 0;
 }
 
+int nb_workload_applies(const struct nb_workload *w, const char *runner,
+			unsigned caps)
+{
+	if ((w->needs & caps) != w->needs)
+		return 0;
+	if (w->needs_any && !(w->needs_any & caps))
+		return 0;
+	return nb_workload_serves(w, runner);
+}
+
 const char *nb_workload_unsupported(const struct nb_workload *w,
 				    const struct nb_target *t, char *buf,
 				    size_t len)

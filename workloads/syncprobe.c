@@ -40,6 +40,7 @@
  * over a cached read is not, and it is judged durable.
  */
 #include "seed.h"
+#include "../core/clock.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/units.h"
@@ -353,6 +354,7 @@ const struct nb_workload nb_wl_syncprobe = {
 		"writes reach stable storage?",
 	.needs = NB_CAP_SYNC,
 	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
+	.accept = "durable = yes",
 	.run = syncprobe_run,
 	.plan_bytes = syncprobe_plan_bytes,
 	.estimate = syncprobe_estimate,

@@ -15,28 +15,9 @@
 #include <stdint.h>
 
 #include "../core/engine.h"
+#include "../core/params.h"
 #include "../core/progress.h"
 #include "../runners/runner.h"
-
-/* Knobs from [suite] and the command line; 0 (or -1) means "the workload's
- * default".  Every field is a row in core/config.c's key table. */
-struct nb_params {
-	uint64_t size;           /* bytes of the file or LUN window used */
-	uint64_t runtime_us;     /* time-bound instead of size-bound */
-	uint32_t iodepth;
-	uint32_t bs;
-	int direct;              /* -1 default (on), 0, 1 */
-	int sync;                /* -1 default, else enum nb_sync */
-	int verify;              /* -1 default (off), 0, 1 */
-	int preset;              /* xz preset, -1 default (6) */
-	uint64_t files;          /* bonnie: files to create (-n) */
-	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
-	int fast;                /* bonnie: skip per-char phases (-f), -1 default (no) */
-	int cross_check;         /* I/O workloads with both engines (fio) */
-};
-
-#define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
-			 .fast = -1 }
 
 struct nb_workload;
 
@@ -88,6 +69,9 @@ struct nb_workload {
 	const char *runners;             /* comma-separated runner names it
 	                                  * serves (NULL: any with the caps) */
 	const struct nb_iospec *io;      /* default spec of an I/O workload */
+	/* The criteria suite 'accept' implies on every target it can run on,
+	 * ';'-separated "METRIC OP VALUE" (reports/accept.c reads them). */
+	const char *accept;
 	/* One iteration: 0, -EINTR when stopped, or -errno (detail set). */
 	int (*run)(struct nb_wl_ctx *c);
 	/* Bytes it would write with P (for --dry-run and the space check). */
@@ -119,6 +103,11 @@ const char *nb_workload_unsupported(const struct nb_workload *w,
 
 /* Whether W serves targets of the runner named RUNNER (w->runners). */
 int nb_workload_serves(const struct nb_workload *w, const char *runner);
+
+/* Whether W can run at all on a target of runner RUNNER that can do CAPS
+ * (the runner's widest capabilities, as a result records them). */
+int nb_workload_applies(const struct nb_workload *w, const char *runner,
+			unsigned caps);
 
 /* Set a metric of the current iteration. */
 void nb_wl_metric(struct nb_wl_ctx *c, const char *name, double v);

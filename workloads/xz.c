@@ -17,6 +17,7 @@
  * bytes per second including the final flush of the stream.
  */
 #include "seed.h"
+#include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/units.h"
 

@@ -14,6 +14,7 @@
 #include "../../core/datagen.h"
 #include "../../core/engine.h"
 #include "../../core/err.h"
+#include "../../runners/runner.h"
 
 static char dir[64];
 static struct nb_target_cfg cfg;

@@ -1,0 +1,70 @@
+/*
+ * help.c - 'nasbench help': the commands, one command's usage, the box
+ * file's keys, the acceptance criteria.
+ */
+#include "cmd.h"
+#include "../core/config.h"
+#include "../core/err.h"
+#include "../core/suggest.h"
+#include "../reports/accept.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char cmd_help_usage[] =
+	"usage: nasbench help [COMMAND | config | accept]\n"
+	"\n"
+	"Show the commands, one command's usage, every configuration key, or\n"
+	"the acceptance criteria's syntax and metrics.\n";
+
+void nb_cmd_overview(FILE *out)
+{
+	fputs("usage: nasbench COMMAND [ARGS]\n\nCommands:\n", out);
+	for (int i = 0; nb_commands[i].name; i++)
+		fprintf(out, "  %-10s %s\n", nb_commands[i].name,
+			nb_commands[i].summary);
+	fputs("\nnasbench help COMMAND shows a command's options; "
+	      "nasbench help config the box file's keys.\n", out);
+}
+
+/* Unknown command: name the nearest, as git does. */
+int nb_cmd_unknown(const char *name)
+{
+	const char *cands[32];
+	const char *near;
+	size_t n = 0;
+
+	for (int i = 0; nb_commands[i].name && n < 32; i++)
+		cands[n++] = nb_commands[i].name;
+	near = nb_suggest(name, cands, n);
+	if (near)
+		nb_die_msg("'%s' is not a nasbench command; did you mean '%s'?",
+			   name, near);
+	else
+		nb_die_msg("'%s' is not a nasbench command; see 'nasbench help'",
+			   name);
+	return NB_EXIT_USAGE;
+}
+
+int cmd_help(int argc, char **argv)
+{
+	const struct nb_command *c;
+
+	if (argc < 2) {
+		nb_cmd_overview(stdout);
+		return NB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "config")) {
+		nb_config_help(stdout);
+		return NB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "accept")) {
+		nb_accept_help(stdout);
+		return NB_EXIT_OK;
+	}
+	c = nb_command_find(argv[1]);
+	if (!c)
+		return nb_cmd_unknown(argv[1]);
+	fputs(c->usage, stdout);
+	return NB_EXIT_OK;
+}

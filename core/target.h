@@ -1,0 +1,181 @@
+/*
+ * target.h - the target model: what a runner implements and the engine,
+ *            the guard and the workloads use.
+ *
+ * A runner is one const ops table (like fio's struct ioengine_ops); the
+ * tables themselves live in runners/ and are found by URL scheme there
+ * (runners/runner.h).  All of a runner's state hangs off struct
+ * nb_target::priv; one target is used by one thread.
+ *
+ * The data path is an asynchronous queue: submit() queues one I/O and
+ * returns at once; reap() returns finished I/Os, waiting up to a timeout.
+ * Queue depth is real: the engine keeps up to NB_MAX_QD I/Os submitted.
+ *
+ * Every call returns 0 (or a count) on success and a negative errno on
+ * failure, with the detail set through nb_err_set(); the detail names the
+ * target and never contains a password.
+ */
+#ifndef NB_TARGET_H
+#define NB_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "url.h"
+
+#define NB_MAX_QD 256
+
+/* What a runner can do (ops->caps, refined per target in t->caps). */
+enum nb_cap {
+	NB_CAP_FILES = 1 << 0,   /* named files in a scratch directory */
+	NB_CAP_BLOCK = 1 << 1,   /* one block address space (LUN, device) */
+	NB_CAP_ASYNC = 1 << 2,   /* more than one I/O in flight */
+	NB_CAP_SYNC = 1 << 3,    /* durable writes: O_SYNC / FILE_SYNC / FUA */
+	NB_CAP_META = 1 << 4,    /* mkdir, rmdir, unlink, stat, readdir, rename */
+	NB_CAP_DIRECT = 1 << 5,  /* bypasses the client's page cache */
+};
+
+/* Flags for fopen(). */
+enum nb_fflag {
+	NB_F_READ = 1 << 0,
+	NB_F_WRITE = 1 << 1,
+	NB_F_CREATE = 1 << 2,    /* create when missing (files only) */
+	NB_F_TRUNC = 1 << 5,     /* truncate to zero (files only) */
+	NB_F_SYNC = 1 << 3,      /* every write durable (O_SYNC, FILE_SYNC, FUA) */
+	NB_F_DIRECT = 1 << 4,    /* O_DIRECT where the runner has it */
+};
+
+/* open(2)'s flags for FLAGS (access, O_CREAT, O_TRUNC), with SYNC_FLAG
+ * (O_SYNC or O_DSYNC) for NB_F_SYNC; NB_F_DIRECT is the caller's. */
+int nb_open_flags(unsigned flags, int sync_flag);
+
+enum nb_op { NB_OP_READ = 0, NB_OP_WRITE = 1 };
+
+/* One I/O.  The buffer is the caller's and must stay valid until reaped. */
+struct nb_io {
+	struct nb_file *file;
+	int op;                  /* enum nb_op */
+	unsigned fua;            /* this write must be durable on return */
+	uint64_t off;
+	uint32_t len;
+	void *buf;
+	int64_t result;          /* set by the runner: bytes done or -errno */
+	uint64_t t_submit;       /* set by the engine (ns) */
+	void *priv;              /* the caller's */
+	void *rpriv;             /* the runner's */
+};
+
+/* What a target was configured with ([target NAME] and the command line). */
+struct nb_target_cfg {
+	char name[64];
+	char url[1024];          /* as given: may hold a password, never print it */
+	struct nb_url u;
+	uint64_t timeout_us;     /* default 10 s */
+	int destroy_data;        /* allowed to overwrite a LUN that holds data */
+	int keep;                /* keep the scratch directory */
+	uint64_t offset, size;   /* window on a block target (0: all of it) */
+	char engine[16];         /* "" (native) or "fio" */
+	char ioengine[32];       /* for the fio engine */
+	const struct nb_fio_clients *clients;  /* run through fio on these hosts */
+	const char *run_id;      /* names the scratch directory nasbench.<run-id> */
+	/* the runner, when not the one of the URL's scheme (tests) */
+	const struct nb_runner_ops *ops;
+};
+
+struct nb_fio_clients;
+struct nb_runner_ops;
+
+struct nb_stat {
+	uint64_t size;
+	uint64_t mtime_ns;
+	int is_dir;
+};
+
+struct nb_target;
+struct nb_file;
+
+struct nb_runner_ops {
+	const char *name;        /* "posix" */
+	const char *scheme;      /* "file" */
+	const char *help;        /* one line for 'nasbench list' */
+	unsigned caps;           /* enum nb_cap: the most this runner can do */
+
+	/* Connect; on file targets create the scratch directory. */
+	int (*open)(struct nb_target *t);
+	/* Remove the scratch directory (unless keep) and disconnect. */
+	void (*close)(struct nb_target *t);
+	/* Bytes free where the scratch files go (block: the window size). */
+	int (*space)(struct nb_target *t, uint64_t *avail);
+
+	/* A file in the scratch directory; on block targets NAME is ignored
+	 * and the file is the LUN window. */
+	int (*fopen)(struct nb_target *t, const char *name, unsigned flags,
+		     struct nb_file **f);
+	int (*fclose)(struct nb_file *f);
+	int (*fsize)(struct nb_file *f, uint64_t *size);
+	/* Make written data durable: fsync / COMMIT / SYNCHRONIZE CACHE. */
+	int (*flush)(struct nb_file *f);
+
+	int (*submit)(struct nb_target *t, struct nb_io *io);
+	/* Up to MAX finished I/Os into DONE, waiting at most TIMEOUT_MS for the
+	 * first.  Returns the count (0 on timeout) or -errno when the target is
+	 * lost: then every I/O still in flight is abandoned, no completion for
+	 * it will come and the runner no longer touches its buffer. */
+	int (*reap)(struct nb_target *t, struct nb_io **done, int max,
+		    int timeout_ms);
+
+	/* Optional: one blocking I/O where the runner has a cheaper path than
+	 * submit + reap (posix: pread/pwrite).  nb_target_pio() uses it when
+	 * no other I/O is in flight.  Bytes done or -errno (detail set). */
+	int64_t (*pio)(struct nb_file *f, int op, void *buf, uint32_t len,
+		       uint64_t off, unsigned fua);
+
+	/* Metadata (NB_CAP_META), paths relative to the scratch directory. */
+	int (*mkdir)(struct nb_target *t, const char *path);
+	int (*rmdir)(struct nb_target *t, const char *path);
+	int (*unlink)(struct nb_target *t, const char *path);
+	int (*stat)(struct nb_target *t, const char *path, struct nb_stat *st);
+	int (*rename)(struct nb_target *t, const char *from, const char *to);
+	/* Calls CB for each entry but "." and ".."; stops when CB returns != 0. */
+	int (*readdir)(struct nb_target *t, const char *path,
+		       int (*cb)(const char *name, void *payload), void *payload);
+
+	/* Optional: where NAME (files) or the file or device itself (block
+	 * targets; *BASE = the window's offset) is on this machine, for a
+	 * program that needs a path (fio).  NULL on remote runners. */
+	int (*local_path)(struct nb_target *t, const char *name, char *buf,
+			  size_t len, uint64_t *base);
+};
+
+struct nb_target {
+	const struct nb_runner_ops *ops;
+	const struct nb_target_cfg *cfg;
+	unsigned caps;           /* what this target can do (set by open) */
+	uint32_t block_size;     /* logical block size; I/O must align (1 for files) */
+	uint64_t capacity;       /* block targets: bytes in the window */
+	char desc[1100];         /* URL with secrets removed */
+	uint64_t filled;         /* block targets: bytes from the window's start
+	                          * that this run wrote (reads need no prefill) */
+	void *priv;
+};
+
+/* Open target T with runner OPS (checks the table, fills desc).  0 or
+ * -errno.  runners/runner.h's nb_target_open() finds OPS by URL scheme. */
+int nb_target_open_ops(struct nb_target *t, const struct nb_target_cfg *cfg,
+		       const struct nb_runner_ops *ops);
+void nb_target_close(struct nb_target *t);
+
+/* Blocking one-shot I/O (for setup and synchronous phases like bonnie's):
+ * ops->pio when the runner has one, else submit + reap; call it with no
+ * other I/O in flight.  Returns bytes done or -errno. */
+int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
+		      void *buf, uint32_t len, uint64_t off, unsigned fua);
+
+/* The names of the capabilities in CAPS ("files", "block", "async", "sync",
+ * "meta", "direct"), in that order: I is 0.. until NULL. */
+const char *nb_cap_name(unsigned caps, int i);
+/* The capability called NAME, or 0. */
+unsigned nb_cap_find(const char *name);
+
+#endif
