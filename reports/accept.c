@@ -12,6 +12,7 @@
 #include "accept.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
+#include "../core/lines.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
@@ -364,42 +365,25 @@ int nb_accept_from_config(struct nb_accept *a, const struct nb_config *cfg)
 	return 0;
 }
 
+static int criterion_line(char *s, const char *where, void *payload)
+{
+	struct nb_criterion c;
+
+	if (!strcmp(s, "[accept]"))
+		return 0;
+	if (*s == '[')
+		return nb_err(-EINVAL, "%s: a criteria file holds criteria only "
+			      "(an optional [accept] header), not '%s'", where, s);
+	if (nb_accept_parse(&c, s, where) || nb_accept_add(payload, &c))
+		return -EINVAL;
+	return 0;
+}
+
 int nb_accept_from_file(struct nb_accept *a, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char line[1024], where[4200];
-	int ln = 0, rc = 0;
+	int rc = nb_lines_read(path, "criteria file", 0, criterion_line, a);
 
-	if (!f)
-		return nb_err(-ENOENT, "cannot open criteria file '%s': %s", path,
-			      strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		struct nb_criterion c;
-		char *s = line;
-		size_t len;
-
-		ln++;
-		while (isspace((unsigned char)*s))
-			s++;
-		len = strlen(s);
-		while (len && isspace((unsigned char)s[len - 1]))
-			s[--len] = '\0';
-		if (!*s || *s == '#' || *s == ';' || !strcmp(s, "[accept]"))
-			continue;
-		snprintf(where, sizeof(where), "%s:%d", path, ln);
-		if (*s == '[') {
-			rc = nb_err(-EINVAL, "%s: a criteria file holds criteria only "
-				    "(an optional [accept] header), not '%s'",
-				    where, s);
-			break;
-		}
-		if (nb_accept_parse(&c, s, where) || nb_accept_add(a, &c)) {
-			rc = -EINVAL;
-			break;
-		}
-	}
-	fclose(f);
-	return rc;
+	return rc == -EINVAL ? rc : rc ? -ENOENT : 0;
 }
 
 int nb_accept_check_targets(const struct nb_accept *a, const char *const *names,

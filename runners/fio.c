@@ -6,6 +6,7 @@
  */
 #include "fio.h"
 #include "../core/err.h"
+#include "../core/lines.h"
 #include "../core/clock.h"
 
 #include <arpa/inet.h>
@@ -206,34 +207,19 @@ int nb_fio_clients_add(struct nb_fio_clients *cl, const char *text,
 	return 0;
 }
 
+static int client_line(char *s, const char *where, void *payload)
+{
+	return nb_fio_clients_add(payload, s, where);
+}
+
 int nb_fio_clients_load(struct nb_fio_clients *cl, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char line[1024], where[300];
-	int lineno = 0, before = cl->n;
+	int before = cl->n;
+	int rc = nb_lines_read(path, "client list", NB_LINES_TRAILING_COMMENTS,
+			       client_line, cl);
 
-	if (!f)
-		return nb_err(-errno, "cannot open client list '%s': %s", path,
-			      strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		char *s = line, *e;
-
-		lineno++;
-		while (isspace((unsigned char)*s))
-			s++;
-		e = s + strcspn(s, "#;");
-		*e = '\0';
-		while (e > s && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-		if (!*s)
-			continue;
-		snprintf(where, sizeof(where), "%s:%d", path, lineno);
-		if (nb_fio_clients_add(cl, s, where)) {
-			fclose(f);
-			return -EINVAL;
-		}
-	}
-	fclose(f);
+	if (rc)
+		return rc;
 	if (cl->n == before)
 		return nb_err(-EINVAL, "%s: no client in it (one host[:port] a "
 			      "line)", path);
