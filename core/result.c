@@ -233,3 +233,10 @@ int nb_result_stat(const json_t *wl, const char *metric, const char *stat,
 	*out = json_number_value(v);
 	return 0;
 }
+
+const char *nb_jstr(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}

@@ -56,6 +56,9 @@ char *nb_result_dump(const json_t *doc);
  * "'PATH': why" set. */
 int nb_result_load(const char *path, json_t **doc);
 
+/* The string member K of O, or "" (never NULL). */
+const char *nb_jstr(const json_t *o, const char *k);
+
 /* The entry for TARGET/WORKLOAD, or NULL. */
 json_t *nb_result_find(const json_t *doc, const char *target,
 		       const char *workload);

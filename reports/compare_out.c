@@ -4,6 +4,7 @@
  */
 #include "compare.h"
 #include "escape.h"
+#include "../core/result.h"
 
 #include <math.h>
 #include <stdlib.h>

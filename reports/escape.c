@@ -24,10 +24,3 @@ void nb_xml_escape(FILE *out, const char *s)
 				fputc(*s, out);
 		}
 }
-
-const char *nb_jstr(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}

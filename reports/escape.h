@@ -15,7 +15,4 @@ void nb_md_escape(FILE *out, const char *s);
  * dropped: valid in HTML text, XML text and attribute values. */
 void nb_xml_escape(FILE *out, const char *s);
 
-/* The string member K of O, or "" (never NULL). */
-const char *nb_jstr(const json_t *o, const char *k);
-
 #endif

@@ -8,13 +8,6 @@
 
 #include <string.h>
 
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 /* "337690 58" (K/sec %CP), or "- -" when absent */
 static void pair(FILE *out, const json_t *wl, const char *fig, const char *cpu,
 		 int width)
@@ -39,7 +32,7 @@ static void bonnie(FILE *out, const json_t *wl)
 	double seek_io;
 
 	fprintf(out, "\nbonnie on %s (median of %zu, bonnie++ 2.00 layout)\n",
-		str(wl, "target"),
+		nb_jstr(wl, "target"),
 		json_array_size(json_object_get(wl, "iterations")));
 	fprintf(out, "  -Per Chr-- --Block--- -Rewrite-- -Per Chr-- --Block--- "
 		"--Seeks--\n");
@@ -74,7 +67,7 @@ void nb_report_seed(FILE *out, const json_t *doc)
 	size_t i;
 
 	json_array_foreach(json_object_get(doc, "results"), i, wl) {
-		const char *w = str(wl, "workload");
+		const char *w = nb_jstr(wl, "workload");
 		const json_t *its = json_object_get(wl, "iterations");
 		const json_t *last = json_array_get(its, json_array_size(its) - 1);
 		double v, c;
@@ -87,18 +80,18 @@ void nb_report_seed(FILE *out, const json_t *doc)
 			   !nb_result_stat(wl, "xz_ratio", "median", &v) &&
 			   !nb_result_stat(wl, "cpu_pct", "median", &c)) {
 			fprintf(out, "\nxz on %s: ratio %.3f, %.0f%% CPU (%.0f%% of %lld "
-				"threads)\n", str(wl, "target"), v, c,
+				"threads)\n", nb_jstr(wl, "target"), v, c,
 				c / (double)json_integer_value(json_object_get(last,
 							       "threads")),
 				json_integer_value(json_object_get(last, "threads")));
 		} else if (!strcmp(w, "syncprobe")) {
-			fprintf(out, "\nsyncprobe on %s: %s\n", str(wl, "target"),
-				str(last, "verdict"));
+			fprintf(out, "\nsyncprobe on %s: %s\n", nb_jstr(wl, "target"),
+				nb_jstr(last, "verdict"));
 		} else if (!strcmp(w, "bigfile") &&
 			   !nb_result_stat(wl, "datagen_bw_bytes", "median", &v)) {
 			fprintf(out, "\nbigfile on %s: data generated at %.0f MB/s per "
 				"core; %zu-second series in the result "
-				"(series_bw_bytes)\n", str(wl, "target"), v / 1e6,
+				"(series_bw_bytes)\n", nb_jstr(wl, "target"), v / 1e6,
 				json_array_size(json_object_get(last,
 								"series_bw_bytes")));
 		}

@@ -4,13 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 /* "812.3" or "-" when the metric is absent. */
 static void cell(char *buf, size_t len, const json_t *wl, const char *metric,
 		 double scale, int decimals)
@@ -53,20 +46,20 @@ void nb_report_text(FILE *out, const json_t *doc)
 		cell(p99, sizeof(p99), wl, "lat_p99_us", 1, 0);
 		cell(p999, sizeof(p999), wl, "lat_p99.9_us", 1, 0);
 		fprintf(out, "%-12s %-20s %10s %5s %10s %9s %9s %9s %3zu  %s\n",
-			str(wl, "target"), str(wl, "workload"), mb, sp, iops, p50,
-			p99, p999, n, str(wl, "status"));
+			nb_jstr(wl, "target"), nb_jstr(wl, "workload"), mb, sp, iops, p50,
+			p99, p999, n, nb_jstr(wl, "status"));
 	}
 	json_array_foreach(results, i, wl) {
 		const json_t *w;
 		size_t j;
 
-		if (*str(wl, "reason"))
-			fprintf(out, "%s %s: %s: %s\n", str(wl, "target"),
-				str(wl, "workload"), str(wl, "status"),
-				str(wl, "reason"));
+		if (*nb_jstr(wl, "reason"))
+			fprintf(out, "%s %s: %s: %s\n", nb_jstr(wl, "target"),
+				nb_jstr(wl, "workload"), nb_jstr(wl, "status"),
+				nb_jstr(wl, "reason"));
 		json_array_foreach(json_object_get(wl, "warnings"), j, w)
-			fprintf(out, "%s %s: warning: %s\n", str(wl, "target"),
-				str(wl, "workload"), json_string_value(w));
+			fprintf(out, "%s %s: warning: %s\n", nb_jstr(wl, "target"),
+				nb_jstr(wl, "workload"), json_string_value(w));
 	}
 	nb_report_seed(out, doc);
 }
