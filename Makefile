@@ -9,44 +9,71 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.
 PKGS    := libnfs libiscsi inih jansson liblzma liburing
 
 CFLAGS  ?= -O2 -g
-# what nasbench needs whatever CFLAGS the caller gives (make CFLAGS=... keeps these)
-NB_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Werror -D_GNU_SOURCE \
-           -Wno-format-truncation \
-           -DNB_VERSION='"$(VERSION)"' \
-           -DNB_LIBNFS_VERSION='"$(shell pkg-config --modversion libnfs 2>/dev/null)"' \
-           -DNB_LIBISCSI_VERSION='"$(shell pkg-config --modversion libiscsi 2>/dev/null)"' \
-           -DNB_INIH_VERSION='"$(shell pkg-config --modversion inih 2>/dev/null)"' \
-           -DNB_LIBURING_VERSION='"$(shell pkg-config --modversion liburing 2>/dev/null)"' \
-           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# -Werror in `make check` and CI (WERROR=-Werror), not in a user's build
+WERROR  ?=
+# pkg-config runs once, when a recipe first needs it (after `make deps`);
+# $(B)/.pkgs stops the build before that, naming a missing package.
+lazy = $(eval $(1) := $(2))$($(1))
+PKG_CFLAGS = $(call lazy,PKG_CFLAGS,$(shell pkg-config --cflags $(PKGS)))
+PKG_VERS = $(call lazy,PKG_VERS,$(foreach p,libnfs libiscsi inih liburing,\
+	-DNB_$(shell echo $(p) | tr a-z A-Z)_VERSION='"$(shell pkg-config --modversion $(p))"'))
+NB_CFLAGS = -std=gnu11 -Wall -Wextra -Wshadow $(WERROR) -D_GNU_SOURCE \
+           -Wno-format-truncation -MMD -MP -DNB_VERSION='"$(VERSION)"' \
+           $(PKG_VERS) $(PKG_CFLAGS)
 ALL_CFLAGS = $(CFLAGS) $(NB_CFLAGS)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
+NB_LIBS = $(call lazy,NB_LIBS,$(shell pkg-config --libs $(PKGS)) -lm -lpthread)
+CMOCKA  = $(call lazy,CMOCKA,$(shell pkg-config --cflags --libs cmocka))
 
 B       ?= build
-LIBSRC  := $(sort $(wildcard core/*.c runners/*.c workloads/*.c reports/*.c hw/*.c cmd/*.c))
+LIBSRC  := $(sort $(wildcard core/*.c runners/*.c fio/*.c workloads/*.c run/*.c \
+                             reports/*.c hw/*.c cmd/*.c))
 LIBOBJ  := $(LIBSRC:%.c=$(B)/%.o)
+# unit tests: tests/unit/test_*.c, each linked with the other tests/unit/*.c
 UNITSRC := $(sort $(wildcard tests/unit/test_*.c))
-UNITBIN := $(UNITSRC:tests/unit/%.c=$(B)/tests/%)
+UNITBIN := $(UNITSRC:tests/unit/%.c=$(B)/unit/%)
+UNITSUP := $(patsubst %.c,$(B)/%.o,$(filter-out $(UNITSRC),$(wildcard tests/unit/*.c)))
+# helper programs of the integration tests
+TOOLBIN := $(patsubst tests/integration/%.c,$(B)/tools/%,$(wildcard tests/integration/*.c))
 
 all: nasbench ## build nasbench
 
 nasbench: $(B)/nasbench
 	@cp $< $@
 
+$(B)/.pkgs: Makefile
+	@mkdir -p $(B)
+	@missing=$$(for p in $(PKGS); do pkg-config --exists $$p || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "nasbench: pkg-config finds no" $$missing "- run 'make deps' (ci/install-deps)" >&2; \
+		exit 1; \
+	fi; touch $@
+
 $(B)/nasbench: $(B)/nasbench.o $(B)/libnasbench.a
-	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(NB_LIBS)
+
+# the test build: the same program with the test hooks (tests/support/hook.c)
+# linked ahead of the library's empty core/hook.c
+$(B)/nasbench-test: $(B)/nasbench.o $(B)/tests/support/hook.o $(B)/libnasbench.a
+	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(NB_LIBS)
 
 $(B)/libnasbench.a: $(LIBOBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-$(B)/%.o: %.c $(wildcard */*.h) Makefile
+$(B)/%.o: %.c Makefile | $(B)/.pkgs
 	@mkdir -p $(dir $@)
 	@echo "  CC $<"; $(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/tests/%: tests/unit/%.c $(B)/libnasbench.a
+$(B)/unit/%: tests/unit/%.c $(UNITSUP) $(B)/libnasbench.a | $(B)/.pkgs
 	@mkdir -p $(dir $@)
-	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnasbench.a \
-		$(shell pkg-config --cflags --libs cmocka) $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(UNITSUP) \
+		$(B)/libnasbench.a $(CMOCKA) $(NB_LIBS)
+
+$(B)/tools/%: tests/integration/%.c $(B)/libnasbench.a | $(B)/.pkgs
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnasbench.a $(NB_LIBS)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
 
 deps: ## install the Debian packages nasbench needs (idempotent)
 	@ci/install-deps
@@ -57,14 +84,20 @@ unit: $(UNITBIN) ## build and run the unit tests
 sanitize: ## the unit tests again under ASan + UBSan
 	$(MAKE) B=build-san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit
 
-integration: nasbench ## the integration tests (start the testbox)
+test-build: nasbench $(B)/nasbench-test $(TOOLBIN) ## what the integration tests run
+
+layers: ## check that no #include runs up the layers (ci/check-layers)
+	@ci/check-layers
+
+integration: test-build ## the integration tests (start the testbox)
 	@tests/integration/run
 
-check: deps ## install deps, build, run every test (unit, integration, sanitizers)
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory unit
-	@$(MAKE) --no-print-directory integration
-	@$(MAKE) --no-print-directory sanitize
+check: deps ## install deps, build, run every test (layers, unit, integration, sanitizers)
+	@$(MAKE) --no-print-directory WERROR=-Werror all
+	@$(MAKE) --no-print-directory layers
+	@$(MAKE) --no-print-directory WERROR=-Werror unit
+	@$(MAKE) --no-print-directory WERROR=-Werror integration
+	@$(MAKE) --no-print-directory WERROR=-Werror sanitize
 	@echo "make check: all tests passed"
 
 demo: deps ## run the quick suite on a scratch directory and the testbox
@@ -83,4 +116,5 @@ clean: ## remove build output
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 14
 
-.PHONY: all nasbench deps unit sanitize integration check demo bench install clean help
+.PHONY: all nasbench deps unit sanitize test-build layers integration check demo \
+	bench install clean help

@@ -13,22 +13,25 @@
 #include <stdio.h>
 #include <string.h>
 
+#define CMD(n, f, sum, use) { .name = n, .fn = f, .summary = sum, .usage = use }
+
 const struct nb_command nb_commands[] = {
-	{ "run", cmd_run, "run workloads against targets, write a result file",
-	  cmd_run_usage },
-	{ "compare", cmd_compare, "compare results, gate on regressions",
-	  cmd_compare_usage },
-	{ "report", cmd_report, "HTML/Markdown report with charts of results",
-	  cmd_report_usage },
-	{ "import", cmd_import, "turn fio JSON / bonnie++ CSV into results",
-	  cmd_import_usage },
-	{ "list", cmd_list, "list workloads, suites and runners", cmd_list_usage },
-	{ "version", cmd_version, "print versions of nasbench and its libraries",
-	  cmd_version_usage },
-	{ "hw", cmd_hw, "hardware inventory, and a planner of layouts", cmd_hw_usage },
-	{ "help", cmd_help, "show help for a command or the config keys",
-	  cmd_help_usage },
-	{ NULL, NULL, NULL, NULL },
+	{ .name = "run", .fn = cmd_run, .help = cmd_run_help,
+	  .summary = "run workloads against targets, write a result file" },
+	CMD("compare", cmd_compare, "compare results, gate on regressions",
+	    cmd_compare_usage),
+	CMD("report", cmd_report, "HTML/Markdown report with charts of results",
+	    cmd_report_usage),
+	CMD("import", cmd_import, "turn fio JSON / bonnie++ CSV into results",
+	    cmd_import_usage),
+	CMD("list", cmd_list, "list workloads, suites and runners", cmd_list_usage),
+	CMD("version", cmd_version, "print versions of nasbench and its libraries",
+	    cmd_version_usage),
+	CMD("hw", cmd_hw, "hardware inventory, and a planner of layouts",
+	    cmd_hw_usage),
+	CMD("help", cmd_help, "show help for a command or the config keys",
+	    cmd_help_usage),
+	{ .name = NULL },
 };
 
 const struct nb_command *nb_command_find(const char *name)
@@ -57,7 +60,7 @@ int main(int argc, char **argv)
 	/* "nasbench run --help" */
 	for (int i = 2; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(c->usage, stdout);
+			nb_cmd_print_usage(c, stdout);
 			return NB_EXIT_OK;
 		}
 	return c->fn(argc - 1, argv + 1);

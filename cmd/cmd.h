@@ -12,6 +12,7 @@ struct nb_command {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 	const char *usage;       /* full help text */
+	void (*help)(FILE *out); /* or this prints it (usage NULL) */
 };
 
 int cmd_run(int argc, char **argv);
@@ -23,7 +24,8 @@ int cmd_import(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
-extern const char cmd_run_usage[], cmd_list_usage[], cmd_version_usage[];
+extern const char cmd_list_usage[], cmd_version_usage[];
+void cmd_run_help(FILE *out);
 extern const char cmd_compare_usage[], cmd_report_usage[], cmd_import_usage[];
 extern const char cmd_hw_usage[], cmd_help_usage[];
 
@@ -38,5 +40,7 @@ const struct nb_command *nb_command_find(const char *name);
  * (returns NB_EXIT_USAGE). */
 void nb_cmd_overview(FILE *out);
 int nb_cmd_unknown(const char *name);
+/* Print C's full help text to OUT. */
+void nb_cmd_print_usage(const struct nb_command *c, FILE *out);
 
 #endif

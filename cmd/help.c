@@ -46,6 +46,14 @@ int nb_cmd_unknown(const char *name)
 	return NB_EXIT_USAGE;
 }
 
+void nb_cmd_print_usage(const struct nb_command *c, FILE *out)
+{
+	if (c->help)
+		c->help(out);
+	else
+		fputs(c->usage, out);
+}
+
 int cmd_help(int argc, char **argv)
 {
 	const struct nb_command *c;
@@ -65,6 +73,6 @@ int cmd_help(int argc, char **argv)
 	c = nb_command_find(argv[1]);
 	if (!c)
 		return nb_cmd_unknown(argv[1]);
-	fputs(c->usage, stdout);
+	nb_cmd_print_usage(c, stdout);
 	return NB_EXIT_OK;
 }

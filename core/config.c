@@ -1,5 +1,6 @@
 #include "config.h"
 #include "err.h"
+#include "knobs.h"
 #include "suggest.h"
 #include "units.h"
 
@@ -10,105 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-enum key_type {
-	T_LABEL,      /* only a label */
-	T_STR,        /* a string field */
-	T_SIZE,       /* uint64_t bytes */
-	T_SIZE32,     /* uint32_t bytes */
-	T_DURATION,   /* uint64_t microseconds */
-	T_UINT,       /* uint64_t */
-	T_UINT32,     /* uint32_t */
-	T_BOOL,       /* int 0/1 */
-	T_CHOICE,     /* int: index into choices */
-	T_URL,        /* the target URL: parsed */
-};
-
-enum key_base { B_CONFIG, B_TARGET };
-
-struct key {
-	const char *section;
-	const char *name;
-	enum key_type type;
-	enum key_base base;
-	size_t off, len;
-	const char *choices;     /* '|'-separated, for labels and T_CHOICE */
-	uint64_t min, max;
-	const char *help;
-};
-
-#define CFG(f) B_CONFIG, offsetof(struct nb_config, f), sizeof(((struct nb_config *)0)->f)
-#define TGT(f) B_TARGET, offsetof(struct nb_target_cfg, f), sizeof(((struct nb_target_cfg *)0)->f)
-#define NONE B_CONFIG, 0, 0
-
-static const struct key keys[] = {
-	{ "box", "name", T_LABEL, NONE, NULL, 0, 0, "name of the box under test" },
-	{ "box", "layout", T_LABEL, NONE,
-	  "raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single",
-	  0, 0, "pool or array layout" },
-	{ "box", "disks", T_LABEL, NONE, NULL, 0, 0, "the disks, e.g. '5 x 3TB WD Red'" },
-	{ "box", "slog", T_LABEL, NONE, NULL, 0, 0, "separate intent log: none, or what it is" },
-	{ "box", "sync", T_LABEL, NONE, "standard|always|disabled", 0, 0,
-	  "ZFS sync property of the dataset" },
-	{ "box", "platform", T_LABEL, NONE, "bare|xen|esxi|vmware|kvm|hyperv|other|auto",
-	  0, 0, "bare metal or hypervisor (auto: detected on this client)" },
-	{ "box", "media", T_LABEL, NONE, "hdd|ssd|nvme|mixed", 0, 0,
-	  "the pool's disks: rotational or not" },
-	{ "box", "ram", T_SIZE, CFG(suite.p.ram), NULL, 0, 0,
-	  "the box's memory (bonnie sizes its file at twice this)" },
-	{ "box", "cpu", T_LABEL, NONE, NULL, 0, 0, "the box's processor" },
-	{ "box", "nic", T_LABEL, NONE, NULL, 0, 0, "the box's network link, e.g. 1gbit" },
-	{ "box", "os", T_LABEL, NONE, NULL, 0, 0, "the box's OS, e.g. FreeNAS 9.3" },
-	{ "box", "notes", T_LABEL, NONE, NULL, 0, 0, "free text" },
-
-	{ "target", "url", T_URL, TGT(url), NULL, 0, 0,
-	  "path, file:///path, nfs://host/export/dir or iscsi://host/iqn/lun" },
-	{ "target", "timeout", T_DURATION, TGT(timeout_us), NULL, 1000, 3600000000ULL,
-	  "give up on an unanswered request after this long (default 10s)" },
-	{ "target", "destroy-data", T_BOOL, TGT(destroy_data), NULL, 0, 0,
-	  "allow writing over a LUN or device that holds data" },
-	{ "target", "keep", T_BOOL, TGT(keep), NULL, 0, 0,
-	  "keep the scratch directory nasbench.<run-id>/ afterwards" },
-	{ "target", "offset", T_SIZE, TGT(offset), NULL, 0, 0,
-	  "block targets: start of the window used" },
-	{ "target", "size", T_SIZE, TGT(size), NULL, 0, 0,
-	  "block targets: length of the window used" },
-	{ "target", "engine", T_STR, TGT(engine), "native|fio", 0, 0,
-	  "who does the I/O: nasbench itself (native) or fio" },
-	{ "target", "ioengine", T_STR, TGT(ioengine), "io_uring|libaio|psync", 0, 0,
-	  "fio's ioengine when engine = fio (libaio, io_uring, psync)" },
-
-	{ "suite", "workloads", T_STR, CFG(suite.workloads), NULL, 0, 0,
-	  "comma-separated workloads (see 'nasbench list')" },
-	{ "suite", "suite", T_STR, CFG(suite.suite), NULL, 0, 0,
-	  "a named suite (see 'nasbench list')" },
-	{ "suite", "iterations", T_UINT, CFG(suite.iterations), NULL, 1, 1000,
-	  "repetitions of each workload (default 3)" },
-	{ "suite", "size", T_SIZE, CFG(suite.p.size), NULL, 4096, 0,
-	  "bytes of the data file or LUN window per workload (default 1G)" },
-	{ "suite", "runtime", T_DURATION, CFG(suite.p.runtime_us), NULL, 1000, 0,
-	  "run each iteration this long instead of once over the size" },
-	{ "suite", "iodepth", T_UINT32, CFG(suite.p.iodepth), NULL, 1, NB_MAX_QD,
-	  "I/Os in flight (default: the workload's)" },
-	{ "suite", "bs", T_SIZE32, CFG(suite.p.bs), NULL, 512, 64 << 20,
-	  "bytes per I/O (default: the workload's)" },
-	{ "suite", "direct", T_BOOL, CFG(suite.p.direct), NULL, 0, 0,
-	  "bypass the client's page cache (default yes)" },
-	{ "suite", "sync", T_CHOICE, CFG(suite.p.sync), "none|end|always", 0, 0,
-	  "write durability: none, one flush at the end, or every write" },
-	{ "suite", "verify", T_BOOL, CFG(suite.p.verify), NULL, 0, 0,
-	  "read written data back and check every block" },
-	{ "suite", "preset", T_UINT, CFG(suite.p.preset), NULL, 0, 9,
-	  "xz preset (default 6)" },
-	{ "suite", "files", T_UINT, CFG(suite.p.files), NULL, 1, 10000000,
-	  "bonnie: files to create, stat and delete (default 16384)" },
-	{ "suite", "fast", T_BOOL, CFG(suite.p.fast), NULL, 0, 0,
-	  "bonnie: skip the per-character phases, like bonnie++ -f (default no)" },
-	{ "suite", "cross-check", T_BOOL, CFG(suite.p.cross_check), NULL, 0, 0,
-	  "run I/O workloads with nasbench and fio, flag >10% differences" },
-};
-
-#define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 /* Sections whose lines other modules parse (criteria, host lists). */
 static const char *const raw_sections[] = { "accept", "clients" };
@@ -126,37 +28,9 @@ void nb_config_free(struct nb_config *c)
 	free(c->raw);
 	c->raw = NULL;
 	c->nraw = 0;
-}
-
-static int in_choices(const char *choices, const char *v)
-{
-	size_t n = strlen(v);
-
-	for (const char *p = choices; p && *p;) {
-		const char *bar = strchr(p, '|');
-		size_t len = bar ? (size_t)(bar - p) : strlen(p);
-
-		if (len == n && !strncasecmp(p, v, n))
-			return 1;
-		p = bar ? bar + 1 : NULL;
-	}
-	return 0;
-}
-
-static int choice_index(const char *choices, const char *v)
-{
-	int i = 0;
-	size_t n = strlen(v);
-
-	for (const char *p = choices; p && *p; i++) {
-		const char *bar = strchr(p, '|');
-		size_t len = bar ? (size_t)(bar - p) : strlen(p);
-
-		if (len == n && !strncasecmp(p, v, n))
-			return i;
-		p = bar ? bar + 1 : NULL;
-	}
-	return -1;
+	free(c->overrides);
+	c->overrides = NULL;
+	c->noverrides = 0;
 }
 
 int nb_config_label(struct nb_config *c, const char *key, const char *value,
@@ -212,118 +86,24 @@ static struct nb_target_cfg *new_target(struct nb_config *c, const char *name)
 	return t;
 }
 
-static const struct key *find_key(const char *section, const char *name)
-{
-	for (size_t i = 0; i < NKEYS; i++)
-		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, name))
-			return &keys[i];
-	return NULL;
-}
-
 static int unknown_key(const char *section, const char *name)
 {
-	const char *cands[NKEYS];
-	const char *near;
+	const char *near = nb_knob_suggest(section, name);
 
-	for (size_t i = 0; i < NKEYS; i++)
-		cands[i] = strcmp(keys[i].section, section) ? NULL : keys[i].name;
-	near = nb_suggest(name, cands, NKEYS);
 	if (near)
-		nb_err_set("unknown key '%s' in [%s]; did you mean '%s'?", name,
-			   section, near);
-	else
-		nb_err_set("unknown key '%s' in [%s] (see 'nasbench help config')",
-			   name, section);
-	return -EINVAL;
+		return nb_err(-EINVAL, "unknown key '%s' in [%s]; did you mean "
+			      "'%s'?", name, section, near);
+	return nb_err(-EINVAL, "unknown key '%s' in [%s] (see 'nasbench help "
+		      "config')", name, section);
 }
 
 /* From a file: "'size' in [suite]: invalid size '12Q' ..."; from an option
  * (WHERE "--size") the option names the key already. */
-static int bad_value(const struct key *k, const char *where)
+static int bad_value(const struct nb_knob *k, const char *where)
 {
 	if (!where || strncmp(where, "--", 2))
 		nb_err_prefix("'%s' in [%s]", k->name, k->section);
 	return -EINVAL;
-}
-
-static int set_number(const struct key *k, void *field, const char *v,
-		      const char *where)
-{
-	uint64_t n;
-	int rc;
-
-	switch (k->type) {
-	case T_SIZE:
-	case T_SIZE32:
-		rc = nb_parse_size(v, &n);
-		break;
-	case T_DURATION:
-		rc = nb_parse_duration_us(v, &n);
-		break;
-	default:
-		rc = nb_parse_uint(v, 0, UINT64_MAX, &n);
-		break;
-	}
-	if (rc)
-		return bad_value(k, where);
-	if ((k->min && n < k->min) || (k->max && n > k->max)) {
-		nb_err_set("value '%s' out of range (%llu to %llu)", v,
-			   (unsigned long long)k->min, (unsigned long long)k->max);
-		return bad_value(k, where);
-	}
-	if (k->type == T_SIZE32 || k->type == T_UINT32)
-		*(uint32_t *)field = (uint32_t)n;
-	else if (k->len == sizeof(int))
-		*(int *)field = (int)n;
-	else
-		*(uint64_t *)field = n;
-	return 0;
-}
-
-static int set_field(const struct key *k, void *base, const char *v,
-		     const char *where, struct nb_target_cfg *t)
-{
-	void *field = (char *)base + k->off;
-	int b;
-
-	switch (k->type) {
-	case T_LABEL:
-		return 0;
-	case T_URL:
-		if (nb_url_parse(v, &t->u))
-			return bad_value(k, where);
-		if (!nb_url_scheme_known(t->u.scheme)) {
-			nb_err_set("no runner for '%s://' URLs", t->u.scheme);
-			return bad_value(k, where);
-		}
-		/* fall through */
-	case T_STR:
-		if (strlen(v) >= k->len) {
-			nb_err_set("value too long");
-			return bad_value(k, where);
-		}
-		if (k->choices && !in_choices(k->choices, v)) {
-			nb_err_set("'%s' is not one of %s", v, k->choices);
-			return bad_value(k, where);
-		}
-		snprintf(field, k->len, "%s", v);
-		return 0;
-	case T_BOOL:
-		if (nb_parse_bool(v, &b))
-			return bad_value(k, where);
-		*(int *)field = b;
-		return 0;
-	case T_CHOICE:
-		b = choice_index(k->choices, v);
-		if (b < 0) {
-			nb_err_set("'%s' is not one of %s", v, k->choices);
-			return bad_value(k, where);
-		}
-		*(int *)field = b;
-		return 0;
-	default:
-		return set_number(k, field, v, where);
-	}
 }
 
 static int set_key(struct nb_config *c, const char *section, const char *name,
@@ -331,33 +111,39 @@ static int set_key(struct nb_config *c, const char *section, const char *name,
 {
 	char sec[64], tname[64] = "";
 	const char *sp = strchr(section, ' ');
-	struct nb_target_cfg *t = NULL;
-	const struct key *k;
+	const struct nb_knob *k;
+	void *base = c;
 
 	snprintf(sec, sizeof(sec), "%.*s",
 		 (int)(sp ? (size_t)(sp - section) : strlen(section)), section);
 	if (sp)
 		snprintf(tname, sizeof(tname), "%s", sp + 1);
-	k = find_key(sec, name);
+	k = nb_knob_find(sec, name);
 	if (!k)
 		return unknown_key(sec, name);
-	if (k->type == T_LABEL || !strcmp(sec, "box")) {
-		if (k->choices && !in_choices(k->choices, value)) {
+	if (!strcmp(sec, "box")) {
+		if (!nb_knob_allows(k, value)) {
 			nb_err_set("'%s' is not one of %s", value, k->choices);
 			return bad_value(k, where);
 		}
 		if (nb_config_label(c, name, value, NULL))
 			return -EINVAL;
-		if (k->type == T_LABEL)
-			return 0;
 	}
-	if (k->base == B_TARGET) {
-		t = nb_config_target(c, tname);
-		if (!t && !(t = new_target(c, tname)))
+	switch (k->base) {
+	case NB_KB_NONE:
+		return 0;
+	case NB_KB_PARAMS:
+		base = &c->suite.p;
+		break;
+	case NB_KB_TARGET:
+		base = nb_config_target(c, tname);
+		if (!base && !(base = new_target(c, tname)))
 			return -EINVAL;
-		return set_field(k, t, value, where, t);
+		break;
+	default:
+		break;
 	}
-	return set_field(k, c, value, where, NULL);
+	return nb_knob_parse(k, base, value) ? bad_value(k, where) : 0;
 }
 
 /* SECTION may be "target NAME"; WHERE prefixes any error. */
@@ -398,7 +184,7 @@ static int check_header(struct nb_config *c, const char *path, int line,
 	snprintf(base, sizeof(base), "%.*s",
 		 (int)(sp ? (size_t)(sp - section) : strlen(section)), section);
 	near = nb_suggest(base, known_sections, 5);
-	if (!find_key(base, "url") && strcmp(base, "box") && strcmp(base, "suite") &&
+	if (!nb_knob_find(base, "url") && strcmp(base, "box") && strcmp(base, "suite") &&
 	    strcmp(base, "accept") && strcmp(base, "clients"))
 		return near ? nb_err_set("%s:%d: unknown section [%s]; did you mean "
 					 "[%s]?", path, line, base, near)
@@ -521,19 +307,7 @@ int nb_config_load(struct nb_config *c, const char *path)
 
 void nb_config_help(FILE *out)
 {
-	const char *sec = "";
-
-	for (size_t i = 0; i < NKEYS; i++) {
-		if (strcmp(sec, keys[i].section)) {
-			sec = keys[i].section;
-			fprintf(out, "%s[%s%s]\n", i ? "\n" : "", sec,
-				!strcmp(sec, "target") ? " NAME" : "");
-		}
-		fprintf(out, "  %-14s %s%s%s%s\n", keys[i].name, keys[i].help,
-			keys[i].choices ? " (" : "",
-			keys[i].choices ? keys[i].choices : "",
-			keys[i].choices ? ")" : "");
-	}
+	nb_knobs_help(out);
 	fputs("\n[accept]         one criterion a line: WORKLOAD@TARGET METRIC OP VALUE\n"
 	      "[clients]        one fio server a line: host[:port]\n", out);
 }
@@ -574,5 +348,97 @@ int nb_config_add_target(struct nb_config *c, const char *spec)
 		return nb_err_prefix("--target"), -EINVAL;
 	snprintf(t->url, sizeof(t->url), "%s", url);
 	t->u = u;
+	return 0;
+}
+
+int nb_config_select_targets(struct nb_config *c, char *const *names, int n)
+{
+	struct nb_target_cfg keep[NB_MAX_TARGETS];
+
+	if (n > NB_MAX_TARGETS)
+		return nb_err(-EINVAL, "--target: at most %d targets", NB_MAX_TARGETS);
+	for (int i = 0; i < n; i++) {
+		struct nb_target_cfg *t = nb_config_target(c, names[i]);
+
+		if (!t) {
+			if (!strstr(names[i], "://") && !strchr(names[i], '/') &&
+			    !strchr(names[i], '='))
+				return nb_err(-EINVAL, "--target: no target '%s' in "
+					      "%s, and it is not a URL or path",
+					      names[i], c->path[0] ? c->path :
+					      "the command line");
+			if (nb_config_add_target(c, names[i]))
+				return -EINVAL;
+			t = &c->targets[c->ntargets - 1];
+		}
+		keep[i] = *t;
+	}
+	if (n) {
+		memcpy(c->targets, keep, sizeof(keep[0]) * (size_t)n);
+		c->ntargets = n;
+	}
+	return 0;
+}
+
+int nb_config_set_targets(struct nb_config *c, const char *key,
+			  const char *value, const char *where)
+{
+	for (int i = 0; i < c->ntargets; i++) {
+		char section[128];
+
+		snprintf(section, sizeof(section), "target %s", c->targets[i].name);
+		if (nb_config_set(c, section, key, value, where))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int nb_config_check_targets(const struct nb_config *c)
+{
+	if (!c->ntargets)
+		return nb_err(-EINVAL, "no target: give --target URL or a box file "
+			      "with a [target NAME] section");
+	for (int i = 0; i < c->ntargets; i++)
+		if (!c->targets[i].url[0])
+			return nb_err(-EINVAL, "%s: target '%s' has no url",
+				      c->path[0] ? c->path : "config",
+				      c->targets[i].name);
+	return 0;
+}
+
+int nb_config_override(struct nb_config *c, const char *section,
+		       const char *key, const char *value, const char *where)
+{
+	struct nb_override *v = realloc(c->overrides, (size_t)(c->noverrides + 1) *
+					sizeof(*v));
+
+	if (!v)
+		return nb_err(-ENOMEM, "out of memory");
+	c->overrides = v;
+	v += c->noverrides++;
+	snprintf(v->section, sizeof(v->section), "%s", section);
+	snprintf(v->key, sizeof(v->key), "%s", key);
+	snprintf(v->value, sizeof(v->value), "%s", value);
+	snprintf(v->where, sizeof(v->where), "%s", where);
+	return 0;
+}
+
+int nb_config_apply(struct nb_config *c, int targets)
+{
+	for (int i = 0; i < c->noverrides; i++) {
+		const struct nb_override *v = &c->overrides[i];
+		int rc = 0;
+
+		if (targets != !strcmp(v->section, "target"))
+			continue;
+		if (targets)
+			rc = nb_config_set_targets(c, v->key, v->value, v->where);
+		else if (!strcmp(v->section, "label"))
+			rc = nb_config_label(c, v->key, v->value, v->where);
+		else
+			rc = nb_config_set(c, v->section, v->key, v->value, v->where);
+		if (rc)
+			return rc;
+	}
 	return 0;
 }

@@ -40,6 +40,13 @@ struct nb_raw_line {
 	char text[512];
 };
 
+/* A key set on the command line, applied over the box file. */
+struct nb_override {
+	char section[16];        /* "suite", "label", "target" (every target) */
+	char key[64], value[1024];
+	char where[64];          /* the option: "--size", "--set size" */
+};
+
 struct nb_config {
 	char path[4096];         /* "" when no file was read */
 	int nlabels;
@@ -49,6 +56,8 @@ struct nb_config {
 	struct nb_suite_cfg suite;
 	int nraw;
 	struct nb_raw_line *raw;
+	int noverrides;
+	struct nb_override *overrides;
 };
 
 void nb_config_init(struct nb_config *c);
@@ -69,6 +78,29 @@ const char *nb_config_label_get(const struct nb_config *c, const char *key);
 
 /* Add a target from the command line: "URL" or "NAME=URL".  0 or -EINVAL. */
 int nb_config_add_target(struct nb_config *c, const char *spec);
+
+/* Keep only the targets NAMES (N of them) say, in their order: a name of
+ * a configured target, or a URL, path or NAME=URL added as a new one.  No
+ * names: keep all.  0 or -EINVAL. */
+int nb_config_select_targets(struct nb_config *c, char *const *names, int n);
+
+/* Set KEY of section [target] to VALUE on every target (an option of
+ * 'nasbench run' such as --timeout; WHERE names it).  0 or -EINVAL. */
+int nb_config_set_targets(struct nb_config *c, const char *key,
+			  const char *value, const char *where);
+
+/* There is a target, and each has a URL.  0 or -EINVAL. */
+int nb_config_check_targets(const struct nb_config *c);
+
+/* Keep KEY = VALUE of SECTION ("suite", "label", or "target": every
+ * target) from the command line option WHERE, to apply over the box file
+ * with nb_config_apply().  0 or -ENOMEM. */
+int nb_config_override(struct nb_config *c, const char *section,
+		       const char *key, const char *value, const char *where);
+/* Apply the overrides: of "suite" and "label" (TARGETS 0: after the box
+ * file is read) or of "target" (TARGETS 1: once the run's targets are
+ * chosen).  0 or -EINVAL with "WHERE: ..." set. */
+int nb_config_apply(struct nb_config *c, int targets);
 
 /* The target named NAME, or NULL. */
 struct nb_target_cfg *nb_config_target(struct nb_config *c, const char *name);

@@ -18,6 +18,7 @@
 #include "../core/clock.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
+#include "../core/hook.h"
 #include "../core/units.h"
 
 #include <errno.h>
@@ -249,19 +250,6 @@ static int verify_file(struct bigfile *b, uint64_t size, int direct,
 	return rc;
 }
 
-/*
- * A test hook: NASBENCH_TEST_BEFORE_VERIFY is a shell command run between
- * the write and the read-back (tests flip a byte of the file with it, to
- * prove verify sees real corruption on the real file system).
- */
-static void before_verify(void)
-{
-	const char *cmd = getenv("NASBENCH_TEST_BEFORE_VERIFY");
-
-	if (cmd && *cmd && system(cmd) != 0)
-		nb_warn("NASBENCH_TEST_BEFORE_VERIFY failed: %s", cmd);
-}
-
 static int bigfile_run(struct nb_wl_ctx *c)
 {
 	struct bigfile b = { .c = c, .seed = c->seed, .verify = c->p->verify > 0 };
@@ -322,7 +310,7 @@ static int bigfile_run(struct nb_wl_ctx *c)
 			free(r);
 			return nb_err(-ENOMEM, "out of memory");
 		}
-		before_verify();
+		nb_hook("before-verify", NULL, c->stop);
 		rc = verify_file(&b, size, direct, v);
 		if (!rc && !v->stopped) {
 			nb_wl_metric(c, "verify_bw_bytes", (double)v->bytes_read /

@@ -20,18 +20,18 @@
  * "stale_offsets" (the first 256 of each) and "bad_blocks" (what the first
  * 32 bad blocks claimed to be).
  *
- * Test hook: with NASBENCH_TEST_PAUSE=DIR in the environment, after each
- * write pass N (flushed) the workload creates DIR/pass-N.ready (run id,
- * file name in the scratch directory nasbench.<run-id>/ - empty on a block
- * target -, block size, size, window offset) and waits, up to 120 s, for
- * DIR/pass-N.go.  A test uses the pause to damage the data on the box's
- * own storage - flip a byte, or put back a copy of a block saved after
- * pass 1 once pass 2 has replaced it - exactly as a faulty box would; the
- * workload does nothing differently.
+ * Test hook (core/hook.h): after each write pass N (flushed) the point
+ * "pass-N", with the run id, the file name in the scratch directory
+ * nasbench.<run-id>/ (empty on a block target), block size, size and
+ * window offset.  The test build pauses there so a test can damage the
+ * data on the box's own storage - flip a byte, or put back a copy of a
+ * block saved after pass 1 once pass 2 has replaced it - exactly as a
+ * faulty box would; the workload does nothing differently.
  */
 #include "workload.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
+#include "../core/hook.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,7 +46,6 @@
 #define DEFAULT_QD 8u
 #define MAX_OFFSETS 256
 #define MAX_DETAILS 32
-#define PAUSE_S 120
 
 enum { C_CORRUPT, C_MISPLACED, C_STALE, C_N };
 static const char *const class_names[C_N] = { "corrupt", "misplaced", "stale" };
@@ -129,37 +128,18 @@ static void on_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)
 	nb_progress_update(g->progress, bytes, elapsed_ns);
 }
 
-/* The test hook described at the top; 0, -EINTR or -ETIMEDOUT. */
+/* After write pass PASS (flushed): where a test may damage the data. */
 static int pause_point(struct nb_wl_ctx *c, int pass, const struct nb_iospec *s)
 {
-	const char *dir = getenv("NASBENCH_TEST_PAUSE");
-	char path[4200];
-	FILE *f;
+	char point[16], detail[512];
 
-	if (!dir || !*dir)
-		return 0;
-	snprintf(path, sizeof(path), "%s/pass-%d.ready", dir, pass);
-	f = fopen(path, "w");
-	if (!f)
-		return nb_err(-errno, "NASBENCH_TEST_PAUSE: cannot create '%s': %s",
-			      path, strerror(errno));
-	fprintf(f, "run_id=%s\nfile=%s\nblock=%u\nsize=%llu\nwindow_offset=%llu\n",
-		c->run_id, c->t->caps & NB_CAP_BLOCK ? "" : "integrity", BLOCK,
-		(unsigned long long)s->size,
-		(unsigned long long)c->t->cfg->offset);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/pass-%d.go", dir, pass);
-	for (int i = 0; i < PAUSE_S * 20; i++) {
-		struct timespec ts = { 0, 50000000 };
-
-		if (!access(path, F_OK))
-			return 0;
-		if (*c->stop)
-			return -EINTR;
-		nanosleep(&ts, NULL);
-	}
-	return nb_err(-ETIMEDOUT, "NASBENCH_TEST_PAUSE: no '%s' after %d s",
-		      path, PAUSE_S);
+	snprintf(point, sizeof(point), "pass-%d", pass);
+	snprintf(detail, sizeof(detail), "run_id=%s\nfile=%s\nblock=%u\nsize=%llu\n"
+		 "window_offset=%llu\n", c->run_id,
+		 c->t->caps & NB_CAP_BLOCK ? "" : "integrity", BLOCK,
+		 (unsigned long long)s->size,
+		 (unsigned long long)c->t->cfg->offset);
+	return nb_hook(point, detail, c->stop);
 }
 
 static int one_pass(struct nb_wl_ctx *c, struct nb_iospec *s, int rw,

@@ -1,11 +1,19 @@
 # tests/integration/lib.sh - sourced by every integration test.
 #
 # A test is tests/integration/test_<area>.sh: a series of `t_case NAME` blocks
-# using the asserts below.  NB is the built binary, T a scratch directory
+# using the asserts below.  NB is the built binary (NBT its test build), T a scratch directory
 # created for the test and removed after it.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 NB=${NB:-$ROOT/nasbench}
+# the test build (core/hook.h): the same program with the test hooks, for
+# the tests that strike at a known point of a run
+NBT=${NBT:-$ROOT/build/nasbench-test}
+# helper programs of the integration tests, built by `make test-build`
+TOOLS=$ROOT/build/tools
+for f in "$NB" "$NBT" "$TOOLS/iscsi_pio" "$TOOLS/nfs_meta"; do
+	[ -x "$f" ] || { echo "FAIL: $f is missing: run 'make test-build'" >&2; exit 1; }
+done
 T=$(mktemp -d /tmp/nbtest.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 T_FAILS=0

@@ -137,7 +137,7 @@ integrity_fault() {
 	local locate=$1; shift
 	local P=$T/pause.$RANDOM f
 	mkdir -p "$P"
-	NASBENCH_TEST_PAUSE=$P "$NB" run "$@" -w integrity --size 1M -i 1 \
+	NASBENCH_TEST_PAUSE=$P "$NBT" run "$@" -w integrity --size 1M -i 1 \
 		-o "$T/integ.json" --junit "$T/integ.xml" >"$T/integ.out" 2>"$T/integ.err" &
 	local pid=$!
 	wait_file "$P/pass-1.ready" || { t_fail "no pause after pass 1: $(cat "$T/integ.err")"; kill $pid; return; }

@@ -122,7 +122,7 @@ assert_rc 2
 assert_err "nasbench: --engine: 'fios' is not one of native|fio"
 run "$NB" run --target "$D" --engine fio --ioengine aio -w rand4k-read -i 1 -q
 assert_rc 2
-assert_err "nasbench: --ioengine: ioengine 'aio' is not one nasbench drives (io_uring, libaio, psync)"
+assert_err "nasbench: --ioengine: 'aio' is not one of io_uring|libaio|psync"
 printf '[target t]\nurl = %s\nioengine = sync\n' "$D" >"$T/bad.ini"
 run "$NB" run "$T/bad.ini" -q
 assert_rc 2

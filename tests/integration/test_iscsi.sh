@@ -16,10 +16,7 @@ PASS=${PASS%%@*}
 SMALL=(--size 16M --iterations 1 -q)
 
 # the helper that shows the bytes a runner reads and writes
-PIO=$T/iscsi_pio
-cc -std=gnu11 -O1 -D_GNU_SOURCE -o "$PIO" "$ROOT/tests/integration/iscsi_pio.c" \
-	"$ROOT/build/libnasbench.a" $(pkg-config --libs libnfs libiscsi inih jansson liblzma liburing) \
-	-lm -lpthread || { echo "test_iscsi.sh: cannot build iscsi_pio" >&2; exit 1; }
+PIO=$TOOLS/iscsi_pio
 
 # check_stamps FILE START LEN: every 4 KiB of FILE[START, START+LEN) is
 # nasbench's (magic, then its offset in the window = position - START + BASE)

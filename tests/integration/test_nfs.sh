@@ -85,30 +85,24 @@ assert_json "$T/big.json" 'd["results"][1]["iterations"][0]["bytes_read"] == 16 
 scratch_gone "$T/big.json" "$EXPORT"
 
 t_case "metadata calls: mkdir, stat, rename, readdir, unlink, rmdir"
-if cc -std=gnu11 -D_GNU_SOURCE -o "$T/nfs_meta" "$ROOT/tests/integration/nfs_meta.c" \
-	"$ROOT/build/libnasbench.a" $(pkg-config --libs libnfs libiscsi inih jansson liblzma liburing) \
-	-lm -lpthread 2>"$T/cc.err"; then
-	run "$T/nfs_meta" "$URL" "meta$$"
-	assert_rc 0
-	assert_out "fua write ok"
-	assert_out "readback same"
-	assert_out "stat size 100000 dir 0"
-	assert_out "stat d dir 1"
-	assert_out "entry g"
-	assert_out "stat d/f: target 'meta': cannot stat '/nasbench.meta$$/d/f': No such file or directory"
-	assert_out "rmdir d refused"
-	# what the server holds, seen on its own file system
-	[ "$(stat -c %s "$EXPORT/nasbench.meta$$/d/g" 2>/dev/null)" = 100000 ] ||
-		t_fail "d/g is not on the export with 100000 bytes"
-	[ -d "$EXPORT/nasbench.meta$$/e" ] || t_fail "directory e is not on the export"
-	rm -rf "$EXPORT/nasbench.meta$$"
-	run "$T/nfs_meta" "$URL" "meta2$$" clean
-	assert_rc 0
-	assert_out "unlink rmdir ok"
-	[ ! -e "$EXPORT/nasbench.meta2$$" ] || t_fail "scratch left: $EXPORT/nasbench.meta2$$"
-else
-	t_fail "cannot build nfs_meta: $(cat "$T/cc.err")"
-fi
+run "$TOOLS/nfs_meta" "$URL" "meta$$"
+assert_rc 0
+assert_out "fua write ok"
+assert_out "readback same"
+assert_out "stat size 100000 dir 0"
+assert_out "stat d dir 1"
+assert_out "entry g"
+assert_out "stat d/f: target 'meta': cannot stat '/nasbench.meta$$/d/f': No such file or directory"
+assert_out "rmdir d refused"
+# what the server holds, seen on its own file system
+[ "$(stat -c %s "$EXPORT/nasbench.meta$$/d/g" 2>/dev/null)" = 100000 ] ||
+	t_fail "d/g is not on the export with 100000 bytes"
+[ -d "$EXPORT/nasbench.meta$$/e" ] || t_fail "directory e is not on the export"
+rm -rf "$EXPORT/nasbench.meta$$"
+run "$TOOLS/nfs_meta" "$URL" "meta2$$" clean
+assert_rc 0
+assert_out "unlink rmdir ok"
+[ ! -e "$EXPORT/nasbench.meta2$$" ] || t_fail "scratch left: $EXPORT/nasbench.meta2$$"
 
 t_case "no server at the address"
 start=$(date +%s)

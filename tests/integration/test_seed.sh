@@ -66,7 +66,7 @@ t_case "bigfile verify catches a byte flipped on disk between write and read-bac
 # see it after the kernel writes it back)
 off=$((5 * 1048576 + 4096 * 3 + 100))
 export NASBENCH_TEST_BEFORE_VERIFY="f=\$(ls $D/nasbench.*/bigfile) && printf '\\xA5' | dd of=\"\$f\" bs=1 seek=$off conv=notrunc status=none && sync"
-run "$NB" run -t "$D" -w bigfile -i 1 --size 16M --set verify=yes -q -o "$T/bad.json"
+run "$NBT" run -t "$D" -w bigfile -i 1 --size 16M --set verify=yes -q -o "$T/bad.json"
 unset NASBENCH_TEST_BEFORE_VERIFY
 assert_rc 3
 assert_err "target 'local': bigfile verify: the 4 KiB block at offset $((5 * 1048576 + 4096 * 3)) is corrupt (checksum mismatch)"

@@ -1,4 +1,4 @@
-/* plan.c - rough estimates of what a plan costs, and suite items. */
+/* estimate.c - rough estimates of what a plan costs, and suite items. */
 #include "workload.h"
 #include "../core/err.h"
 

@@ -1,0 +1,98 @@
+/* opts.c - getopt_long and usage text from one option table. */
+#include "opts.h"
+#include "../core/err.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#define KNOB_ID 1000             /* + the row of nb_knobs[] */
+#define MAX_OPTS 128
+
+static void add_short(char *shorts, size_t cap, char c, int has_arg)
+{
+	size_t len = strlen(shorts);
+
+	if (c)
+		snprintf(shorts + len, cap - len, "%c%s", c, has_arg ? ":" : "");
+}
+
+/* Whether a knob row of section SECTION is listed by OPTS. */
+static int lists(const struct nb_opt *opts, size_t n, const char *section)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!opts[i].name && !opts[i].help && !strcmp(opts[i].metavar, section))
+			return 1;
+	return 0;
+}
+
+/* The knob whose option getopt_long returned as C, or NULL. */
+static const struct nb_knob *knob_of(int c)
+{
+	if (c >= KNOB_ID)
+		return &nb_knobs[c - KNOB_ID];
+	for (const struct nb_knob *k = nb_knobs; k->name; k++)
+		if (k->opt && k->short_opt == c)
+			return k;
+	return NULL;
+}
+
+int nb_opts_parse(int argc, char **argv, const struct nb_opt *opts, size_t n,
+		  nb_opt_fn cb, void *payload, int *first_arg)
+{
+	struct option longopts[MAX_OPTS + 1] = { { 0 } };
+	char shorts[128] = ":";
+	size_t m = 0;
+	int c;
+
+	for (size_t i = 0; i < n && m < MAX_OPTS; i++) {
+		if (!opts[i].name)
+			continue;
+		longopts[m++] = (struct option){ opts[i].name, opts[i].metavar ?
+			required_argument : no_argument, NULL, opts[i].id };
+		add_short(shorts, sizeof(shorts), opts[i].short_opt,
+			  opts[i].metavar != NULL);
+	}
+	for (int i = 0; nb_knobs[i].name && m < MAX_OPTS; i++) {
+		const struct nb_knob *k = &nb_knobs[i];
+		int has_arg = !(k->flags & NB_KF_NOARG);
+
+		if (!k->opt || !lists(opts, n, k->section))
+			continue;
+		longopts[m++] = (struct option){ k->opt, has_arg ? required_argument :
+			no_argument, NULL, k->short_opt ? k->short_opt : KNOB_ID + i };
+		add_short(shorts, sizeof(shorts), k->short_opt, has_arg);
+	}
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
+		const struct nb_knob *k = knob_of(c);
+		int rc;
+
+		if (c == ':')
+			return nb_err(-EINVAL, "option '%s' needs a value",
+				      argv[optind - 1]);
+		if (c == '?')
+			return nb_err(-EINVAL, "unknown option '%s' (see 'nasbench "
+				      "help %s')", argv[optind - 1], argv[0]);
+		rc = cb(k ? 0 : c, k, optarg, payload);
+		if (rc)
+			return rc;
+	}
+	*first_arg = optind;
+	return 0;
+}
+
+void nb_opts_usage(FILE *out, const struct nb_opt *opts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct nb_opt *r = &opts[i];
+
+		if (r->name)
+			nb_usage_line(out, r->short_opt, r->name, r->metavar, r->help);
+		else if (r->help)
+			fprintf(out, "\n%s\n", r->help);
+		else
+			nb_knobs_usage(out, r->metavar);
+	}
+}

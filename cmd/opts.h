@@ -1,0 +1,41 @@
+/*
+ * opts.h - a command's options as one table: getopt_long's option list,
+ *          the short-option string and the usage text come from it.
+ *
+ * A row with a name is an option; a row without one is a heading (help
+ * set) or stands for the options of the knobs of section METAVAR
+ * (core/knobs.c: --size, --timeout...), so a knob's option is declared in
+ * its row only.
+ */
+#ifndef NB_CMD_OPTS_H
+#define NB_CMD_OPTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../core/knobs.h"
+
+struct nb_opt {
+	const char *name;        /* long option, without "--" */
+	char short_opt;          /* 0: none */
+	const char *metavar;     /* the value's name; NULL: takes no value */
+	int id;                  /* passed to the callback (> 0, < 1000) */
+	const char *help;
+};
+
+/* Called for each option given: ID is the row's id, or 0 with K the knob
+ * whose option it is; ARG the value (NULL without one).  0 or -EINVAL. */
+typedef int (*nb_opt_fn)(int id, const struct nb_knob *k, char *arg,
+			 void *payload);
+
+/* Parse ARGV (ARGV[0] the command) by OPTS (N rows) and the knob rows
+ * they stand for, calling CB; *FIRST_ARG is the index of the first
+ * operand.  0, CB's error, or -EINVAL: "unknown option '--x' (see
+ * 'nasbench help CMD')", "option '--x' needs a value". */
+int nb_opts_parse(int argc, char **argv, const struct nb_opt *opts, size_t n,
+		  nb_opt_fn cb, void *payload, int *first_arg);
+
+/* The option lines of OPTS, headings and knob sections included. */
+void nb_opts_usage(FILE *out, const struct nb_opt *opts, size_t n);
+
+#endif

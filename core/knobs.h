@@ -1,0 +1,98 @@
+/*
+ * knobs.h - every key of the box file, declared once.
+ *
+ * One row per knob (fio's struct fio_option is the model): its section and
+ * name, its type and range, where its value lives, its help, and the option
+ * of 'nasbench run' that sets it.  The one table drives the INI parsing
+ * (core/config.c), run's long options and their usage text, 'nasbench help
+ * config', and the merge of a suite's defaults under the user's knobs.
+ * Adding a knob is adding a row (and, for a workload knob, its field in
+ * struct nb_params).
+ */
+#ifndef NB_KNOBS_H
+#define NB_KNOBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "params.h"
+
+enum nb_knob_type {
+	NB_KT_LABEL,      /* only a label of the result */
+	NB_KT_STR,        /* a string field (choices optional) */
+	NB_KT_SIZE,       /* uint64_t bytes */
+	NB_KT_SIZE32,     /* uint32_t bytes */
+	NB_KT_DURATION,   /* uint64_t microseconds */
+	NB_KT_UINT,       /* uint64_t, or int when the field is an int */
+	NB_KT_UINT32,     /* uint32_t */
+	NB_KT_BOOL,       /* int 0/1 */
+	NB_KT_CHOICE,     /* int: index into choices */
+	NB_KT_URL,        /* the target URL: parsed into struct nb_target_cfg */
+};
+
+/* Where a knob's field lives. */
+enum nb_knob_base {
+	NB_KB_NONE,       /* nowhere (labels) */
+	NB_KB_CONFIG,     /* struct nb_config */
+	NB_KB_PARAMS,     /* struct nb_params (the config's suite.p) */
+	NB_KB_TARGET,     /* struct nb_target_cfg */
+};
+
+enum nb_knob_flag {
+	NB_KF_NOARG = 1 << 0,  /* the option takes no value: it sets "yes" */
+};
+
+struct nb_knob {
+	const char *section;     /* "box", "target", "suite" */
+	const char *name;
+	enum nb_knob_type type;
+	enum nb_knob_base base;
+	size_t off, len;         /* the field in its base */
+	const char *choices;     /* '|'-separated (labels, NB_KT_STR, CHOICE) */
+	uint64_t min, max;       /* 0: no bound */
+	const char *help;
+	/* 'nasbench run': the long option (without "--"), its short letter
+	 * (0: none), the value's name in the usage text; NULL: no option.
+	 * An option of a [target] knob sets it on every target of the run. */
+	const char *opt;
+	char short_opt;
+	const char *metavar;
+	unsigned flags;          /* enum nb_knob_flag */
+};
+
+/* The table, ended by a row with a NULL name. */
+extern const struct nb_knob nb_knobs[];
+
+/* The row of SECTION ("suite", "target": without the target's name) and
+ * NAME, or NULL. */
+const struct nb_knob *nb_knob_find(const char *section, const char *name);
+
+/* The nearest known name in SECTION to NAME ("did you mean"), or NULL. */
+const char *nb_knob_suggest(const char *section, const char *name);
+
+/* Whether V is one of K's choices (always, when K has none). */
+int nb_knob_allows(const struct nb_knob *k, const char *v);
+
+/* Parse V into K's field of BASE (the struct K->base names; for a URL, the
+ * target).  0, or -EINVAL with the reason set (not prefixed with a place:
+ * "value '0' out of range (4096 to ...)", "'x' is not one of a|b"). */
+int nb_knob_parse(const struct nb_knob *k, void *base, const char *v);
+
+/* Under the user's params P, the knobs a suite sets (D) where the user set
+ * none: a number of 0 or a switch below 0 is "not set". */
+void nb_params_merge(struct nb_params *p, const struct nb_params *d);
+
+/* 'nasbench help config': every row of the table, by section. */
+void nb_knobs_help(FILE *out);
+
+/* The usage lines of the options of SECTION's knobs, as 'nasbench help
+ * run' shows them ("      --size SIZE        bytes of ..."). */
+void nb_knobs_usage(FILE *out, const char *section);
+
+/* One usage line: "  -s, --suite NAME       HELP" (SHORT_OPT 0: none;
+ * METAVAR NULL: no value).  Long help wraps at 78 columns. */
+void nb_usage_line(FILE *out, char short_opt, const char *opt,
+		   const char *metavar, const char *help);
+
+#endif

@@ -1,0 +1,153 @@
+/* exec.c - targets x workloads x iterations into the result document. */
+#include "exec.h"
+#include "../core/datagen.h"
+#include "../core/err.h"
+#include "../core/result.h"
+#include "../core/units.h"
+#include "../runners/runner.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void fail(struct nb_exec *x, int rc)
+{
+	int code = rc == -EINVAL ? NB_EXIT_USAGE : NB_EXIT_TARGET;
+
+	nb_die_msg("%s", nb_err_last());
+	if (code > x->exit_code || x->exit_code == NB_EXIT_OK)
+		x->exit_code = code;
+}
+
+static int space_check(struct nb_exec *x, struct nb_target *t)
+{
+	uint64_t need = nb_plan_space(x->pl), avail;
+	char a[32], b[32];
+
+	if (t->ops->space(t, &avail))
+		return -EIO;
+	if (need <= avail)
+		return 0;
+	/* I/O workloads use all of a LUN smaller than their default size */
+	if ((t->caps & NB_CAP_BLOCK) && !x->pl->p.size)
+		return 0;
+	if (t->caps & NB_CAP_BLOCK)
+		return nb_err(-ENOSPC, "target '%s' has %s (the LUN, device or its "
+			      "window), fewer than the size %s asked for: lower "
+			      "--size", t->cfg->name, nb_fmt_size(avail, a, sizeof(a)),
+			      nb_fmt_size(need, b, sizeof(b)));
+	return nb_err(-ENOSPC, "target '%s' has %s free, but the workloads need "
+		      "%s: lower the size (--size)", t->cfg->name,
+		      nb_fmt_size(avail, a, sizeof(a)), nb_fmt_size(need, b, sizeof(b)));
+}
+
+/* One iteration; its figures join ENTRY when it finished (or when a
+ * workload kept the figures of a partly failed one: fio clients). */
+static int run_iteration(struct nb_exec *x, struct nb_target *t,
+			 const struct nb_workload *w, int widx, int it,
+			 json_t *entry)
+{
+	struct nb_wl_ctx c = {
+		.t = t, .wl = w, .p = &x->pl->p, .run_id = x->run_id,
+		.seed = nb_fnv1a(x->run_id, strlen(x->run_id), 0) +
+			(uint64_t)widx * 1000003 + (uint64_t)it,
+		.iteration = it, .iterations = nb_plan_iters(x->pl, widx),
+		.stop = x->stop, .progress = x->progress,
+		.metrics = json_object(), .extra = json_object(),
+		.entry = entry, .labels = json_object_get(x->doc, "labels"),
+	};
+	int rc;
+
+	nb_err_clear();
+	rc = w->run(&c);
+	if (c.spec)
+		json_object_set_new(entry, "spec", c.spec);
+	if (!rc || json_is_true(json_object_get(c.extra, "partial"))) {
+		nb_result_iteration(entry, c.metrics, c.extra);
+	} else {
+		json_decref(c.metrics);
+		json_decref(c.extra);
+	}
+	return rc;
+}
+
+/* Every iteration of one workload; returns 0, -EINTR, or -errno. */
+static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
+{
+	const struct nb_workload *w = x->pl->wl[widx];
+	json_t *entry = nb_result_add(x->doc, t->cfg->name, w->name);
+	char why[256];
+	const char *skip = nb_workload_unsupported(w, t, why, sizeof(why));
+	int rc = 0;
+
+	if (skip) {
+		nb_result_set_status(entry, "skipped", skip);
+		return 0;
+	}
+	for (int it = 1; it <= nb_plan_iters(x->pl, widx) && !rc; it++)
+		rc = run_iteration(x, t, w, widx, it, entry);
+	if (rc == -EINTR || (rc == 0 && *x->stop))
+		nb_result_set_status(entry, "interrupted",
+				     "stopped by a signal; finished iterations kept");
+	else if (rc)
+		nb_result_set_status(entry, "failed", nb_err_last());
+	return *x->stop ? -EINTR : rc;
+}
+
+/* The target's entry in "targets": name, URL, runner and what it can do. */
+static json_t *target_json(struct nb_exec *x, const struct nb_target *t,
+			   const struct nb_target_cfg *tc)
+{
+	json_t *tj = json_pack("{s:s, s:s}", "name", tc->name, "url", t->desc);
+
+	if (t->ops) {
+		json_t *caps = json_array();
+
+		for (int i = 0; nb_cap_name(t->ops->caps, i); i++)
+			json_array_append_new(caps,
+					      json_string(nb_cap_name(t->ops->caps, i)));
+		json_object_set_new(tj, "runner", json_string(t->ops->name));
+		json_object_set_new(tj, "runner_caps", caps);
+	}
+	json_array_append_new(json_object_get(x->doc, "targets"), tj);
+	return tj;
+}
+
+static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
+{
+	struct nb_target t;
+	int rc = nb_target_open(&t, tc);
+	json_t *tj = target_json(x, &t, tc);
+
+	if (!rc && !x->no_space_check)
+		rc = space_check(x, &t);
+	if (rc) {
+		json_object_set_new(tj, "error", json_string(nb_err_last()));
+		fail(x, rc);
+		nb_target_close(&t);
+		return;
+	}
+	for (int w = 0; w < x->pl->nwl && !*x->stop; w++) {
+		rc = run_workload(x, &t, w);
+		if (rc == -EINTR)
+			break;
+		if (rc) {
+			fail(x, rc);
+			/* a lost or failing target would fail the rest slowly */
+			for (w++; w < x->pl->nwl; w++)
+				nb_result_set_status(
+					nb_result_add(x->doc, tc->name,
+						      x->pl->wl[w]->name),
+					"skipped", "an earlier workload on this "
+					"target failed");
+			break;
+		}
+	}
+	nb_target_close(&t);
+}
+
+int nb_exec_run(struct nb_exec *x)
+{
+	for (int i = 0; i < x->cfg->ntargets && !*x->stop; i++)
+		run_target(x, &x->cfg->targets[i]);
+	return x->exit_code;
+}

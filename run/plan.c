@@ -1,0 +1,154 @@
+/* plan.c - from the config to workloads x iterations, and --dry-run. */
+#include "plan.h"
+#include "../core/err.h"
+#include "../core/knobs.h"
+#include "../core/units.h"
+
+#include <errno.h>
+#include <string.h>
+
+static int plan_add(struct nb_plan *pl, const struct nb_workload *w, int its)
+{
+	if (pl->nwl == NB_PLAN_MAX)
+		return nb_err(-EINVAL, "too many workloads");
+	pl->iters[pl->nwl] = its;
+	pl->wl[pl->nwl++] = w;
+	return 0;
+}
+
+static int plan_has(const struct nb_plan *pl, const struct nb_workload *w)
+{
+	for (int k = 0; k < pl->nwl; k++)
+		if (pl->wl[k] == w)
+			return 1;
+	return 0;
+}
+
+/* The workloads of LIST ("a,b*5"); --iterations overrides NAME*N. */
+static int plan_list(struct nb_plan *pl, const char *list, int iterations_set)
+{
+	char buf[1024], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *item = strtok_r(buf, ", ", &save); item;
+	     item = strtok_r(NULL, ", ", &save)) {
+		const struct nb_workload *w;
+		char name[64];
+		int its;
+
+		if (nb_plan_item(item, name, sizeof(name), &its))
+			return -EINVAL;
+		w = nb_workload_find(name);
+		if (!w)
+			return nb_err(-EINVAL, "unknown workload '%s' (see 'nasbench "
+				      "list workloads')", name);
+		if (plan_add(pl, w, iterations_set ? 0 : its))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int nb_plan_make(struct nb_plan *pl, const struct nb_config *cfg,
+		 const char *workloads, const char *const *extra, int n)
+{
+	const struct nb_suite_cfg *sc = &cfg->suite;
+	const char *list;
+
+	memset(pl, 0, sizeof(*pl));
+	if (sc->suite[0]) {
+		pl->suite = nb_suite_find(sc->suite);
+		if (!pl->suite)
+			return nb_err(-EINVAL, "unknown suite '%s' (see 'nasbench list "
+				      "suites')", sc->suite);
+	}
+	list = workloads && *workloads ? workloads :
+	       sc->workloads[0] && !pl->suite ? sc->workloads :
+	       pl->suite ? pl->suite->workloads : NB_PLAN_DEFAULT;
+	if (plan_list(pl, list, sc->iterations != 0))
+		return -EINVAL;
+	if (pl->suite && !strcmp(pl->suite->name, "accept") &&
+	    !(workloads && *workloads))
+		for (int i = 0; i < n; i++) {
+			const struct nb_workload *w = nb_workload_find(extra[i]);
+
+			if (w && !plan_has(pl, w) && plan_add(pl, w, 0))
+				return -EINVAL;
+		}
+	pl->p = sc->p;
+	if (pl->suite)
+		nb_params_merge(&pl->p, &pl->suite->defaults);
+	pl->iterations = sc->iterations ? (int)sc->iterations :
+			 pl->suite && pl->suite->iterations ?
+			 pl->suite->iterations : 3;
+	return 0;
+}
+
+int nb_plan_iters(const struct nb_plan *pl, int w)
+{
+	return pl->iters[w] ? pl->iters[w] : pl->iterations;
+}
+
+static uint64_t plan_bytes(const struct nb_plan *pl, int w)
+{
+	const struct nb_workload *wl = pl->wl[w];
+
+	return wl->plan_bytes ? wl->plan_bytes(wl, &pl->p) : 0;
+}
+
+uint64_t nb_plan_space(const struct nb_plan *pl)
+{
+	uint64_t need = 0;
+
+	for (int w = 0; w < pl->nwl; w++)
+		if (plan_bytes(pl, w) > need)
+			need = plan_bytes(pl, w);
+	return need;
+}
+
+void nb_plan_print(FILE *out, const struct nb_plan *pl,
+		   const struct nb_config *cfg)
+{
+	uint64_t written = 0;
+	double secs = 0;
+	char sz[32], wr[32], dur[32];
+	int uniform = 1;
+
+	for (int w = 0; w < pl->nwl; w++)
+		uniform &= nb_plan_iters(pl, w) == nb_plan_iters(pl, 0);
+	fprintf(out, "plan: %d target(s) x %d workload(s) x ", cfg->ntargets,
+		pl->nwl);
+	if (uniform && pl->nwl)
+		fprintf(out, "%d iteration(s)\n", nb_plan_iters(pl, 0));
+	else
+		fprintf(out, "the iterations listed\n");
+	for (int i = 0; i < cfg->ntargets; i++) {
+		char red[1100];
+
+		fprintf(out, "  target %-12s %s\n", cfg->targets[i].name,
+			nb_url_redact(cfg->targets[i].url, red, sizeof(red)));
+	}
+	fprintf(out, "  %-20s %5s %12s %12s %10s\n", "workload", "iter",
+		"space", "writes", "time");
+	for (int w = 0; w < pl->nwl; w++) {
+		int its = nb_plan_iters(pl, w);
+		struct nb_plan_est e;
+
+		nb_plan_estimate(pl->wl[w], &pl->p, &e);
+		written += e.written * (uint64_t)its;
+		secs += e.seconds * its;
+		fprintf(out, "  %-20s %5d %12s %12s %10s\n", pl->wl[w]->name, its,
+			nb_fmt_size(plan_bytes(pl, w), sz, sizeof(sz)),
+			nb_fmt_size(e.written * (uint64_t)its, wr, sizeof(wr)),
+			nb_plan_fmt_secs(e.seconds * its, dur, sizeof(dur)));
+	}
+	fprintf(out, "  per target: space %s, writes %s, time %s (at ~%.0f MB/s, "
+		"xz ~%.0f MB/s)\n", nb_fmt_size(nb_plan_space(pl), sz, sizeof(sz)),
+		nb_fmt_size(written, wr, sizeof(wr)),
+		nb_plan_fmt_secs(secs, dur, sizeof(dur)), NB_PLAN_RATE / 1e6,
+		NB_PLAN_XZ_RATE / 1e6);
+	if (cfg->ntargets > 1)
+		fprintf(out, "  all %d targets: writes %s, time %s\n",
+			cfg->ntargets,
+			nb_fmt_size(written * (uint64_t)cfg->ntargets, wr, sizeof(wr)),
+			nb_plan_fmt_secs(secs * cfg->ntargets, dur, sizeof(dur)));
+}

@@ -1,0 +1,51 @@
+/*
+ * plan.h - what a run will do: workloads x iterations with their knobs.
+ *
+ * The plan comes from the config (the box file with the command line's
+ * overrides applied): --workload names, else [suite] workloads, else the
+ * suite's, else the default four; the suite's knobs apply where the user
+ * set none; iterations from [suite] (or -i), else the suite's, else 3,
+ * where a suite item NAME*N does not say otherwise.
+ */
+#ifndef NB_RUN_PLAN_H
+#define NB_RUN_PLAN_H
+
+#include <stdio.h>
+
+#include "../core/config.h"
+#include "../workloads/workload.h"
+
+#define NB_PLAN_MAX 64
+
+/* The workloads a run with no suite and no --workload runs. */
+#define NB_PLAN_DEFAULT "seq512k-write,seq512k-read,rand4k-write,rand4k-read"
+
+struct nb_plan {
+	const struct nb_workload *wl[NB_PLAN_MAX];
+	int iters[NB_PLAN_MAX];  /* NAME*N in a suite; 0: iterations */
+	int nwl;
+	int iterations;
+	const struct nb_suite *suite;    /* the named suite, or NULL */
+	struct nb_params p;
+};
+
+/* Make PL from CFG.  WORKLOADS (may be NULL or "") is the command line's
+ * --workload list.  EXTRA (N names) join a plan of suite 'accept' made
+ * without --workload, where it lacks them: the workloads its criteria
+ * name.  0, or -EINVAL with the detail set (an unknown suite or
+ * workload). */
+int nb_plan_make(struct nb_plan *pl, const struct nb_config *cfg,
+		 const char *workloads, const char *const *extra, int n);
+
+/* Iterations of the plan's workload W. */
+int nb_plan_iters(const struct nb_plan *pl, int w);
+
+/* Bytes of target space the plan needs: its largest workload's. */
+uint64_t nb_plan_space(const struct nb_plan *pl);
+
+/* The plan as --dry-run prints it: targets, then per workload the
+ * iterations, space, writes and a rough time. */
+void nb_plan_print(FILE *out, const struct nb_plan *pl,
+		   const struct nb_config *cfg);
+
+#endif

@@ -1,0 +1,164 @@
+/* mem_runner.c - the in-memory runner of mem_runner.h. */
+#include "mem_runner.h"
+#include "../../core/err.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+struct nb_mem_faults nb_mem_faults;
+
+struct nb_file {
+	char name[64];
+	unsigned char *data;
+	uint64_t size;
+	struct nb_file *next;
+};
+
+struct mem {
+	struct nb_file *files;
+	struct nb_io *done[NB_MAX_QD];
+	int ndone;
+};
+
+static int mem_open(struct nb_target *t)
+{
+	if (nb_mem_faults.open_error)
+		return nb_err(nb_mem_faults.open_error, "target '%s': cannot "
+			      "connect", t->cfg->name);
+	t->priv = calloc(1, sizeof(struct mem));
+	t->caps = NB_CAP_FILES | NB_CAP_ASYNC;
+	return t->priv ? 0 : -ENOMEM;
+}
+
+static void mem_close(struct nb_target *t)
+{
+	struct mem *m = t->priv;
+
+	while (m && m->files) {
+		struct nb_file *f = m->files;
+
+		m->files = f->next;
+		free(f->data);
+		free(f);
+	}
+	free(m);
+	t->priv = NULL;
+}
+
+static int mem_space(struct nb_target *t, uint64_t *avail)
+{
+	(void)t;
+	*avail = nb_mem_faults.space ? nb_mem_faults.space : 1ULL << 40;
+	return 0;
+}
+
+static int mem_fopen(struct nb_target *t, const char *name, unsigned flags,
+		     struct nb_file **out)
+{
+	struct mem *m = t->priv;
+	struct nb_file *f;
+
+	for (f = m->files; f; f = f->next)
+		if (!strcmp(f->name, name))
+			break;
+	if (!f) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		snprintf(f->name, sizeof(f->name), "%s", name);
+		f->next = m->files;
+		m->files = f;
+	}
+	if (flags & NB_F_TRUNC)
+		f->size = 0;
+	*out = f;
+	return 0;
+}
+
+static int mem_fclose(struct nb_file *f)
+{
+	(void)f;
+	return 0;
+}
+
+static int mem_fsize(struct nb_file *f, uint64_t *size)
+{
+	*size = f->size;
+	return 0;
+}
+
+static int mem_flush(struct nb_file *f)
+{
+	(void)f;
+	return 0;
+}
+
+static int64_t mem_do(struct nb_io *io)
+{
+	struct nb_file *f = io->file;
+	uint64_t end = io->off + io->len;
+
+	if (io->op == NB_OP_WRITE) {
+		if (end > f->size) {
+			unsigned char *d = realloc(f->data, end);
+
+			if (!d)
+				return -ENOMEM;
+			memset(d + f->size, 0, end - f->size);
+			f->data = d;
+			f->size = end;
+		}
+		memcpy(f->data + io->off, io->buf, io->len);
+		return io->len;
+	}
+	if (io->off >= f->size)
+		return 0;
+	if (end > f->size)
+		end = f->size;
+	memcpy(io->buf, f->data + io->off, end - io->off);
+	return (int64_t)(end - io->off);
+}
+
+static int mem_submit(struct nb_target *t, struct nb_io *io)
+{
+	struct mem *m = t->priv;
+	long n = ++nb_mem_faults.ios;
+
+	io->result = nb_mem_faults.fail_after && n > nb_mem_faults.fail_after ?
+		     -EIO : mem_do(io);
+	if (nb_mem_faults.stop_after && n == nb_mem_faults.stop_after)
+		*nb_mem_faults.stop = 1;
+	m->done[m->ndone++] = io;
+	return 0;
+}
+
+static int mem_reap(struct nb_target *t, struct nb_io **done, int max,
+		    int timeout_ms)
+{
+	struct mem *m = t->priv;
+	int n = m->ndone < max ? m->ndone : max;
+
+	(void)timeout_ms;
+	memcpy(done, m->done, (size_t)n * sizeof(*done));
+	memmove(m->done, m->done + n, (size_t)(m->ndone - n) * sizeof(*done));
+	m->ndone -= n;
+	return n;
+}
+
+const struct nb_runner_ops nb_runner_mem = {
+	.name = "mem",
+	.scheme = "mem",
+	.help = "files in memory (tests)",
+	.caps = NB_CAP_FILES | NB_CAP_ASYNC,
+	.open = mem_open,
+	.close = mem_close,
+	.space = mem_space,
+	.fopen = mem_fopen,
+	.fclose = mem_fclose,
+	.fsize = mem_fsize,
+	.flush = mem_flush,
+	.submit = mem_submit,
+	.reap = mem_reap,
+};

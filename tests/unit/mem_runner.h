@@ -1,0 +1,27 @@
+/*
+ * mem_runner.h - a runner whose files live in memory, for unit tests of
+ * the run pipeline: it can report little space, fail an I/O or set the
+ * stop flag after a given number of I/Os, so every status path can be
+ * reached without a server.
+ */
+#ifndef NB_TEST_MEM_RUNNER_H
+#define NB_TEST_MEM_RUNNER_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "../../core/target.h"
+
+struct nb_mem_faults {
+	uint64_t space;              /* bytes free reported (0: 1 TiB) */
+	long fail_after;             /* fail the I/O after this many (0: never) */
+	long stop_after;             /* set *stop after this many I/Os */
+	volatile sig_atomic_t *stop;
+	int open_error;              /* open() fails with this -errno */
+	long ios;                    /* I/Os done so far */
+};
+
+extern struct nb_mem_faults nb_mem_faults;
+extern const struct nb_runner_ops nb_runner_mem;
+
+#endif

@@ -1,0 +1,293 @@
+/* The run pipeline (run/plan.c, run/exec.c) through the in-memory runner:
+ * plans from config and overrides, the space check, every status, an
+ * interrupt, partial results. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mem_runner.h"
+#include "../../core/err.h"
+#include "../../core/result.h"
+#include "../../run/exec.h"
+
+static struct nb_config cfg;
+static struct nb_plan pl;
+static volatile sig_atomic_t stop;
+
+static int setup(void **state)
+{
+	(void)state;
+	nb_config_init(&cfg);
+	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
+	nb_mem_faults.stop = &stop;
+	stop = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	nb_config_free(&cfg);
+	return 0;
+}
+
+static void set(const char *key, const char *value)
+{
+	char where[64];
+
+	snprintf(where, sizeof(where), "--%s", key);
+	assert_int_equal(nb_config_override(&cfg, "suite", key, value, where), 0);
+}
+
+static const char *names(const struct nb_plan *p)
+{
+	static char buf[512];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < p->nwl; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s*%d",
+					i ? "," : "", p->wl[i]->name,
+					nb_plan_iters(p, i));
+	return buf;
+}
+
+static void plan_default(void **state)
+{
+	(void)state;
+	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), 0);
+	assert_string_equal(names(&pl), "seq512k-write*3,seq512k-read*3,"
+			    "rand4k-write*3,rand4k-read*3");
+	assert_null(pl.suite);
+	assert_int_equal(pl.p.size, 0);
+}
+
+static void plan_suite_under_overrides(void **state)
+{
+	(void)state;
+	set("suite", "quick");
+	set("size", "64M");
+	assert_int_equal(nb_config_apply(&cfg, 0), 0);
+	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), 0);
+	assert_string_equal(pl.suite->name, "quick");
+	/* the user's size, the suite's runtime where the user set none */
+	assert_int_equal(pl.p.size, 64 << 20);
+	assert_int_equal(pl.p.runtime_us, 2000000);
+	assert_int_equal(pl.p.direct, -1);
+	assert_int_equal(nb_plan_space(&pl), 64 << 20);
+}
+
+static void plan_items_and_iterations(void **state)
+{
+	(void)state;
+	set("suite", "seed2");
+	assert_int_equal(nb_config_apply(&cfg, 0), 0);
+	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), 0);
+	assert_string_equal(names(&pl), "bonnie*5,bigfile*1,xz*1");
+	/* -i overrides NAME*N */
+	set("iterations", "2");
+	assert_int_equal(nb_config_apply(&cfg, 0), 0);
+	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), 0);
+	assert_string_equal(names(&pl), "bonnie*2,bigfile*2,xz*2");
+	/* --workload wins over the suite */
+	assert_int_equal(nb_plan_make(&pl, &cfg, "xz,rand4k-read*4", NULL, 0), 0);
+	assert_string_equal(names(&pl), "xz*2,rand4k-read*2");
+}
+
+static void plan_accept_runs_what_criteria_name(void **state)
+{
+	const char *extra[] = { "seq512k-read", "integrity" };
+
+	(void)state;
+	set("suite", "accept");
+	assert_int_equal(nb_config_apply(&cfg, 0), 0);
+	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, extra, 2), 0);
+	assert_string_equal(names(&pl), "integrity*3,syncprobe*3,conform*3,"
+			    "seq512k-read*3");
+	assert_int_equal(nb_plan_make(&pl, &cfg, "syncprobe", extra, 2), 0);
+	assert_string_equal(names(&pl), "syncprobe*3");
+}
+
+static void plan_errors(void **state)
+{
+	(void)state;
+	assert_int_equal(nb_plan_make(&pl, &cfg, "seq512k-wirte", NULL, 0), -EINVAL);
+	assert_string_equal(nb_err_last(), "unknown workload 'seq512k-wirte' (see "
+			    "'nasbench list workloads')");
+	assert_int_equal(nb_plan_make(&pl, &cfg, "xz*0", NULL, 0), -EINVAL);
+	assert_string_equal(nb_err_last(), "workload item 'xz*0': expected NAME*N "
+			    "with N from 1 to 1000");
+	set("suite", "quik");
+	assert_int_equal(nb_config_apply(&cfg, 0), 0);
+	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), -EINVAL);
+	assert_string_equal(nb_err_last(), "unknown suite 'quik' (see 'nasbench "
+			    "list suites')");
+	/* a bad value names the option it came from */
+	set("size", "12Q");
+	assert_int_equal(nb_config_apply(&cfg, 0), -EINVAL);
+	assert_string_equal(nb_err_last(), "--size: invalid size '12Q' (use a "
+			    "number with K, M, G, T, KiB, GB...)");
+}
+
+/* Run WORKLOADS (i iterations, size 1M) on one in-memory target "m". */
+static json_t *run(const char *workloads, const char *iterations, int *code)
+{
+	struct nb_progress progress;
+	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
+			     .stop = &stop, .progress = &progress };
+
+	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
+	cfg.targets[0].ops = &nb_runner_mem;
+	cfg.targets[0].run_id = "unit";
+	set("size", "1M");
+	set("iterations", iterations);
+	assert_int_equal(nb_config_apply(&cfg, 0), 0);
+	assert_int_equal(nb_plan_make(&pl, &cfg, workloads, NULL, 0), 0);
+	nb_progress_init(&progress, stderr, 1);
+	x.doc = nb_result_new("unit", "nasbench run");
+	*code = nb_exec_run(&x);
+	nb_result_finish(x.doc, !stop);
+	return x.doc;
+}
+
+static const json_t *entry(const json_t *doc, int i)
+{
+	return json_array_get(json_object_get(doc, "results"), (size_t)i);
+}
+
+static size_t iterations(const json_t *doc, int i)
+{
+	return json_array_size(json_object_get(entry(doc, i), "iterations"));
+}
+
+static void exec_ok(void **state)
+{
+	int code;
+	json_t *doc = run("seq512k-write,rand4k-read", "2", &code);
+	const json_t *t = json_array_get(json_object_get(doc, "targets"), 0);
+
+	(void)state;
+	assert_int_equal(code, NB_EXIT_OK);
+	assert_string_equal(nb_jstr(t, "runner"), "mem");
+	assert_string_equal(nb_jstr(t, "url"), "/mem");
+	assert_string_equal(json_string_value(json_array_get(
+		json_object_get(t, "runner_caps"), 1)), "async");
+	assert_string_equal(nb_jstr(entry(doc, 0), "status"), "ok");
+	assert_int_equal(iterations(doc, 0), 2);
+	assert_int_equal(iterations(doc, 1), 2);
+	assert_true(json_is_true(json_object_get(doc, "complete")));
+	json_decref(doc);
+}
+
+static void exec_space_check(void **state)
+{
+	int code;
+	json_t *doc;
+
+	(void)state;
+	nb_mem_faults.space = 1000;
+	doc = run("seq512k-write", "1", &code);
+	assert_int_equal(code, NB_EXIT_TARGET);
+	assert_string_equal(nb_jstr(json_array_get(json_object_get(doc, "targets"), 0),
+				    "error"),
+			    "target 'm' has 1000 B free, but the workloads need "
+			    "1 MiB: lower the size (--size)");
+	assert_int_equal(json_array_size(json_object_get(doc, "results")), 0);
+	json_decref(doc);
+}
+
+static void exec_open_error(void **state)
+{
+	int code;
+	json_t *doc;
+
+	(void)state;
+	nb_mem_faults.open_error = -ECONNREFUSED;
+	doc = run("seq512k-write", "1", &code);
+	assert_int_equal(code, NB_EXIT_TARGET);
+	assert_string_equal(nb_jstr(json_array_get(json_object_get(doc, "targets"), 0),
+				    "error"), "target 'm': cannot connect");
+	json_decref(doc);
+}
+
+static void exec_skipped(void **state)
+{
+	int code;
+	json_t *doc = run("syncprobe,conform,seq512k-read", "1", &code);
+
+	(void)state;
+	assert_int_equal(code, NB_EXIT_OK);
+	assert_string_equal(nb_jstr(entry(doc, 0), "status"), "skipped");
+	assert_string_equal(nb_jstr(entry(doc, 0), "reason"), "the mem runner on "
+			    "this target has no durable (sync) writes");
+	assert_string_equal(nb_jstr(entry(doc, 1), "reason"), "it serves nfs,iscsi "
+			    "targets only, not mem");
+	assert_string_equal(nb_jstr(entry(doc, 2), "status"), "ok");
+	json_decref(doc);
+}
+
+static void exec_failed_then_skipped(void **state)
+{
+	int code;
+	json_t *doc;
+
+	(void)state;
+	nb_mem_faults.fail_after = 3;
+	doc = run("seq512k-write,rand4k-read", "2", &code);
+	assert_int_equal(code, NB_EXIT_TARGET);
+	assert_string_equal(nb_jstr(entry(doc, 0), "status"), "failed");
+	assert_non_null(strstr(nb_jstr(entry(doc, 0), "reason"), "Input/output error"));
+	assert_int_equal(iterations(doc, 0), 1);     /* the finished one */
+	assert_string_equal(nb_jstr(entry(doc, 1), "status"), "skipped");
+	assert_string_equal(nb_jstr(entry(doc, 1), "reason"), "an earlier workload "
+			    "on this target failed");
+	json_decref(doc);
+}
+
+static void exec_interrupt_keeps_what_finished(void **state)
+{
+	int code;
+	json_t *doc;
+
+	(void)state;
+	/* 1 MiB of 512 KiB writes: 2 I/Os an iteration; stop in the second */
+	nb_mem_faults.stop_after = 3;
+	doc = run("seq512k-write,rand4k-read", "3", &code);
+	assert_int_equal(code, NB_EXIT_OK);
+	assert_true(stop);
+	assert_string_equal(nb_jstr(entry(doc, 0), "status"), "interrupted");
+	assert_int_equal(iterations(doc, 0), 1);
+	/* nothing more ran, and the document says it is incomplete */
+	assert_int_equal(json_array_size(json_object_get(doc, "results")), 1);
+	assert_true(json_is_false(json_object_get(doc, "complete")));
+	json_decref(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(plan_default, setup, teardown),
+		cmocka_unit_test_setup_teardown(plan_suite_under_overrides, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(plan_items_and_iterations, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(plan_accept_runs_what_criteria_name,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(plan_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_ok, setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_space_check, setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_open_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_skipped, setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_failed_then_skipped, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(exec_interrupt_keeps_what_finished,
+						setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
