@@ -6,7 +6,7 @@
  *   iscsi://[user[%password]@]host[:port]/iqn/lun
  *
  * A password never leaves this module except through url->password:
- * nb_url_redact() and nb_url_redacted() print "user%***@host".
+ * nb_url_redact() prints "user%***@host".
  */
 #ifndef NB_URL_H
 #define NB_URL_H

@@ -15,7 +15,7 @@
  * server is lost, the context is destroyed at once: no callback can touch a
  * caller's buffer after that, and every later call fails with the reason.
  */
-#include "runner.h"
+#include "nfs_rt.h"
 #include "nfs.h"
 #include "../core/err.h"
 #include "../core/suggest.h"
@@ -37,487 +37,6 @@
 
 #include <nfsc/libnfs.h>
 
-#define TICK_MS 100
-#define DEFAULT_MAX (1U << 20)
-
-/* One submitted I/O: split into NPARTS RPCs. */
-struct req {
-	struct nfsrt *p;
-	struct nb_io *io;        /* NULL once abandoned */
-	struct req *prev, *next; /* in p->inflight, then in p->done */
-	uint64_t t0;
-	int64_t bytes;
-	int err;                 /* first error of a part (-errno) */
-	uint32_t left;           /* parts still in flight */
-	uint32_t nparts;
-	struct part {
-		struct req *r;
-		uint32_t off, len;
-	} parts[];
-};
-
-struct rq {
-	struct req *head, *tail;
-};
-
-struct nfsrt {
-	struct nb_target *t;
-	struct nfs_context *nfs;
-	char host[256];
-	char mounted[1024];      /* the export path that was mounted */
-	char root[1100];         /* scratch dir, relative to the mount */
-	int made_root;
-	uint64_t timeout_ns;
-	uint64_t rmax, wmax;
-	struct rq inflight, done;
-	int ninflight;
-	struct nb_file *files;   /* open files (their handles die with a loss) */
-	int timed_out;           /* libnfs gave up on an RPC (its timeout) */
-	char lost[512];          /* why the target is gone ("" while alive) */
-};
-
-struct nb_file {
-	struct nfsrt *p;
-	struct nb_file *next;    /* in p->files */
-	struct nfsfh *fh;
-	struct nfsfh *fh_sync;   /* O_SYNC twin for FUA writes, opened lazily */
-	int sync;                /* fh itself was opened O_SYNC */
-	char path[1200];
-};
-
-static struct nfsrt *P(struct nb_target *t)
-{
-	return t->priv;
-}
-
-static void rq_push(struct rq *q, struct req *r)
-{
-	r->next = NULL;
-	r->prev = q->tail;
-	if (q->tail)
-		q->tail->next = r;
-	else
-		q->head = r;
-	q->tail = r;
-}
-
-static void rq_del(struct rq *q, struct req *r)
-{
-	if (r->prev)
-		r->prev->next = r->next;
-	else
-		q->head = r->next;
-	if (r->next)
-		r->next->prev = r->prev;
-	else
-		q->tail = r->prev;
-	r->prev = r->next = NULL;
-}
-
-/* ---- URL arguments ---------------------------------------------------- */
-
-static const char *const known_args[] = {
-	"version", "uid", "gid", "nfsport", "mountport", "tcp-syncnt",
-};
-#define NKNOWN (sizeof(known_args) / sizeof(known_args[0]))
-
-static int numeric(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return 0;
-	return 1;
-}
-
-int nb_nfs_libnfs_url(const char *name, const struct nb_url *u,
-		      const char *path, char *out, size_t len)
-{
-	size_t n;
-	char sep = '?';
-
-	if (u->user[0] || u->password[0])
-		return nb_err(-EINVAL, "target '%s': NFS URLs take no user or password "
-			      "(NFSv3 sends uid and gid: use ?uid=N&gid=N)", name);
-	for (int i = 0; i < u->nargs; i++) {
-		const char *k = u->args_key[i], *v = u->args_val[i];
-		size_t j;
-
-		for (j = 0; j < NKNOWN && strcmp(k, known_args[j]); j++)
-			;
-		if (j == NKNOWN) {
-			const char *near = nb_suggest(k, known_args, NKNOWN);
-
-			return nb_err(-EINVAL, "target '%s': unknown NFS URL argument "
-				      "'%s'%s%s%s (known: version, uid, gid, nfsport, "
-				      "mountport, tcp-syncnt)", name, k,
-				      near ? "; did you mean '" : "", near ? near : "",
-				      near ? "'?" : "");
-		}
-		if (!strcmp(k, "version") && strcmp(v, "3")) {
-			if (!strcmp(v, "4") || !strcmp(v, "4.0") || !strcmp(v, "4.1"))
-				return nb_err(-EINVAL, "target '%s': NFSv4 is not supported: "
-					      "libnfs %s cannot write 4 KiB or more over "
-					      "NFSv4; use version=3 (the default)", name,
-					      NB_LIBNFS_VERSION[0] ? NB_LIBNFS_VERSION : "4.0");
-			return nb_err(-EINVAL, "target '%s': unknown NFS version '%s' "
-				      "(only version=3 is supported)", name, v);
-		}
-		if (!numeric(v))
-			return nb_err(-EINVAL, "target '%s': NFS URL argument '%s' needs "
-				      "a number, not '%s'", name, k, v);
-	}
-	if (u->port && (nb_url_arg(u, "nfsport")))
-		return nb_err(-EINVAL, "target '%s': the port is given twice (host:%d "
-			      "and nfsport=)", name, u->port);
-	n = (size_t)snprintf(out, len, "nfs://%s%s", u->host, path ? path : u->path);
-	for (int i = 0; i < u->nargs && n < len; i++) {
-		n += (size_t)snprintf(out + n, len - n, "%c%s=%s", sep,
-				      u->args_key[i], u->args_val[i]);
-		sep = '&';
-	}
-	if (u->port && n < len)
-		n += (size_t)snprintf(out + n, len - n, "%cnfsport=%d", sep, u->port);
-	if (n >= len)
-		return nb_err(-EINVAL, "target '%s': URL too long", name);
-	return 0;
-}
-
-/* ---- waiting on the event loop ---------------------------------------- */
-
-static void ignore_cb(int status, struct nfs_context *nfs, void *data,
-		      void *priv)
-{
-	(void)status;
-	(void)nfs;
-	(void)data;
-	(void)priv;
-}
-
-/* The server is gone: destroy the context so no callback runs again (in-
- * flight requests are abandoned: their buffers are no longer touched). */
-static int lose(struct nfsrt *p, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int lose(struct nfsrt *p, int code, const char *fmt, ...)
-{
-	struct req *r, *next;
-	va_list ap;
-
-	if (!p->lost[0]) {
-		va_start(ap, fmt);
-		vsnprintf(p->lost, sizeof(p->lost), fmt, ap);
-		va_end(ap);
-	}
-	for (r = p->inflight.head; r; r = r->next)
-		r->io = NULL;
-	for (r = p->done.head; r; r = next) {
-		next = r->next;
-		free(r);
-	}
-	p->done.head = p->done.tail = NULL;
-	if (p->nfs) {
-		struct nfs_context *nfs = p->nfs;
-
-		/* NFSv3 has no CLOSE: this only frees libnfs's handle */
-		for (struct nb_file *f = p->files; f; f = f->next) {
-			if (f->fh)
-				nfs_close_async(nfs, f->fh, ignore_cb, NULL);
-			if (f->fh_sync)
-				nfs_close_async(nfs, f->fh_sync, ignore_cb, NULL);
-			f->fh = f->fh_sync = NULL;
-		}
-		p->nfs = NULL;
-		nfs_destroy_context(nfs);    /* may call back: requests are abandoned */
-	}
-	for (r = p->inflight.head; r; r = next) {
-		next = r->next;
-		free(r);
-	}
-	p->inflight.head = p->inflight.tail = NULL;
-	p->ninflight = 0;
-	return nb_err(code, "target '%s': %s", p->t->cfg->name, p->lost);
-}
-
-static int gone(struct nfsrt *p)
-{
-	return nb_err(-EIO, "target '%s': %s", p->t->cfg->name, p->lost);
-}
-
-/* One round of the event loop: poll up to WAIT_MS, then service.  0, or
- * <0 when the connection is lost (the target is then gone). */
-static int service(struct nfsrt *p, int wait_ms)
-{
-	struct pollfd pfd = { .fd = nfs_get_fd(p->nfs),
-			      .events = (short)nfs_which_events(p->nfs) };
-	int rc = poll(&pfd, 1, wait_ms > TICK_MS ? TICK_MS : wait_ms);
-
-	if (rc < 0 && errno != EINTR)
-		return lose(p, -EIO, "poll: %s", strerror(errno));
-	if (nfs_service(p->nfs, rc > 0 ? pfd.revents : 0) < 0)
-		return lose(p, -EIO, "lost the connection to NFS server '%s': %s",
-			    p->host, nfs_get_error(p->nfs));
-	return rc < 0 ? -EINTR : 0;
-}
-
-/* The answer to one call (mount, metadata). */
-struct call {
-	int done;
-	int status;
-	void *ptr;               /* data handed back (nfsfh, nfsdir) */
-	void *copy;              /* or copy COPY_LEN bytes of it here */
-	size_t copy_len;
-	char msg[256];           /* libnfs's text on failure */
-};
-
-static void call_cb(int status, struct nfs_context *nfs, void *data, void *priv)
-{
-	struct call *c = priv;
-
-	(void)nfs;
-	c->done = 1;
-	c->status = status;
-	if (status < 0) {
-		snprintf(c->msg, sizeof(c->msg), "%s", data ? (char *)data : "");
-		return;
-	}
-	if (c->copy && data)
-		memcpy(c->copy, data, c->copy_len);
-	else
-		c->ptr = data;
-}
-
-/* Wait for C after queueing it returned QRC.  Returns C's status (>= 0) or
- * -errno; a timeout loses the target.  WHAT and PATH make the message. */
-static int wait_call(struct nfsrt *p, int qrc, struct call *c, const char *what,
-		     const char *path)
-{
-	uint64_t deadline = nb_now_ns() + p->timeout_ns;
-	int rc;
-
-	if (qrc < 0)
-		return nb_err(qrc, "target '%s': %s '%s': %s", p->t->cfg->name, what,
-			      path, nfs_get_error(p->nfs));
-	while (!c->done) {
-		if (nb_now_ns() >= deadline)
-			return lose(p, -ETIMEDOUT, "no answer from NFS server '%s' "
-				    "within %.0f s (%s '%s')", p->host,
-				    (double)p->timeout_ns / 1e9, what, path);
-		rc = service(p, TICK_MS);
-		if (rc < 0 && rc != -EINTR)
-			return rc;
-	}
-	if (c->status == -EINTR)        /* libnfs's RPC timeout */
-		return lose(p, -ETIMEDOUT, "no answer from NFS server '%s' within "
-			    "%.0f s (%s '%s')", p->host,
-			    (double)p->timeout_ns / 1e9, what, path);
-	if (c->status < 0)
-		return nb_err(c->status, "target '%s': %s '%s': %s", p->t->cfg->name,
-			      what, path, strerror(-c->status));
-	return c->status;
-}
-
-#define ALIVE(p)                                    \
-	do {                                        \
-		if (!(p)->nfs)                      \
-			return gone(p);             \
-	} while (0)
-
-/* ---- mount ------------------------------------------------------------- */
-
-static int new_context(struct nfsrt *p, const char *lurl, char *server,
-		       size_t slen, char *path, size_t plen)
-{
-	const struct nb_target_cfg *cfg = p->t->cfg;
-	struct nfs_url *url;
-	int ms;
-
-	p->nfs = nfs_init_context();
-	if (!p->nfs)
-		return nb_err(-ENOMEM, "target '%s': cannot create an NFS context",
-			      cfg->name);
-	url = nfs_parse_url_dir(p->nfs, lurl);
-	if (!url)
-		return nb_err(-EINVAL, "target '%s': libnfs rejects the URL: %s",
-			      cfg->name, nfs_get_error(p->nfs));
-	snprintf(server, slen, "%s", url->server);
-	snprintf(path, plen, "%s", url->path);
-	nfs_destroy_url(url);
-	nfs_set_version(p->nfs, 3);      /* NFS_V3 */
-	nfs_set_autoreconnect(p->nfs, 0);
-	/* every listing from the server, as a metadata benchmark must see it */
-	nfs_set_dircache(p->nfs, 0);
-	/* libnfs counts whole seconds */
-	ms = (int)((p->timeout_ns / 1000000 + 999) / 1000 * 1000);
-	nfs_set_timeout(p->nfs, ms);
-	return 0;
-}
-
-static void drop_context(struct nfsrt *p)
-{
-	if (p->nfs)
-		nfs_destroy_context(p->nfs);
-	p->nfs = NULL;
-}
-
-/* Mount PATH (a leading part of the URL's).  0, or -errno with C->msg. */
-static int try_mount(struct nfsrt *p, const char *path, struct call *c)
-{
-	const struct nb_target_cfg *cfg = p->t->cfg;
-	char lurl[2048], server[256], mpath[1024];
-	uint64_t deadline;
-	int rc;
-
-	memset(c, 0, sizeof(*c));
-	rc = nb_nfs_libnfs_url(cfg->name, &cfg->u, path, lurl, sizeof(lurl));
-	if (!rc)
-		rc = new_context(p, lurl, server, sizeof(server), mpath, sizeof(mpath));
-	if (rc)
-		return rc;
-	rc = nfs_mount_async(p->nfs, server, mpath, call_cb, c);
-	if (rc < 0) {
-		snprintf(c->msg, sizeof(c->msg), "%s", nfs_get_error(p->nfs));
-		drop_context(p);
-		return -EIO;
-	}
-	deadline = nb_now_ns() + p->timeout_ns;
-	while (!c->done) {
-		struct pollfd pfd = { .fd = nfs_get_fd(p->nfs),
-				      .events = (short)nfs_which_events(p->nfs) };
-		int n;
-
-		if (nb_now_ns() >= deadline) {
-			drop_context(p);
-			snprintf(c->msg, sizeof(c->msg), "no answer within %.0f s",
-				 (double)p->timeout_ns / 1e9);
-			return -ETIMEDOUT;
-		}
-		n = poll(&pfd, 1, TICK_MS);
-		if (nfs_service(p->nfs, n > 0 ? pfd.revents : 0) < 0 && !c->done) {
-			snprintf(c->msg, sizeof(c->msg), "%s", nfs_get_error(p->nfs));
-			drop_context(p);
-			return -ECONNREFUSED;
-		}
-	}
-	if (c->status < 0) {
-		drop_context(p);
-		return c->status;
-	}
-	snprintf(p->mounted, sizeof(p->mounted), "%s", path);
-	return 0;
-}
-
-/* Why HOST:PORT takes no TCP connection within the timeout (errno), -1 when
- * the name does not resolve, or 0. */
-static int probe(struct nfsrt *p, int port)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
-	char sport[16];
-	int fd, rc, err = 0;
-	socklen_t elen = sizeof(err);
-
-	snprintf(sport, sizeof(sport), "%d", port);
-	if (getaddrinfo(p->host, sport, &hints, &ai))
-		return -1;
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		freeaddrinfo(ai);
-		return errno;
-	}
-	rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
-	freeaddrinfo(ai);
-	if (rc && errno == EINPROGRESS) {
-		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-
-		rc = poll(&pfd, 1, (int)(p->timeout_ns / 1000000));
-		if (rc == 0)
-			err = ETIMEDOUT;
-		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen))
-			err = errno;
-	} else if (rc) {
-		err = errno;
-	}
-	close(fd);
-	return err;
-}
-
-/* A refusal from MOUNT (the path may lie below an export) rather than no
- * server or no answer. */
-static int refused(int rc)
-{
-	return rc == -EACCES || rc == -EPERM || rc == -ENOENT || rc == -ENOTDIR;
-}
-
-/* The mount failed without a refusal: say why, port by port. */
-static int unreachable(struct nfsrt *p, int rc, const char *libnfs_msg)
-{
-	const struct nb_target_cfg *cfg = p->t->cfg;
-	const char *mp = nb_url_arg(&cfg->u, "mountport");
-	const char *np = nb_url_arg(&cfg->u, "nfsport");
-	int ports[2] = { mp ? atoi(mp) : 111,
-			 cfg->u.port ? cfg->u.port : np ? atoi(np) : 2049 };
-	const char *what[2] = { mp ? "MOUNT" : "portmapper", "NFS" };
-
-	for (int i = 0; i < 2; i++) {
-		int e = probe(p, ports[i]);
-
-		if (e < 0)
-			return nb_err(-EHOSTUNREACH, "target '%s': cannot resolve the "
-				      "NFS server name '%s'", cfg->name, p->host);
-		if (e)
-			return nb_err(-EHOSTUNREACH, "target '%s': cannot reach NFS "
-				      "server '%s' (%s port %d): %s", cfg->name,
-				      p->host, what[i], ports[i], strerror(e));
-	}
-	return nb_err(-EHOSTUNREACH, "target '%s': cannot mount '%s' from NFS "
-		      "server '%s': %s", cfg->name, cfg->u.path, p->host,
-		      libnfs_msg[0] ? libnfs_msg : strerror(-rc));
-}
-
-/* Mount the URL's path or the longest leading part the server exports; the
- * rest is returned in SUB ("" or "/a/b"). */
-static int mount_export(struct nfsrt *p, char *sub, size_t sublen)
-{
-	const struct nb_target_cfg *cfg = p->t->cfg;
-	char path[1024], first[256];
-	struct call c;
-	int rc, rc0;
-	char *slash;
-
-	snprintf(path, sizeof(path), "%s", cfg->u.path);
-	while (strlen(path) > 1 && path[strlen(path) - 1] == '/')
-		path[strlen(path) - 1] = '\0';
-	rc0 = rc = try_mount(p, path, &c);
-	snprintf(first, sizeof(first), "%s", c.msg);
-	if (rc == -EINVAL || rc == -ENOMEM)
-		return rc;
-	if (rc == -ETIMEDOUT)
-		return nb_err(-ETIMEDOUT, "target '%s': no answer from NFS server "
-			      "'%s' within %.0f s", cfg->name, p->host,
-			      (double)p->timeout_ns / 1e9);
-	if (rc && !refused(rc))
-		return unreachable(p, rc, first);
-	while (rc && refused(rc) && (slash = strrchr(path, '/')) && slash != path) {
-		*slash = '\0';
-		rc = try_mount(p, path, &c);
-	}
-	if (rc && refused(rc) && strcmp(path, "/")) {
-		strcpy(path, "/");
-		rc = try_mount(p, path, &c);
-	}
-	if (rc)
-		return nb_err(-EACCES, "target '%s': NFS server '%s' refused to mount "
-			      "'%s': %s (no export holds it, or it is not exported "
-			      "to this client)", cfg->name, p->host, cfg->u.path,
-			      strerror(-rc0));
-	snprintf(sub, sublen, "%s",
-		 strcmp(path, "/") ? cfg->u.path + strlen(path) : cfg->u.path);
-	while (strlen(sub) > 0 && sub[strlen(sub) - 1] == '/')
-		sub[strlen(sub) - 1] = '\0';
-	return 0;
-}
-
 /* ---- open / close ------------------------------------------------------ */
 
 static int do_mkdir(struct nfsrt *p, const char *path)
@@ -525,7 +44,7 @@ static int do_mkdir(struct nfsrt *p, const char *path)
 	struct call c = { 0 };
 
 	ALIVE(p);
-	return wait_call(p, nfs_mkdir2_async(p->nfs, path, 0755, call_cb, &c), &c,
+	return nb_nfs_wait_call(p, nfs_mkdir2_async(p->nfs, path, 0755, nb_nfs_call_cb, &c), &c,
 			 "cannot create directory", path);
 }
 
@@ -534,7 +53,7 @@ static int do_stat(struct nfsrt *p, const char *path, struct nfs_stat_64 *st)
 	struct call c = { .copy = st, .copy_len = sizeof(*st) };
 
 	ALIVE(p);
-	return wait_call(p, nfs_stat64_async(p->nfs, path, call_cb, &c), &c,
+	return nb_nfs_wait_call(p, nfs_stat64_async(p->nfs, path, nb_nfs_call_cb, &c), &c,
 			 "cannot stat", path);
 }
 
@@ -577,7 +96,7 @@ static int nfs_rt_open(struct nb_target *t)
 	rc = nb_nfs_libnfs_url(cfg->name, &cfg->u, NULL, lurl, sizeof(lurl));
 	if (rc)
 		return rc;
-	rc = mount_export(p, sub, sizeof(sub));
+	rc = nb_nfs_mount(p, sub, sizeof(sub));
 	if (rc)
 		return rc;
 	rc = check_dir(p, sub);
@@ -622,7 +141,7 @@ static int remove_tree(struct nfsrt *p, const char *dir, int depth)
 	int rc;
 
 	ALIVE(p);
-	rc = wait_call(p, nfs_opendir_async(p->nfs, dir, call_cb, &c), &c,
+	rc = nb_nfs_wait_call(p, nfs_opendir_async(p->nfs, dir, nb_nfs_call_cb, &c), &c,
 		       "cannot read directory", dir);
 	if (rc < 0)
 		return rc;
@@ -637,7 +156,7 @@ static int remove_tree(struct nfsrt *p, const char *dir, int depth)
 		} else {
 			struct call u = { 0 };
 
-			rc = wait_call(p, nfs_unlink_async(p->nfs, child, call_cb, &u),
+			rc = nb_nfs_wait_call(p, nfs_unlink_async(p->nfs, child, nb_nfs_call_cb, &u),
 				       &u, "cannot remove", child);
 		}
 	}
@@ -647,7 +166,7 @@ static int remove_tree(struct nfsrt *p, const char *dir, int depth)
 		struct call r = { 0 };
 
 		ALIVE(p);
-		rc = wait_call(p, nfs_rmdir_async(p->nfs, dir, call_cb, &r), &r,
+		rc = nb_nfs_wait_call(p, nfs_rmdir_async(p->nfs, dir, nb_nfs_call_cb, &r), &r,
 			       "cannot remove", dir);
 	}
 	return rc < 0 ? rc : 0;
@@ -661,7 +180,7 @@ static void nfs_rt_close(struct nb_target *t)
 		return;
 	if (p->made_root && !t->cfg->keep) {
 		if (p->nfs && p->ninflight)
-			lose(p, -EIO, "closed with I/O in flight");
+			nb_nfs_lose(p, -EIO, "closed with I/O in flight");
 		if (!p->nfs || remove_tree(p, p->root, 0))
 			nb_warn("target '%s': could not remove the scratch directory "
 				"'%s%s' on NFS server '%s': %s", t->cfg->name,
@@ -669,7 +188,7 @@ static void nfs_rt_close(struct nb_target *t)
 				p->lost[0] ? p->lost : nb_err_last());
 	}
 	if (p->nfs)
-		lose(p, -EIO, "closed");
+		nb_nfs_lose(p, -EIO, "closed");
 	free(p);
 	t->priv = NULL;
 }
@@ -682,7 +201,7 @@ static int nfs_rt_space(struct nb_target *t, uint64_t *avail)
 	int rc;
 
 	ALIVE(p);
-	rc = wait_call(p, nfs_statvfs64_async(p->nfs, p->root, call_cb, &c), &c,
+	rc = nb_nfs_wait_call(p, nfs_statvfs64_async(p->nfs, p->root, nb_nfs_call_cb, &c), &c,
 		       "cannot statvfs", p->root);
 	if (rc < 0)
 		return rc;
@@ -700,7 +219,7 @@ static int open_fh(struct nfsrt *p, const char *path, unsigned flags,
 
 	oflags = nb_open_flags(flags, O_SYNC);
 	ALIVE(p);
-	rc = wait_call(p, nfs_open2_async(p->nfs, path, oflags, 0644, call_cb, &c),
+	rc = nb_nfs_wait_call(p, nfs_open2_async(p->nfs, path, oflags, 0644, nb_nfs_call_cb, &c),
 		       &c, "cannot open", path);
 	if (rc < 0)
 		return rc;
@@ -737,7 +256,7 @@ static int close_fh(struct nfsrt *p, struct nfsfh *fh, const char *path)
 	struct call c = { 0 };
 
 	ALIVE(p);
-	return wait_call(p, nfs_close_async(p->nfs, fh, call_cb, &c), &c,
+	return nb_nfs_wait_call(p, nfs_close_async(p->nfs, fh, nb_nfs_call_cb, &c), &c,
 			 "cannot close", path);
 }
 
@@ -768,7 +287,7 @@ static int nfs_rt_fsize(struct nb_file *f, uint64_t *size)
 	int rc;
 
 	ALIVE(p);
-	rc = wait_call(p, nfs_fstat64_async(p->nfs, f->fh, call_cb, &c), &c,
+	rc = nb_nfs_wait_call(p, nfs_fstat64_async(p->nfs, f->fh, nb_nfs_call_cb, &c), &c,
 		       "cannot stat", f->path);
 	if (rc < 0)
 		return rc;
@@ -783,7 +302,7 @@ static int nfs_rt_flush(struct nb_file *f)
 	int rc;
 
 	ALIVE(p);
-	rc = wait_call(p, nfs_fsync_async(p->nfs, f->fh, call_cb, &c), &c,
+	rc = nb_nfs_wait_call(p, nfs_fsync_async(p->nfs, f->fh, nb_nfs_call_cb, &c), &c,
 		       "COMMIT failed on", f->path);
 	return rc < 0 ? rc : 0;
 }
@@ -917,7 +436,7 @@ static int nfs_rt_submit(struct nb_target *t, struct nb_io *io)
 				p->ninflight--;
 				rq_push(&p->done, r);
 			}
-			return lose(p, -EIO, "cannot queue a %s: %s",
+			return nb_nfs_lose(p, -EIO, "cannot queue a %s: %s",
 				    io->op == NB_OP_READ ? "READ" : "WRITE",
 				    nfs_get_error(p->nfs));
 		}
@@ -957,7 +476,7 @@ static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
 		uint64_t now = nb_now_ns();
 		int wait = now >= deadline ? 0 : (int)((deadline - now) / 1000000);
 
-		rc = service(p, wait);
+		rc = nb_nfs_service(p, wait);
 		if (rc == -EINTR)
 			return pop_done(p, done, max);
 		if (rc < 0)
@@ -965,7 +484,7 @@ static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
 		now = nb_now_ns();
 		if (p->timed_out ||
 		    (p->inflight.head && now - p->inflight.head->t0 > p->timeout_ns))
-			return lose(p, -ETIMEDOUT, "no answer from NFS server '%s' "
+			return nb_nfs_lose(p, -ETIMEDOUT, "no answer from NFS server '%s' "
 				    "within %.0f s", p->host,
 				    (double)p->timeout_ns / 1e9);
 		n = pop_done(p, done, max);
@@ -990,7 +509,7 @@ static int meta(struct nb_target *t, const char *rel, const char *what,
 	rc = full_path(p, rel, path, sizeof(path));
 	if (rc)
 		return rc;
-	rc = wait_call(p, fn(p->nfs, path, call_cb, &c), &c, what, path);
+	rc = nb_nfs_wait_call(p, fn(p->nfs, path, nb_nfs_call_cb, &c), &c, what, path);
 	return rc < 0 ? rc : 0;
 }
 
@@ -1045,7 +564,7 @@ static int nfs_rt_rename(struct nb_target *t, const char *from, const char *to)
 		rc = full_path(p, to, b, sizeof(b));
 	if (rc)
 		return rc;
-	rc = wait_call(p, nfs_rename_async(p->nfs, a, b, call_cb, &c), &c,
+	rc = nb_nfs_wait_call(p, nfs_rename_async(p->nfs, a, b, nb_nfs_call_cb, &c), &c,
 		       "cannot rename", a);
 	return rc < 0 ? rc : 0;
 }
@@ -1063,7 +582,7 @@ static int nfs_rt_readdir(struct nb_target *t, const char *rel,
 	rc = full_path(p, rel, path, sizeof(path));
 	if (rc)
 		return rc;
-	rc = wait_call(p, nfs_opendir_async(p->nfs, path, call_cb, &c), &c,
+	rc = nb_nfs_wait_call(p, nfs_opendir_async(p->nfs, path, nb_nfs_call_cb, &c), &c,
 		       "cannot read directory", path);
 	if (rc < 0)
 		return rc;
