@@ -34,6 +34,9 @@ const struct nb_knob nb_knobs[] = {
 	  "bare metal or hypervisor (auto: detected on this client)" },
 	{ "box", "media", NB_KT_LABEL, LABEL, "hdd|ssd|nvme|mixed", 0, 0,
 	  "the pool's disks: rotational or not" },
+	{ "box", "plp", NB_KT_LABEL, LABEL, "yes|no", 0, 0,
+	  "power-loss-protected write cache (PLP SSD, NVRAM, BBU): sync "
+	  "writes may be durable at async cost" },
 	{ "box", "ram", NB_KT_SIZE, PRM(ram), NULL, 0, 0,
 	  "the box's memory (bonnie sizes its file at twice this)" },
 	{ "box", "cpu", NB_KT_LABEL, LABEL, NULL, 0, 0, "the box's processor" },

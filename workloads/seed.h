@@ -56,6 +56,26 @@ int nb_syncprobe_decide(const char *media, const char *slog,
 			const double p50[3], const double p10[3],
 			struct nb_sync_verdict *v);
 
+/*
+ * The three-way verdict.  P50/P10 hold {sync, async, read} for the whole
+ * probe ([0]) and for its first and second halves in time ([1], [2]);
+ * IOS is the number of 4 KiB sync writes.  A commit cost is "seen" when
+ * the whole probe and both halves show it, absent when none does, and the
+ * probe is inconclusive when they disagree or the sample is too small.
+ * V and *PCT are the whole probe's verdict and percentile.
+ */
+enum nb_sync_class {
+	NB_SYNC_NO_COST,         /* "no-commit-cost": volatile or protected */
+	NB_SYNC_COST_SEEN,       /* "commit-cost-seen" */
+	NB_SYNC_INCONCLUSIVE,    /* "inconclusive" */
+};
+extern const char *const nb_sync_class_names[3];
+enum nb_sync_class nb_syncprobe_classify(const char *media, const char *slog,
+					 const double p50[3][3],
+					 const double p10[3][3], uint64_t ios,
+					 struct nb_sync_verdict *v, int *pct);
+#define NB_SYNCPROBE_MIN_IOS 64
+
 /* A box label ("media", "slog"), or NULL. */
 const char *nb_wl_label(const struct nb_wl_ctx *c, const char *key);
 

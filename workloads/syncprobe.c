@@ -35,6 +35,12 @@
  *          can dwarf a fast flush (this machine's disk: ~90 us); a sync
  *          write that costs 100 us more than one is committing something
  *
+ * The verdict is three-way (docs/seed.md): the rule above applied to the
+ * whole probe and to each half of it in time; all agree on a cost:
+ * commit-cost-seen; none shows one: no-commit-cost (volatile, or a
+ * power-loss-protected cache: the box label plp = yes makes that a pass);
+ * they disagree, or too few writes: inconclusive, never a pass.
+ *
  * A target that makes every write durable (tgtd --bsoflags sync) has async
  * writes as slow as sync ones: its sync/async ratio is near 1 but its cost
  * over a cached read is not, and it is judged durable.
@@ -60,6 +66,8 @@
 struct probe {
 	const char *name;        /* "sync4k" */
 	struct nb_hist lat;      /* ns */
+	struct nb_hist *half;    /* [2]: first and second half in time (4 KiB) */
+	int which;               /* the half being sampled */
 	uint64_t ios, bytes, busy_ns;
 	double p10_us, p50_us, p99_us, bw, iops;
 };
@@ -84,6 +92,8 @@ static int timed(struct nb_wl_ctx *c, struct nb_file *f, int op, void *buf,
 			      op == NB_OP_READ ? "read" : "write",
 			      (unsigned long long)off, (long long)n, len);
 	nb_hist_add(&pr->lat, dt);
+	if (pr->half)
+		nb_hist_add(&pr->half[pr->which], dt);
 	pr->ios++;
 	pr->bytes += len;
 	pr->busy_ns += dt;
@@ -143,6 +153,8 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 				rc = -EINTR;
 			if (el >= runtime_us * 1000)
 				break;
+			pr[0].which = pr[1].which = pr[2].which =
+				el >= runtime_us * 500;
 		}
 	}
 	for (i = 0; !rc; i++) {
@@ -217,6 +229,145 @@ int nb_syncprobe_decide(const char *media, const char *slog,
 	return 10;
 }
 
+const char *const nb_sync_class_names[3] = {
+	[NB_SYNC_NO_COST] = "no-commit-cost",
+	[NB_SYNC_COST_SEEN] = "commit-cost-seen",
+	[NB_SYNC_INCONCLUSIVE] = "inconclusive",
+};
+
+enum nb_sync_class nb_syncprobe_classify(const char *media, const char *slog,
+					 const double p50[3][3],
+					 const double p10[3][3], uint64_t ios,
+					 struct nb_sync_verdict *v, int *pct)
+{
+	struct nb_sync_verdict h;
+	int seen = 0;
+
+	*pct = nb_syncprobe_decide(media, slog, p50[0], p10[0], v);
+	if (ios < NB_SYNCPROBE_MIN_IOS)
+		return NB_SYNC_INCONCLUSIVE;
+	for (int i = 1; i < 3; i++) {
+		nb_syncprobe_decide(media, slog, p50[i], p10[i], &h);
+		seen += h.durable;
+	}
+	if (v->durable && seen == 2)
+		return NB_SYNC_COST_SEEN;
+	if (!v->durable && !seen)
+		return NB_SYNC_NO_COST;
+	return NB_SYNC_INCONCLUSIVE;
+}
+
+/* The verdict's sentence: why a commit cost was or was not seen. */
+static void describe(char *m, size_t n, const struct nb_sync_verdict *v,
+		     int pct, const double us[3], const char *media,
+		     const char *slog)
+{
+	if (v->durable)
+		snprintf(m, n, "a 4 KiB sync write (p%d %.0f us) costs %.1fx a "
+			 "round trip without stable storage (%.0f us)%s", pct,
+			 us[0], v->cost, v->baseline_us,
+			 us[1] >= v->k * us[2] && us[0] < v->k * us[1] ?
+			 "; async writes cost as much: the target writes through" : "");
+	else if (v->floor_us > 0 && us[0] < v->floor_us)
+		snprintf(m, n, "a 4 KiB sync write (p%d %.0f us) is faster than "
+			 "%s%s can commit (%.0f us)", pct, us[0], media,
+			 declared(slog) ? "" : " without a slog", v->floor_us);
+	else if (v->cost >= v->k)
+		snprintf(m, n, "a 4 KiB sync write (p%d %.0f us) is only %.0f us "
+			 "more than a round trip without stable storage: no "
+			 "medium commits that fast", pct, us[0],
+			 us[0] - v->baseline_us);
+	else
+		snprintf(m, n, "a 4 KiB sync write (p%d %.0f us) costs only %.1fx "
+			 "a round trip without stable storage (%.0f us)", pct,
+			 us[0], v->cost, v->baseline_us);
+}
+
+/*
+ * Metrics, the verdict and its warnings.  durable is 1 when a commit cost
+ * was seen, or when none was and the box declares power-loss protection
+ * (plp = yes: a protected cache acknowledges at async cost); an
+ * inconclusive probe is never durable.
+ */
+static void verdict(struct nb_wl_ctx *c, const struct probe *pr)
+{
+	const char *media = nb_wl_label(c, "media"), *slog = nb_wl_label(c, "slog");
+	const char *plp_l = nb_wl_label(c, "plp"), *name = c->t->cfg->name;
+	int plp = plp_l && !strcasecmp(plp_l, "yes");
+	double p50[3][3], p10[3][3], us[3];
+	struct nb_sync_verdict v;
+	enum nb_sync_class cls;
+	char m[320], w[768];
+	int pct;
+
+	for (int i = 0; i < 3; i++) {
+		p50[0][i] = pr[i].p50_us;
+		p10[0][i] = pr[i].p10_us;
+		for (int h = 0; h < 2; h++) {
+			p50[1 + h][i] = (double)nb_hist_percentile(&pr[i].half[h], 50) / 1e3;
+			p10[1 + h][i] = (double)nb_hist_percentile(&pr[i].half[h], 10) / 1e3;
+		}
+	}
+	cls = nb_syncprobe_classify(media, slog, (const double(*)[3])p50,
+				    (const double(*)[3])p10, pr[0].ios, &v, &pct);
+	for (int i = 0; i < 3; i++)
+		us[i] = pct == 10 ? pr[i].p10_us : pr[i].p50_us;
+	describe(m, sizeof(m), &v, pct, us, media, slog);
+	json_object_set_new(c->extra, "verdict_percentile", json_integer(pct));
+	json_object_set_new(c->extra, "verdict_class",
+			    json_string(nb_sync_class_names[cls]));
+	nb_wl_metric(c, "durable", cls == NB_SYNC_COST_SEEN ||
+		     (cls == NB_SYNC_NO_COST && plp));
+	nb_wl_metric(c, "sync_inconclusive", cls == NB_SYNC_INCONCLUSIVE);
+	nb_wl_metric(c, "sync_cost_ratio", v.cost);
+	json_object_set_new(c->extra, "verdict_floor_us", json_real(v.floor_us));
+	json_object_set_new(c->extra, "verdict_k", json_real(v.k));
+	json_object_set_new(c->extra, "halves_p50_us", json_pack(
+		"[[f,f,f],[f,f,f]]", p50[1][0], p50[1][1], p50[1][2],
+		p50[2][0], p50[2][1], p50[2][2]));
+
+	if (cls == NB_SYNC_COST_SEEN) {
+		snprintf(w, sizeof(w), "sync writes look durable: %s", m);
+		json_object_set_new(c->extra, "verdict", json_string(w));
+		return;
+	}
+	if (cls == NB_SYNC_INCONCLUSIVE) {
+		if (pr[0].ios < NB_SYNCPROBE_MIN_IOS)
+			snprintf(w, sizeof(w), "syncprobe inconclusive: only %llu "
+				 "sync writes (at least %d needed); give it a longer "
+				 "--runtime", (unsigned long long)pr[0].ios,
+				 NB_SYNCPROBE_MIN_IOS);
+		else
+			snprintf(w, sizeof(w), "syncprobe inconclusive: the two "
+				 "halves of the probe disagree (sync/async/read p50 "
+				 "%.0f/%.0f/%.0f us, then %.0f/%.0f/%.0f us): the "
+				 "target's latency moved under the probe; rerun on a "
+				 "quieter box or with a longer --runtime", p50[1][0],
+				 p50[1][1], p50[1][2], p50[2][0], p50[2][1], p50[2][2]);
+	} else if (plp) {
+		snprintf(w, sizeof(w), "sync writes cost no more than writes "
+			 "without stable storage (%s); the box declares power-loss "
+			 "protection (plp = yes), which acknowledges durable writes "
+			 "from its protected cache: trusted as declared", m);
+		json_object_set_new(c->extra, "verdict", json_string(w));
+		return;
+	} else {
+		snprintf(w, sizeof(w), "sync writes likely do not reach stable "
+			 "storage: %s. Either they are not durable (sync=disabled, "
+			 "a volatile write cache, a hypervisor acknowledging early: a "
+			 "power loss or crash can lose writes the clients were told "
+			 "are safe) or the box has a power-loss-protected cache (PLP "
+			 "SSD, NVRAM, BBU); if it has, declare plp = yes in [box]", m);
+	}
+	json_object_set_new(c->extra, "verdict", json_string(w));
+	nb_wl_warn(c, "target '%s': %s", name, w);
+	if (c->iteration == 1)
+		nb_warn("target '%s': %s", name, cls == NB_SYNC_INCONCLUSIVE ? w :
+			"sync writes likely do not reach stable storage (no commit "
+			"cost seen; volatile, or a power-loss-protected cache not "
+			"declared with plp = yes)");
+}
+
 static int syncprobe_run(struct nb_wl_ctx *c)
 {
 	struct probe pr[5] = { { .name = "sync4k" }, { .name = "async4k" },
@@ -227,10 +378,7 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 	uint64_t runtime = c->p->runtime_us ? c->p->runtime_us : PROBE_RUNTIME_US;
 	struct nb_file *fsync_f = NULL, *fasync = NULL;
 	unsigned base = NB_F_READ | NB_F_WRITE | NB_F_CREATE | NB_F_DIRECT;
-	struct nb_sync_verdict v;
-	double sync_us, async_us, read_us;
-	int pct;
-	char m[256];
+	struct nb_hist *halves;
 	int rc = 0;
 
 	if (c->t->capacity && region > c->t->capacity)
@@ -244,11 +392,19 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 				    (json_int_t)region, "runtime_s",
 				    (double)runtime / 1e6, "qd", 1, "media",
 				    media ? media : "", "slog", slog ? slog : "");
+	halves = calloc(6, sizeof(*halves));
+	if (!halves)
+		return nb_err(-ENOMEM, "out of memory");
+	for (int i = 0; i < 5; i++)
+		nb_hist_init(&pr[i].lat);
+	for (int i = 0; i < 3; i++) {
+		pr[i].half = &halves[2 * i];
+		nb_hist_init(&pr[i].half[0]);
+		nb_hist_init(&pr[i].half[1]);
+	}
 	rc = c->t->ops->fopen(c->t, PROBE_FILE, base | NB_F_SYNC, &fsync_f);
 	if (!rc)
 		rc = c->t->ops->fopen(c->t, PROBE_FILE, base, &fasync);
-	for (int i = 0; i < 5; i++)
-		nb_hist_init(&pr[i].lat);
 	if (!rc)
 		rc = probe_all(c, fsync_f, fasync, region, runtime, pr);
 	if (fsync_f)
@@ -257,78 +413,34 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 		c->t->ops->fclose(fasync);
 	if ((c->t->caps & NB_CAP_BLOCK) && !rc && region > c->t->filled)
 		c->t->filled = region;
-	if (rc)
-		return rc;
-
-	pct = nb_syncprobe_decide(media, slog,
-				  (const double[3]){ pr[0].p50_us, pr[1].p50_us,
-						     pr[2].p50_us },
-				  (const double[3]){ pr[0].p10_us, pr[1].p10_us,
-						     pr[2].p10_us }, &v);
-	sync_us = pct == 10 ? pr[0].p10_us : pr[0].p50_us;
-	async_us = pct == 10 ? pr[1].p10_us : pr[1].p50_us;
-	read_us = pct == 10 ? pr[2].p10_us : pr[2].p50_us;
-	json_object_set_new(c->extra, "verdict_percentile", json_integer(pct));
-	nb_wl_metric(c, "durable", v.durable);
-	nb_wl_metric(c, "sync_lat_p50_us", pr[0].p50_us);
-	nb_wl_metric(c, "async_lat_p50_us", pr[1].p50_us);
-	nb_wl_metric(c, "sync_async_ratio",
-		     pr[1].p50_us > 0 ? pr[0].p50_us / pr[1].p50_us : 0);
-	nb_wl_metric(c, "read_lat_p50_us", pr[2].p50_us);
-	nb_wl_metric(c, "sync_cost_ratio", v.cost);
-	nb_wl_metric(c, "sync_lat_p10_us", pr[0].p10_us);
-	nb_wl_metric(c, "async_lat_p10_us", pr[1].p10_us);
-	nb_wl_metric(c, "read_lat_p10_us", pr[2].p10_us);
-	nb_wl_metric(c, "sync_lat_p99_us", pr[0].p99_us);
-	nb_wl_metric(c, "async_lat_p99_us", pr[1].p99_us);
-	nb_wl_metric(c, "sync_iops", pr[0].iops);
-	nb_wl_metric(c, "async_iops", pr[1].iops);
-	nb_wl_metric(c, "sync512k_bw_bytes", pr[3].bw);
-	nb_wl_metric(c, "async512k_bw_bytes", pr[4].bw);
-	nb_wl_metric(c, "sync512k_lat_p50_us", pr[3].p50_us);
-	nb_wl_metric(c, "async512k_lat_p50_us", pr[4].p50_us);
-	nb_wl_metric(c, "sync_bw_ratio_512k", pr[4].bw > 0 ? pr[3].bw / pr[4].bw : 0);
-	json_object_set_new(c->extra, "verdict_floor_us", json_real(v.floor_us));
-	json_object_set_new(c->extra, "verdict_k", json_real(v.k));
-	json_object_set_new(c->extra, "ios", json_pack("{s:I, s:I, s:I, s:I, s:I}",
-		"sync4k", (json_int_t)pr[0].ios, "async4k", (json_int_t)pr[1].ios,
-		"read4k", (json_int_t)pr[2].ios, "sync512k", (json_int_t)pr[3].ios,
-		"async512k", (json_int_t)pr[4].ios));
-	if (v.durable) {
-		snprintf(m, sizeof(m), "sync writes look durable: a 4 KiB sync "
-			 "write (p%d %.0f us) costs %.1fx a round trip without "
-			 "stable storage (%.0f us)%s", pct, sync_us, v.cost,
-			 v.baseline_us,
-			 async_us >= v.k * read_us && sync_us < v.k * async_us ?
-			 "; async writes cost as much: the target writes through" : "");
-		json_object_set_new(c->extra, "verdict", json_string(m));
-	} else {
-		if (v.floor_us > 0 && sync_us < v.floor_us)
-			snprintf(m, sizeof(m), "a 4 KiB sync write (p%d %.0f us) "
-				 "is faster than %s%s can commit (%.0f us)", pct, sync_us,
-				 media, declared(slog) ? "" : " without a slog",
-				 v.floor_us);
-		else if (v.cost >= v.k)
-			snprintf(m, sizeof(m), "a 4 KiB sync write (p%d %.0f us) "
-				 "is only %.0f us more than a round trip without "
-				 "stable storage: no medium commits that fast",
-				 pct, sync_us, sync_us - v.baseline_us);
-		else
-			snprintf(m, sizeof(m), "a 4 KiB sync write (p%d %.0f us) "
-				 "costs only %.1fx a round trip without stable "
-				 "storage (%.0f us)", pct, sync_us, v.cost,
-				 v.baseline_us);
-		nb_wl_warn(c, "sync writes likely do not reach stable storage on "
-			   "target '%s': %s. Suspect sync=disabled, a volatile write "
-			   "cache or a hypervisor acknowledging early; a power loss "
-			   "or crash can lose writes the clients (ESXi, databases) "
-			   "were told are safe", c->t->cfg->name, m);
-		json_object_set_new(c->extra, "verdict", json_string(m));
-		if (c->iteration == 1)
-			nb_warn("target '%s': sync writes likely do not reach "
-				"stable storage (%s)", c->t->cfg->name, m);
+	if (!rc) {
+		nb_wl_metric(c, "sync_lat_p50_us", pr[0].p50_us);
+		nb_wl_metric(c, "async_lat_p50_us", pr[1].p50_us);
+		nb_wl_metric(c, "sync_async_ratio",
+			     pr[1].p50_us > 0 ? pr[0].p50_us / pr[1].p50_us : 0);
+		nb_wl_metric(c, "read_lat_p50_us", pr[2].p50_us);
+		nb_wl_metric(c, "sync_lat_p10_us", pr[0].p10_us);
+		nb_wl_metric(c, "async_lat_p10_us", pr[1].p10_us);
+		nb_wl_metric(c, "read_lat_p10_us", pr[2].p10_us);
+		nb_wl_metric(c, "sync_lat_p99_us", pr[0].p99_us);
+		nb_wl_metric(c, "async_lat_p99_us", pr[1].p99_us);
+		nb_wl_metric(c, "sync_iops", pr[0].iops);
+		nb_wl_metric(c, "async_iops", pr[1].iops);
+		nb_wl_metric(c, "sync512k_bw_bytes", pr[3].bw);
+		nb_wl_metric(c, "async512k_bw_bytes", pr[4].bw);
+		nb_wl_metric(c, "sync512k_lat_p50_us", pr[3].p50_us);
+		nb_wl_metric(c, "async512k_lat_p50_us", pr[4].p50_us);
+		nb_wl_metric(c, "sync_bw_ratio_512k",
+			     pr[4].bw > 0 ? pr[3].bw / pr[4].bw : 0);
+		json_object_set_new(c->extra, "ios", json_pack(
+			"{s:I, s:I, s:I, s:I, s:I}",
+			"sync4k", (json_int_t)pr[0].ios, "async4k", (json_int_t)pr[1].ios,
+			"read4k", (json_int_t)pr[2].ios, "sync512k", (json_int_t)pr[3].ios,
+			"async512k", (json_int_t)pr[4].ios));
+		verdict(c, pr);
 	}
-	return 0;
+	free(halves);
+	return rc;
 }
 
 static uint64_t syncprobe_plan_bytes(const struct nb_workload *w,

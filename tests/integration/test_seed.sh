@@ -130,7 +130,8 @@ if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
 	assert_err "nasbench: warning: target 'shm': sync writes likely do not reach stable storage"
 	assert_json "$T/shm.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0'
 	assert_json "$T/shm.json" 'set(["durable", "sync_lat_p50_us", "async_lat_p50_us", "sync_async_ratio"]) <= set(d["results"][0]["iterations"][0]["metrics"])'
-	assert_json "$T/shm.json" 'any("likely do not reach stable storage" in w and "power loss" in w for w in d["results"][0]["warnings"])'
+	assert_json "$T/shm.json" 'any("likely do not reach stable storage" in w and "power loss" in w and "plp = yes" in w for w in d["results"][0]["warnings"])'
+	assert_json "$T/shm.json" 'd["results"][0]["iterations"][0]["verdict_class"] == "no-commit-cost" and d["results"][0]["iterations"][0]["metrics"]["sync_inconclusive"] == 0'
 	assert_out "shm          syncprobe"
 	assert_clean "$S"
 	rmdir "$S"
@@ -190,7 +191,7 @@ if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	assert_rc 0
 	assert_json "$T/nfs.json" 'all(r["status"] == "ok" for r in d["results"])'
 	assert_json "$T/nfs.json" '"seq_create_per_s" in d["results"][0]["iterations"][0]["metrics"] and d["results"][1]["iterations"][0]["verified_bytes"] == 8 << 20'
-	assert_json "$T/nfs.json" 'd["results"][3]["iterations"][0]["metrics"]["durable"] == 1'
+	assert_json "$T/nfs.json" 'd["results"][3]["iterations"][0]["metrics"]["durable"] == 1 and d["results"][3]["iterations"][0]["verdict_class"] == "commit-cost-seen"'
 	assert_json "$T/nfs.json" 'd["results"][2]["iterations"][0]["metrics"]["xz_ratio"] > 0.98'
 else
 	echo "test_seed: NASBENCH_NFS_URL unset (nfs area not merged): NFS cases skipped"
@@ -201,12 +202,27 @@ if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
 	assert_rc 0
 	assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0'
 	assert_err "warning: target 'nfstmp': sync writes likely do not reach stable storage"
+	assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["verdict_class"] in ("no-commit-cost", "inconclusive")'
+
+	t_case "NFS export on tmpfs declared plp = yes: no commit cost is a pass"
+	printf '[box]\nplp = yes\n[target nfsplp]\nurl = %s\n' "$NASBENCH_NFS_TMPFS_URL" > "$T/plp.ini"
+	run "$NB" run -c "$T/plp.ini" -w syncprobe -i 1 --runtime 0.4s -o "$T/plp.json"
+	assert_rc 0
+	assert_json "$T/plp.json" '(lambda i: i["verdict_class"] == "no-commit-cost" and i["metrics"]["durable"] == 1 and "plp = yes" in i["verdict"])(d["results"][0]["iterations"][0]) and d["labels"]["plp"] == "yes"'
+	assert_out "the box declares power-loss protection (plp = yes)"
+
+	t_case "syncprobe from too few writes is inconclusive, not a pass"
+	probe nfsshort "$NASBENCH_NFS_TMPFS_URL" "$T/short.json" --runtime 0.001s
+	assert_rc 0
+	assert_json "$T/short.json" '(lambda i: i["verdict_class"] == "inconclusive" and i["metrics"]["durable"] == 0 and i["metrics"]["sync_inconclusive"] == 1)(d["results"][0]["iterations"][0])'
+	assert_err "nasbench: warning: target 'nfsshort': syncprobe inconclusive: only "
 fi
 if [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
 	t_case "iSCSI sync LUN (--bsoflags sync): syncprobe judges it durable"
-	probe lun "$NASBENCH_ISCSI_SYNC_URL" "$T/lun.json" --destroy-data --size 8M -q
+	# ~300 us round trips: 1.5 s gives each half of the probe ~500 writes
+	probe lun "$NASBENCH_ISCSI_SYNC_URL" "$T/lun.json" --destroy-data --size 8M -q --runtime 1.5s
 	assert_rc 0
-	assert_json "$T/lun.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 1'
+	assert_json "$T/lun.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 1 and d["results"][0]["iterations"][0]["verdict_class"] == "commit-cost-seen"'
 else
 	echo "test_seed: NASBENCH_ISCSI_SYNC_URL unset (iscsi area not merged): LUN cases skipped"
 fi
@@ -216,7 +232,7 @@ if [ -n "${NASBENCH_ISCSI_TMPFS_URL:-}" ]; then
 	# a longer probe keeps the 10th percentiles from deciding on jitter
 	probe lunt "$NASBENCH_ISCSI_TMPFS_URL" "$T/lunt.json" --destroy-data --size 8M --runtime 1.5s
 	assert_rc 0
-	assert_json "$T/lunt.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0'
+	assert_json "$T/lunt.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0 and d["results"][0]["iterations"][0]["verdict_class"] in ("no-commit-cost", "inconclusive")'
 	run "$NB" run -t "lunt=$NASBENCH_ISCSI_TMPFS_URL" -w bonnie -i 1 --size 8M --set fast=yes --destroy-data -q -o "$T/lunb.json"
 	assert_rc 0
 	assert_json "$T/lunb.json" 'd["results"][0]["status"] == "ok" and "seeks_per_s" in d["results"][0]["iterations"][0]["metrics"] and "seq_create_per_s" not in d["results"][0]["iterations"][0]["metrics"]'

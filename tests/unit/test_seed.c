@@ -89,6 +89,54 @@ static void decide(void **state)
 	assert_false(v.durable);
 }
 
+static enum nb_sync_class classify(const double w[3], const double a[3],
+				   const double b[3], uint64_t ios, int *pct)
+{
+	double p50[3][3], p10[3][3];
+	struct nb_sync_verdict v;
+
+	for (int i = 0; i < 3; i++) {
+		p50[0][i] = p10[0][i] = w[i];
+		p50[1][i] = p10[1][i] = a[i];
+		p50[2][i] = p10[2][i] = b[i];
+	}
+	return nb_syncprobe_classify(NULL, NULL, (const double(*)[3])p50,
+				     (const double(*)[3])p10, ios, &v, pct);
+}
+
+static void three_way(void **state)
+{
+	int pct;
+
+	(void)state;
+	/* a disk's flush in both halves: seen */
+	assert_int_equal(classify((double[3]){ 157, 49, 49 }, (double[3]){ 150, 48, 49 },
+				  (double[3]){ 160, 50, 49 }, 1000, &pct),
+			 NB_SYNC_COST_SEEN);
+	assert_int_equal(pct, 50);
+	/* tmpfs: no half shows a cost */
+	assert_int_equal(classify((double[3]){ 100, 101, 99 }, (double[3]){ 98, 99, 97 },
+				  (double[3]){ 102, 103, 101 }, 1000, &pct),
+			 NB_SYNC_NO_COST);
+	/* a cost in the first half only (the box got busy, or calm): the
+	 * whole probe says seen, the halves disagree: inconclusive */
+	assert_int_equal(classify((double[3]){ 140, 90, 90 }, (double[3]){ 190, 90, 90 },
+				  (double[3]){ 95, 90, 90 }, 1000, &pct),
+			 NB_SYNC_INCONCLUSIVE);
+	/* ... and a whole probe without one but a half with it */
+	assert_int_equal(classify((double[3]){ 100, 95, 95 }, (double[3]){ 100, 95, 95 },
+				  (double[3]){ 160, 95, 95 }, 1000, &pct),
+			 NB_SYNC_INCONCLUSIVE);
+	/* a clear cost from too few writes */
+	assert_int_equal(classify((double[3]){ 157, 49, 49 }, (double[3]){ 157, 49, 49 },
+				  (double[3]){ 157, 49, 49 }, NB_SYNCPROBE_MIN_IOS - 1,
+				  &pct),
+			 NB_SYNC_INCONCLUSIVE);
+	assert_string_equal(nb_sync_class_names[NB_SYNC_INCONCLUSIVE], "inconclusive");
+	assert_string_equal(nb_sync_class_names[NB_SYNC_NO_COST], "no-commit-cost");
+	assert_string_equal(nb_sync_class_names[NB_SYNC_COST_SEEN], "commit-cost-seen");
+}
+
 static void items(void **state)
 {
 	char name[64];
@@ -197,7 +245,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(verdict),
-		cmocka_unit_test(decide), cmocka_unit_test(items),
+		cmocka_unit_test(decide), cmocka_unit_test(three_way),
+		cmocka_unit_test(items),
 		cmocka_unit_test(estimates), cmocka_unit_test(unsupported),
 		cmocka_unit_test(checksum),
 	};
