@@ -16,11 +16,14 @@ static void cell(char *buf, size_t len, const json_t *wl, const char *metric,
 		snprintf(buf, len, "%.*f", decimals, v * scale);
 }
 
+/* "±3%" (sample stddev / median); empty below two samples, where a
+ * spread is not measured (and ±0% would claim it were). */
 static void spread(char *buf, size_t len, const json_t *wl, const char *metric)
 {
-	double med, sd;
+	double med, sd, n;
 
-	if (nb_result_stat(wl, metric, "median", &med) ||
+	if (nb_result_stat(wl, metric, "n", &n) || n < 2 ||
+	    nb_result_stat(wl, metric, "median", &med) ||
 	    nb_result_stat(wl, metric, "stddev", &sd) || med <= 0)
 		buf[0] = '\0';
 	else

@@ -29,6 +29,13 @@ assert_rc 0
 assert_out "target       workload                   MB/s"
 assert_out "local        seq512k-read"
 assert_out "result: $T/t.json"
+grep -qE 'seq512k-read +[0-9.]+ +±[0-9]+%' <<<"$OUT" || t_fail "2 iterations show no spread: $OUT"
+
+t_case "one iteration: no spread claimed (no ±0%)"
+run "$NB" run --target "$D" --size 16M --runtime 0.3s -i 1 -w seq512k-read -o "$T/t1.json"
+assert_rc 0
+assert_out "local        seq512k-read"
+! grep -q "±" <<<"$OUT" || t_fail "n = 1 shows a spread: $OUT"
 
 t_case "--json: the result on stdout, no file"
 run bash -c "cd '$T' && '$NB' run --target '$D' --size 8M --iterations 1 -w rand4k-read --json"
