@@ -157,6 +157,8 @@ struct nb_target {
 	char desc[1100];         /* URL with secrets removed */
 	uint64_t filled;         /* block targets: bytes from the window's start
 	                          * that this run wrote (reads need no prefill) */
+	uint64_t cached_opens;   /* opens that asked for O_DIRECT and went
+	                          * through the client's page cache (refused) */
 	void *priv;
 };
 

@@ -55,12 +55,28 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 		.metrics = json_object(), .extra = json_object(),
 		.entry = entry, .labels = json_object_get(x->doc, "labels"),
 	};
+	uint64_t cached = t->cached_opens;
+	json_t *spec;
 	int rc;
 
 	nb_err_clear();
 	rc = w->run(&c);
 	if (c.spec)
 		json_object_set_new(entry, "spec", c.spec);
+	spec = json_object_get(entry, "spec");
+	if (t->cached_opens > cached &&
+	    !json_is_true(json_object_get(spec, "direct_refused"))) {
+		/* the run asked for O_DIRECT and did not get it: say so where
+		 * the figures are, not only once on stderr */
+		if (spec) {
+			json_object_set_new(spec, "direct", json_false());
+			json_object_set_new(spec, "direct_refused", json_true());
+		}
+		nb_wl_warn(&c, "O_DIRECT was refused on target '%s': I/O went "
+			   "through this client's page cache, so reads may have "
+			   "come from its RAM (the cache was dropped after writing, "
+			   "as far as the kernel allows)", t->cfg->name);
+	}
 	if (!rc || json_is_true(json_object_get(c.extra, "partial"))) {
 		nb_result_iteration(entry, c.metrics, c.extra);
 	} else {

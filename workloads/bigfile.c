@@ -214,6 +214,7 @@ static int bigfile_run(struct nb_wl_ctx *c)
 	uint64_t size = bigfile_size(c, c->p->size);
 	int direct = c->p->direct != 0;
 	struct nb_io_result *r;
+	uint64_t cached;
 	double gen;
 	int rc;
 
@@ -269,8 +270,15 @@ static int bigfile_run(struct nb_wl_ctx *c)
 			return nb_err(-ENOMEM, "out of memory");
 		}
 		nb_hook("before-verify", NULL, c->stop);
+		cached = c->t->cached_opens;
 		rc = verify_file(&b, size, direct, v);
-		if (!rc && !v->stopped) {
+		if (!rc && !v->stopped && c->t->cached_opens > cached) {
+			json_object_set_new(c->extra, "verified_bytes", json_integer(0));
+			nb_wl_warn(c, "bigfile: not verified: the read-back went "
+				   "through this client's page cache (O_DIRECT "
+				   "refused), which can hand back what was written "
+				   "whatever the media holds");
+		} else if (!rc && !v->stopped) {
 			nb_wl_metric(c, "verify_bw_bytes", (double)v->bytes_read /
 				     ((double)v->elapsed_ns / 1e9));
 			json_object_set_new(c->extra, "verified_bytes",

@@ -161,6 +161,23 @@ t_case "a file nasbench wrote before needs no confirmation"
 run "$NB" run --target "$T/disk.img" --size 8M --iterations 1 -w rand4k-write -o "$T/g.json" -q
 assert_rc 0
 
+t_case "O_DIRECT refused (ramfs): recorded in the result; integrity will not call data verified"
+mkdir -p "$T/ram"
+if mount -t ramfs nbtest-ramfs "$T/ram"; then
+	truncate -s 16M "$T/ram/lun"
+	printf 'integrity@rf corrupt_blocks = 0\n' > "$T/rf.accept"
+	run "$NB" run -t "rf=$T/ram/lun" --destroy-data -w integrity,seq512k-read -i 1 --size 8M --runtime 0.2s --accept "$T/rf.accept" -o "$T/rf.json"
+	assert_rc 1
+	assert_json "$T/rf.json" 'all(r["spec"]["direct"] is False and r["spec"]["direct_refused"] is True for r in d["results"])'
+	assert_json "$T/rf.json" 'all(any(w.startswith("O_DIRECT was refused on target \u0027rf\u0027: I/O went through this client\u0027s page cache") for w in r["warnings"]) for r in d["results"])'
+	assert_json "$T/rf.json" '(lambda i: i["verified"] is False and "corrupt_blocks" not in i["metrics"])(d["results"][0]["iterations"][0])'
+	assert_err "nasbench: warning: target 'rf': the file system under '$T/ram/lun' refuses O_DIRECT; measuring through the page cache"
+	assert_json "$T/rf.json" 'd["accept"]["verdict"] == "fail"'
+	umount "$T/ram"
+else
+	t_fail "cannot mount a ramfs (the test runs as root)"
+fi
+
 t_case "--dry-run touches nothing"
 run "$NB" run --target "$D" --suite quick --dry-run
 assert_rc 0
