@@ -433,8 +433,10 @@ int nb_config_apply(struct nb_config *c, int targets)
 			continue;
 		if (targets)
 			rc = nb_config_set_targets(c, v->key, v->value, v->where);
-		else if (!strcmp(v->section, "label"))
+		else if (!strcmp(v->section, "label") && !nb_knob_find("box", v->key))
 			rc = nb_config_label(c, v->key, v->value, v->where);
+		else if (!strcmp(v->section, "label"))  /* --label ram=8G: [box] */
+			rc = nb_config_set(c, "box", v->key, v->value, v->where);
 		else
 			rc = nb_config_set(c, v->section, v->key, v->value, v->where);
 		if (rc)

@@ -72,8 +72,10 @@ const struct nb_knob nb_knobs[] = {
 	{ "suite", "iterations", NB_KT_UINT, CFG(suite.iterations), NULL, 1, 1000,
 	  "repetitions of each workload (default 3)", "iterations", 'i', "N" },
 	{ "suite", "size", NB_KT_SIZE, PRM(size), NULL, 4096, 0,
-	  "bytes of the data file or LUN window per workload (default 1G)",
-	  "size", 0, "SIZE" },
+	  "bytes of the data file or LUN window per workload (default 1G); "
+	  "auto: twice the box's RAM ([box] ram or --label ram=SIZE), so "
+	  "reads cannot come from its cache",
+	  "size", 0, "SIZE", NB_KF_AUTO },
 	{ "suite", "runtime", NB_KT_DURATION, PRM(runtime_us), NULL, 1000, 0,
 	  "run each iteration this long instead of once over the size",
 	  "runtime", 0, "TIME" },
@@ -152,6 +154,10 @@ static int parse_number(const struct nb_knob *k, void *field, const char *v)
 	uint64_t n;
 	int rc;
 
+	if ((k->flags & NB_KF_AUTO) && !strcmp(v, "auto")) {
+		*(uint64_t *)field = NB_SIZE_AUTO;
+		return 0;
+	}
 	switch (k->type) {
 	case NB_KT_SIZE:
 	case NB_KT_SIZE32:

@@ -41,6 +41,7 @@ enum nb_knob_base {
 
 enum nb_knob_flag {
 	NB_KF_NOARG = 1 << 0,  /* the option takes no value: it sets "yes" */
+	NB_KF_AUTO = 1 << 1,   /* a size that may be "auto" (NB_SIZE_AUTO) */
 };
 
 struct nb_knob {

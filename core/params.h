@@ -24,6 +24,9 @@ struct nb_params {
 	int cross_check;         /* I/O workloads with both engines (fio) */
 };
 
+/* size = auto: twice the box's RAM, resolved when the run is planned */
+#define NB_SIZE_AUTO UINT64_MAX
+
 #define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
 			 .fast = -1 }
 

@@ -86,6 +86,28 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 	return rc;
 }
 
+/*
+ * An I/O workload's data set under twice the box's RAM fits in its cache
+ * (ZFS's ARC takes most of it): reads then measure RAM at line rate and
+ * writes the write-back, not the disks.  Say so in the result.
+ */
+static void cache_check(struct nb_exec *x, const struct nb_workload *w,
+			json_t *entry)
+{
+	const struct nb_params *p = &x->pl->p;
+	uint64_t bytes = w->plan_bytes ? w->plan_bytes(w, p) : 0;
+	char a[32], b[32], m[400];
+
+	if (!w->io || !p->ram || !bytes || bytes >= 2 * p->ram)
+		return;
+	snprintf(m, sizeof(m), "data set %s is less than twice the box's RAM "
+		 "(%s): it can sit in the box's cache, so the figures may "
+		 "measure RAM, not the disks; use --size auto (twice the RAM) "
+		 "for disk figures", nb_fmt_size(bytes, a, sizeof(a)),
+		 nb_fmt_size(p->ram, b, sizeof(b)));
+	nb_result_warn(entry, m);
+}
+
 /* Every iteration of one workload; returns 0, -EINTR, or -errno. */
 static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
 {
@@ -99,6 +121,7 @@ static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
 		nb_result_set_status(entry, "skipped", skip);
 		return 0;
 	}
+	cache_check(x, w, entry);
 	for (int it = 1; it <= nb_plan_iters(x->pl, widx) && !rc; it++)
 		rc = run_iteration(x, t, w, widx, it, entry);
 	if (rc == -EINTR || (rc == 0 && *x->stop))

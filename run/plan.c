@@ -77,6 +77,13 @@ int nb_plan_make(struct nb_plan *pl, const struct nb_config *cfg,
 	pl->p = sc->p;
 	if (pl->suite)
 		nb_params_merge(&pl->p, &pl->suite->defaults);
+	if (pl->p.size == NB_SIZE_AUTO) {
+		if (!pl->p.ram)
+			return nb_err(-EINVAL, "size = auto is twice the box's RAM, "
+				      "which is not known: set 'ram' in [box] or "
+				      "pass --label ram=SIZE");
+		pl->p.size = 2 * pl->p.ram;
+	}
 	pl->iterations = sc->iterations ? (int)sc->iterations :
 			 pl->suite && pl->suite->iterations ?
 			 pl->suite->iterations : 3;
