@@ -238,6 +238,8 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 				    json_string(o->cfg.labels[i].value));
 	nb_hw_embed(x.doc, &o->cfg, o->box);
 	o->box = NULL;
+	if (!o->quiet)
+		nb_plan_headline(tty, pl, &o->cfg);
 	nb_progress_init(&progress, tty, o->quiet);
 	if (o->clients.n && !o->quiet)
 		nb_fio_clients_print(tty, &o->clients);

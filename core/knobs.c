@@ -149,6 +149,19 @@ static int not_one_of(const struct nb_knob *k, const char *v)
 	return nb_err(-EINVAL, "'%s' is not one of %s", v, k->choices);
 }
 
+/* A bound in the unit the user writes: "4 KiB", "0.001 s", "1000". */
+static const char *bound(const struct nb_knob *k, uint64_t n, char *buf,
+			 size_t len)
+{
+	if (k->type == NB_KT_SIZE || k->type == NB_KT_SIZE32)
+		return nb_fmt_size(n, buf, len);
+	if (k->type == NB_KT_DURATION)
+		snprintf(buf, len, "%g s", (double)n / 1e6);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)n);
+	return buf;
+}
+
 static int parse_number(const struct nb_knob *k, void *field, const char *v)
 {
 	uint64_t n;
@@ -172,10 +185,16 @@ static int parse_number(const struct nb_knob *k, void *field, const char *v)
 	}
 	if (rc)
 		return -EINVAL;
-	if ((k->min && n < k->min) || (k->max && n > k->max))
-		return nb_err(-EINVAL, "value '%s' out of range (%llu to %llu)", v,
-			      (unsigned long long)k->min,
-			      (unsigned long long)k->max);
+	if ((k->min && n < k->min) || (k->max && n > k->max)) {
+		char lo[32], hi[32];
+
+		if (!k->max)
+			return nb_err(-EINVAL, "value '%s' is too small: at least %s",
+				      v, bound(k, k->min, lo, sizeof(lo)));
+		return nb_err(-EINVAL, "value '%s' out of range (%s to %s)", v,
+			      bound(k, k->min, lo, sizeof(lo)),
+			      bound(k, k->max, hi, sizeof(hi)));
+	}
 	if (k->type == NB_KT_SIZE32 || k->type == NB_KT_UINT32)
 		*(uint32_t *)field = (uint32_t)n;
 	else if (k->len == sizeof(int))

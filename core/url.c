@@ -116,6 +116,32 @@ static int parse_authority(const char *s, const char *a, size_t n,
 	return 0;
 }
 
+#define ISCSI_FORM "iscsi://HOST[:PORT]/IQN/LUN, e.g. " \
+	"iscsi://192.0.2.10/iqn.2005-10.org.freenas.ctl:bench/0"
+
+/* An iSCSI URL's path is /IQN/LUN, the LUN a number from 0 to 16383. */
+static int check_iscsi(const char *s, const struct nb_url *u)
+{
+	const char *lun = strrchr(u->path, '/');
+	char *end, why[300];
+	long n;
+
+	if (lun == u->path && !lun[1])
+		return fail(s, "the IQN and LUN are missing: " ISCSI_FORM);
+	if (lun == u->path && strspn(lun + 1, "0123456789") == strlen(lun + 1))
+		return fail(s, "the IQN is missing: " ISCSI_FORM);
+	if (lun == u->path || !lun[1])
+		return fail(s, "the LUN is missing after the IQN: " ISCSI_FORM);
+	errno = 0;
+	n = strtol(lun + 1, &end, 10);
+	if (errno || *end || n < 0 || n > 16383) {
+		snprintf(why, sizeof(why), "LUN '%.32s' is not a number from 0 to "
+			 "16383", lun + 1);
+		return fail(s, why);
+	}
+	return 0;
+}
+
 int nb_url_parse(const char *s, struct nb_url *u)
 {
 	const char *sep, *auth, *slash, *q;
@@ -147,6 +173,11 @@ int nb_url_parse(const char *s, struct nb_url *u)
 	q = strchr(auth, '?');
 	if (q && slash && q < slash)
 		slash = NULL;
+	if (!slash && !strcmp(u->scheme, "iscsi"))
+		return fail(s, "the IQN and LUN are missing: " ISCSI_FORM);
+	if (!slash && !strcmp(u->scheme, "nfs"))
+		return fail(s, "the export path is missing: nfs://HOST[:PORT]/EXPORT"
+			    "[/DIR], e.g. nfs://192.0.2.10/mnt/tank/bench");
 	if (!slash)
 		return fail(s, "no path after the host");
 	if (parse_authority(s, auth, (size_t)(slash - auth), u))
@@ -154,7 +185,9 @@ int nb_url_parse(const char *s, struct nb_url *u)
 	if (copy(u->path, sizeof(u->path), slash,
 		 q ? (size_t)(q - slash) : strlen(slash)))
 		return fail(s, "path too long");
-	return parse_args(s, q ? q + 1 : NULL, u);
+	if (parse_args(s, q ? q + 1 : NULL, u))
+		return -EINVAL;
+	return strcmp(u->scheme, "iscsi") ? 0 : check_iscsi(s, u);
 }
 
 int nb_url_scheme_known(const char *scheme)

@@ -61,9 +61,19 @@ int nb_plan_make(struct nb_plan *pl, const struct nb_config *cfg,
 			return nb_err(-EINVAL, "unknown suite '%s' (see 'nasbench list "
 				      "suites')", sc->suite);
 	}
-	list = workloads && *workloads ? workloads :
-	       sc->workloads[0] && !pl->suite ? sc->workloads :
-	       pl->suite ? pl->suite->workloads : NB_PLAN_DEFAULT;
+	if (workloads && *workloads) {
+		list = workloads;
+		pl->why = "the workloads given with --workload";
+	} else if (sc->workloads[0] && !pl->suite) {
+		list = sc->workloads;
+		pl->why = "the workloads of [suite] workloads";
+	} else if (pl->suite) {
+		list = pl->suite->workloads;
+		pl->why = "suite";
+	} else {
+		list = NB_PLAN_DEFAULT;
+		pl->why = "the default workloads: no --suite or --workload given";
+	}
 	if (plan_list(pl, list, sc->iterations != 0))
 		return -EINVAL;
 	if (pl->suite && !strcmp(pl->suite->name, "accept") &&
@@ -112,12 +122,9 @@ uint64_t nb_plan_space(const struct nb_plan *pl)
 	return need;
 }
 
-void nb_plan_print(FILE *out, const struct nb_plan *pl,
-		   const struct nb_config *cfg)
+void nb_plan_headline(FILE *out, const struct nb_plan *pl,
+		      const struct nb_config *cfg)
 {
-	uint64_t written = 0;
-	double secs = 0;
-	char sz[32], wr[32], dur[32];
 	int uniform = 1;
 
 	for (int w = 0; w < pl->nwl; w++)
@@ -125,9 +132,23 @@ void nb_plan_print(FILE *out, const struct nb_plan *pl,
 	fprintf(out, "plan: %d target(s) x %d workload(s) x ", cfg->ntargets,
 		pl->nwl);
 	if (uniform && pl->nwl)
-		fprintf(out, "%d iteration(s)\n", nb_plan_iters(pl, 0));
+		fprintf(out, "%d iteration(s)", nb_plan_iters(pl, 0));
 	else
-		fprintf(out, "the iterations listed\n");
+		fprintf(out, "the iterations listed");
+	if (pl->suite && !strcmp(pl->why, "suite"))
+		fprintf(out, " (suite '%s')\n", pl->suite->name);
+	else
+		fprintf(out, " (%s)\n", pl->why ? pl->why : "");
+}
+
+void nb_plan_print(FILE *out, const struct nb_plan *pl,
+		   const struct nb_config *cfg)
+{
+	uint64_t written = 0;
+	double secs = 0;
+	char sz[32], wr[32], dur[32];
+
+	nb_plan_headline(out, pl, cfg);
 	for (int i = 0; i < cfg->ntargets; i++) {
 		char red[1100];
 

@@ -26,6 +26,7 @@ struct nb_plan {
 	int nwl;
 	int iterations;
 	const struct nb_suite *suite;    /* the named suite, or NULL */
+	const char *why;                 /* where the workload list came from */
 	struct nb_params p;
 };
 
@@ -45,6 +46,10 @@ uint64_t nb_plan_space(const struct nb_plan *pl);
 
 /* The plan as --dry-run prints it: targets, then per workload the
  * iterations, space, writes and a rough time. */
+/* The plan's first line: targets x workloads x iterations, and where the
+ * workload list came from (a suite, --workload, or the default). */
+void nb_plan_headline(FILE *out, const struct nb_plan *pl,
+		      const struct nb_config *cfg);
 void nb_plan_print(FILE *out, const struct nb_plan *pl,
 		   const struct nb_config *cfg);
 

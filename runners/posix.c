@@ -109,7 +109,7 @@ static int open_space(struct nb_target *t, struct posix *p, const char *path,
 	if (!cap)
 		return nb_err_set("target '%s': '%s' is empty; give a directory, or "
 				  "a file or device with room to write", t->cfg->name,
-				  path), -EINVAL;
+				  path), -ENOSPC;
 	t->capacity = cap;
 	t->caps = NB_CAP_BLOCK | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_DIRECT;
 	return 0;
@@ -135,7 +135,7 @@ static int posix_open(struct nb_target *t)
 		rc = open_space(t, p, path, &st);
 	} else {
 		rc = (nb_err_set("target '%s': '%s' is not a directory, file or block "
-				"device", t->cfg->name, path), -EINVAL);
+				"device", t->cfg->name, path), -ENODEV);
 	}
 	if (rc)
 		return rc;

@@ -217,10 +217,10 @@ assert_rc 3
 assert_err "nasbench: target 'iscsi': LUN 0 of 'iqn.2026-11.org.nasbench:wb' is a storage array controller (SCSI device type 0x0c), not a disk; tgt's LUN 0 is its controller and its disks start at LUN 1"
 run "$NB" run -t "$IQN:wb" "${SMALL[@]}" -o "$T/f.json"
 assert_rc 2
-assert_err "needs a target name and a LUN: iscsi://host[:port]/IQN/LUN"
+assert_err "nasbench: --target: invalid target URL '$IQN:wb': the LUN is missing after the IQN: iscsi://HOST[:PORT]/IQN/LUN, e.g. iscsi://192.0.2.10/iqn.2005-10.org.freenas.ctl:bench/0"
 run "$NB" run -t "$IQN:wb/x1" "${SMALL[@]}" -o "$T/f.json"
 assert_rc 2
-assert_err "nasbench: target 'iscsi': LUN 'x1' is not a number from 0 to 16383"
+assert_err "nasbench: --target: invalid target URL '$IQN:wb/x1': LUN 'x1' is not a number from 0 to 16383"
 assert_no_file "$T/f.json"
 
 t_case "a LUN smaller than the requested size, a window past its end"

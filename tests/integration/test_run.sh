@@ -192,6 +192,36 @@ run "$NB" run -t "$D" -w seq512k-read --label ram=lots --dry-run
 assert_rc 2
 assert_err "nasbench: --label: invalid size 'lots'"
 
+t_case "messages in the user's units; target problems are exit 3"
+run "$NB" run -t "$D" --size 0 --dry-run
+assert_rc 2
+assert_err "nasbench: --size: value '0' is too small: at least 4 KiB"
+run "$NB" run -t "$D" --runtime 0s --dry-run
+assert_rc 2
+assert_err "nasbench: --runtime: value '0s' is too small: at least 0.001 s"
+run "$NB" run -t "$D" --bs 1 --dry-run
+assert_rc 2
+assert_err "nasbench: --bs: value '1' out of range (512 B to 64 MiB)"
+run "$NB" run -t "$D" -l layout=raidz9 --dry-run
+assert_rc 2
+assert_err "nasbench: --label: 'raidz9' is not one of raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single"
+run "$NB" run -t /proc/version -w seq512k-read -i 1 --size 8M -o "$T/pv.json"
+assert_rc 3
+assert_err "nasbench: target 'local': '/proc/version' is empty; give a directory, or a file or device with room to write"
+assert_no_file "$T/pv.json"
+run "$NB" run -t /dev/null -w seq512k-read -i 1 --size 8M -o "$T/pv.json"
+assert_rc 3
+assert_err "nasbench: target 'local': '/dev/null' is not a directory, file or block device"
+
+t_case "the plan's first line says where the workloads came from"
+run "$NB" run -t "$D" --dry-run
+assert_out "plan: 1 target(s) x 4 workload(s) x 3 iteration(s) (the default workloads: no --suite or --workload given)"
+run "$NB" run -t "$D" -s quick --dry-run
+assert_out "plan: 1 target(s) x 4 workload(s) x 3 iteration(s) (suite 'quick')"
+run "$NB" run -t "$D" -w rand4k-read -i 1 --size 8M --runtime 0.1s -o "$T/pl.json"
+assert_rc 0
+assert_out "plan: 1 target(s) x 1 workload(s) x 1 iteration(s) (the workloads given with --workload)"
+
 t_case "--dry-run touches nothing"
 run "$NB" run --target "$D" --suite quick --dry-run
 assert_rc 0

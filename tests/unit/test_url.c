@@ -41,7 +41,24 @@ static void bad(void **state)
 	(void)state;
 	assert_int_equal(nb_url_parse("nfs://", &u), -EINVAL);
 	assert_int_equal(nb_url_parse("nfs://host", &u), -EINVAL);
-	assert_string_equal(nb_err_last(), "invalid target URL 'nfs://host': no path after the host");
+	assert_string_equal(nb_err_last(), "invalid target URL 'nfs://host': the export path is missing: "
+			    "nfs://HOST[:PORT]/EXPORT[/DIR], e.g. nfs://192.0.2.10/mnt/tank/bench");
+	assert_int_equal(nb_url_parse("iscsi://host", &u), -EINVAL);
+	assert_string_equal(nb_err_last(), "invalid target URL 'iscsi://host': the IQN and "
+			    "LUN are missing: iscsi://HOST[:PORT]/IQN/LUN, e.g. "
+			    "iscsi://192.0.2.10/iqn.2005-10.org.freenas.ctl:bench/0");
+	assert_int_equal(nb_url_parse("iscsi://host/iqn.2005-10.org.freenas.ctl:x", &u), -EINVAL);
+	assert_string_equal(nb_err_last(), "invalid target URL "
+			    "'iscsi://host/iqn.2005-10.org.freenas.ctl:x': the LUN is missing "
+			    "after the IQN: iscsi://HOST[:PORT]/IQN/LUN, e.g. "
+			    "iscsi://192.0.2.10/iqn.2005-10.org.freenas.ctl:bench/0");
+	assert_int_equal(nb_url_parse("iscsi://host/0", &u), -EINVAL);
+	assert_true(strstr(nb_err_last(), "': the IQN is missing: iscsi://HOST") != NULL);
+	assert_int_equal(nb_url_parse("iscsi://host/iqn.x:y/lun1", &u), -EINVAL);
+	assert_string_equal(nb_err_last(), "invalid target URL 'iscsi://host/iqn.x:y/lun1': "
+			    "LUN 'lun1' is not a number from 0 to 16383");
+	assert_int_equal(nb_url_parse("iscsi://host/iqn.x:y/16384", &u), -EINVAL);
+	assert_int_equal(nb_url_parse("iscsi://host/iqn.x:y/16383", &u), 0);
 	assert_int_equal(nb_url_parse("nfs://host:99999/x", &u), -EINVAL);
 	assert_string_equal(nb_err_last(), "invalid target URL 'nfs://host:99999/x': invalid port");
 	assert_int_equal(nb_url_parse("relative/path", &u), -EINVAL);
