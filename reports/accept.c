@@ -64,7 +64,7 @@ static const char *target_error(const json_t *doc, const char *name)
 	size_t i;
 
 	json_array_foreach(json_object_get(doc, "targets"), i, t)
-		if (!strcmp(json_string_value(json_object_get(t, "name")) ?: "", name))
+		if (!strcmp(nb_jstr(t, "name"), name))
 			return json_string_value(json_object_get(t, "error"));
 	return NULL;
 }

@@ -10,12 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *label(const json_t *doc, const char *key)
+const char *nb_report_label(const json_t *labels, const char *key)
 {
-	const char *s = json_string_value(json_object_get(json_object_get(doc,
-		"labels"), key));
+	const char *s = json_string_value(json_object_get(labels, key));
 
 	return s ? s : "-";
+}
+
+static const char *label(const json_t *doc, const char *key)
+{
+	return nb_report_label(json_object_get(doc, "labels"), key);
 }
 
 static int cmp_str(const void *a, const void *b)

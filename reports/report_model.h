@@ -42,6 +42,9 @@ struct nb_report {
 	double *v;               /* scratch for pooled values */
 };
 
+/* The value of label KEY in LABELS (a result's "labels"), "-" when absent. */
+const char *nb_report_label(const json_t *labels, const char *key);
+
 /* The workload key of result entry E: "workload", or "target/workload"
  * when a result has several targets. */
 void nb_report_wl_key(const struct nb_report *r, const json_t *e, char *out,

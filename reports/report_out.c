@@ -125,12 +125,9 @@ static json_t *cfg_table(const struct nb_report *r)
 		json_t *row = json_array();
 
 		json_array_append_new(row, json_string(r->cfgs[c].name));
-		json_array_foreach(r->keys, i, k) {
-			const char *v = json_string_value(json_object_get(
-				r->cfgs[c].labels, json_string_value(k)));
-
-			json_array_append_new(row, json_string(v ? v : "-"));
-		}
+		json_array_foreach(r->keys, i, k)
+			json_array_append_new(row, json_string(nb_report_label(
+				r->cfgs[c].labels, json_string_value(k))));
 		json_array_append_new(row, json_integer(
 			(json_int_t)json_array_size(r->cfgs[c].docs)));
 		json_array_append_new(rows, row);
@@ -157,16 +154,85 @@ static void intro(const struct nb_report *r, char *buf, size_t len)
 	}
 }
 
+/* How a renderer writes a table row: ROW, then per cell CELL (the first)
+ * or NUM (the others), the value, CELL_END; then ROW_END.  Text goes
+ * through ESC, integers as they are. */
+struct row_style {
+	const char *row, *cell, *num, *cell_end, *row_end;
+	void (*esc)(FILE *out, const char *s);
+};
+
+static void table_row(FILE *out, const json_t *row, const struct row_style *st)
+{
+	json_t *v;
+	size_t j;
+
+	fputs(st->row, out);
+	json_array_foreach(row, j, v) {
+		fputs(j ? st->num : st->cell, out);
+		if (json_is_integer(v))
+			fprintf(out, "%lld", (long long)json_integer_value(v));
+		else
+			st->esc(out, json_string_value(v));
+		fputs(st->cell_end, out);
+	}
+	fputs(st->row_end, out);
+}
+
+static void table_rows(FILE *out, const json_t *t, const struct row_style *st)
+{
+	json_t *row;
+	size_t i;
+
+	json_array_foreach(json_object_get(t, "rows"), i, row)
+		table_row(out, row, st);
+}
+
+/* A document format: how it writes a heading, a table and the charts of
+ * workload WL (-1: those across workloads). */
+struct renderer {
+	void (*heading)(FILE *out, const char *text);
+	void (*table)(FILE *out, const json_t *t);
+	int (*charts)(FILE *out, const struct nb_report *r, const char *dir, int wl);
+};
+
+/* The sections of a report, after its introduction: the configurations,
+ * the charts across workloads, then each workload's table and charts. */
+static int sections(FILE *out, const struct nb_report *r, const char *dir,
+		    const struct renderer *rd)
+{
+	json_t *t;
+
+	rd->heading(out, "Configurations");
+	t = cfg_table(r);
+	rd->table(out, t);
+	json_decref(t);
+	if (r->ncharts && r->charts[0].workload < 0)
+		rd->heading(out, "All workloads");
+	if (rd->charts(out, r, dir, -1))
+		return -EIO;
+	for (size_t w = 0; w < json_array_size(r->wls); w++) {
+		const char *wl = json_string_value(json_array_get(r->wls, w));
+
+		rd->heading(out, wl);
+		t = wl_table(r, wl);
+		rd->table(out, t);
+		json_decref(t);
+		if (rd->charts(out, r, dir, (int)w))
+			return -EIO;
+	}
+	return 0;
+}
+
 /* ---- Markdown ---- */
 
 static void md_table(FILE *out, const json_t *t)
 {
-	json_t *head = json_object_get(t, "head"), *row, *v;
-	size_t i, j;
+	static const struct row_style md = { "", "| ", "| ", " ", "|\n", nb_md_escape };
+	json_t *head = json_object_get(t, "head"), *v;
+	size_t i;
 
-	json_array_foreach(head, i, v)
-		fputs("| ", out), nb_md_escape(out, json_string_value(v)), fputc(' ', out);
-	fputs("|\n", out);
+	table_row(out, head, &md);
 	/* numbers to the right: judged by the first row */
 	json_array_foreach(head, i, v) {
 		json_t *c = json_array_get(json_array_get(json_object_get(t, "rows"), 0), i);
@@ -177,78 +243,48 @@ static void md_table(FILE *out, const json_t *t)
 		      "|--:" : "|---", out);
 	}
 	fputs("|\n", out);
-	json_array_foreach(json_object_get(t, "rows"), i, row) {
-		json_array_foreach(row, j, v) {
-			fputs("| ", out);
-			if (json_is_integer(v))
-				fprintf(out, "%lld", (long long)json_integer_value(v));
-			else
-				nb_md_escape(out, json_string_value(v));
-			fputc(' ', out);
-		}
-		fputs("|\n", out);
-	}
+	table_rows(out, t, &md);
 	fputc('\n', out);
 }
 
-static void md_charts(FILE *out, const struct nb_report *r, int wl)
+static void md_heading(FILE *out, const char *text)
 {
+	fputs("## ", out), nb_md_escape(out, text), fputs("\n\n", out);
+}
+
+static int md_charts(FILE *out, const struct nb_report *r, const char *dir, int wl)
+{
+	(void)dir;   /* Markdown links the PNGs next to it */
 	for (size_t i = 0; i < r->ncharts; i++)
 		if (r->charts[i].workload == wl) {
 			fputs("![", out), nb_md_escape(out, r->charts[i].title);
 			fprintf(out, "](%s.png)\n\n", r->charts[i].name);
 		}
+	return 0;
 }
 
 int nb_report_markdown(const struct nb_report *r, FILE *out)
 {
+	static const struct renderer md = { md_heading, md_table, md_charts };
 	char buf[1024];
-	json_t *t;
 
 	intro(r, buf, sizeof(buf));
-	fprintf(out, "# nasbench report\n\n%s.\n\n## Configurations\n\n", buf);
-	t = cfg_table(r);
-	md_table(out, t);
-	json_decref(t);
-	if (r->ncharts && r->charts[0].workload < 0)
-		fputs("## All workloads\n\n", out);
-	md_charts(out, r, -1);
-	for (size_t w = 0; w < json_array_size(r->wls); w++) {
-		const char *wl = json_string_value(json_array_get(r->wls, w));
-
-		fputs("## ", out), nb_md_escape(out, wl), fputs("\n\n", out);
-		t = wl_table(r, wl);
-		md_table(out, t);
-		json_decref(t);
-		md_charts(out, r, (int)w);
-	}
-	return 0;
+	fprintf(out, "# nasbench report\n\n%s.\n\n", buf);
+	return sections(out, r, NULL, &md);
 }
 
 /* ---- HTML ---- */
 
 static void html_table(FILE *out, const json_t *t)
 {
-	json_t *row, *v;
-	size_t i, j;
+	static const struct row_style head = { "<tr>", "<th>", "<th>", "</th>",
+					       "</tr>\n", nb_xml_escape };
+	static const struct row_style body = { "<tr>", "<td>", "<td class=\"num\">",
+					       "</td>", "</tr>\n", nb_xml_escape };
 
-	fputs("<table>\n<tr>", out);
-	json_array_foreach(json_object_get(t, "head"), i, v)
-		fputs("<th>", out), nb_xml_escape(out, json_string_value(v)),
-			fputs("</th>", out);
-	fputs("</tr>\n", out);
-	json_array_foreach(json_object_get(t, "rows"), i, row) {
-		fputs("<tr>", out);
-		json_array_foreach(row, j, v) {
-			fputs(j ? "<td class=\"num\">" : "<td>", out);
-			if (json_is_integer(v))
-				fprintf(out, "%lld", (long long)json_integer_value(v));
-			else
-				nb_xml_escape(out, json_string_value(v));
-			fputs("</td>", out);
-		}
-		fputs("</tr>\n", out);
-	}
+	fputs("<table>\n", out);
+	table_row(out, json_object_get(t, "head"), &head);
+	table_rows(out, t, &body);
 	fputs("</table>\n", out);
 }
 
@@ -295,10 +331,15 @@ static int html_charts(FILE *out, const struct nb_report *r, const char *dir,
 	return 0;
 }
 
+static void html_heading(FILE *out, const char *text)
+{
+	fputs("<h2>", out), nb_xml_escape(out, text), fputs("</h2>\n", out);
+}
+
 int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
 {
+	static const struct renderer html = { html_heading, html_table, html_charts };
 	char buf[1024];
-	json_t *t;
 
 	intro(r, buf, sizeof(buf));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -312,24 +353,9 @@ int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
 	      "figcaption { font-size: 0.9em; color: #555; }\n"
 	      "</style>\n</head>\n<body>\n<h1>nasbench report</h1>\n<p>", out);
 	nb_xml_escape(out, buf);
-	fputs(".</p>\n<h2>Configurations</h2>\n", out);
-	t = cfg_table(r);
-	html_table(out, t);
-	json_decref(t);
-	if (r->ncharts && r->charts[0].workload < 0)
-		fputs("<h2>All workloads</h2>\n", out);
-	if (html_charts(out, r, dir, -1))
+	fputs(".</p>\n", out);
+	if (sections(out, r, dir, &html))
 		return -EIO;
-	for (size_t w = 0; w < json_array_size(r->wls); w++) {
-		const char *wl = json_string_value(json_array_get(r->wls, w));
-
-		fputs("<h2>", out), nb_xml_escape(out, wl), fputs("</h2>\n", out);
-		t = wl_table(r, wl);
-		html_table(out, t);
-		json_decref(t);
-		if (html_charts(out, r, dir, (int)w))
-			return -EIO;
-	}
 	fputs("</body>\n</html>\n", out);
 	return 0;
 }
