@@ -4,6 +4,7 @@
  */
 #include "compare.h"
 #include "escape.h"
+#include "junit.h"
 #include "../core/result.h"
 
 #include <math.h>
@@ -363,6 +364,48 @@ static void junit_numbers(char *buf, size_t len, const json_t *r)
 		 json_is_null(json_object_get(r, "test")) ? "" : nb_jstr(r, "test"), v);
 }
 
+static void junit_row(FILE *out, const json_t *r)
+{
+	char cls[256], name[256], msg[512];
+	const struct nb_xml_attr fail[] = {
+		{ "type", "regression" }, { "message", msg }, { NULL, NULL },
+	};
+	int regression = json_is_true(json_object_get(r, "regression"));
+
+	snprintf(cls, sizeof(cls), "nasbench.%s", nb_jstr(r, "target"));
+	snprintf(name, sizeof(name), "%s %s", nb_jstr(r, "workload"), nb_jstr(r, "metric"));
+	junit_numbers(msg, sizeof(msg), r);
+	nb_junit_case(out, &(struct nb_junit_case){
+		.classname = cls, .name = name,
+		.status = regression ? NB_JUNIT_FAIL : NB_JUNIT_PASS,
+		.attrs = fail, .text = regression ? NULL : msg,
+	});
+}
+
+/* A workload whose status changed ("ok -> failed"). */
+static void junit_status(FILE *out, const json_t *r)
+{
+	char cls[256], name[256], msg[2048];
+	const struct nb_xml_attr fail[] = {
+		{ "type", "regression" }, { "message", msg }, { NULL, NULL },
+	};
+	const struct nb_xml_attr skip[] = { { "message", msg }, { NULL, NULL } };
+	int regression = json_is_true(json_object_get(r, "regression"));
+
+	snprintf(cls, sizeof(cls), "nasbench.%s", nb_jstr(r, "target"));
+	snprintf(name, sizeof(name), "%s status", nb_jstr(r, "workload"));
+	if (regression)
+		snprintf(msg, sizeof(msg), "%s: %s -> %s: %s", nb_jstr(r, "workload"),
+			 nb_jstr(r, "base"), nb_jstr(r, "new"), nb_jstr(r, "reason"));
+	else
+		snprintf(msg, sizeof(msg), "%s -> %s", nb_jstr(r, "base"), nb_jstr(r, "new"));
+	nb_junit_case(out, &(struct nb_junit_case){
+		.classname = cls, .name = name,
+		.status = regression ? NB_JUNIT_FAIL : NB_JUNIT_SKIP,
+		.attrs = regression ? fail : skip,
+	});
+}
+
 void nb_compare_junit(FILE *out, const json_t *doc)
 {
 	json_t *c, *r, *v;
@@ -372,63 +415,35 @@ void nb_compare_junit(FILE *out, const json_t *doc)
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
 		tests += (long)(json_array_size(json_object_get(c, "rows")) +
 				json_array_size(json_object_get(c, "status")));
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<testsuites name=\"nasbench compare\" tests=\"%ld\" failures=\"%lld\">\n",
-		tests, (long long)json_integer_value(json_object_get(doc, "regressions")));
+	nb_junit_begin(out, "nasbench compare", &(struct nb_junit_counts){
+		tests, (long)json_integer_value(json_object_get(doc, "regressions")), -1, -1 });
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c) {
-		fputs("  <testsuite name=\"", out);
-		nb_xml_escape(out, nb_jstr(c, "base")), fputs(" -&gt; ", out), nb_xml_escape(out, nb_jstr(c, "new"));
-		fprintf(out, "\" tests=\"%zu\" failures=\"%lld\">\n",
-			json_array_size(json_object_get(c, "rows")) +
-			json_array_size(json_object_get(c, "status")),
-			(long long)json_integer_value(json_object_get(c, "regressions")));
-		if (json_array_size(json_object_get(c, "labels"))) {
-			fputs("    <properties>\n", out);
-			json_array_foreach(json_object_get(c, "labels"), j, v) {
-				fputs("      <property name=\"label.", out);
-				nb_xml_escape(out, nb_jstr(v, "key")), fputs("\" value=\"", out);
-				nb_xml_escape(out, or_none(nb_jstr(v, "base"))), fputs(" -&gt; ", out);
-				nb_xml_escape(out, or_none(nb_jstr(v, "new"))), fputs("\"/>\n", out);
-			}
-			fputs("    </properties>\n", out);
-		}
-		json_array_foreach(json_object_get(c, "rows"), j, r) {
-			char msg[512];
+		char name[1024];
 
-			junit_numbers(msg, sizeof(msg), r);
-			fputs("    <testcase classname=\"nasbench.", out);
-			nb_xml_escape(out, nb_jstr(r, "target")), fputs("\" name=\"", out);
-			nb_xml_escape(out, nb_jstr(r, "workload")), fputc(' ', out);
-			nb_xml_escape(out, nb_jstr(r, "metric")), fputs("\">", out);
-			if (json_is_true(json_object_get(r, "regression"))) {
-				fputs("\n      <failure type=\"regression\" message=\"", out);
-				nb_xml_escape(out, msg), fputs("\"/>\n    ", out);
-			} else {
-				fputs("<system-out>", out), nb_xml_escape(out, msg);
-				fputs("</system-out>", out);
+		snprintf(name, sizeof(name), "%s -> %s", nb_jstr(c, "base"), nb_jstr(c, "new"));
+		nb_junit_suite_begin(out, name, &(struct nb_junit_counts){
+			(long)(json_array_size(json_object_get(c, "rows")) +
+			       json_array_size(json_object_get(c, "status"))),
+			(long)json_integer_value(json_object_get(c, "regressions")), -1, -1 });
+		if (json_array_size(json_object_get(c, "labels"))) {
+			nb_junit_properties_begin(out);
+			json_array_foreach(json_object_get(c, "labels"), j, v) {
+				char key[256], val[512];
+
+				snprintf(key, sizeof(key), "label.%s", nb_jstr(v, "key"));
+				snprintf(val, sizeof(val), "%s -> %s", or_none(nb_jstr(v, "base")),
+					 or_none(nb_jstr(v, "new")));
+				nb_junit_property(out, key, val);
 			}
-			fputs("</testcase>\n", out);
+			nb_junit_properties_end(out);
 		}
-		json_array_foreach(json_object_get(c, "status"), j, r) {
-			fputs("    <testcase classname=\"nasbench.", out);
-			nb_xml_escape(out, nb_jstr(r, "target")), fputs("\" name=\"", out);
-			nb_xml_escape(out, nb_jstr(r, "workload")), fputs(" status\">", out);
-			if (json_is_true(json_object_get(r, "regression"))) {
-				fputs("\n      <failure type=\"regression\" message=\"", out);
-				nb_xml_escape(out, nb_jstr(r, "workload")), fputs(": ", out);
-				nb_xml_escape(out, nb_jstr(r, "base")), fputs(" -&gt; ", out);
-				nb_xml_escape(out, nb_jstr(r, "new")), fputs(": ", out);
-				nb_xml_escape(out, nb_jstr(r, "reason")), fputs("\"/>\n    ", out);
-			} else {
-				fputs("<skipped message=\"", out);
-				nb_xml_escape(out, nb_jstr(r, "base")), fputs(" -&gt; ", out);
-				nb_xml_escape(out, nb_jstr(r, "new")), fputs("\"/>", out);
-			}
-			fputs("</testcase>\n", out);
-		}
-		fputs("  </testsuite>\n", out);
+		json_array_foreach(json_object_get(c, "rows"), j, r)
+			junit_row(out, r);
+		json_array_foreach(json_object_get(c, "status"), j, r)
+			junit_status(out, r);
+		nb_junit_suite_end(out);
 	}
-	fputs("</testsuites>\n", out);
+	nb_junit_end(out);
 }
 
 void nb_compare_json(FILE *out, const json_t *doc)

@@ -20,7 +20,9 @@ void nb_xml_escape(FILE *out, const char *s)
 		case '&': fputs("&amp;", out); break;
 		case '"': fputs("&quot;", out); break;
 		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+			/* XML 1.0 allows no other character below 0x20 */
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t' ||
+			    *s == '\r')
 				fputc(*s, out);
 		}
 }

@@ -11,8 +11,9 @@
 /* S with Markdown's table and emphasis characters backslash-escaped. */
 void nb_md_escape(FILE *out, const char *s);
 
-/* S with < > & " as entities and control characters (but \n and \t)
- * dropped: valid in HTML text, XML text and attribute values. */
+/* S with < > & " as entities and the characters below 0x20 that XML 1.0
+ * forbids (all but \t \n \r) dropped: valid in HTML text, XML text and
+ * attribute values.  The one XML escaper (HTML report, JUnit). */
 void nb_xml_escape(FILE *out, const char *s);
 
 #endif

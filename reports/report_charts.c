@@ -1,0 +1,259 @@
+/*
+ * report_charts.c - the charts of 'nasbench report' as gnuplot inputs
+ * (reports/chart.c draws them): throughput and IOPS across workloads, per
+ * workload the latency percentiles, the throughput over time and the
+ * other figures grouped by unit.
+ */
+#include "report_model.h"
+#include "chart.h"
+#include "../core/metrics.h"
+#include "../core/result.h"
+#include "../core/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_standard(const char *m)
+{
+	return !strcmp(m, "bw_bytes") || !strcmp(m, "iops") ||
+	       !strcmp(m, "seconds") || !strncmp(m, "lat_", 4);
+}
+
+/* The unit group of a non-standard metric: the table's unit, else the
+ * name's last '_' part ("put_block_kps" -> "kps"). */
+static const char *unit_group(const char *m)
+{
+	const struct nb_metric *d = nb_metric_find(m);
+	const char *u = strrchr(m, '_');
+
+	if (!strcmp(d->unit, "bytes/s"))
+		return "MB/s";   /* every bytes/s figure is shown in MB/s */
+	if (d->unit[0])
+		return d->unit;
+	return u ? u + 1 : m;
+}
+
+static int add_chart(struct nb_report *r, const char *name, const char *title,
+		     int wl)
+{
+	struct nb_report_chart *c;
+
+	r->charts = realloc(r->charts, (r->ncharts + 1) * sizeof(*r->charts));
+	c = &r->charts[r->ncharts++];
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->title, sizeof(c->title), "%s", title);
+	c->workload = wl;
+	return 0;
+}
+
+/* Bars of METRICS (rows) x configurations (series) for workload WL, or of
+ * one metric across every workload when WL is NULL. */
+static int bars(struct nb_report *r, const char *dir, const char *name,
+		const char *title, const char *ylabel, int logy, const char *wl,
+		const char *const *metrics, size_t nm, int wl_index)
+{
+	size_t nrows = wl ? nm : json_array_size(r->wls), ns = r->ncfg;
+	const char **rows = calloc(nrows, sizeof(*rows));
+	const char **series = calloc(ns, sizeof(*series));
+	double *v = calloc(nrows * ns, sizeof(*v));
+	double *lo = calloc(nrows * ns, sizeof(*v)), *hi = calloc(nrows * ns, sizeof(*v));
+	size_t used = 0;
+	int rc = 0;
+
+	for (size_t s = 0; s < ns; s++)
+		series[s] = r->cfgs[s].name;
+	for (size_t row = 0; row < nrows; row++) {
+		const char *w = wl ? wl : json_string_value(json_array_get(r->wls, row));
+		const char *m = wl ? metrics[row] : metrics[0];
+		const struct nb_metric *d = nb_metric_find(m);
+		int any = 0;
+
+		for (size_t s = 0; s < ns; s++) {
+			size_t n = nb_report_pool(r, &r->cfgs[s], w, m), k = used * ns + s;
+			struct nb_summary sum;
+
+			nb_stats_summary(r->v, n, &sum);
+			v[k] = n ? sum.median * d->show_scale : NAN;
+			lo[k] = n ? sum.min * d->show_scale : NAN;
+			hi[k] = n ? sum.max * d->show_scale : NAN;
+			any |= n > 0;
+		}
+		if (any)         /* the label may live in a thread-local buffer */
+			rows[used++] = strdup(wl ? nb_metric_find(m)->label : w);
+	}
+	if (used) {
+		struct nb_bars b = { name, title, ylabel, logy, used, ns, rows,
+				     series, v, lo, hi };
+
+		rc = nb_chart_bars(dir, &b);
+		if (!rc)
+			add_chart(r, name, title, wl_index);
+	}
+	for (size_t i = 0; i < used; i++)
+		free((char *)rows[i]);
+	free(rows), free(series), free(v), free(lo), free(hi);
+	return rc;
+}
+
+/* The iteration of C for WL whose bw_bytes is the median, if it carries a
+ * per-second series; else the first that carries one. */
+static const json_t *series_of(const struct nb_report *r, const struct nb_report_cfg *c,
+			       const char *wl)
+{
+	const json_t *best = NULL;
+	double med = NAN, dist = INFINITY;
+	size_t n = nb_report_pool(r, c, wl, "bw_bytes");
+
+	if (n)
+		med = nb_stats_median(r->v, n);
+	NB_REPORT_FOR_ENTRIES(r, c, wl, e, {
+		json_t *it;
+		size_t x;
+
+		json_array_foreach(json_object_get(e, "iterations"), x, it) {
+			json_t *s = json_object_get(it, "series_bw_bytes");
+			json_t *bw = json_object_get(json_object_get(it, "metrics"),
+						     "bw_bytes");
+			double d = json_is_number(bw) && !isnan(med) ?
+				   fabs(json_number_value(bw) - med) : INFINITY / 2;
+
+			if (json_array_size(s) && (!best || d < dist))
+				best = s, dist = d;
+		}
+	});
+	return best;
+}
+
+static int series_chart(struct nb_report *r, const char *dir, const char *wl,
+			const char *slug, int wl_index)
+{
+	size_t ns = 0, *n = calloc(r->ncfg, sizeof(*n));
+	double **x = calloc(r->ncfg, sizeof(*x)), **y = calloc(r->ncfg, sizeof(*y));
+	const char **names = calloc(r->ncfg, sizeof(*names));
+	char name[160], title[300];
+	int rc = 0;
+
+	for (size_t c = 0; c < r->ncfg; c++) {
+		const json_t *s = series_of(r, &r->cfgs[c], wl);
+		size_t len = json_array_size(s);
+
+		if (!len)
+			continue;
+		x[ns] = calloc(len, sizeof(double));
+		y[ns] = calloc(len, sizeof(double));
+		for (size_t i = 0; i < len; i++) {
+			x[ns][i] = (double)(i + 1);
+			y[ns][i] = json_number_value(json_array_get(s, i)) * 1e-6;
+		}
+		n[ns] = len;
+		names[ns++] = r->cfgs[c].name;
+	}
+	if (ns) {
+		snprintf(name, sizeof(name), "series_%s", slug);
+		snprintf(title, sizeof(title), "%s: throughput over time", wl);
+		struct nb_lines l = { name, title, "seconds", "MB/s", ns, names, n,
+				      (const double *const *)x,
+				      (const double *const *)y };
+
+		rc = nb_chart_lines(dir, &l);
+		if (!rc)
+			add_chart(r, name, title, wl_index);
+	}
+	for (size_t i = 0; i < ns; i++)
+		free(x[i]), free(y[i]);
+	free(x), free(y), free(n), free(names);
+	return rc;
+}
+
+/* File-name form of workload W, unique among the workloads. */
+static void wl_slug(const struct nb_report *r, size_t w, char *out, size_t len)
+{
+	char other[128];
+
+	nb_chart_slug(out, len, json_string_value(json_array_get(r->wls, w)));
+	for (size_t i = 0; i < w; i++) {
+		nb_chart_slug(other, sizeof(other),
+			      json_string_value(json_array_get(r->wls, i)));
+		if (!strcmp(other, out)) {
+			size_t l = strlen(out);
+
+			snprintf(out + l, len - l, "_%zu", w);
+			return;
+		}
+	}
+}
+
+static int workload_charts(struct nb_report *r, const char *dir, size_t w)
+{
+	const char *wl = json_string_value(json_array_get(r->wls, w));
+	static const char *pct[] = { "lat_p50_us", "lat_p90_us", "lat_p99_us",
+				     "lat_p99.9_us", "lat_max_us" };
+	const char *lat[5], **ms, *done[256];
+	size_t nm, nlat = 0, ndone = 0;
+	char slug[128], name[200], title[300];
+	int rc = 0;
+
+	wl_slug(r, w, slug, sizeof(slug));
+	ms = nb_report_metrics(r, wl, &nm);
+	for (size_t p = 0; p < 5; p++)
+		for (size_t i = 0; i < nm; i++)
+			if (!strcmp(ms[i], pct[p]))
+				lat[nlat++] = pct[p];
+	if (nlat) {
+		snprintf(name, sizeof(name), "latency_%s", slug);
+		snprintf(title, sizeof(title), "%s: latency percentiles", wl);
+		rc = bars(r, dir, name, title, "microseconds (log)", 1, wl, lat,
+			  nlat, (int)w);
+	}
+	if (!rc)
+		rc = series_chart(r, dir, wl, slug, (int)w);
+	/* the other metrics (bonnie phases...), side by side per unit */
+	for (size_t i = 0; i < nm && !rc; i++) {
+		const char *g = unit_group(ms[i]), *grp[256];
+		size_t ng = 0, d;
+		char gs[64];
+
+		if (is_standard(ms[i]))
+			continue;
+		for (d = 0; d < ndone && strcmp(done[d], g); d++)
+			;
+		if (d < ndone || ndone == 256)
+			continue;
+		done[ndone++] = g;
+		for (size_t j = i; j < nm && ng < 256; j++)
+			if (!is_standard(ms[j]) && !strcmp(unit_group(ms[j]), g))
+				grp[ng++] = ms[j];
+		nb_chart_slug(gs, sizeof(gs), g);
+		snprintf(name, sizeof(name), "phases_%s_%s", slug, gs);
+		snprintf(title, sizeof(title), "%s: %s", wl, g);
+		rc = bars(r, dir, name, title, g, !strcmp(g, "us"), wl, grp, ng,
+			  (int)w);
+	}
+	nb_report_names_free(ms, nm);
+	return rc;
+}
+
+int nb_report_charts(struct nb_report *r, const char *dir, char ***names,
+		     size_t *n)
+{
+	static const char *top[] = { "bw_bytes", "iops" };
+	static const char *titles[] = { "Throughput per workload (median, min-max)",
+					"IOPS per workload (median, min-max)" };
+	int rc = 0;
+
+	for (size_t i = 0; i < 2 && !rc; i++) {
+		char name[64];
+		const struct nb_metric *d = nb_metric_find(top[i]);
+
+		snprintf(name, sizeof(name), "bars_%s", top[i]);
+		rc = bars(r, dir, name, titles[i], d->label, 0, NULL, &top[i], 1, -1);
+	}
+	for (size_t w = 0; w < json_array_size(r->wls) && !rc; w++)
+		rc = workload_charts(r, dir, w);
+	*n = r->ncharts;
+	*names = calloc(r->ncharts + 1, sizeof(**names));
+	for (size_t i = 0; i < r->ncharts; i++)
+		(*names)[i] = strdup(r->charts[i].name);
+	return rc;
+}

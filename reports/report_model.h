@@ -1,0 +1,78 @@
+/*
+ * report_model.h - the model behind 'nasbench report', shared by its
+ * parts: report_model.c gathers the results into configurations and
+ * workloads, report_charts.c writes the gnuplot inputs, report_out.c the
+ * Markdown and HTML.  Not for use outside reports/report_*.c: report.h is
+ * the interface.
+ */
+#ifndef NB_REPORT_REPORT_MODEL_H
+#define NB_REPORT_REPORT_MODEL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "report.h"
+
+#define NB_REPORT_MAXV 65536     /* pooled iterations per configuration */
+
+/* A configuration: results with the same differing labels. */
+struct nb_report_cfg {
+	char name[256];
+	json_t *docs;            /* array of borrowed results */
+	json_t *labels;          /* the first result's labels */
+};
+
+/* A chart written by nb_report_charts(). */
+struct nb_report_chart {
+	char name[160];
+	char title[256];
+	int workload;            /* index into wls, -1: across workloads */
+};
+
+struct nb_report {
+	size_t ndocs;
+	json_t *keys;            /* differing label keys, matrix order */
+	struct nb_report_cfg *cfgs;
+	size_t ncfg;
+	int by_target;           /* workload key "target/workload" */
+	json_t *wls;             /* workload keys in order of appearance */
+	struct nb_report_chart *charts;
+	size_t ncharts;
+	double *v;               /* scratch for pooled values */
+};
+
+/* The value of label KEY in LABELS (a result's "labels"), "-" when absent. */
+const char *nb_report_label(const json_t *labels, const char *key);
+
+/* The workload key of result entry E: "workload", or "target/workload"
+ * when a result has several targets. */
+void nb_report_wl_key(const struct nb_report *r, const json_t *e, char *out,
+		      size_t len);
+
+/* Run the block on each entry E of configuration C for workload WL. */
+#define NB_REPORT_FOR_ENTRIES(r, c, wl, e, ...)                               \
+	do {                                                                   \
+		json_t *doc_, *e;                                              \
+		size_t i_, j_;                                                 \
+		json_array_foreach((c)->docs, i_, doc_)                        \
+			json_array_foreach(json_object_get(doc_, "results"), j_, e) { \
+				char k_[512];                                  \
+				nb_report_wl_key(r, e, k_, sizeof(k_));        \
+				if (!strcmp(k_, wl)) { __VA_ARGS__ }                  \
+			}                                                      \
+	} while (0)
+
+/* Pooled values of METRIC over the ok entries of C for WL, into r->v;
+ * returns their count. */
+size_t nb_report_pool(const struct nb_report *r, const struct nb_report_cfg *c,
+		      const char *wl, const char *metric);
+
+/* Metric names measured for WL in any configuration, display order.
+ * Returns a malloc'd array of malloc'd strings; *N their count.  Free
+ * with nb_report_names_free(). */
+const char **nb_report_metrics(const struct nb_report *r, const char *wl,
+			       size_t *n);
+void nb_report_names_free(const char **names, size_t n);
+
+#endif

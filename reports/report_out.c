@@ -1,0 +1,361 @@
+/*
+ * report_out.c - the documents of 'nasbench report': the tables (one
+ * shape for both renderers), report.md and report.html with the charts
+ * inline.
+ */
+#include "report_model.h"
+#include "escape.h"
+#include "../core/err.h"
+#include "../core/metrics.h"
+#include "../core/result.h"
+#include "../core/stats.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- tables ---- */
+
+/* "3155 ±9%" (spread: sample stddev / median), "-" when not measured. */
+static void cell(char *buf, size_t len, const double *v, size_t n,
+		 const struct nb_metric *d)
+{
+	struct nb_summary s;
+	double m;
+
+	if (!n) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	nb_stats_summary(v, n, &s);
+	m = s.median * d->show_scale;
+	if (fabs(m) >= 1000 || m == 0)
+		snprintf(buf, len, "%.0f", m);
+	else if (fabs(m) >= 10)
+		snprintf(buf, len, "%.1f", m);
+	else
+		snprintf(buf, len, "%.3g", m);
+	if (n > 1 && s.median != 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), " ±%.0f%%",
+			 100 * s.stddev / fabs(s.median));
+}
+
+/* Status of C's entries for WL: "" when one is ok, else "skipped: why". */
+static void status_of(const struct nb_report *r, const struct nb_report_cfg *c,
+		      const char *wl, char *buf, size_t len, int *present)
+{
+	int ok = 0;
+
+	buf[0] = '\0';
+	*present = 0;
+	NB_REPORT_FOR_ENTRIES(r, c, wl, e, {
+		*present = 1;
+		if (!strcmp(nb_jstr(e, "status"), "ok"))
+			ok = 1;
+		else if (!buf[0])
+			snprintf(buf, len, "%s%s%s", nb_jstr(e, "status"),
+				 *nb_jstr(e, "reason") ? ": " : "", nb_jstr(e, "reason"));
+	});
+	if (ok)
+		buf[0] = '\0';
+}
+
+/* A table as JSON: { "head": [...], "rows": [[...], ...] } - one shape for
+ * both renderers. */
+static json_t *wl_table(const struct nb_report *r, const char *wl)
+{
+	size_t nm;
+	const char **ms = nb_report_metrics(r, wl, &nm);
+	json_t *head = json_array(), *rows = json_array();
+	int any_status = 0;
+
+	json_array_append_new(head, json_string("configuration"));
+	for (size_t i = 0; i < nm; i++)
+		json_array_append_new(head, json_string(nb_metric_find(ms[i])->label));
+	json_array_append_new(head, json_string("n"));
+	for (size_t c = 0; c < r->ncfg; c++) {
+		char st[512], buf[64];
+		int present;
+		json_t *row;
+		size_t n = 0;
+
+		status_of(r, &r->cfgs[c], wl, st, sizeof(st), &present);
+		if (!present)
+			continue;
+		row = json_array();
+		json_array_append_new(row, json_string(r->cfgs[c].name));
+		for (size_t i = 0; i < nm; i++) {
+			size_t k = nb_report_pool(r, &r->cfgs[c], wl, ms[i]);
+
+			cell(buf, sizeof(buf), r->v, k, nb_metric_find(ms[i]));
+			json_array_append_new(row, json_string(buf));
+			n = k > n ? k : n;
+		}
+		json_array_append_new(row, json_integer((json_int_t)n));
+		json_array_append_new(row, json_string(st));
+		any_status |= st[0] != 0;
+		json_array_append_new(rows, row);
+	}
+	if (any_status)
+		json_array_append_new(head, json_string("status"));
+	else {
+		json_t *row;
+		size_t i;
+
+		json_array_foreach(rows, i, row)
+			json_array_remove(row, json_array_size(row) - 1);
+	}
+	nb_report_names_free(ms, nm);
+	return json_pack("{s:o, s:o}", "head", head, "rows", rows);
+}
+
+static json_t *cfg_table(const struct nb_report *r)
+{
+	json_t *head = json_array(), *rows = json_array(), *k;
+	size_t i;
+
+	json_array_append_new(head, json_string("configuration"));
+	json_array_foreach(r->keys, i, k)
+		json_array_append_new(head, json_incref(k));
+	json_array_append_new(head, json_string("results"));
+	for (size_t c = 0; c < r->ncfg; c++) {
+		json_t *row = json_array();
+
+		json_array_append_new(row, json_string(r->cfgs[c].name));
+		json_array_foreach(r->keys, i, k)
+			json_array_append_new(row, json_string(nb_report_label(
+				r->cfgs[c].labels, json_string_value(k))));
+		json_array_append_new(row, json_integer(
+			(json_int_t)json_array_size(r->cfgs[c].docs)));
+		json_array_append_new(rows, row);
+	}
+	return json_pack("{s:o, s:o}", "head", head, "rows", rows);
+}
+
+static void intro(const struct nb_report *r, char *buf, size_t len)
+{
+	json_t *k;
+	size_t i, n;
+
+	n = (size_t)snprintf(buf, len, "%zu result%s, %zu configuration%s",
+			     r->ndocs, r->ndocs == 1 ? "" : "s", r->ncfg,
+			     r->ncfg == 1 ? "" : "s");
+	if (json_array_size(r->keys)) {
+		n += (size_t)snprintf(buf + n, len - n, " (");
+		json_array_foreach(r->keys, i, k)
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+					      i ? " / " : "", json_string_value(k));
+		snprintf(buf + n, n < len ? len - n : 0, ")");
+	} else {
+		snprintf(buf + n, len - n, " (no label differs: one per file)");
+	}
+}
+
+/* How a renderer writes a table row: ROW, then per cell CELL (the first)
+ * or NUM (the others), the value, CELL_END; then ROW_END.  Text goes
+ * through ESC, integers as they are. */
+struct row_style {
+	const char *row, *cell, *num, *cell_end, *row_end;
+	void (*esc)(FILE *out, const char *s);
+};
+
+static void table_row(FILE *out, const json_t *row, const struct row_style *st)
+{
+	json_t *v;
+	size_t j;
+
+	fputs(st->row, out);
+	json_array_foreach(row, j, v) {
+		fputs(j ? st->num : st->cell, out);
+		if (json_is_integer(v))
+			fprintf(out, "%lld", (long long)json_integer_value(v));
+		else
+			st->esc(out, json_string_value(v));
+		fputs(st->cell_end, out);
+	}
+	fputs(st->row_end, out);
+}
+
+static void table_rows(FILE *out, const json_t *t, const struct row_style *st)
+{
+	json_t *row;
+	size_t i;
+
+	json_array_foreach(json_object_get(t, "rows"), i, row)
+		table_row(out, row, st);
+}
+
+/* A document format: how it writes a heading, a table and the charts of
+ * workload WL (-1: those across workloads). */
+struct renderer {
+	void (*heading)(FILE *out, const char *text);
+	void (*table)(FILE *out, const json_t *t);
+	int (*charts)(FILE *out, const struct nb_report *r, const char *dir, int wl);
+};
+
+/* The sections of a report, after its introduction: the configurations,
+ * the charts across workloads, then each workload's table and charts. */
+static int sections(FILE *out, const struct nb_report *r, const char *dir,
+		    const struct renderer *rd)
+{
+	json_t *t;
+
+	rd->heading(out, "Configurations");
+	t = cfg_table(r);
+	rd->table(out, t);
+	json_decref(t);
+	if (r->ncharts && r->charts[0].workload < 0)
+		rd->heading(out, "All workloads");
+	if (rd->charts(out, r, dir, -1))
+		return -EIO;
+	for (size_t w = 0; w < json_array_size(r->wls); w++) {
+		const char *wl = json_string_value(json_array_get(r->wls, w));
+
+		rd->heading(out, wl);
+		t = wl_table(r, wl);
+		rd->table(out, t);
+		json_decref(t);
+		if (rd->charts(out, r, dir, (int)w))
+			return -EIO;
+	}
+	return 0;
+}
+
+/* ---- Markdown ---- */
+
+static void md_table(FILE *out, const json_t *t)
+{
+	static const struct row_style md = { "", "| ", "| ", " ", "|\n", nb_md_escape };
+	json_t *head = json_object_get(t, "head"), *v;
+	size_t i;
+
+	table_row(out, head, &md);
+	/* numbers to the right: judged by the first row */
+	json_array_foreach(head, i, v) {
+		json_t *c = json_array_get(json_array_get(json_object_get(t, "rows"), 0), i);
+		const char *s = json_string_value(c);
+
+		fputs(i && (json_is_integer(c) || (s && (isdigit((unsigned char)*s) ||
+			(*s == '-' && isdigit((unsigned char)s[1]))))) ?
+		      "|--:" : "|---", out);
+	}
+	fputs("|\n", out);
+	table_rows(out, t, &md);
+	fputc('\n', out);
+}
+
+static void md_heading(FILE *out, const char *text)
+{
+	fputs("## ", out), nb_md_escape(out, text), fputs("\n\n", out);
+}
+
+static int md_charts(FILE *out, const struct nb_report *r, const char *dir, int wl)
+{
+	(void)dir;   /* Markdown links the PNGs next to it */
+	for (size_t i = 0; i < r->ncharts; i++)
+		if (r->charts[i].workload == wl) {
+			fputs("![", out), nb_md_escape(out, r->charts[i].title);
+			fprintf(out, "](%s.png)\n\n", r->charts[i].name);
+		}
+	return 0;
+}
+
+int nb_report_markdown(const struct nb_report *r, FILE *out)
+{
+	static const struct renderer md = { md_heading, md_table, md_charts };
+	char buf[1024];
+
+	intro(r, buf, sizeof(buf));
+	fprintf(out, "# nasbench report\n\n%s.\n\n", buf);
+	return sections(out, r, NULL, &md);
+}
+
+/* ---- HTML ---- */
+
+static void html_table(FILE *out, const json_t *t)
+{
+	static const struct row_style head = { "<tr>", "<th>", "<th>", "</th>",
+					       "</tr>\n", nb_xml_escape };
+	static const struct row_style body = { "<tr>", "<td>", "<td class=\"num\">",
+					       "</td>", "</tr>\n", nb_xml_escape };
+
+	fputs("<table>\n", out);
+	table_row(out, json_object_get(t, "head"), &head);
+	table_rows(out, t, &body);
+	fputs("</table>\n", out);
+}
+
+/* Inline DIR/NAME.svg without its XML prologue. */
+static int html_svg(FILE *out, const char *dir, const struct nb_report_chart *c)
+{
+	char path[4400], *buf = NULL, *start;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, c->name);
+	f = fopen(path, "r");
+	if (!f)
+		return nb_err(-errno, "chart '%s' was not drawn: %s", path,
+			      strerror(errno));
+	if (getdelim(&buf, &cap, '\0', f) < 0) {
+		fclose(f);
+		free(buf);
+		return nb_err(-EIO, "chart '%s' is empty", path);
+	}
+	fclose(f);
+	start = strstr(buf, "<svg");
+	if (!start) {
+		free(buf);
+		return nb_err(-EIO, "chart '%s' is not SVG", path);
+	}
+	fputs("<figure class=\"chart\" id=\"chart-", out);
+	nb_xml_escape(out, c->name);
+	fputs("\">\n", out);
+	fputs(start, out);
+	fputs("<figcaption>", out), nb_xml_escape(out, c->title);
+	fprintf(out, " (<a href=\"%s.png\">PNG</a>, <a href=\"%s.gp\">gnuplot "
+		"script</a>)</figcaption>\n</figure>\n", c->name, c->name);
+	free(buf);
+	return 0;
+}
+
+static int html_charts(FILE *out, const struct nb_report *r, const char *dir,
+		       int wl)
+{
+	for (size_t i = 0; i < r->ncharts; i++)
+		if (r->charts[i].workload == wl && html_svg(out, dir, &r->charts[i]))
+			return -EIO;
+	return 0;
+}
+
+static void html_heading(FILE *out, const char *text)
+{
+	fputs("<h2>", out), nb_xml_escape(out, text), fputs("</h2>\n", out);
+}
+
+int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
+{
+	static const struct renderer html = { html_heading, html_table, html_charts };
+	char buf[1024];
+
+	intro(r, buf, sizeof(buf));
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<title>nasbench report</title>\n<style>\n"
+	      "body { font-family: sans-serif; margin: 2em; color: #222; }\n"
+	      "table { border-collapse: collapse; margin: 1em 0; }\n"
+	      "th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; }\n"
+	      "th { background: #f0f0f0; } td.num { text-align: right; }\n"
+	      "figure.chart { margin: 1em 0; } figure.chart svg { max-width: 100%; "
+	      "height: auto; }\n"
+	      "figcaption { font-size: 0.9em; color: #555; }\n"
+	      "</style>\n</head>\n<body>\n<h1>nasbench report</h1>\n<p>", out);
+	nb_xml_escape(out, buf);
+	fputs(".</p>\n", out);
+	if (sections(out, r, dir, &html))
+		return -EIO;
+	fputs("</body>\n</html>\n", out);
+	return 0;
+}

@@ -1,0 +1,155 @@
+/*
+ * test_junit.c - the one XML escaper and the JUnit writer: entities,
+ * control characters XML 1.0 forbids, and a suite with a passing, a
+ * failing and a skipped case, exact and well-formed (xmllint or python3
+ * reads it back when either is installed).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../reports/escape.h"
+#include "../../reports/junit.h"
+
+static char *escaped(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	nb_xml_escape(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void escape_entities(void **state)
+{
+	char *s = escaped("a<b> & \"c\" 'd'");
+
+	(void)state;
+	assert_string_equal(s, "a&lt;b&gt; &amp; &quot;c&quot; 'd'");
+	free(s);
+}
+
+static void escape_control(void **state)
+{
+	/* \t \n \r stay; every other character below 0x20 goes; UTF-8 stays */
+	char *s = escaped("x\001\002\ty\nz\rw\033[0m\037\x7f\xc3\xa9");
+
+	(void)state;
+	assert_string_equal(s, "x\ty\nz\rw[0m\x7f\xc3\xa9");
+	free(s);
+}
+
+static const char want[] =
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	"<testsuites name=\"nb &amp; co\" tests=\"3\" failures=\"1\">\n"
+	"  <testsuite name=\"a -&gt; b\" tests=\"3\" failures=\"1\" skipped=\"1\" errors=\"0\">\n"
+	"    <properties>\n"
+	"      <property name=\"label.layout\" value=\"raidz1 -&gt; raid10\"/>\n"
+	"    </properties>\n"
+	"    <testcase classname=\"accept.nas\" name=\"seq@nas mb_s &gt;= 80\"/>\n"
+	"    <testcase classname=\"nasbench.nas\" name=\"seq bw\"><system-out>98 -&gt; 99</system-out></testcase>\n"
+	"    <testcase classname=\"accept.nas\" name=\"rand@nas p99_us &lt;= 5ms\">\n"
+	"      <failure message=\"measured 9 ms, required &lt;= 5 ms\" type=\"criterion\">box.ini:3: bell</failure>\n"
+	"    </testcase>\n"
+	"    <testcase classname=\"tool\" name=\"t1\">\n"
+	"      <failure type=\"regression\" message=\"worse\"/>\n"
+	"    </testcase>\n"
+	"    <testcase classname=\"tool\" name=\"t2\"><skipped message=\"no &quot;lun&quot;\"/></testcase>\n"
+	"  </testsuite>\n"
+	"</testsuites>\n";
+
+static char *suite(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const struct nb_xml_attr crit[] = {
+		{ "message", "measured 9 ms, required <= 5 ms" },
+		{ "type", "criterion" }, { NULL, NULL },
+	};
+	const struct nb_xml_attr regr[] = {
+		{ "type", "regression" }, { "message", "worse\002" }, { NULL, NULL },
+	};
+	const struct nb_xml_attr skip[] = { { "message", "no \"lun\"" }, { NULL, NULL } };
+
+	assert_non_null(f);
+	nb_junit_begin(f, "nb & co", &(struct nb_junit_counts){ 3, 1, -1, -1 });
+	nb_junit_suite_begin(f, "a -> b", &(struct nb_junit_counts){ 3, 1, 1, 0 });
+	nb_junit_properties_begin(f);
+	nb_junit_property(f, "label.layout", "raidz1 -> raid10");
+	nb_junit_properties_end(f);
+	nb_junit_case(f, &(struct nb_junit_case){ "accept.nas", "seq@nas mb_s >= 80",
+						   NB_JUNIT_PASS, NULL, NULL });
+	nb_junit_case(f, &(struct nb_junit_case){ "nasbench.nas", "seq bw",
+						   NB_JUNIT_PASS, NULL, "98 -> 99" });
+	nb_junit_case(f, &(struct nb_junit_case){ "accept.nas", "rand@nas p99_us <= 5ms",
+						   NB_JUNIT_FAIL, crit, "box.ini:3: bell\007" });
+	nb_junit_case(f, &(struct nb_junit_case){ "tool", "t1", NB_JUNIT_FAIL, regr, NULL });
+	nb_junit_case(f, &(struct nb_junit_case){ "tool", "t2", NB_JUNIT_SKIP, skip, NULL });
+	nb_junit_suite_end(f);
+	nb_junit_end(f);
+	fclose(f);
+	return buf;
+}
+
+static void junit_suite(void **state)
+{
+	char *got = suite();
+
+	(void)state;
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* Well-formed XML to a real parser, when the machine has one. */
+static void junit_parses(void **state)
+{
+	char path[] = "/tmp/nb-junit-unit.XXXXXX", cmd[512];
+	char *got = suite();
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(got, f);
+	fclose(f);
+	free(got);
+	if (!system("xmllint --version >/dev/null 2>&1")) {
+		snprintf(cmd, sizeof(cmd), "xmllint --noout %s", path);
+		assert_int_equal(system(cmd), 0);
+	}
+	if (!system("python3 -c '' >/dev/null 2>&1")) {
+		snprintf(cmd, sizeof(cmd), "python3 -c 'import sys, xml.etree.ElementTree as E\n"
+			 "r = E.parse(sys.argv[1]).getroot()\n"
+			 "s = r.find(\"testsuite\")\n"
+			 "assert s.get(\"name\") == \"a -> b\"\n"
+			 "assert len(s.findall(\"testcase\")) == 5\n"
+			 "assert len(s.findall(\"testcase/failure\")) == 2\n"
+			 "assert len(s.findall(\"testcase/skipped\")) == 1\n"
+			 "assert s.find(\"testcase[@name=\\x27t1\\x27]/failure\").get(\"message\") == \"worse\"\n"
+			 "' %s", path);
+		assert_int_equal(system(cmd), 0);
+	}
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(escape_entities),
+		cmocka_unit_test(escape_control),
+		cmocka_unit_test(junit_suite),
+		cmocka_unit_test(junit_parses),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
