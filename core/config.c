@@ -167,8 +167,30 @@ static int on_key(void *user, const char *section, const char *name,
 	return nb_config_set(user, section, name, value, NULL) == 0;
 }
 
+/* Lines where the unnamed sections ([box] [suite] [accept] [clients])
+ * were first seen: each may appear once, as a [target NAME] may. */
+struct seen {
+	const char *name;
+	int line;
+};
+
+static int check_once(struct seen *seen, const char *path, int line,
+		      const char *base)
+{
+	for (; seen->name; seen++) {
+		if (strcmp(seen->name, base))
+			continue;
+		if (seen->line)
+			return nb_err_set("%s:%d: duplicate section [%s] (first at "
+					  "line %d)", path, line, base, seen->line),
+			       -EINVAL;
+		seen->line = line;
+	}
+	return 0;
+}
+
 static int check_header(struct nb_config *c, const char *path, int line,
-			char *s, char *section, size_t cap)
+			char *s, char *section, size_t cap, struct seen *seen)
 {
 	char *end = strchr(s, ']'), *sp;
 	const char *near;
@@ -204,7 +226,7 @@ static int check_header(struct nb_config *c, const char *path, int line,
 		return nb_err_set("%s:%d: [%s] takes no name", path, line, base),
 		       -EINVAL;
 	}
-	return 0;
+	return check_once(seen, path, line, base);
 }
 
 static int is_raw(const char *section)
@@ -233,6 +255,8 @@ static int keep_raw(struct nb_config *c, const char *section, int line,
 /* Rewrite BUF in place for inih; returns 0 or -EINVAL. */
 static int prepass(struct nb_config *c, const char *path, char *buf, char *out)
 {
+	struct seen seen[] = { { "box", 0 }, { "suite", 0 }, { "accept", 0 },
+			       { "clients", 0 }, { NULL, 0 } };
 	char section[64] = "";
 	int line = 0;
 	char *p = buf;
@@ -250,7 +274,8 @@ static int prepass(struct nb_config *c, const char *path, char *buf, char *out)
 		while (len && isspace((unsigned char)s[len - 1]))
 			s[--len] = '\0';
 		if (*s == '[') {
-			if (check_header(c, path, line, s, section, sizeof(section)))
+			if (check_header(c, path, line, s, section, sizeof(section),
+					 seen))
 				return -EINVAL;
 		} else if (is_raw(section) && *s && *s != ';' && *s != '#') {
 			if (keep_raw(c, section, line, s))

@@ -107,6 +107,10 @@ static void errors(void **state)
 	expect_error("[suit]\n", 1, "unknown section [suit]; did you mean [suite]?");
 	expect_error("[target]\nurl = /tmp\n", 1, "a target section needs a name: [target NAME]");
 	expect_error("[target a]\nurl=/tmp\n[target a]\n", 3, "target 'a' is defined twice");
+	expect_error("[box]\nname = a\n[suite]\n[box]\nname = b\n", 4,
+		     "duplicate section [box] (first at line 1)");
+	expect_error("[suite]\nsize = 1G\n\n[suite]\n", 4,
+		     "duplicate section [suite] (first at line 1)");
 	expect_error("[target a]\nurl = ftp://x/y\n", 2,
 		     "'url' in [target]: no runner for 'ftp://' URLs");
 	expect_error("[target a]\ntimeout = soon\n", 2,
