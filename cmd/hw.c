@@ -3,6 +3,7 @@
  * 'nasbench hw plan': what disks in a layout behind a link should give.
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/err.h"
 #include "../core/result.h"
 #include "../core/units.h"
@@ -101,8 +102,8 @@ static int hw_inventory(int argc, char **argv)
 			return nb_err_set("option '%s' needs a value", argv[optind - 1]),
 			       usage_error();
 		else
-			return nb_err_set("unknown option '%s' (see 'nasbench help hw')",
-					  argv[optind - 1]), usage_error();
+			return nb_opts_unknown("hw", argv[optind - 1], lo),
+			       usage_error();
 	}
 	if (optind < argc)
 		return nb_err_set("unexpected argument '%s' (see 'nasbench help hw')",
@@ -316,8 +317,7 @@ static int plan_args(struct plan_opts *o, int argc, char **argv)
 			return nb_err(-EINVAL, "option '%s' needs a value",
 				      argv[optind - 1]);
 		if (c == '?')
-			return nb_err(-EINVAL, "unknown option '%s' (see 'nasbench "
-				      "help hw')", argv[optind - 1]);
+			return nb_opts_unknown("hw", argv[optind - 1], lo);
 		if (plan_option(o, c, optarg))
 			return -EINVAL;
 	}
@@ -682,5 +682,8 @@ int cmd_hw(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "plan"))
 		return hw_plan(argc - 1, argv + 1);
+	if (argc > 1 && argv[1][0] != '-')   /* "hw plna" */
+		return nb_cmd_unknown_in("an hw command", "hw", argv[1],
+					 (const char *[]){ "plan" }, 1);
 	return hw_inventory(argc, argv);
 }
