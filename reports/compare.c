@@ -491,8 +491,6 @@ static json_t *shown(const json_t *v)
 	char *t;
 	json_t *r;
 
-	if (!v)
-		return json_string("(none)");
 	if (json_is_string(v))
 		return json_incref((json_t *)v);
 	t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -525,7 +523,9 @@ static json_t *settings_diff(const json_t *bdoc, const json_t *b,
 			json_t *x = json_object_get(sb, spec_keys[i]);
 			json_t *y = json_object_get(sn, spec_keys[i]);
 
-			if ((x || y) && !json_equal(x, y))
+			/* a key one side does not record (a published profile, an
+			 * older result) cannot be told to differ */
+			if (x && y && !json_equal(x, y))
 				json_array_append_new(out, json_pack("{s:s, s:o, s:o}",
 					"key", spec_keys[i], "base", shown(x), "new", shown(y)));
 		}
