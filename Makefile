@@ -5,7 +5,9 @@
 
 CC      ?= cc
 PREFIX  ?= /usr/local
-VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0)
+# the release in ./VERSION (semantic: 0.2.0, tagged v0.2.0), the commit from git
+VERSION := $(shell cat VERSION)
+GIT_HASH := $(shell git rev-parse --short=7 HEAD 2>/dev/null)
 PKGS    := libnfs libiscsi inih jansson liblzma liburing
 
 CFLAGS  ?= -O2 -g
@@ -18,7 +20,7 @@ PKG_CFLAGS = $(call lazy,PKG_CFLAGS,$(shell pkg-config --cflags $(PKGS)))
 PKG_VERS = $(call lazy,PKG_VERS,$(foreach p,libnfs libiscsi inih liburing,\
 	-DNB_$(shell echo $(p) | tr a-z A-Z)_VERSION='"$(shell pkg-config --modversion $(p))"'))
 NB_CFLAGS = -std=gnu11 -Wall -Wextra -Wshadow $(WERROR) -D_GNU_SOURCE \
-           -Wno-format-truncation -MMD -MP -DNB_VERSION='"$(VERSION)"' \
+           -Wno-format-truncation -MMD -MP \
            $(PKG_VERS) $(PKG_CFLAGS)
 ALL_CFLAGS = $(CFLAGS) $(NB_CFLAGS)
 NB_LIBS = $(call lazy,NB_LIBS,$(shell pkg-config --libs $(PKGS)) -lm -lpthread)
@@ -59,6 +61,14 @@ $(B)/nasbench-test: $(B)/nasbench.o $(B)/tests/support/hook.o $(B)/libnasbench.a
 $(B)/libnasbench.a: $(LIBOBJ)
 	@rm -f $@
 	@ar rcs $@ $^
+
+# only core/version.c knows the version; it is rebuilt when the commit moves
+$(B)/core/version.o: ALL_CFLAGS += -DNB_VERSION='"$(VERSION)"' -DNB_GIT='"$(GIT_HASH)"'
+$(B)/core/version.o: VERSION $(B)/git-hash
+$(B)/git-hash: FORCE
+	@mkdir -p $(B)
+	@echo '$(GIT_HASH)' | cmp -s - $@ || echo '$(GIT_HASH)' > $@
+FORCE:
 
 $(B)/%.o: %.c Makefile | $(B)/.pkgs
 	@mkdir -p $(dir $@)

@@ -3,6 +3,7 @@
  * with a verdict, and a regression gate (exit 1).
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
@@ -111,7 +112,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		case ':':
 			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return nb_cmd_usage("unknown option '%s'", argv[optind - 1]);
+			nb_opts_unknown("compare", argv[optind - 1], longopts);
+			return nb_cmd_usage("%s", nb_err_last());
 		}
 	}
 	if (argc - optind < 2)

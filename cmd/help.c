@@ -27,23 +27,28 @@ void nb_cmd_overview(FILE *out)
 	      "nasbench help config the box file's keys.\n", out);
 }
 
+int nb_cmd_unknown_in(const char *what, const char *help, const char *name,
+		      const char *const *cands, size_t n)
+{
+	const char *near = nb_suggest(name, cands, n);
+
+	if (near)
+		nb_die_msg("'%s' is not %s; did you mean '%s'?", name, what, near);
+	else
+		nb_die_msg("'%s' is not %s; see 'nasbench help%s%s'", name, what,
+			   *help ? " " : "", help);
+	return NB_EXIT_USAGE;
+}
+
 /* Unknown command: name the nearest, as git does. */
 int nb_cmd_unknown(const char *name)
 {
 	const char *cands[32];
-	const char *near;
 	size_t n = 0;
 
 	for (int i = 0; nb_commands[i].name && n < 32; i++)
 		cands[n++] = nb_commands[i].name;
-	near = nb_suggest(name, cands, n);
-	if (near)
-		nb_die_msg("'%s' is not a nasbench command; did you mean '%s'?",
-			   name, near);
-	else
-		nb_die_msg("'%s' is not a nasbench command; see 'nasbench help'",
-			   name);
-	return NB_EXIT_USAGE;
+	return nb_cmd_unknown_in("a nasbench command", "", name, cands, n);
 }
 
 void nb_cmd_print_usage(const struct nb_command *c, FILE *out)

@@ -3,6 +3,7 @@
  * CSV into a nasbench result, so they join compare and report.
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
@@ -81,8 +82,8 @@ int cmd_import(int argc, char **argv)
 		case ':':
 			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return nb_cmd_usage("unknown option '%s'; see 'nasbench help import'",
-				     argv[optind - 1]);
+			nb_opts_unknown("import", argv[optind - 1], longopts);
+			return nb_cmd_usage("%s", nb_err_last());
 		}
 	}
 	if (out && !strcmp(out, "-"))            /* -o -: standard output */
