@@ -8,7 +8,9 @@ mkdir -p "$D"
 
 t_case "--version, -V and version: the release and the commit, and the libraries"
 REL=$(cat "$ROOT/VERSION")
-GIT=$(git -C "$ROOT" rev-parse --short=7 HEAD)
+# the commit the binary was built from: a commit of this repository
+GIT=$("$NB" version | sed -n '1s/^nasbench [^ ]* (git \([0-9a-f]\{7\}\))$/\1/p')
+git -C "$ROOT" cat-file -e "$GIT^{commit}" 2>/dev/null || t_fail "no commit '$GIT' in $ROOT: $("$NB" version | head -1)"
 for v in --version -V version; do
 	run "$NB" $v
 	assert_rc 0
