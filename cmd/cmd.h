@@ -5,6 +5,7 @@
 #ifndef NB_CMD_H
 #define NB_CMD_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 struct nb_command {
@@ -40,6 +41,11 @@ const struct nb_command *nb_command_find(const char *name);
  * (returns NB_EXIT_USAGE). */
 void nb_cmd_overview(FILE *out);
 int nb_cmd_unknown(const char *name);
+/* The same for NAME among CANDS (N) of a command's own commands: "'plna'
+ * is not WHAT; did you mean 'plan'?", else "...; see 'nasbench help
+ * HELP'".  Returns NB_EXIT_USAGE. */
+int nb_cmd_unknown_in(const char *what, const char *help, const char *name,
+		      const char *const *cands, size_t n);
 /* Print C's full help text to OUT. */
 void nb_cmd_print_usage(const struct nb_command *c, FILE *out);
 

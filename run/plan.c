@@ -2,10 +2,32 @@
 #include "plan.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
+#include "../core/suggest.h"
 #include "../core/units.h"
 
 #include <errno.h>
 #include <string.h>
+
+/* "unknown workload 'x'; did you mean 'y'?" (KIND "workload" or "suite"),
+ * else "(see 'nasbench list KINDs')". */
+static int unknown(const char *kind, const char *name)
+{
+	const char *cands[256], *near;
+	size_t n = 0;
+
+	if (!strcmp(kind, "suite"))
+		for (; nb_suites[n].name && n < 256; n++)
+			cands[n] = nb_suites[n].name;
+	else
+		for (; nb_workloads[n] && n < 256; n++)
+			cands[n] = nb_workloads[n]->name;
+	near = nb_suggest(name, cands, n);
+	if (near)
+		return nb_err(-EINVAL, "unknown %s '%s'; did you mean '%s'?", kind,
+			      name, near);
+	return nb_err(-EINVAL, "unknown %s '%s' (see 'nasbench list %ss')", kind,
+		      name, kind);
+}
 
 static int plan_add(struct nb_plan *pl, const struct nb_workload *w, int its)
 {
@@ -40,8 +62,7 @@ static int plan_list(struct nb_plan *pl, const char *list, int iterations_set)
 			return -EINVAL;
 		w = nb_workload_find(name);
 		if (!w)
-			return nb_err(-EINVAL, "unknown workload '%s' (see 'nasbench "
-				      "list workloads')", name);
+			return unknown("workload", name);
 		if (plan_add(pl, w, iterations_set ? 0 : its))
 			return -EINVAL;
 	}
@@ -58,8 +79,7 @@ int nb_plan_make(struct nb_plan *pl, const struct nb_config *cfg,
 	if (sc->suite[0]) {
 		pl->suite = nb_suite_find(sc->suite);
 		if (!pl->suite)
-			return nb_err(-EINVAL, "unknown suite '%s' (see 'nasbench list "
-				      "suites')", sc->suite);
+			return unknown("suite", sc->suite);
 	}
 	if (workloads && *workloads) {
 		list = workloads;

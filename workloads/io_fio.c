@@ -16,6 +16,7 @@
 #include "../core/err.h"
 #include "../core/progress.h"
 #include "../core/result.h"
+#include "../core/version.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,7 +73,7 @@ static const char *ioengine_of(const struct nb_target *t)
 static void job_comment(const struct nb_wl_ctx *c, char *buf, size_t len)
 {
 	snprintf(buf, len, "nasbench %s: %s on target '%s', iteration %d of %d",
-		 NB_VERSION, c->wl->name, c->t->cfg->name, c->iteration,
+		 nb_version(), c->wl->name, c->t->cfg->name, c->iteration,
 		 c->iterations);
 }
 
