@@ -37,10 +37,16 @@ UNITSUP := $(patsubst %.c,$(B)/%.o,$(filter-out $(UNITSRC),$(wildcard tests/unit
 # helper programs of the integration tests
 TOOLBIN := $(patsubst tests/integration/%.c,$(B)/tools/%,$(wildcard tests/integration/*.c))
 
-all: nasbench ## build nasbench
+all: nasbench $(B)/nasbench.1 $(B)/nasbench.bash ## build nasbench, its man page and completion
 
 nasbench: $(B)/nasbench
 	@cp $< $@
+
+# the man page and the completion come from the tables 'nasbench help' prints
+$(B)/nasbench.1: $(B)/nasbench
+	@echo "  GEN $@"; $< help --man >$@.tmp && mv $@.tmp $@
+$(B)/nasbench.bash: $(B)/nasbench
+	@echo "  GEN $@"; $< help --completion bash >$@.tmp && mv $@.tmp $@
 
 $(B)/.pkgs: Makefile
 	@mkdir -p $(B)
@@ -117,8 +123,17 @@ demo: deps ## run the quick suite on a scratch directory and the testbox
 bench: nasbench ## benchmark scripts (ratios against fio and friends)
 	@for b in ci/bench-*; do $$b || exit 1; done
 
-install: nasbench ## install into PREFIX (default /usr/local)
+MANDIR  ?= $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+
+install: all ## install into DESTDIR/PREFIX (default /usr/local): program, man page, completion
 	install -D -m 0755 nasbench $(DESTDIR)$(PREFIX)/bin/nasbench
+	install -D -m 0644 $(B)/nasbench.1 $(DESTDIR)$(MANDIR)/nasbench.1
+	install -D -m 0644 $(B)/nasbench.bash $(DESTDIR)$(BASHCOMPDIR)/nasbench
+
+uninstall: ## remove what install put into DESTDIR/PREFIX
+	rm -f $(DESTDIR)$(PREFIX)/bin/nasbench $(DESTDIR)$(MANDIR)/nasbench.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/nasbench
 
 clean: ## remove build output
 	rm -rf build build-san nasbench
@@ -127,4 +142,4 @@ help: ## this list
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 14
 
 .PHONY: all nasbench deps unit sanitize test-build layers integration check demo \
-	bench install clean help
+	bench install uninstall clean help

@@ -24,7 +24,8 @@ const char cmd_import_usage[] =
 	"the files of repeated runs together.  See docs/compare.md for the\n"
 	"metrics each tool's figures become.\n"
 	"\n"
-	"  -o, --output FILE      the result file (required unless --json)\n"
+	"  -o, --output FILE      the result file ('-': standard output; required\n"
+	"                         unless --json)\n"
 	"      --json             the result on stdout\n"
 	"  -l, --label K=V        a label of the configuration (repeatable)\n"
 	"  -t, --target NAME      the target's name (default local; fio\n"
@@ -85,6 +86,8 @@ int cmd_import(int argc, char **argv)
 			return nb_cmd_usage("%s", nb_err_last());
 		}
 	}
+	if (out && !strcmp(out, "-"))            /* -o -: standard output */
+		out = NULL, json = 1;
 	if (!out && !json)
 		return nb_cmd_usage("%s", "-o RESULT.json (or --json) is required; see "
 			     "'nasbench help import'");

@@ -179,7 +179,12 @@ int nb_result_write(const json_t *doc, const char *path)
 int nb_result_load(const char *path, json_t **out)
 {
 	json_error_t e;
-	json_t *doc = json_load_file(path, 0, &e), *schema;
+	int in = !strcmp(path, "-");
+	json_t *doc = in ? json_loadf(stdin, 0, &e) : json_load_file(path, 0, &e);
+	json_t *schema;
+
+	if (in)
+		path = "standard input";
 
 	*out = NULL;
 	if (!doc) {

@@ -60,4 +60,67 @@ check "nasbench: --sync: 'alway' is not one of none|end|always; did you mean 'al
 printf '[box]\nlayout = miror\n[target a]\nurl = %s\n' "$D" >"$T/box.ini"
 check "nasbench: $T/box.ini:2: 'layout' in [box]: 'miror' is not one of raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single; did you mean 'mirror'?" run -n "$T/box.ini"
 
+t_case "the man page: from the help's tables, no groff warnings, every command and key"
+run "$NB" help --man
+assert_rc 0
+printf '%s\n' "$OUT" >"$T/nasbench.1"
+groff -man -Tutf8 -ww "$T/nasbench.1" >"$T/man.txt" 2>"$T/groff.err" || t_fail "groff failed"
+[ ! -s "$T/groff.err" ] || t_fail "groff warns: $(cat "$T/groff.err")"
+MANWIDTH=80 man --warnings -l "$T/nasbench.1" >"$T/man2.txt" 2>"$T/man.err" || t_fail "man -l failed"
+[ ! -s "$T/man.err" ] || t_fail "man -l warns: $(cat "$T/man.err")"
+sed 's/.\x08//g' "$T/man2.txt" >"$T/man.plain"
+for want in "NASBENCH(1)" "nasbench 0.2.0" "   nasbench run" "   nasbench compare" \
+	"   nasbench hw" "       -t, --target X" \
+	"   [box]" "   [target NAME]" "       destroy-data" "       seq512k-write-sync" \
+	"       quick" "       iscsi://" "EXIT STATUS" "       -r, --max-regress PCT" \
+	"source <(nasbench help --completion bash)"; do
+	grep -qF -- "$want" "$T/man.plain" || t_fail "the man page lacks '$want'"
+done
+# every option 'help run' lists is in the page (one source, no drift)
+for o in $("$NB" help run | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
+	grep -qF -- "$o" "$T/man.plain" || t_fail "the man page lacks run's $o"
+done
+[ -f "$ROOT/build/nasbench.1" ] && cmp -s "$ROOT/build/nasbench.1" "$T/nasbench.1" ||
+	t_fail "build/nasbench.1 is not what 'help --man' prints (run make)"
+
+t_case "bash completion: sourced, commands, options, workloads, suites, layouts, files"
+"$NB" help --completion bash >"$T/comp.bash" || t_fail "help --completion bash failed"
+touch "$T/box-one.ini"
+complete_of() { # the words bash offers for the command line "$@" (last word: the one completed)
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _nasbench; printf "%s\n" "${COMPREPLY[@]}" | sort' \
+		_ "$T/comp.bash" nasbench "$@"
+}
+[ "$(complete_of ru)" = run ] || t_fail "nasbench ru -> '$(complete_of ru)'"
+[ "$(complete_of run --workload seq5 | tr '\n' ' ')" = "seq512k-read seq512k-write seq512k-write-sync " ] ||
+	t_fail "--workload seq5 -> '$(complete_of run --workload seq5)'"
+[ "$(complete_of run -w seq512k-read,rand4k-m)" = "seq512k-read,rand4k-mix" ] ||
+	t_fail "-w a,rand4k-m -> '$(complete_of run -w seq512k-read,rand4k-m)'"
+[ "$(complete_of run --tar)" = "--target" ] || t_fail "--tar -> '$(complete_of run --tar)'"
+[ "$(complete_of run --suite qu)" = quick ] || t_fail "--suite qu -> '$(complete_of run --suite qu)'"
+[ "$(complete_of run --sync al)" = always ] || t_fail "--sync al -> '$(complete_of run --sync al)'"
+[ "$(complete_of run -l layout=raidz | tr '\n' ' ')" = "layout=raidz1 layout=raidz2 layout=raidz3 " ] ||
+	t_fail "-l layout=raidz -> '$(complete_of run -l layout=raidz)'"
+[ "$(complete_of hw plan --layout mirror,raid1 | tr '\n' ' ')" = "mirror,raid1 mirror,raid10 " ] ||
+	t_fail "--layout mirror,raid1 -> '$(complete_of hw plan --layout mirror,raid1)'"
+[ "$(complete_of run --target nf)" = "nfs://" ] || t_fail "--target nf -> '$(complete_of run --target nf)'"
+[ "$(complete_of run -c "$T/box-o")" = "$T/box-one.ini" ] || t_fail "-c FILE -> '$(complete_of run -c "$T/box-o")'"
+[ "$(complete_of compare --form)" = "--format" ] || t_fail "compare --form -> '$(complete_of compare --form)'"
+[ "$(complete_of hw pl)" = plan ] || t_fail "hw pl -> '$(complete_of hw pl)'"
+[ "$(complete_of help con)" = config ] || t_fail "help con -> '$(complete_of help con)'"
+run "$NB" help --completion zsh
+assert_rc 2
+assert_err "nasbench: help --completion: the shell is bash, not 'zsh'"
+
+t_case "make install DESTDIR PREFIX lays out the program, the man page and the completion; uninstall removes them"
+make -C "$ROOT" --no-print-directory -s install DESTDIR="$T/inst" PREFIX=/usr >"$T/make.out" 2>&1 ||
+	t_fail "make install failed: $(cat "$T/make.out")"
+for f in usr/bin/nasbench usr/share/man/man1/nasbench.1 usr/share/bash-completion/completions/nasbench; do
+	assert_file "$T/inst/$f"
+done
+[ -x "$T/inst/usr/bin/nasbench" ] || t_fail "the installed program is not executable"
+MANPATH="$T/inst/usr/share/man" man -w nasbench >/dev/null 2>&1 || t_fail "man finds no nasbench under the installed MANPATH"
+make -C "$ROOT" --no-print-directory -s uninstall DESTDIR="$T/inst" PREFIX=/usr >"$T/make.out" 2>&1 ||
+	t_fail "make uninstall failed: $(cat "$T/make.out")"
+[ -z "$(find "$T/inst" -type f)" ] || t_fail "uninstall left: $(find "$T/inst" -type f)"
+
 t_done
