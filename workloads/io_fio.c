@@ -14,13 +14,13 @@
  */
 #include "io_fio.h"
 #include "../core/err.h"
+#include "../core/fsutil.h"
 #include "../core/progress.h"
 #include "../core/result.h"
 #include "../core/version.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -314,14 +314,6 @@ static int cross_check(struct nb_wl_ctx *c, const struct nb_iospec *s,
 
 /* ---- many clients --------------------------------------------------- */
 
-static int rm_entry(const char *p, const struct stat *sb, int type,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(p) : unlink(p);
-}
-
 static int find_client(const struct nb_fio_output *out,
 		       const struct nb_fio_client *cl)
 {
@@ -550,7 +542,7 @@ done:
 	free(files);
 	free(text);
 	free(out);
-	nftw(dir, rm_entry, 4, FTW_DEPTH | FTW_PHYS);
+	nb_rmtree(dir);
 	return rc;
 }
 
