@@ -110,6 +110,7 @@ static int submit_one(struct run *run, struct slot *sl)
 		else
 			nb_datagen_stamp(io->buf, io->len, io->off, sl->seq);
 	}
+	io->t_done = 0;
 	io->t_submit = nb_now_ns();
 	rc = run->t->ops->submit(run->t, io);
 	if (rc < 0)
@@ -150,7 +151,9 @@ static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
 				  io->op == NB_OP_READ ? "read" : "write",
 				  (unsigned long long)io->off, (long long)io->result,
 				  io->len), -EIO;
-	nb_hist_add(&r->lat, now - io->t_submit);
+	/* the time the runner first saw it done, else now: the runner hands
+	 * over reap_max at a time, and the rest wait stamped in its queue */
+	nb_hist_add(&r->lat, (io->t_done ? io->t_done : now) - io->t_submit);
 	r->ios++;
 	if (io->op == NB_OP_READ) {
 		r->bytes_read += io->len;

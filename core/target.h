@@ -62,6 +62,11 @@ struct nb_io {
 	void *buf;
 	int64_t result;          /* set by the runner: bytes done or -errno */
 	uint64_t t_submit;       /* set by the engine (ns) */
+	uint64_t t_done;         /* 0 at submit; the runner may stamp it
+				  * (nb_now_ns) when it first sees the I/O
+				  * finished, else the engine does when
+				  * reaped: completions waiting in a queue
+				  * are then not timed as still in flight */
 	void *priv;              /* the caller's */
 	void *rpriv;             /* the runner's */
 };
