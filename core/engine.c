@@ -223,6 +223,9 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 		return rc;
 	nb_rng_seed(&run.rng, s->seed ? s->seed : 0x6e62);
 	run.blocks = s->size / s->bs;
+	run.next_off = s->start - s->start % s->bs;
+	if (run.next_off + s->bs > run.blocks * s->bs)
+		run.next_off = 0;
 	/* Refill the queue after a few completions rather than after all that
 	 * arrived: measured on io_uring at QD32 4 KiB random reads, taking 64
 	 * at a time left slots idle (65k IOPS), taking 4 kept the device busy

@@ -161,7 +161,9 @@ struct nb_target {
 	uint64_t capacity;       /* block targets: bytes in the window */
 	char desc[1100];         /* URL with secrets removed */
 	uint64_t filled;         /* block targets: bytes from the window's start
-	                          * that this run wrote (reads need no prefill) */
+	                          * that this run is known to have written, as
+	                          * each writer counts what really completed
+	                          * (nb_wl_wrote); reads prefill the rest */
 	uint64_t cached_opens;   /* opens that asked for O_DIRECT and went
 	                          * through the client's page cache (refused) */
 	void *priv;
