@@ -268,6 +268,7 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 			goto out;
 		end = nb_now_ns();
 		if (h && h->progress && end - last_progress >= PROGRESS_NS) {
+			nb_progress_io(h->live, r->ios, &r->lat);
 			h->progress(r->bytes_read + r->bytes_written, end - run.start,
 				    h->payload);
 			last_progress = end;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "progress.h"
 #include "target.h"
 
 enum nb_pattern { NB_PAT_SEQ = 0, NB_PAT_RAND = 1 };
@@ -50,6 +51,8 @@ struct nb_engine_hooks {
 	int (*check)(const void *buf, uint32_t len, uint64_t off, void *payload);
 	/* Called about 4 times a second with the bytes done so far. */
 	void (*progress)(uint64_t bytes, uint64_t elapsed_ns, void *payload);
+	/* Given, told the I/Os and latencies so far just before progress. */
+	struct nb_progress *live;
 	/* Called once per second of run time with the bytes of that second. */
 	void (*second)(unsigned sec, uint64_t bytes, void *payload);
 	void *payload;

@@ -178,7 +178,7 @@ static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t from,
 	struct nb_iospec s = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
 			       .bs = PREFILL_BS, .qd = PREFILL_QD, .size = size,
 			       .sync = NB_SYNC_END, .direct = 1, .seed = c->seed };
-	struct nb_engine_hooks h = { .progress = on_progress,
+	struct nb_engine_hooks h = { .progress = on_progress, .live = c->progress,
 				     .payload = c->progress, .stop = c->stop };
 	struct nb_io_result *r = malloc(sizeof(*r));
 	struct nb_file *f;

@@ -23,7 +23,7 @@ static void on_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)
 /* One iteration of S with nasbench's own engine. */
 static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 {
-	struct nb_engine_hooks h = { .progress = on_progress,
+	struct nb_engine_hooks h = { .progress = on_progress, .live = c->progress,
 				     .payload = c->progress, .stop = c->stop };
 	const struct nb_iospec s = *sp;
 	struct nb_io_result *r;
