@@ -244,7 +244,7 @@ int cmd_history(int argc, char **argv)
 		return nb_cmd_usage("history trend: -o DIR is required");
 	if (o.output && !strcmp(sub, "show") && strcmp(o.output, "-") &&
 	    nb_atomic_check(o.output))
-		return nb_cmd_usage("%s", nb_err_last());
+		return nb_cmd_write_error();
 	if ((rc = nb_history_open(o.db, &h)))
 		return fail(rc);
 	if (!strcmp(sub, "add")) {
