@@ -120,6 +120,10 @@ demo: deps ## run the quick suite on a scratch directory and the testbox
 	@$(MAKE) --no-print-directory all
 	@ci/demo
 
+lab-demo: deps ## the first user story on the simulated ZFS NAS (ci/lab; root, ~10 min)
+	@$(MAKE) --no-print-directory all
+	@examples/seed1/run
+
 bench: nasbench ## benchmark scripts (ratios against fio and friends)
 	@for b in ci/bench-*; do $$b || exit 1; done
 
@@ -142,4 +146,4 @@ help: ## this list
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 14
 
 .PHONY: all nasbench deps unit sanitize test-build layers integration check demo \
-	bench install uninstall clean help
+	lab-demo bench install uninstall clean help

@@ -5,6 +5,7 @@
 #ifndef NB_CMD_H
 #define NB_CMD_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,6 +33,10 @@ extern const char cmd_hw_usage[], cmd_help_usage[];
 
 /* Print "nasbench: <message>" and return NB_EXIT_USAGE (exit 2). */
 int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print DOC (taken) on stdout as indented JSON: NB_EXIT_OK, or
+ * NB_EXIT_TARGET when it cannot be written. */
+int nb_cmd_print_json(json_t *doc);
 
 /* The table in nasbench.c. */
 extern const struct nb_command nb_commands[];

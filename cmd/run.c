@@ -51,7 +51,8 @@ static const struct nb_opt run_opts[] = {
 	  "file's [accept] section; see docs/accept.md)" },
 	{ "junit", 0, "FILE", O_JUNIT, "the criteria's verdicts as JUnit XML" },
 	{ "output", 'o', "FILE", 'o', "where the result goes ('-': stdout, as --json)" },
-	{ "json", 0, NULL, O_JSON, "the result JSON on stdout (no file unless -o)" },
+	{ "json", 0, NULL, O_JSON, "the result JSON on stdout (no file unless -o); "
+	  "with --dry-run, the plan as JSON" },
 	{ "dry-run", 'n', NULL, 'n', "print the plan, touch nothing" },
 	{ "quiet", 'q', NULL, 'q', "no progress, no table" },
 };
@@ -290,6 +291,8 @@ int cmd_run(int argc, char **argv)
 	nb_quiet = o->quiet;
 	if (prepare(o, &pl, o->dry_run ? "dry-run" : run_id)) {
 		rc = nb_cmd_usage("%s", nb_err_last());
+	} else if (o->dry_run && o->json) {
+		rc = nb_cmd_print_json(nb_run_plan_json(&pl, &o->cfg));
 	} else if (o->dry_run) {
 		nb_plan_print(stdout, &pl, &o->cfg);
 		if (o->clients.n)

@@ -37,6 +37,10 @@ const struct nb_knob nb_knobs[] = {
 	{ "box", "plp", NB_KT_LABEL, LABEL, "yes|no", 0, 0,
 	  "power-loss-protected write cache (PLP SSD, NVRAM, BBU): sync "
 	  "writes may be durable at async cost" },
+	{ "box", "compression", NB_KT_LABEL, LABEL, NULL, 0, 0,
+	  "compression of the pool or share, e.g. off, lz4, lzjb, gzip-6" },
+	{ "box", "arc", NB_KT_LABEL, LABEL, NULL, 0, 0,
+	  "ZFS ARC (read cache) size, e.g. 64M" },
 	{ "box", "ram", NB_KT_SIZE, PRM(ram), NULL, 0, 0,
 	  "the box's memory (bonnie sizes its file at twice this)" },
 	{ "box", "cpu", NB_KT_LABEL, LABEL, NULL, 0, 0, "the box's processor" },

@@ -8,7 +8,9 @@ mkdir -p "$D"
 
 t_case "--version, -V and version: the release and the commit, and the libraries"
 REL=$(cat "$ROOT/VERSION")
-GIT=$(git -C "$ROOT" rev-parse --short=7 HEAD)
+# the commit the binary was built from: a commit of this repository
+GIT=$("$NB" version | sed -n '1s/^nasbench [^ ]* (git \([0-9a-f]\{7\}\))$/\1/p')
+git -C "$ROOT" cat-file -e "$GIT^{commit}" 2>/dev/null || t_fail "no commit '$GIT' in $ROOT: $("$NB" version | head -1)"
 for v in --version -V version; do
 	run "$NB" $v
 	assert_rc 0
@@ -59,6 +61,32 @@ check "nasbench: --label: 'raidz9' is not one of raidz1|raidz2|raidz3|mirror|rai
 check "nasbench: --sync: 'alway' is not one of none|end|always; did you mean 'always'?" run -n -t "$D" --sync alway
 printf '[box]\nlayout = miror\n[target a]\nurl = %s\n' "$D" >"$T/box.ini"
 check "nasbench: $T/box.ini:2: 'layout' in [box]: 'miror' is not one of raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single; did you mean 'mirror'?" run -n "$T/box.ini"
+
+t_case "machine-readable: list --json, run --dry-run --json (the plan: targets, workloads, bytes, time)"
+run "$NB" list --json
+assert_rc 0
+printf '%s' "$OUT" >"$T/list.json"
+assert_json "$T/list.json" 'sorted(d) == ["runners", "suites", "workloads"] and "seq512k-read" in [w["name"] for w in d["workloads"]]'
+assert_json "$T/list.json" '[r["scheme"] for r in d["runners"]][:3] == ["file", "nfs", "iscsi"] or {"file", "nfs", "iscsi"} <= {r["scheme"] for r in d["runners"]}'
+assert_json "$T/list.json" '[s for s in d["suites"] if s["name"] == "quick"][0]["workloads"][0] == {"name": "seq512k-write", "iterations": 3, "seconds": 6.0, "written_bytes": 600000000}'
+run "$NB" list --json suites
+assert_rc 0
+printf '%s' "$OUT" >"$T/suites.json"
+assert_json "$T/suites.json" 'list(d) == ["suites"]'
+check "nasbench: list: expected workloads, suites or runners, not 'suits'; did you mean 'suites'?" list suits
+run "$NB" run --dry-run --json -t "$D" -t "nfs://u:secret@127.0.0.1/export" --suite quick -o "$T/never.json"
+assert_rc 0
+printf '%s' "$OUT" >"$T/plan.json"
+assert_no_file "$T/never.json"
+[ -z "$ERR" ] || t_fail "dry-run --json wrote to stderr: $ERR"
+assert_json "$T/plan.json" 'd["source"] == "suite \x27quick\x27" and d["suite"] == "quick" and d["iterations"] == 3 and d["size_bytes"] == 256 << 20'
+assert_json "$T/plan.json" 'd["targets"] == [{"name": "local", "url": "'"$D"'", "scheme": "file"}, {"name": "nfs", "url": "nfs://u:***@127.0.0.1/export", "scheme": "nfs"}]'
+assert_json "$T/plan.json" '[w["name"] for w in d["workloads"]] == ["seq512k-write", "seq512k-read", "rand4k-write", "rand4k-read"] and d["workloads"][0] == {"name": "seq512k-write", "iterations": 3, "space_bytes": 256 << 20, "written_bytes": 600000000, "seconds": 6.0}'
+assert_json "$T/plan.json" 'd["per_target"] == {"space_bytes": 256 << 20, "written_bytes": 1200000000, "seconds": 24.0} and d["total"] == {"written_bytes": 2400000000, "seconds": 48.0}'
+grep -q secret "$T/plan.json" && t_fail "the password is in the plan"
+run "$NB" run -n --json -t "$D"
+printf '%s' "$OUT" >"$T/plan2.json"
+assert_json "$T/plan2.json" 'd["source"] == "the default workloads: no --suite or --workload given" and d["suite"] is None'
 
 t_case "the man page: from the help's tables, no groff warnings, every command and key"
 run "$NB" help --man
