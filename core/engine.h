@@ -33,6 +33,8 @@ struct nb_iospec {
 	uint32_t bs;             /* bytes per I/O */
 	uint32_t qd;             /* I/Os in flight, 1..NB_MAX_QD */
 	uint64_t size;           /* the region I/O falls in (file or window) */
+	uint64_t start;          /* NB_PAT_SEQ: the first offset, rounded down
+				  * to bs (0: the region's start) */
 	uint64_t bytes;          /* stop after this many bytes (0: size) */
 	uint64_t runtime_us;     /* stop after this long (0: no limit) */
 	int sync;                /* enum nb_sync */
