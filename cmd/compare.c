@@ -119,9 +119,9 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			char *end;
 			long v = strtol(optarg, &end, 10);
 
-			if (*end || end == optarg || v < 1 || v > 1000)
+			if (*end || end == optarg || v < 1 || v > 256)
 				return nb_cmd_usage("--last: expected a number of runs "
-						    "(1 to 1000), not '%s'", optarg);
+						    "(1 to 256), not '%s'", optarg);
 			o->last = (int)v;
 			break;
 		}

@@ -7,10 +7,12 @@
 #include "../core/err.h"
 #include "../core/result.h"
 #include "../reports/history.h"
+#include "../reports/import.h"
 #include "../reports/text.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +109,36 @@ static int fail(int rc)
 	return rc == -EINVAL || rc == -ENOENT ? NB_EXIT_USAGE : NB_EXIT_TARGET;
 }
 
+/* fio JSON or bonnie++ CSV as a result (as 'nasbench import' makes one),
+ * its run id from the file's bytes, so the same file is recorded once. */
+static int import_raw(const char *path, json_t **out)
+{
+	uint64_t fnv = 1469598103934665603ULL;
+	char id[64], cmdline[4200];
+	FILE *f = fopen(path, "rb");
+	json_t *doc;
+	int c;
+
+	*out = NULL;
+	if (!f)
+		return nb_err(-errno, "cannot read '%s': %s", path, strerror(errno));
+	while ((c = getc(f)) != EOF)
+		fnv = (fnv ^ (uint64_t)(unsigned char)c) * 1099511628211ULL;
+	fclose(f);
+	snprintf(id, sizeof(id), "import-%016llx", (unsigned long long)fnv);
+	snprintf(cmdline, sizeof(cmdline), "nasbench history add %s", path);
+	doc = nb_result_new(id, cmdline);
+	if (nb_import_file(doc, path, NULL)) {
+		json_decref(doc);
+		return -EINVAL;
+	}
+	json_object_del(doc, "imported");
+	json_object_set_new(doc, "imported_from", json_pack("[s]", path));
+	nb_result_finish(doc, 1);
+	*out = doc;
+	return 0;
+}
+
 static int do_add(struct nb_history *h, int argc, char **argv)
 {
 	int status = NB_EXIT_OK, stdin_used = 0;
@@ -119,7 +151,8 @@ static int do_add(struct nb_history *h, int argc, char **argv)
 
 		if (!strcmp(argv[i], "-") && stdin_used++)
 			return nb_cmd_usage("standard input ('-') can be read once");
-		if (nb_result_load(argv[i], &doc)) {
+		if (nb_result_load(argv[i], &doc) &&
+		    (!strcmp(argv[i], "-") || import_raw(argv[i], &doc))) {
 			nb_die_msg("%s", nb_err_last());
 			status = NB_EXIT_USAGE;
 			continue;

@@ -104,7 +104,18 @@ assert_rc 0
 assert_out "history: $T/s1.json is run 1 already (s1)"
 run "$NB" history add "$T/box.ini"
 assert_rc 2
-assert_err "is not valid JSON"
+assert_err "nasbench: '$T/box.ini': unknown format (expected fio JSON output or bonnie++ CSV)"
+# fio's own output is imported as 'nasbench import' would, once
+mkdir -p "$T/fio"
+printf '[global]\ndirectory=%s\nsize=4m\nbs=4k\nioengine=psync\n[seq4k-write]\nrw=write\n' "$T/fio" >"$T/fio/job.fio"
+fio --output-format=json --output="$T/fio/run.json" "$T/fio/job.fio" >/dev/null 2>&1 || t_fail "fio failed"
+run "$NB" history add "$T/fio/run.json"
+assert_rc 0
+grep -q "history: $T/fio/run.json recorded as run 4 (import-[0-9a-f]*)" <<<"$OUT" || t_fail "fio output not recorded: $OUT"
+run "$NB" history add "$T/fio/run.json"
+assert_out "is run 4 already"
+run "$NB" history rm 4
+assert_rc 0
 
 t_case "compare --baseline history: the median of the last runs, with the same verdicts"
 synth "$T/same.json" new-same 1.003
