@@ -47,6 +47,8 @@ const char cmd_hw_usage[] =
 	"  --disk-iops N       random IOPS of one disk\n"
 	"  --throttled         the disks are throttled, not mechanical (ci/lab's\n"
 	"                      cgroup: every I/O costs 1/IOPS, no seeks)\n"
+	"  --box-mbs N         the box's own ceiling in MB/s (CPU, software), as\n"
+	"                      measured on fast disks: caps every MB/s figure\n"
 	"  --recordsize SIZE   ZFS record size (default 128K)\n"
 	"  --volblocksize SIZE a zvol's block size instead (iSCSI, e.g. 16K)\n"
 	"  --ashift N          ZFS sector size 2^N (default 12: 4 KiB)\n"
@@ -148,7 +150,7 @@ struct plan_opts {
 
 enum { P_DISKS = 256, P_LAYOUT, P_MBS, P_IOPS, P_PRICE, P_BASE, P_NIC, P_MTU,
        P_EFF, P_RESERVE, P_RESULT, P_JSON, P_SPARES, P_THROTTLED, P_RS, P_VBS,
-       P_ASHIFT, P_SLOG, P_SYNC_IO, P_SYNC_QD, P_CURRENCY };
+       P_ASHIFT, P_SLOG, P_SYNC_IO, P_SYNC_QD, P_CURRENCY, P_BOX };
 
 /* A number option: STRICT more than 0, else 0 or more. */
 static int number_opt(const char *opt, const char *v, int strict, double *out)
@@ -234,6 +236,7 @@ static int plan_option(struct plan_opts *o, int c, const char *v)
 	case P_MBS: return number_opt("--disk-mbs", v, 1, &in->disk_mbs);
 	case P_IOPS: return number_opt("--disk-iops", v, 1, &in->disk_iops);
 	case P_THROTTLED: in->throttled = 1; return 0;
+	case P_BOX: return number_opt("--box-mbs", v, 1, &in->box_mbs);
 	case P_RS: return block_opt("--recordsize", v, &in->pool.recordsize);
 	case P_VBS: return block_opt("--volblocksize", v, &in->pool.volblocksize);
 	case P_ASHIFT: return int_opt("--ashift", v, 9, 16, &in->pool.ashift);
@@ -290,6 +293,7 @@ static int plan_args(struct plan_opts *o, int argc, char **argv)
 		{ "disk-mbs", required_argument, NULL, P_MBS },
 		{ "disk-iops", required_argument, NULL, P_IOPS },
 		{ "throttled", no_argument, NULL, P_THROTTLED },
+		{ "box-mbs", required_argument, NULL, P_BOX },
 		{ "recordsize", required_argument, NULL, P_RS },
 		{ "volblocksize", required_argument, NULL, P_VBS },
 		{ "ashift", required_argument, NULL, P_ASHIFT },
@@ -408,25 +412,35 @@ static void c_data(char *b, size_t l, const struct ctx *c)
 
 	snprintf(b, l, d == floor(d) ? "%.0f" : "%.1f", d);
 }
+/* bytes in TB (GB below 1 TB), or TiB (GiB) */
+static void bytes_cell(char *b, size_t l, double v, int binary)
+{
+	double t = binary ? 1099511627776.0 : 1e12, g = binary ? 1073741824.0 : 1e9;
+
+	if (v >= t || v == 0)
+		snprintf(b, l, "%.2f %s", v / t, binary ? "TiB" : "TB");
+	else
+		snprintf(b, l, "%.2f %s", v / g, binary ? "GiB" : "GB");
+}
 static void c_raw(char *b, size_t l, const struct ctx *c)
 {
-	snprintf(b, l, "%.2f TB", c->o->cap.raw / 1e12);
+	bytes_cell(b, l, c->o->cap.raw, 0);
 }
 static void c_parity(char *b, size_t l, const struct ctx *c)
 {
-	snprintf(b, l, "%.2f TB", c->o->cap.after_parity / 1e12);
+	bytes_cell(b, l, c->o->cap.after_parity, 0);
 }
 static void c_usable(char *b, size_t l, const struct ctx *c)
 {
-	snprintf(b, l, "%.2f TB", c->o->cap.usable / 1e12);
+	bytes_cell(b, l, c->o->cap.usable, 0);
 }
 static void c_usable_tib(char *b, size_t l, const struct ctx *c)
 {
-	snprintf(b, l, "%.2f TiB", c->o->cap.usable / 1099511627776.0);
+	bytes_cell(b, l, c->o->cap.usable, 1);
 }
 static void c_block(char *b, size_t l, const struct ctx *c)
 {
-	snprintf(b, l, "%.2f TiB", c->o->cap.usable_block / 1099511627776.0);
+	bytes_cell(b, l, c->o->cap.usable_block, 1);
 }
 static void c_fail(char *b, size_t l, const struct ctx *c)
 {
@@ -451,23 +465,23 @@ static void c_disks_bw(char *b, size_t l, const struct ctx *c)
 		snprintf(b, l, "%.0f/%.0f", c->o->disk_read / 1e6,
 			 c->o->disk_write / 1e6);
 }
+/* IOPS and sync figures name their limit only when it is not the disks */
+static const char *not_disks(const char *why)
+{
+	return why && strcmp(why, "disks") ? why : NULL;
+}
 static void c_rr(char *b, size_t l, const struct ctx *c)
 {
-	with_limit(b, l, c->o->rand_read, 1, "%.0f",
-		   c->o->rand_read_limit && !strcmp(c->o->rand_read_limit, "link") ?
-		   "link" : NULL);
+	with_limit(b, l, c->o->rand_read, 1, "%.0f", not_disks(c->o->rand_read_limit));
 }
 static void c_rw(char *b, size_t l, const struct ctx *c)
 {
 	with_limit(b, l, c->o->rand_write, 1, "%.0f",
-		   c->o->rand_write_limit && !strcmp(c->o->rand_write_limit, "link") ?
-		   "link" : NULL);
+		   not_disks(c->o->rand_write_limit));
 }
 static void c_sync(char *b, size_t l, const struct ctx *c)
 {
-	with_limit(b, l, c->o->sync_write, 1e6, "%.1f",
-		   c->o->sync_limit && !strcmp(c->o->sync_limit, "link") ?
-		   "link" : NULL);
+	with_limit(b, l, c->o->sync_write, 1e6, "%.1f", not_disks(c->o->sync_limit));
 }
 static void c_sync_slog(char *b, size_t l, const struct ctx *c)
 {
@@ -475,8 +489,7 @@ static void c_sync_slog(char *b, size_t l, const struct ctx *c)
 		snprintf(b, l, "-");
 	else
 		with_limit(b, l, c->o->sync_write_slog, 1e6, "%.1f",
-			   c->o->sync_slog_limit &&
-			   !strcmp(c->o->sync_slog_limit, "link") ? "link" : NULL);
+			   not_disks(c->o->sync_slog_limit));
 }
 static void c_price(char *b, size_t l, const struct ctx *c) { money(b, l, c, c->o->price_total); }
 static void c_per_tb(char *b, size_t l, const struct ctx *c) { money(b, l, c, c->o->per_tb); }
@@ -525,12 +538,18 @@ static void print_header(const struct plan_opts *o)
 
 	num(mbs, sizeof(mbs), in->disk_mbs, "%.0f");
 	num(iops, sizeof(iops), in->disk_iops, "%.0f");
-	for (int g = 0; g < d->ngroups; g++)
-		printf("%s%d x %.2f TB", g ? " + " : "", d->n[g], (double)d->bytes[g] / 1e12);
+	for (int g = 0; g < d->ngroups; g++) {
+		char cell[32];
+
+		bytes_cell(cell, sizeof(cell), (double)d->bytes[g], 0);
+		printf("%s%d x %s", g ? " + " : "", d->n[g], cell);
+	}
 	printf(" disks%s, %s MB/s and %s IOPS each%s", d->ngroups > 1 ? " (in this order)" : "",
 	       mbs, iops, in->throttled ? " (throttled)" : "");
 	if (in->pool.spares)
 		printf(", the last %d a spare", in->pool.spares);
+	if (in->box_mbs > 0)
+		printf(", the box itself %.1f MB/s", in->box_mbs);
 	if (in->pool.reserve > 0)
 		printf(", %.0f%% of each left unused", in->pool.reserve * 100);
 	printf("\nZFS: ashift %d, %s %s", in->pool.ashift,

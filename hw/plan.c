@@ -45,7 +45,7 @@ void nb_plan_defaults(struct nb_plan_in *in)
 	in->pool.ashift = 12;
 	in->pool.recordsize = 128 * 1024;
 	in->pool.max_slop = 128ULL << 30;
-	in->disk_mbs = in->disk_iops = in->price = -1;
+	in->disk_mbs = in->disk_iops = in->price = in->box_mbs = -1;
 	in->efficiency = nb_plan_efficiency(1500);
 	in->sync_io = 512 * 1024;
 	in->sync_qd = 1;
@@ -334,6 +334,19 @@ static double lower(double disks, double link, const char **why)
 	return disks;
 }
 
+/* bytes/s: the lower of disks, link and the box's own ceiling */
+static double lower_box(const struct nb_plan_in *in, double disks, double link,
+			const char **why)
+{
+	double v = lower(disks, link, why);
+
+	if (v >= 0 && in->box_mbs > 0 && in->box_mbs * 1e6 < v) {
+		*why = "box";
+		return in->box_mbs * 1e6;
+	}
+	return v;
+}
+
 static double per(double price, double v, double unit)
 {
 	return price < 0 || v <= 0 ? -1 : price / (v / unit);
@@ -358,17 +371,18 @@ int nb_plan_compute(const struct nb_plan_in *in, const char *name,
 	o->usable_bytes = o->cap.usable;
 	o->link = in->nic_bps ? (double)in->nic_bps / 8 * in->efficiency : -1;
 	speeds(in, o);
-	o->read = lower(o->disk_read, o->link, &o->read_limit);
-	o->write = lower(o->disk_write, o->link, &o->write_limit);
+	o->read = lower_box(in, o->disk_read, o->link, &o->read_limit);
+	o->write = lower_box(in, o->disk_write, o->link, &o->write_limit);
 	o->rand_read = lower(o->rand_read, o->link > 0 ? o->link / 4096 : -1,
 			     &o->rand_read_limit);
 	o->rand_write = lower(o->rand_write, o->link > 0 ? o->link / 4096 : -1,
 			      &o->rand_write_limit);
-	o->sync_write = lower(sync_rate(in, o, NULL), o->link, &o->sync_limit);
+	o->sync_write = lower_box(in, sync_rate(in, o, NULL), o->link,
+				  &o->sync_limit);
 	o->sync_write_slog = -1;
 	if (in->slog.present && o->l.zfs)
-		o->sync_write_slog = lower(sync_rate(in, o, &in->slog), o->link,
-					   &o->sync_slog_limit);
+		o->sync_write_slog = lower_box(in, sync_rate(in, o, &in->slog),
+					       o->link, &o->sync_slog_limit);
 	o->price_total = in->price < 0 ? -1 :
 			 in->price * in->pool.disks.total + in->base_price;
 	o->per_tb = per(o->price_total, o->usable_bytes, 1e12);
@@ -421,6 +435,8 @@ json_t *nb_plan_json(const struct nb_plan_in *in, const struct nb_plan_out *o)
 	json_object_set_new(j, "disks_read", fig(o->disk_read, "B/s"));
 	json_object_set_new(j, "disks_write", fig(o->disk_write, "B/s"));
 	json_object_set_new(j, "link", fig(o->link, "B/s"));
+	json_object_set_new(j, "box", fig(in->box_mbs > 0 ? in->box_mbs * 1e6 : -1,
+					  "B/s"));
 	json_object_set_new(j, "seq_read", fig(o->read, "B/s"));
 	json_object_set_new(j, "seq_read_limit", str_or_null(o->read_limit));
 	json_object_set_new(j, "seq_write", fig(o->write, "B/s"));

@@ -32,7 +32,8 @@
  *   rate = q*W / (T + W/link), at most the link.
  * The link carries rate/8 * efficiency bytes/s of payload, efficiency =
  * (MTU-52)/(MTU+38): 0.941 at MTU 1500.  Expected = the lower of disks and
- * link; random IOPS are capped by payload / 4 KiB.
+ * link; random IOPS are capped by payload / 4 KiB.  --box-mbs caps every
+ * bytes/s figure too (limit "box").
  */
 #ifndef NB_HW_PLAN_H
 #define NB_HW_PLAN_H
@@ -58,6 +59,8 @@ struct nb_plan_in {
 	double price;            /* per disk; < 0 unknown */
 	double base_price;       /* the rest of the box (chassis, RAM, HBA) */
 	char currency[16];       /* "" or "EUR", "$"... */
+	double box_mbs;          /* the box's own ceiling (CPU, software), MB/s;
+				  * < 0 none: a figure measured on fast disks */
 	uint64_t nic_bps;        /* line rate, bits/s; 0: local, no link */
 	double efficiency;       /* payload / line rate, 0 < e <= 1 */
 	struct nb_plan_slog slog;
@@ -75,7 +78,7 @@ struct nb_plan_out {
 	double disk_read, disk_write;      /* bytes/s the disks give; < 0 unknown */
 	double link;                        /* payload bytes/s; < 0 no link */
 	double read, write;                 /* expected: min(disks, link) */
-	const char *read_limit, *write_limit;  /* "disks" | "link" | NULL */
+	const char *read_limit, *write_limit;  /* "disks" | "link" | "box" | NULL */
 	double rand_read, rand_write;       /* IOPS; < 0 unknown */
 	const char *rand_read_limit, *rand_write_limit;
 	double sync_write;                  /* bytes/s, no SLOG; < 0 unknown */

@@ -417,6 +417,13 @@ static void test_throttled(void **state)
 	assert_near(o.disk_write, 5 * 150 * 131072.0 * 0.8, 1);
 	/* no seek: a 32K read costs its 1/150 s token */
 	assert_near(o.rand_read, 5.0 / 4 * 150, 1e-9);
+	/* the box itself (FUSE, two cores) as measured on fast disks */
+	in.box_mbs = 40;
+	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_near(o.write, 40e6, 1e-6);
+	assert_string_equal(o.write_limit, "box");
+	assert_near(o.disk_write, 5 * 150 * 131072.0 * 0.8, 1);
+	in.box_mbs = -1;
 	in.throttled = 0;
 	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
 	assert_near(o.disk_write, 5 * 125.8e6 * 0.8, 1);
