@@ -32,6 +32,11 @@ LIBOBJ  := $(LIBSRC:%.c=$(B)/%.o)
 UNITSRC := $(sort $(wildcard tests/unit/test_*.c))
 UNITBIN := $(UNITSRC:tests/unit/%.c=$(B)/unit/%)
 UNITSUP := $(patsubst %.c,$(B)/%.o,$(filter-out $(UNITSRC),$(wildcard tests/unit/*.c)))
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c), built with clang in build-fuzz/
+FUZZSRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZBIN  = $(FUZZSRC:tests/fuzz/%.c=$(B)/fuzz/%)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer
 # helper programs of the integration tests
 TOOLBIN := $(patsubst tests/integration/%.c,$(B)/tools/%,$(wildcard tests/integration/*.c))
 
@@ -73,6 +78,13 @@ $(B)/tools/%: tests/integration/%.c $(B)/libnasbench.a | $(B)/.pkgs
 	@mkdir -p $(dir $@)
 	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnasbench.a $(NB_LIBS)
 
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/libnasbench.a | $(B)/.pkgs
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
+		$(B)/libnasbench.a $(NB_LIBS)
+
+fuzz-bins: $(FUZZBIN)
+
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
 deps: ## install the Debian packages nasbench needs (idempotent)
@@ -86,6 +98,17 @@ sanitize: ## the unit tests again under ASan + UBSan
 
 test-build: nasbench $(B)/nasbench-test $(TOOLBIN) ## what the integration tests run
 
+fuzz-build: deps
+	@$(MAKE) --no-print-directory B=build-fuzz CC=clang \
+		CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Wno-unknown-warning-option" \
+		fuzz-bins
+
+fuzz: fuzz-build ## run every fuzz harness FUZZ_SECONDS (default 20) each
+	@ci/fuzz $${FUZZ_SECONDS:-20}
+
+fuzz-quick: fuzz-build ## replay the fuzz corpus, then a short pass of each harness
+	@ci/fuzz --replay $${FUZZ_QUICK:-3}
+
 layers: ## check that no #include runs up the layers (ci/check-layers)
 	@ci/check-layers
 
@@ -98,6 +121,7 @@ check: deps ## install deps, build, run every test (layers, unit, integration, s
 	@$(MAKE) --no-print-directory WERROR=-Werror unit
 	@$(MAKE) --no-print-directory WERROR=-Werror integration
 	@$(MAKE) --no-print-directory WERROR=-Werror sanitize
+	@$(MAKE) --no-print-directory fuzz-quick
 	@echo "make check: all tests passed"
 
 demo: deps ## run the quick suite on a scratch directory and the testbox
@@ -111,10 +135,10 @@ install: nasbench ## install into PREFIX (default /usr/local)
 	install -D -m 0755 nasbench $(DESTDIR)$(PREFIX)/bin/nasbench
 
 clean: ## remove build output
-	rm -rf build build-san nasbench
+	rm -rf build build-san build-fuzz nasbench
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 14
 
 .PHONY: all nasbench deps unit sanitize test-build layers integration check demo \
-	bench install clean help
+	bench install clean help fuzz fuzz-build fuzz-bins fuzz-quick
