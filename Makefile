@@ -85,7 +85,7 @@ $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/libnasbench.a | $(B)/.pkgs
 
 fuzz-bins: $(FUZZBIN)
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' -type f 2>/dev/null)
 
 deps: ## install the Debian packages nasbench needs (idempotent)
 	@ci/install-deps

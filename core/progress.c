@@ -1,4 +1,5 @@
 #include "progress.h"
+#include "hook.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@ void nb_progress_begin(struct nb_progress *p, const char *label,
 	p->last_ns = p->last_bytes = p->last_print_ns = 0;
 	p->rate = 0;
 	p->shown = 0;
+	p->hooked = 0;
 }
 
 static double fraction(const struct nb_progress *p, uint64_t bytes,
@@ -42,6 +44,11 @@ void nb_progress_update(struct nb_progress *p, uint64_t bytes,
 	double f, now_rate, eta;
 	uint64_t dt = elapsed_ns - p->last_ns;
 
+	/* a test build may stop here, once I/O is flowing: "running" */
+	if (!p->hooked && bytes >= NB_HOOK_RUNNING_BYTES) {
+		p->hooked = 1;
+		nb_hook("running", p->label, NULL);
+	}
 	if (p->mode == NB_PROGRESS_QUIET || !dt)
 		return;
 	now_rate = (double)(bytes - p->last_bytes) * 1e9 / (double)dt;

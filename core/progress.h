@@ -21,7 +21,11 @@ struct nb_progress {
 	uint64_t last_ns, last_bytes, last_print_ns;
 	double rate;             /* bytes/s, smoothed */
 	int shown;
+	int hooked;              /* nb_hook("running") called since begin */
 };
+
+/* Bytes a workload has moved when the test hook "running" fires. */
+#define NB_HOOK_RUNNING_BYTES (1024 * 1024)
 
 void nb_progress_init(struct nb_progress *p, FILE *out, int quiet);
 void nb_progress_begin(struct nb_progress *p, const char *label,
