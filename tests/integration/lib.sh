@@ -92,6 +92,7 @@ tgt_up() {
 	truncate -s "${1:-64M}" "$T/lun.img"
 	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 &
 	TGT_PID=$!
+	disown $TGT_PID          # no "Killed" notice when a case kills it
 	trap 'tgt_down; rm -rf "$T"' EXIT
 	for _ in $(seq 100); do tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 && break; sleep 0.1; done
 	TGT_URL=iscsi://127.0.0.1:$TGT_PORT/iqn.2026-11.org.nasbench:private/1
@@ -106,7 +107,6 @@ tgt_down() {
 	tgtadm -C $TGT_C --op delete --mode system >/dev/null 2>&1
 	for _ in $(seq 50); do kill -0 $TGT_PID 2>/dev/null || break; sleep 0.1; done
 	kill -0 $TGT_PID 2>/dev/null && kill $TGT_PID
-	wait $TGT_PID 2>/dev/null
 	TGT_PID=
 	trap 'rm -rf "$T"' EXIT
 }
