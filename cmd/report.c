@@ -6,6 +6,7 @@
  * end, so a failed report leaves no directory that looks complete.
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
@@ -184,8 +185,8 @@ int cmd_report(int argc, char **argv)
 		else if (c == ':')
 			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		else
-			return nb_cmd_usage("unknown option '%s'; see 'nasbench help report'",
-				     argv[optind - 1]);
+			return nb_opts_unknown("report", argv[optind - 1], longopts),
+			       nb_cmd_usage("%s", nb_err_last());
 	}
 	if (!out)
 		return nb_cmd_usage("%s", "-o DIR is required; see 'nasbench help report'");

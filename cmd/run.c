@@ -50,8 +50,9 @@ static const struct nb_opt run_opts[] = {
 	{ "accept", 0, "FILE", O_ACCEPT, "acceptance criteria (instead of the box "
 	  "file's [accept] section; see docs/accept.md)" },
 	{ "junit", 0, "FILE", O_JUNIT, "the criteria's verdicts as JUnit XML" },
-	{ "output", 'o', "FILE", 'o', "where the result goes" },
-	{ "json", 0, NULL, O_JSON, "the result JSON on stdout (no file unless -o)" },
+	{ "output", 'o', "FILE", 'o', "where the result goes ('-': stdout, as --json)" },
+	{ "json", 0, NULL, O_JSON, "the result JSON on stdout (no file unless -o); "
+	  "with --dry-run, the plan as JSON" },
 	{ "dry-run", 'n', NULL, 'n', "print the plan, touch nothing" },
 	{ "quiet", 'q', NULL, 'q', "no progress, no table" },
 };
@@ -142,7 +143,12 @@ static int on_option(int c, const struct nb_knob *k, char *arg, void *payload)
 	case O_NO_SPACE: o->no_space_check = 1; return 0;
 	case O_ACCEPT: o->accept_file = arg; return 0;
 	case O_JUNIT: o->junit = arg; return 0;
-	case 'o': o->output = arg; return 0;
+	case 'o':                /* -o -: the JSON on stdout, as --json */
+		if (!strcmp(arg, "-"))
+			o->json = 1, o->output = NULL;
+		else
+			o->output = arg;
+		return 0;
 	case O_JSON: o->json = 1; return 0;
 	case 'n': o->dry_run = 1; return 0;
 	default: o->quiet = 1; return 0;   /* 'q' */
@@ -285,6 +291,8 @@ int cmd_run(int argc, char **argv)
 	nb_quiet = o->quiet;
 	if (prepare(o, &pl, o->dry_run ? "dry-run" : run_id)) {
 		rc = nb_cmd_usage("%s", nb_err_last());
+	} else if (o->dry_run && o->json) {
+		rc = nb_cmd_print_json(nb_run_plan_json(&pl, &o->cfg));
 	} else if (o->dry_run) {
 		nb_plan_print(stdout, &pl, &o->cfg);
 		if (o->clients.n)

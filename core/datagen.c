@@ -63,12 +63,26 @@ void nb_datagen_stamp(void *buf, size_t len, uint64_t offset, uint64_t seq)
 
 	static const uint64_t magic = NB_BLOCK_MAGIC;
 
+	/*
+	 * Every 512 B sector carries its own offset and the write's sequence,
+	 * so no sector of one write equals a sector of another (a slot's
+	 * buffer is reused: without this, 7 of 8 sectors of every 4 KiB came
+	 * back unchanged write after write, and a box deduplicating below
+	 * 4 KiB stored an eighth of what was sent).  A 4 KiB block's first
+	 * sector starts with the magic the LUN guard knows.
+	 */
 	for (size_t o = 0; o + 24 <= len; o += 4096) {
 		uint64_t off = offset + o;
 
 		memcpy(p + o, &magic, 8);
 		memcpy(p + o + 8, &off, 8);
 		memcpy(p + o + 16, &seq, 8);
+		for (size_t sec = o + 512; sec < o + 4096 && sec + 16 <= len;
+		     sec += 512) {
+			off = offset + sec;
+			memcpy(p + sec, &off, 8);
+			memcpy(p + sec + 8, &seq, 8);
+		}
 	}
 }
 

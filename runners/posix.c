@@ -9,12 +9,12 @@
  */
 #include "runner.h"
 #include "../core/err.h"
+#include "../core/fsutil.h"
 #include "../core/guard.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <linux/fs.h>
 #include <liburing.h>
@@ -146,26 +146,18 @@ static int posix_open(struct nb_target *t)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int type,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 static void posix_close(struct nb_target *t)
 {
 	struct posix *p = P(t);
+	int rc;
 
 	if (!p)
 		return;
 	if (p->ring.ring_fd > 0)
 		io_uring_queue_exit(&p->ring);
-	if (p->made_root && !t->cfg->keep &&
-	    nftw(p->root, rm_entry, 16, FTW_DEPTH | FTW_PHYS))
+	if (p->made_root && !t->cfg->keep && (rc = nb_rmtree(p->root)))
 		nb_warn("target '%s': could not remove '%s': %s", t->cfg->name,
-			p->root, strerror(errno));
+			p->root, strerror(-rc));
 	free(p);
 	t->priv = NULL;
 }

@@ -74,7 +74,7 @@ assert_rc 2
 assert_err "nasbench: cannot open config '$T/missing.ini': No such file or directory"
 run "$NB" run --target "$D" --workload seq512k-wrte
 assert_rc 2
-assert_err "nasbench: unknown workload 'seq512k-wrte' (see 'nasbench list workloads')"
+assert_err "nasbench: unknown workload 'seq512k-wrte'; did you mean 'seq512k-write'?"
 run "$NB" run
 assert_rc 2
 assert_err "nasbench: no target: give --target URL or a box file with a [target NAME] section"
