@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	nb_gate_init(&g);
 	if (nb_gate_load(&g, fuzz_path(data, size)) == 0)
-		nb_gate_threshold(&g, "seq512k-write", "bw_bytes");
+		nb_gate_threshold(&g, "seq512k-write", "bw_bytes", NULL);
 	nb_gate_parse_threshold(fuzz_str(data, size), &thr);
 	return 0;
 }
