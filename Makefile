@@ -37,6 +37,9 @@ UNITSUP := $(patsubst %.c,$(B)/%.o,$(filter-out $(UNITSRC),$(wildcard tests/unit
 # libFuzzer harnesses (tests/fuzz/fuzz_*.c), built with clang in build-fuzz/
 FUZZSRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBIN  = $(FUZZSRC:tests/fuzz/%.c=$(B)/fuzz/%)
+# the same harnesses with tests/fuzz/replay.c's main(): part of every test
+# build, `make unit` replays the corpus through them
+REPLAYBIN = $(FUZZSRC:tests/fuzz/%.c=$(B)/replay/%)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
             -fno-omit-frame-pointer
 # helper programs of the integration tests
@@ -101,13 +104,21 @@ $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/libnasbench.a | $(B)/.pkgs
 
 fuzz-bins: $(FUZZBIN)
 
+$(B)/replay/%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/replay.c $(B)/libnasbench.a | $(B)/.pkgs
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
+		$(B)/libnasbench.a $(NB_LIBS)
+
 -include $(shell find $(B) -name '*.d' -type f 2>/dev/null)
 
 deps: ## install the Debian packages nasbench needs (idempotent)
 	@ci/install-deps
 
-unit: $(UNITBIN) ## build and run the unit tests
-	@fail=0; for t in $(UNITBIN); do $$t || fail=1; done; exit $$fail
+unit: $(UNITBIN) $(REPLAYBIN) ## build and run the unit tests (and replay the fuzz corpus)
+	@fail=0; for t in $(UNITBIN); do $$t || fail=1; done; \
+	for r in $(REPLAYBIN); do n=$${r##*/fuzz_}; \
+		$$r tests/fuzz/corpus/$$n/* || { echo "FAIL: $$r on tests/fuzz/corpus/$$n" >&2; fail=1; }; \
+	done; exit $$fail
 
 sanitize: ## the unit tests again under ASan + UBSan
 	$(MAKE) B=build-san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit

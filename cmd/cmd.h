@@ -34,6 +34,11 @@ extern const char cmd_hw_usage[], cmd_help_usage[];
 /* Print "nasbench: <message>" and return NB_EXIT_USAGE (exit 2). */
 int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Print the last error as "nasbench: ..." and return NB_EXIT_TARGET (3):
+ * the one status of "the output cannot be written", whether found before
+ * anything ran (nb_atomic_check) or while writing. */
+int nb_cmd_write_error(void);
+
 /* Print DOC (taken) on stdout as indented JSON: NB_EXIT_OK, or
  * NB_EXIT_TARGET when it cannot be written. */
 int nb_cmd_print_json(json_t *doc);

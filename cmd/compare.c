@@ -42,7 +42,8 @@ const char cmd_compare_usage[] =
 	"      --color WHEN       auto (default: on a terminal), always, never\n"
 	"\n"
 	"Exit status: 0 nothing regressed, 1 something regressed or is missing,\n"
-	"2 usage error, an unreadable result, or settings that differ.\n";
+	"2 usage error, an unreadable result, or settings that differ, 3 the\n"
+	"output cannot be written.\n";
 
 enum fmt { F_TEXT, F_MARKDOWN, F_JSON, F_JUNIT };
 
@@ -199,7 +200,7 @@ int cmd_compare(int argc, char **argv)
 		return nb_cmd_usage("--display: expected a percentage like 5%%, not "
 				    "'%s'", o.display);
 	if (o.output && strcmp(o.output, "-") && nb_atomic_check(o.output))
-		return nb_cmd_usage("%s", nb_err_last());
+		return nb_cmd_write_error();
 	if (nb_result_load(argv[optind], &base))
 		return nb_cmd_usage("%s", nb_err_last());
 	comps = json_array();

@@ -195,8 +195,10 @@ int cmd_report(int argc, char **argv)
 	snprintf(dir, sizeof(dir), "%s", out);
 	for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
 		dir[l - 1] = '\0';
-	if (check_out(dir))
-		return nb_cmd_usage("%s", nb_err_last());
+	rc = check_out(dir);
+	if (rc)   /* a directory that is not a report: refused, as usage */
+		return rc == -EEXIST ? nb_cmd_usage("%s", nb_err_last()) :
+		       nb_cmd_write_error();
 	n = (size_t)(argc - optind);
 	docs = calloc(n, sizeof(*docs));
 	for (size_t i = 0; i < n && !rc; i++)
@@ -207,7 +209,7 @@ int cmd_report(int argc, char **argv)
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());
 	if (mkdir(tmp, 0755)) {
-		nb_die_msg("cannot create '%s': %s", tmp, strerror(errno));
+		nb_die_msg("cannot create '%s': %s", dir, strerror(errno));
 		rc = NB_EXIT_TARGET;
 		goto out;
 	}

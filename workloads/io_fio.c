@@ -208,9 +208,10 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 		       "clat_p50_us", out->total.clat_p50_us, "clat_p99_us",
 		       out->total.clat_p99_us);
 	json_object_set_new(c->extra, "fio", fj);
-	if (s.rw != NB_RW_READ && (t->caps & NB_CAP_BLOCK) &&
-	    s.pattern == NB_PAT_SEQ && s.size > t->filled)
-		t->filled = s.size;
+	/* what fio wrote, from offset 0 up (a runtime may end it early) */
+	if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
+		nb_wl_wrote(c, out->total.bytes_written < s.size ?
+			    out->total.bytes_written : s.size);
 done:
 	free(text);
 	free(out);

@@ -13,6 +13,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	json_t *doc, *cmp = NULL;
+	struct nb_compare_opts co;
 	struct nb_gate g;
 
 	fuzz_quiet();
@@ -21,12 +22,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nb_report_text(stdout, doc);
 	nb_report_seed(stdout, doc);
 	nb_gate_init(&g);
-	if (nb_compare(doc, "base", doc, "new", &g, &cmp) == 0) {
+	nb_compare_opts_init(&co);
+	if (nb_compare(doc, "base", doc, "new", &g, &co, &cmp) == 0) {
 		json_t *all = json_array();
 
 		json_array_append_new(all, cmp);
-		cmp = nb_compare_doc(all, &g);
+		cmp = nb_compare_doc(all, &g, &co);
 		nb_compare_text(stdout, cmp, 0);
+		nb_compare_markdown(stdout, cmp);
+		nb_compare_junit(stdout, cmp);
 		json_decref(cmp);
 	}
 	json_decref(doc);

@@ -95,9 +95,9 @@ run "$NB" run --target "$T/nope" -o "$T/keep.json"
 assert_rc 3
 cmp -s "$T/r.json" "$T/keep.json" || t_fail "the old result was changed"
 
-t_case "output in a missing directory: exit 2 before touching the target"
+t_case "output in a missing directory: exit 3 (the output cannot be written) before touching the target"
 run "$NB" run --target "$D" -o "$T/nodir/r.json"
-assert_rc 2
+assert_rc 3
 assert_err "nasbench: unable to write '$T/nodir/r.json': No such file or directory"
 assert_clean "$D"
 
