@@ -45,4 +45,10 @@ void nb_report_skip_charts(struct nb_report *r, const char *why);
 int nb_report_markdown(const struct nb_report *r, FILE *out);
 int nb_report_html(const struct nb_report *r, const char *dir, FILE *out);
 
+/* 'nasbench export --csv' (report_csv.c): NDOCS results as CSV, a row
+ * per result x workload x iteration, labels and metrics as columns.  0 or
+ * -1 on a write error. */
+int nb_report_csv(json_t *const *docs, const char *const *paths, size_t ndocs,
+		  FILE *out);
+
 #endif

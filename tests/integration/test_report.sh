@@ -170,4 +170,28 @@ assert_rc 2
 assert_err "'$T/trunc.json' is not valid JSON"
 assert_no_file "$T/rep3"
 
+t_case "export --csv: a row per result x workload x iteration, labels as columns"
+run "$NB" export --csv "$T"/{1,2}.json
+assert_rc 0
+CSV=$OUT python3 - "$T"/{1,2}.json <<'PY' || t_fail "the CSV differs from the JSON: $OUT"
+import csv, io, json, os, sys
+rows = list(csv.DictReader(io.StringIO(os.environ["CSV"])))
+docs = [json.load(open(f)) for f in sys.argv[1:]]
+want = [(f, r, k, it) for f, d in zip(sys.argv[1:], docs) for r in d["results"]
+        for k, it in enumerate(r["iterations"])]
+assert len(rows) == len(want), (len(rows), len(want))
+for row, (f, r, k, it) in zip(rows, want):
+    assert row["file"] == f and row["workload"] == r["workload"] and row["iteration"] == str(k + 1)
+    assert row["layout"] == "raidz1" and row["sync"] in ("standard", "always")
+    assert abs(float(row["bw_bytes"]) / it["metrics"]["bw_bytes"] - 1) < 1e-9
+    assert row["spec.bs"] == str(r["spec"]["bs"])
+print("ok")
+PY
+run "$NB" export --csv "$T/1.json" -o "$T/x.csv"
+assert_rc 0
+[ "$(head -c 5 "$T/x.csv")" = "file," ] || t_fail "no CSV written to -o"
+run "$NB" export "$T/1.json"
+assert_rc 2
+assert_err "nasbench: say the format: --csv; see 'nasbench help export'"
+
 t_done
