@@ -5,7 +5,9 @@
 
 CC      ?= cc
 PREFIX  ?= /usr/local
-VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0)
+# the release in ./VERSION (semantic: 0.2.0, tagged v0.2.0), the commit from git
+VERSION := $(shell cat VERSION)
+GIT_HASH := $(shell git rev-parse --short=7 HEAD 2>/dev/null)
 PKGS    := libnfs libiscsi inih jansson liblzma liburing
 
 CFLAGS  ?= -O2 -g
@@ -18,7 +20,7 @@ PKG_CFLAGS = $(call lazy,PKG_CFLAGS,$(shell pkg-config --cflags $(PKGS)))
 PKG_VERS = $(call lazy,PKG_VERS,$(foreach p,libnfs libiscsi inih liburing,\
 	-DNB_$(shell echo $(p) | tr a-z A-Z)_VERSION='"$(shell pkg-config --modversion $(p))"'))
 NB_CFLAGS = -std=gnu11 -Wall -Wextra -Wshadow $(WERROR) -D_GNU_SOURCE \
-           -Wno-format-truncation -MMD -MP -DNB_VERSION='"$(VERSION)"' \
+           -Wno-format-truncation -MMD -MP \
            $(PKG_VERS) $(PKG_CFLAGS)
 ALL_CFLAGS = $(CFLAGS) $(NB_CFLAGS)
 NB_LIBS = $(call lazy,NB_LIBS,$(shell pkg-config --libs $(PKGS)) -lm -lpthread)
@@ -35,10 +37,16 @@ UNITSUP := $(patsubst %.c,$(B)/%.o,$(filter-out $(UNITSRC),$(wildcard tests/unit
 # helper programs of the integration tests
 TOOLBIN := $(patsubst tests/integration/%.c,$(B)/tools/%,$(wildcard tests/integration/*.c))
 
-all: nasbench ## build nasbench
+all: nasbench $(B)/nasbench.1 $(B)/nasbench.bash ## build nasbench, its man page and completion
 
 nasbench: $(B)/nasbench
 	@cp $< $@
+
+# the man page and the completion come from the tables 'nasbench help' prints
+$(B)/nasbench.1: $(B)/nasbench
+	@echo "  GEN $@"; $< help --man >$@.tmp && mv $@.tmp $@
+$(B)/nasbench.bash: $(B)/nasbench
+	@echo "  GEN $@"; $< help --completion bash >$@.tmp && mv $@.tmp $@
 
 $(B)/.pkgs: Makefile
 	@mkdir -p $(B)
@@ -59,6 +67,14 @@ $(B)/nasbench-test: $(B)/nasbench.o $(B)/tests/support/hook.o $(B)/libnasbench.a
 $(B)/libnasbench.a: $(LIBOBJ)
 	@rm -f $@
 	@ar rcs $@ $^
+
+# only core/version.c knows the version; it is rebuilt when the commit moves
+$(B)/core/version.o: ALL_CFLAGS += -DNB_VERSION='"$(VERSION)"' -DNB_GIT='"$(GIT_HASH)"'
+$(B)/core/version.o: VERSION $(B)/git-hash
+$(B)/git-hash: FORCE
+	@mkdir -p $(B)
+	@echo '$(GIT_HASH)' | cmp -s - $@ || echo '$(GIT_HASH)' > $@
+FORCE:
 
 $(B)/%.o: %.c Makefile | $(B)/.pkgs
 	@mkdir -p $(dir $@)
@@ -104,11 +120,24 @@ demo: deps ## run the quick suite on a scratch directory and the testbox
 	@$(MAKE) --no-print-directory all
 	@ci/demo
 
+lab-demo: deps ## the first user story on the simulated ZFS NAS (ci/lab; root, ~10 min)
+	@$(MAKE) --no-print-directory all
+	@examples/seed1/run
+
 bench: nasbench ## benchmark scripts (ratios against fio and friends)
 	@for b in ci/bench-*; do $$b || exit 1; done
 
-install: nasbench ## install into PREFIX (default /usr/local)
+MANDIR  ?= $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+
+install: all ## install into DESTDIR/PREFIX (default /usr/local): program, man page, completion
 	install -D -m 0755 nasbench $(DESTDIR)$(PREFIX)/bin/nasbench
+	install -D -m 0644 $(B)/nasbench.1 $(DESTDIR)$(MANDIR)/nasbench.1
+	install -D -m 0644 $(B)/nasbench.bash $(DESTDIR)$(BASHCOMPDIR)/nasbench
+
+uninstall: ## remove what install put into DESTDIR/PREFIX
+	rm -f $(DESTDIR)$(PREFIX)/bin/nasbench $(DESTDIR)$(MANDIR)/nasbench.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/nasbench
 
 clean: ## remove build output
 	rm -rf build build-san nasbench
@@ -117,4 +146,4 @@ help: ## this list
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 14
 
 .PHONY: all nasbench deps unit sanitize test-build layers integration check demo \
-	bench install clean help
+	lab-demo bench install uninstall clean help

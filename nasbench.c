@@ -7,6 +7,7 @@
  * runs and gates on them.
  */
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
 #include "core/err.h"
 #include "core/version.h"
 
@@ -54,9 +55,19 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return cmd_help(1, argv);
-	if (!strcmp(argv[1], "--version"))
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		return cmd_version(1, argv + 1);
 	c = nb_command_find(argv[1]);
+	if (!c && argv[1][0] == '-') {
+		static const struct option lo[] = {
+			{ "help", no_argument, NULL, 'h' },
+			{ "version", no_argument, NULL, 'V' },
+			{ NULL, 0, NULL, 0 } };
+
+		nb_opts_unknown("", argv[1], lo);
+		nb_die_msg("%s", nb_err_last());
+		return NB_EXIT_USAGE;
+	}
 	if (!c)
 		return nb_cmd_unknown(argv[1]);
 	/* "nasbench run --help" */

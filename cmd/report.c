@@ -6,6 +6,7 @@
  * end, so a failed report leaves no directory that looks complete.
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
@@ -241,8 +242,8 @@ int cmd_report(int argc, char **argv)
 		else if (c == ':')
 			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		else
-			return nb_cmd_usage("unknown option '%s'; see 'nasbench help report'",
-				     argv[optind - 1]);
+			return nb_opts_unknown("report", argv[optind - 1], longopts),
+			       nb_cmd_usage("%s", nb_err_last());
 	}
 	if (format && strcmp(format, "markdown") && strcmp(format, "html"))
 		return nb_cmd_usage("--format: '%s' is not markdown or html", format);
@@ -258,8 +259,10 @@ int cmd_report(int argc, char **argv)
 		snprintf(dir, sizeof(dir), "%s", out);
 		for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
 			dir[l - 1] = '\0';
-		if (check_out(dir))
-			return nb_cmd_usage("%s", nb_err_last());
+		rc = check_out(dir);
+		if (rc)   /* a directory that is not a report: refused, as usage */
+			return rc == -EEXIST ? nb_cmd_usage("%s", nb_err_last()) :
+			       nb_cmd_write_error();
 	}
 	n = (size_t)(argc - optind);
 	docs = calloc(n, sizeof(*docs));
@@ -281,7 +284,7 @@ int cmd_report(int argc, char **argv)
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());
 	if (mkdir(tmp, 0755)) {
-		nb_die_msg("cannot create '%s': %s", tmp, strerror(errno));
+		nb_die_msg("cannot create '%s': %s", dir, strerror(errno));
 		rc = NB_EXIT_TARGET;
 		goto out;
 	}

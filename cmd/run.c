@@ -24,7 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { O_SET = 256, O_JSON, O_NO_SPACE, O_BOX_HW, O_ACCEPT, O_JUNIT, O_CLIENTS };
+enum { O_SET = 256, O_JSON, O_NO_SPACE, O_BOX_HW, O_ACCEPT, O_JUNIT, O_CLIENTS,
+       O_STATUS };
 
 /* Run's own options and the knobs', in the order of the usage text. */
 static const struct nb_opt run_opts[] = {
@@ -50,10 +51,13 @@ static const struct nb_opt run_opts[] = {
 	{ "accept", 0, "FILE", O_ACCEPT, "acceptance criteria (instead of the box "
 	  "file's [accept] section; see docs/accept.md)" },
 	{ "junit", 0, "FILE", O_JUNIT, "the criteria's verdicts as JUnit XML" },
-	{ "output", 'o', "FILE", 'o', "where the result goes" },
-	{ "json", 0, NULL, O_JSON, "the result JSON on stdout (no file unless -o)" },
+	{ "output", 'o', "FILE", 'o', "where the result goes ('-': stdout, as --json)" },
+	{ "json", 0, NULL, O_JSON, "the result JSON on stdout (no file unless -o); "
+	  "with --dry-run, the plan as JSON" },
 	{ "dry-run", 'n', NULL, 'n', "print the plan, touch nothing" },
 	{ "quiet", 'q', NULL, 'q', "no progress, no table" },
+	{ "status-interval", 0, "SECONDS", O_STATUS, "off a terminal, a progress "
+	  "line this often (default 10; on standard error, as all progress)" },
 };
 #define NRUN_OPTS (sizeof(run_opts) / sizeof(run_opts[0]))
 
@@ -64,8 +68,9 @@ void cmd_run_help(FILE *out)
 	      "write one JSON result (default nasbench-<run-id>.json).\n", out);
 	nb_opts_usage(out, run_opts, NRUN_OPTS);
 	fputs("\nExit status: 0 ok, 1 an acceptance criterion failed, 2 usage or config\n"
-	      "error, 3 target or I/O error (wins over 1), 130 interrupted (the result\n"
-	      "keeps what finished, \"complete\": false).\n", out);
+	      "error, 3 target or I/O error or the result cannot be written (wins\n"
+	      "over 1), 130 interrupted (the result keeps what finished,\n"
+	      "\"complete\": false).\n", out);
 }
 
 static volatile sig_atomic_t stop_flag;
@@ -89,6 +94,7 @@ struct opts {
 	const char *config, *output, *clients_file, *box_hw, *accept_file, *junit;
 	char *targets[NB_MAX_TARGETS + 1];
 	int ntargets, json, quiet, dry_run, no_space_check;
+	uint64_t status_ns;
 	struct nb_fio_clients clients;
 	json_t *box;
 	struct nb_accept acc;
@@ -142,9 +148,15 @@ static int on_option(int c, const struct nb_knob *k, char *arg, void *payload)
 	case O_NO_SPACE: o->no_space_check = 1; return 0;
 	case O_ACCEPT: o->accept_file = arg; return 0;
 	case O_JUNIT: o->junit = arg; return 0;
-	case 'o': o->output = arg; return 0;
+	case 'o':                /* -o -: the JSON on stdout, as --json */
+		if (!strcmp(arg, "-"))
+			o->json = 1, o->output = NULL;
+		else
+			o->output = arg;
+		return 0;
 	case O_JSON: o->json = 1; return 0;
 	case 'n': o->dry_run = 1; return 0;
+	case O_STATUS: return nb_opts_seconds("--status-interval", arg, 0.1, &o->status_ns);
 	default: o->quiet = 1; return 0;   /* 'q' */
 	}
 }
@@ -230,7 +242,7 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 		out = outbuf;
 	}
 	if ((out && nb_atomic_check(out)) || (o->junit && nb_atomic_check(o->junit)))
-		return nb_cmd_usage("%s", nb_err_last());
+		return nb_cmd_write_error();
 	x.doc = nb_result_new(run_id, o->command);
 	for (int i = 0; i < o->cfg.nlabels; i++)
 		json_object_set_new(json_object_get(x.doc, "labels"),
@@ -240,7 +252,9 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 	o->box = NULL;
 	if (!o->quiet)
 		nb_plan_headline(tty, pl, &o->cfg);
-	nb_progress_init(&progress, tty, o->quiet);
+	nb_progress_init(&progress, stderr, o->quiet);
+	if (o->status_ns)
+		progress.every_ns = o->status_ns;
 	if (o->clients.n && !o->quiet)
 		nb_fio_clients_print(tty, &o->clients);
 	sigaction(SIGINT, &sa, NULL);
@@ -285,6 +299,8 @@ int cmd_run(int argc, char **argv)
 	nb_quiet = o->quiet;
 	if (prepare(o, &pl, o->dry_run ? "dry-run" : run_id)) {
 		rc = nb_cmd_usage("%s", nb_err_last());
+	} else if (o->dry_run && o->json) {
+		rc = nb_cmd_print_json(nb_run_plan_json(&pl, &o->cfg));
 	} else if (o->dry_run) {
 		nb_plan_print(stdout, &pl, &o->cfg);
 		if (o->clients.n)

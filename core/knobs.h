@@ -75,6 +75,10 @@ const char *nb_knob_suggest(const char *section, const char *name);
 /* Whether V is one of K's choices (always, when K has none). */
 int nb_knob_allows(const struct nb_knob *k, const char *v);
 
+/* 0 when K allows V, else -EINVAL with "'x' is not one of a|b; did you
+ * mean 'a'?" set (the suggestion when one is near). */
+int nb_knob_check_choice(const struct nb_knob *k, const char *v);
+
 /* Parse V into K's field of BASE (the struct K->base names; for a URL, the
  * target).  0, or -EINVAL with the reason set (not prefixed with a place:
  * "value '0' out of range (4096 to ...)", "'x' is not one of a|b"). */

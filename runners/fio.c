@@ -7,19 +7,14 @@
 #include "fio.h"
 #include "../core/err.h"
 #include "../core/lines.h"
-#include "../core/clock.h"
+#include "../core/spawn.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- job files ---------------------------------------------------- */
@@ -523,181 +518,43 @@ const char *nb_fio_program(void)
 	return p && *p ? p : "fio";
 }
 
-static void keep_tail(char *dst, size_t cap, const char *src, size_t n)
-{
-	size_t have = strlen(dst);
-
-	if (n >= cap - 1) {
-		memcpy(dst, src + n - (cap - 1), cap - 1);
-		dst[cap - 1] = '\0';
-		return;
-	}
-	if (have + n >= cap) {
-		size_t drop = have + n - (cap - 1);
-
-		memmove(dst, dst + drop, have - drop + 1);
-		have -= drop;
-	}
-	memcpy(dst + have, src, n);
-	dst[have + n] = '\0';
-}
-
 int nb_fio_exec(char *const argv[], const char *stdin_text,
 		volatile sig_atomic_t *stop, uint64_t limit_us,
 		struct nb_fio_exec *x)
 {
-	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
-	const char *prog = nb_fio_program();
-	size_t cap = 65536, in_off = 0, in_len = stdin_text ? strlen(stdin_text) : 0;
-	uint64_t t0 = nb_now_us(), t_kill = 0;
-	int killed = 0, st = 0, open_fds;
-	pid_t pid;
+	/* SIGTERM first: fio then stops its jobs; a job process outlives a
+	 * SIGKILLed fio (hence thread=1 in job files) */
+	struct nb_spawn sp = { .argv = argv, .prog = nb_fio_program(),
+			       .in = stdin_text, .stop = stop,
+			       .limit_us = limit_us, .grace_us = KILL_GRACE_US };
+	int rc = nb_spawn_run(&sp);
 
 	memset(x, 0, sizeof(*x));
-	x->out = malloc(cap);
-	if (!x->out)
-		return nb_err(-ENOMEM, "out of memory");
-	x->out[0] = '\0';
-	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC) ||
-	    pipe2(perr, O_CLOEXEC)) {
-		int e = errno;
-
-		for (int i = 0; i < 2; i++) {
-			if (pin[i] >= 0) close(pin[i]);
-			if (pout[i] >= 0) close(pout[i]);
-			if (perr[i] >= 0) close(perr[i]);
-		}
-		return nb_err(-e, "cannot run '%s': pipe: %s", prog, strerror(e));
+	if (rc == -ENOENT || rc == -EACCES)
+		rc = nb_err(rc, "cannot run '%s': %s (engine = fio needs fio: "
+			    "apt-get install fio)", sp.prog, strerror(-rc));
+	if (rc) {
+		nb_spawn_free(&sp);
+		return rc;
 	}
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(pin[0]); close(pin[1]); close(pout[0]); close(pout[1]);
-		close(perr[0]); close(perr[1]);
-		return nb_err(-e, "cannot run '%s': fork: %s", prog, strerror(e));
-	}
-	if (pid == 0) {
-		/* a group of its own: fio forks its jobs, and a stop or a
-		 * kill must reach them all (nasbench forwards SIGINT) */
-		setpgid(0, 0);
-		dup2(pin[0], 0);
-		dup2(pout[1], 1);
-		dup2(perr[1], 2);
-		execvp(prog, argv);
-		/* 127 and this line tell the parent exec failed */
-		fprintf(stderr, "nasbench-exec-failed: %s\n", strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	close(pin[0]);
-	close(pout[1]);
-	close(perr[1]);
-	fcntl(pin[1], F_SETFL, O_NONBLOCK);
-	if (!in_len) {
-		close(pin[1]);
-		pin[1] = -1;
-	}
-	signal(SIGPIPE, SIG_IGN);
-	open_fds = 2;
-	while (open_fds) {
-		struct pollfd pf[3] = { { pout[0], POLLIN, 0 }, { perr[0], POLLIN, 0 },
-					{ pin[1], POLLOUT, 0 } };
-		char buf[8192];
-		ssize_t n;
-
-		if (poll(pf, pin[1] >= 0 ? 3 : 2, 100) < 0 && errno != EINTR)
-			break;
-		if (stop && *stop && !x->stopped) {
-			kill(-pid, SIGINT);
-			x->stopped = 1;
-		}
-		/* SIGTERM first: fio then stops its jobs; a job process
-		 * outlives a SIGKILLed fio (hence thread=1 in job files) */
-		if (limit_us && !killed && nb_now_us() - t0 > limit_us) {
-			kill(-pid, SIGTERM);
-			killed = 1;
-			t_kill = nb_now_us();
-		} else if (killed == 1 && nb_now_us() - t_kill > KILL_GRACE_US) {
-			kill(-pid, SIGKILL);
-			killed = 2;
-		}
-		if (pin[1] >= 0 && (pf[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
-			n = write(pin[1], stdin_text + in_off, in_len - in_off);
-			if (n > 0)
-				in_off += (size_t)n;
-			if (n < 0 || in_off == in_len) {
-				close(pin[1]);
-				pin[1] = -1;
-			}
-		}
-		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-			n = read(pout[0], buf, sizeof(buf));
-			if (n <= 0) {
-				close(pout[0]);
-				pout[0] = -1;
-				open_fds--;
-			} else {
-				if (x->out_len + (size_t)n + 1 > cap) {
-					char *nbuf;
-
-					while (x->out_len + (size_t)n + 1 > cap)
-						cap *= 2;
-					nbuf = realloc(x->out, cap);
-					if (!nbuf) {
-						kill(-pid, SIGTERM);
-						killed = 1;
-						t_kill = nb_now_us();
-						continue;
-					}
-					x->out = nbuf;
-				}
-				memcpy(x->out + x->out_len, buf, (size_t)n);
-				x->out_len += (size_t)n;
-				x->out[x->out_len] = '\0';
-			}
-		}
-		if (pf[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-			n = read(perr[0], buf, sizeof(buf));
-			if (n <= 0) {
-				close(perr[0]);
-				perr[0] = -1;
-				open_fds--;
-			} else {
-				keep_tail(x->err, sizeof(x->err), buf, (size_t)n);
-			}
-		}
-	}
-	if (pin[1] >= 0)
-		close(pin[1]);
-	if (pout[0] >= 0)
-		close(pout[0]);
-	if (perr[0] >= 0)
-		close(perr[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	x->status = WIFEXITED(st) ? WEXITSTATUS(st) :
-		    WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
-	if (x->status == 127 && strstr(x->err, "nasbench-exec-failed")) {
-		int e = strstr(x->err, strerror(ENOENT)) ? ENOENT : EACCES;
-
-		nb_fio_exec_free(x);
-		return nb_err(-e, "cannot run '%s': %s (engine = fio needs fio: "
-			      "apt-get install fio)", prog, strerror(e));
-	}
-	x->timed_out = killed != 0;
-	if (killed) {
-		static const char msg[] = "\nfio killed by nasbench: it ran past "
-					  "its time limit\n";
-
-		keep_tail(x->err, sizeof(x->err), msg, sizeof(msg) - 1);
-	}
+	if (sp.timed_out)
+		nb_spawn_note(&sp, "\nfio killed by nasbench: it ran past its time "
+			      "limit\n");
+	x->out = sp.out;
+	x->out_len = sp.out_len;
+	x->err = sp.err;
+	x->status = sp.status;
+	x->stopped = sp.stopped;
+	x->timed_out = sp.timed_out;
+	sp.out = sp.err = NULL;
+	nb_spawn_free(&sp);
 	return 0;
 }
 
 void nb_fio_exec_free(struct nb_fio_exec *x)
 {
 	free(x->out);
-	x->out = NULL;
+	free(x->err);
+	x->out = x->err = NULL;
 	x->out_len = 0;
 }

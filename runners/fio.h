@@ -113,20 +113,19 @@ int nb_fio_parse(const char *text, size_t len, struct nb_fio_output *out);
 struct nb_fio_exec {
 	char *out;               /* stdout, NUL-terminated (free()) */
 	size_t out_len;
-	char err[4096];          /* the last of stderr */
+	char *err;               /* the last of stderr, NUL-terminated (free()) */
 	int status;              /* exit status, or 128+signal */
 	int stopped;             /* *stop was set: fio was sent SIGINT */
 	int timed_out;           /* past LIMIT_US: fio was terminated */
 };
 
 /* Run fio with ARGV (argv[0] "fio"; $NASBENCH_FIO overrides the binary),
- * feeding STDIN_TEXT (may be NULL) on its standard input.  Sends SIGINT
- * when *STOP becomes set, SIGKILL LIMIT_US after the start (0: none).
- * fio runs in a process group of its own (stop and kill reach its jobs).
- * SIGPIPE is ignored from the first call on (a fio that exits early must
- * not kill nasbench while it writes the job to fio's stdin).
- * 0 when fio ran (whatever its status), or -errno when it could not be
- * started (-ENOENT: not installed). */
+ * feeding STDIN_TEXT (may be NULL) on its standard input, through
+ * core/spawn.c.  Sends SIGINT when *STOP becomes set; LIMIT_US after the
+ * start (0: never) SIGTERM, and SIGKILL 10 s later.  fio runs in a process
+ * group of its own (stop and kill reach its jobs).  0 when fio ran
+ * (whatever its status), or -errno when it could not be started (-ENOENT:
+ * not installed). */
 int nb_fio_exec(char *const argv[], const char *stdin_text,
 		volatile sig_atomic_t *stop, uint64_t limit_us,
 		struct nb_fio_exec *x);

@@ -33,19 +33,17 @@
 #include "workload.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
+#include "../core/fsutil.h"
 #include "../core/guard.h"
+#include "../core/spawn.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -180,37 +178,87 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static void rm_tree_flat(const char *dir)
+/* Our environment for the tool, the CHAP password (if any) in it: the
+ * password goes through the environment, never argv (ps shows it).
+ * NULL when out of memory; free with free_env(). */
+static char **tool_env(const char *password)
 {
-	static const char *const files[] = { "out.txt", "CUnitAutomated-Results.xml",
-					     "CUnitAutomated-Listing.xml" };
-	char p[4200];
+	char **envp;
+	int n = 0;
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
-		unlink(p);
+	for (char **e = environ; *e; e++)
+		n++;
+	envp = calloc((size_t)n + 2, sizeof(*envp));
+	if (!envp)
+		return NULL;
+	n = 0;
+	for (char **e = environ; *e; e++)
+		if (strncmp(*e, "LIBISCSI_CHAP_PASSWORD=", 23))
+			envp[n++] = *e;
+	if (*password &&
+	    asprintf(&envp[n], "LIBISCSI_CHAP_PASSWORD=%s", password) < 0) {
+		free(envp);
+		return NULL;
 	}
-	rmdir(dir);
+	return envp;
 }
 
-/* Wait for PID, giving up after TOOL_TIMEOUT_S or on *STOP (then kill it). */
-static int wait_tool(pid_t pid, volatile sig_atomic_t *stop, int *status)
+static void free_env(char **envp, const char *password)
 {
-	for (long i = 0; i < TOOL_TIMEOUT_S * 20L; i++) {
-		struct timespec ts = { 0, 50000000 };
-		pid_t r = waitpid(pid, status, WNOHANG);
+	if (envp && *password) {
+		char **e = envp;
 
-		if (r == pid)
-			return 0;
-		if (r < 0)
-			return -errno;
-		if (*stop)
-			break;
-		nanosleep(&ts, NULL);
+		while (e[1])
+			e++;
+		free(*e);
 	}
-	kill(pid, SIGKILL);
-	waitpid(pid, status, 0);
-	return *stop ? -EINTR : -ETIMEDOUT;
+	free(envp);
+}
+
+/* What the tool printed, one note a line (skips and notes). */
+static json_t *tool_notes(char *text)
+{
+	json_t *notes = json_array();
+
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		while (isspace((unsigned char)*l))
+			l++;
+		if (*l && json_array_size(notes) < 200)
+			json_array_append_new(notes, json_string(l));
+	}
+	return notes;
+}
+
+/* Why iscsi-test-cu, which ran as SP, did not give results: 0 when it
+ * did (XML read into TS), else -EIO with the message set. */
+static int tool_verdict(const struct nb_target_cfg *cfg, const char *tool,
+			const struct nb_spawn *sp, const char *xml,
+			struct tests *ts)
+{
+	const char *text = *sp->out ? sp->out : "no output";
+
+	if (sp->timed_out)
+		return nb_err(-EIO, "target '%s': iscsi-test-cu did not finish in "
+			      "%d s", cfg->name, TOOL_TIMEOUT_S);
+	if (sp->signal)
+		return nb_err(-EIO, "target '%s': iscsi-test-cu crashed (signal %d, "
+			      "%s)", cfg->name, sp->signal, strsignal(sp->signal));
+	if (sp->status == 127)
+		return nb_err(-EIO, "target '%s': cannot run '%s': not found "
+			      "(install Debian's libiscsi-bin)", cfg->name, tool);
+	/* 1: some tests failed (they are in the XML); anything else: it could
+	 * not test (login refused, no such LUN...) */
+	if (sp->status > 1 || (sp->status == 1 && !xml))
+		return nb_err(-EIO, "target '%s': iscsi-test-cu failed (exit %d): %s",
+			      cfg->name, sp->status, text);
+	if (!xml || parse_cunit(xml, ts) <= 0)
+		return nb_err(-EIO, "target '%s': iscsi-test-cu wrote no test "
+			      "results", cfg->name);
+	if (sp->status == 1 && !ts->failed)
+		return nb_err(-EIO, "target '%s': iscsi-test-cu exited 1 but its "
+			      "results show no failed test: %s", cfg->name, text);
+	return 0;
 }
 
 static int iscsi_conform(struct nb_wl_ctx *c, struct tests *ts, json_t *conf)
@@ -218,12 +266,13 @@ static int iscsi_conform(struct nb_wl_ctx *c, struct tests *ts, json_t *conf)
 	const struct nb_target_cfg *cfg = c->t->cfg;
 	const struct nb_url *u = &cfg->u;
 	const char *tool = getenv("NASBENCH_ISCSI_TEST_CU");
-	char url[1500], dir[] = "/tmp/nb-conform.XXXXXX", out[4200], res[4200];
+	char url[1500], dir[] = "/tmp/nb-conform.XXXXXX", res[4200];
 	char port[16] = "", cmdline[2400];
-	posix_spawn_file_actions_t fa;
-	char *argv[8], *xml, *text, **envp = NULL;
-	int status = 0, rc, nenv = 0;
-	pid_t pid;
+	char *argv[8], *xml, **envp;
+	struct nb_spawn sp = { .argv = argv, .dir = dir, .err_to_out = 1,
+			       .stop = c->stop, .stop_sig = SIGKILL,
+			       .limit_us = TOOL_TIMEOUT_S * 1000000ULL };
+	int rc;
 
 	if (!tool || !*tool)
 		tool = "iscsi-test-cu";
@@ -237,7 +286,6 @@ static int iscsi_conform(struct nb_wl_ctx *c, struct tests *ts, json_t *conf)
 			      "offset/size", cfg->name);
 	if (u->port)
 		snprintf(port, sizeof(port), ":%d", u->port);
-	/* the password goes through the environment, never argv (ps shows it) */
 	snprintf(url, sizeof(url), "iscsi://%s%s%s%s%s", u->user, *u->user ? "@" : "",
 		 u->host, port, u->path);
 	snprintf(cmdline, sizeof(cmdline), "%s -d -x -t %s %s", tool, iscsi_subset,
@@ -246,24 +294,10 @@ static int iscsi_conform(struct nb_wl_ctx *c, struct tests *ts, json_t *conf)
 	if (!mkdtemp(dir))
 		return nb_err(-errno, "cannot create a scratch directory for "
 			      "iscsi-test-cu: %s", strerror(errno));
-	snprintf(out, sizeof(out), "%s/out.txt", dir);
 	snprintf(res, sizeof(res), "%s/CUnitAutomated-Results.xml", dir);
-
-	for (char **e = environ; *e; e++)
-		nenv++;
-	envp = calloc((size_t)nenv + 2, sizeof(*envp));
+	envp = tool_env(u->password);
 	if (!envp) {
-		rmdir(dir);
-		return nb_err(-ENOMEM, "out of memory");
-	}
-	nenv = 0;
-	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "LIBISCSI_CHAP_PASSWORD=", 23))
-			envp[nenv++] = *e;
-	if (*u->password &&
-	    asprintf(&envp[nenv++], "LIBISCSI_CHAP_PASSWORD=%s", u->password) < 0) {
-		free(envp);
-		rmdir(dir);
+		nb_rmtree(dir);
 		return nb_err(-ENOMEM, "out of memory");
 	}
 	argv[0] = (char *)tool;
@@ -273,73 +307,31 @@ static int iscsi_conform(struct nb_wl_ctx *c, struct tests *ts, json_t *conf)
 	argv[4] = (char *)iscsi_subset;
 	argv[5] = url;
 	argv[6] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addchdir_np(&fa, dir);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	sp.envp = envp;
 	nb_progress_begin(c->progress, "iscsi-test-cu", 0, 0);
-	rc = posix_spawnp(&pid, tool, &fa, NULL, argv, envp);
-	posix_spawn_file_actions_destroy(&fa);
-	if (*u->password)
-		free(envp[nenv - 1]);
-	free(envp);
+	rc = nb_spawn_run(&sp);
+	nb_progress_end(c->progress);
+	free_env(envp, u->password);
 	if (rc) {
-		nb_progress_end(c->progress);
-		rm_tree_flat(dir);
-		if (rc == ENOENT)
+		nb_spawn_free(&sp);
+		nb_rmtree(dir);
+		if (rc == -ENOENT)
 			return nb_err(-EIO, "target '%s': cannot run '%s': not found "
 				      "(install Debian's libiscsi-bin)", cfg->name, tool);
 		return nb_err(-EIO, "target '%s': cannot run '%s': %s", cfg->name,
-			      tool, strerror(rc));
+			      tool, strerror(-rc));
 	}
-	rc = wait_tool(pid, c->stop, &status);
-	nb_progress_end(c->progress);
-	text = slurp(out);
 	xml = slurp(res);
-	rm_tree_flat(dir);
-	if (rc == -EINTR) {
-		free(text);
+	nb_rmtree(dir);
+	if (sp.stopped) {
+		nb_spawn_free(&sp);
 		free(xml);
 		return -EINTR;
 	}
-	/* what it printed: skips and notes, one a line */
-	if (text) {
-		json_t *notes = json_array();
-
-		for (char *save = NULL, *l = strtok_r(text, "\n", &save); l;
-		     l = strtok_r(NULL, "\n", &save)) {
-			while (isspace((unsigned char)*l))
-				l++;
-			if (*l && json_array_size(notes) < 200)
-				json_array_append_new(notes, json_string(l));
-		}
-		json_object_set_new(conf, "notes", notes);
-	}
-	if (rc == -ETIMEDOUT)
-		rc = nb_err(-EIO, "target '%s': iscsi-test-cu did not finish in %d s",
-			    cfg->name, TOOL_TIMEOUT_S);
-	else if (WIFSIGNALED(status))
-		rc = nb_err(-EIO, "target '%s': iscsi-test-cu crashed (signal %d, "
-			    "%s)", cfg->name, WTERMSIG(status),
-			    strsignal(WTERMSIG(status)));
-	else if (WEXITSTATUS(status) == 127)
-		rc = nb_err(-EIO, "target '%s': cannot run '%s': not found (install "
-			    "Debian's libiscsi-bin)", cfg->name, tool);
-	/* 1: some tests failed (they are in the XML); anything else: it could
-	 * not test (login refused, no such LUN...) */
-	else if (WEXITSTATUS(status) > 1 || (WEXITSTATUS(status) == 1 && !xml))
-		rc = nb_err(-EIO, "target '%s': iscsi-test-cu failed (exit %d): %s",
-			    cfg->name, WEXITSTATUS(status),
-			    text && *text ? text : "no output");
-	else if (!xml || parse_cunit(xml, ts) <= 0)
-		rc = nb_err(-EIO, "target '%s': iscsi-test-cu wrote no test "
-			    "results", cfg->name);
-	else if (WEXITSTATUS(status) == 1 && !ts->failed)
-		rc = nb_err(-EIO, "target '%s': iscsi-test-cu exited 1 but its "
-			    "results show no failed test: %s", cfg->name,
-			    text && *text ? text : "no output");
-	free(text);
+	if (sp.out_len)
+		json_object_set_new(conf, "notes", tool_notes(sp.out));
+	rc = tool_verdict(cfg, tool, &sp, xml, ts);
+	nb_spawn_free(&sp);
 	free(xml);
 	return rc;
 }

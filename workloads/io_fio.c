@@ -14,12 +14,13 @@
  */
 #include "io_fio.h"
 #include "../core/err.h"
+#include "../core/fsutil.h"
 #include "../core/progress.h"
 #include "../core/result.h"
+#include "../core/version.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -72,7 +73,7 @@ static const char *ioengine_of(const struct nb_target *t)
 static void job_comment(const struct nb_wl_ctx *c, char *buf, size_t len)
 {
 	snprintf(buf, len, "nasbench %s: %s on target '%s', iteration %d of %d",
-		 NB_VERSION, c->wl->name, c->t->cfg->name, c->iteration,
+		 nb_version(), c->wl->name, c->t->cfg->name, c->iteration,
 		 c->iterations);
 }
 
@@ -207,9 +208,10 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 		       "clat_p50_us", out->total.clat_p50_us, "clat_p99_us",
 		       out->total.clat_p99_us);
 	json_object_set_new(c->extra, "fio", fj);
-	if (s.rw != NB_RW_READ && (t->caps & NB_CAP_BLOCK) &&
-	    s.pattern == NB_PAT_SEQ && s.size > t->filled)
-		t->filled = s.size;
+	/* what fio wrote, from offset 0 up (a runtime may end it early) */
+	if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
+		nb_wl_wrote(c, out->total.bytes_written < s.size ?
+			    out->total.bytes_written : s.size);
 done:
 	free(text);
 	free(out);
@@ -312,14 +314,6 @@ static int cross_check(struct nb_wl_ctx *c, const struct nb_iospec *s,
 }
 
 /* ---- many clients --------------------------------------------------- */
-
-static int rm_entry(const char *p, const struct stat *sb, int type,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(p) : unlink(p);
-}
 
 static int find_client(const struct nb_fio_output *out,
 		       const struct nb_fio_client *cl)
@@ -549,7 +543,7 @@ done:
 	free(files);
 	free(text);
 	free(out);
-	nftw(dir, rm_entry, 4, FTW_DEPTH | FTW_PHYS);
+	nb_rmtree(dir);
 	return rc;
 }
 

@@ -74,7 +74,7 @@ assert_rc 2
 assert_err "nasbench: cannot open config '$T/missing.ini': No such file or directory"
 run "$NB" run --target "$D" --workload seq512k-wrte
 assert_rc 2
-assert_err "nasbench: unknown workload 'seq512k-wrte' (see 'nasbench list workloads')"
+assert_err "nasbench: unknown workload 'seq512k-wrte'; did you mean 'seq512k-write'?"
 run "$NB" run
 assert_rc 2
 assert_err "nasbench: no target: give --target URL or a box file with a [target NAME] section"
@@ -95,9 +95,9 @@ run "$NB" run --target "$T/nope" -o "$T/keep.json"
 assert_rc 3
 cmp -s "$T/r.json" "$T/keep.json" || t_fail "the old result was changed"
 
-t_case "output in a missing directory: exit 2 before touching the target"
+t_case "output in a missing directory: exit 3 (the output cannot be written) before touching the target"
 run "$NB" run --target "$D" -o "$T/nodir/r.json"
-assert_rc 2
+assert_rc 3
 assert_err "nasbench: unable to write '$T/nodir/r.json': No such file or directory"
 assert_clean "$D"
 

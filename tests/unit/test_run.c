@@ -117,7 +117,10 @@ static void plan_errors(void **state)
 {
 	(void)state;
 	assert_int_equal(nb_plan_make(&pl, &cfg, "seq512k-wirte", NULL, 0), -EINVAL);
-	assert_string_equal(nb_err_last(), "unknown workload 'seq512k-wirte' (see "
+	assert_string_equal(nb_err_last(), "unknown workload 'seq512k-wirte'; did "
+			    "you mean 'seq512k-write'?");
+	assert_int_equal(nb_plan_make(&pl, &cfg, "zzzzzzzz", NULL, 0), -EINVAL);
+	assert_string_equal(nb_err_last(), "unknown workload 'zzzzzzzz' (see "
 			    "'nasbench list workloads')");
 	assert_int_equal(nb_plan_make(&pl, &cfg, "xz*0", NULL, 0), -EINVAL);
 	assert_string_equal(nb_err_last(), "workload item 'xz*0': expected NAME*N "
@@ -125,8 +128,8 @@ static void plan_errors(void **state)
 	set("suite", "quik");
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
 	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), -EINVAL);
-	assert_string_equal(nb_err_last(), "unknown suite 'quik' (see 'nasbench "
-			    "list suites')");
+	assert_string_equal(nb_err_last(), "unknown suite 'quik'; did you mean "
+			    "'quick'?");
 	/* a bad value names the option it came from */
 	set("size", "12Q");
 	assert_int_equal(nb_config_apply(&cfg, 0), -EINVAL);
