@@ -25,6 +25,8 @@ const struct nb_command nb_commands[] = {
 	    cmd_report_usage),
 	CMD("export", cmd_export, "results as CSV for a spreadsheet",
 	    cmd_export_usage),
+	CMD("history", cmd_history, "keep results in SQLite: add, list, show, rm, trend",
+	    cmd_history_usage),
 	CMD("import", cmd_import, "turn fio JSON / bonnie++ CSV into results",
 	    cmd_import_usage),
 	CMD("list", cmd_list, "list workloads, suites and runners", cmd_list_usage),

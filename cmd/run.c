@@ -14,6 +14,7 @@
 #include "../core/result.h"
 #include "../hw/inventory.h"
 #include "../reports/accept.h"
+#include "../reports/history.h"
 #include "../reports/text.h"
 #include "../run/exec.h"
 #include "../workloads/io_fio.h"
@@ -25,7 +26,7 @@
 #include <unistd.h>
 
 enum { O_SET = 256, O_JSON, O_NO_SPACE, O_BOX_HW, O_ACCEPT, O_JUNIT, O_CLIENTS,
-       O_STATUS };
+       O_STATUS, O_HISTORY };
 
 /* Run's own options and the knobs', in the order of the usage text. */
 static const struct nb_opt run_opts[] = {
@@ -54,6 +55,9 @@ static const struct nb_opt run_opts[] = {
 	{ "output", 'o', "FILE", 'o', "where the result goes ('-': stdout, as --json)" },
 	{ "json", 0, NULL, O_JSON, "the result JSON on stdout (no file unless -o); "
 	  "with --dry-run, the plan as JSON" },
+	{ "history", 0, NULL, O_HISTORY, "record the result in the history "
+	  "($NASBENCH_DB, else ~/.local/share/nasbench/history.db; [box] "
+	  "history = yes)" },
 	{ "dry-run", 'n', NULL, 'n', "print the plan, touch nothing" },
 	{ "quiet", 'q', NULL, 'q', "no progress, no table" },
 	{ "status-interval", 0, "SECONDS", O_STATUS, "off a terminal, a progress "
@@ -93,7 +97,7 @@ struct opts {
 	struct nb_config cfg;
 	const char *config, *output, *clients_file, *box_hw, *accept_file, *junit;
 	char *targets[NB_MAX_TARGETS + 1];
-	int ntargets, json, quiet, dry_run, no_space_check;
+	int ntargets, json, quiet, dry_run, no_space_check, history;
 	uint64_t status_ns;
 	struct nb_fio_clients clients;
 	json_t *box;
@@ -155,6 +159,7 @@ static int on_option(int c, const struct nb_knob *k, char *arg, void *payload)
 			o->output = arg;
 		return 0;
 	case O_JSON: o->json = 1; return 0;
+	case O_HISTORY: o->history = 1; return 0;
 	case 'n': o->dry_run = 1; return 0;
 	case O_STATUS: return nb_opts_seconds("--status-interval", arg, 0.1, &o->status_ns);
 	default: o->quiet = 1; return 0;   /* 'q' */
@@ -225,6 +230,32 @@ static int output_result(struct opts *o, json_t *doc, const char *path)
 	return 0;
 }
 
+/* run --history, [box] history = yes: the result into the history.  0, or
+ * the exit status (2: not a history, 3: cannot write it). */
+static int record(struct opts *o, json_t *doc, const char *path, FILE *tty)
+{
+	struct nb_history *h;
+	long long id;
+	int rc;
+
+	if (stop_flag) {
+		nb_warn("interrupted: the partial result is not recorded in the history");
+		return 0;
+	}
+	rc = nb_history_open(NULL, &h);
+	if (!rc)
+		rc = nb_history_add(h, doc, path ? path : "nasbench run", &id);
+	if (rc < 0) {
+		nb_die_msg("%s", nb_err_last());
+		nb_history_close(h);
+		return rc == -EINVAL ? NB_EXIT_USAGE : NB_EXIT_TARGET;
+	}
+	if (!o->quiet)
+		fprintf(tty, "history: run %lld (%s)\n", id, nb_history_file(h));
+	nb_history_close(h);
+	return 0;
+}
+
 static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 {
 	char outbuf[128];
@@ -235,7 +266,7 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 			     .stop = &stop_flag, .progress = &progress,
 			     .no_space_check = o->no_space_check };
 	struct sigaction sa = { .sa_handler = on_signal };
-	int accept_code;
+	int accept_code, rc;
 
 	if (!out && !o->json) {
 		snprintf(outbuf, sizeof(outbuf), "nasbench-%s.json", run_id);
@@ -267,6 +298,9 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 		nb_die_msg("no workload ran; no result written"); /* keep the old file */
 	else if (output_result(o, x.doc, out) && x.exit_code == NB_EXIT_OK)
 		x.exit_code = NB_EXIT_TARGET;
+	else if ((o->history || o->cfg.history) &&
+		 (rc = record(o, x.doc, out, tty)) && x.exit_code == NB_EXIT_OK)
+		x.exit_code = rc;
 	if (nb_accept_report(x.doc, o->quiet ? NULL : tty, o->junit) &&
 	    x.exit_code == NB_EXIT_OK)
 		x.exit_code = NB_EXIT_TARGET;
