@@ -110,7 +110,7 @@ if mount -t tmpfs -o ro,size=1m nbro "$T/ro" 2>/dev/null; then
 	assert_err "': Read-only file system"
 	umount "$T/ro"
 else
-	echo "skip: cannot mount a read-only tmpfs here"
+	missing "cannot mount a read-only tmpfs here"
 fi
 
 t_case "not enough space: refused before starting, says how much is free"
@@ -130,15 +130,17 @@ if mount -t tmpfs -o size=8m nbsmall "$T/small" 2>/dev/null; then
 	assert_clean "$T/small"
 	umount "$T/small"
 else
-	echo "skip: cannot mount a tmpfs here"
+	missing "cannot mount a tmpfs here"
 fi
 
 t_case "SIGINT: exit 130, partial result with complete false, scratch removed"
-"$NB" run --target "$D" --size 16M --runtime 20s --iterations 1 -w seq512k-write,seq512k-read -o "$T/int.json" >"$T/int.out" 2>"$T/int.err" &
+H=$(hook_dir)
+NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=running \
+"$NBT" run --target "$D" --size 16M --runtime 20s --iterations 1 -w seq512k-write,seq512k-read -o "$T/int.json" >"$T/int.out" 2>"$T/int.err" &
 pid=$!
-for _ in $(seq 200); do [ -n "$(ls -d "$D"/nasbench.* 2>/dev/null)" ] && break; sleep 0.05; done
-sleep 1
+hook_wait "$H" running                  # seq512k-write has written 1 MiB
 kill -INT $pid
+hook_go "$H" running
 wait $pid
 RC=$?
 ERR=$(cat "$T/int.err")
