@@ -54,11 +54,12 @@ static int fio_job(json_t *doc, const json_t *job, const char *target,
 {
 	static const char *sides[] = { "read", "write", "trim" };
 	int used[3], nused = 0;
-	json_t *spec = json_object(), *v;
+	json_t *spec, *v;
 	const char *k;
 
 	if (!json_is_object(job) || !*nb_jstr(job, "jobname"))
 		return nb_err(-EINVAL, "'%s': a fio job without a \"jobname\"", path);
+	spec = json_object();
 	json_object_update(spec, (json_t *)global);
 	json_object_foreach(json_object_get(job, "job options"), k, v)
 		json_object_set(spec, k, v);

@@ -125,6 +125,12 @@ check3 "nasbench: cannot create '/proc/nb-rep': No such file or directory" repor
 # a directory of something else is refused, not overwritten: a usage error
 check "nasbench: '$T/busy' exists and is not a nasbench report; not overwriting it" report "$T/r.json" -o "$T/busy"
 
+t_case "a gate file's unknown section is named on its own line"
+printf '[thresholds]\nbw_bytes = 5\n' >"$T/g1.ini"
+check "nasbench: $T/g1.ini:1: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g1.ini"
+printf '# thresholds\n\n[metric]\niops = 5%%\n [thresholds]\n' >"$T/g2.ini"
+check "nasbench: $T/g2.ini:5: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g2.ini"
+
 t_case "the man page: from the help's tables, no groff warnings, every command and key"
 run "$NB" help --man
 assert_rc 0
