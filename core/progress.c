@@ -1,5 +1,6 @@
 /* progress.c - the live line of a run. */
 #include "progress.h"
+#include "hook.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@ void nb_progress_begin(struct nb_progress *p, const char *label,
 	p->last_ns = p->last_bytes = p->last_print_ns = 0;
 	p->rate = 0;
 	p->shown = 0;
+	p->hooked = 0;
 	p->ios = p->last_ios = 0;
 	p->iops = 0;
 	p->lat = NULL;
@@ -74,6 +76,11 @@ void nb_progress_update(struct nb_progress *p, uint64_t bytes,
 	uint64_t dt = elapsed_ns - p->last_ns;
 	char io[64];
 
+	/* a test build may stop here, once I/O is flowing: "running" */
+	if (!p->hooked && bytes >= NB_HOOK_RUNNING_BYTES) {
+		p->hooked = 1;
+		nb_hook("running", p->label, NULL);
+	}
 	if (p->mode == NB_PROGRESS_QUIET || !dt)
 		return;
 	now_rate = (double)(bytes - p->last_bytes) * 1e9 / (double)dt;

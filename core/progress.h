@@ -25,12 +25,16 @@ struct nb_progress {
 	uint64_t last_ns, last_bytes, last_print_ns;
 	double rate;             /* bytes/s, smoothed */
 	int shown;
+	int hooked;              /* nb_hook("running") called since begin */
 	uint64_t every_ns;       /* off a terminal: a line this often */
 	/* the engine's I/O count and latencies (nb_progress_io), or none */
 	uint64_t ios, last_ios;
 	double iops;             /* ops/s, smoothed */
 	const struct nb_hist *lat;
 };
+
+/* Bytes a workload has moved when the test hook "running" fires. */
+#define NB_HOOK_RUNNING_BYTES (1024 * 1024)
 
 void nb_progress_init(struct nb_progress *p, FILE *out, int quiet);
 void nb_progress_begin(struct nb_progress *p, const char *label,

@@ -53,6 +53,9 @@ struct nb_history_filter {
  * version, labels, source, workloads}]. */
 int nb_history_list(struct nb_history *h, const struct nb_history_filter *f,
 		    json_t **runs);
+/* The same, each run with its whole result as "doc". */
+int nb_history_list_docs(struct nb_history *h, const struct nb_history_filter *f,
+			 json_t **runs);
 
 /* The stored result of RUN (a row id or a run_id).  -ENOENT when absent. */
 int nb_history_get(struct nb_history *h, const char *run, json_t **doc,
