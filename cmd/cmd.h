@@ -23,16 +23,24 @@ int cmd_version(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 extern const char cmd_list_usage[], cmd_version_usage[];
 void cmd_run_help(FILE *out);
 extern const char cmd_compare_usage[], cmd_report_usage[], cmd_import_usage[];
-extern const char cmd_hw_usage[], cmd_help_usage[];
+extern const char cmd_hw_usage[], cmd_help_usage[], cmd_history_usage[];
+extern const char cmd_export_usage[];
 
 /* Print "nasbench: <message>" and return NB_EXIT_USAGE (exit 2). */
 int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print the last error as "nasbench: ..." and return NB_EXIT_TARGET (3):
+ * the one status of "the output cannot be written", whether found before
+ * anything ran (nb_atomic_check) or while writing. */
+int nb_cmd_write_error(void);
 
 /* Print DOC (taken) on stdout as indented JSON: NB_EXIT_OK, or
  * NB_EXIT_TARGET when it cannot be written. */

@@ -19,6 +19,12 @@ int nb_cmd_usage(const char *fmt, ...)
 	return NB_EXIT_USAGE;
 }
 
+int nb_cmd_write_error(void)
+{
+	nb_die_msg("%s", nb_err_last());
+	return NB_EXIT_TARGET;
+}
+
 int nb_cmd_print_json(json_t *doc)
 {
 	int rc = !doc || json_dumpf(doc, stdout, JSON_INDENT(2) |

@@ -9,6 +9,7 @@
 #include "../core/result.h"
 #include "../reports/compare.h"
 #include "../reports/gate.h"
+#include "../reports/history.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +20,8 @@
 
 const char cmd_compare_usage[] =
 	"usage: nasbench compare BASE.json NEW.json [NEW.json...] [options]\n"
+	"       nasbench compare --baseline history NEW.json... [--last N]\n"
+	"                        [--label K=V]... [options]\n"
 	"\n"
 	"Compare each NEW result with BASE ('-': standard input), workload by\n"
 	"workload (matched by target and workload name): one verdict per\n"
@@ -40,9 +43,16 @@ const char cmd_compare_usage[] =
 	"  -f, --format FMT       text (default), markdown, json, junit\n"
 	"  -o, --output FILE      write the report there ('-': stdout)\n"
 	"      --color WHEN       auto (default: on a terminal), always, never\n"
+	"      --baseline history the base is the history ($NASBENCH_DB or\n"
+	"                         ~/.local/share/nasbench/history.db): the last\n"
+	"                         runs with NEW's labels (or --label) and settings\n"
+	"      --last N           that many runs (default 5)\n"
+	"      --label K=V        runs with this label (repeatable), instead of\n"
+	"                         NEW's labels\n"
 	"\n"
 	"Exit status: 0 nothing regressed, 1 something regressed or is missing,\n"
-	"2 usage error, an unreadable result, or settings that differ.\n";
+	"2 usage error, an unreadable result, or settings that differ, 3 the\n"
+	"output cannot be written.\n";
 
 enum fmt { F_TEXT, F_MARKDOWN, F_JSON, F_JUNIT };
 
@@ -51,6 +61,9 @@ struct opts {
 	enum fmt fmt;
 	int color;               /* -1 auto */
 	struct nb_compare_opts co;
+	int history, last;
+	char *labels[64];
+	int nlabels;
 };
 
 static const struct option longopts[] = {
@@ -63,6 +76,9 @@ static const struct option longopts[] = {
 	{ "strict", no_argument, NULL, 'S' },
 	{ "allow-missing", no_argument, NULL, 'M' },
 	{ "allow-changed", no_argument, NULL, 'A' },
+	{ "baseline", required_argument, NULL, 'B' },
+	{ "last", required_argument, NULL, 'L' },
+	{ "label", required_argument, NULL, 'l' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -93,6 +109,30 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		case 'S': o->co.strict = 1; break;
 		case 'M': o->co.allow_missing = 1; break;
 		case 'A': o->co.allow_changed = 1; break;
+		case 'B':
+			if (strcmp(optarg, "history"))
+				return nb_cmd_usage("--baseline: expected 'history', not "
+						    "'%s'", optarg);
+			o->history = 1;
+			break;
+		case 'L': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 1 || v > 256)
+				return nb_cmd_usage("--last: expected a number of runs "
+						    "(1 to 256), not '%s'", optarg);
+			o->last = (int)v;
+			break;
+		}
+		case 'l':
+			if (!strchr(optarg, '=') || *optarg == '=')
+				return nb_cmd_usage("--label: expected KEY=VALUE, not '%s'",
+						    optarg);
+			if (o->nlabels == 64)
+				return nb_cmd_usage("--label: at most 64");
+			o->labels[o->nlabels++] = optarg;
+			break;
 		case 'f':
 			if (parse_format(optarg, &o->fmt))
 				return nb_cmd_usage("unknown format '%s' (text, markdown, "
@@ -116,7 +156,13 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			return nb_cmd_usage("%s", nb_err_last());
 		}
 	}
-	if (argc - optind < 2)
+	if ((o->last || o->nlabels) && !o->history)
+		return nb_cmd_usage("--last and --label choose runs of the history: "
+				    "add --baseline history");
+	if (o->history && argc - optind < 1)
+		return nb_cmd_usage("need at least one NEW result; see 'nasbench "
+				    "help compare'");
+	if (!o->history && argc - optind < 2)
 		return nb_cmd_usage("need a BASE and at least one NEW result; see "
 				    "'nasbench help compare'");
 	return 0;
@@ -174,6 +220,32 @@ static int compare_one(const json_t *base, const char *base_name,
 	return rc;
 }
 
+/* NEW against the history's last runs. */
+static int compare_history(struct nb_history *h, const struct opts *o,
+			   const char *new_name, struct nb_gate *gate, json_t *comps)
+{
+	struct nb_history_filter f = {
+		.labels = o->labels, .nlabels = o->nlabels,
+		.last = o->last ? o->last : 5,
+	};
+	json_t *n, *base, *c;
+	char name[1024];
+	int nruns, rc = nb_result_load(new_name, &n);
+
+	if (rc)
+		return rc;
+	rc = nb_history_baseline(h, n, &f, &base, &nruns, name, sizeof(name));
+	if (!rc) {
+		rc = nb_compare(base, name, n, strcmp(new_name, "-") ? new_name :
+				"standard input", gate, &o->co, &c);
+		json_decref(base);
+	}
+	json_decref(n);
+	if (!rc)
+		json_array_append_new(comps, c);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { .fmt = F_TEXT, .color = -1 };
@@ -199,7 +271,22 @@ int cmd_compare(int argc, char **argv)
 		return nb_cmd_usage("--display: expected a percentage like 5%%, not "
 				    "'%s'", o.display);
 	if (o.output && strcmp(o.output, "-") && nb_atomic_check(o.output))
-		return nb_cmd_usage("%s", nb_err_last());
+		return nb_cmd_write_error();
+	if (o.history) {
+		struct nb_history *h;
+
+		if (nb_history_open(NULL, &h))
+			return nb_cmd_usage("%s", nb_err_last());
+		comps = json_array();
+		for (int i = optind; i < argc && !rc; i++)
+			rc = compare_history(h, &o, argv[i], &gate, comps);
+		nb_history_close(h);
+		if (rc) {
+			json_decref(comps);
+			return nb_cmd_usage("%s", nb_err_last());
+		}
+		goto judged;
+	}
 	if (nb_result_load(argv[optind], &base))
 		return nb_cmd_usage("%s", nb_err_last());
 	comps = json_array();
@@ -211,6 +298,7 @@ int cmd_compare(int argc, char **argv)
 		json_decref(comps);
 		return nb_cmd_usage("%s", nb_err_last());
 	}
+judged:
 	doc = nb_compare_doc(comps, &gate, &o.co);
 	nb_gate_warn_unused(&gate);
 	if (emit(&o, doc)) {

@@ -94,7 +94,7 @@ int cmd_import(int argc, char **argv)
 	if (optind >= argc)
 		return nb_cmd_usage("%s", "no files to import; see 'nasbench help import'");
 	if (out && nb_atomic_check(out))
-		return nb_cmd_usage("%s", nb_err_last());
+		return nb_cmd_write_error();
 	nb_result_run_id(id, sizeof(id), "import");
 	nb_result_command(cmdline, sizeof(cmdline), argc, argv);
 	doc = nb_result_new(id, cmdline);

@@ -2,6 +2,7 @@
 #include "opts.h"
 #include "../core/err.h"
 #include "../core/suggest.h"
+#include "../core/units.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -102,6 +103,21 @@ int nb_opts_unknown(const char *cmd, const char *given, const struct option *lo)
 			      (int)strcspn(given, "="), given, near);
 	return nb_err(-EINVAL, "unknown option '%.*s' (see 'nasbench help%s%s')",
 		      (int)strcspn(given, "="), given, *cmd ? " " : "", cmd);
+}
+
+int nb_opts_seconds(const char *opt, const char *arg, double min_s, uint64_t *ns)
+{
+	uint64_t us;
+
+	if (nb_parse_duration_us(arg, &us)) {
+		nb_err_prefix("%s", opt);
+		return -EINVAL;
+	}
+	if ((double)us < min_s * 1e6)
+		return nb_err(-EINVAL, "%s: value '%s' is too small: at least %g s",
+			      opt, arg, min_s);
+	*ns = us * 1000;
+	return 0;
 }
 
 void nb_opts_usage(FILE *out, const struct nb_opt *opts, size_t n)

@@ -12,6 +12,7 @@
 
 #include <getopt.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../core/knobs.h"
@@ -42,6 +43,11 @@ int nb_opts_parse(int argc, char **argv, const struct nb_opt *opts, size_t n,
  * '--target'?", or "unknown option '--x' (see 'nasbench help CMD')" when
  * none is near.  Every command's parser calls it.  Returns -EINVAL. */
 int nb_opts_unknown(const char *cmd, const char *given, const struct option *lo);
+
+/* ARG of option OPT as a duration ("5" seconds, "500ms", "2m") into *NS:
+ * 0, or -EINVAL: "--status-interval: value '0' is too small: at least
+ * 0.1 s", or the parser's "invalid duration" prefixed with OPT. */
+int nb_opts_seconds(const char *opt, const char *arg, double min_s, uint64_t *ns);
 
 /* The option lines of OPTS, headings and knob sections included. */
 void nb_opts_usage(FILE *out, const struct nb_opt *opts, size_t n);

@@ -124,7 +124,8 @@ static int set_key(struct nb_config *c, const char *section, const char *name,
 	if (!strcmp(sec, "box")) {
 		if (nb_knob_check_choice(k, value))
 			return bad_value(k, where);
-		if (nb_config_label(c, name, value, NULL))
+		if (!(k->flags & NB_KF_NOLABEL) &&
+		    nb_config_label(c, name, value, NULL))
 			return -EINVAL;
 	}
 	switch (k->base) {

@@ -48,6 +48,10 @@ const struct nb_knob nb_knobs[] = {
 	  "the box's network link, e.g. 1gbit" },
 	{ "box", "os", NB_KT_LABEL, LABEL, NULL, 0, 0, "the box's OS, e.g. FreeNAS 9.3" },
 	{ "box", "notes", NB_KT_LABEL, LABEL, NULL, 0, 0, "free text" },
+	{ "box", "history", NB_KT_BOOL, CFG(history), NULL, 0, 0,
+	  "record every run in the results history ($NASBENCH_DB, else "
+	  "~/.local/share/nasbench/history.db; as run --history)",
+	  NULL, 0, NULL, NB_KF_NOLABEL },
 
 	{ "target", "url", NB_KT_URL, TGT(url), NULL, 0, 0,
 	  "path, file:///path, nfs://host/export/dir or iscsi://host/iqn/lun" },

@@ -42,6 +42,7 @@ enum nb_knob_base {
 enum nb_knob_flag {
 	NB_KF_NOARG = 1 << 0,  /* the option takes no value: it sets "yes" */
 	NB_KF_AUTO = 1 << 1,   /* a size that may be "auto" (NB_SIZE_AUTO) */
+	NB_KF_NOLABEL = 1 << 2, /* a [box] key that is not a label of the result */
 };
 
 struct nb_knob {

@@ -125,11 +125,22 @@ lab_serve_up() {
 }
 
 lab_serve_down() {
-	local s=$LAB/serve
+	local s=$LAB/serve p
 	lab_iscsi_down
 	# ganesha holds the pool's mount: 'zpool destroy' is busy until it is gone
 	lab_stop_pid "$s/ganesha.pid" ganesha.nfsd 15
 	lab_stop_pid "$s/rpcbind.pid" rpcbind 5
+	# whatever else runs in the lab's namespace is the lab's (pid files
+	# lost with a removed state directory): stop it there too
+	mkdir -p "$s"
+	for p in $(ip netns pids "$LAB_NS" 2>/dev/null); do
+		echo "$p" >"$s/stray.pid"
+		case $(cat "/proc/$p/comm" 2>/dev/null) in
+		tgtd) echo "$p" >"$s/tgtd.pid"; lab_iscsi_down ;;
+		*) lab_stop_pid "$s/stray.pid" "$(cat "/proc/$p/comm" 2>/dev/null)" 15 ;;
+		esac
+	done
+	rm -f "$s/stray.pid"
 	lab_netns_down
 }
 

@@ -2,7 +2,7 @@
 # a private zfs-fuse and the pool on it (sourced by ci/lab).
 #
 # Each disk is a sparse file $LAB/disks/dN.img on a loop device; the SLOG is
-# $LAB/disks/slog.img.  zfs-fuse runs in the foreground (--no-daemon), with
+# $LAB/ram/slog.img on a tmpfs.  zfs-fuse runs in the foreground (--no-daemon), with
 # O_DIRECT on its vdevs (--disable-block-cache: the blkio throttle only
 # bites on direct I/O) and no page cache over its files
 # (--disable-page-cache: the ARC is the box's only cache, as on a NAS).
@@ -16,7 +16,13 @@ LAB_CGROUP=/sys/fs/cgroup/blkio/nasbench-lab
 LAB_MNT=$LAB/mnt
 
 # The pid of any zfs-fuse on this machine (the lab's or not).
-lab_zfs_any() { pgrep -x zfs-fuse | head -1 || true; }
+lab_zfs_any() {
+	local p
+	for p in $(pgrep -x zfs-fuse); do
+		# a killed one that init has not reaped yet holds nothing
+		[ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" = Z ] || { echo "$p"; return; }
+	done
+}
 
 lab_zfs_alive() { lab_pid_alive "$LAB/zfs.pid" zfs-fuse; }
 
@@ -29,7 +35,16 @@ lab_loops_up() {
 	for i in $(seq 0 $((LAB_DISKS - 1))) slog; do
 		[ "$i" = slog ] && [ "$LAB_SLOG" = none ] && continue
 		img=$LAB/disks/d$i.img
-		[ "$i" = slog ] && img=$LAB/disks/slog.img
+		if [ "$i" = slog ]; then
+			# in RAM: its flush costs nothing, as on a power-loss-
+			# protected SSD (on this machine's disk a flush costs
+			# about what the pool's own ZIL writes cost)
+			mkdir -p "$LAB/ram"
+			mountpoint -q "$LAB/ram" ||
+				mount -t tmpfs -o size=1100m,mode=0700 nblab-slog "$LAB/ram" ||
+				lab_die "cannot mount a tmpfs on $LAB/ram for the SLOG"
+			img=$LAB/ram/slog.img
+		fi
 		rm -f "$img"
 		if [ "$i" = slog ]; then truncate -s 1G "$img"; else truncate -s "$LAB_DISK_SIZE" "$img"; fi
 		dev=$(losetup -f --show "$img") ||
@@ -42,13 +57,21 @@ lab_loops_up() {
 # (a crashed 'up' may have attached one it did not record).
 lab_loops_down() {
 	local img dev
-	for img in "$LAB"/disks/*.img; do
+	for img in "$LAB"/disks/*.img "$LAB"/ram/*.img; do
 		[ -e "$img" ] || continue
 		for dev in $(losetup -j "$img" -O NAME -n 2>/dev/null); do
 			losetup -d "$dev" 2>/dev/null || lab_log "cannot detach $dev ($img)"
 		done
 	done
+	# images deleted under their loop devices
+	for dev in $(losetup -l -n -O NAME,BACK-FILE 2>/dev/null |
+		     awk -v d="$LAB/" 'index($2, d) == 1 && / \(deleted\)$/ { print $1 }'); do
+		losetup -d "$dev" 2>/dev/null || lab_log "cannot detach $dev"
+	done
 	rm -f "$LAB/loops"
+	if mountpoint -q "$LAB/ram" 2>/dev/null; then
+		umount "$LAB/ram" || lab_log "cannot unmount $LAB/ram"
+	fi
 }
 
 lab_disk_devs() { awk '$1 != "slog" { print $2 }' "$LAB/loops"; }
@@ -174,6 +197,14 @@ lab_zfs_down() {
 	fi
 	# zfs-fuse takes seconds to exit; a new one started before it has dies
 	lab_stop_pid "$LAB/zfs.pid" zfs-fuse 20
+	# its pid file lost (the state directory removed under a live lab):
+	# the zfs-fuse in our cgroup is ours
+	local p
+	for p in $(cat "$LAB_CGROUP/cgroup.procs" 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = zfs-fuse ] || continue
+		echo "$p" >"$LAB/zfs.pid"
+		lab_stop_pid "$LAB/zfs.pid" zfs-fuse 20
+	done
 	lab_umount_all
 	lab_loops_down
 	lab_cgroup_down || rc=1

@@ -52,6 +52,7 @@ check "nasbench: 'plna' is not an hw command; did you mean 'plan'?" hw plna --di
 check "nasbench: 'zzzz' is not an hw command; see 'nasbench help hw'" hw zzzz
 check "nasbench: unknown option '--lable'; did you mean '--label'?" import --lable a=b -o "$T/i.json" x
 check "nasbench: unknown option '--jsn'; did you mean '--json'?" version --jsn
+check "nasbench: unknown option '--lable'; did you mean '--label'?" history list --lable a=b
 
 t_case "did you mean: suites, workloads, layouts, choices"
 check "nasbench: unknown suite 'quik'; did you mean 'quick'?" run -n -t "$D" --suite quik
@@ -88,6 +89,49 @@ run "$NB" run -n --json -t "$D"
 printf '%s' "$OUT" >"$T/plan2.json"
 assert_json "$T/plan2.json" 'd["source"] == "the default workloads: no --suite or --workload given" and d["suite"] is None'
 
+t_case "progress: --status-interval off a terminal, IOPS and p99 on the line, on stderr; --quiet silent"
+run "$NB" run -t "$D" --status-interval 0.5 -w rand4k-read -i 1 --size 16M --runtime 2s -o "$T/p.json"
+assert_rc 0
+n=$(grep -cE '^rand4k-read on local \(1/1\) +[0-9.]+ MB/s +[0-9]+ IOPS  p99 +[0-9.]+ (us|ms) +[0-9]+%  ETA [0-9]+:[0-9]{2}$' <<<"$ERR")
+[ "$n" -ge 2 ] || t_fail "expected progress lines every 0.5 s on stderr, got $n: $ERR"
+grep -q "IOPS  p99" <<<"$OUT" && t_fail "progress on stdout: $OUT"
+assert_out "result: $T/p.json"
+run "$NB" run -t "$D" -q --status-interval 0.5 -w rand4k-read -i 1 --size 16M --runtime 1s -o "$T/q.json"
+assert_rc 0
+[ -z "$OUT$ERR" ] || t_fail "--quiet printed: $OUT$ERR"
+check "nasbench: --status-interval: value '0' is too small: at least 0.1 s" run -n -t "$D" --status-interval 0
+check "nasbench: --status-interval: invalid duration 'soon' (use e.g. 30s, 500ms, 2m, 1h)" run -n -t "$D" --status-interval soon
+script -qec "$NB run -t $D --size 16M --runtime 1s -i 1 -w rand4k-read -o $T/tty.json" /dev/null >"$T/tty.out" 2>&1 ||
+	t_fail "the run under script failed: $(cat "$T/tty.out")"
+grep -qE $'\r''rand4k-read on local \(1/1\) +[0-9.]+ MB/s +[0-9]+ IOPS  p99 ' "$T/tty.out" ||
+	t_fail "no live line with IOPS and p99 on a terminal: $(cat -v "$T/tty.out")"
+
+t_case "an output that cannot be written is exit 3 in every command, named as the user gave it"
+run "$NB" run -q -t "$D" -w seq512k-read --size 1M -i 1 -o "$T/r.json"
+touch "$T/afile"
+mkdir -p "$T/busy" && touch "$T/busy/mine"
+check3() { # EXPECTED-STDERR ARGS...
+	local want=$1; shift
+	run "$NB" "$@"
+	assert_rc 3
+	[ "$ERR" = "$want" ] || t_fail "nasbench $*: '$ERR', expected '$want'"
+}
+check3 "nasbench: unable to write '$T/afile/c.txt': Not a directory" compare "$T/r.json" "$T/r.json" -o "$T/afile/c.txt"
+check3 "nasbench: unable to write '$T/afile/i.json': Not a directory" import "$T/r.json" -o "$T/afile/i.json"
+check3 "nasbench: unable to write '$T/afile/r.json': Not a directory" run -q -t "$D" -w seq512k-read --size 1M -i 1 -o "$T/afile/r.json"
+check3 "nasbench: unable to write '$T/nodir/j.xml': No such file or directory" run -q -t "$D" -w seq512k-read --size 1M -i 1 --junit "$T/nodir/j.xml"
+check3 "nasbench: unable to write '$T/afile/h.json': Not a directory" hw -o "$T/afile/h.json"
+check3 "nasbench: cannot use '$T/afile/rep': Not a directory" report "$T/r.json" -o "$T/afile/rep"
+check3 "nasbench: cannot create '/proc/nb-rep': No such file or directory" report "$T/r.json" -o /proc/nb-rep
+# a directory of something else is refused, not overwritten: a usage error
+check "nasbench: '$T/busy' exists and is not a nasbench report; not overwriting it" report "$T/r.json" -o "$T/busy"
+
+t_case "a gate file's unknown section is named on its own line"
+printf '[thresholds]\nbw_bytes = 5\n' >"$T/g1.ini"
+check "nasbench: $T/g1.ini:1: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g1.ini"
+printf '# thresholds\n\n[metric]\niops = 5%%\n [thresholds]\n' >"$T/g2.ini"
+check "nasbench: $T/g2.ini:5: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g2.ini"
+
 t_case "the man page: from the help's tables, no groff warnings, every command and key"
 run "$NB" help --man
 assert_rc 0
@@ -98,7 +142,7 @@ MANWIDTH=80 man --warnings -l "$T/nasbench.1" >"$T/man2.txt" 2>"$T/man.err" || t
 [ ! -s "$T/man.err" ] || t_fail "man -l warns: $(cat "$T/man.err")"
 sed 's/.\x08//g' "$T/man2.txt" >"$T/man.plain"
 for want in "NASBENCH(1)" "nasbench 0.2.0" "   nasbench run" "   nasbench compare" \
-	"   nasbench hw" "       -t, --target X" \
+	"   nasbench hw" "       -t, --target X" "       --status-interval SECONDS" \
 	"   [box]" "   [target NAME]" "       destroy-data" "       seq512k-write-sync" \
 	"       quick" "       iscsi://" "EXIT STATUS" "       -r, --max-regress PCT" \
 	"source <(nasbench help --completion bash)"; do
@@ -134,6 +178,7 @@ complete_of() { # the words bash offers for the command line "$@" (last word: th
 [ "$(complete_of run -c "$T/box-o")" = "$T/box-one.ini" ] || t_fail "-c FILE -> '$(complete_of run -c "$T/box-o")'"
 [ "$(complete_of compare --form)" = "--format" ] || t_fail "compare --form -> '$(complete_of compare --form)'"
 [ "$(complete_of hw pl)" = plan ] || t_fail "hw pl -> '$(complete_of hw pl)'"
+[ "$(complete_of history t)" = trend ] || t_fail "history t -> '$(complete_of history t)'"
 [ "$(complete_of help con)" = config ] || t_fail "help con -> '$(complete_of help con)'"
 run "$NB" help --completion zsh
 assert_rc 2
