@@ -52,6 +52,7 @@ check "nasbench: 'plna' is not an hw command; did you mean 'plan'?" hw plna --di
 check "nasbench: 'zzzz' is not an hw command; see 'nasbench help hw'" hw zzzz
 check "nasbench: unknown option '--lable'; did you mean '--label'?" import --lable a=b -o "$T/i.json" x
 check "nasbench: unknown option '--jsn'; did you mean '--json'?" version --jsn
+check "nasbench: unknown option '--lable'; did you mean '--label'?" history list --lable a=b
 
 t_case "did you mean: suites, workloads, layouts, choices"
 check "nasbench: unknown suite 'quik'; did you mean 'quick'?" run -n -t "$D" --suite quik
@@ -177,6 +178,7 @@ complete_of() { # the words bash offers for the command line "$@" (last word: th
 [ "$(complete_of run -c "$T/box-o")" = "$T/box-one.ini" ] || t_fail "-c FILE -> '$(complete_of run -c "$T/box-o")'"
 [ "$(complete_of compare --form)" = "--format" ] || t_fail "compare --form -> '$(complete_of compare --form)'"
 [ "$(complete_of hw pl)" = plan ] || t_fail "hw pl -> '$(complete_of hw pl)'"
+[ "$(complete_of history t)" = trend ] || t_fail "history t -> '$(complete_of history t)'"
 [ "$(complete_of help con)" = config ] || t_fail "help con -> '$(complete_of help con)'"
 run "$NB" help --completion zsh
 assert_rc 2

@@ -454,7 +454,7 @@ static void test_run_and_import_agree(void **state)
 		run_fio_as(&cases[i].s, file, cases[i].format, &x);
 		/* the run's way */
 		assert_int_equal(nb_fio_parse(x.out, x.out_len, &out), 0);
-		nb_wl_fio_put_stats(run, &out.total);
+		nb_fio_put_metrics(run, &out.total);
 		/* the import's way, from the same bytes */
 		f = fopen(saved, "w");
 		assert_non_null(f);
