@@ -12,7 +12,6 @@
 
 #define W 900                    /* the least size of a chart, pixels */
 #define H 480
-#define KEY_RIGHT_MAX 8          /* more series: the key goes below */
 
 void nb_chart_slug(char *out, size_t len, const char *s)
 {
@@ -59,10 +58,12 @@ static void size_for(size_t nseries, int width, int *w, int *h, int *below)
 
 	*w = width < W ? W : width > 4000 ? 4000 : width;
 	*h = H;
-	*below = nseries > KEY_RIGHT_MAX;
+	/* the key below the plot, inside the picture: beside it, long
+	 * configuration names ran off the left edge over the plot */
+	*below = 1;
 	if (*below) {
 		per_row = *w / 280 > 0 ? *w / 280 : 1;
-		*h += (int)((nseries + (size_t)per_row - 1) / (size_t)per_row) * 16;
+		*h += (int)((nseries + (size_t)per_row - 1) / (size_t)per_row) * 16 + 16;
 	}
 }
 
@@ -155,6 +156,8 @@ int nb_chart_bars(const char *dir, const struct nb_bars *b)
 	      "set style fill solid 0.8 border -1\n"
 	      "set xtics noenhanced rotate by -20\n", f);
 	fputs(b->logy ? "set logscale y\n" : "set yrange [0:*]\n", f);
+	if (b->xlabel)
+		fputs("set xlabel ", f), gp_str(f, b->xlabel), fputc('\n', f);
 	fputs("$data << EOD\n\"x\"", f);
 	for (size_t s = 0; s < b->nseries; s++) {
 		fputc(' ', f), gp_str(f, b->series[s]);
@@ -179,6 +182,12 @@ int nb_chart_bars(const char *dir, const struct nb_bars *b)
 
 int nb_chart_lines(const char *dir, const struct nb_lines *l)
 {
+	return nb_chart_lines_ax(dir, l, 0, 0);
+}
+
+int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
+		      int percent)
+{
 	struct gp g;
 	FILE *f;
 	int rc = gp_begin(&g, l->name, l->title, l->ylabel, l->nseries, W);
@@ -187,7 +196,10 @@ int nb_chart_lines(const char *dir, const struct nb_lines *l)
 		return rc;
 	f = g.f;
 	fputs("set xlabel ", f), gp_str(f, l->xlabel), fputc('\n', f);
-	fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n", f);
+	fputs(percent ? "set yrange [0:100]\n" :
+	      "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n", f);
+	if (logx)
+		fputs("set logscale x\nset grid xtics\n", f);
 	for (size_t s = 0; s < l->nseries; s++) {
 		fprintf(f, "$s%zu << EOD\n", s);
 		for (size_t i = 0; i < l->n[s]; i++)

@@ -191,7 +191,7 @@ static void gate_file(void **state)
 		nb_gate_init(&g);
 		p = write_tmp("[gates]\nx = 1\n");
 		assert_int_equal(nb_gate_load(&g, p), -EINVAL);
-		snprintf(want, sizeof(want), "%s:2: unknown section [gates] (expected "
+		snprintf(want, sizeof(want), "%s:1: unknown section [gates] (expected "
 			 "[gate], [metric] or [workload NAME])", p);
 		assert_string_equal(nb_err_last(), want);
 		nb_gate_init(&g);
