@@ -10,10 +10,12 @@
 #    and the gap shrinks to noise here).  Measured ratios 0.19-0.44, median
 #    ~0.3, with load averages of 13-18 on 2 cores: asserted < 0.5.
 #  * SLOG on vs off, toggled on one pool (zpool remove / add of the log
-#    device, same disks, same data) at depth 1: measured 1.8-2.3x (medians
-#    of 4-5 rounds).  The throttle limits a rate and adds no seek time, so
-#    the pool's own ZIL writes cost far less than on a real HDD; asserted
-#    >= 1.5x, not the real box's >= 2x (docs/lab.md).
+#    device, same disks, same data) at depth 1: measured 4.2-7.1x (medians
+#    of 5 rounds, six runs); asserted >= 2x.  (With the SLOG on this
+#    machine's disk rather than a tmpfs it was 1.4-2.3x: its flush cost
+#    about what the pool's own ZIL writes cost.)
+#  Each measurement starts after a transaction group sync: without it the
+#  previous run's data, still being written, halved the next figure.
 #  * rand4k-read raid10 (2x2) vs raidz1 (5), data set 4x the ARC and no box
 #    page cache: measured 685-837 vs 212-250 IOPS; asserted > 1.5x.
 . "$(dirname "$0")/lib.sh"
@@ -109,7 +111,7 @@ NB_LAB_WAIT=0 run "$LAB" up raid10
 assert_rc 2
 assert_err "lab: another lab is up: 'raidz1 disks=5 disk=hdd slog=ssd"
 
-t_case "NFS on hdd raidz1: sync writes below half of async; a SLOG makes them >= 1.5x faster"
+t_case "NFS on hdd raidz1: sync writes below half of async; a SLOG at least doubles them"
 slog=$(awk '$1 == "slog" { print $2 }' "$NB_LAB_DIR/loops")
 : >"$T/async"; : >"$T/sync"; : >"$T/slog"
 # each measurement starts with the previous one's data on the disks (a
@@ -127,8 +129,8 @@ echo "test_lab: raidz1 hdd NFS qd1 MB/s medians: write $a, write-sync $s, write-
      "(rounds: $(paste -sd/ "$T/async"), $(paste -sd/ "$T/sync"), $(paste -sd/ "$T/slog"))" >&2
 awk -v a="$a" -v s="$s" 'BEGIN { exit !(s > 0 && s < a / 2) }' ||
 	t_fail "write-sync $s MB/s is not below half of write $a MB/s"
-awk -v s="$s" -v g="$g" 'BEGIN { exit !(s > 0 && g >= 1.5 * s) }' ||
-	t_fail "with a SLOG write-sync $g MB/s is not 1.5 x $s MB/s"
+awk -v s="$s" -v g="$g" 'BEGIN { exit !(s > 0 && g >= 2 * s) }' ||
+	t_fail "with a SLOG write-sync $g MB/s is not 2 x $s MB/s"
 
 t_case "raidz1 (5) uncached rand4k-read"
 zraid=$(iops --size 256M --runtime 4s)
