@@ -6,6 +6,7 @@
 #include "report_model.h"
 #include "escape.h"
 #include "../core/err.h"
+#include "../core/fsutil.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
@@ -411,21 +412,19 @@ static void svg_out(FILE *out, const char *p, const struct nb_report_chart *c)
 /* Inline DIR/NAME.svg without its XML prologue. */
 static int html_svg(FILE *out, const char *dir, const struct nb_report_chart *c)
 {
-	char path[4400], *buf = NULL, *start;
-	size_t cap = 0;
-	FILE *f;
+	char path[4400], *buf, *start;
+	size_t len;
+	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s.svg", dir, c->name);
-	f = fopen(path, "r");
-	if (!f)
-		return nb_err(-errno, "chart '%s' was not drawn: %s", path,
-			      strerror(errno));
-	if (getdelim(&buf, &cap, '\0', f) < 0) {
-		fclose(f);
+	rc = nb_read_file(path, &buf, &len);
+	if (rc)
+		return nb_err(rc, "chart '%s' was not drawn: %s", path,
+			      strerror(-rc));
+	if (!len) {
 		free(buf);
 		return nb_err(-EIO, "chart '%s' is empty", path);
 	}
-	fclose(f);
 	start = strstr(buf, "<svg");
 	if (!start) {
 		free(buf);
