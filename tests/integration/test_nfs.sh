@@ -9,7 +9,7 @@ if [ -z "${NASBENCH_NFS_URL:-}" ]; then
 fi
 # The fault cases stop and kill the shared ganesha: one test_nfs.sh at a time
 # (several worktrees share the testbox).
-LOCK=${NB_TESTBOX_DIR:-/tmp/nasbench-testbox}/nfs/test.lock
+LOCK=${NASBENCH_TESTBOX_DIR:-/tmp/nasbench-testbox}/nfs/test.lock
 exec 9>>"$LOCK" && flock -w 600 9 ||
 	{ echo "test_nfs.sh: FAIL: another test_nfs.sh holds $LOCK for 10 minutes" >&2; exit 1; }
 URL=$NASBENCH_NFS_URL
@@ -19,7 +19,7 @@ HOST=${HOST%%/*}
 # the testbox runs on this machine: the export's directory is the URL's path
 EXPORT=/${URL#nfs://*/}
 STATE=$(dirname "$EXPORT")
-GANESHA_PID=${NB_TESTBOX_DIR:-/tmp/nasbench-testbox}/nfs-ganesha.pid
+GANESHA_PID=${NASBENCH_TESTBOX_DIR:-/tmp/nasbench-testbox}/nfs-ganesha.pid
 
 # scratch_gone RESULT DIR: the run of RESULT left no nasbench.<run-id> in DIR
 # (other people's runs on the shared testbox may have theirs there)
