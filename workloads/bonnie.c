@@ -197,11 +197,10 @@ static int char_pass(struct bonnie *bo, int op)
 	for (off = 0; off < bo->char_size && n == 1; off++) {
 		ch = (unsigned char)(off & 0x7f);
 		n = nb_target_pio(bo->t, f, op, &ch, 1, off, 0);
-		if ((off & 0xfffff) == 0) {
+		if ((off & 0xfffff) == 0)
 			nb_progress_update(bo->c->progress, off, nb_now_ns() - ph.t0);
-			if (*bo->c->stop)
-				break;
-		}
+		if ((off & 0xfff) == 0 && *bo->c->stop)
+			break;
 	}
 	rc = n == 1 ? 0 : n < 0 ? (int)n :
 	     nb_err(-EIO, "target '%s': bonnie %s: a %s of 1 byte at offset "

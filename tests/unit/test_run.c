@@ -278,6 +278,29 @@ static void exec_interrupt_keeps_what_finished(void **state)
 	json_decref(doc);
 }
 
+/* A workload refused on the target's runner: exit 2 before any target is
+ * opened, nothing in the result (the runner here has no open at all) */
+static void exec_refused(void **state)
+{
+	static const struct nb_runner_ops fake_nfs = { .name = "nfs" };
+	struct nb_progress progress;
+	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
+			     .stop = &stop, .progress = &progress };
+
+	(void)state;
+	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
+	cfg.targets[0].ops = &fake_nfs;
+	set("size", "1M");
+	assert_int_equal(nb_config_apply(&cfg, 0), 0);
+	assert_int_equal(nb_plan_make(&pl, &cfg, "seq512k-write,bonnie", NULL, 0), 0);
+	nb_progress_init(&progress, stderr, 1);
+	x.doc = nb_result_new("unit", "nasbench run");
+	assert_int_equal(nb_exec_run(&x), NB_EXIT_USAGE);
+	assert_int_equal(json_array_size(json_object_get(x.doc, "results")), 0);
+	assert_int_equal(json_array_size(json_object_get(x.doc, "targets")), 0);
+	json_decref(x.doc);
+}
+
 static double metric(const json_t *doc, const char *name)
 {
 	const json_t *it = json_array_get(json_object_get(entry(doc, 0),
@@ -356,6 +379,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(exec_interrupt_keeps_what_finished,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(exec_bonnie_per_char, setup, teardown),
 		cmocka_unit_test_setup_teardown(exec_bonnie_incompressible, setup,
 						teardown),
