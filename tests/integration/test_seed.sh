@@ -15,7 +15,8 @@ FILE_PHASES='["seq_create","seq_stat","seq_delete","ran_create","ran_stat","ran_
 bonnie_checks() { # RESULT.json FILES(1|0)
 	assert_json "$1" 'all(r["status"] == "ok" and len(r["iterations"]) == 2 for r in d["results"])'
 	assert_json "$1" 'd["results"][0]["spec"]["seekers"] == 5 and d["results"][0]["spec"]["seeks"] == 8192 and d["results"][0]["spec"]["chunk"] == 8192'
-	assert_json "$1" "all(1e5 < i['metrics'][p + '_bw_bytes'] < 1e11 and abs(i['metrics'][p + '_kps'] * 1024 - i['metrics'][p + '_bw_bytes']) < 1e-6 * i['metrics'][p + '_bw_bytes'] and 0 <= i['metrics'][p + '_cpu_pct'] <= 250 for i in d['results'][0]['iterations'] for p in $BON_PHASES)"
+	# per-char is a system call per byte: slow, and slower still on a busy machine
+	assert_json "$1" "all((1e3 if p.endswith('_char') else 1e5) < i['metrics'][p + '_bw_bytes'] < (1e8 if p.endswith('_char') else 1e11) and abs(i['metrics'][p + '_kps'] * 1024 - i['metrics'][p + '_bw_bytes']) < 1e-6 * i['metrics'][p + '_bw_bytes'] and 0 <= i['metrics'][p + '_cpu_pct'] <= 250 for i in d['results'][0]['iterations'] for p in $BON_PHASES)"
 	# bonnie++'s seek time also covers the fsync and the file's removal
 	assert_json "$1" 'all(10 < i["metrics"]["seeks_per_s"] <= i["metrics"]["seeks_io_per_s"] < 1e7 for i in d["results"][0]["iterations"])'
 	if [ "$2" = 1 ]; then
