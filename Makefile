@@ -5,8 +5,10 @@
 
 CC      ?= cc
 PREFIX  ?= /usr/local
-VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0)
-PKGS    := libnfs libiscsi inih jansson liblzma liburing
+# the release in ./VERSION (semantic: 0.2.0, tagged v0.2.0), the commit from git
+VERSION := $(shell cat VERSION)
+GIT_HASH := $(shell git rev-parse --short=7 HEAD 2>/dev/null)
+PKGS    := libnfs libiscsi inih jansson liblzma liburing sqlite3
 
 CFLAGS  ?= -O2 -g
 # -Werror in `make check` and CI (WERROR=-Werror), not in a user's build
@@ -18,7 +20,7 @@ PKG_CFLAGS = $(call lazy,PKG_CFLAGS,$(shell pkg-config --cflags $(PKGS)))
 PKG_VERS = $(call lazy,PKG_VERS,$(foreach p,libnfs libiscsi inih liburing,\
 	-DNB_$(shell echo $(p) | tr a-z A-Z)_VERSION='"$(shell pkg-config --modversion $(p))"'))
 NB_CFLAGS = -std=gnu11 -Wall -Wextra -Wshadow $(WERROR) -D_GNU_SOURCE \
-           -Wno-format-truncation -MMD -MP -DNB_VERSION='"$(VERSION)"' \
+           -Wno-format-truncation -MMD -MP \
            $(PKG_VERS) $(PKG_CFLAGS)
 ALL_CFLAGS = $(CFLAGS) $(NB_CFLAGS)
 NB_LIBS = $(call lazy,NB_LIBS,$(shell pkg-config --libs $(PKGS)) -lm -lpthread)
@@ -32,13 +34,27 @@ LIBOBJ  := $(LIBSRC:%.c=$(B)/%.o)
 UNITSRC := $(sort $(wildcard tests/unit/test_*.c))
 UNITBIN := $(UNITSRC:tests/unit/%.c=$(B)/unit/%)
 UNITSUP := $(patsubst %.c,$(B)/%.o,$(filter-out $(UNITSRC),$(wildcard tests/unit/*.c)))
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c), built with clang in build-fuzz/
+FUZZSRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZBIN  = $(FUZZSRC:tests/fuzz/%.c=$(B)/fuzz/%)
+# the same harnesses with tests/fuzz/replay.c's main(): part of every test
+# build, `make unit` replays the corpus through them
+REPLAYBIN = $(FUZZSRC:tests/fuzz/%.c=$(B)/replay/%)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer
 # helper programs of the integration tests
 TOOLBIN := $(patsubst tests/integration/%.c,$(B)/tools/%,$(wildcard tests/integration/*.c))
 
-all: nasbench ## build nasbench
+all: nasbench $(B)/nasbench.1 $(B)/nasbench.bash ## build nasbench, its man page and completion
 
 nasbench: $(B)/nasbench
 	@cp $< $@
+
+# the man page and the completion come from the tables 'nasbench help' prints
+$(B)/nasbench.1: $(B)/nasbench
+	@echo "  GEN $@"; $< help --man >$@.tmp && mv $@.tmp $@
+$(B)/nasbench.bash: $(B)/nasbench
+	@echo "  GEN $@"; $< help --completion bash >$@.tmp && mv $@.tmp $@
 
 $(B)/.pkgs: Makefile
 	@mkdir -p $(B)
@@ -60,6 +76,14 @@ $(B)/libnasbench.a: $(LIBOBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
+# only core/version.c knows the version; it is rebuilt when the commit moves
+$(B)/core/version.o: ALL_CFLAGS += -DNB_VERSION='"$(VERSION)"' -DNB_GIT='"$(GIT_HASH)"'
+$(B)/core/version.o: VERSION $(B)/git-hash
+$(B)/git-hash: FORCE
+	@mkdir -p $(B)
+	@echo '$(GIT_HASH)' | cmp -s - $@ || echo '$(GIT_HASH)' > $@
+FORCE:
+
 $(B)/%.o: %.c Makefile | $(B)/.pkgs
 	@mkdir -p $(dir $@)
 	@echo "  CC $<"; $(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -73,18 +97,44 @@ $(B)/tools/%: tests/integration/%.c $(B)/libnasbench.a | $(B)/.pkgs
 	@mkdir -p $(dir $@)
 	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libnasbench.a $(NB_LIBS)
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/libnasbench.a | $(B)/.pkgs
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
+		$(B)/libnasbench.a $(NB_LIBS)
+
+fuzz-bins: $(FUZZBIN)
+
+$(B)/replay/%: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/replay.c $(B)/libnasbench.a | $(B)/.pkgs
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"; $(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
+		$(B)/libnasbench.a $(NB_LIBS)
+
+-include $(shell find $(B) -name '*.d' -type f 2>/dev/null)
 
 deps: ## install the Debian packages nasbench needs (idempotent)
 	@ci/install-deps
 
-unit: $(UNITBIN) ## build and run the unit tests
-	@fail=0; for t in $(UNITBIN); do $$t || fail=1; done; exit $$fail
+unit: $(UNITBIN) $(REPLAYBIN) ## build and run the unit tests (and replay the fuzz corpus)
+	@fail=0; for t in $(UNITBIN); do $$t || fail=1; done; \
+	for r in $(REPLAYBIN); do n=$${r##*/fuzz_}; \
+		$$r tests/fuzz/corpus/$$n/* || { echo "FAIL: $$r on tests/fuzz/corpus/$$n" >&2; fail=1; }; \
+	done; exit $$fail
 
 sanitize: ## the unit tests again under ASan + UBSan
 	$(MAKE) B=build-san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit
 
 test-build: nasbench $(B)/nasbench-test $(TOOLBIN) ## what the integration tests run
+
+fuzz-build: deps
+	@$(MAKE) --no-print-directory B=build-fuzz CC=clang \
+		CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Wno-unknown-warning-option" \
+		fuzz-bins
+
+fuzz: fuzz-build ## run every fuzz harness FUZZ_SECONDS (default 20) each
+	@ci/fuzz $${FUZZ_SECONDS:-20}
+
+fuzz-quick: fuzz-build ## replay the fuzz corpus, then a short pass of each harness
+	@ci/fuzz --replay $${FUZZ_QUICK:-3}
 
 layers: ## check that no #include runs up the layers (ci/check-layers)
 	@ci/check-layers
@@ -98,23 +148,37 @@ check: deps ## install deps, build, run every test (layers, unit, integration, s
 	@$(MAKE) --no-print-directory WERROR=-Werror unit
 	@$(MAKE) --no-print-directory WERROR=-Werror integration
 	@$(MAKE) --no-print-directory WERROR=-Werror sanitize
+	@$(MAKE) --no-print-directory fuzz-quick
 	@echo "make check: all tests passed"
 
 demo: deps ## run the quick suite on a scratch directory and the testbox
 	@$(MAKE) --no-print-directory all
 	@ci/demo
 
+lab-demo: deps ## the first user story on the simulated ZFS NAS (ci/lab; root, ~10 min)
+	@$(MAKE) --no-print-directory all
+	@examples/seed1/run
+
 bench: nasbench ## benchmark scripts (ratios against fio and friends)
 	@for b in ci/bench-*; do $$b || exit 1; done
 
-install: nasbench ## install into PREFIX (default /usr/local)
+MANDIR  ?= $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+
+install: all ## install into DESTDIR/PREFIX (default /usr/local): program, man page, completion
 	install -D -m 0755 nasbench $(DESTDIR)$(PREFIX)/bin/nasbench
+	install -D -m 0644 $(B)/nasbench.1 $(DESTDIR)$(MANDIR)/nasbench.1
+	install -D -m 0644 $(B)/nasbench.bash $(DESTDIR)$(BASHCOMPDIR)/nasbench
+
+uninstall: ## remove what install put into DESTDIR/PREFIX
+	rm -f $(DESTDIR)$(PREFIX)/bin/nasbench $(DESTDIR)$(MANDIR)/nasbench.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/nasbench
 
 clean: ## remove build output
-	rm -rf build build-san nasbench
+	rm -rf build build-san build-fuzz nasbench
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 14
 
 .PHONY: all nasbench deps unit sanitize test-build layers integration check demo \
-	bench install clean help
+	lab-demo bench install uninstall clean help fuzz fuzz-build fuzz-bins fuzz-quick

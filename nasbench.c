@@ -7,6 +7,7 @@
  * runs and gates on them.
  */
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
 #include "core/err.h"
 #include "core/version.h"
 
@@ -22,6 +23,10 @@ const struct nb_command nb_commands[] = {
 	    cmd_compare_usage),
 	CMD("report", cmd_report, "HTML/Markdown report with charts of results",
 	    cmd_report_usage),
+	CMD("export", cmd_export, "results as CSV for a spreadsheet",
+	    cmd_export_usage),
+	CMD("history", cmd_history, "keep results in SQLite: add, list, show, rm, trend",
+	    cmd_history_usage),
 	CMD("import", cmd_import, "turn fio JSON / bonnie++ CSV into results",
 	    cmd_import_usage),
 	CMD("list", cmd_list, "list workloads, suites and runners", cmd_list_usage),
@@ -52,9 +57,19 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return cmd_help(1, argv);
-	if (!strcmp(argv[1], "--version"))
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		return cmd_version(1, argv + 1);
 	c = nb_command_find(argv[1]);
+	if (!c && argv[1][0] == '-') {
+		static const struct option lo[] = {
+			{ "help", no_argument, NULL, 'h' },
+			{ "version", no_argument, NULL, 'V' },
+			{ NULL, 0, NULL, 0 } };
+
+		nb_opts_unknown("", argv[1], lo);
+		nb_die_msg("%s", nb_err_last());
+		return NB_EXIT_USAGE;
+	}
 	if (!c)
 		return nb_cmd_unknown(argv[1]);
 	/* "nasbench run --help" */

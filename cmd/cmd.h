@@ -5,6 +5,8 @@
 #ifndef NB_CMD_H
 #define NB_CMD_H
 
+#include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct nb_command {
@@ -21,16 +23,28 @@ int cmd_version(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 extern const char cmd_list_usage[], cmd_version_usage[];
 void cmd_run_help(FILE *out);
 extern const char cmd_compare_usage[], cmd_report_usage[], cmd_import_usage[];
-extern const char cmd_hw_usage[], cmd_help_usage[];
+extern const char cmd_hw_usage[], cmd_help_usage[], cmd_history_usage[];
+extern const char cmd_export_usage[];
 
 /* Print "nasbench: <message>" and return NB_EXIT_USAGE (exit 2). */
 int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print the last error as "nasbench: ..." and return NB_EXIT_TARGET (3):
+ * the one status of "the output cannot be written", whether found before
+ * anything ran (nb_atomic_check) or while writing. */
+int nb_cmd_write_error(void);
+
+/* Print DOC (taken) on stdout as indented JSON: NB_EXIT_OK, or
+ * NB_EXIT_TARGET when it cannot be written. */
+int nb_cmd_print_json(json_t *doc);
 
 /* The table in nasbench.c. */
 extern const struct nb_command nb_commands[];
@@ -40,6 +54,11 @@ const struct nb_command *nb_command_find(const char *name);
  * (returns NB_EXIT_USAGE). */
 void nb_cmd_overview(FILE *out);
 int nb_cmd_unknown(const char *name);
+/* The same for NAME among CANDS (N) of a command's own commands: "'plna'
+ * is not WHAT; did you mean 'plan'?", else "...; see 'nasbench help
+ * HELP'".  Returns NB_EXIT_USAGE. */
+int nb_cmd_unknown_in(const char *what, const char *help, const char *name,
+		      const char *const *cands, size_t n);
 /* Print C's full help text to OUT. */
 void nb_cmd_print_usage(const struct nb_command *c, FILE *out);
 

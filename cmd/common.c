@@ -18,3 +18,21 @@ int nb_cmd_usage(const char *fmt, ...)
 	nb_die_msg("%s", msg);
 	return NB_EXIT_USAGE;
 }
+
+int nb_cmd_write_error(void)
+{
+	nb_die_msg("%s", nb_err_last());
+	return NB_EXIT_TARGET;
+}
+
+int nb_cmd_print_json(json_t *doc)
+{
+	int rc = !doc || json_dumpf(doc, stdout, JSON_INDENT(2) |
+				    JSON_PRESERVE_ORDER) ||
+		 putchar('\n') == EOF || fflush(stdout);
+
+	if (rc)
+		nb_die_msg("cannot write the JSON to standard output");
+	json_decref(doc);
+	return rc ? NB_EXIT_TARGET : NB_EXIT_OK;
+}

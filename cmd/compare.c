@@ -3,11 +3,13 @@
  * with a verdict, and a regression gate (exit 1).
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
 #include "../reports/compare.h"
 #include "../reports/gate.h"
+#include "../reports/history.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -18,31 +20,50 @@
 
 const char cmd_compare_usage[] =
 	"usage: nasbench compare BASE.json NEW.json [NEW.json...] [options]\n"
+	"       nasbench compare --baseline history NEW.json... [--last N]\n"
+	"                        [--label K=V]... [options]\n"
 	"\n"
-	"Compare each NEW result with BASE, workload by workload (matched by\n"
-	"target and workload name): every metric's median, change and verdict\n"
-	"(better, worse, unchanged, noise).  With 3 or more iterations on both\n"
-	"sides a change counts only when it is beyond the threshold and\n"
-	"significant (Mann-Whitney U; Welch's t on logs for 3 vs 3); with fewer\n"
-	"the verdict is marked low confidence.\n"
+	"Compare each NEW result with BASE ('-': standard input), workload by\n"
+	"workload (matched by target and workload name): one verdict per\n"
+	"workload on its primary metric (MB/s for sequential, IOPS for random\n"
+	"workloads): better, worse, unchanged, noise, missing, changed-settings;\n"
+	"the other metrics are shown.  A change fails the gate when it is beyond\n"
+	"the threshold and significant against the run-to-run noise; with fewer\n"
+	"than 3 iterations on a side it is low confidence and does not fail\n"
+	"(unless --strict).  Run 5 or more iterations for a gate.\n"
 	"\n"
 	"  -r, --max-regress PCT  largest change for the worse that passes\n"
 	"                         (default 5%; 'off' reports without gating)\n"
+	"      --display PCT      the threshold of the words under -r off (5%)\n"
 	"  -g, --gate FILE        per-metric / per-workload thresholds (INI;\n"
 	"                         see docs/compare.md)\n"
+	"      --strict           low confidence (< 3 iterations) fails too\n"
+	"      --allow-missing    a workload or metric missing in NEW warns\n"
+	"      --allow-changed    different settings warn (and are judged)\n"
 	"  -f, --format FMT       text (default), markdown, json, junit\n"
-	"  -o, --output FILE      write the report there instead of stdout\n"
+	"  -o, --output FILE      write the report there ('-': stdout)\n"
 	"      --color WHEN       auto (default: on a terminal), always, never\n"
+	"      --baseline history the base is the history ($NASBENCH_DB or\n"
+	"                         ~/.local/share/nasbench/history.db): the last\n"
+	"                         runs with NEW's labels (or --label) and settings\n"
+	"      --last N           that many runs (default 5)\n"
+	"      --label K=V        runs with this label (repeatable), instead of\n"
+	"                         NEW's labels\n"
 	"\n"
-	"Exit status: 0 nothing regressed, 1 something regressed, 2 usage error\n"
-	"or an unreadable result.\n";
+	"Exit status: 0 nothing regressed, 1 something regressed or is missing,\n"
+	"2 usage error, an unreadable result, or settings that differ, 3 the\n"
+	"output cannot be written.\n";
 
 enum fmt { F_TEXT, F_MARKDOWN, F_JSON, F_JUNIT };
 
 struct opts {
-	const char *gate, *output, *max_regress;
+	const char *gate, *output, *max_regress, *display;
 	enum fmt fmt;
 	int color;               /* -1 auto */
+	struct nb_compare_opts co;
+	int history, last;
+	char *labels[64];
+	int nlabels;
 };
 
 static const struct option longopts[] = {
@@ -51,6 +72,13 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "color", required_argument, NULL, 'C' },
+	{ "display", required_argument, NULL, 'D' },
+	{ "strict", no_argument, NULL, 'S' },
+	{ "allow-missing", no_argument, NULL, 'M' },
+	{ "allow-changed", no_argument, NULL, 'A' },
+	{ "baseline", required_argument, NULL, 'B' },
+	{ "last", required_argument, NULL, 'L' },
+	{ "label", required_argument, NULL, 'l' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -77,6 +105,34 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		case 'r': o->max_regress = optarg; break;
 		case 'g': o->gate = optarg; break;
 		case 'o': o->output = optarg; break;
+		case 'D': o->display = optarg; break;
+		case 'S': o->co.strict = 1; break;
+		case 'M': o->co.allow_missing = 1; break;
+		case 'A': o->co.allow_changed = 1; break;
+		case 'B':
+			if (strcmp(optarg, "history"))
+				return nb_cmd_usage("--baseline: expected 'history', not "
+						    "'%s'", optarg);
+			o->history = 1;
+			break;
+		case 'L': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 1 || v > 256)
+				return nb_cmd_usage("--last: expected a number of runs "
+						    "(1 to 256), not '%s'", optarg);
+			o->last = (int)v;
+			break;
+		}
+		case 'l':
+			if (!strchr(optarg, '=') || *optarg == '=')
+				return nb_cmd_usage("--label: expected KEY=VALUE, not '%s'",
+						    optarg);
+			if (o->nlabels == 64)
+				return nb_cmd_usage("--label: at most 64");
+			o->labels[o->nlabels++] = optarg;
+			break;
 		case 'f':
 			if (parse_format(optarg, &o->fmt))
 				return nb_cmd_usage("unknown format '%s' (text, markdown, "
@@ -96,10 +152,17 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		case ':':
 			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return nb_cmd_usage("unknown option '%s'", argv[optind - 1]);
+			nb_opts_unknown("compare", argv[optind - 1], longopts);
+			return nb_cmd_usage("%s", nb_err_last());
 		}
 	}
-	if (argc - optind < 2)
+	if ((o->last || o->nlabels) && !o->history)
+		return nb_cmd_usage("--last and --label choose runs of the history: "
+				    "add --baseline history");
+	if (o->history && argc - optind < 1)
+		return nb_cmd_usage("need at least one NEW result; see 'nasbench "
+				    "help compare'");
+	if (!o->history && argc - optind < 2)
 		return nb_cmd_usage("need a BASE and at least one NEW result; see "
 				    "'nasbench help compare'");
 	return 0;
@@ -122,7 +185,7 @@ static int emit(const struct opts *o, const json_t *doc)
 	FILE *f;
 	int rc;
 
-	if (!o->output) {
+	if (!o->output || !strcmp(o->output, "-")) {
 		int color = o->color < 0 ? isatty(STDOUT_FILENO) && !getenv("NO_COLOR")
 					 : o->color;
 
@@ -141,14 +204,42 @@ static int emit(const struct opts *o, const json_t *doc)
 
 /* Load NEW and append its comparison with BASE to COMPS.  0 or -errno. */
 static int compare_one(const json_t *base, const char *base_name,
-		       const char *new_name, struct nb_gate *gate, json_t *comps)
+		       const char *new_name, struct nb_gate *gate,
+		       const struct nb_compare_opts *co, json_t *comps)
 {
 	json_t *n, *c;
 	int rc = nb_result_load(new_name, &n);
 
 	if (rc)
 		return rc;
-	rc = nb_compare(base, base_name, n, new_name, gate, &c);
+	rc = nb_compare(base, base_name, n, strcmp(new_name, "-") ? new_name :
+			"standard input", gate, co, &c);
+	json_decref(n);
+	if (!rc)
+		json_array_append_new(comps, c);
+	return rc;
+}
+
+/* NEW against the history's last runs. */
+static int compare_history(struct nb_history *h, const struct opts *o,
+			   const char *new_name, struct nb_gate *gate, json_t *comps)
+{
+	struct nb_history_filter f = {
+		.labels = o->labels, .nlabels = o->nlabels,
+		.last = o->last ? o->last : 5,
+	};
+	json_t *n, *base, *c;
+	char name[1024];
+	int nruns, rc = nb_result_load(new_name, &n);
+
+	if (rc)
+		return rc;
+	rc = nb_history_baseline(h, n, &f, &base, &nruns, name, sizeof(name));
+	if (!rc) {
+		rc = nb_compare(base, name, n, strcmp(new_name, "-") ? new_name :
+				"standard input", gate, &o->co, &c);
+		json_decref(base);
+	}
 	json_decref(n);
 	if (!rc)
 		json_array_append_new(comps, c);
@@ -160,10 +251,14 @@ int cmd_compare(int argc, char **argv)
 	struct opts o = { .fmt = F_TEXT, .color = -1 };
 	struct nb_gate gate;
 	json_t *base = NULL, *comps, *doc;
-	int rc, status;
+	int rc, status, stdin_used = 0;
 
+	nb_compare_opts_init(&o.co);
 	if ((rc = parse_args(&o, argc, argv)))
 		return rc;
+	for (int i = optind; i < argc; i++)
+		if (!strcmp(argv[i], "-") && stdin_used++)
+			return nb_cmd_usage("standard input ('-') can be read once");
 	nb_gate_init(&gate);
 	if (o.gate && nb_gate_load(&gate, o.gate))
 		return nb_cmd_usage("%s", nb_err_last());
@@ -171,27 +266,55 @@ int cmd_compare(int argc, char **argv)
 	    nb_gate_parse_threshold(o.max_regress, &gate.max_regress))
 		return nb_cmd_usage("--max-regress: expected a percentage like 5%% or "
 			     "'off', not '%s'", o.max_regress);
-	if (o.output && nb_atomic_check(o.output))
-		return nb_cmd_usage("%s", nb_err_last());
+	if (o.display &&
+	    (nb_gate_parse_threshold(o.display, &o.co.display) || o.co.display < 0))
+		return nb_cmd_usage("--display: expected a percentage like 5%%, not "
+				    "'%s'", o.display);
+	if (o.output && strcmp(o.output, "-") && nb_atomic_check(o.output))
+		return nb_cmd_write_error();
+	if (o.history) {
+		struct nb_history *h;
+
+		if (nb_history_open(NULL, &h))
+			return nb_cmd_usage("%s", nb_err_last());
+		comps = json_array();
+		for (int i = optind; i < argc && !rc; i++)
+			rc = compare_history(h, &o, argv[i], &gate, comps);
+		nb_history_close(h);
+		if (rc) {
+			json_decref(comps);
+			return nb_cmd_usage("%s", nb_err_last());
+		}
+		goto judged;
+	}
 	if (nb_result_load(argv[optind], &base))
 		return nb_cmd_usage("%s", nb_err_last());
 	comps = json_array();
 	for (int i = optind + 1; i < argc && !rc; i++)
-		rc = compare_one(base, argv[optind], argv[i], &gate, comps);
+		rc = compare_one(base, strcmp(argv[optind], "-") ? argv[optind] :
+				 "standard input", argv[i], &gate, &o.co, comps);
 	json_decref(base);
 	if (rc) {
 		json_decref(comps);
 		return nb_cmd_usage("%s", nb_err_last());
 	}
-	doc = nb_compare_doc(comps, &gate);
+judged:
+	doc = nb_compare_doc(comps, &gate, &o.co);
 	nb_gate_warn_unused(&gate);
 	if (emit(&o, doc)) {
 		json_decref(doc);
 		nb_die_msg("%s", nb_err_last());
 		return NB_EXIT_TARGET;
 	}
-	status = json_integer_value(json_object_get(doc, "regressions")) ?
-		 NB_EXIT_FAIL : NB_EXIT_OK;
+	/* settings that differ make the figures meaningless: a usage error */
+	if (json_integer_value(json_object_get(doc, "changed_settings"))) {
+		nb_die_msg("settings differ between the results (the verdicts "
+			   "say which); compare like with like, or --allow-changed");
+		status = NB_EXIT_USAGE;
+	} else {
+		status = json_integer_value(json_object_get(doc, "regressions")) ?
+			 NB_EXIT_FAIL : NB_EXIT_OK;
+	}
 	json_decref(doc);
 	return status;
 }

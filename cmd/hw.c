@@ -3,11 +3,13 @@
  * 'nasbench hw plan': what disks in a layout behind a link should give.
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/err.h"
 #include "../core/result.h"
 #include "../core/units.h"
 #include "../hw/inventory.h"
 #include "../hw/plan.h"
+#include "../hw/plan_result.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -20,7 +22,7 @@
 
 const char cmd_hw_usage[] =
 	"usage: nasbench hw [--json] [-o FILE]\n"
-	"       nasbench hw plan --disks NxSIZE [options]\n"
+	"       nasbench hw plan --disks NxSIZE[,NxSIZE...] [options]\n"
 	"\n"
 	"nasbench hw lists what this machine is: CPU, memory, disks, NICs, OS and\n"
 	"hypervisor, read from /proc and /sys (unknown where unreadable).  Run it on\n"
@@ -29,24 +31,45 @@ const char cmd_hw_usage[] =
 	"  --json              the inventory as JSON\n"
 	"  -o, --output FILE   write the JSON to FILE\n"
 	"\n"
-	"nasbench hw plan sets layouts side by side: usable capacity, disks that may\n"
-	"fail, sequential ceilings (disks vs the link's payload), random IOPS, cost.\n"
+	"nasbench hw plan sets layouts side by side before buying: capacity as ZFS\n"
+	"computes it (raw, after parity, usable as 'zfs list' shows it), disks that\n"
+	"may fail, sequential, random and sync-write ceilings (disks vs the link's\n"
+	"payload), and the cost of each.\n"
 	"\n"
-	"  --disks NxSIZE      the disks, e.g. 5x3TB, 10x500GB (required)\n"
-	"  --layout A,B,...    stripe, mirror, raid10, raidz1, raidz2, raidz3, raid5,\n"
-	"                      raid6 (default: every layout the disks allow)\n"
+	"  --disks LIST        the disks: 5x3TB, or mixed groups 4x4TB,2x8TB (sizes\n"
+	"                      are a disk maker's: 3TB = 3*10^12 bytes) (required)\n"
+	"  --spares N          the last N disks are hot spares (priced, not used)\n"
+	"  --layout A,B,...    stripe, mirror, raid10 (2-way mirrors, even disks),\n"
+	"                      raidz1, raidz2, raidz3, 3xmirror, 2xraidz2 (K vdevs),\n"
+	"                      md-raid5, md-raid6, md-raid10 (mdadm)\n"
+	"                      (default: every layout the disks allow)\n"
 	"  --disk-mbs N        sequential MB/s of one disk\n"
 	"  --disk-iops N       random IOPS of one disk\n"
+	"  --throttled         the disks are throttled, not mechanical (ci/lab's\n"
+	"                      cgroup: every I/O costs 1/IOPS, no seeks)\n"
+	"  --box-mbs N         the box's own ceiling in MB/s (CPU, software), as\n"
+	"                      measured on fast disks: caps every MB/s figure\n"
+	"  --recordsize SIZE   ZFS record size (default 128K)\n"
+	"  --volblocksize SIZE a zvol's block size instead (iSCSI, e.g. 16K)\n"
+	"  --ashift N          ZFS sector size 2^N (default 12: 4 KiB)\n"
+	"  --slog SPEC         a log device: ssd, plp-ssd, nvme, plp-nvme, hdd, with\n"
+	"                      :NNNiops (sync writes/s) and :NNNMB/s (ssd:20000iops)\n"
+	"  --sync-io SIZE      bytes of one sync write (default 512K, nasbench's\n"
+	"                      seq512k-write-sync)\n"
+	"  --sync-qd N         sync writes committed together (default 1)\n"
 	"  --price N           price of one disk\n"
 	"  --base-price N      the rest of the box (chassis, RAM, HBA), default 0\n"
-	"  --nic RATE          the link: 1gbit, 10gbit, 800mbit (default: none, local)\n"
+	"  --currency CUR      shown with every price (EUR, USD, $)\n"
+	"  --nic RATE          the link, in bits/s: 1gbit, 10GbE, 2.5G, 800mbit,\n"
+	"                      1gbps; or bytes/s: 125MB/s (default: none, local)\n"
 	"  --mtu N             the link's MTU (default 1500)\n"
 	"  --efficiency PCT    payload share of the line rate (default from the MTU:\n"
 	"                      94.1% at 1500)\n"
 	"  --reserve PCT       over-provisioning: share of each disk left unused\n"
-	"  --result FILE       a result of this box: measured beside expected\n"
+	"  --result FILE       a result of this box: measured beside expected, and\n"
+	"                      a flag where measured is over 110% of the ceiling\n"
 	"                      (repeatable)\n"
-	"  --json              the plan as JSON\n"
+	"  --json              the plan as JSON, every figure with its unit\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error (unknown layout, too few disks, a bad\n"
 	"size or price, an unreadable --result file), 3 the output cannot be written.\n";
@@ -81,8 +104,8 @@ static int hw_inventory(int argc, char **argv)
 			return nb_err_set("option '%s' needs a value", argv[optind - 1]),
 			       usage_error();
 		else
-			return nb_err_set("unknown option '%s' (see 'nasbench help hw')",
-					  argv[optind - 1]), usage_error();
+			return nb_opts_unknown("hw", argv[optind - 1], lo),
+			       usage_error();
 	}
 	if (optind < argc)
 		return nb_err_set("unexpected argument '%s' (see 'nasbench help hw')",
@@ -126,7 +149,8 @@ struct plan_opts {
 };
 
 enum { P_DISKS = 256, P_LAYOUT, P_MBS, P_IOPS, P_PRICE, P_BASE, P_NIC, P_MTU,
-       P_EFF, P_RESERVE, P_RESULT, P_JSON };
+       P_EFF, P_RESERVE, P_RESULT, P_JSON, P_SPARES, P_THROTTLED, P_RS, P_VBS,
+       P_ASHIFT, P_SLOG, P_SYNC_IO, P_SYNC_QD, P_CURRENCY, P_BOX };
 
 /* A number option: STRICT more than 0, else 0 or more. */
 static int number_opt(const char *opt, const char *v, int strict, double *out)
@@ -136,6 +160,30 @@ static int number_opt(const char *opt, const char *v, int strict, double *out)
 	if (strict ? *out <= 0 : *out < 0)
 		return nb_err(-EINVAL, "%s: must be %s, not '%s'", opt,
 			      strict ? "more than 0" : "0 or more", v);
+	return 0;
+}
+
+/* A ZFS block size: a power of two from 2^ashift (512) to 16 MiB. */
+static int block_opt(const char *opt, const char *v, uint64_t *out)
+{
+	if (nb_parse_size(v, out))
+		return nb_err_prefix("%s", opt), -EINVAL;
+	if (*out < 512 || *out > (16 << 20) || (*out & (*out - 1)))
+		return nb_err(-EINVAL, "%s: must be a power of two from 512 to 16M, "
+			      "not '%s'", opt, v);
+	return 0;
+}
+
+static int int_opt(const char *opt, const char *v, uint64_t min, uint64_t max,
+		   int *out)
+{
+	uint64_t u;
+
+	if (nb_parse_uint(v, min, max, &u))
+		return nb_err(-EINVAL, "%s: expected a whole number from %llu to "
+			      "%llu, not '%s'", opt, (unsigned long long)min,
+			      (unsigned long long)max, v);
+	*out = (int)u;
 	return 0;
 }
 
@@ -158,45 +206,72 @@ static int split_layouts(struct plan_opts *o, const char *v)
 	return 0;
 }
 
-static int plan_option(struct plan_opts *o, int c, const char *v)
+static int pct_opt(const char *opt, const char *v, int zero_ok, double *out)
 {
 	double pct;
+
+	if (nb_parse_percent(v, &pct) || (zero_ok ? pct < 0 : pct <= 0) ||
+	    (zero_ok ? pct >= 100 : pct > 100))
+		return nb_err(-EINVAL, "%s: expected a percentage %s, not '%s'", opt,
+			      zero_ok ? "from 0 to below 100" : "above 0 and up to 100",
+			      v);
+	*out = pct / 100;
+	return 0;
+}
+
+static int plan_option(struct plan_opts *o, int c, const char *v)
+{
+	struct nb_plan_in *in = &o->in;
 	uint64_t u;
+	int mtu = 1500;
 
 	switch (c) {
 	case P_DISKS:
 		o->disks = v;
-		return nb_plan_parse_disks(v, &o->in.ndisks, &o->in.disk_bytes,
-					   NULL, 0) ? nb_err_prefix("--disks"), -EINVAL : 0;
+		return nb_pool_parse_disks(v, &in->pool.disks) ?
+		       nb_err_prefix("--disks"), -EINVAL : 0;
 	case P_LAYOUT: return split_layouts(o, v);
-	case P_MBS: return number_opt("--disk-mbs", v, 1, &o->in.disk_mbs);
-	case P_IOPS: return number_opt("--disk-iops", v, 1, &o->in.disk_iops);
-	case P_PRICE: return number_opt("--price", v, 0, &o->in.price);
-	case P_BASE: return number_opt("--base-price", v, 0, &o->in.base_price);
+	case P_SPARES:
+		return int_opt("--spares", v, 0, NB_POOL_MAX_DISKS, &in->pool.spares);
+	case P_MBS: return number_opt("--disk-mbs", v, 1, &in->disk_mbs);
+	case P_IOPS: return number_opt("--disk-iops", v, 1, &in->disk_iops);
+	case P_THROTTLED: in->throttled = 1; return 0;
+	case P_BOX: return number_opt("--box-mbs", v, 1, &in->box_mbs);
+	case P_RS: return block_opt("--recordsize", v, &in->pool.recordsize);
+	case P_VBS: return block_opt("--volblocksize", v, &in->pool.volblocksize);
+	case P_ASHIFT: return int_opt("--ashift", v, 9, 16, &in->pool.ashift);
+	case P_SLOG:
+		return nb_plan_parse_slog(v, &in->slog) ?
+		       nb_err_prefix("--slog"), -EINVAL : 0;
+	case P_SYNC_IO:
+		if (nb_parse_size(v, &u) || u < 512 || u > (64 << 20))
+			return nb_err(-EINVAL, "--sync-io: expected a size from 512 "
+				      "to 64M, not '%s'", v);
+		in->sync_io = u;
+		return 0;
+	case P_SYNC_QD: return int_opt("--sync-qd", v, 1, 1024, &in->sync_qd);
+	case P_PRICE: return number_opt("--price", v, 0, &in->price);
+	case P_BASE: return number_opt("--base-price", v, 0, &in->base_price);
+	case P_CURRENCY:
+		if (!*v || strlen(v) >= sizeof(in->currency) || strpbrk(v, " \t\n"))
+			return nb_err(-EINVAL, "--currency: expected a short code such "
+				      "as EUR or $, not '%s'", v);
+		snprintf(in->currency, sizeof(in->currency), "%s", v);
+		return 0;
 	case P_NIC:
 		if (!strcasecmp(v, "none") || !strcasecmp(v, "local")) {
-			o->in.nic_bps = 0;
+			in->nic_bps = 0;
 			return 0;
 		}
-		return nb_parse_rate(v, &o->in.nic_bps) ?
+		return nb_plan_parse_link(v, &in->nic_bps) ?
 		       nb_err_prefix("--nic"), -EINVAL : 0;
 	case P_MTU:
-		if (nb_parse_uint(v, 576, 65535, &u))
-			return nb_err_prefix("--mtu"), -EINVAL;
-		o->in.efficiency = nb_plan_efficiency((int)u);
+		if (int_opt("--mtu", v, 576, 65535, &mtu))
+			return -EINVAL;
+		in->efficiency = nb_plan_efficiency(mtu);
 		return 0;
-	case P_EFF:
-		if (nb_parse_percent(v, &pct) || pct <= 0 || pct > 100)
-			return nb_err(-EINVAL, "--efficiency: expected a percentage "
-				      "above 0 and up to 100, not '%s'", v);
-		o->in.efficiency = pct / 100;
-		return 0;
-	case P_RESERVE:
-		if (nb_parse_percent(v, &pct) || pct < 0 || pct >= 100)
-			return nb_err(-EINVAL, "--reserve: expected a percentage "
-				      "from 0 to below 100, not '%s'", v);
-		o->in.reserve = pct / 100;
-		return 0;
+	case P_EFF: return pct_opt("--efficiency", v, 0, &in->efficiency);
+	case P_RESERVE: return pct_opt("--reserve", v, 1, &in->pool.reserve);
 	case P_RESULT:
 		if (o->nresults == MAX_RESULTS)
 			return nb_err(-EINVAL, "--result: at most %d files", MAX_RESULTS);
@@ -214,10 +289,20 @@ static int plan_args(struct plan_opts *o, int argc, char **argv)
 	static const struct option lo[] = {
 		{ "disks", required_argument, NULL, P_DISKS },
 		{ "layout", required_argument, NULL, P_LAYOUT },
+		{ "spares", required_argument, NULL, P_SPARES },
 		{ "disk-mbs", required_argument, NULL, P_MBS },
 		{ "disk-iops", required_argument, NULL, P_IOPS },
+		{ "throttled", no_argument, NULL, P_THROTTLED },
+		{ "box-mbs", required_argument, NULL, P_BOX },
+		{ "recordsize", required_argument, NULL, P_RS },
+		{ "volblocksize", required_argument, NULL, P_VBS },
+		{ "ashift", required_argument, NULL, P_ASHIFT },
+		{ "slog", required_argument, NULL, P_SLOG },
+		{ "sync-io", required_argument, NULL, P_SYNC_IO },
+		{ "sync-qd", required_argument, NULL, P_SYNC_QD },
 		{ "price", required_argument, NULL, P_PRICE },
 		{ "base-price", required_argument, NULL, P_BASE },
+		{ "currency", required_argument, NULL, P_CURRENCY },
 		{ "nic", required_argument, NULL, P_NIC },
 		{ "mtu", required_argument, NULL, P_MTU },
 		{ "efficiency", required_argument, NULL, P_EFF },
@@ -228,8 +313,7 @@ static int plan_args(struct plan_opts *o, int argc, char **argv)
 	};
 	int c;
 
-	o->in.disk_mbs = o->in.disk_iops = o->in.price = -1;
-	o->in.efficiency = nb_plan_efficiency(1500);
+	nb_plan_defaults(&o->in);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", lo, NULL)) != -1) {
@@ -237,8 +321,7 @@ static int plan_args(struct plan_opts *o, int argc, char **argv)
 			return nb_err(-EINVAL, "option '%s' needs a value",
 				      argv[optind - 1]);
 		if (c == '?')
-			return nb_err(-EINVAL, "unknown option '%s' (see 'nasbench "
-				      "help hw')", argv[optind - 1]);
+			return nb_opts_unknown("hw", argv[optind - 1], lo);
 		if (plan_option(o, c, optarg))
 			return -EINVAL;
 	}
@@ -246,14 +329,19 @@ static int plan_args(struct plan_opts *o, int argc, char **argv)
 		return nb_err(-EINVAL, "unexpected argument '%s'", argv[optind]);
 	if (!o->disks)
 		return nb_err(-EINVAL, "--disks is required (e.g. --disks 5x3TB)");
+	if (o->in.pool.spares >= o->in.pool.disks.total)
+		return nb_err(-EINVAL, "--spares: %d of %d disks leaves none for the "
+			      "layout", o->in.pool.spares, o->in.pool.disks.total);
+	if (o->in.throttled && o->in.disk_iops < 0)
+		return nb_err(-EINVAL, "--throttled needs --disk-iops (the throttle)");
 	return 0;
 }
 
-/* Every layout, or the ones the disks allow when none was named. */
+/* The layouts named, or every one the disks allow. */
 static int compute_all(struct plan_opts *o, struct nb_plan_out *out, int *n)
 {
 	static const char *const all[] = { "stripe", "mirror", "raid10", "raidz1",
-					   "raidz2", "raidz3", "raid5", "raid6" };
+					   "raidz2", "raidz3", "md-raid5", "md-raid6" };
 
 	*n = 0;
 	if (o->nlayouts) {
@@ -266,98 +354,213 @@ static int compute_all(struct plan_opts *o, struct nb_plan_out *out, int *n)
 		if (!nb_plan_compute(&o->in, all[i], &out[*n]))
 			(*n)++;
 	nb_err_clear();
+	if (!*n)
+		return nb_err(-EINVAL, "no layout fits %d disk(s) (layouts: %s)",
+			      o->in.pool.disks.total - o->in.pool.spares,
+			      nb_plan_layouts());
 	return 0;
 }
 
 /* ---- the table ---- */
 
-static void cell_num(char *b, size_t len, double v, const char *fmt)
-{
-	if (v < 0)
-		snprintf(b, len, "unknown");
-	else
-		snprintf(b, len, fmt, v);
-}
+struct ctx {
+	const struct nb_plan_in *in;
+	const struct nb_plan_out *o;
+};
 
-typedef void (*cell_fn)(char *b, size_t len, const struct nb_plan_out *o);
+typedef void (*cell_fn)(char *b, size_t len, const struct ctx *c);
 
-static void c_data(char *b, size_t l, const struct nb_plan_out *o)
-{
-	snprintf(b, l, o->data_disks == floor(o->data_disks) ? "%.0f" : "%.1f",
-		 o->data_disks);
-}
-static void c_usable(char *b, size_t l, const struct nb_plan_out *o)
-{
-	snprintf(b, l, "%.2f TB", o->usable_bytes / 1e12);
-}
-static void c_usable_tib(char *b, size_t l, const struct nb_plan_out *o)
-{
-	snprintf(b, l, "%.2f TiB", o->usable_bytes / 1099511627776.0);
-}
-static void c_fail(char *b, size_t l, const struct nb_plan_out *o)
-{
-	if (o->may_fail_best > o->may_fail)
-		snprintf(b, l, "%d (up to %d)", o->may_fail, o->may_fail_best);
-	else
-		snprintf(b, l, "%d", o->may_fail);
-}
-static void bw_cell(char *b, size_t l, double v, const char *why)
+static void num(char *b, size_t l, double v, const char *fmt)
 {
 	if (v < 0)
 		snprintf(b, l, "unknown");
 	else
-		snprintf(b, l, "%.1f %s", v / 1e6, why);
+		snprintf(b, l, fmt, v);
 }
-static void c_read(char *b, size_t l, const struct nb_plan_out *o)
+
+static void money(char *b, size_t l, const struct ctx *c, double v)
 {
-	bw_cell(b, l, o->read, o->read_limit);
-}
-static void c_write(char *b, size_t l, const struct nb_plan_out *o)
-{
-	bw_cell(b, l, o->write, o->write_limit);
-}
-static void c_disks_bw(char *b, size_t l, const struct nb_plan_out *o)
-{
-	if (o->disk_read < 0)
+	if (v < 0)
 		snprintf(b, l, "unknown");
 	else
-		snprintf(b, l, "%.0f/%.0f", o->disk_read / 1e6, o->disk_write / 1e6);
+		snprintf(b, l, v < 1 ? "%.4f%s%s" : "%.2f%s%s", v,
+			 *c->in->currency ? " " : "", c->in->currency);
 }
-/* A row is a function, or a figure of struct nb_plan_out and its format. */
-#define FIG(f) NULL, offsetof(struct nb_plan_out, f)
+
+static void with_limit(char *b, size_t l, double v, double scale,
+		       const char *fmt, const char *why)
+{
+	if (v < 0) {
+		snprintf(b, l, "unknown");
+		return;
+	}
+	snprintf(b, l, fmt, v / scale);
+	if (why)
+		snprintf(b + strlen(b), l - strlen(b), " %s", why);
+}
+
+static void c_vdevs(char *b, size_t l, const struct ctx *c)
+{
+	if (!c->o->l.zfs)
+		snprintf(b, l, "md of %d", c->in->pool.disks.total - c->in->pool.spares);
+	else
+		snprintf(b, l, "%d x %d", c->o->l.nvdevs, c->o->l.width);
+}
+static void c_data(char *b, size_t l, const struct ctx *c)
+{
+	double d = c->o->data_disks;
+
+	snprintf(b, l, d == floor(d) ? "%.0f" : "%.1f", d);
+}
+/* bytes in TB (GB below 1 TB), or TiB (GiB) */
+static void bytes_cell(char *b, size_t l, double v, int binary)
+{
+	double t = binary ? 1099511627776.0 : 1e12, g = binary ? 1073741824.0 : 1e9;
+
+	if (v >= t || v == 0)
+		snprintf(b, l, "%.2f %s", v / t, binary ? "TiB" : "TB");
+	else
+		snprintf(b, l, "%.2f %s", v / g, binary ? "GiB" : "GB");
+}
+static void c_raw(char *b, size_t l, const struct ctx *c)
+{
+	bytes_cell(b, l, c->o->cap.raw, 0);
+}
+static void c_parity(char *b, size_t l, const struct ctx *c)
+{
+	bytes_cell(b, l, c->o->cap.after_parity, 0);
+}
+static void c_usable(char *b, size_t l, const struct ctx *c)
+{
+	bytes_cell(b, l, c->o->cap.usable, 0);
+}
+static void c_usable_tib(char *b, size_t l, const struct ctx *c)
+{
+	bytes_cell(b, l, c->o->cap.usable, 1);
+}
+static void c_block(char *b, size_t l, const struct ctx *c)
+{
+	bytes_cell(b, l, c->o->cap.usable_block, 1);
+}
+static void c_fail(char *b, size_t l, const struct ctx *c)
+{
+	if (c->o->may_fail_best > c->o->may_fail)
+		snprintf(b, l, "%d (up to %d)", c->o->may_fail, c->o->may_fail_best);
+	else
+		snprintf(b, l, "%d", c->o->may_fail);
+}
+static void c_read(char *b, size_t l, const struct ctx *c)
+{
+	with_limit(b, l, c->o->read, 1e6, "%.1f", c->o->read_limit);
+}
+static void c_write(char *b, size_t l, const struct ctx *c)
+{
+	with_limit(b, l, c->o->write, 1e6, "%.1f", c->o->write_limit);
+}
+static void c_disks_bw(char *b, size_t l, const struct ctx *c)
+{
+	if (c->o->disk_read < 0)
+		snprintf(b, l, "unknown");
+	else
+		snprintf(b, l, "%.0f/%.0f", c->o->disk_read / 1e6,
+			 c->o->disk_write / 1e6);
+}
+/* IOPS and sync figures name their limit only when it is not the disks */
+static const char *not_disks(const char *why)
+{
+	return why && strcmp(why, "disks") ? why : NULL;
+}
+static void c_rr(char *b, size_t l, const struct ctx *c)
+{
+	with_limit(b, l, c->o->rand_read, 1, "%.0f", not_disks(c->o->rand_read_limit));
+}
+static void c_rw(char *b, size_t l, const struct ctx *c)
+{
+	with_limit(b, l, c->o->rand_write, 1, "%.0f",
+		   not_disks(c->o->rand_write_limit));
+}
+static void c_sync(char *b, size_t l, const struct ctx *c)
+{
+	with_limit(b, l, c->o->sync_write, 1e6, "%.1f", not_disks(c->o->sync_limit));
+}
+static void c_sync_slog(char *b, size_t l, const struct ctx *c)
+{
+	if (!c->o->l.zfs)
+		snprintf(b, l, "-");
+	else
+		with_limit(b, l, c->o->sync_write_slog, 1e6, "%.1f",
+			   not_disks(c->o->sync_slog_limit));
+}
+static void c_price(char *b, size_t l, const struct ctx *c) { money(b, l, c, c->o->price_total); }
+static void c_per_tb(char *b, size_t l, const struct ctx *c) { money(b, l, c, c->o->per_tb); }
+static void c_per_r(char *b, size_t l, const struct ctx *c) { money(b, l, c, c->o->per_mbs_read); }
+static void c_per_w(char *b, size_t l, const struct ctx *c) { money(b, l, c, c->o->per_mbs_write); }
+static void c_per_ir(char *b, size_t l, const struct ctx *c) { money(b, l, c, c->o->per_iops_read); }
+static void c_per_iw(char *b, size_t l, const struct ctx *c) { money(b, l, c, c->o->per_iops_write); }
+static void c_per_sync(char *b, size_t l, const struct ctx *c) { money(b, l, c, c->o->per_sync_mbs); }
+
+enum { ALWAYS, SLOG_ONLY, BLOCK_ONLY };
 
 static const struct {
 	const char *label;
 	cell_fn fn;
-	size_t off;
-	const char *fmt;
+	int when;
 } rows[] = {
-	{ "data disks", c_data, 0, NULL },
-	{ "usable", c_usable, 0, NULL },
-	{ "", c_usable_tib, 0, NULL },
-	{ "disks may fail", c_fail, 0, NULL },
-	{ "seq read MB/s", c_read, 0, NULL },
-	{ "seq write MB/s", c_write, 0, NULL },
-	{ "disks alone r/w MB/s", c_disks_bw, 0, NULL },
-	{ "rand read IOPS", FIG(rand_read), "%.0f" },
-	{ "rand write IOPS", FIG(rand_write), "%.0f" },
-	{ "price", FIG(price_total), "%.2f" },
-	{ "per usable TB", FIG(per_tb), "%.2f" },
-	{ "per MB/s read", FIG(per_mbs_read), "%.2f" },
-	{ "per MB/s write", FIG(per_mbs_write), "%.2f" },
+	{ "vdevs x disks", c_vdevs, ALWAYS },
+	{ "data disks", c_data, ALWAYS },
+	{ "raw", c_raw, ALWAYS },
+	{ "after parity", c_parity, ALWAYS },
+	{ "usable (zfs list)", c_usable, ALWAYS },
+	{ "", c_usable_tib, ALWAYS },
+	{ "", c_block, BLOCK_ONLY },
+	{ "disks may fail", c_fail, ALWAYS },
+	{ "seq read MB/s", c_read, ALWAYS },
+	{ "seq write MB/s", c_write, ALWAYS },
+	{ "disks alone r/w MB/s", c_disks_bw, ALWAYS },
+	{ "rand read IOPS", c_rr, ALWAYS },
+	{ "rand write IOPS", c_rw, ALWAYS },
+	{ "sync write MB/s", c_sync, ALWAYS },
+	{ "sync, SLOG MB/s", c_sync_slog, SLOG_ONLY },
+	{ "price", c_price, ALWAYS },
+	{ "per usable TB", c_per_tb, ALWAYS },
+	{ "per MB/s read", c_per_r, ALWAYS },
+	{ "per MB/s write", c_per_w, ALWAYS },
+	{ "per read IOPS", c_per_ir, ALWAYS },
+	{ "per write IOPS", c_per_iw, ALWAYS },
+	{ "per sync MB/s", c_per_sync, ALWAYS },
 };
 
 static void print_header(const struct plan_opts *o)
 {
 	const struct nb_plan_in *in = &o->in;
-	char mbs[32], iops[32];
+	const struct nb_pool_disks *d = &in->pool.disks;
+	char mbs[32], iops[32], sz[32];
 
-	cell_num(mbs, sizeof(mbs), in->disk_mbs, "%.0f");
-	cell_num(iops, sizeof(iops), in->disk_iops, "%.0f");
-	printf("%d x %.2f TB disks, %s MB/s and %s IOPS each", in->ndisks,
-	       (double)in->disk_bytes / 1e12, mbs, iops);
-	if (in->reserve > 0)
-		printf(", %.0f%% of each left unused", in->reserve * 100);
+	num(mbs, sizeof(mbs), in->disk_mbs, "%.0f");
+	num(iops, sizeof(iops), in->disk_iops, "%.0f");
+	for (int g = 0; g < d->ngroups; g++) {
+		char cell[32];
+
+		bytes_cell(cell, sizeof(cell), (double)d->bytes[g], 0);
+		printf("%s%d x %s", g ? " + " : "", d->n[g], cell);
+	}
+	printf(" disks%s, %s MB/s and %s IOPS each%s", d->ngroups > 1 ? " (in this order)" : "",
+	       mbs, iops, in->throttled ? " (throttled)" : "");
+	if (in->pool.spares)
+		printf(", the last %d a spare", in->pool.spares);
+	if (in->box_mbs > 0)
+		printf(", the box itself %.1f MB/s", in->box_mbs);
+	if (in->pool.reserve > 0)
+		printf(", %.0f%% of each left unused", in->pool.reserve * 100);
+	printf("\nZFS: ashift %d, %s %s", in->pool.ashift,
+	       in->pool.volblocksize ? "volblocksize" : "recordsize",
+	       nb_fmt_size(in->pool.volblocksize ? in->pool.volblocksize :
+			   in->pool.recordsize, sz, sizeof(sz)));
+	printf("; sync writes of %s, %d committed together",
+	       nb_fmt_size(in->sync_io, sz, sizeof(sz)), in->sync_qd);
+	if (in->slog.present)
+		printf("; SLOG %s (%.0f MB/s, %.0f sync writes/s)", in->slog.name,
+		       in->slog.mbs, in->slog.sync_iops);
 	if (in->nic_bps)
 		printf("\nlink %.0f Mbit/s: %.1f MB/s of payload (%.1f%% of the "
 		       "line rate)", (double)in->nic_bps / 1e6,
@@ -371,7 +574,9 @@ static void print_header(const struct plan_opts *o)
 static void print_table(const struct plan_opts *o, const struct nb_plan_out *out,
 			int n)
 {
-	char cell[64];
+	uint64_t blk = o->in.pool.volblocksize ? o->in.pool.volblocksize :
+		       o->in.pool.recordsize;
+	char cell[64], label[40], sz[32];
 
 	print_header(o);
 	printf("%-22s", "");
@@ -379,14 +584,18 @@ static void print_table(const struct plan_opts *o, const struct nb_plan_out *out
 		printf(j + 1 < n ? "%-16s" : "%s", out[j].layout);
 	putchar('\n');
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
-		printf("%-22s", rows[r].label);
+		if ((rows[r].when == SLOG_ONLY && !o->in.slog.present) ||
+		    (rows[r].when == BLOCK_ONLY && blk == 128 * 1024))
+			continue;
+		snprintf(label, sizeof(label), "%s", rows[r].label);
+		if (rows[r].when == BLOCK_ONLY)
+			snprintf(label, sizeof(label), "data at %s blocks",
+				 nb_fmt_size(blk, sz, sizeof(sz)));
+		printf("%-22s", label);
 		for (int j = 0; j < n; j++) {
-			if (rows[r].fn)
-				rows[r].fn(cell, sizeof(cell), &out[j]);
-			else
-				cell_num(cell, sizeof(cell), *(const double *)
-					 ((const char *)&out[j] + rows[r].off),
-					 rows[r].fmt);
+			struct ctx c = { &o->in, &out[j] };
+
+			rows[r].fn(cell, sizeof(cell), &c);
 			printf(j + 1 < n ? "%-16s" : "%s", cell);
 		}
 		putchar('\n');
@@ -395,160 +604,58 @@ static void print_table(const struct plan_opts *o, const struct nb_plan_out *out
 
 /* ---- measured beside expected ---- */
 
-enum figure { F_NONE, F_SEQ_READ, F_SEQ_WRITE, F_RAND_READ, F_RAND_WRITE };
-
-struct measure {
-	enum figure f;
-	const char *metric;      /* as stored in the result */
-	double v;                /* median: bytes/s or IOPS */
-};
-
-/* The figures of one result entry (at most 2) the plan has an estimate for:
- * seq* bw_bytes, rand* iops, bonnie's put_block/get_block (K/sec = KiB/s). */
-static int measured(const json_t *wl, struct measure *m)
+static void print_measured(const json_t *m)
 {
-	static const struct { const char *metric; enum figure f; } bonnie[] = {
-		{ "put_block_kps", F_SEQ_WRITE }, { "get_block_kps", F_SEQ_READ },
-	};
-	const char *name = json_string_value(json_object_get(wl, "workload"));
-	enum figure f = F_NONE;
-	int n = 0;
-
-	if (!name)
-		return 0;
-	if (!strcmp(name, "bonnie")) {
-		for (int i = 0; i < 2; i++)
-			if (!nb_result_stat(wl, bonnie[i].metric, "median", &m[n].v)) {
-				m[n].v *= 1024;
-				m[n].f = bonnie[i].f;
-				m[n++].metric = bonnie[i].metric;
-			}
-		return n;
-	}
-	if (!strncmp(name, "seq", 3))
-		f = strstr(name, "read") ? F_SEQ_READ : strstr(name, "write") ?
-		    F_SEQ_WRITE : F_NONE;
-	else if (!strncmp(name, "rand", 4) && !strstr(name, "mix"))
-		f = strstr(name, "read") ? F_RAND_READ : strstr(name, "write") ?
-		    F_RAND_WRITE : F_NONE;
-	m->metric = f == F_SEQ_READ || f == F_SEQ_WRITE ? "bw_bytes" : "iops";
-	m->f = f;
-	return f != F_NONE && !nb_result_stat(wl, m->metric, "median", &m->v);
-}
-
-static double expected(const struct nb_plan_out *o, enum figure f,
-		       const char **why)
-{
-	*why = "";
-	switch (f) {
-	case F_SEQ_READ: *why = o->read_limit; return o->read;
-	case F_SEQ_WRITE: *why = o->write_limit; return o->write;
-	case F_RAND_READ: return o->rand_read;
-	case F_RAND_WRITE: return o->rand_write;
-	default: return -1;
-	}
-}
-
-/* The plan to hold a result against: its layout label, else the first. */
-static const struct nb_plan_out *plan_for(const struct plan_opts *o,
-					  const json_t *doc,
-					  const struct nb_plan_out *out, int n,
-					  struct nb_plan_out *own,
-					  const char **note)
-{
-	const char *layout = json_string_value(json_object_get(
-		json_object_get(doc, "labels"), "layout"));
-
-	*note = "";
-	if (layout && !nb_plan_compute(&o->in, layout, own))
-		return own;
-	nb_err_clear();
-	*note = layout ? " (its layout label does not fit these disks; against "
-			 "the first layout)"
-		       : " (no layout label; against the first layout)";
-	return n ? &out[0] : NULL;
-}
-
-/* One measured figure beside its expected value: a printed row and JSON. */
-static json_t *show(const struct nb_plan_out *p, const json_t *wl,
-		    const struct measure *ms, int print)
-{
-	const char *why, *wname = json_string_value(json_object_get(wl, "workload"));
-	double v = ms->v, e = expected(p, ms->f, &why);
-	int mb = ms->f == F_SEQ_READ || ms->f == F_SEQ_WRITE;
-	const char *unit = mb ? "MB/s" : "IOPS";
-	char m[32], x[40], share[16], what[64];
-
-	/* "seq512k-read"; "bonnie put_block" (bonnie's metrics end in _kps) */
-	if (!strcmp(ms->metric, "bw_bytes") || !strcmp(ms->metric, "iops"))
-		snprintf(what, sizeof(what), "%s", wname);
-	else
-		snprintf(what, sizeof(what), "%s %.*s", wname,
-			 (int)(strlen(ms->metric) - strlen("_kps")), ms->metric);
-	snprintf(m, sizeof(m), "%.1f %s", mb ? v / 1e6 : v, unit);
-	if (e > 0) {
-		snprintf(x, sizeof(x), "%.1f %s%s%s", mb ? e / 1e6 : e, unit,
-			 why && *why ? " " : "", why ? why : "");
-		snprintf(share, sizeof(share), "%.0f%%", 100 * v / e);
-	} else {
-		snprintf(x, sizeof(x), "unknown");
-		snprintf(share, sizeof(share), "-");
-	}
-	if (print)
-		printf("  %-12s %-20s %14s %20s %8s\n",
-		       json_string_value(json_object_get(wl, "target")), what, m, x,
-		       share);
-	return json_pack("{s:O, s:O, s:s, s:f, s:o, s:o}",
-		"target", json_object_get(wl, "target"),
-		"workload", json_object_get(wl, "workload"), "metric", ms->metric,
-		"measured", v, "expected", e > 0 ? json_real(e) : json_null(),
-		"share", e > 0 ? json_real(v / e) : json_null());
-}
-
-static json_t *compare_one(const struct plan_opts *o, const char *path,
-			   const json_t *doc, const struct nb_plan_out *out, int n,
-			   int print)
-{
-	struct nb_plan_out own;
-	const struct nb_plan_out *p;
-	const char *note;
-	json_t *wl, *rows_j = json_array();
+	const json_t *f;
+	const char *note = json_string_value(json_object_get(m, "note"));
 	size_t i;
 
-	p = plan_for(o, doc, out, n, &own, &note);
-	if (print) {
-		printf("\nmeasured in %s, layout %s%s:\n", path, p->layout, note);
-		if (json_is_object(json_object_get(doc, "published")))
-			printf("  (published figures, not measured by nasbench)\n");
-		printf("  %-12s %-20s %14s %20s %8s\n", "target", "workload",
-		       "measured", "expected", "share");
-	}
-	json_array_foreach(json_object_get(doc, "results"), i, wl) {
-		struct measure ms[2];
-		int k = measured(wl, ms);
+	printf("\nmeasured in %s, layout %s%s%s%s:\n",
+	       json_string_value(json_object_get(m, "file")),
+	       json_string_value(json_object_get(m, "layout")),
+	       *note ? " (" : "", note, *note ? ")" : "");
+	if (json_is_true(json_object_get(m, "published")))
+		printf("  (published figures, not measured by nasbench)\n");
+	printf("  %-12s %-24s %14s %20s %8s\n", "target", "workload", "measured",
+	       "expected", "share");
+	json_array_foreach(json_object_get(m, "figures"), i, f) {
+		const json_t *e = json_object_get(f, "expected");
+		const char *unit = json_string_value(json_object_get(
+			json_object_get(f, "measured"), "unit"));
+		int mb = !strcmp(unit, "B/s");
+		double v = json_real_value(json_object_get(json_object_get(f, "measured"),
+							   "value"));
+		const char *lim = json_string_value(json_object_get(f, "limit"));
+		const char *flag = json_string_value(json_object_get(f, "flag"));
+		char ms[32], xs[40], sh[16];
 
-		for (int j = 0; j < k; j++)
-			json_array_append_new(rows_j, show(p, wl, &ms[j], print));
+		snprintf(ms, sizeof(ms), "%.1f %s", mb ? v / 1e6 : v, mb ? "MB/s" : "IOPS");
+		if (json_is_object(e)) {
+			double x = json_real_value(json_object_get(e, "value"));
+
+			snprintf(xs, sizeof(xs), "%.1f %s%s%s", mb ? x / 1e6 : x,
+				 mb ? "MB/s" : "IOPS", lim ? " " : "", lim ? lim : "");
+			snprintf(sh, sizeof(sh), "%.0f%%", 100 * v / x);
+		} else {
+			snprintf(xs, sizeof(xs), "unknown");
+			snprintf(sh, sizeof(sh), "-");
+		}
+		printf("  %-12s %-24s %14s %20s %8s%s%s\n",
+		       json_string_value(json_object_get(f, "target")),
+		       json_string_value(json_object_get(f, "what")), ms, xs, sh,
+		       flag ? "  " : "", flag ? flag : "");
 	}
-	return json_pack("{s:s, s:s, s:o}", "file", path, "layout", p->layout,
-			 "figures", rows_j);
 }
 
 static int hw_plan(int argc, char **argv)
 {
 	struct plan_opts *o = calloc(1, sizeof(*o));
 	struct nb_plan_out out[MAX_LAYOUTS];
-	json_t *doc = NULL, *meas = json_array(), *res[MAX_RESULTS] = { NULL };
+	json_t *meas = json_array(), *res[MAX_RESULTS] = { NULL };
 	int n, rc = NB_EXIT_OK;
 
 	if (!o || plan_args(o, argc, argv) || compute_all(o, out, &n)) {
 		rc = o ? usage_error() : NB_EXIT_TARGET;
-		goto out;
-	}
-	if (!n) {
-		nb_err_set("no layout fits %d disk(s) (layouts: %s)", o->in.ndisks,
-			   nb_plan_layouts());
-		rc = usage_error();
 		goto out;
 	}
 	/* every file is read before anything is printed */
@@ -558,27 +665,33 @@ static int hw_plan(int argc, char **argv)
 			rc = NB_EXIT_USAGE;
 			goto out;
 		}
-	if (!o->json)
-		print_table(o, out, n);
 	for (int i = 0; i < o->nresults; i++)
-		json_array_append_new(meas, compare_one(o, o->results[i], res[i],
-							out, n, !o->json));
+		json_array_append_new(meas, nb_plan_measured(&o->in, o->results[i],
+							     res[i], out, n));
 	if (o->json) {
-		json_t *plans = json_array();
+		json_t *plans = json_array(), *doc;
 		char *s;
 
 		for (int i = 0; i < n; i++)
 			json_array_append_new(plans, nb_plan_json(&o->in, &out[i]));
-		doc = json_pack("{s:f, s:o, s:O}", "link_efficiency",
-				o->in.efficiency, "layouts", plans, "measured", meas);
+		doc = json_pack("{s:s, s:i, s:f, s:o, s:O}", "kind", "nasbench-plan",
+				"schema", 2, "link_efficiency", o->in.efficiency,
+				"layouts", plans, "measured", meas);
 		s = nb_result_dump(doc);
 		puts(s ? s : "{}");
 		free(s);
+		json_decref(doc);
+	} else {
+		const json_t *m;
+		size_t i;
+
+		print_table(o, out, n);
+		json_array_foreach(meas, i, m)
+			print_measured(m);
 	}
 out:
 	for (int i = 0; i < MAX_RESULTS; i++)
 		json_decref(res[i]);
-	json_decref(doc);
 	json_decref(meas);
 	free(o);
 	return rc;
@@ -588,5 +701,8 @@ int cmd_hw(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "plan"))
 		return hw_plan(argc - 1, argv + 1);
+	if (argc > 1 && argv[1][0] != '-')   /* "hw plna" */
+		return nb_cmd_unknown_in("an hw command", "hw", argv[1],
+					 (const char *[]){ "plan" }, 1);
 	return hw_inventory(argc, argv);
 }

@@ -3,6 +3,7 @@
  * CSV into a nasbench result, so they join compare and report.
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
@@ -23,7 +24,8 @@ const char cmd_import_usage[] =
 	"the files of repeated runs together.  See docs/compare.md for the\n"
 	"metrics each tool's figures become.\n"
 	"\n"
-	"  -o, --output FILE      the result file (required unless --json)\n"
+	"  -o, --output FILE      the result file ('-': standard output; required\n"
+	"                         unless --json)\n"
 	"      --json             the result on stdout\n"
 	"  -l, --label K=V        a label of the configuration (repeatable)\n"
 	"  -t, --target NAME      the target's name (default local; fio\n"
@@ -80,17 +82,19 @@ int cmd_import(int argc, char **argv)
 		case ':':
 			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return nb_cmd_usage("unknown option '%s'; see 'nasbench help import'",
-				     argv[optind - 1]);
+			nb_opts_unknown("import", argv[optind - 1], longopts);
+			return nb_cmd_usage("%s", nb_err_last());
 		}
 	}
+	if (out && !strcmp(out, "-"))            /* -o -: standard output */
+		out = NULL, json = 1;
 	if (!out && !json)
 		return nb_cmd_usage("%s", "-o RESULT.json (or --json) is required; see "
 			     "'nasbench help import'");
 	if (optind >= argc)
 		return nb_cmd_usage("%s", "no files to import; see 'nasbench help import'");
 	if (out && nb_atomic_check(out))
-		return nb_cmd_usage("%s", nb_err_last());
+		return nb_cmd_write_error();
 	nb_result_run_id(id, sizeof(id), "import");
 	nb_result_command(cmdline, sizeof(cmdline), argc, argv);
 	doc = nb_result_new(id, cmdline);

@@ -1,6 +1,8 @@
 /* list.c - 'nasbench list': workloads, suites and runners. */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/err.h"
+#include "../core/suggest.h"
 #include "../core/units.h"
 #include "../runners/runner.h"
 #include "../workloads/workload.h"
@@ -9,9 +11,33 @@
 #include <string.h>
 
 const char cmd_list_usage[] =
-	"usage: nasbench list [workloads|suites|runners]\n"
+	"usage: nasbench list [--json] [workloads|suites|runners]\n"
 	"\n"
-	"List what nasbench can run (all three when no kind is given).\n";
+	"List what nasbench can run (all three when no kind is given).\n"
+	"\n"
+	"      --json             the same as JSON: workloads (name, help),\n"
+	"                         suites (their workloads, iterations, rough\n"
+	"                         seconds and bytes written), runners (scheme)\n";
+
+enum { K_WORKLOADS = 1, K_SUITES = 2, K_RUNNERS = 4 };
+
+/* One item of a suite: its workload, iterations and a rough estimate
+ * under the suite's own sizes (each workload's default where it sets
+ * none).  0, or -1 for an item that names no workload. */
+static int suite_item(const struct nb_suite *s, const char *item,
+		      const struct nb_workload **w, int *its,
+		      struct nb_plan_est *e)
+{
+	char name[64];
+
+	if (nb_plan_item(item, name, sizeof(name), its) ||
+	    !(*w = nb_workload_find(name)))
+		return -1;
+	if (!*its)
+		*its = s->iterations ? s->iterations : 3;
+	nb_plan_estimate(*w, &s->defaults, e);
+	return 0;
+}
 
 static void list_workloads(void)
 {
@@ -20,8 +46,6 @@ static void list_workloads(void)
 		printf("  %-20s %s\n", nb_workloads[i]->name, nb_workloads[i]->help);
 }
 
-/* A suite's workloads with their iterations and a rough duration under
- * the suite's own sizes (each workload's default where it sets none). */
 static void list_suites(void)
 {
 	char dur[32], sz[32];
@@ -39,19 +63,14 @@ static void list_suites(void)
 		     item = strtok_r(NULL, ",", &save)) {
 			const struct nb_workload *w;
 			struct nb_plan_est e;
-			char name[64];
 			int its;
 
-			if (nb_plan_item(item, name, sizeof(name), &its) ||
-			    !(w = nb_workload_find(name)))
+			if (suite_item(s, item, &w, &its, &e))
 				continue;
-			if (!its)
-				its = s->iterations ? s->iterations : 3;
-			nb_plan_estimate(w, &s->defaults, &e);
 			secs += e.seconds * its;
 			written += e.written * (uint64_t)its;
-			printf("  %-20s   %-18s x%-3d %8s  writes %s\n", "", name, its,
-			       nb_plan_fmt_secs(e.seconds * its, dur, sizeof(dur)),
+			printf("  %-20s   %-18s x%-3d %8s  writes %s\n", "", w->name,
+			       its, nb_plan_fmt_secs(e.seconds * its, dur, sizeof(dur)),
 			       nb_fmt_size(e.written * (uint64_t)its, sz, sizeof(sz)));
 		}
 		printf("  %-20s   %-18s      %8s  writes %s per target\n", "", "total",
@@ -68,25 +87,110 @@ static void list_runners(void)
 		       nb_runners[i]->scheme, nb_runners[i]->help);
 }
 
+static json_t *json_suites(void)
+{
+	json_t *arr = json_array();
+
+	for (int i = 0; nb_suites[i].name; i++) {
+		const struct nb_suite *s = &nb_suites[i];
+		char list[1024], *save = NULL, *item;
+		json_t *wls = json_array();
+		uint64_t written = 0;
+		double secs = 0;
+
+		snprintf(list, sizeof(list), "%s", s->workloads);
+		for (item = strtok_r(list, ",", &save); item;
+		     item = strtok_r(NULL, ",", &save)) {
+			const struct nb_workload *w;
+			struct nb_plan_est e;
+			int its;
+
+			if (suite_item(s, item, &w, &its, &e))
+				continue;
+			secs += e.seconds * its;
+			written += e.written * (uint64_t)its;
+			json_array_append_new(wls, json_pack("{s:s, s:i, s:f, s:I}",
+				"name", w->name, "iterations", its, "seconds",
+				e.seconds * its, "written_bytes",
+				(json_int_t)(e.written * (uint64_t)its)));
+		}
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:f, s:I}",
+			"name", s->name, "help", s->help, "workloads", wls,
+			"seconds", secs, "written_bytes", (json_int_t)written));
+	}
+	return arr;
+}
+
+static json_t *list_json(unsigned kinds)
+{
+	json_t *doc = json_object(), *arr;
+
+	if (kinds & K_WORKLOADS) {
+		arr = json_array();
+		for (int i = 0; nb_workloads[i]; i++)
+			json_array_append_new(arr, json_pack("{s:s, s:s}", "name",
+				nb_workloads[i]->name, "help", nb_workloads[i]->help));
+		json_object_set_new(doc, "workloads", arr);
+	}
+	if (kinds & K_SUITES)
+		json_object_set_new(doc, "suites", json_suites());
+	if (kinds & K_RUNNERS) {
+		arr = json_array();
+		for (int i = 0; nb_runners[i]; i++)
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "name",
+				nb_runners[i]->name, "scheme", nb_runners[i]->scheme,
+				"help", nb_runners[i]->help));
+		json_object_set_new(doc, "runners", arr);
+	}
+	return doc;
+}
+
 int cmd_list(int argc, char **argv)
 {
-	const char *what = argc > 1 ? argv[1] : NULL;
+	static const struct option lo[] = { { "json", no_argument, NULL, 'j' },
+					    { NULL, 0, NULL, 0 } };
+	static const char kinds[] = "workloads|suites|runners";
+	unsigned what = 0;
+	int json = 0;
 
-	if (argc > 2 || (what && strcmp(what, "workloads") && strcmp(what, "suites") &&
-			 strcmp(what, "runners"))) {
-		nb_die_msg("list: expected workloads, suites or runners, not '%s'",
-			   argv[argc - 1]);
-		return NB_EXIT_USAGE;
+	for (int i = 1; i < argc; i++) {
+		char near[32];
+
+		if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else if (argv[i][0] == '-') {
+			nb_opts_unknown("list", argv[i], lo);
+			return nb_cmd_usage("%s", nb_err_last());
+		} else if (what) {
+			return nb_cmd_usage("list: one kind at a time, not '%s'",
+					    argv[i]);
+		} else if (!strcmp(argv[i], "workloads")) {
+			what = K_WORKLOADS;
+		} else if (!strcmp(argv[i], "suites")) {
+			what = K_SUITES;
+		} else if (!strcmp(argv[i], "runners")) {
+			what = K_RUNNERS;
+		} else if (nb_suggest_choice(argv[i], kinds, near, sizeof(near))) {
+			return nb_cmd_usage("list: expected workloads, suites or "
+					    "runners, not '%s'; did you mean '%s'?",
+					    argv[i], near);
+		} else {
+			return nb_cmd_usage("list: expected workloads, suites or "
+					    "runners, not '%s'", argv[i]);
+		}
 	}
-	if (!what || !strcmp(what, "workloads"))
+	if (json)
+		return nb_cmd_print_json(list_json(what ? what :
+					 K_WORKLOADS | K_SUITES | K_RUNNERS));
+	if (!what || what == K_WORKLOADS)
 		list_workloads();
 	if (!what)
 		putchar('\n');
-	if (!what || !strcmp(what, "suites"))
+	if (!what || what == K_SUITES)
 		list_suites();
 	if (!what)
 		putchar('\n');
-	if (!what || !strcmp(what, "runners"))
+	if (!what || what == K_RUNNERS)
 		list_runners();
 	return NB_EXIT_OK;
 }

@@ -1,6 +1,8 @@
 /* opts.c - getopt_long and usage text from one option table. */
 #include "opts.h"
 #include "../core/err.h"
+#include "../core/suggest.h"
+#include "../core/units.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -73,13 +75,48 @@ int nb_opts_parse(int argc, char **argv, const struct nb_opt *opts, size_t n,
 			return nb_err(-EINVAL, "option '%s' needs a value",
 				      argv[optind - 1]);
 		if (c == '?')
-			return nb_err(-EINVAL, "unknown option '%s' (see 'nasbench "
-				      "help %s')", argv[optind - 1], argv[0]);
+			return nb_opts_unknown(argv[0], argv[optind - 1], longopts);
 		rc = cb(k ? 0 : c, k, optarg, payload);
 		if (rc)
 			return rc;
 	}
 	*first_arg = optind;
+	return 0;
+}
+
+int nb_opts_unknown(const char *cmd, const char *given, const struct option *lo)
+{
+	const char *cands[MAX_OPTS], *near = NULL;
+	char name[64];
+	size_t n = 0;
+
+	/* "--taget=x": the name is "taget"; a short option gets no guess */
+	if (!strncmp(given, "--", 2) && given[2]) {
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(given + 2, "="),
+			 given + 2);
+		for (; lo && lo[n].name && n < MAX_OPTS; n++)
+			cands[n] = lo[n].name;
+		near = nb_suggest(name, cands, n);
+	}
+	if (near)
+		return nb_err(-EINVAL, "unknown option '%.*s'; did you mean '--%s'?",
+			      (int)strcspn(given, "="), given, near);
+	return nb_err(-EINVAL, "unknown option '%.*s' (see 'nasbench help%s%s')",
+		      (int)strcspn(given, "="), given, *cmd ? " " : "", cmd);
+}
+
+int nb_opts_seconds(const char *opt, const char *arg, double min_s, uint64_t *ns)
+{
+	uint64_t us;
+
+	if (nb_parse_duration_us(arg, &us)) {
+		nb_err_prefix("%s", opt);
+		return -EINVAL;
+	}
+	if ((double)us < min_s * 1e6)
+		return nb_err(-EINVAL, "%s: value '%s' is too small: at least %g s",
+			      opt, arg, min_s);
+	*ns = us * 1000;
 	return 0;
 }
 

@@ -10,7 +10,9 @@
 #ifndef NB_CMD_OPTS_H
 #define NB_CMD_OPTS_H
 
+#include <getopt.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../core/knobs.h"
@@ -30,10 +32,22 @@ typedef int (*nb_opt_fn)(int id, const struct nb_knob *k, char *arg,
 
 /* Parse ARGV (ARGV[0] the command) by OPTS (N rows) and the knob rows
  * they stand for, calling CB; *FIRST_ARG is the index of the first
- * operand.  0, CB's error, or -EINVAL: "unknown option '--x' (see
- * 'nasbench help CMD')", "option '--x' needs a value". */
+ * operand.  0, CB's error, or -EINVAL: nb_opts_unknown()'s error,
+ * "option '--x' needs a value". */
 int nb_opts_parse(int argc, char **argv, const struct nb_opt *opts, size_t n,
 		  nb_opt_fn cb, void *payload, int *first_arg);
+
+/* The error of an unknown option GIVEN (argv[optind - 1] after getopt_long
+ * said '?') to command CMD ("hw plan"), whose options are LO (ended by a
+ * row with a NULL name): "unknown option '--taget'; did you mean
+ * '--target'?", or "unknown option '--x' (see 'nasbench help CMD')" when
+ * none is near.  Every command's parser calls it.  Returns -EINVAL. */
+int nb_opts_unknown(const char *cmd, const char *given, const struct option *lo);
+
+/* ARG of option OPT as a duration ("5" seconds, "500ms", "2m") into *NS:
+ * 0, or -EINVAL: "--status-interval: value '0' is too small: at least
+ * 0.1 s", or the parser's "invalid duration" prefixed with OPT. */
+int nb_opts_seconds(const char *opt, const char *arg, double min_s, uint64_t *ns);
 
 /* The option lines of OPTS, headings and knob sections included. */
 void nb_opts_usage(FILE *out, const struct nb_opt *opts, size_t n);

@@ -14,6 +14,7 @@
 #include "../core/result.h"
 #include "../hw/inventory.h"
 #include "../reports/accept.h"
+#include "../reports/history.h"
 #include "../reports/text.h"
 #include "../run/exec.h"
 #include "../workloads/io_fio.h"
@@ -24,7 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { O_SET = 256, O_JSON, O_NO_SPACE, O_BOX_HW, O_ACCEPT, O_JUNIT, O_CLIENTS };
+enum { O_SET = 256, O_JSON, O_NO_SPACE, O_BOX_HW, O_ACCEPT, O_JUNIT, O_CLIENTS,
+       O_STATUS, O_HISTORY };
 
 /* Run's own options and the knobs', in the order of the usage text. */
 static const struct nb_opt run_opts[] = {
@@ -50,10 +52,16 @@ static const struct nb_opt run_opts[] = {
 	{ "accept", 0, "FILE", O_ACCEPT, "acceptance criteria (instead of the box "
 	  "file's [accept] section; see docs/accept.md)" },
 	{ "junit", 0, "FILE", O_JUNIT, "the criteria's verdicts as JUnit XML" },
-	{ "output", 'o', "FILE", 'o', "where the result goes" },
-	{ "json", 0, NULL, O_JSON, "the result JSON on stdout (no file unless -o)" },
+	{ "output", 'o', "FILE", 'o', "where the result goes ('-': stdout, as --json)" },
+	{ "json", 0, NULL, O_JSON, "the result JSON on stdout (no file unless -o); "
+	  "with --dry-run, the plan as JSON" },
+	{ "history", 0, NULL, O_HISTORY, "record the result in the history "
+	  "($NASBENCH_DB, else ~/.local/share/nasbench/history.db; [box] "
+	  "history = yes)" },
 	{ "dry-run", 'n', NULL, 'n', "print the plan, touch nothing" },
 	{ "quiet", 'q', NULL, 'q', "no progress, no table" },
+	{ "status-interval", 0, "SECONDS", O_STATUS, "off a terminal, a progress "
+	  "line this often (default 10; on standard error, as all progress)" },
 };
 #define NRUN_OPTS (sizeof(run_opts) / sizeof(run_opts[0]))
 
@@ -64,8 +72,9 @@ void cmd_run_help(FILE *out)
 	      "write one JSON result (default nasbench-<run-id>.json).\n", out);
 	nb_opts_usage(out, run_opts, NRUN_OPTS);
 	fputs("\nExit status: 0 ok, 1 an acceptance criterion failed, 2 usage or config\n"
-	      "error, 3 target or I/O error (wins over 1), 130 interrupted (the result\n"
-	      "keeps what finished, \"complete\": false).\n", out);
+	      "error, 3 target or I/O error or the result cannot be written (wins\n"
+	      "over 1), 130 interrupted (the result keeps what finished,\n"
+	      "\"complete\": false).\n", out);
 }
 
 static volatile sig_atomic_t stop_flag;
@@ -88,7 +97,8 @@ struct opts {
 	struct nb_config cfg;
 	const char *config, *output, *clients_file, *box_hw, *accept_file, *junit;
 	char *targets[NB_MAX_TARGETS + 1];
-	int ntargets, json, quiet, dry_run, no_space_check;
+	int ntargets, json, quiet, dry_run, no_space_check, history;
+	uint64_t status_ns;
 	struct nb_fio_clients clients;
 	json_t *box;
 	struct nb_accept acc;
@@ -142,9 +152,16 @@ static int on_option(int c, const struct nb_knob *k, char *arg, void *payload)
 	case O_NO_SPACE: o->no_space_check = 1; return 0;
 	case O_ACCEPT: o->accept_file = arg; return 0;
 	case O_JUNIT: o->junit = arg; return 0;
-	case 'o': o->output = arg; return 0;
+	case 'o':                /* -o -: the JSON on stdout, as --json */
+		if (!strcmp(arg, "-"))
+			o->json = 1, o->output = NULL;
+		else
+			o->output = arg;
+		return 0;
 	case O_JSON: o->json = 1; return 0;
+	case O_HISTORY: o->history = 1; return 0;
 	case 'n': o->dry_run = 1; return 0;
+	case O_STATUS: return nb_opts_seconds("--status-interval", arg, 0.1, &o->status_ns);
 	default: o->quiet = 1; return 0;   /* 'q' */
 	}
 }
@@ -213,6 +230,32 @@ static int output_result(struct opts *o, json_t *doc, const char *path)
 	return 0;
 }
 
+/* run --history, [box] history = yes: the result into the history.  0, or
+ * the exit status (2: not a history, 3: cannot write it). */
+static int record(struct opts *o, json_t *doc, const char *path, FILE *tty)
+{
+	struct nb_history *h;
+	long long id;
+	int rc;
+
+	if (stop_flag) {
+		nb_warn("interrupted: the partial result is not recorded in the history");
+		return 0;
+	}
+	rc = nb_history_open(NULL, &h);
+	if (!rc)
+		rc = nb_history_add(h, doc, path ? path : "nasbench run", &id);
+	if (rc < 0) {
+		nb_die_msg("%s", nb_err_last());
+		nb_history_close(h);
+		return rc == -EINVAL ? NB_EXIT_USAGE : NB_EXIT_TARGET;
+	}
+	if (!o->quiet)
+		fprintf(tty, "history: run %lld (%s)\n", id, nb_history_file(h));
+	nb_history_close(h);
+	return 0;
+}
+
 static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 {
 	char outbuf[128];
@@ -223,14 +266,14 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 			     .stop = &stop_flag, .progress = &progress,
 			     .no_space_check = o->no_space_check };
 	struct sigaction sa = { .sa_handler = on_signal };
-	int accept_code;
+	int accept_code, rc;
 
 	if (!out && !o->json) {
 		snprintf(outbuf, sizeof(outbuf), "nasbench-%s.json", run_id);
 		out = outbuf;
 	}
 	if ((out && nb_atomic_check(out)) || (o->junit && nb_atomic_check(o->junit)))
-		return nb_cmd_usage("%s", nb_err_last());
+		return nb_cmd_write_error();
 	x.doc = nb_result_new(run_id, o->command);
 	for (int i = 0; i < o->cfg.nlabels; i++)
 		json_object_set_new(json_object_get(x.doc, "labels"),
@@ -240,7 +283,9 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 	o->box = NULL;
 	if (!o->quiet)
 		nb_plan_headline(tty, pl, &o->cfg);
-	nb_progress_init(&progress, tty, o->quiet);
+	nb_progress_init(&progress, stderr, o->quiet);
+	if (o->status_ns)
+		progress.every_ns = o->status_ns;
 	if (o->clients.n && !o->quiet)
 		nb_fio_clients_print(tty, &o->clients);
 	sigaction(SIGINT, &sa, NULL);
@@ -253,6 +298,9 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 		nb_die_msg("no workload ran; no result written"); /* keep the old file */
 	else if (output_result(o, x.doc, out) && x.exit_code == NB_EXIT_OK)
 		x.exit_code = NB_EXIT_TARGET;
+	else if ((o->history || o->cfg.history) &&
+		 (rc = record(o, x.doc, out, tty)) && x.exit_code == NB_EXIT_OK)
+		x.exit_code = rc;
 	if (nb_accept_report(x.doc, o->quiet ? NULL : tty, o->junit) &&
 	    x.exit_code == NB_EXIT_OK)
 		x.exit_code = NB_EXIT_TARGET;
@@ -285,6 +333,8 @@ int cmd_run(int argc, char **argv)
 	nb_quiet = o->quiet;
 	if (prepare(o, &pl, o->dry_run ? "dry-run" : run_id)) {
 		rc = nb_cmd_usage("%s", nb_err_last());
+	} else if (o->dry_run && o->json) {
+		rc = nb_cmd_print_json(nb_run_plan_json(&pl, &o->cfg));
 	} else if (o->dry_run) {
 		nb_plan_print(stdout, &pl, &o->cfg);
 		if (o->clients.n)

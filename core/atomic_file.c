@@ -6,6 +6,7 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,11 +20,15 @@ static void dir_of(const char *path, char *dir, size_t len)
 
 int nb_atomic_check(const char *path)
 {
+	struct stat st;
 	char dir[4096];
 
 	dir_of(path, dir, sizeof(dir));
-	if (access(dir, W_OK | X_OK)) {
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK)) {
 		int e = errno;
+
+		if (!stat(dir, &st) && !S_ISDIR(st.st_mode))
+			e = ENOTDIR;
 
 		nb_err_set("unable to write '%s': %s", path, strerror(e));
 		return -e;

@@ -122,11 +122,10 @@ static int set_key(struct nb_config *c, const char *section, const char *name,
 	if (!k)
 		return unknown_key(sec, name);
 	if (!strcmp(sec, "box")) {
-		if (!nb_knob_allows(k, value)) {
-			nb_err_set("'%s' is not one of %s", value, k->choices);
+		if (nb_knob_check_choice(k, value))
 			return bad_value(k, where);
-		}
-		if (nb_config_label(c, name, value, NULL))
+		if (!(k->flags & NB_KF_NOLABEL) &&
+		    nb_config_label(c, name, value, NULL))
 			return -EINVAL;
 	}
 	switch (k->base) {

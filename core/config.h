@@ -58,6 +58,7 @@ struct nb_config {
 	struct nb_raw_line *raw;
 	int noverrides;
 	struct nb_override *overrides;
+	int history;             /* [box] history = yes: record each run */
 };
 
 void nb_config_init(struct nb_config *c);

@@ -3,7 +3,7 @@
  *
  * A xoshiro256** generator fills buffers at several GB/s per core; writes
  * are stamped with their offset and a sequence number (nb_datagen_stamp) so
- * no two blocks are equal and a deduplicating box cannot cheat.  Verifying
+ * no two 512 B sectors are equal and a deduplicating box cannot cheat.  Verifying
  * workloads use nb_block_* to put a checked header in every block.
  */
 #ifndef NB_DATAGEN_H
@@ -41,7 +41,10 @@ void nb_rng_wide_seed(struct nb_rng_wide *r, uint64_t seed);
 void nb_datagen_fill_wide(struct nb_rng_wide *r, void *buf, size_t len);
 
 /* Overwrite the first 24 bytes of every 4 KiB of BUF with (NB_BLOCK_MAGIC,
- * offset, seq): unique, and recognisable as nasbench's by the LUN guard. */
+ * offset, seq), recognisable as nasbench's by the LUN guard, and the first
+ * 16 bytes of every other 512 B sector with (offset, seq): with a distinct
+ * SEQ per write, no 512 B sector of one write equals one of another, even
+ * when the rest of BUF is reused. */
 void nb_datagen_stamp(void *buf, size_t len, uint64_t offset, uint64_t seq);
 
 /*

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "progress.h"
 #include "target.h"
 
 enum nb_pattern { NB_PAT_SEQ = 0, NB_PAT_RAND = 1 };
@@ -32,6 +33,8 @@ struct nb_iospec {
 	uint32_t bs;             /* bytes per I/O */
 	uint32_t qd;             /* I/Os in flight, 1..NB_MAX_QD */
 	uint64_t size;           /* the region I/O falls in (file or window) */
+	uint64_t start;          /* NB_PAT_SEQ: the first offset, rounded down
+				  * to bs (0: the region's start) */
 	uint64_t bytes;          /* stop after this many bytes (0: size) */
 	uint64_t runtime_us;     /* stop after this long (0: no limit) */
 	int sync;                /* enum nb_sync */
@@ -48,6 +51,8 @@ struct nb_engine_hooks {
 	int (*check)(const void *buf, uint32_t len, uint64_t off, void *payload);
 	/* Called about 4 times a second with the bytes done so far. */
 	void (*progress)(uint64_t bytes, uint64_t elapsed_ns, void *payload);
+	/* Given, told the I/Os and latencies so far just before progress. */
+	struct nb_progress *live;
 	/* Called once per second of run time with the bytes of that second. */
 	void (*second)(unsigned sec, uint64_t bytes, void *payload);
 	void *payload;

@@ -68,7 +68,7 @@ void nb_hist_merge(struct nb_hist *dst, const struct nb_hist *src)
 
 uint64_t nb_hist_percentile(const struct nb_hist *h, double p)
 {
-	uint64_t rank, seen = 0, lo, hi, mid;
+	uint64_t rank, ppm, seen = 0, lo, hi, mid;
 
 	if (!h->count)
 		return 0;
@@ -76,8 +76,13 @@ uint64_t nb_hist_percentile(const struct nb_hist *h, double p)
 		return h->min;
 	if (p >= 100)
 		return h->max;
-	/* nearest-rank: the smallest value with at least p% at or below it */
-	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
+	/*
+	 * nearest-rank: the smallest value with at least p% at or below it.
+	 * The rank is computed in integers, p in millionths of the whole:
+	 * in floating point ceil(99.9 / 100 * 1000) is 1000, not 999.
+	 */
+	ppm = (uint64_t)llround(p * 10000.0);
+	rank = (uint64_t)(((unsigned __int128)ppm * h->count + 999999) / 1000000);
 	if (rank < 1)
 		rank = 1;
 	for (unsigned i = 0; i < NB_HIST_BUCKETS; i++) {

@@ -26,7 +26,8 @@ void nb_hist_init(struct nb_hist *h);
 void nb_hist_add(struct nb_hist *h, uint64_t v);
 void nb_hist_merge(struct nb_hist *dst, const struct nb_hist *src);
 
-/* Value at percentile P (0..100), within one bucket's width; 0 when empty. */
+/* Value at percentile P (0..100, to 1e-4 %), nearest rank computed in
+ * integers, within one bucket's width; 0 when empty. */
 uint64_t nb_hist_percentile(const struct nb_hist *h, double p);
 double nb_hist_mean(const struct nb_hist *h);
 

@@ -37,6 +37,10 @@ const struct nb_knob nb_knobs[] = {
 	{ "box", "plp", NB_KT_LABEL, LABEL, "yes|no", 0, 0,
 	  "power-loss-protected write cache (PLP SSD, NVRAM, BBU): sync "
 	  "writes may be durable at async cost" },
+	{ "box", "compression", NB_KT_LABEL, LABEL, NULL, 0, 0,
+	  "compression of the pool or share, e.g. off, lz4, lzjb, gzip-6" },
+	{ "box", "arc", NB_KT_LABEL, LABEL, NULL, 0, 0,
+	  "ZFS ARC (read cache) size, e.g. 64M" },
 	{ "box", "ram", NB_KT_SIZE, PRM(ram), NULL, 0, 0,
 	  "the box's memory (bonnie sizes its file at twice this)" },
 	{ "box", "cpu", NB_KT_LABEL, LABEL, NULL, 0, 0, "the box's processor" },
@@ -44,6 +48,10 @@ const struct nb_knob nb_knobs[] = {
 	  "the box's network link, e.g. 1gbit" },
 	{ "box", "os", NB_KT_LABEL, LABEL, NULL, 0, 0, "the box's OS, e.g. FreeNAS 9.3" },
 	{ "box", "notes", NB_KT_LABEL, LABEL, NULL, 0, 0, "free text" },
+	{ "box", "history", NB_KT_BOOL, CFG(history), NULL, 0, 0,
+	  "record every run in the results history ($NASBENCH_DB, else "
+	  "~/.local/share/nasbench/history.db; as run --history)",
+	  NULL, 0, NULL, NB_KF_NOLABEL },
 
 	{ "target", "url", NB_KT_URL, TGT(url), NULL, 0, 0,
 	  "path, file:///path, nfs://host/export/dir or iscsi://host/iqn/lun" },
@@ -144,9 +152,16 @@ int nb_knob_allows(const struct nb_knob *k, const char *v)
 	return !k->choices || choice_index(k->choices, v) >= 0;
 }
 
-static int not_one_of(const struct nb_knob *k, const char *v)
+int nb_knob_check_choice(const struct nb_knob *k, const char *v)
 {
-	return nb_err(-EINVAL, "'%s' is not one of %s", v, k->choices);
+	char near[64];
+
+	if (!nb_knob_allows(k, v) &&
+	    nb_suggest_choice(v, k->choices, near, sizeof(near)))
+		return nb_err(-EINVAL, "'%s' is not one of %s; did you mean '%s'?",
+			      v, k->choices, near);
+	return nb_knob_allows(k, v) ? 0 :
+	       nb_err(-EINVAL, "'%s' is not one of %s", v, k->choices);
 }
 
 /* A bound in the unit the user writes: "4 KiB", "0.001 s", "1000". */
@@ -211,7 +226,7 @@ int nb_knob_parse(const struct nb_knob *k, void *base, const char *v)
 
 	switch (k->type) {
 	case NB_KT_LABEL:
-		return nb_knob_allows(k, v) ? 0 : not_one_of(k, v);
+		return nb_knob_allows(k, v) ? 0 : nb_knob_check_choice(k, v);
 	case NB_KT_URL: {
 		struct nb_target_cfg *t = base;
 
@@ -226,7 +241,7 @@ int nb_knob_parse(const struct nb_knob *k, void *base, const char *v)
 		if (strlen(v) >= k->len)
 			return nb_err(-EINVAL, "value too long");
 		if (!nb_knob_allows(k, v))
-			return not_one_of(k, v);
+			return nb_knob_check_choice(k, v);
 		snprintf(field, k->len, "%s", v);
 		return 0;
 	case NB_KT_BOOL:
@@ -237,7 +252,7 @@ int nb_knob_parse(const struct nb_knob *k, void *base, const char *v)
 	case NB_KT_CHOICE:
 		b = choice_index(k->choices, v);
 		if (b < 0)
-			return not_one_of(k, v);
+			return nb_knob_check_choice(k, v);
 		*(int *)field = b;
 		return 0;
 	default:

@@ -42,6 +42,7 @@ enum nb_knob_base {
 enum nb_knob_flag {
 	NB_KF_NOARG = 1 << 0,  /* the option takes no value: it sets "yes" */
 	NB_KF_AUTO = 1 << 1,   /* a size that may be "auto" (NB_SIZE_AUTO) */
+	NB_KF_NOLABEL = 1 << 2, /* a [box] key that is not a label of the result */
 };
 
 struct nb_knob {
@@ -74,6 +75,10 @@ const char *nb_knob_suggest(const char *section, const char *name);
 
 /* Whether V is one of K's choices (always, when K has none). */
 int nb_knob_allows(const struct nb_knob *k, const char *v);
+
+/* 0 when K allows V, else -EINVAL with "'x' is not one of a|b; did you
+ * mean 'a'?" set (the suggestion when one is near). */
+int nb_knob_check_choice(const struct nb_knob *k, const char *v);
 
 /* Parse V into K's field of BASE (the struct K->base names; for a URL, the
  * target).  0, or -EINVAL with the reason set (not prefixed with a place:

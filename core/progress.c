@@ -1,4 +1,6 @@
+/* progress.c - the live line of a run. */
 #include "progress.h"
+#include "hook.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +11,7 @@ void nb_progress_init(struct nb_progress *p, FILE *out, int quiet)
 {
 	memset(p, 0, sizeof(*p));
 	p->out = out;
+	p->every_ns = PLAIN_EVERY_NS;
 	if (quiet)
 		p->mode = NB_PROGRESS_QUIET;
 	else
@@ -24,6 +27,36 @@ void nb_progress_begin(struct nb_progress *p, const char *label,
 	p->last_ns = p->last_bytes = p->last_print_ns = 0;
 	p->rate = 0;
 	p->shown = 0;
+	p->hooked = 0;
+	p->ios = p->last_ios = 0;
+	p->iops = 0;
+	p->lat = NULL;
+}
+
+void nb_progress_io(struct nb_progress *p, uint64_t ios,
+		    const struct nb_hist *lat)
+{
+	if (!p)
+		return;
+	p->ios = ios;
+	p->lat = lat;
+}
+
+/* " 12345 IOPS p99 812 us" for the engine's workloads, else "". */
+static const char *io_part(const struct nb_progress *p, char *buf, size_t len)
+{
+	double p99;
+
+	if (!p->lat) {
+		buf[0] = '\0';
+		return buf;
+	}
+	p99 = (double)nb_hist_percentile(p->lat, 99) / 1e3;
+	if (p99 < 1000)
+		snprintf(buf, len, " %8.0f IOPS  p99 %4.0f us", p->iops, p99);
+	else
+		snprintf(buf, len, " %8.0f IOPS  p99 %4.1f ms", p->iops, p99 / 1e3);
+	return buf;
 }
 
 static double fraction(const struct nb_progress *p, uint64_t bytes,
@@ -39,24 +72,33 @@ static double fraction(const struct nb_progress *p, uint64_t bytes,
 void nb_progress_update(struct nb_progress *p, uint64_t bytes,
 			uint64_t elapsed_ns)
 {
-	double f, now_rate, eta;
+	double f, now_rate, now_iops, eta;
 	uint64_t dt = elapsed_ns - p->last_ns;
+	char io[64];
 
+	/* a test build may stop here, once I/O is flowing: "running" */
+	if (!p->hooked && bytes >= NB_HOOK_RUNNING_BYTES) {
+		p->hooked = 1;
+		nb_hook("running", p->label, NULL);
+	}
 	if (p->mode == NB_PROGRESS_QUIET || !dt)
 		return;
 	now_rate = (double)(bytes - p->last_bytes) * 1e9 / (double)dt;
 	p->rate = p->rate ? 0.6 * p->rate + 0.4 * now_rate : now_rate;
+	now_iops = (double)(p->ios - p->last_ios) * 1e9 / (double)dt;
+	p->iops = p->iops ? 0.6 * p->iops + 0.4 * now_iops : now_iops;
+	p->last_ios = p->ios;
 	p->last_ns = elapsed_ns;
 	p->last_bytes = bytes;
 	if (p->mode == NB_PROGRESS_PLAIN &&
-	    elapsed_ns - p->last_print_ns < PLAIN_EVERY_NS)
+	    elapsed_ns - p->last_print_ns < p->every_ns)
 		return;
 	p->last_print_ns = elapsed_ns;
 	f = fraction(p, bytes, elapsed_ns);
 	eta = f > 0.001 ? (double)elapsed_ns / 1e9 * (1 - f) / f : 0;
-	fprintf(p->out, "%s%-48s %9.1f MB/s %3.0f%%  ETA %u:%02u%s",
+	fprintf(p->out, "%s%-40s %9.1f MB/s%s %3.0f%%  ETA %u:%02u%s",
 		p->mode == NB_PROGRESS_TTY ? "\r" : "", p->label, p->rate / 1e6,
-		f * 100, (unsigned)eta / 60, (unsigned)eta % 60,
+		io_part(p, io, sizeof(io)), f * 100, (unsigned)eta / 60, (unsigned)eta % 60,
 		p->mode == NB_PROGRESS_TTY ? "\033[K" : "\n");
 	fflush(p->out);
 	p->shown = 1;

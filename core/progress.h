@@ -2,14 +2,18 @@
  * progress.h - the line that says a workload is alive.
  *
  * On a terminal: one line rewritten in place (workload, target, iteration,
- * MB/s now, % done, ETA).  Not a terminal: a plain line every 10 seconds.
- * Quiet: nothing.  Progress never goes to the stream machine output uses.
+ * MB/s now, and for the engine's workloads IOPS now and the p99 latency of
+ * the iteration so far, % done, ETA).  Not a terminal: a plain line every
+ * 10 seconds (every_ns; 'run --status-interval').  Quiet: nothing.
+ * Progress goes to standard error, never to the stream of the results.
  */
 #ifndef NB_PROGRESS_H
 #define NB_PROGRESS_H
 
 #include <stdint.h>
 #include <stdio.h>
+
+#include "hist.h"
 
 enum nb_progress_mode { NB_PROGRESS_QUIET, NB_PROGRESS_PLAIN, NB_PROGRESS_TTY };
 
@@ -21,11 +25,25 @@ struct nb_progress {
 	uint64_t last_ns, last_bytes, last_print_ns;
 	double rate;             /* bytes/s, smoothed */
 	int shown;
+	int hooked;              /* nb_hook("running") called since begin */
+	uint64_t every_ns;       /* off a terminal: a line this often */
+	/* the engine's I/O count and latencies (nb_progress_io), or none */
+	uint64_t ios, last_ios;
+	double iops;             /* ops/s, smoothed */
+	const struct nb_hist *lat;
 };
+
+/* Bytes a workload has moved when the test hook "running" fires. */
+#define NB_HOOK_RUNNING_BYTES (1024 * 1024)
 
 void nb_progress_init(struct nb_progress *p, FILE *out, int quiet);
 void nb_progress_begin(struct nb_progress *p, const char *label,
 		       uint64_t total_bytes, uint64_t total_ns);
+/* The I/Os done and their latency histogram (ns) so far in the workload
+ * begun: called before nb_progress_update() by the engine, the line shows
+ * IOPS and p99 as well.  P may be NULL. */
+void nb_progress_io(struct nb_progress *p, uint64_t ios,
+		    const struct nb_hist *lat);
 void nb_progress_update(struct nb_progress *p, uint64_t bytes,
 			uint64_t elapsed_ns);
 void nb_progress_end(struct nb_progress *p);

@@ -53,9 +53,10 @@ json_t *nb_result_new(const char *run_id, const char *command)
 	char now[32];
 
 	nb_iso_now(now, sizeof(now));
-	return json_pack("{s:i, s:s, s:s, s:o, s:s, s:s, s:b, s:s, s:{}, s:[], s:[]}",
-			 "schema", NB_RESULT_SCHEMA, "tool", "nasbench",
-			 "version", NB_VERSION, "libs", nb_version_libs(),
+	return json_pack("{s:i, s:s, s:s, s:s, s:o, s:s, s:s, s:b, s:s, s:{}, s:[], "
+			 "s:[]}", "schema", NB_RESULT_SCHEMA, "tool", "nasbench",
+			 "version", nb_version(), "git", nb_version_git(),
+			 "libs", nb_version_libs(),
 			 "run_id", run_id, "started", now, "complete", 0,
 			 "command", command ? command : "", "labels", "targets",
 			 "results");
@@ -178,7 +179,12 @@ int nb_result_write(const json_t *doc, const char *path)
 int nb_result_load(const char *path, json_t **out)
 {
 	json_error_t e;
-	json_t *doc = json_load_file(path, 0, &e), *schema;
+	int in = !strcmp(path, "-");
+	json_t *doc = in ? json_loadf(stdin, 0, &e) : json_load_file(path, 0, &e);
+	json_t *schema;
+
+	if (in)
+		path = "standard input";
 
 	*out = NULL;
 	if (!doc) {

@@ -51,8 +51,8 @@ void nb_result_finish(json_t *doc, int complete);
 int nb_result_write(const json_t *doc, const char *path);
 char *nb_result_dump(const json_t *doc);
 
-/* Load and check a result file: JSON, the "nasbench" tool, a schema this
- * version reads, a results array.  0, or -EINVAL/-errno with
+/* Load and check a result file ("-": standard input): JSON, the
+ * "nasbench" tool, a schema this version reads, a results array.  0, or -EINVAL/-errno with
  * "'PATH': why" set. */
 int nb_result_load(const char *path, json_t **doc);
 

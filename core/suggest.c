@@ -1,4 +1,7 @@
+/* suggest.c - the nearest known name to a mistyped one. */
 #include "suggest.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,4 +51,24 @@ const char *nb_suggest(const char *word, const char *const *cands, size_t n)
 		}
 	}
 	return best_d <= limit ? best : NULL;
+}
+
+const char *nb_suggest_choice(const char *word, const char *choices, char *buf,
+			      size_t len)
+{
+	char copy[1024], *save = NULL;
+	const char *cands[64], *near;
+	size_t n = 0;
+
+	if (!choices)
+		return NULL;
+	snprintf(copy, sizeof(copy), "%s", choices);
+	for (char *c = strtok_r(copy, "|", &save); c && n < 64;
+	     c = strtok_r(NULL, "|", &save))
+		cands[n++] = c;
+	near = nb_suggest(word, cands, n);
+	if (!near)
+		return NULL;
+	snprintf(buf, len, "%s", near);
+	return buf;
 }

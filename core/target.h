@@ -62,6 +62,11 @@ struct nb_io {
 	void *buf;
 	int64_t result;          /* set by the runner: bytes done or -errno */
 	uint64_t t_submit;       /* set by the engine (ns) */
+	uint64_t t_done;         /* 0 at submit; the runner may stamp it
+				  * (nb_now_ns) when it first sees the I/O
+				  * finished, else the engine does when
+				  * reaped: completions waiting in a queue
+				  * are then not timed as still in flight */
 	void *priv;              /* the caller's */
 	void *rpriv;             /* the runner's */
 };
@@ -156,7 +161,9 @@ struct nb_target {
 	uint64_t capacity;       /* block targets: bytes in the window */
 	char desc[1100];         /* URL with secrets removed */
 	uint64_t filled;         /* block targets: bytes from the window's start
-	                          * that this run wrote (reads need no prefill) */
+	                          * that this run is known to have written, as
+	                          * each writer counts what really completed
+	                          * (nb_wl_wrote); reads prefill the rest */
 	uint64_t cached_opens;   /* opens that asked for O_DIRECT and went
 	                          * through the client's page cache (refused) */
 	void *priv;

@@ -1,3 +1,4 @@
+/* version.c - the one file the Makefile gives the version and commit. */
 #include "version.h"
 
 #include <lzma.h>
@@ -17,6 +18,28 @@
 #ifndef NB_INIH_VERSION
 #define NB_INIH_VERSION "unknown"
 #endif
+
+#ifndef NB_VERSION
+#define NB_VERSION "unknown"
+#endif
+#ifndef NB_GIT
+#define NB_GIT ""
+#endif
+
+const char *nb_version(void)
+{
+	return NB_VERSION;
+}
+
+const char *nb_version_git(void)
+{
+	return NB_GIT;
+}
+
+const char *nb_version_string(void)
+{
+	return NB_GIT[0] ? NB_VERSION " (git " NB_GIT ")" : NB_VERSION;
+}
 
 json_t *nb_version_libs(void)
 {

@@ -4,9 +4,14 @@
 
 #include <jansson.h>
 
-#ifndef NB_VERSION
-#define NB_VERSION "unknown"
-#endif
+/* The release, "0.2.0" (the file VERSION). */
+const char *nb_version(void);
+
+/* The commit it was built from, "abc1234", or "" outside a git tree. */
+const char *nb_version_git(void);
+
+/* "0.2.0 (git abc1234)", or "0.2.0" without a commit. */
+const char *nb_version_string(void);
 
 /* { "libnfs": "4.0.0", "libiscsi": "1.19.0", "liblzma": "5.4.1", ... } */
 json_t *nb_version_libs(void);

@@ -1,10 +1,19 @@
 /*
- * plan.c - capacity, redundancy, throughput ceilings and cost of a layout
- * (the formulas are in plan.h and docs/hw.md).
+ * plan.c - throughput ceilings and cost of a layout (the formulas are in
+ * plan.h and docs/hw.md; capacity is hw/pool.c's).
+ *
+ * Constants:
+ *   128 KiB: the aggregation of a throttled (ci/lab) disk's streaming I/O,
+ *     zfs-fuse's vdev_queue.c zfs_vdev_aggregation_limit = SPA_MAXBLOCKSIZE.
+ *   32 KiB: zfs_log.c zfs_immediate_write_sz: a larger sync write without
+ *     a SLOG is written in place (WR_INDIRECT) and the log points to it.
+ *   SLOG kinds: a consumer SATA SSD without power-loss protection takes
+ *     about 1 ms per small write + cache flush (1000 sync IOPS); with PLP
+ *     the flush is free (20000); NVMe likewise (2000 / 50000).  Give the
+ *     figure of your device with ssd:NNNiops.
  */
 #include "plan.h"
 #include "../core/err.h"
-#include "../core/suggest.h"
 #include "../core/units.h"
 
 #include <ctype.h>
@@ -15,36 +24,12 @@
 #include <string.h>
 #include <strings.h>
 
-enum kind { STRIPE, MIRROR, RAID10, RAID5, RAID6, RAIDZ };
-
-static const struct layout {
-	const char *name;
-	enum kind kind;
-	int parity;
-	int min;
-} layouts[] = {
-	{ "stripe", STRIPE, 0, 1 },
-	{ "mirror", MIRROR, 0, 2 },
-	{ "raid10", RAID10, 0, 4 },
-	{ "raidz1", RAIDZ, 1, 3 },
-	{ "raidz2", RAIDZ, 2, 4 },
-	{ "raidz3", RAIDZ, 3, 5 },
-	{ "raid5", RAID5, 1, 3 },
-	{ "raid6", RAID6, 2, 4 },
-};
-
-#define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
-
-static const struct {
-	const char *alias, *name;
-} aliases[] = {
-	{ "raid0", "stripe" }, { "single", "stripe" }, { "raid1", "mirror" },
-	{ "raidz", "raidz1" },
-};
+#define AGGREGATE (128.0 * 1024)
+#define IMMEDIATE_WRITE_SZ (32 * 1024)
 
 const char *nb_plan_layouts(void)
 {
-	return "stripe, mirror, raid10, raidz1, raidz2, raidz3, raid5, raid6";
+	return nb_pool_layouts();
 }
 
 double nb_plan_efficiency(int mtu)
@@ -52,6 +37,18 @@ double nb_plan_efficiency(int mtu)
 	/* payload: MTU - IP (20) - TCP (20) - timestamps (12);
 	 * wire: MTU + Ethernet header (14) + FCS (4) + preamble (8) + gap (12) */
 	return (double)(mtu - 52) / (double)(mtu + 38);
+}
+
+void nb_plan_defaults(struct nb_plan_in *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->pool.ashift = 12;
+	in->pool.recordsize = 128 * 1024;
+	in->pool.max_slop = 128ULL << 30;
+	in->disk_mbs = in->disk_iops = in->price = in->box_mbs = -1;
+	in->efficiency = nb_plan_efficiency(1500);
+	in->sync_io = 512 * 1024;
+	in->sync_qd = 1;
 }
 
 int nb_plan_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,
@@ -98,77 +95,229 @@ int nb_plan_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,
 	return 0;
 }
 
-static const struct layout *find_layout(const char *name)
+/* ---- link and log device ---- */
+
+int nb_plan_parse_link(const char *s, uint64_t *bps)
 {
-	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (!strcasecmp(name, aliases[i].alias))
-			name = aliases[i].name;
-	for (size_t i = 0; i < NLAYOUTS; i++)
-		if (!strcasecmp(name, layouts[i].name))
-			return &layouts[i];
-	return NULL;
+	char unit[32];
+	const char *u;
+	char *end;
+	double v, mult = 1;
+	int bytes = 0, binary = 0;
+	size_t k;
+
+	v = strtod(s ? s : "", &end);
+	if (!s || end == s || !isfinite(v) || v <= 0)
+		goto bad;
+	while (isspace((unsigned char)*end))
+		end++;
+	k = strlen(end);
+	while (k && isspace((unsigned char)end[k - 1]))
+		k--;
+	if (k >= sizeof(unit))
+		goto bad;
+	snprintf(unit, sizeof(unit), "%.*s", (int)k, end);
+	u = unit;
+	switch (tolower((unsigned char)*u)) {
+	case 'k': mult = 1e3; u++; break;
+	case 'm': mult = 1e6; u++; break;
+	case 'g': mult = 1e9; u++; break;
+	case 't': mult = 1e12; u++; break;
+	default: goto bad;
+	}
+	if (*u == 'i' && u[1] == 'B') {
+		binary = 1;
+		u++;
+		mult = mult == 1e3 ? 1024.0 : mult == 1e6 ? 1048576.0 :
+		       mult == 1e9 ? 1073741824.0 : 1099511627776.0;
+	}
+	if (!strcmp(u, "B/s") || !strcmp(u, "Bps") || !strcmp(u, "B/sec"))
+		bytes = 1;
+	else if (binary)
+		goto bad;
+	else if (!*u || !strcasecmp(u, "bit") || !strcasecmp(u, "bits") ||
+		 !strcasecmp(u, "bit/s") || !strcasecmp(u, "bps") ||
+		 !strcmp(u, "b/s") || !strcmp(u, "b") || !strcasecmp(u, "be") ||
+		 !strcasecmp(u, "bite"))
+		bytes = 0;
+	else
+		goto bad;
+	v *= mult * (bytes ? 8 : 1);
+	if (v < 1e3 || v > 1e15)
+		goto bad;
+	*bps = (uint64_t)llround(v);
+	return 0;
+bad:
+	return nb_err(-EINVAL, "invalid link speed '%s' (use e.g. 1gbit, 10GbE, "
+		      "2.5G, 800mbit, 1gbps: bits/s; 125MB/s: bytes/s)", s ? s : "");
 }
 
-static int unknown_layout(const char *name)
-{
-	const char *cands[NLAYOUTS + 4];
-	const char *near;
-	size_t n = 0;
+static const struct {
+	const char *name;
+	double mbs, sync_iops;
+} slog_kinds[] = {
+	{ "ssd", 400, 1000 },        /* consumer SATA, no power-loss protection */
+	{ "plp-ssd", 450, 20000 },   /* SATA with PLP: flushes cost nothing */
+	{ "nvme", 2000, 2000 },
+	{ "plp-nvme", 2000, 50000 },
+	{ "hdd", 150, 120 },
+};
 
-	for (size_t i = 0; i < NLAYOUTS; i++)
-		cands[n++] = layouts[i].name;
-	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		cands[n++] = aliases[i].alias;
-	near = nb_suggest(name, cands, n);
-	if (near)
-		return nb_err(-EINVAL, "unknown layout '%s'; did you mean '%s'?",
-			      name, near);
-	return nb_err(-EINVAL, "unknown layout '%s' (layouts: %s)", name,
-		      nb_plan_layouts());
+int nb_plan_parse_slog(const char *s, struct nb_plan_slog *slog)
+{
+	char buf[64], *save = NULL, *tok;
+	int first = 1;
+
+	memset(slog, 0, sizeof(*slog));
+	if (!strcasecmp(s, "none") || !strcasecmp(s, "no"))
+		return 0;
+	if (strlen(s) >= sizeof(buf))
+		return nb_err(-EINVAL, "invalid log device '%s'", s);
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		double v;
+		char *end;
+
+		if (first) {
+			size_t i;
+
+			for (i = 0; i < sizeof(slog_kinds) / sizeof(slog_kinds[0]); i++)
+				if (!strcasecmp(tok, slog_kinds[i].name))
+					break;
+			if (i == sizeof(slog_kinds) / sizeof(slog_kinds[0]))
+				return nb_err(-EINVAL, "unknown log device '%s' (use none, "
+					      "ssd, plp-ssd, nvme, plp-nvme or hdd, with "
+					      ":NNNiops and :NNNMB/s, e.g. ssd:20000iops)",
+					      tok);
+			slog->mbs = slog_kinds[i].mbs;
+			slog->sync_iops = slog_kinds[i].sync_iops;
+			first = 0;
+			continue;
+		}
+		v = strtod(tok, &end);
+		if (end == tok || v <= 0 || !isfinite(v))
+			goto bad;
+		if (!strcasecmp(end, "iops"))
+			slog->sync_iops = v;
+		else if (!strcmp(end, "MB/s"))
+			slog->mbs = v;
+		else
+			goto bad;
+	}
+	if (first)
+		goto bad;
+	slog->present = 1;
+	snprintf(slog->name, sizeof(slog->name), "%s", s);
+	return 0;
+bad:
+	return nb_err(-EINVAL, "invalid log device '%s' (e.g. ssd, "
+		      "ssd:20000iops, nvme:2000iops:1500MB/s)", s);
 }
 
-/* Disk-side figures per layout kind (see the table in plan.h). */
-static void disk_side(const struct layout *l, double n, double b, double i,
-		      struct nb_plan_out *o)
+/* ---- the speed model ---- */
+
+struct disk {
+	double B, I;             /* bytes/s, IOPS; < 0 unknown */
+	int throttled;
+};
+
+/* seconds of a disk's time for a random I/O of s bytes: its IOPS figure
+ * is for 4 KiB, a larger I/O adds the transfer of the rest */
+static double io_time(const struct disk *d, double s)
 {
-	double p = l->parity;
+	if (d->throttled)
+		return fmax(1 / d->I, s / d->B);
+	return 1 / d->I + fmax(0, s - 4096) / d->B;
+}
+
+/* bytes/s of one disk streaming */
+static double stream(const struct disk *d)
+{
+	if (d->throttled)
+		return fmin(d->B, AGGREGATE / io_time(d, AGGREGATE));
+	return d->B;
+}
+
+static void speeds(const struct nb_plan_in *in, struct nb_plan_out *o)
+{
+	const struct nb_pool_layout *l = &o->l;
+	struct disk d = { in->disk_mbs * 1e6, in->disk_iops, in->throttled };
+	double n = in->pool.disks.total - in->pool.spares, w = l->width;
+	double R = (double)o->cap.block, S = (double)(1 << in->pool.ashift);
+	double eff = o->cap.block_eff, v = l->nvdevs, p = l->parity;
+	int kb = d.B > 0, ki = d.I > 0;
+	double Bs = kb && (!d.throttled || ki) ? stream(&d) : -1;
+	double rr = -1, rw = -1, sr = -1, sw = -1;
 
 	switch (l->kind) {
-	case STRIPE:
-		o->data_disks = n;
-		o->disk_read = n * b; o->disk_write = n * b;
-		o->rand_read = n * i; o->rand_write = n * i;
-		o->may_fail = o->may_fail_best = 0;
+	case NB_POOL_STRIPE:
+		sr = sw = v * Bs;
+		if (kb && ki)
+			rr = v / io_time(&d, R);
 		break;
-	case MIRROR:
-		o->data_disks = 1;
-		o->disk_read = n * b; o->disk_write = b;
-		o->rand_read = n * i; o->rand_write = i;
-		o->may_fail = o->may_fail_best = (int)n - 1;
+	case NB_POOL_MIRROR:
+		sr = v * w * Bs;
+		sw = v * Bs;
+		if (kb && ki)
+			rr = v * w / io_time(&d, R);
 		break;
-	case RAID10:
-		o->data_disks = n / 2;
-		o->disk_read = n * b; o->disk_write = n / 2 * b;
-		o->rand_read = n * i; o->rand_write = n / 2 * i;
-		o->may_fail = 1;
-		o->may_fail_best = (int)n / 2;
-		break;
-	case RAID5:
-	case RAID6:
-		o->data_disks = n - p;
-		o->disk_read = (n - p) * b; o->disk_write = (n - p) * b;
-		/* a small write reads and writes data and each parity */
-		o->rand_read = n * i; o->rand_write = n * i / (2 * (1 + p));
-		o->may_fail = o->may_fail_best = (int)p;
-		break;
-	case RAIDZ:
-		o->data_disks = n - p;
-		o->disk_read = (n - p) * b; o->disk_write = (n - p) * b;
-		/* every block spans the vdev: one disk's IOPS */
-		o->rand_read = i; o->rand_write = i;
-		o->may_fail = o->may_fail_best = (int)p;
+	case NB_POOL_RAIDZ: {
+		double c = fmin(w - p, ceil(R / S));
+
+		sr = sw = v * w * Bs * eff;
+		if (kb && ki)
+			rr = v * (w / c) / io_time(&d, R / c);
 		break;
 	}
+	case NB_POOL_MD5:
+	case NB_POOL_MD6:
+		sr = sw = (n - p) * Bs;
+		if (kb && ki) {
+			rr = n / io_time(&d, 4096);
+			rw = rr / (2 * (1 + p));
+		}
+		break;
+	case NB_POOL_MD10:
+		sr = n * Bs;
+		sw = n / 2 * Bs;
+		if (kb && ki) {
+			rr = n / io_time(&d, 4096);
+			rw = rr / 2;
+		}
+		break;
+	}
+	if (Bs < 0)
+		sr = sw = -1;
+	if (l->zfs && rr > 0 && sw > 0)
+		/* copy on write: read the record, write it anew */
+		rw = R <= 4096 ? sw / R : 1 / (1 / rr + R / sw);
+	o->disk_read = sr;
+	o->disk_write = sw;
+	o->rand_read = rr;
+	o->rand_write = rw;
+}
+
+/* Sync writes: q writes of W per commit.  SLOG null: the log on the pool. */
+static double sync_rate(const struct nb_plan_in *in, const struct nb_plan_out *o,
+			const struct nb_plan_slog *slog)
+{
+	double W = (double)in->sync_io, q = in->sync_qd, sw = o->disk_write;
+	double T, cap = sw, rate;
+
+	if (sw <= 0 || in->disk_iops <= 0)
+		return -1;
+	if (slog) {
+		T = q * W / (slog->mbs * 1e6) + 1 / slog->sync_iops;
+	} else if (!o->l.zfs || W > IMMEDIATE_WRITE_SZ) {
+		T = q * W / sw + 2 / in->disk_iops;
+	} else {
+		T = q * W / sw + 1 / in->disk_iops;
+		cap = sw / 2;
+	}
+	if (o->link > 0)
+		T += W / o->link;
+	rate = q * W / T;
+	return fmin(rate, cap);
 }
 
 static double lower(double disks, double link, const char **why)
@@ -185,70 +334,124 @@ static double lower(double disks, double link, const char **why)
 	return disks;
 }
 
+/* bytes/s: the lower of disks, link and the box's own ceiling */
+static double lower_box(const struct nb_plan_in *in, double disks, double link,
+			const char **why)
+{
+	double v = lower(disks, link, why);
+
+	if (v >= 0 && in->box_mbs > 0 && in->box_mbs * 1e6 < v) {
+		*why = "box";
+		return in->box_mbs * 1e6;
+	}
+	return v;
+}
+
+static double per(double price, double v, double unit)
+{
+	return price < 0 || v <= 0 ? -1 : price / (v / unit);
+}
+
 int nb_plan_compute(const struct nb_plan_in *in, const char *name,
 		    struct nb_plan_out *o)
 {
-	const struct layout *l = find_layout(name);
-	double b = in->disk_mbs * 1e6, tb;
+	int n = in->pool.disks.total - in->pool.spares;
 
-	if (!l)
-		return unknown_layout(name);
-	if (in->ndisks < l->min)
-		return nb_err(-EINVAL, "layout '%s' needs at least %d disks, not %d",
-			      l->name, l->min, in->ndisks);
 	memset(o, 0, sizeof(*o));
-	o->layout = l->name;
-	disk_side(l, in->ndisks, b, in->disk_iops, o);
-	if (in->disk_mbs < 0)
-		o->disk_read = o->disk_write = -1;
-	if (in->disk_iops < 0)
-		o->rand_read = o->rand_write = -1;
-	o->usable_bytes = o->data_disks * (double)in->disk_bytes *
-			  (1 - in->reserve);
+	if (n < 1)
+		return nb_err(-EINVAL, "no disks left for a layout after %d spare(s) "
+			      "of %d disks", in->pool.spares, in->pool.disks.total);
+	if (nb_pool_parse_layout(name, n, &o->l) ||
+	    nb_pool_capacity(&in->pool, &o->l, &o->cap))
+		return -EINVAL;
+	o->layout = o->l.name;
+	o->data_disks = o->cap.data_disks;
+	o->may_fail = o->cap.may_fail;
+	o->may_fail_best = o->cap.may_fail_best;
+	o->usable_bytes = o->cap.usable;
 	o->link = in->nic_bps ? (double)in->nic_bps / 8 * in->efficiency : -1;
-	o->read = lower(o->disk_read, o->link, &o->read_limit);
-	o->write = lower(o->disk_write, o->link, &o->write_limit);
-	if (o->link >= 0) {
-		/* the link caps 4 KiB random I/O too (far above disks) */
-		if (o->rand_read > o->link / 4096)
-			o->rand_read = o->link / 4096;
-		if (o->rand_write > o->link / 4096)
-			o->rand_write = o->link / 4096;
-	}
-	o->price_total = in->price < 0 ? -1 : in->price * in->ndisks + in->base_price;
-	tb = o->usable_bytes / 1e12;
-	o->per_tb = o->price_total < 0 || tb <= 0 ? -1 : o->price_total / tb;
-	o->per_mbs_read = o->price_total < 0 || o->read <= 0 ? -1 :
-			  o->price_total / (o->read / 1e6);
-	o->per_mbs_write = o->price_total < 0 || o->write <= 0 ? -1 :
-			   o->price_total / (o->write / 1e6);
+	speeds(in, o);
+	o->read = lower_box(in, o->disk_read, o->link, &o->read_limit);
+	o->write = lower_box(in, o->disk_write, o->link, &o->write_limit);
+	o->rand_read = lower(o->rand_read, o->link > 0 ? o->link / 4096 : -1,
+			     &o->rand_read_limit);
+	o->rand_write = lower(o->rand_write, o->link > 0 ? o->link / 4096 : -1,
+			      &o->rand_write_limit);
+	o->sync_write = lower_box(in, sync_rate(in, o, NULL), o->link,
+				  &o->sync_limit);
+	o->sync_write_slog = -1;
+	if (in->slog.present && o->l.zfs)
+		o->sync_write_slog = lower_box(in, sync_rate(in, o, &in->slog),
+					       o->link, &o->sync_slog_limit);
+	o->price_total = in->price < 0 ? -1 :
+			 in->price * in->pool.disks.total + in->base_price;
+	o->per_tb = per(o->price_total, o->usable_bytes, 1e12);
+	o->per_mbs_read = per(o->price_total, o->read, 1e6);
+	o->per_mbs_write = per(o->price_total, o->write, 1e6);
+	o->per_iops_read = per(o->price_total, o->rand_read, 1);
+	o->per_iops_write = per(o->price_total, o->rand_write, 1);
+	o->per_sync_mbs = per(o->price_total, o->sync_write_slog > 0 ?
+			      o->sync_write_slog : o->sync_write, 1e6);
 	return 0;
 }
 
-static json_t *num_or_null(double v)
+/* ---- JSON: every figure with its unit ---- */
+
+static json_t *fig(double v, const char *unit)
 {
-	return v < 0 ? json_null() : json_real(v);
+	return v < 0 ? json_null() : json_pack("{s:f, s:s}", "value", v, "unit", unit);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
 }
 
 json_t *nb_plan_json(const struct nb_plan_in *in, const struct nb_plan_out *o)
 {
-	return json_pack("{s:s, s:i, s:I, s:f, s:f, s:i, s:i, s:f, s:o, s:o, s:o,"
-			 " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"layout", o->layout, "disks", in->ndisks,
-		"disk_bytes", (json_int_t)in->disk_bytes, "reserve", in->reserve,
-		"data_disks", o->data_disks, "may_fail", o->may_fail,
-		"may_fail_best", o->may_fail_best, "usable_bytes", o->usable_bytes,
-		"disks_read_bw_bytes", num_or_null(o->disk_read),
-		"disks_write_bw_bytes", num_or_null(o->disk_write),
-		"link_bw_bytes", num_or_null(o->link),
-		"read_bw_bytes", num_or_null(o->read),
-		"read_limit", o->read_limit ? json_string(o->read_limit) : json_null(),
-		"write_bw_bytes", num_or_null(o->write),
-		"write_limit", o->write_limit ? json_string(o->write_limit) : json_null(),
-		"rand_read_iops", num_or_null(o->rand_read),
-		"rand_write_iops", num_or_null(o->rand_write),
-		"price_total", num_or_null(o->price_total),
-		"price_per_tb", num_or_null(o->per_tb),
-		"price_per_mb_s_read", num_or_null(o->per_mbs_read),
-		"price_per_mb_s_write", num_or_null(o->per_mbs_write));
+	const struct nb_pool_cap *c = &o->cap;
+	const char *cur = *in->currency ? in->currency : "price";
+	json_t *j = json_object();
+
+	json_object_set_new(j, "layout", json_string(o->layout));
+	json_object_set_new(j, "filesystem", json_string(o->l.zfs ? "zfs" : "mdadm"));
+	json_object_set_new(j, "vdevs", json_integer(o->l.nvdevs));
+	json_object_set_new(j, "vdev_width", json_integer(o->l.width));
+	json_object_set_new(j, "disks", json_integer(in->pool.disks.total -
+						      in->pool.spares));
+	json_object_set_new(j, "spares", json_integer(in->pool.spares));
+	json_object_set_new(j, "data_disks", json_real(o->data_disks));
+	json_object_set_new(j, "may_fail", json_integer(o->may_fail));
+	json_object_set_new(j, "may_fail_best", json_integer(o->may_fail_best));
+	json_object_set_new(j, "reserve", fig(in->pool.reserve, "fraction"));
+	json_object_set_new(j, "block", fig((double)c->block, "B"));
+	json_object_set_new(j, "raw", fig(c->raw, "B"));
+	json_object_set_new(j, "after_parity", fig(c->after_parity, "B"));
+	json_object_set_new(j, "allocatable", fig(c->allocatable, "B"));
+	json_object_set_new(j, "slop", fig(c->slop, "B"));
+	json_object_set_new(j, "usable", fig(c->usable, "B"));
+	json_object_set_new(j, "usable_at_block", fig(c->usable_block, "B"));
+	json_object_set_new(j, "block_efficiency", fig(c->block_eff, "fraction"));
+	json_object_set_new(j, "disks_read", fig(o->disk_read, "B/s"));
+	json_object_set_new(j, "disks_write", fig(o->disk_write, "B/s"));
+	json_object_set_new(j, "link", fig(o->link, "B/s"));
+	json_object_set_new(j, "box", fig(in->box_mbs > 0 ? in->box_mbs * 1e6 : -1,
+					  "B/s"));
+	json_object_set_new(j, "seq_read", fig(o->read, "B/s"));
+	json_object_set_new(j, "seq_read_limit", str_or_null(o->read_limit));
+	json_object_set_new(j, "seq_write", fig(o->write, "B/s"));
+	json_object_set_new(j, "seq_write_limit", str_or_null(o->write_limit));
+	json_object_set_new(j, "rand_read", fig(o->rand_read, "IOPS"));
+	json_object_set_new(j, "rand_write", fig(o->rand_write, "IOPS"));
+	json_object_set_new(j, "sync_write", fig(o->sync_write, "B/s"));
+	json_object_set_new(j, "sync_write_limit", str_or_null(o->sync_limit));
+	json_object_set_new(j, "sync_write_slog", fig(o->sync_write_slog, "B/s"));
+	json_object_set_new(j, "price", fig(o->price_total, cur));
+	json_object_set_new(j, "price_per_tb", fig(o->per_tb, cur));
+	json_object_set_new(j, "price_per_mb_s_read", fig(o->per_mbs_read, cur));
+	json_object_set_new(j, "price_per_mb_s_write", fig(o->per_mbs_write, cur));
+	json_object_set_new(j, "price_per_iops_read", fig(o->per_iops_read, cur));
+	json_object_set_new(j, "price_per_iops_write", fig(o->per_iops_write, cur));
+	json_object_set_new(j, "price_per_sync_mb_s", fig(o->per_sync_mbs, cur));
+	return j;
 }

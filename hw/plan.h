@@ -1,74 +1,122 @@
 /*
- * plan.h - the pre-purchase planner: what a set of disks in a layout gives,
- * behind a network link, for the money.
+ * plan.h - the pre-purchase planner: what a set of disks in a layout gives
+ * behind a network link, for the money.  Capacity is hw/pool.h's; this is
+ * the speed model.  docs/hw.md says why each formula is what it is.
  *
- * For N disks of size S, each streaming B MB/s and doing I random IOPS:
+ * One disk: B bytes/s streaming, I random 4 KiB IOPS.  A random I/O of s
+ * bytes costs t(s) = 1/I + (s - 4K)/B on a real disk (1/I: seek, rotation
+ * and the first 4 KiB);
+ * on a throttled disk (a token bucket, ci/lab's cgroup) t(s) = max(1/I,
+ * s/B), and streaming runs in aggregated I/Os of 128 KiB, so it gives
+ * min(B, 128 KiB x I).  Bs below is the streaming rate.
  *
- *   layout   min N  data disks  may fail      seq read  seq write  rand read  rand write
- *   stripe   1      N           0             N*B       N*B        N*I        N*I
- *   mirror   2      1           N-1           N*B       B          N*I        I
- *   raid10   4      N/2         1 (to N/2)    N*B       N/2*B      N*I        N/2*I
- *   raid5    3      N-1         1             (N-1)*B   (N-1)*B    N*I        N*I/4
- *   raid6    4      N-2         2             (N-2)*B   (N-2)*B    N*I        N*I/6
- *   raidzP   P+2    N-P         P             (N-P)*B   (N-P)*B    I          I
+ * Per vdev of w disks (raidz: P parity, d = w - P; eff = block / allocated
+ * size of a block, hw/pool.c), block R = recordsize (or volblocksize):
+ *   seq write   raidz w*Bs*eff     mirror Bs        stripe Bs
+ *   seq read    raidz w*Bs*eff     mirror w*Bs      stripe Bs
+ *   rand read   raidz (w/c)/t(R/c), c = min(d, R/sector) columns read
+ *               mirror w/t(R)      stripe 1/t(R)    (a read reads its record)
+ * The pool is the sum of its vdevs.  4 KiB random writes (copy on write):
+ * read the record, then write it anew in the next transaction group:
+ *   rand write  1 / (1/rand_read + R/seq_write)     (R = 4 KiB: seq_write/R)
+ * mdadm: raid5/6 seq (N-P)*Bs, rand read N/t(4K), rand write N/t(4K)/(2(1+P));
+ *   md-raid10 seq read N*Bs, write N/2*Bs, rand N/t(4K) and N/2/t(4K).
+ *   (t(4K) = 1/I on a real disk.)
  *
- * usable = data disks * S * (1 - reserve).  The link carries
- * rate/8 * efficiency bytes/s of payload, efficiency = (MTU-52)/(MTU+38)
- * (TCP/IP headers with timestamps in the MTU; Ethernet header, FCS,
- * preamble and gap outside): 0.941 at MTU 1500.  Expected = the lower of
- * disks and link; random IOPS are capped by payload / 4 KiB.  docs/hw.md
- * says why each formula is what it is.
+ * Sync writes of W bytes, q in flight, committed together (the ZIL):
+ *   no SLOG, W > 32 KiB: data written in place, a log block, a flush:
+ *       T = q*W/seq_write + 2/I
+ *   no SLOG, W <= 32 KiB: copied into the log block: T = q*W/seq_write + 1/I,
+ *       and the data is written twice: at most seq_write/2
+ *   SLOG (L bytes/s, J sync IOPS): T = q*W/L + 1/J, at most seq_write
+ *   rate = q*W / (T + W/link), at most the link.
+ * The link carries rate/8 * efficiency bytes/s of payload, efficiency =
+ * (MTU-52)/(MTU+38): 0.941 at MTU 1500.  Expected = the lower of disks and
+ * link; random IOPS are capped by payload / 4 KiB.  --box-mbs caps every
+ * bytes/s figure too (limit "box").
  */
 #ifndef NB_HW_PLAN_H
 #define NB_HW_PLAN_H
+
+#include "pool.h"
 
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 
+struct nb_plan_slog {
+	int present;
+	char name[48];
+	double mbs;              /* MB/s (10^6) */
+	double sync_iops;        /* small write + cache flush per second */
+};
+
 struct nb_plan_in {
-	int ndisks;
-	uint64_t disk_bytes;
+	struct nb_pool_in pool;  /* disks, spares, ashift, block sizes, reserve */
 	double disk_mbs;         /* MB/s (10^6) per disk; < 0 unknown */
 	double disk_iops;        /* random IOPS per disk; < 0 unknown */
+	int throttled;           /* disks are a token bucket (ci/lab) */
 	double price;            /* per disk; < 0 unknown */
 	double base_price;       /* the rest of the box (chassis, RAM, HBA) */
+	char currency[16];       /* "" or "EUR", "$"... */
+	double box_mbs;          /* the box's own ceiling (CPU, software), MB/s;
+				  * < 0 none: a figure measured on fast disks */
 	uint64_t nic_bps;        /* line rate, bits/s; 0: local, no link */
 	double efficiency;       /* payload / line rate, 0 < e <= 1 */
-	double reserve;          /* fraction of each disk left unused, 0..<1 */
+	struct nb_plan_slog slog;
+	uint64_t sync_io;        /* bytes of one sync write (512 KiB) */
+	int sync_qd;             /* sync writes committed together (1) */
 };
 
 struct nb_plan_out {
-	const char *layout;      /* canonical name */
-	double data_disks;       /* N/2 may be fractional (mdadm raid10, odd N) */
-	int may_fail;            /* any this many disks may fail */
-	int may_fail_best;       /* at best (raid10: one per mirror) */
+	struct nb_pool_layout l;
+	struct nb_pool_cap cap;
+	const char *layout;      /* l.name */
+	double data_disks;
+	int may_fail, may_fail_best;
 	double usable_bytes;
 	double disk_read, disk_write;      /* bytes/s the disks give; < 0 unknown */
 	double link;                        /* payload bytes/s; < 0 no link */
 	double read, write;                 /* expected: min(disks, link) */
-	const char *read_limit, *write_limit;  /* "disks" | "link" | NULL */
+	const char *read_limit, *write_limit;  /* "disks" | "link" | "box" | NULL */
 	double rand_read, rand_write;       /* IOPS; < 0 unknown */
+	const char *rand_read_limit, *rand_write_limit;
+	double sync_write;                  /* bytes/s, no SLOG; < 0 unknown */
+	double sync_write_slog;             /* bytes/s with --slog; < 0 none */
+	const char *sync_limit, *sync_slog_limit;
 	double price_total;                 /* < 0 unknown */
 	double per_tb, per_mbs_read, per_mbs_write;
+	double per_iops_read, per_iops_write, per_sync_mbs;
 };
 
 /* Payload efficiency of TCP over Ethernet at MTU. */
 double nb_plan_efficiency(int mtu);
 
-/* "5x3TB", "5 x 3TB WD Red", "10x500GB": count and size; REST (may be
- * NULL) gets what follows the size.  0, or -EINVAL with the detail set. */
+/* One group "5x3TB", "5 x 3TB WD Red": count and size; REST (may be NULL)
+ * gets what follows the size.  0, or -EINVAL with the detail set. */
 int nb_plan_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,
 			size_t len);
 
-/* Plan LAYOUT ("raidz1", "raid10", aliases raid0/raid1/single).  0, or
- * -EINVAL: unknown layout (with the nearest name) or too few disks. */
+/* A link speed: 1gbit, 10GbE, 2.5G, 800mbit, 1gbps, 100Mb/s (bits);
+ * 125MB/s, 1GB/s (bytes).  0, or -EINVAL with the detail set. */
+int nb_plan_parse_link(const char *s, uint64_t *bits_per_s);
+
+/* A log device: none, ssd, plp-ssd, nvme, plp-nvme, hdd, each optionally
+ * with :NNNiops and :NNNMB/s (ssd:20000iops).  0, or -EINVAL. */
+int nb_plan_parse_slog(const char *s, struct nb_plan_slog *slog);
+
+/* Defaults: 12-bit sectors, 128 KiB records, 128 GiB slop cap, 512 KiB
+ * sync writes one at a time, MTU 1500, unknown speeds and prices. */
+void nb_plan_defaults(struct nb_plan_in *in);
+
+/* Plan LAYOUT (hw/pool.h grammar).  0, or -EINVAL with the detail set. */
 int nb_plan_compute(const struct nb_plan_in *in, const char *layout,
 		    struct nb_plan_out *out);
 
 /* The comma-separated list of layouts, for messages and help. */
 const char *nb_plan_layouts(void);
 
+/* Every figure with its unit: {"value": v, "unit": "B/s"} or null. */
 json_t *nb_plan_json(const struct nb_plan_in *in, const struct nb_plan_out *o);
 
 #endif

@@ -1,19 +1,17 @@
 #include "chart.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
+#include "../core/spawn.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define W 900                    /* the least size of a chart, pixels */
 #define H 480
-#define KEY_RIGHT_MAX 8          /* more series: the key goes below */
 
 void nb_chart_slug(char *out, size_t len, const char *s)
 {
@@ -60,10 +58,12 @@ static void size_for(size_t nseries, int width, int *w, int *h, int *below)
 
 	*w = width < W ? W : width > 4000 ? 4000 : width;
 	*h = H;
-	*below = nseries > KEY_RIGHT_MAX;
+	/* the key below the plot, inside the picture: beside it, long
+	 * configuration names ran off the left edge over the plot */
+	*below = 1;
 	if (*below) {
 		per_row = *w / 280 > 0 ? *w / 280 : 1;
-		*h += (int)((nseries + (size_t)per_row - 1) / (size_t)per_row) * 16;
+		*h += (int)((nseries + (size_t)per_row - 1) / (size_t)per_row) * 16 + 16;
 	}
 }
 
@@ -156,6 +156,8 @@ int nb_chart_bars(const char *dir, const struct nb_bars *b)
 	      "set style fill solid 0.8 border -1\n"
 	      "set xtics noenhanced rotate by -20\n", f);
 	fputs(b->logy ? "set logscale y\n" : "set yrange [0:*]\n", f);
+	if (b->xlabel)
+		fputs("set xlabel ", f), gp_str(f, b->xlabel), fputc('\n', f);
 	fputs("$data << EOD\n\"x\"", f);
 	for (size_t s = 0; s < b->nseries; s++) {
 		fputc(' ', f), gp_str(f, b->series[s]);
@@ -205,34 +207,28 @@ int nb_chart_lines(const char *dir, const struct nb_lines *l)
 }
 
 struct job {
-	pid_t pid;
+	struct nb_spawn sp;
 	const char *name;
+	char *argv[3];
+	char gp[300];
 	char errpath[4300];
 };
 
-static pid_t spawn(const char *dir, const char *prog, const char *name,
-		   const char *errpath)
+/* Start gnuplot on J's NAME.gp in DIR: output to the files the script
+ * names, its complaints into DIR/.NAME.err. */
+static int start(struct job *j, const char *dir, const char *prog)
 {
-	char gp[300];
-	pid_t pid;
-	int fd;
-
-	snprintf(gp, sizeof(gp), "%s.gp", name);
-	pid = fork();
-	if (pid)
-		return pid;
-	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd >= 0)
-		dup2(fd, 2), close(fd);
-	fd = open("/dev/null", O_RDWR);
-	if (fd >= 0)
-		dup2(fd, 0), dup2(fd, 1), close(fd);
-	if (chdir(dir) == 0) {
-		execl(prog, prog, gp, (char *)NULL);
-		fprintf(stderr, "cannot execute '%s': %s\n", prog, strerror(errno));
-		_exit(126);
-	}
-	_exit(126);
+	snprintf(j->gp, sizeof(j->gp), "%s.gp", j->name);
+	snprintf(j->errpath, sizeof(j->errpath), "%s/.%s.err", dir, j->name);
+	j->argv[0] = (char *)prog;
+	j->argv[1] = j->gp;
+	j->argv[2] = NULL;
+	memset(&j->sp, 0, sizeof(j->sp));
+	j->sp.argv = j->argv;
+	j->sp.dir = dir;
+	j->sp.out_path = "/dev/null";
+	j->sp.err_path = j->errpath;
+	return nb_spawn_start(&j->sp);
 }
 
 /* The first lines of gnuplot's complaint, on one line. */
@@ -259,44 +255,21 @@ static void read_err(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
-static int reap(struct job *j, int *rc)
+static void reap(struct job *j, int *rc)
 {
-	int st;
 	char msg[600];
+	int w = nb_spawn_wait(&j->sp);
 
-	while (waitpid(j->pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	if (*rc)
-		return unlink(j->errpath), 0;
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+	if (!*rc && w)
+		*rc = w;
+	if (!*rc && j->sp.status) {
 		read_err(j->errpath, msg, sizeof(msg));
 		*rc = nb_err(-EIO, "gnuplot failed on '%s.gp'%s%s%s", j->name,
-			     WIFSIGNALED(st) ? " (killed by a signal)" : "",
+			     j->sp.signal ? " (killed by a signal)" : "",
 			     *msg ? ": " : "", msg);
 	}
+	nb_spawn_free(&j->sp);
 	unlink(j->errpath);
-	return 0;
-}
-
-/* PROG as a path: itself when it has a '/', else searched in $PATH. */
-static int find_program(const char *prog, char *out, size_t len)
-{
-	const char *path = getenv("PATH") ?: "/usr/bin:/bin";
-
-	if (strchr(prog, '/')) {
-		snprintf(out, len, "%s", prog);
-		return access(out, X_OK) ? -ENOENT : 0;
-	}
-	while (*path) {
-		size_t l = strcspn(path, ":");
-
-		snprintf(out, len, "%.*s/%s", (int)l, l ? path : ".", prog);
-		if (!access(out, X_OK))
-			return 0;
-		path += l + (path[l] == ':');
-	}
-	return -ENOENT;
 }
 
 int nb_chart_render(const char *dir, const char *const *names, size_t n,
@@ -305,26 +278,27 @@ int nb_chart_render(const char *dir, const char *const *names, size_t n,
 	struct job jobs[2];
 	size_t next = 0, running = 0;
 	int rc = 0;
-	char exe[4096];
 
 	if (!prog)
 		prog = getenv("NB_GNUPLOT") ?: "gnuplot";
-	if (find_program(prog, exe, sizeof(exe)))
-		return nb_err(-ENOENT, "cannot run '%s': not found (install "
-			      "gnuplot-nox, or set NB_GNUPLOT)", prog);
 	while (next < n || running) {
 		if (next < n && running < 2 && !rc) {
 			struct job *j = &jobs[running];
 
 			j->name = names[next++];
-			snprintf(j->errpath, sizeof(j->errpath), "%s/.%s.err", dir,
-				 j->name);
-			j->pid = spawn(dir, exe, j->name, j->errpath);
-			if (j->pid < 0) {
-				rc = nb_err(-errno, "cannot start gnuplot: %s",
-					    strerror(errno));
+			rc = start(j, dir, prog);
+			if (rc)
+				unlink(j->errpath);
+			if (rc == -ENOENT)
+				rc = nb_err(-ENOENT, "cannot run '%s': not found "
+					    "(install gnuplot-nox, or set "
+					    "NB_GNUPLOT)", prog);
+			else if (rc == -EACCES)
+				rc = nb_err(-ENOENT, "cannot run '%s': %s (install "
+					    "gnuplot-nox, or set NB_GNUPLOT)",
+					    prog, strerror(EACCES));
+			if (rc)
 				continue;
-			}
 			running++;
 			continue;
 		}

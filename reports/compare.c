@@ -11,74 +11,200 @@
 #include <string.h>
 
 #define MAXV 4096                /* iterations read per side */
+#define MAXRUNS 256              /* base runs (a history baseline) */
 
 const char *nb_verdict_name(enum nb_verdict v)
 {
 	static const char *names[] = { "unchanged", "better", "worse", "noise",
-				       "changed" };
+				       "changed", "missing", "changed-settings" };
 
 	return names[v];
 }
 
-static int separated(const double *a, int na, const double *b, int nb)
+void nb_compare_opts_init(struct nb_compare_opts *o)
 {
-	double amin = a[0], amax = a[0], bmin = b[0], bmax = b[0];
-
-	for (int i = 1; i < na; i++)
-		amin = fmin(amin, a[i]), amax = fmax(amax, a[i]);
-	for (int i = 1; i < nb; i++)
-		bmin = fmin(bmin, b[i]), bmax = fmax(bmax, b[i]);
-	return bmin > amax || bmax < amin;
+	memset(o, 0, sizeof(*o));
+	o->display = 0.05;
 }
 
-/* Welch on logarithms: benchmark noise is multiplicative (a run is a few
- * percent faster or slower), so the test looks at ratios. */
-static double welch_log(const double *a, int na, const double *b, int nb)
-{
-	double la[MAXV], lb[MAXV];
+/* ---- the test ---- */
 
-	for (int i = 0; i < na; i++)
-		if (a[i] <= 0)
-			return nb_stats_welch_p(a, (size_t)na, b, (size_t)nb);
-	for (int i = 0; i < nb; i++)
-		if (b[i] <= 0)
-			return nb_stats_welch_p(a, (size_t)na, b, (size_t)nb);
-	for (int i = 0; i < na; i++)
-		la[i] = log(a[i]);
-	for (int i = 0; i < nb; i++)
-		lb[i] = log(b[i]);
-	return nb_stats_welch_p(la, (size_t)na, lb, (size_t)nb);
+/* Two-sided p of Student's t with DF degrees of freedom. */
+static double t_p(double t, double df)
+{
+	if (!isfinite(t))
+		return 0;
+	return nb_stats_betai(df / 2, 0.5, df / (df + t * t));
 }
 
-/* Is the difference significant?  Sets j->test and j->p. */
-static int significant(const double *b, int nb, const double *n, int nn,
-		       double alpha, struct nb_judgement *j)
+/* The t beyond which the two-sided p is below ALPHA. */
+static double t_crit(double alpha, double df)
 {
-	struct nb_mw mw;
+	double lo = 0, hi = 1e3;
 
-	if (nb_stats_mw_pmin((size_t)nb, (size_t)nn) < alpha) {
-		nb_stats_mann_whitney(b, (size_t)nb, n, (size_t)nn, &mw);
-		j->test = "mann-whitney";
-		j->p = mw.p;
-		return mw.p < alpha;
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (t_p(mid, df) > alpha)
+			lo = mid;
+		else
+			hi = mid;
 	}
-	j->test = "welch-log";
-	j->p = welch_log(b, nb, n, nn);
-	return j->p < alpha && separated(b, nb, n, nn);
+	return hi;
 }
 
-void nb_compare_judge(const double *base, int nbase, const double *new_,
-		      int nnew, int better, double threshold,
-		      double display_thr, double alpha, struct nb_judgement *j)
+static double mean(const double *v, int n)
 {
-	double thr = threshold == NB_GATE_OFF ? display_thr : threshold;
+	double s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / n : 0;
+}
+
+/* Sum of squared deviations from the mean. */
+static double ss(const double *v, int n)
+{
+	double m = mean(v, n), s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += (v[i] - m) * (v[i] - m);
+	return s;
+}
+
+/* The median absolute deviation of V, scaled to a normal sd (1.4826). */
+static double mad(const double *v, int n)
+{
+	static _Thread_local double dev[MAXV];
+	double m = nb_stats_median(v, (size_t)n);
+
+	for (int i = 0; i < n; i++)
+		dev[i] = fabs(v[i] - m);
+	return 1.4826 * nb_stats_median(dev, (size_t)n);
+}
+
+/*
+ * The run-level t-test (docs/compare.md).  X are the values on the test's
+ * scale (logarithms, or ratios to the base median when a value is <= 0).
+ *
+ * A run's level is its iterations' median; the difference of two runs'
+ * levels varies by the iterations' spread (within-run variance s_w^2 / n)
+ * AND by what moves a whole run (the machine's load, caches, the disk's
+ * state: the between-run variance s_b^2).  With several base runs s_b^2 is
+ * measured from their levels; with one it is assumed: the larger of s_w^2
+ * and RUN_NOISE^2.  Medians and the MAD, not means and the sd: on a shared
+ * machine noise comes as single collapsed iterations, which would blow up
+ * a standard deviation and hide a real change.
+ */
+static void run_t(const double *xb, const int *run, int nb, const double *xn,
+		  int nn, const struct nb_judge_opts *o, int *runs_out,
+		  double *d_out, double *se_out, double *df_out)
+{
+	static _Thread_local double lvl[MAXRUNS], grp[MAXV];
+	double m = mad(xn, nn), ssw = (nn - 1) * m * m, sw2, sb2, se2, df;
+	int dfw = nn - 1, runs = 0;
+
+	/* the runs' levels and the pooled within-run variance */
+	for (int r = 0; r < MAXRUNS; r++) {
+		int k = 0;
+
+		for (int i = 0; i < nb; i++)
+			if ((run ? run[i] : 0) == r)
+				grp[k++] = xb[i];
+		if (!k)
+			continue;
+		lvl[runs++] = nb_stats_median(grp, (size_t)k);
+		m = mad(grp, k);
+		ssw += (k - 1) * m * m;
+		dfw += k - 1;
+	}
+	sw2 = dfw > 0 ? ssw / dfw : 0;
+	if (runs >= 3) {
+		/* Var(level) = s_b^2 + s_w^2 / n is measured directly; the new
+		 * run is one more draw, the base level a mean of RUNS */
+		double vr = ss(lvl, runs) / (runs - 1);
+		double floor = sw2 / ((double)nb / runs);
+
+		vr = fmax(vr, floor);
+		se2 = vr * (1 + 1.0 / runs);
+		df = runs - 1;
+		*d_out = nb_stats_median(xn, (size_t)nn) - mean(lvl, runs);
+	} else {
+		sb2 = fmax(sw2, o->run_noise * o->run_noise);
+		se2 = 2 * sb2 + sw2 * (1.0 / nb + 1.0 / nn);
+		df = dfw > 0 ? dfw : 1;
+		*d_out = nb_stats_median(xn, (size_t)nn) - nb_stats_median(xb, (size_t)nb);
+	}
+	*runs_out = runs;
+	*se_out = sqrt(se2);
+	*df_out = df;
+}
+
+/* Sets j->test, j->p, j->noise; returns whether the change is significant. */
+static int significant(const double *base, const int *run, int nb,
+		       const double *new_, int nn, const struct nb_judge_opts *o,
+		       struct nb_judgement *j)
+{
+	static _Thread_local double xb[MAXV], xn[MAXV];
+	double ref = fabs(j->base), d, se, df, tc;
+	int logs = 1, runs;
+
+	for (int i = 0; i < nb; i++)
+		logs &= base[i] > 0;
+	for (int i = 0; i < nn; i++)
+		logs &= new_[i] > 0;
+	if (!logs && ref == 0)
+		ref = 1;
+	for (int i = 0; i < nb; i++)
+		xb[i] = logs ? log(base[i]) : base[i] / ref;
+	for (int i = 0; i < nn; i++)
+		xn[i] = logs ? log(new_[i]) : new_[i] / ref;
+	run_t(xb, run, nb, xn, nn, o, &runs, &d, &se, &df);
+	j->runs = runs;
+	j->test = "run-t";
+	tc = t_crit(o->alpha, df);
+	j->noise = logs ? exp(tc * se) - 1 : tc * se;
+	if (se == 0) {
+		j->p = d == 0 ? 1 : 0;
+		return d != 0;
+	}
+	j->p = t_p(d / se, df);
+	return j->p < o->alpha;
+}
+
+static double median_of_runs(const double *v, const int *run, int n)
+{
+	static _Thread_local double med[MAXRUNS], grp[MAXV];
+	int runs = 0;
+
+	if (!run)
+		return nb_stats_median(v, (size_t)n);
+	for (int r = 0; r < MAXRUNS; r++) {
+		int k = 0;
+
+		for (int i = 0; i < n; i++)
+			if (run[i] == r)
+				grp[k++] = v[i];
+		if (k)
+			med[runs++] = nb_stats_median(grp, (size_t)k);
+	}
+	return nb_stats_median(med, (size_t)runs);
+}
+
+void nb_compare_judge(const double *base, const int *run, int nbase,
+		      const double *new_, int nnew, int better,
+		      const struct nb_judge_opts *o, struct nb_judgement *j)
+{
+	double thr = o->threshold == NB_GATE_OFF ? o->display : o->threshold;
 	int beyond, good;
 
 	memset(j, 0, sizeof(*j));
 	j->nbase = nbase;
 	j->nnew = nnew;
+	j->runs = 1;
 	j->p = NAN;
-	j->base = nb_stats_median(base, (size_t)nbase);
+	j->noise = NAN;
+	j->base = median_of_runs(base, run, nbase);
 	j->new_ = nb_stats_median(new_, (size_t)nnew);
 	if (j->base != 0)
 		j->change = (j->new_ - j->base) / fabs(j->base);
@@ -89,11 +215,10 @@ void nb_compare_judge(const double *base, int nbase, const double *new_,
 	beyond = fabs(j->change) > thr + 1e-12;
 	good = better == 0 ? 0 : (j->change > 0) == (better > 0);
 	j->low_confidence = nbase < 3 || nnew < 3;
-	if (nbase >= 2 && nnew >= 2 && !j->low_confidence) {
-		if (!significant(base, nbase, new_, nnew, alpha, j) && beyond) {
-			j->verdict = NB_V_NOISE;
-			return;
-		}
+	if (!j->low_confidence &&
+	    !significant(base, run, nbase, new_, nnew, o, j) && beyond) {
+		j->verdict = NB_V_NOISE;
+		return;
 	}
 	if (!beyond)
 		j->verdict = NB_V_UNCHANGED;
@@ -101,7 +226,8 @@ void nb_compare_judge(const double *base, int nbase, const double *new_,
 		j->verdict = NB_V_CHANGED;
 	else
 		j->verdict = good ? NB_V_BETTER : NB_V_WORSE;
-	j->regression = j->verdict == NB_V_WORSE && threshold != NB_GATE_OFF;
+	j->regression = j->verdict == NB_V_WORSE && o->threshold != NB_GATE_OFF &&
+			(!j->low_confidence || o->strict);
 }
 
 /* ---- the comparison document ---- */
@@ -173,23 +299,28 @@ static int is_ok(const json_t *wl)
 	return !strcmp(nb_jstr(wl, "status"), "ok");
 }
 
-/* Metrics measured on both sides of some pair, in display order. */
-static json_t *metric_order(const json_t *pairs)
+static int has_metric(const json_t *wl, const char *name)
 {
-	json_t *seen = json_object(), *order = json_array(), *pair, *m, *it, *v;
+	json_t *it;
+	size_t i;
+
+	json_array_foreach(json_object_get(wl, "iterations"), i, it)
+		if (json_is_number(json_object_get(json_object_get(it, "metrics"), name)))
+			return 1;
+	return 0;
+}
+
+/* Numeric metrics of WL's iterations, in display order. */
+static json_t *metric_order(const json_t *wl)
+{
+	json_t *seen = json_object(), *order = json_array(), *m, *it, *v;
 	const char *name, **names;
-	size_t i, j, k = 0;
+	size_t i, k = 0;
 
-	json_array_foreach(pairs, i, pair) {
-		json_t *b = json_array_get(pair, 0), *n = json_array_get(pair, 1);
-		json_t *n0 = json_object_get(json_array_get(
-			json_object_get(n, "iterations"), 0), "metrics");
-
-		json_array_foreach(json_object_get(b, "iterations"), j, it)
-			json_object_foreach(json_object_get(it, "metrics"), name, m)
-				if (json_is_number(m) && json_object_get(n0, name))
-					json_object_set_new(seen, name, json_true());
-	}
+	json_array_foreach(json_object_get(wl, "iterations"), i, it)
+		json_object_foreach(json_object_get(it, "metrics"), name, m)
+			if (json_is_number(m))
+				json_object_set_new(seen, name, json_true());
 	names = calloc(json_object_size(seen) + 1, sizeof(*names));
 	json_object_foreach(seen, name, v)
 		names[k++] = name;
@@ -201,42 +332,146 @@ static json_t *metric_order(const json_t *pairs)
 	return order;
 }
 
+/* The metric a workload's verdict is made on: the gate file's choice, MB/s
+ * for a sequential workload, IOPS for a random one, else the first of a
+ * list of headline figures, else the first metric with a direction. */
+static const char *primary_metric(const json_t *b, struct nb_gate *gate,
+				  const json_t *order)
+{
+	static const char *headline[] = {
+		"bw_bytes", "iops", "put_block_bw_bytes", "sync_iops", "seconds",
+	};
+	const char *pat = nb_jstr(json_object_get(b, "spec"), "pattern");
+	const char *g = nb_gate_primary(gate, nb_jstr(b, "workload"));
+	json_t *v;
+	size_t i;
+
+	if (g)
+		return g;
+	if (!strcmp(pat, "seq") && has_metric(b, "bw_bytes"))
+		return "bw_bytes";
+	if (!strcmp(pat, "rand") && has_metric(b, "iops"))
+		return "iops";
+	for (i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)
+		if (has_metric(b, headline[i]))
+			return headline[i];
+	json_array_foreach(order, i, v)
+		if (nb_metric_find(json_string_value(v))->better)
+			return json_string_value(v);
+	return json_string_value(json_array_get(order, 0));
+}
+
 static json_t *num_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *row(const json_t *b, const json_t *n, const char *metric,
-		   struct nb_gate *gate, int *regressions)
+/* The values of METRIC in WL with each iteration's "run" (0 without). */
+static int values(const json_t *wl, const char *metric, double *v, int *run,
+		  int *several)
+{
+	json_t *it, *m;
+	size_t i;
+	int n = 0;
+
+	*several = 0;
+	json_array_foreach(json_object_get(wl, "iterations"), i, it) {
+		m = json_object_get(json_object_get(it, "metrics"), metric);
+		if (!json_is_number(m) || n == MAXV)
+			continue;
+		v[n] = json_number_value(m);
+		run[n] = (int)json_integer_value(json_object_get(it, "run"));
+		if (run[n] < 0 || run[n] >= MAXRUNS)
+			run[n] = 0;
+		*several |= run[n] != 0;
+		n++;
+	}
+	return n;
+}
+
+struct ctx {
+	struct nb_gate *gate;
+	const struct nb_compare_opts *co;
+	int regressions, changed;
+	json_t *warnings;
+	int quiet;               /* judging what cannot regress */
+};
+
+static int gating(const struct ctx *c)
+{
+	return c->gate->max_regress != NB_GATE_OFF && !c->quiet;
+}
+
+/* A row: the judgement of METRIC of B against N (N NULL: missing). */
+static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
+		   const char *metric, int primary, json_t *settings,
+		   const char *missing)
 {
 	static _Thread_local double vb[MAXV], vn[MAXV];
+	static _Thread_local int rb[MAXV], rn[MAXV];
 	const struct nb_metric *m = nb_metric_find(metric);
-	int nb = nb_result_values(b, metric, vb, MAXV);
-	int nn = nb_result_values(n, metric, vn, MAXV);
-	double thr = nb_gate_threshold(gate, nb_jstr(b, "workload"), metric);
+	int several, named = 0, nb = values(b, metric, vb, rb, &several);
+	int nn = n ? values(n, metric, vn, rn, &(int){ 0 }) : 0;
+	double thr = nb_gate_threshold(c->gate, nb_jstr(b, "workload"), metric, &named);
+	int gated = gating(c) && thr != NB_GATE_OFF && (primary || named);
+	struct nb_judge_opts jo = {
+		.threshold = gated ? thr : NB_GATE_OFF,
+		.display = thr != NB_GATE_OFF ? thr : c->co->display,
+		.alpha = c->gate->alpha, .run_noise = NB_COMPARE_RUN_NOISE,
+		.strict = c->co->strict,
+	};
 	struct nb_judgement j;
+	const char *reason = "";
+	json_t *r;
 
-	if (!nb || !nn)
-		return NULL;
-	nb_compare_judge(vb, nb, vn, nn, m->better, thr, gate->max_regress,
-			 gate->alpha, &j);
-	*regressions += j.regression;
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:o, "
-			 "s:i, s:i, s:o, s:o, s:o, s:s, s:b, s:b}",
-			 "target", nb_jstr(b, "target"), "workload", nb_jstr(b, "workload"),
-			 "metric", metric, "label", m->label, "unit", m->unit,
-			 "better", m->better > 0 ? "higher" : m->better < 0 ?
-			 "lower" : "neither", "scale", m->show_scale,
-			 "base", json_real(j.base), "new", json_real(j.new_),
-			 "change_pct", num_or_null(j.change * 100),
-			 "n_base", nb, "n_new", nn,
-			 "test", j.test ? json_string(j.test) : json_null(),
-			 "p", num_or_null(j.p),
-			 "threshold_pct", thr == NB_GATE_OFF ? json_null() :
-			 json_real(thr * 100),
-			 "verdict", nb_verdict_name(j.verdict),
-			 "low_confidence", j.low_confidence,
-			 "regression", j.regression);
+	if (missing)
+		nn = 0;
+	if (nn) {
+		nb_compare_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
+	} else {
+		memset(&j, 0, sizeof(j));
+		j.base = median_of_runs(vb, several ? rb : NULL, nb);
+		j.new_ = j.change = j.p = j.noise = NAN;
+		j.nbase = nb;
+		j.runs = 1;
+		j.verdict = NB_V_MISSING;
+		j.regression = gating(c) && !c->co->allow_missing;
+		reason = missing ? missing : "metric not in the new result";
+		if (gating(c) && c->co->allow_missing)
+			json_array_append_new(c->warnings, n ? json_sprintf(
+				"%s/%s %s: %s (allowed by --allow-missing)",
+				nb_jstr(b, "target"), nb_jstr(b, "workload"), metric,
+				reason) : json_sprintf("%s/%s: %s (allowed by --allow-missing)",
+				nb_jstr(b, "target"), nb_jstr(b, "workload"), reason));
+	}
+	if (settings && json_array_size(settings)) {
+		if (!c->co->allow_changed || !gating(c)) {
+			j.verdict = NB_V_SETTINGS;
+			j.regression = 0;
+			c->changed += gating(c);
+		}
+	}
+	c->regressions += j.regression;
+	r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:o, "
+		      "s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:s, s:b, s:b, s:b, s:s}",
+		      "target", nb_jstr(b, "target"), "workload", nb_jstr(b, "workload"),
+		      "metric", metric, "label", m->label, "unit", m->unit,
+		      "better", m->better > 0 ? "higher" : m->better < 0 ?
+		      "lower" : "neither", "scale", m->show_scale,
+		      "base", num_or_null(j.base), "new", num_or_null(j.new_),
+		      "change_pct", num_or_null(j.change * 100),
+		      "n_base", nb, "n_new", nn, "runs", j.runs,
+		      "test", j.test ? json_string(j.test) : json_null(),
+		      "p", num_or_null(j.p), "noise_pct", num_or_null(j.noise * 100),
+		      "threshold_pct", !gated ? json_null() : json_real(thr * 100),
+		      "verdict", nb_verdict_name(j.verdict),
+		      "low_confidence", j.low_confidence,
+		      "regression", j.regression, "gated", gated, "reason", reason);
+	if (j.verdict == NB_V_MISSING && isinf(j.change))
+		json_object_set_new(r, "change_pct", json_null());
+	if (settings)
+		json_object_set(r, "settings", settings);
+	return r;
 }
 
 static json_t *wl_name(const json_t *wl)
@@ -256,83 +491,217 @@ static json_t *unmatched(const json_t *from, const json_t *other, int by_wl)
 	return out;
 }
 
-static json_t *status_row(const json_t *b, const json_t *n, int *regressions)
-{
-	/* ok -> anything else is a regression: a gate must not pass because
-	 * the workload stopped being measured (skipped included) */
-	int reg = is_ok(b) && !is_ok(n);
+/* ---- settings ---- */
 
-	*regressions += reg;
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b}", "target",
-			 nb_jstr(b, "target"), "workload", nb_jstr(b, "workload"), "base",
-			 nb_jstr(b, "status"), "new", nb_jstr(n, "status"), "reason",
-			 nb_jstr(n, "reason")[0] ? nb_jstr(n, "reason") : nb_jstr(b, "reason"),
-			 "regression", reg);
+/* The spec keys that make two figures comparable (nasbench's and fio's
+ * names alike). */
+static const char *spec_keys[] = {
+	"bs", "qd", "iodepth", "size", "runtime_s", "runtime", "direct", "sync",
+	"engine", "ioengine", "pattern", "rw", "read_pct", "numjobs",
+};
+
+static json_t *shown(const json_t *v)
+{
+	char *t;
+	json_t *r;
+
+	if (json_is_string(v))
+		return json_incref((json_t *)v);
+	t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	r = json_string(t ? t : "");
+	free(t);
+	return r;
+}
+
+static json_t *target_url(const json_t *doc, const char *target)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "targets"), i, t)
+		if (!strcmp(nb_jstr(t, "name"), target))
+			return json_object_get(t, "url");
+	return NULL;
+}
+
+/* The settings of B and N that differ: [{key, base, new}]. */
+static json_t *settings_diff(const json_t *bdoc, const json_t *b,
+			     const json_t *ndoc, const json_t *n, int by_wl)
+{
+	json_t *sb = json_object_get(b, "spec"), *sn = json_object_get(n, "spec");
+	json_t *out = json_array();
+
+	if (json_is_object(sb) && json_is_object(sn) && json_object_size(sb) &&
+	    json_object_size(sn))
+		for (size_t i = 0; i < sizeof(spec_keys) / sizeof(spec_keys[0]); i++) {
+			json_t *x = json_object_get(sb, spec_keys[i]);
+			json_t *y = json_object_get(sn, spec_keys[i]);
+
+			/* a key one side does not record (a published profile, an
+			 * older result) cannot be told to differ */
+			if (x && y && !json_equal(x, y))
+				json_array_append_new(out, json_pack("{s:s, s:o, s:o}",
+					"key", spec_keys[i], "base", shown(x), "new", shown(y)));
+		}
+	if (!by_wl) {
+		json_t *ub = target_url(bdoc, nb_jstr(b, "target"));
+		json_t *un = target_url(ndoc, nb_jstr(n, "target"));
+
+		if (ub && un && !json_equal(ub, un))
+			json_array_append_new(out, json_pack("{s:s, s:O, s:O}", "key",
+							     "url", "base", ub, "new", un));
+	}
+	return out;
+}
+
+/* ---- one workload ---- */
+
+static void workload(struct ctx *c, const json_t *bdoc, const json_t *b,
+		     const json_t *ndoc, const json_t *n, int by_wl,
+		     json_t *verdicts, json_t *rows)
+{
+	json_t *order = metric_order(b), *settings, *v;
+	const char *prim = primary_metric(b, c->gate, order);
+	char why[1024];
+	size_t i;
+
+	if (!prim)
+		prim = "-";
+	if (!n || !is_ok(b) || !is_ok(n)) {
+		/* ok -> anything else is missing: a gate must not pass because
+		 * the workload stopped being measured (skipped included) */
+		const char *rs = n && *nb_jstr(n, "reason") ? nb_jstr(n, "reason") :
+				 nb_jstr(b, "reason");
+
+		if (!n)
+			snprintf(why, sizeof(why), "not in the new result");
+		else
+			snprintf(why, sizeof(why), "%s -> %s%s%s%s", nb_jstr(b, "status"),
+				 nb_jstr(n, "status"), *rs ? " (" : "", rs, *rs ? ")" : "");
+		if (n && !is_ok(b)) {
+			/* not measured in BASE: nothing to lose */
+			json_t *r;
+
+			c->quiet = 1;
+			r = row(c, b, NULL, prim, 0, NULL, why);
+			c->quiet = 0;
+			json_object_set_new(r, "verdict", json_string(
+				is_ok(n) ? "better" : "unchanged"));
+			json_array_append_new(verdicts, r);
+		} else {
+			json_array_append_new(verdicts, row(c, b, NULL, prim, 1, NULL, why));
+		}
+		json_decref(order);
+		return;
+	}
+	settings = settings_diff(bdoc, b, ndoc, n, by_wl);
+	if (json_array_size(settings) && c->co->allow_changed && gating(c))
+		json_array_append_new(c->warnings, json_sprintf(
+			"%s/%s: settings differ (allowed by --allow-changed)",
+			nb_jstr(b, "target"), nb_jstr(b, "workload")));
+	json_array_append_new(verdicts, row(c, b, n, prim, 1, settings,
+					    has_metric(n, prim) ? NULL :
+					    "metric not in the new result"));
+	json_array_foreach(order, i, v) {
+		const char *name = json_string_value(v);
+
+		if (strcmp(name, prim))
+			json_array_append_new(rows, row(c, b, n, name, 0, NULL,
+				has_metric(n, name) ? NULL : "metric not in the new result"));
+	}
+	json_decref(settings);
+	json_decref(order);
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	const char *names[2] = { nb_jstr(x, "metric"), nb_jstr(y, "metric") };
+
+	if (!strcmp(names[0], names[1]))
+		return 0;
+	nb_metric_sort(names, 2);
+	return names[0] == nb_jstr(x, "metric") ? -1 : 1;
+}
+
+/* Rows grouped by metric, in display order, workloads in BASE's order. */
+static json_t *group_rows(json_t *rows)
+{
+	size_t n = json_array_size(rows), i, k;
+	json_t **v = calloc(n + 1, sizeof(*v)), *out = json_array();
+
+	for (i = 0; i < n; i++)
+		v[i] = json_array_get(rows, i);
+	/* stable: insertion sort by metric order */
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0 && row_cmp(&v[k - 1], &v[k]) > 0; k--) {
+			json_t *t = v[k];
+
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	for (i = 0; i < n; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	json_decref(rows);
+	return out;
 }
 
 int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
-	       const char *new_name, struct nb_gate *gate, json_t **out)
+	       const char *new_name, struct nb_gate *gate,
+	       const struct nb_compare_opts *co, json_t **out)
 {
-	json_t *pairs = json_array(), *rows = json_array(), *status = json_array();
-	json_t *order, *wl, *mname, *pair;
+	json_t *verdicts = json_array(), *rows = json_array(), *wl;
 	const char *tb = single_target(base), *tn = single_target(new_);
-	int by_wl = 0, regressions = 0;
-	size_t i, k;
+	struct ctx c = { gate, co, 0, 0, json_array(), 0 };
+	int by_wl = 0;
+	size_t i;
 
 	*out = NULL;
 	if (!count_matches(base, new_, 0)) {
 		if (tb && tn && count_matches(base, new_, 1)) {
 			by_wl = 1;
 		} else {
-			json_decref(pairs), json_decref(rows), json_decref(status);
+			json_decref(verdicts), json_decref(rows), json_decref(c.warnings);
 			return nb_err(-EINVAL, "'%s' and '%s' have no target and "
 				      "workload in common", base_name, new_name);
 		}
 	}
-	json_array_foreach(json_object_get(base, "results"), i, wl) {
-		json_t *n = partner(new_, wl, by_wl);
-
-		if (!n)
-			continue;
-		if (is_ok(wl) && is_ok(n))
-			json_array_append_new(pairs, json_pack("[O, O]", wl, n));
-		else
-			json_array_append_new(status, status_row(wl, n, &regressions));
-	}
-	order = metric_order(pairs);
-	json_array_foreach(order, k, mname)
-		json_array_foreach(pairs, i, pair) {
-			json_t *r = row(json_array_get(pair, 0), json_array_get(pair, 1),
-					json_string_value(mname), gate, &regressions);
-
-			if (r)
-				json_array_append_new(rows, r);
-		}
-	*out = json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:i}",
+	json_array_foreach(json_object_get(base, "results"), i, wl)
+		workload(&c, base, wl, new_, partner(new_, wl, by_wl), by_wl,
+			 verdicts, rows);
+	*out = json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:i, s:i}",
 			 "base", base_name, "new", new_name,
 			 "labels", label_diff(base, new_),
 			 "matched_by", by_wl ? "workload" : "target+workload",
-			 "rows", rows, "status", status,
-			 "only_base", unmatched(base, new_, by_wl),
+			 "verdicts", verdicts, "rows", group_rows(rows),
 			 "only_new", unmatched(new_, base, by_wl),
-			 "regressions", regressions);
+			 "warnings", c.warnings,
+			 "regressions", c.regressions,
+			 "changed_settings", c.changed);
 	if (by_wl)
 		json_object_set_new(*out, "targets", json_pack("{s:s, s:s}", "base",
 							       tb, "new", tn));
-	json_decref(order);
-	json_decref(pairs);
 	return 0;
 }
 
-json_t *nb_compare_doc(json_t *comps, const struct nb_gate *gate)
+json_t *nb_compare_doc(json_t *comps, const struct nb_gate *gate,
+		       const struct nb_compare_opts *co)
 {
 	json_t *c;
 	size_t i;
-	json_int_t n = 0;
+	json_int_t n = 0, ch = 0;
 
-	json_array_foreach(comps, i, c)
+	json_array_foreach(comps, i, c) {
 		n += json_integer_value(json_object_get(c, "regressions"));
-	return json_pack("{s:s, s:i, s:f, s:f, s:I, s:o}", "tool", "nasbench",
-			 "compare", 1, "max_regress_pct", gate->max_regress * 100,
-			 "alpha", gate->alpha, "regressions", n, "comparisons", comps);
+		ch += json_integer_value(json_object_get(c, "changed_settings"));
+	}
+	return json_pack("{s:s, s:i, s:o, s:f, s:f, s:b, s:b, s:b, s:I, s:I, s:o}",
+			 "tool", "nasbench", "compare", 2, "max_regress_pct",
+			 gate->max_regress == NB_GATE_OFF ? json_null() :
+			 json_real(gate->max_regress * 100),
+			 "alpha", gate->alpha, "run_noise_pct", NB_COMPARE_RUN_NOISE * 100,
+			 "strict", co->strict, "allow_missing", co->allow_missing,
+			 "allow_changed", co->allow_changed,
+			 "regressions", n, "changed_settings", ch, "comparisons", comps);
 }

@@ -2,23 +2,31 @@
  * compare.h - did NEW get better or worse than BASE?
  *
  * Workloads are matched by target + workload name (or by workload alone
- * when each run has a single target and the names differ).  Every metric
- * present on both sides is judged from the iterations' medians:
+ * when each run has a single target and the names differ).  Each matched
+ * workload gets ONE verdict, on its primary metric: throughput (bw_bytes)
+ * for a sequential workload, IOPS for a random one, or the metric a gate
+ * file names ([workload W] primary = lat_p99_us).  The other metrics are
+ * judged and shown, and gate only when a gate file names them.
  *
- *   unchanged  |change| <= threshold
- *   better     beyond the threshold in the good direction, significant
- *   worse      beyond the threshold in the bad direction, significant
- *   noise      beyond the threshold, not significant
- *   changed    beyond the threshold, the metric has no good direction
+ *   unchanged         |change| <= threshold
+ *   better / worse    beyond the threshold, and significant
+ *   noise             beyond the threshold, not significant
+ *   changed           beyond the threshold, the metric has no good direction
+ *   missing           in BASE, not in NEW (a workload, target or metric;
+ *                     or a workload ok in BASE and not ok in NEW)
+ *   changed-settings  the workload's spec (bs, qd, size, runtime, direct,
+ *                     sync, engine, ioengine, pattern) or the target URL
+ *                     differ: the figures are not comparable
  *
- * Significance needs >= 3 iterations on both sides; with fewer the verdict
- * is made on the threshold alone and flagged low confidence (a low
- * confidence "worse" still fails the gate: run more iterations to let
- * noise be told apart).  The test: the exact two-sided Mann-Whitney U
- * (p < alpha) when the sample sizes let it reach alpha; for 3 vs 3 and 3
- * vs 4, whose smallest possible p is 0.1 and 0.057, Welch's t-test on the
- * logarithms (p < alpha) plus complete separation (every new iteration
- * beyond every base one).  docs/compare.md explains the choice.
+ * Significance (docs/compare.md, "The statistics, and why"): a t-test on
+ * the logarithms (medians, MAD) whose variance counts the run-to-run
+ * (between-run) part of the noise, not only the spread of one run's
+ * iterations.  Two single
+ * runs cannot measure the between-run part: it is taken as the larger of
+ * the within-run variance and a floor (NB_COMPARE_RUN_NOISE); a history
+ * baseline of >= 3 runs measures it from the spread of their medians.
+ * With fewer than 3 iterations on a side the verdict is made on the
+ * threshold alone, flagged low confidence, and fails only with --strict.
  *
  * The comparison is a JSON document (the --format json output); the
  * other formats render it.
@@ -31,20 +39,38 @@
 
 #include "gate.h"
 
+/* The between-run noise assumed when it cannot be measured: a run's level
+ * (log scale) differs from another run's of the same configuration by
+ * this standard deviation at least.  Measured on the shared 2-core CI
+ * machine with ci/bench-gate (docs/compare.md). */
+#define NB_COMPARE_RUN_NOISE 0.15
+
 enum nb_verdict {
 	NB_V_UNCHANGED,
 	NB_V_BETTER,
 	NB_V_WORSE,
 	NB_V_NOISE,
 	NB_V_CHANGED,
+	NB_V_MISSING,
+	NB_V_SETTINGS,
+};
+
+struct nb_judge_opts {
+	double threshold;        /* a fraction, or NB_GATE_OFF (not gated) */
+	double display;          /* the threshold of the words when not gated */
+	double alpha;
+	double run_noise;        /* the assumed between-run sd (log scale) */
+	int strict;              /* low confidence gates too */
 };
 
 struct nb_judgement {
-	double base, new_;       /* medians */
+	double base, new_;       /* medians (base: median of the runs' medians) */
 	double change;           /* (new - base) / |base|; +-INFINITY from 0 */
-	int nbase, nnew;
-	const char *test;        /* "mann-whitney", "welch-log", NULL: none */
+	int nbase, nnew;         /* iterations */
+	int runs;                /* base runs (1: a file, N: a history) */
+	const char *test;        /* "run-t", NULL: none */
 	double p;                /* NAN without a test */
+	double noise;            /* smallest |change| significant at alpha, NAN */
 	int low_confidence;
 	int regression;          /* worse and gated */
 	enum nb_verdict verdict;
@@ -52,29 +78,45 @@ struct nb_judgement {
 
 const char *nb_verdict_name(enum nb_verdict v);
 
-/* Judge one metric.  BETTER is enum nb_better; THRESHOLD a fraction or
- * NB_GATE_OFF (then DISPLAY_THR judges, and nothing is a regression). */
-void nb_compare_judge(const double *base, int nbase, const double *new_,
-		      int nnew, int better, double threshold,
-		      double display_thr, double alpha, struct nb_judgement *j);
+/* Judge one metric.  BASE[i] belongs to base run RUN[i] (RUN NULL: one
+ * run); BETTER is enum nb_better. */
+void nb_compare_judge(const double *base, const int *run, int nbase,
+		      const double *new_, int nnew, int better,
+		      const struct nb_judge_opts *o, struct nb_judgement *j);
+
+/* How the gate treats what is not a plain figure. */
+struct nb_compare_opts {
+	int allow_missing;       /* missing: a warning, not a regression */
+	int allow_changed;       /* changed settings: a warning, judged anyway */
+	int strict;              /* low confidence fails too */
+	double display;          /* the words' threshold under -r off */
+};
+
+void nb_compare_opts_init(struct nb_compare_opts *o);
 
 /* Compare two loaded results.  *OUT gets a new comparison object:
  *   { "base", "new", "labels": [ {key, base, new} ], "matched_by",
- *     "rows": [ {target, workload, metric, label, unit, better, base, new,
- *                change_pct, n_base, n_new, test, p, threshold_pct,
- *                verdict, low_confidence, regression} ],
- *     "status": [ {target, workload, base, new, regression} ],
- *     "only_base": [ "t/w" ], "only_new": [ ... ], "regressions": N }
- * Rows are grouped by metric (known metrics in core/metrics.c order, then
- * others by name).  0, or -EINVAL with a message when the two runs have
- * no workload in common. */
+ *     "verdicts": [ {target, workload, metric, label, unit, better, scale,
+ *                    base, new, change_pct, n_base, n_new, runs, test, p,
+ *                    noise_pct, threshold_pct, verdict, low_confidence,
+ *                    regression, gated, settings: [{key, base, new}],
+ *                    reason} ],                  one per BASE workload
+ *     "rows": [ ...the same, one per other metric... ],
+ *     "only_new": [ "t/w" ], "warnings": [ "..." ],
+ *     "regressions": N, "changed_settings": N }
+ * An iteration of BASE may carry "run": K (a history baseline: the
+ * iterations of several runs).  0, or -EINVAL with a message when the two
+ * runs have no workload in common. */
 int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
-	       const char *new_name, struct nb_gate *gate, json_t **out);
+	       const char *new_name, struct nb_gate *gate,
+	       const struct nb_compare_opts *co, json_t **out);
 
 /* Wrap comparisons into the top-level document:
- * { "tool": "nasbench", "compare": 1, "max_regress_pct": ..., "alpha": ...,
- *   "regressions": N, "comparisons": [ ... ] } (steals COMPS). */
-json_t *nb_compare_doc(json_t *comps, const struct nb_gate *gate);
+ * { "tool": "nasbench", "compare": 2, "max_regress_pct", "alpha", "strict",
+ *   "regressions": N, "changed_settings": N, "comparisons": [ ... ] }
+ * (steals COMPS). */
+json_t *nb_compare_doc(json_t *comps, const struct nb_gate *gate,
+		       const struct nb_compare_opts *co);
 
 /* Renderers.  COLOR: ANSI colors in the text table. */
 void nb_compare_text(FILE *out, const json_t *doc, int color);

@@ -41,14 +41,19 @@ static void fmt_value(char *buf, size_t len, double v)
 
 static void fmt_shown(char *buf, size_t len, const json_t *r, const char *k)
 {
-	fmt_value(buf, len, num(r, k) * num(r, "scale"));
+	if (isnan(num(r, k)))
+		snprintf(buf, len, "-");
+	else
+		fmt_value(buf, len, num(r, k) * num(r, "scale"));
 }
 
 static void fmt_change(char *buf, size_t len, const json_t *r)
 {
 	double c = num(r, "change_pct");
 
-	if (isnan(c))
+	if (isnan(num(r, "new")) || isnan(num(r, "base")))
+		snprintf(buf, len, "-");
+	else if (isnan(c))
 		snprintf(buf, len, "%s", num(r, "new") > 0 ? "+inf%" : "-inf%");
 	else
 		snprintf(buf, len, "%+.1f%%", c);
@@ -66,13 +71,57 @@ static void fmt_p(char *buf, size_t len, const json_t *r)
 		snprintf(buf, len, "%.3f", p);
 }
 
+static int is(const json_t *o, const char *k)
+{
+	return json_is_true(json_object_get(o, k));
+}
+
+/* "worse", "noise (low confidence)", "missing: not in the new result",
+ * "changed-settings: bs 524288 -> 65536, url a -> b" */
 static void fmt_verdict(char *buf, size_t len, const json_t *r)
 {
-	snprintf(buf, len, "%s%s%s", nb_jstr(r, "verdict"),
-		 json_is_true(json_object_get(r, "low_confidence")) ?
-		 " (low confidence)" : "",
-		 json_is_null(json_object_get(r, "threshold_pct")) ?
-		 " (not gated)" : "");
+	const char *v = nb_jstr(r, "verdict");
+	int plain = !strcmp(v, "changed-settings") || !strcmp(v, "missing");
+	int n = snprintf(buf, len, "%s%s%s", v,
+			 is(r, "low_confidence") && !plain ? " (low confidence)" : "",
+			 is(r, "low_confidence") && !is(r, "gated") &&
+			 !strcmp(v, "worse") ? " (not gated)" : "");
+	json_t *s;
+	size_t i;
+
+	if (*nb_jstr(r, "reason") && n < (int)len)
+		n += snprintf(buf + n, len - (size_t)n, ": %s", nb_jstr(r, "reason"));
+	json_array_foreach(json_object_get(r, "settings"), i, s)
+		if (n < (int)len)
+			n += snprintf(buf + n, len - (size_t)n, "%s%s %s -> %s",
+				      i ? ", " : (strcmp(v, "changed-settings") ?
+						  " (settings: " : ": "),
+				      nb_jstr(s, "key"), nb_jstr(s, "base"),
+				      nb_jstr(s, "new"));
+	if (json_array_size(json_object_get(r, "settings")) &&
+	    strcmp(v, "changed-settings") && n < (int)len)
+		snprintf(buf + n, len - (size_t)n, ")");
+}
+
+static void fmt_noise(char *buf, size_t len, const json_t *r)
+{
+	double v = num(r, "noise_pct");
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "±%.0f%%", v);
+}
+
+static void fmt_n(char *buf, size_t len, const json_t *r)
+{
+	int runs = (int)num(r, "runs");
+
+	if (runs > 1)
+		snprintf(buf, len, "%d(%d runs)/%d", (int)num(r, "n_base"), runs,
+			 (int)num(r, "n_new"));
+	else
+		snprintf(buf, len, "%d/%d", (int)num(r, "n_base"), (int)num(r, "n_new"));
 }
 
 static const char *direction(const json_t *r)
@@ -118,27 +167,30 @@ static void fmt_threshold(char *buf, size_t len, double pct)
 
 /* ---- terminal ---- */
 
-enum { C_TARGET, C_WL, C_BASE, C_NEW, C_CHANGE, C_N, C_P, C_VERDICT, NCOL };
+enum { C_TARGET, C_WL, C_METRIC, C_BASE, C_NEW, C_CHANGE, C_N, C_P, C_NOISE,
+       C_VERDICT, NCOL };
 
-static void text_cells(const json_t *r, char cell[NCOL][96])
+static void cells(const json_t *r, char cell[NCOL][512])
 {
-	snprintf(cell[C_TARGET], 96, "%s", nb_jstr(r, "target"));
-	snprintf(cell[C_WL], 96, "%s", nb_jstr(r, "workload"));
-	fmt_shown(cell[C_BASE], 96, r, "base");
-	fmt_shown(cell[C_NEW], 96, r, "new");
-	fmt_change(cell[C_CHANGE], 96, r);
-	snprintf(cell[C_N], 96, "%d/%d", (int)num(r, "n_base"), (int)num(r, "n_new"));
-	fmt_p(cell[C_P], 96, r);
-	fmt_verdict(cell[C_VERDICT], 96, r);
+	snprintf(cell[C_TARGET], 512, "%s", nb_jstr(r, "target"));
+	snprintf(cell[C_WL], 512, "%s", nb_jstr(r, "workload"));
+	snprintf(cell[C_METRIC], 512, "%s", nb_jstr(r, "label"));
+	fmt_shown(cell[C_BASE], 512, r, "base");
+	fmt_shown(cell[C_NEW], 512, r, "new");
+	fmt_change(cell[C_CHANGE], 512, r);
+	fmt_n(cell[C_N], 512, r);
+	fmt_p(cell[C_P], 512, r);
+	fmt_noise(cell[C_NOISE], 512, r);
+	fmt_verdict(cell[C_VERDICT], 512, r);
 }
 
 static const char *color_of(const json_t *r)
 {
 	const char *v = nb_jstr(r, "verdict");
 
-	if (json_is_true(json_object_get(r, "regression")))
+	if (is(r, "regression") || !strcmp(v, "changed-settings"))
 		return "\033[1;31m";
-	if (!strcmp(v, "worse"))
+	if (!strcmp(v, "worse") || !strcmp(v, "missing"))
 		return "\033[31m";
 	if (!strcmp(v, "better"))
 		return "\033[32m";
@@ -147,35 +199,58 @@ static const char *color_of(const json_t *r)
 	return "";
 }
 
-static void text_table(FILE *out, const json_t *rows, size_t from, size_t to,
-		       int color)
+/* Display width of a UTF-8 string (the ± sign is one column, two bytes). */
+static int width(const char *s)
 {
-	static const char *head[NCOL] = { "target", "workload", "base", "new",
-					  "change", "n", "p", "verdict" };
-	static const int right[NCOL] = { 0, 0, 1, 1, 1, 1, 1, 0 };
-	char cell[NCOL][96], h[256];
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void pad(FILE *out, const char *s, int w, int right)
+{
+	int n = w - width(s);
+
+	fputs("  ", out);
+	if (right)
+		fprintf(out, "%*s%s", n > 0 ? n : 0, "", s);
+	else
+		fprintf(out, "%s%*s", s, n > 0 ? n : 0, "");
+}
+
+/* Rows [from, to) of ROWS as a table; SKIP: a column left out. */
+static void text_table(FILE *out, const json_t *rows, size_t from, size_t to,
+		       int color, int skip)
+{
+	static const char *head[NCOL] = { "target", "workload", "metric", "base",
+					  "new", "change", "n", "p", "noise",
+					  "verdict" };
+	static const int right[NCOL] = { 0, 0, 0, 1, 1, 1, 1, 1, 1, 0 };
+	char cell[NCOL][512];
 	int w[NCOL];
 
 	for (int c = 0; c < NCOL; c++)
-		w[c] = (int)strlen(head[c]);
+		w[c] = width(head[c]);
 	for (size_t i = from; i < to; i++) {
-		text_cells(json_array_get(rows, i), cell);
-		for (int c = 0; c < NCOL; c++)
-			if ((int)strlen(cell[c]) > w[c])
-				w[c] = (int)strlen(cell[c]);
+		cells(json_array_get(rows, i), cell);
+		for (int c = 0; c < NCOL - 1; c++)
+			if (width(cell[c]) > w[c])
+				w[c] = width(cell[c]);
 	}
-	heading(h, sizeof(h), json_array_get(rows, from));
-	fprintf(out, "\n%s%s%s\n", color ? "\033[1m" : "", h, color ? "\033[0m" : "");
 	for (int c = 0; c < NCOL - 1; c++)
-		fprintf(out, right[c] ? "  %*s" : "  %-*s", w[c], head[c]);
+		if (c != skip)
+			pad(out, head[c], w[c], right[c]);
 	fprintf(out, "  %s\n", head[C_VERDICT]);
 	for (size_t i = from; i < to; i++) {
 		const json_t *r = json_array_get(rows, i);
 		const char *col = color ? color_of(r) : "";
 
-		text_cells(r, cell);
+		cells(r, cell);
 		for (int c = 0; c < NCOL - 1; c++)
-			fprintf(out, right[c] ? "  %*s" : "  %-*s", w[c], cell[c]);
+			if (c != skip)
+				pad(out, cell[c], w[c], right[c]);
 		fprintf(out, "  %s%s%s\n", col, cell[C_VERDICT], *col ? "\033[0m" : "");
 	}
 }
@@ -208,138 +283,205 @@ static void text_one(FILE *out, const json_t *c, int color)
 		fprintf(out, "  target: %s -> %s (matched by workload)\n",
 			nb_jstr(t, "base"), nb_jstr(t, "new"));
 	}
-	for (i = 0; i < json_array_size(rows); i = metric_end(rows, i))
-		text_table(out, rows, i, metric_end(rows, i), color);
-	if (json_array_size(json_object_get(c, "status")))
+	fprintf(out, "\n%sverdicts%s (one per workload, on its primary metric)\n",
+		color ? "\033[1m" : "", color ? "\033[0m" : "");
+	text_table(out, json_object_get(c, "verdicts"), 0,
+		   json_array_size(json_object_get(c, "verdicts")), color, -1);
+	if (json_array_size(rows))
+		fprintf(out, "\n%sother metrics%s (shown; they gate only when a gate "
+			"file names them)\n", color ? "\033[1m" : "", color ? "\033[0m" : "");
+	for (i = 0; i < json_array_size(rows); i = metric_end(rows, i)) {
+		char h[256];
+
+		heading(h, sizeof(h), json_array_get(rows, i));
+		fprintf(out, "%s\n", h);
+		text_table(out, rows, i, metric_end(rows, i), color, C_METRIC);
+	}
+	if (json_array_size(json_object_get(c, "only_new")) ||
+	    json_array_size(json_object_get(c, "warnings")))
 		fputc('\n', out);
-	json_array_foreach(json_object_get(c, "status"), i, v)
-		fprintf(out, "%s/%s: %s -> %s%s%s%s\n", nb_jstr(v, "target"),
-			nb_jstr(v, "workload"), nb_jstr(v, "base"), nb_jstr(v, "new"),
-			*nb_jstr(v, "reason") ? " (" : "", nb_jstr(v, "reason"),
-			json_is_true(json_object_get(v, "regression")) ?
-			(*nb_jstr(v, "reason") ? "): regression" : ": regression") :
-			(*nb_jstr(v, "reason") ? ")" : ""));
-	if (json_array_size(json_object_get(c, "only_base")) ||
-	    json_array_size(json_object_get(c, "only_new")))
-		fputc('\n', out);
-	text_list(out, json_object_get(c, "only_base"), "only in base");
 	text_list(out, json_object_get(c, "only_new"), "only in new");
+	json_array_foreach(json_object_get(c, "warnings"), i, v)
+		fprintf(out, "warning: %s\n", json_string_value(v));
+}
+
+static int any_low_confidence(const json_t *doc)
+{
+	json_t *c, *r;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
+		json_array_foreach(json_object_get(c, "verdicts"), j, r)
+			if (is(r, "low_confidence") && !strcmp(nb_jstr(r, "verdict"), "worse"))
+				return 1;
+	return 0;
 }
 
 static void summary_line(char *buf, size_t len, const json_t *doc)
 {
 	json_int_t n = json_integer_value(json_object_get(doc, "regressions"));
-	char thr[32];
+	json_int_t ch = json_integer_value(json_object_get(doc, "changed_settings"));
+	char thr[32], what[96];
 
+	if (json_is_null(json_object_get(doc, "max_regress_pct"))) {
+		snprintf(buf, len, "not gated (max regress off)");
+		return;
+	}
 	fmt_threshold(thr, sizeof(thr), num(doc, "max_regress_pct"));
 	if (n)
-		snprintf(buf, len, "%lld regression%s (max regress %s, alpha %g)",
-			 (long long)n, n == 1 ? "" : "s", thr, num(doc, "alpha"));
+		snprintf(what, sizeof(what), "%lld regression%s", (long long)n,
+			 n == 1 ? "" : "s");
 	else
-		snprintf(buf, len, "no regression (max regress %s, alpha %g)", thr,
-			 num(doc, "alpha"));
+		snprintf(what, sizeof(what), "no regression");
+	snprintf(buf, len, "%s%s%s%s (max regress %s, alpha %g%s)", what,
+		 ch ? ", " : "", ch ? "settings changed in " : "",
+		 ch ? (ch == 1 ? "1 workload" : "several workloads") : "",
+		 thr, num(doc, "alpha"), is(doc, "strict") ? ", strict" : "");
 }
+
+static const char low_note[] =
+	"low confidence: fewer than 3 iterations on a side, so noise cannot be "
+	"told apart; not gated (--strict gates it). Run 5 or more iterations.";
 
 void nb_compare_text(FILE *out, const json_t *doc, int color)
 {
 	json_t *c;
 	size_t i;
-	char sum[160];
+	char sum[256];
 
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c) {
 		if (i)
 			fputc('\n', out);
 		text_one(out, c, color);
 	}
+	if (any_low_confidence(doc) && !is(doc, "strict"))
+		fprintf(out, "\n%s\n", low_note);
 	summary_line(sum, sizeof(sum), doc);
 	fprintf(out, "\n%s%s%s\n",
-		!color ? "" : json_integer_value(json_object_get(doc, "regressions")) ?
+		!color ? "" : json_integer_value(json_object_get(doc, "regressions")) ||
+		json_integer_value(json_object_get(doc, "changed_settings")) ?
 		"\033[1;31m" : "\033[32m", sum, color ? "\033[0m" : "");
 }
 
-/* ---- Markdown ---- */
+/* ---- Markdown: one line per workload, the rest folded ---- */
+
+static void md_cell(FILE *out, const char *s)
+{
+	fputs(" ", out);
+	nb_md_escape(out, s);
+	fputs(" |", out);
+}
+
+/* "p99 us +3.1%" for the details column; worse ones in bold. */
+static void md_other(FILE *out, const json_t *c, const json_t *v)
+{
+	json_t *r;
+	size_t i;
+	int first = 1;
+
+	json_array_foreach(json_object_get(c, "rows"), i, r) {
+		char ch[64], item[256];
+		const char *vd = nb_jstr(r, "verdict");
+		int mark = strcmp(vd, "unchanged") && strcmp(vd, "noise");
+
+		if (strcmp(nb_jstr(r, "target"), nb_jstr(v, "target")) ||
+		    strcmp(nb_jstr(r, "workload"), nb_jstr(v, "workload")))
+			continue;
+		fmt_change(ch, sizeof(ch), r);
+		snprintf(item, sizeof(item), "%s %s%s%s%s", nb_jstr(r, "label"), ch,
+			 mark ? " (" : "", mark ? vd : "", mark ? ")" : "");
+		fputs(first ? " " : " · ", out);
+		if (is(r, "regression"))
+			fputs("**", out);
+		nb_md_escape(out, item);
+		if (is(r, "regression"))
+			fputs("**", out);
+		first = 0;
+	}
+	fputs(first ? " - |" : " |", out);
+}
 
 static void md_one(FILE *out, const json_t *c)
 {
-	json_t *rows = json_object_get(c, "rows"), *v;
-	size_t i, k;
+	json_t *verdicts = json_object_get(c, "verdicts"), *v;
+	size_t i;
 
 	fprintf(out, "### `%s` → `%s`\n\n", nb_jstr(c, "base"), nb_jstr(c, "new"));
 	if (json_array_size(json_object_get(c, "labels")) ||
 	    !strcmp(nb_jstr(c, "matched_by"), "workload")) {
 		fputs("| label | base | new |\n|---|---|---|\n", out);
 		json_array_foreach(json_object_get(c, "labels"), i, v) {
-			fputs("| ", out), nb_md_escape(out, nb_jstr(v, "key"));
-			fputs(" | ", out), nb_md_escape(out, or_none(nb_jstr(v, "base")));
-			fputs(" | ", out), nb_md_escape(out, or_none(nb_jstr(v, "new")));
-			fputs(" |\n", out);
+			fputs("|", out);
+			md_cell(out, nb_jstr(v, "key"));
+			md_cell(out, or_none(nb_jstr(v, "base")));
+			md_cell(out, or_none(nb_jstr(v, "new")));
+			fputc('\n', out);
 		}
 		if (!strcmp(nb_jstr(c, "matched_by"), "workload")) {
 			json_t *t = json_object_get(c, "targets");
 
-			fputs("| target (matched by workload) | ", out);
-			nb_md_escape(out, nb_jstr(t, "base"));
-			fputs(" | ", out), nb_md_escape(out, nb_jstr(t, "new"));
-			fputs(" |\n", out);
-		}
-		fputc('\n', out);
-	}
-	for (i = 0; i < json_array_size(rows); i = k) {
-		char h[256];
-
-		k = metric_end(rows, i);
-		heading(h, sizeof(h), json_array_get(rows, i));
-		fputs("**", out), nb_md_escape(out, h), fputs("**\n\n", out);
-		fputs("| target | workload | base | new | change | n | p | verdict |\n"
-		      "|---|---|--:|--:|--:|--:|--:|---|\n", out);
-		for (size_t j = i; j < k; j++) {
-			const json_t *r = json_array_get(rows, j);
-			char cell[NCOL][96];
-			int reg = json_is_true(json_object_get(r, "regression"));
-
-			text_cells(r, cell);
-			fputs("| ", out), nb_md_escape(out, cell[C_TARGET]);
-			fputs(" | ", out), nb_md_escape(out, cell[C_WL]);
-			fprintf(out, " | %s | %s | %s | %s | %s | %s", cell[C_BASE],
-				cell[C_NEW], cell[C_CHANGE], cell[C_N], cell[C_P],
-				reg ? "**" : "");
-			nb_md_escape(out, cell[C_VERDICT]);
-			fprintf(out, "%s |\n", reg ? "**" : "");
-		}
-		fputc('\n', out);
-	}
-	json_array_foreach(json_object_get(c, "status"), i, v) {
-		fprintf(out, "- %s", json_is_true(json_object_get(v, "regression")) ?
-			"**regression**: " : "");
-		nb_md_escape(out, nb_jstr(v, "target")), fputc('/', out);
-		nb_md_escape(out, nb_jstr(v, "workload"));
-		fprintf(out, ": %s → %s", nb_jstr(v, "base"), nb_jstr(v, "new"));
-		if (*nb_jstr(v, "reason"))
-			fputs(" (", out), nb_md_escape(out, nb_jstr(v, "reason")), fputc(')', out);
-		fputc('\n', out);
-	}
-	json_array_foreach(json_object_get(c, "only_base"), i, v)
-		fputs("- only in base: ", out), nb_md_escape(out, json_string_value(v)),
+			fputs("| target (matched by workload) |", out);
+			md_cell(out, nb_jstr(t, "base"));
+			md_cell(out, nb_jstr(t, "new"));
 			fputc('\n', out);
+		}
+		fputc('\n', out);
+	}
+	fputs("| target | workload | metric | base | new | change | verdict |\n"
+	      "|---|---|---|--:|--:|--:|---|\n", out);
+	json_array_foreach(verdicts, i, v) {
+		char cell[NCOL][512];
+		int bad = is(v, "regression") ||
+			  !strcmp(nb_jstr(v, "verdict"), "changed-settings");
+
+		cells(v, cell);
+		fputs("|", out);
+		md_cell(out, cell[C_TARGET]);
+		md_cell(out, cell[C_WL]);
+		md_cell(out, cell[C_METRIC]);
+		fprintf(out, " %s | %s | %s | %s", cell[C_BASE], cell[C_NEW],
+			cell[C_CHANGE], bad ? "**" : "");
+		nb_md_escape(out, cell[C_VERDICT]);
+		fprintf(out, "%s |\n", bad ? "**" : "");
+	}
+	fputs("\n<details><summary>details: iterations, p, noise, other metrics"
+	      "</summary>\n\n"
+	      "| target | workload | n | p | noise | other metrics |\n"
+	      "|---|---|--:|--:|--:|---|\n", out);
+	json_array_foreach(verdicts, i, v) {
+		char cell[NCOL][512];
+
+		cells(v, cell);
+		fputs("|", out);
+		md_cell(out, cell[C_TARGET]);
+		md_cell(out, cell[C_WL]);
+		fprintf(out, " %s | %s | %s |", cell[C_N], cell[C_P], cell[C_NOISE]);
+		md_other(out, c, v);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
 	json_array_foreach(json_object_get(c, "only_new"), i, v)
 		fputs("- only in new: ", out), nb_md_escape(out, json_string_value(v)),
 			fputc('\n', out);
-	if (json_array_size(json_object_get(c, "status")) ||
-	    json_array_size(json_object_get(c, "only_base")) ||
-	    json_array_size(json_object_get(c, "only_new")))
-		fputc('\n', out);
+	json_array_foreach(json_object_get(c, "warnings"), i, v)
+		fputs("- warning: ", out), nb_md_escape(out, json_string_value(v)),
+			fputc('\n', out);
+	fputs("</details>\n\n", out);
 }
 
 void nb_compare_markdown(FILE *out, const json_t *doc)
 {
 	json_t *c;
 	size_t i;
-	char sum[160];
+	char sum[256];
+	int bad = json_integer_value(json_object_get(doc, "regressions")) ||
+		  json_integer_value(json_object_get(doc, "changed_settings"));
 
 	summary_line(sum, sizeof(sum), doc);
-	fprintf(out, "## nasbench compare: %s%s%s\n\n",
-		json_integer_value(json_object_get(doc, "regressions")) ? "**" : "",
-		sum, json_integer_value(json_object_get(doc, "regressions")) ? "**" : "");
+	fprintf(out, "## nasbench compare: %s%s%s\n\n", bad ? "**" : "", sum,
+		bad ? "**" : "");
+	if (any_low_confidence(doc) && !is(doc, "strict"))
+		fprintf(out, "> %s\n\n", low_note);
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
 		md_one(out, c);
 }
@@ -348,83 +490,88 @@ void nb_compare_markdown(FILE *out, const json_t *doc)
 
 static void junit_numbers(char *buf, size_t len, const json_t *r)
 {
-	char b[64], n[64], ch[64], p[64], v[160], thr[32];
+	char b[64], n[64], ch[64], p[64], v[1024], thr[32], nn[64], noise[32];
 
 	fmt_shown(b, sizeof(b), r, "base");
 	fmt_shown(n, sizeof(n), r, "new");
 	fmt_change(ch, sizeof(ch), r);
 	fmt_p(p, sizeof(p), r);
+	fmt_noise(noise, sizeof(noise), r);
 	fmt_verdict(v, sizeof(v), r);
+	fmt_n(nn, sizeof(nn), r);
 	fmt_threshold(thr, sizeof(thr), json_is_null(json_object_get(r, "threshold_pct")) ?
 		      -1 : num(r, "threshold_pct"));
-	snprintf(buf, len, "%s %s: %s -> %s (%s, threshold %s, n %d/%d, p %s%s%s): %s",
-		 nb_jstr(r, "workload"), nb_jstr(r, "label"), b, n, ch, thr,
-		 (int)num(r, "n_base"), (int)num(r, "n_new"), p,
-		 json_is_null(json_object_get(r, "test")) ? "" : ", ",
+	snprintf(buf, len, "%s %s: %s -> %s (%s, threshold %s, n %s, p %s, noise %s%s%s): %s",
+		 nb_jstr(r, "workload"), nb_jstr(r, "label"), b, n, ch, thr, nn, p,
+		 noise, json_is_null(json_object_get(r, "test")) ? "" : ", ",
 		 json_is_null(json_object_get(r, "test")) ? "" : nb_jstr(r, "test"), v);
 }
 
-static void junit_row(FILE *out, const json_t *r)
+static int junit_fails(const json_t *r)
 {
-	char cls[256], name[256], msg[512];
+	return is(r, "regression") || !strcmp(nb_jstr(r, "verdict"), "changed-settings");
+}
+
+static void junit_row(FILE *out, const json_t *r, int primary)
+{
+	char cls[256], name[256], msg[2048];
+	const char *type = !strcmp(nb_jstr(r, "verdict"), "changed-settings") ?
+			   "changed-settings" : !strcmp(nb_jstr(r, "verdict"), "missing") ?
+			   "missing" : "regression";
 	const struct nb_xml_attr fail[] = {
-		{ "type", "regression" }, { "message", msg }, { NULL, NULL },
+		{ "type", type }, { "message", msg }, { NULL, NULL },
 	};
-	int regression = json_is_true(json_object_get(r, "regression"));
+	int f = junit_fails(r);
 
 	snprintf(cls, sizeof(cls), "nasbench.%s", nb_jstr(r, "target"));
-	snprintf(name, sizeof(name), "%s %s", nb_jstr(r, "workload"), nb_jstr(r, "metric"));
+	if (primary)
+		snprintf(name, sizeof(name), "%s", nb_jstr(r, "workload"));
+	else
+		snprintf(name, sizeof(name), "%s %s", nb_jstr(r, "workload"),
+			 nb_jstr(r, "metric"));
 	junit_numbers(msg, sizeof(msg), r);
 	nb_junit_case(out, &(struct nb_junit_case){
 		.classname = cls, .name = name,
-		.status = regression ? NB_JUNIT_FAIL : NB_JUNIT_PASS,
-		.attrs = fail, .text = regression ? NULL : msg,
+		.status = f ? NB_JUNIT_FAIL : NB_JUNIT_PASS,
+		.attrs = fail, .text = f ? NULL : msg,
 	});
 }
 
-/* A workload whose status changed ("ok -> failed"). */
-static void junit_status(FILE *out, const json_t *r)
+/* A test case: every verdict, and the other metrics that gate or fail. */
+static int junit_counted(const json_t *r, int primary)
 {
-	char cls[256], name[256], msg[2048];
-	const struct nb_xml_attr fail[] = {
-		{ "type", "regression" }, { "message", msg }, { NULL, NULL },
-	};
-	const struct nb_xml_attr skip[] = { { "message", msg }, { NULL, NULL } };
-	int regression = json_is_true(json_object_get(r, "regression"));
+	return primary || is(r, "gated") || is(r, "regression");
+}
 
-	snprintf(cls, sizeof(cls), "nasbench.%s", nb_jstr(r, "target"));
-	snprintf(name, sizeof(name), "%s status", nb_jstr(r, "workload"));
-	if (regression)
-		snprintf(msg, sizeof(msg), "%s: %s -> %s: %s", nb_jstr(r, "workload"),
-			 nb_jstr(r, "base"), nb_jstr(r, "new"), nb_jstr(r, "reason"));
-	else
-		snprintf(msg, sizeof(msg), "%s -> %s", nb_jstr(r, "base"), nb_jstr(r, "new"));
-	nb_junit_case(out, &(struct nb_junit_case){
-		.classname = cls, .name = name,
-		.status = regression ? NB_JUNIT_FAIL : NB_JUNIT_SKIP,
-		.attrs = regression ? fail : skip,
-	});
+static void junit_count(const json_t *c, long *tests, long *failures)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(c, "verdicts"), i, r)
+		*tests += 1, *failures += junit_fails(r);
+	json_array_foreach(json_object_get(c, "rows"), i, r)
+		if (junit_counted(r, 0))
+			*tests += 1, *failures += junit_fails(r);
 }
 
 void nb_compare_junit(FILE *out, const json_t *doc)
 {
 	json_t *c, *r, *v;
 	size_t i, j;
-	long tests = 0;
+	long tests = 0, failures = 0;
 
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
-		tests += (long)(json_array_size(json_object_get(c, "rows")) +
-				json_array_size(json_object_get(c, "status")));
+		junit_count(c, &tests, &failures);
 	nb_junit_begin(out, "nasbench compare", &(struct nb_junit_counts){
-		tests, (long)json_integer_value(json_object_get(doc, "regressions")), -1, -1 });
+		tests, failures, -1, -1 });
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c) {
 		char name[1024];
+		long t = 0, f = 0;
 
+		junit_count(c, &t, &f);
 		snprintf(name, sizeof(name), "%s -> %s", nb_jstr(c, "base"), nb_jstr(c, "new"));
-		nb_junit_suite_begin(out, name, &(struct nb_junit_counts){
-			(long)(json_array_size(json_object_get(c, "rows")) +
-			       json_array_size(json_object_get(c, "status"))),
-			(long)json_integer_value(json_object_get(c, "regressions")), -1, -1 });
+		nb_junit_suite_begin(out, name, &(struct nb_junit_counts){ t, f, -1, -1 });
 		if (json_array_size(json_object_get(c, "labels"))) {
 			nb_junit_properties_begin(out);
 			json_array_foreach(json_object_get(c, "labels"), j, v) {
@@ -437,10 +584,11 @@ void nb_compare_junit(FILE *out, const json_t *doc)
 			}
 			nb_junit_properties_end(out);
 		}
+		json_array_foreach(json_object_get(c, "verdicts"), j, r)
+			junit_row(out, r, 1);
 		json_array_foreach(json_object_get(c, "rows"), j, r)
-			junit_row(out, r);
-		json_array_foreach(json_object_get(c, "status"), j, r)
-			junit_status(out, r);
+			if (junit_counted(r, 0))
+				junit_row(out, r, 0);
 		nb_junit_suite_end(out);
 	}
 	nb_junit_end(out);

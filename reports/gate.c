@@ -57,15 +57,32 @@ static int fail(struct parse *p, const char *fmt, ...)
 	return 0;
 }
 
-/* inih 55 tells a handler no line number: count lines as they are read. */
+static int unknown_section(struct parse *p, const char *section)
+{
+	return fail(p, "unknown section [%s] (expected [gate], [metric] or "
+		    "[workload NAME])", section);
+}
+
+/* inih 55 tells a handler no line number: count lines as they are read.
+ * A section line is checked here, on its own line (inih calls no handler
+ * for it), also when no key follows. */
 static char *reader(char *buf, int len, void *stream)
 {
 	struct parse *p = stream;
-	char *s = fgets(buf, len, p->f);
+	char *s = fgets(buf, len, p->f), *end, name[128];
 
-	if (s)
-		p->line++;
-	return s;
+	if (!s)
+		return s;
+	p->line++;
+	s += strspn(s, " \t");
+	end = *s == '[' ? strchr(s, ']') : NULL;
+	if (end) {
+		snprintf(name, sizeof(name), "%.*s", (int)(end - s - 1), s + 1);
+		if (strcmp(name, "gate") && strcmp(name, "metric") &&
+		    !(!strncmp(name, "workload ", 9) && name[9]))
+			unknown_section(p, name);
+	}
+	return buf;
 }
 
 static int add_rule(struct parse *p, const char *workload, const char *metric,
@@ -96,6 +113,7 @@ static int on_key(void *user, const char *section, const char *key,
 {
 	struct parse *p = user;
 	static const char *gate_keys[] = { "max-regress", "alpha" };
+	struct nb_gate *g = p->g;
 
 	if (!key)                /* a section line: nothing to keep */
 		return 1;
@@ -133,10 +151,24 @@ static int on_key(void *user, const char *section, const char *key,
 
 		if (!strcmp(key, "max-regress"))
 			return add_rule(p, wl, NULL, value);
+		if (!strcmp(key, "primary")) {
+			struct nb_gate_primary *pr;
+			const char *stored = value;
+			double factor;
+
+			if (g->nprimary == NB_GATE_MAX_PRIMARY)
+				return fail(p, "too many primary metrics (at most %d)",
+					    NB_GATE_MAX_PRIMARY);
+			nb_metric_alias(value, &stored, &factor);
+			pr = &g->primary[g->nprimary++];
+			snprintf(pr->workload, sizeof(pr->workload), "%s", wl);
+			snprintf(pr->metric, sizeof(pr->metric), "%s", stored);
+			pr->line = p->line;
+			return 1;
+		}
 		return add_rule(p, wl, key, value);
 	}
-	return fail(p, "unknown section [%s] (expected [gate], [metric] or "
-		    "[workload NAME])", section);
+	return unknown_section(p, section);
 }
 
 int nb_gate_load(struct nb_gate *g, const char *path)
@@ -162,7 +194,7 @@ int nb_gate_load(struct nb_gate *g, const char *path)
 }
 
 double nb_gate_threshold(struct nb_gate *g, const char *workload,
-			 const char *metric)
+			 const char *metric, int *named)
 {
 	struct nb_gate_rule *best = NULL;
 	int best_rank = 0;
@@ -178,14 +210,30 @@ double nb_gate_threshold(struct nb_gate *g, const char *workload,
 		if (rank >= best_rank)
 			best = r, best_rank = rank;
 	}
+	if (named)
+		*named = best && best->metric[0];
 	if (!best)
 		return g->max_regress;
 	best->used = 1;
 	return best->max_regress;
 }
 
+const char *nb_gate_primary(struct nb_gate *g, const char *workload)
+{
+	for (int i = g->nprimary - 1; i >= 0; i--)
+		if (!strcmp(g->primary[i].workload, workload)) {
+			g->primary[i].used = 1;
+			return g->primary[i].metric;
+		}
+	return NULL;
+}
+
 void nb_gate_warn_unused(const struct nb_gate *g)
 {
+	for (int i = 0; i < g->nprimary; i++)
+		if (!g->primary[i].used)
+			nb_warn("%s:%d: no workload '%s' in the results", g->path,
+				g->primary[i].line, g->primary[i].workload);
 	for (int i = 0; i < g->nrules; i++) {
 		const struct nb_gate_rule *r = &g->rules[i];
 

@@ -16,10 +16,14 @@
  *   mb_s        = 3%          ; user names (core/metrics.c aliases) work
  *
  *   [workload rand4k-write]   ; this workload
- *   max-regress = 10%         ;   all its metrics
+ *   max-regress = 10%         ;   its primary metric
+ *   primary     = lat_p99_us  ;   its verdict's metric (default: MB/s for
+ *                             ;   sequential, IOPS for random workloads)
  *   lat_p99_us  = 30%         ;   one metric (wins over everything)
  *
- * Precedence: workload+metric > workload > metric > default.
+ * Precedence: workload+metric > workload > metric > default.  Only the
+ * primary metric of a workload gates unless a rule names a metric: a
+ * [metric] or workload+metric rule makes that metric gate too.
  */
 #ifndef NB_REPORT_GATE_H
 #define NB_REPORT_GATE_H
@@ -37,12 +41,23 @@ struct nb_gate_rule {
 	int used;
 };
 
+struct nb_gate_primary {
+	char workload[128];
+	char metric[64];         /* stored name */
+	int line;
+	int used;
+};
+
+#define NB_GATE_MAX_PRIMARY 64
+
 struct nb_gate {
 	char path[4096];         /* "" without a file */
 	double max_regress;      /* the default */
 	double alpha;
 	int nrules;
 	struct nb_gate_rule rules[NB_GATE_MAX_RULES];
+	int nprimary;
+	struct nb_gate_primary primary[NB_GATE_MAX_PRIMARY];
 };
 
 void nb_gate_init(struct nb_gate *g);
@@ -54,9 +69,15 @@ int nb_gate_load(struct nb_gate *g, const char *path);
  * 0 or -EINVAL (no message set). */
 int nb_gate_parse_threshold(const char *s, double *out);
 
-/* The threshold for METRIC (stored name) of WORKLOAD; marks the rule used. */
+/* The threshold for METRIC (stored name) of WORKLOAD; marks the rule used.
+ * *NAMED (may be NULL) is set when the rule that decided names the metric
+ * (a [metric] or a workload+metric rule): such a metric gates even when it
+ * is not the workload's primary one. */
 double nb_gate_threshold(struct nb_gate *g, const char *workload,
-			 const char *metric);
+			 const char *metric, int *named);
+
+/* The primary metric a gate file sets for WORKLOAD, or NULL. */
+const char *nb_gate_primary(struct nb_gate *g, const char *workload);
 
 /* Warn (stderr) about rules that matched nothing: a typo in a gate file
  * must not pass silently. */

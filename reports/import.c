@@ -2,6 +2,7 @@
 #include "escape.h"
 #include "../core/err.h"
 #include "../core/result.h"
+#include "../fio/json.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -32,38 +33,32 @@ static json_t *entry(json_t *doc, const char *target, const char *workload,
 
 /* ---- fio ---- */
 
-static double pct(const json_t *percentiles, const char *key)
-{
-	json_t *v = json_object_get(percentiles, key);
-
-	return json_is_number(v) ? json_number_value(v) / 1000 : NAN;
-}
-
 static void put(json_t *m, const char *name, double v)
 {
 	if (isfinite(v))
 		json_object_set_new(m, name, json_real(v));
 }
 
-/* The metrics of one direction of a fio job (fio's "read" object). */
-static json_t *fio_side(const json_t *side)
+/* The metrics of one direction of a fio job (fio's "read" object), read
+ * by fio/json.c as a run reads them; what fio did not give is left out. */
+static json_t *fio_side(const json_t *side, int dir)
 {
-	json_t *m = json_object(), *lat = json_object_get(side, "lat_ns");
-	json_t *p = json_object_get(lat, "percentile");
+	json_t *m = json_object();
+	struct nb_fio_stats st;
 
-	if (!p)
-		p = json_object_get(json_object_get(side, "clat_ns"), "percentile");
-	put(m, "bw_bytes", json_number_value(json_object_get(side, "bw_bytes")));
-	put(m, "iops", json_number_value(json_object_get(side, "iops")));
-	if (json_object_get(lat, "mean"))
-		put(m, "lat_mean_us", json_number_value(json_object_get(lat, "mean")) / 1000);
-	put(m, "lat_p50_us", pct(p, "50.000000"));
-	put(m, "lat_p90_us", pct(p, "90.000000"));
-	put(m, "lat_p99_us", pct(p, "99.000000"));
-	put(m, "lat_p99.9_us", pct(p, "99.900000"));
-	if (json_object_get(lat, "max"))
-		put(m, "lat_max_us", json_number_value(json_object_get(lat, "max")) / 1000);
-	put(m, "seconds", json_number_value(json_object_get(side, "runtime")) / 1000);
+	if (nb_fio_side(side, (enum nb_fio_dir)dir, &st)) {
+		json_decref(m);
+		return NULL;
+	}
+	put(m, "bw_bytes", st.bw_bytes);
+	put(m, "iops", st.iops);
+	put(m, "lat_mean_us", st.lat_mean_us);
+	put(m, "lat_p50_us", st.lat_p50_us);
+	put(m, "lat_p90_us", st.lat_p90_us);
+	put(m, "lat_p99_us", st.lat_p99_us);
+	put(m, "lat_p99.9_us", st.lat_p999_us);
+	put(m, "lat_max_us", st.lat_max_us);
+	put(m, "seconds", st.seconds);
 	return m;
 }
 
@@ -72,11 +67,12 @@ static int fio_job(json_t *doc, const json_t *job, const char *target,
 {
 	static const char *sides[] = { "read", "write", "trim" };
 	int used[3], nused = 0;
-	json_t *spec = json_object(), *v;
+	json_t *spec, *v;
 	const char *k;
 
 	if (!json_is_object(job) || !*nb_jstr(job, "jobname"))
 		return nb_err(-EINVAL, "'%s': a fio job without a \"jobname\"", path);
+	spec = json_object();
 	json_object_update(spec, (json_t *)global);
 	json_object_foreach(json_object_get(job, "job options"), k, v)
 		json_object_set(spec, k, v);
@@ -88,7 +84,7 @@ static int fio_job(json_t *doc, const json_t *job, const char *target,
 	}
 	for (int s = 0; s < 3; s++) {
 		char name[256];
-		json_t *e;
+		json_t *e, *m;
 
 		if (!used[s] && (nused || s))
 			continue;    /* a job that did nothing still shows, once */
@@ -107,8 +103,12 @@ static int fio_job(json_t *doc, const json_t *job, const char *target,
 			nb_result_set_status(e, "failed", why);
 			continue;
 		}
-		nb_result_iteration(e, fio_side(json_object_get(job, sides[s])),
-				    json_pack("{s:s}", "source", path));
+		m = fio_side(json_object_get(job, sides[s]), s);
+		if (!m) {
+			json_decref(spec);
+			return -ENOMEM;
+		}
+		nb_result_iteration(e, m, json_pack("{s:s}", "source", path));
 	}
 	json_decref(spec);
 	return 0;
@@ -144,22 +144,14 @@ static const char *group_name(const json_t *jobs, const json_t *all)
 static int fio_import(json_t *doc, const char *path, const char *text,
 		      const char *target)
 {
-	const char *p = text;
+	int rc = 0, line = 1, client;
+	/* client/server output may start with "hostname=..." lines */
+	const char *p = nb_fio_json_start(text, strlen(text), &line);
 	json_error_t err;
 	json_t *j, *jobs, *job;
 	size_t i;
-	int rc = 0, line = 1, client;
 
-	/* client/server output may start with "hostname=..." lines */
-	while (*p && *p != '{') {
-		const char *nl = strchr(p, '\n');
-
-		if (!nl)
-			break;
-		p = nl + 1;
-		line++;
-	}
-	j = json_loads(p, JSON_DISABLE_EOF_CHECK, &err);
+	j = json_loads(p ? p : text, JSON_DISABLE_EOF_CHECK, &err);
 	if (!j)
 		return nb_err(-EINVAL, "%s:%d: not valid fio JSON: %s", path,
 			      line + err.line - 1, err.text);

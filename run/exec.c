@@ -2,6 +2,7 @@
 #include "exec.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
+#include "../core/hook.h"
 #include "../core/result.h"
 #include "../core/units.h"
 #include "../runners/runner.h"
@@ -56,11 +57,16 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 		.entry = entry, .labels = json_object_get(x->doc, "labels"),
 	};
 	uint64_t cached = t->cached_opens;
+	char point[96];
 	json_t *spec;
 	int rc;
 
 	nb_err_clear();
-	rc = w->run(&c);
+	/* a test build may stop here: "start:rand4k-read:1" */
+	snprintf(point, sizeof(point), "start:%s:%d", w->name, it);
+	rc = nb_hook(point, NULL, x->stop);
+	if (!rc)
+		rc = w->run(&c);
 	if (c.spec)
 		json_object_set_new(entry, "spec", c.spec);
 	spec = json_object_get(entry, "spec");

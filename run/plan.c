@@ -2,10 +2,32 @@
 #include "plan.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
+#include "../core/suggest.h"
 #include "../core/units.h"
 
 #include <errno.h>
 #include <string.h>
+
+/* "unknown workload 'x'; did you mean 'y'?" (KIND "workload" or "suite"),
+ * else "(see 'nasbench list KINDs')". */
+static int unknown(const char *kind, const char *name)
+{
+	const char *cands[256], *near;
+	size_t n = 0;
+
+	if (!strcmp(kind, "suite"))
+		for (; nb_suites[n].name && n < 256; n++)
+			cands[n] = nb_suites[n].name;
+	else
+		for (; nb_workloads[n] && n < 256; n++)
+			cands[n] = nb_workloads[n]->name;
+	near = nb_suggest(name, cands, n);
+	if (near)
+		return nb_err(-EINVAL, "unknown %s '%s'; did you mean '%s'?", kind,
+			      name, near);
+	return nb_err(-EINVAL, "unknown %s '%s' (see 'nasbench list %ss')", kind,
+		      name, kind);
+}
 
 static int plan_add(struct nb_plan *pl, const struct nb_workload *w, int its)
 {
@@ -40,8 +62,7 @@ static int plan_list(struct nb_plan *pl, const char *list, int iterations_set)
 			return -EINVAL;
 		w = nb_workload_find(name);
 		if (!w)
-			return nb_err(-EINVAL, "unknown workload '%s' (see 'nasbench "
-				      "list workloads')", name);
+			return unknown("workload", name);
 		if (plan_add(pl, w, iterations_set ? 0 : its))
 			return -EINVAL;
 	}
@@ -58,8 +79,7 @@ int nb_plan_make(struct nb_plan *pl, const struct nb_config *cfg,
 	if (sc->suite[0]) {
 		pl->suite = nb_suite_find(sc->suite);
 		if (!pl->suite)
-			return nb_err(-EINVAL, "unknown suite '%s' (see 'nasbench list "
-				      "suites')", sc->suite);
+			return unknown("suite", sc->suite);
 	}
 	if (workloads && *workloads) {
 		list = workloads;
@@ -122,10 +142,13 @@ uint64_t nb_plan_space(const struct nb_plan *pl)
 	return need;
 }
 
+static const char *plan_source(const struct nb_plan *pl, char *buf, size_t len);
+
 void nb_plan_headline(FILE *out, const struct nb_plan *pl,
 		      const struct nb_config *cfg)
 {
 	int uniform = 1;
+	char src[160];
 
 	for (int w = 0; w < pl->nwl; w++)
 		uniform &= nb_plan_iters(pl, w) == nb_plan_iters(pl, 0);
@@ -135,10 +158,7 @@ void nb_plan_headline(FILE *out, const struct nb_plan *pl,
 		fprintf(out, "%d iteration(s)", nb_plan_iters(pl, 0));
 	else
 		fprintf(out, "the iterations listed");
-	if (pl->suite && !strcmp(pl->why, "suite"))
-		fprintf(out, " (suite '%s')\n", pl->suite->name);
-	else
-		fprintf(out, " (%s)\n", pl->why ? pl->why : "");
+	fprintf(out, " (%s)\n", plan_source(pl, src, sizeof(src)));
 }
 
 void nb_plan_print(FILE *out, const struct nb_plan *pl,
@@ -179,4 +199,58 @@ void nb_plan_print(FILE *out, const struct nb_plan *pl,
 			cfg->ntargets,
 			nb_fmt_size(written * (uint64_t)cfg->ntargets, wr, sizeof(wr)),
 			nb_plan_fmt_secs(secs * cfg->ntargets, dur, sizeof(dur)));
+}
+
+/* Where the workload list came from, as the headline says it. */
+static const char *plan_source(const struct nb_plan *pl, char *buf, size_t len)
+{
+	if (pl->suite && !strcmp(pl->why, "suite"))
+		snprintf(buf, len, "suite '%s'", pl->suite->name);
+	else
+		snprintf(buf, len, "%s", pl->why ? pl->why : "");
+	return buf;
+}
+
+json_t *nb_run_plan_json(const struct nb_plan *pl, const struct nb_config *cfg)
+{
+	json_t *doc, *targets = json_array(), *wls = json_array();
+	uint64_t written = 0;
+	double secs = 0;
+	char src[160];
+
+	for (int i = 0; i < cfg->ntargets; i++) {
+		char red[1100];
+
+		json_array_append_new(targets, json_pack("{s:s, s:s, s:s}",
+			"name", cfg->targets[i].name, "url",
+			nb_url_redact(cfg->targets[i].url, red, sizeof(red)),
+			"scheme", cfg->targets[i].u.scheme));
+	}
+	for (int w = 0; w < pl->nwl; w++) {
+		int its = nb_plan_iters(pl, w);
+		struct nb_plan_est e;
+
+		nb_plan_estimate(pl->wl[w], &pl->p, &e);
+		written += e.written * (uint64_t)its;
+		secs += e.seconds * its;
+		json_array_append_new(wls, json_pack("{s:s, s:i, s:I, s:I, s:f}",
+			"name", pl->wl[w]->name, "iterations", its, "space_bytes",
+			(json_int_t)plan_bytes(pl, w), "written_bytes",
+			(json_int_t)(e.written * (uint64_t)its), "seconds",
+			e.seconds * its));
+	}
+	doc = json_pack("{s:s, s:s?, s:i, s:I, s:o, s:o, s:{s:I, s:I, s:f}, "
+			"s:{s:I, s:f}, s:{s:f, s:f}}",
+		"source", plan_source(pl, src, sizeof(src)),
+		"suite", pl->suite ? pl->suite->name : NULL,
+		"iterations", pl->iterations,
+		"size_bytes", (json_int_t)pl->p.size,
+		"targets", targets, "workloads", wls,
+		"per_target", "space_bytes", (json_int_t)nb_plan_space(pl),
+		"written_bytes", (json_int_t)written, "seconds", secs,
+		"total", "written_bytes", (json_int_t)(written * (uint64_t)cfg->ntargets),
+		"seconds", secs * cfg->ntargets,
+		"assumed", "bw_bytes", (double)NB_PLAN_RATE, "xz_bw_bytes",
+		(double)NB_PLAN_XZ_RATE);
+	return doc;
 }

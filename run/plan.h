@@ -10,6 +10,7 @@
 #ifndef NB_RUN_PLAN_H
 #define NB_RUN_PLAN_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "../core/config.h"
@@ -52,5 +53,13 @@ void nb_plan_headline(FILE *out, const struct nb_plan *pl,
 		      const struct nb_config *cfg);
 void nb_plan_print(FILE *out, const struct nb_plan *pl,
 		   const struct nb_config *cfg);
+
+/* The plan as 'run --dry-run --json' prints it: { "source", "suite",
+ * "iterations", "size_bytes", "targets": [{ name, url (redacted),
+ * scheme }], "workloads": [{ name, iterations, space_bytes, written_bytes,
+ * seconds }], "per_target": { space_bytes, written_bytes, seconds },
+ * "total": { written_bytes, seconds }, "assumed": { bw_bytes,
+ * xz_bw_bytes } } - bytes and seconds as numbers, estimates rough. */
+json_t *nb_run_plan_json(const struct nb_plan *pl, const struct nb_config *cfg);
 
 #endif

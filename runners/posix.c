@@ -8,13 +8,14 @@
  * in batches when the engine reaps (one system call for many I/Os).
  */
 #include "runner.h"
+#include "../core/clock.h"
 #include "../core/err.h"
+#include "../core/fsutil.h"
 #include "../core/guard.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <linux/fs.h>
 #include <liburing.h>
@@ -146,26 +147,18 @@ static int posix_open(struct nb_target *t)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int type,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 static void posix_close(struct nb_target *t)
 {
 	struct posix *p = P(t);
+	int rc;
 
 	if (!p)
 		return;
 	if (p->ring.ring_fd > 0)
 		io_uring_queue_exit(&p->ring);
-	if (p->made_root && !t->cfg->keep &&
-	    nftw(p->root, rm_entry, 16, FTW_DEPTH | FTW_PHYS))
+	if (p->made_root && !t->cfg->keep && (rc = nb_rmtree(p->root)))
 		nb_warn("target '%s': could not remove '%s': %s", t->cfg->name,
-			p->root, strerror(errno));
+			p->root, strerror(-rc));
 	free(p);
 	t->priv = NULL;
 }
@@ -358,6 +351,7 @@ static int posix_reap(struct nb_target *t, struct nb_io **done, int max,
 					(long long)(timeout_ms % 1000) * 1000000 };
 	struct io_uring_cqe *cqe;
 	unsigned head;
+	uint64_t now;
 	int n = 0, rc;
 
 	if (!p->inflight)
@@ -367,14 +361,19 @@ static int posix_reap(struct nb_target *t, struct nb_io **done, int max,
 	if (rc < 0 && rc != -ETIME && rc != -EINTR)
 		return nb_err_set("target '%s': io_uring: %s", t->cfg->name,
 				  strerror(-rc)), rc;
+	/* stamp every completion in the ring when first seen, hand over MAX:
+	 * the engine refills the queue after a few (see engine.c), and those
+	 * left here are not timed while they wait for the next reap */
+	now = nb_now_ns();
 	io_uring_for_each_cqe(&p->ring, head, cqe) {
-		struct nb_io *io;
+		struct nb_io *io = io_uring_cqe_get_data(cqe);
 
-		if (n == max)
-			break;
-		io = io_uring_cqe_get_data(cqe);
-		io->result = cqe->res;
-		done[n++] = io;
+		if (!io->t_done)
+			io->t_done = now;
+		if (n < max) {
+			io->result = cqe->res;
+			done[n++] = io;
+		}
 	}
 	io_uring_cq_advance(&p->ring, (unsigned)n);
 	p->inflight -= n;

@@ -152,35 +152,49 @@ static void on_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)
 	nb_progress_update(payload, bytes, elapsed_ns);
 }
 
-/* Whether the data file already holds SIZE bytes of ours. */
-static int prepared(struct nb_wl_ctx *c, const char *name, uint64_t size)
+void nb_wl_wrote(struct nb_wl_ctx *c, uint64_t end)
+{
+	if ((c->t->caps & NB_CAP_BLOCK) && end > c->t->filled)
+		c->t->filled = end;
+}
+
+/* Bytes from the start of data file NAME that hold data of ours. */
+static uint64_t written(struct nb_wl_ctx *c, const char *name)
 {
 	struct nb_stat st;
 
 	if (c->t->caps & NB_CAP_BLOCK)
-		return c->t->filled >= size;
-	if (!(c->t->caps & NB_CAP_META))
+		return c->t->filled;
+	if (!(c->t->caps & NB_CAP_META) || c->t->ops->stat(c->t, name, &st))
 		return 0;
-	return !c->t->ops->stat(c->t, name, &st) && st.size >= size;
+	return st.size;
 }
 
-static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t size)
+/* Write [FROM, SIZE) of NAME (FROM rounded down to the prefill's block);
+ * *DONE: the bytes written. */
+static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t from,
+		   uint64_t size, uint64_t *done)
 {
 	struct nb_iospec s = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
 			       .bs = PREFILL_BS, .qd = PREFILL_QD, .size = size,
 			       .sync = NB_SYNC_END, .direct = 1, .seed = c->seed };
-	struct nb_engine_hooks h = { .progress = on_progress,
+	struct nb_engine_hooks h = { .progress = on_progress, .live = c->progress,
 				     .payload = c->progress, .stop = c->stop };
 	struct nb_io_result *r = malloc(sizeof(*r));
 	struct nb_file *f;
 	char label[160];
 	int rc;
 
+	*done = 0;
 	if (!r)
 		return nb_err_set("out of memory"), -ENOMEM;
-	while (s.bs > size || (c->t->block_size > 1 && s.bs % c->t->block_size))
+	/* a block that divides SIZE, so the prefill reaches its end (SIZE is
+	 * a multiple of the target's block size) */
+	while (s.bs > 1 && (s.bs > size || size % s.bs))
 		s.bs /= 2;
 	s.size = size - size % s.bs;
+	s.start = from - from % s.bs;
+	s.bytes = s.size - s.start;
 	rc = c->t->ops->fopen(c->t, name, NB_F_WRITE | NB_F_CREATE | NB_F_DIRECT, &f);
 	if (rc) {
 		free(r);
@@ -188,14 +202,15 @@ static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t size)
 	}
 	snprintf(label, sizeof(label), "preparing %s on %s", c->wl->name,
 		 c->t->cfg->name);
-	nb_progress_begin(c->progress, label, s.size, 0);
+	nb_progress_begin(c->progress, label, s.bytes, 0);
 	rc = nb_engine_run(c->t, f, &s, &h, r);
 	nb_progress_end(c->progress);
 	c->t->ops->fclose(f);
 	if (!rc && r->stopped)
 		rc = -EINTR;
-	if (!rc && (c->t->caps & NB_CAP_BLOCK) && s.size > c->t->filled)
-		c->t->filled = s.size;
+	*done = r->bytes_written;
+	if (!rc && r->bytes_written >= s.bytes)
+		nb_wl_wrote(c, s.size);
 	free(r);
 	return rc;
 }
@@ -203,22 +218,25 @@ static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t size)
 int nb_wl_prepare(struct nb_wl_ctx *c, const char *name, uint64_t size,
 		  unsigned flags, struct nb_file **f)
 {
+	uint64_t have = size ? written(c, name) : 0, done = 0;
 	int rc;
 
-	/* Reading a LUN or device never writes to it (no destroy-data needed):
-	 * it reads what is there. */
-	if (size && (c->t->caps & NB_CAP_BLOCK) && !(flags & NB_F_WRITE)) {
-		if (c->t->filled < size)
+	if (size && have < size) {
+		rc = prefill(c, name, have, size, &done);
+		/* reading a LUN or device needs no destroy-data: when the guard
+		 * keeps nasbench from writing it, the reads read what is there */
+		if (rc == -EPERM && (c->t->caps & NB_CAP_BLOCK) &&
+		    !(flags & NB_F_WRITE)) {
 			nb_wl_warn(c, "read what the target holds, not data nasbench "
-				   "wrote: unwritten areas of a thin LUN may read "
-				   "faster than real data");
-		size = 0;
-	}
-	if (size && !prepared(c, name, size)) {
-		rc = prefill(c, name, size);
+				   "wrote (%s): unwritten areas of a thin LUN may "
+				   "read faster than real data", nb_err_last());
+			nb_err_clear();
+			rc = 0;
+		}
 		if (rc)
 			return rc;
 	}
+	json_object_set_new(c->extra, "prefilled_bytes", json_integer((json_int_t)done));
 	return c->t->ops->fopen(c->t, name, flags | NB_F_CREATE, f);
 }
 
@@ -233,8 +251,14 @@ int nb_wl_io_open(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		flags |= NB_F_SYNC;
 	if (s->direct)
 		flags |= NB_F_DIRECT;
-	/* a sequential write lays the file out itself: nothing to prepare */
-	return nb_wl_prepare(c, "data",
-			     s->pattern == NB_PAT_SEQ && s->rw == NB_RW_WRITE ?
-			     0 : s->size, flags, f);
+	/*
+	 * Every iteration does the same work.  A sequential write makes a new
+	 * file each time on file targets (else the first would allocate and
+	 * the next overwrite); on a block target it cannot, so all iterations
+	 * overwrite: what this run has not written yet is prefilled first.
+	 */
+	if (s->pattern == NB_PAT_SEQ && s->rw == NB_RW_WRITE &&
+	    !(c->t->caps & NB_CAP_BLOCK))
+		return nb_wl_prepare(c, "data", 0, flags | NB_F_TRUNC, f);
+	return nb_wl_prepare(c, "data", s->size, flags, f);
 }

@@ -23,7 +23,7 @@ static void on_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)
 /* One iteration of S with nasbench's own engine. */
 static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 {
-	struct nb_engine_hooks h = { .progress = on_progress,
+	struct nb_engine_hooks h = { .progress = on_progress, .live = c->progress,
 				     .payload = c->progress, .stop = c->stop };
 	const struct nb_iospec s = *sp;
 	struct nb_io_result *r;
@@ -50,9 +50,10 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		rc = -EINTR;
 	if (!rc) {
 		nb_wl_io_metrics(c, r);
-		if (s.rw != NB_RW_READ && (c->t->caps & NB_CAP_BLOCK) &&
-		    s.pattern == NB_PAT_SEQ && s.size > c->t->filled)
-			c->t->filled = s.size;
+		/* what completed, from offset 0 up (a runtime may end it early) */
+		if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
+			nb_wl_wrote(c, r->bytes_written < s.size ?
+				    r->bytes_written : s.size);
 	}
 	free(r);
 	return rc;

@@ -8,29 +8,23 @@
  * (iteration "fio"."job"): the result is the one file users keep, and it
  * then reproduces the run on its own ('fio JOB' with the text saved).
  *
- * Client runs: each host gets its own job file (a file of its own in the
- * target directory, unlink=1 so fio removes it) through 'fio --client', all
- * at once; the job files live in a temporary directory while fio runs.
+ * Client runs are io_fio_clients.c.
  */
-#include "io_fio.h"
+#include "io_fio_rt.h"
 #include "../core/err.h"
 #include "../core/progress.h"
 #include "../core/result.h"
+#include "../core/stats.h"
+#include "../core/version.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-#define JOB_MAX 4096
-/* fio's start-up and the end of a time-based run are not counted */
-#define GRACE_US 120000000ULL
 
 static int is_fio(const struct nb_target *t)
 {
@@ -43,7 +37,7 @@ int nb_wl_fio_wanted(const struct nb_wl_ctx *c)
 	       (c->t->cfg->clients && c->t->cfg->clients->n);
 }
 
-static void put_stats(json_t *m, const struct nb_fio_stats *st)
+void nb_wl_fio_put_stats(json_t *m, const struct nb_fio_stats *st)
 {
 	json_object_set_new(m, "bw_bytes", json_real(st->bw_bytes));
 	json_object_set_new(m, "iops", json_real(st->iops));
@@ -56,7 +50,7 @@ static void put_stats(json_t *m, const struct nb_fio_stats *st)
 	json_object_set_new(m, "seconds", json_real(st->seconds));
 }
 
-static void put_counts(json_t *extra, const struct nb_fio_stats *st)
+void nb_wl_fio_put_counts(json_t *extra, const struct nb_fio_stats *st)
 {
 	json_object_set_new(extra, "bytes_read", json_integer((json_int_t)st->bytes_read));
 	json_object_set_new(extra, "bytes_written",
@@ -64,21 +58,21 @@ static void put_counts(json_t *extra, const struct nb_fio_stats *st)
 	json_object_set_new(extra, "ios", json_integer((json_int_t)st->ios));
 }
 
-static const char *ioengine_of(const struct nb_target *t)
+const char *nb_wl_fio_ioengine(const struct nb_target *t)
 {
 	return t->cfg->ioengine[0] ? t->cfg->ioengine : "io_uring";
 }
 
-static void job_comment(const struct nb_wl_ctx *c, char *buf, size_t len)
+void nb_wl_fio_comment(const struct nb_wl_ctx *c, char *buf, size_t len)
 {
 	snprintf(buf, len, "nasbench %s: %s on target '%s', iteration %d of %d",
-		 NB_VERSION, c->wl->name, c->t->cfg->name, c->iteration,
+		 nb_version(), c->wl->name, c->t->cfg->name, c->iteration,
 		 c->iterations);
 }
 
 /* fio's first complaint ("fio: ..."; the cause comes before the "job
  * dropped" lines), else the last non-empty line of its stderr. */
-static const char *last_line(const char *err, char *buf, size_t len)
+const char *nb_wl_fio_complaint(const char *err, char *buf, size_t len)
 {
 	const char *end = err + strlen(err), *start;
 	const char *first = !strncmp(err, "fio: ", 5) ? err : strstr(err, "\nfio: ");
@@ -97,17 +91,18 @@ static const char *last_line(const char *err, char *buf, size_t len)
 	return buf[0] ? buf : "no message";
 }
 
-static uint64_t time_limit(const struct nb_iospec *s)
+uint64_t nb_wl_fio_limit(const struct nb_iospec *s)
 {
-	return s->runtime_us ? s->runtime_us + GRACE_US : 0;
+	return s->runtime_us ? s->runtime_us + NB_FIO_GRACE_US : 0;
 }
 
 /* fio on this machine: the file the native engine would use. */
+
 static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 {
 	struct nb_target *t = c->t;
 	struct nb_iospec s = *spec;
-	struct nb_fio_job job = { .ioengine = ioengine_of(t) };
+	struct nb_fio_job job = { .ioengine = nb_wl_fio_ioengine(t) };
 	struct nb_fio_output *out = NULL;
 	struct nb_fio_exec x;
 	char path[PATH_MAX], comment[256], label[200], line[512];
@@ -158,15 +153,15 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	job.s = s;
 	job.filename = path;
 	job.offset = base;
-	job_comment(c, comment, sizeof(comment));
+	nb_wl_fio_comment(c, comment, sizeof(comment));
 	job.comment = comment;
-	text = malloc(JOB_MAX);
+	text = malloc(NB_FIO_JOB_MAX);
 	out = malloc(sizeof(*out));
 	if (!text || !out) {
 		rc = nb_err(-ENOMEM, "out of memory");
 		goto done;
 	}
-	n = nb_fio_jobfile(&job, text, JOB_MAX);
+	n = nb_fio_jobfile(&job, text, NB_FIO_JOB_MAX);
 	if (n < 0) {
 		rc = n;
 		nb_err_prefix("target '%s'", t->cfg->name);
@@ -175,7 +170,7 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	snprintf(label, sizeof(label), "%s on %s (%d/%d, fio)", c->wl->name,
 		 t->cfg->name, c->iteration, c->iterations);
 	nb_progress_begin(c->progress, label, 0, s.runtime_us * 1000);
-	rc = nb_fio_exec(argv, text, c->stop, time_limit(&s), &x);
+	rc = nb_fio_exec(argv, text, c->stop, nb_wl_fio_limit(&s), &x);
 	nb_progress_end(c->progress);
 	if (rc)
 		goto done;
@@ -184,11 +179,11 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	} else if (x.timed_out) {
 		rc = nb_err(-ETIMEDOUT, "target '%s': fio ran %llu s past its "
 			    "runtime and was stopped", t->cfg->name,
-			    (unsigned long long)(GRACE_US / 1000000));
+			    (unsigned long long)(NB_FIO_GRACE_US / 1000000));
 	} else if (x.status) {
 		rc = nb_err(-EIO, "target '%s': fio failed (exit status %d): %s",
 			    t->cfg->name, x.status,
-			    last_line(x.err, line, sizeof(line)));
+			    nb_wl_fio_complaint(x.err, line, sizeof(line)));
 	} else if (nb_fio_parse(x.out, x.out_len, out)) {
 		rc = -EIO;
 		nb_err_prefix("target '%s'", t->cfg->name);
@@ -199,17 +194,18 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	nb_fio_exec_free(&x);
 	if (rc)
 		goto done;
-	put_stats(c->metrics, &out->total);
-	put_counts(c->extra, &out->total);
+	nb_wl_fio_put_stats(c->metrics, &out->total);
+	nb_wl_fio_put_counts(c->extra, &out->total);
 	fj = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f}", "version", out->version,
 		       "ioengine", job.ioengine, "command",
 		       "fio --output-format=json+ JOBFILE", "job", text,
 		       "clat_p50_us", out->total.clat_p50_us, "clat_p99_us",
 		       out->total.clat_p99_us);
 	json_object_set_new(c->extra, "fio", fj);
-	if (s.rw != NB_RW_READ && (t->caps & NB_CAP_BLOCK) &&
-	    s.pattern == NB_PAT_SEQ && s.size > t->filled)
-		t->filled = s.size;
+	/* what fio wrote, from offset 0 up (a runtime may end it early) */
+	if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
+		nb_wl_wrote(c, out->total.bytes_written < s.size ?
+			    out->total.bytes_written : s.size);
 done:
 	free(text);
 	free(out);
@@ -233,30 +229,23 @@ static void fresh_file(struct nb_wl_ctx *c, const struct nb_iospec *s)
 	nb_err_clear();
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* After the last iteration: the median fio/nasbench throughput ratio of
  * all iterations (R is this one's), flagged when over the tolerance. */
 static void xcheck_verdict(struct nb_wl_ctx *c, double r)
 {
-	double v[1001], med;
+	double v[1001];
 	int n = c->entry ? nb_result_values(c->entry, "xcheck_bw_ratio", v, 1000)
 			 : 0;
+	struct nb_summary s;
 	char msg[400];
 
 	v[n++] = r;
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
-	med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	if (fabs(med - 1) <= NB_XCHECK_TOLERANCE)
+	nb_stats_summary(v, (size_t)n, &s);
+	if (fabs(s.median - 1) <= NB_XCHECK_TOLERANCE)
 		return;
 	snprintf(msg, sizeof(msg), "cross-check: fio/nasbench throughput %.2f "
 		 "(median of %d iteration%s, %.2f to %.2f): more than %.0f%% apart",
-		 med, n, n == 1 ? "" : "s", v[0], v[n - 1],
+		 s.median, n, n == 1 ? "" : "s", s.min, s.max,
 		 NB_XCHECK_TOLERANCE * 100);
 	nb_wl_warn(c, "%s", msg);
 	nb_warn("%s on '%s': %s", c->wl->name, c->t->cfg->name, msg);
@@ -311,248 +300,6 @@ static int cross_check(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	return 0;
 }
 
-/* ---- many clients --------------------------------------------------- */
-
-static int rm_entry(const char *p, const struct stat *sb, int type,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(p) : unlink(p);
-}
-
-static int find_client(const struct nb_fio_output *out,
-		       const struct nb_fio_client *cl)
-{
-	for (int i = 0; i < out->nclients; i++)
-		if (out->client[i].port == cl->port &&
-		    !strcmp(out->client[i].host, cl->host))
-			return i;
-	return -1;
-}
-
-/* Why client CL sent no figures, from fio's messages. */
-static void client_missing(const struct nb_fio_client *cl, const char *err,
-			   const char *file, char *buf, size_t len)
-{
-	char needle[300], name[300];
-
-	snprintf(needle, sizeof(needle), "failed to connect to %s:%u", cl->host,
-		 cl->port);
-	nb_fio_client_name(cl, name, sizeof(name));
-	if (strstr(err, needle))
-		snprintf(buf, len, "fio client '%s' is unreachable (is 'fio "
-			 "--server' running there?)", name);
-	else
-		snprintf(buf, len, "fio client '%s' died or lost its connection "
-			 "mid-run: no figures from it (its file '%s' may be left "
-			 "there)", name, file);
-}
-
-/* The file client I uses: its own file in the target directory, which
- * fio removes (unlink=1), or the target file or device itself. */
-static void client_file(const struct nb_wl_ctx *c, int i, char *buf, size_t len,
-			uint64_t *off, int *unlink_it)
-{
-	const char *path = c->t->cfg->u.path;
-	struct stat st;
-
-	if (!stat(path, &st) && !S_ISDIR(st.st_mode)) {
-		snprintf(buf, len, "%s", path);
-		*off = c->t->cfg->offset;
-		*unlink_it = 0;
-		return;
-	}
-	snprintf(buf, len, "%s%snasbench.%s-c%d", path,
-		 path[strlen(path) - 1] == '/' ? "" : "/",
-		 c->run_id ? c->run_id : "run", i + 1);
-	*off = 0;
-	*unlink_it = 1;
-}
-
-static int run_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
-{
-	const struct nb_fio_clients *cl = c->t->cfg->clients;
-	char dir[] = "/tmp/nasbench-fio.XXXXXX";
-	char **argv = NULL, *text = NULL, label[200], comment[256], line[512];
-	char (*paths)[PATH_MAX] = NULL, (*files)[PATH_MAX] = NULL;
-	struct nb_fio_output *out = NULL;
-	struct nb_fio_exec x = { 0 };
-	json_t *clients, *jobs;
-	int rc = 0, argc = 0, missing = 0, got = 0;
-	char first_err[1600] = "";
-
-	if (!mkdtemp(dir))
-		return nb_err(-errno, "cannot create a directory for fio job files: "
-			      "%s", strerror(errno));
-	argv = calloc((size_t)cl->n * 2 + 3, sizeof(*argv));
-	paths = calloc((size_t)cl->n, sizeof(*paths));
-	files = calloc((size_t)cl->n, sizeof(*files));
-	text = malloc(JOB_MAX);
-	out = malloc(sizeof(*out));
-	jobs = json_array();
-	if (!argv || !paths || !files || !text || !out) {
-		rc = nb_err(-ENOMEM, "out of memory");
-		goto done;
-	}
-	argv[argc++] = "fio";
-	argv[argc++] = "--output-format=json+";
-	job_comment(c, comment, sizeof(comment));
-	for (int i = 0; i < cl->n; i++) {
-		struct nb_fio_job job = { .s = *s, .ioengine = ioengine_of(c->t),
-					  .comment = comment };
-		char arg[300];
-		FILE *jf;
-		int n;
-
-		client_file(c, i, files[i], sizeof(files[i]), &job.offset,
-			    &job.unlink);
-		job.filename = files[i];
-		n = nb_fio_jobfile(&job, text, JOB_MAX);
-		if (n < 0) {
-			rc = n;
-			nb_err_prefix("target '%s'", c->t->cfg->name);
-			goto done;
-		}
-		snprintf(paths[i], sizeof(paths[i]), "%s/client%d.fio", dir, i + 1);
-		jf = fopen(paths[i], "w");
-		if (!jf || fputs(text, jf) < 0 || fclose(jf)) {
-			rc = nb_err(-EIO, "cannot write '%s': %s", paths[i],
-				    strerror(errno));
-			goto done;
-		}
-		nb_fio_client_name(&cl->c[i], arg, sizeof(arg));
-		json_array_append_new(jobs, json_pack("{s:s, s:s}", "client", arg,
-						      "job", text));
-		nb_fio_client_arg(&cl->c[i], arg, sizeof(arg));
-		argv[argc] = malloc(strlen(arg) + 10);
-		if (!argv[argc]) {
-			rc = nb_err(-ENOMEM, "out of memory");
-			goto done;
-		}
-		sprintf(argv[argc++], "--client=%s", arg);
-		argv[argc++] = paths[i];
-	}
-	snprintf(label, sizeof(label), "%s on %s (%d/%d, fio, %d clients)",
-		 c->wl->name, c->t->cfg->name, c->iteration, c->iterations, cl->n);
-	nb_progress_begin(c->progress, label, 0, s->runtime_us * 1000);
-	rc = nb_fio_exec(argv, NULL, c->stop, time_limit(s), &x);
-	nb_progress_end(c->progress);
-	if (rc)
-		goto done;
-	if (x.stopped || (c->stop && *c->stop)) {
-		rc = -EINTR;
-		goto done;
-	}
-	if (x.timed_out) {
-		rc = nb_err(-ETIMEDOUT, "fio clients: fio ran %llu s past its "
-			    "runtime and was stopped (a client hangs?)",
-			    (unsigned long long)(GRACE_US / 1000000));
-		goto done;
-	}
-	if (nb_fio_parse(x.out, x.out_len, out)) {
-		if (!strstr(x.out, "{")) {
-			/* no client sent anything: fio's own words say why */
-			for (int i = 0; i < cl->n; i++) {
-				client_missing(&cl->c[i], x.err, files[i], line,
-					       sizeof(line));
-				if (strstr(line, "unreachable")) {
-					rc = nb_err(-EIO, "%s", line);
-					goto done;
-				}
-			}
-			rc = nb_err(-EIO, "fio clients: fio failed (exit status "
-				    "%d): %s", x.status,
-				    last_line(x.err, line, sizeof(line)));
-		} else {
-			rc = -EIO;
-			nb_err_prefix("fio clients");
-		}
-		goto done;
-	}
-	clients = json_array();
-	for (int i = 0; i < cl->n; i++) {
-		int k = find_client(out, &cl->c[i]);
-		char name[300], why[1600];
-
-		nb_fio_client_name(&cl->c[i], name, sizeof(name));
-		if (k < 0 || out->client[k].st.error) {
-			if (k < 0)
-				client_missing(&cl->c[i], x.err, files[i], why,
-					       sizeof(why));
-			else
-				snprintf(why, sizeof(why), "fio client '%s': its job "
-					 "failed: %s (does '%s' exist there?)", name,
-					 strerror(out->client[k].st.error),
-					 c->t->cfg->u.path);
-			json_array_append_new(clients, json_pack("{s:s, s:s}",
-						 "client", name, "error", why));
-			if (!missing++)
-				snprintf(first_err, sizeof(first_err), "%s", why);
-			nb_wl_warn(c, "%s", why);
-			continue;
-		}
-		json_t *m = json_object();
-
-		put_stats(m, &out->client[k].st);
-		json_array_append_new(clients, json_pack(
-			"{s:s, s:o, s:I}", "client", name, "metrics", m, "bytes",
-			(json_int_t)(out->client[k].st.bytes_read +
-				     out->client[k].st.bytes_written)));
-		got++;
-	}
-	if (got) {
-		put_stats(c->metrics, &out->total);
-		put_counts(c->extra, &out->total);
-		if (out->has_all && !missing) {
-			/* fio's "All clients" aggregate: every client's bytes
-			 * over the longest runtime */
-			json_object_set_new(c->metrics, "bw_bytes",
-					    json_real(out->all_bw_bytes));
-			json_object_set_new(c->metrics, "iops",
-					    json_real(out->all_iops));
-		}
-	}
-	json_object_set_new(c->extra, "clients", clients);
-	json_object_set_new(c->extra, "fio",
-			    json_pack("{s:s, s:s, s:s, s:o}", "version", out->version,
-				      "ioengine", ioengine_of(c->t), "command",
-				      "fio --output-format=json+ --client=HOST,PORT "
-				      "JOBFILE ...", "jobs", jobs));
-	if (out->has_all) {
-		json_t *fj = json_object_get(c->extra, "fio");
-
-		json_object_set_new(fj, "all_clients_bw_bytes",
-				    json_real(out->all_bw_bytes));
-		json_object_set_new(fj, "all_clients_bytes",
-				    json_integer((json_int_t)out->all_bytes));
-		/* the plain sum of the clients' own rates */
-		json_object_set_new(fj, "sum_bw_bytes", json_real(out->total.bw_bytes));
-	}
-	jobs = NULL;
-	if (missing) {
-		json_object_set_new(c->extra, "partial", json_true());
-		rc = got ? nb_err(-EIO, "%s; the figures of the other %d client(s) "
-				  "are kept", first_err, got)
-			 : nb_err(-EIO, "%s", first_err);
-		if (missing > 1)
-			nb_err_prefix("%d of %d fio clients failed", missing, cl->n);
-	}
-done:
-	nb_fio_exec_free(&x);
-	json_decref(jobs);
-	if (argv)
-		for (int i = 2; i < argc; i += 2)
-			free(argv[i]);
-	free(argv);
-	free(paths);
-	free(files);
-	free(text);
-	free(out);
-	nftw(dir, rm_entry, 4, FTW_DEPTH | FTW_PHYS);
-	return rc;
-}
-
 int nb_wl_fio_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		  nb_wl_io_fn native)
 {
@@ -560,7 +307,7 @@ int nb_wl_fio_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		if (c->p->cross_check && c->iteration == 1)
 			nb_wl_warn(c, "cross-check does not apply to runs on fio "
 				   "clients: not done");
-		return run_clients(c, s);
+		return nb_wl_fio_clients(c, s);
 	}
 	if (!c->p->cross_check)
 		return is_fio(c->t) ? run_local(c, s) : native(c, s);
@@ -577,29 +324,6 @@ int nb_wl_fio_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 }
 
 /* ---- set-up ------------------------------------------------------------ */
-
-int nb_fio_clients_setup(struct nb_fio_clients *cl, const struct nb_config *cfg,
-			 const char *file)
-{
-	char where[4200];
-
-	memset(cl, 0, sizeof(*cl));
-	if (file) {
-		if (!nb_fio_clients_load(cl, file))
-			return 0;
-		nb_err_prefix("--clients");
-		return -EINVAL;
-	}
-	for (int i = 0; i < cfg->nraw; i++) {
-		if (strcmp(cfg->raw[i].section, "clients"))
-			continue;
-		snprintf(where, sizeof(where), "%s:%d",
-			 cfg->path[0] ? cfg->path : "config", cfg->raw[i].line);
-		if (nb_fio_clients_add(cl, cfg->raw[i].text, where))
-			return -EINVAL;
-	}
-	return 0;
-}
 
 int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 			const char *ioengine, const struct nb_fio_clients *cl)
@@ -629,17 +353,4 @@ int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 	if (!strcmp(t->engine, "fio"))
 		return nb_fio_check_scheme(t->name, t->u.scheme, "engine = fio");
 	return 0;
-}
-
-void nb_fio_clients_print(FILE *out, const struct nb_fio_clients *cl)
-{
-	char name[300], cmd[400];
-
-	fprintf(out, "fio clients: start this on each host before the run "
-		"(nasbench does not log in anywhere):\n");
-	for (int i = 0; i < cl->n; i++) {
-		nb_fio_client_name(&cl->c[i], name, sizeof(name));
-		nb_fio_server_cmd(&cl->c[i], cmd, sizeof(cmd));
-		fprintf(out, "  %-24s %s\n", name, cmd);
-	}
 }

@@ -27,7 +27,8 @@
 
 #include "workload.h"
 #include "../core/config.h"
-#include "../runners/fio.h"
+#include "../fio/clients.h"
+#include "../fio/job.h"
 
 /* Cross-check: throughput ratios outside 1 +/- this are flagged. */
 #define NB_XCHECK_TOLERANCE 0.10

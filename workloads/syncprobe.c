@@ -117,9 +117,12 @@ static void summarise(struct probe *pr)
  * 4 KiB sync write, 4 KiB async write, 4 KiB read of the block just
  * written sync (cached), for RUNTIME; then 512 KiB sync and async writes
  * in turn for RUNTIME.  PR: sync4k, async4k, read4k, sync512k, async512k.
+ * *COVERED: the bytes from offset 0 up that the writes really covered (each
+ * phase walks the region from its start; a short runtime stops early).
  */
 static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa,
-		     uint64_t region, uint64_t runtime_us, struct probe *pr)
+		     uint64_t region, uint64_t runtime_us, struct probe *pr,
+		     uint64_t *covered)
 {
 	unsigned char *buf = nb_io_alloc(512 * 1024);
 	uint64_t small = region / 4096 / 2, big = region / (512 * 1024), t0, i;
@@ -127,6 +130,7 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 	char label[160];
 	int rc = 0;
 
+	*covered = 0;
 	if (!buf)
 		return nb_err(-ENOMEM, "out of memory");
 	nb_rng_seed(&r, c->seed);
@@ -151,8 +155,11 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 					   pr[2].bytes, el);
 			if (*c->stop)
 				rc = -EINTR;
-			if (el >= runtime_us * 1000)
+			if (el >= runtime_us * 1000) {
+				/* slots 0..i, both writes of each, are done */
+				*covered = (i + 1 < small ? i + 1 : small) * 8192;
 				break;
+			}
 			pr[0].which = pr[1].which = pr[2].which =
 				el >= runtime_us * 500;
 		}
@@ -168,8 +175,11 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 			nb_progress_update(c->progress, pr[3].bytes + pr[4].bytes, el);
 			if (*c->stop)
 				rc = -EINTR;
-			if (el >= 2 * runtime_us * 1000)
+			if (el >= 2 * runtime_us * 1000) {
+				if ((i + 1 < big ? i + 1 : big) * 512 * 1024 > *covered)
+					*covered = (i + 1 < big ? i + 1 : big) * 512 * 1024;
 				break;
+			}
 		}
 	}
 	nb_progress_end(c->progress);
@@ -379,6 +389,7 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 	struct nb_file *fsync_f = NULL, *fasync = NULL;
 	unsigned base = NB_F_READ | NB_F_WRITE | NB_F_CREATE | NB_F_DIRECT;
 	struct nb_hist *halves;
+	uint64_t covered = 0;
 	int rc = 0;
 
 	if (c->t->capacity && region > c->t->capacity)
@@ -406,13 +417,13 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 	if (!rc)
 		rc = c->t->ops->fopen(c->t, PROBE_FILE, base, &fasync);
 	if (!rc)
-		rc = probe_all(c, fsync_f, fasync, region, runtime, pr);
+		rc = probe_all(c, fsync_f, fasync, region, runtime, pr, &covered);
 	if (fsync_f)
 		c->t->ops->fclose(fsync_f);
 	if (fasync)
 		c->t->ops->fclose(fasync);
-	if ((c->t->caps & NB_CAP_BLOCK) && !rc && region > c->t->filled)
-		c->t->filled = region;
+	if (!rc)
+		nb_wl_wrote(c, covered);
 	if (!rc) {
 		nb_wl_metric(c, "sync_lat_p50_us", pr[0].p50_us);
 		nb_wl_metric(c, "async_lat_p50_us", pr[1].p50_us);

@@ -128,11 +128,17 @@ json_t *nb_iospec_json(const struct nb_iospec *s);
 void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r);
 
 /* Make sure the data file NAME holds SIZE bytes nasbench wrote (for reads
- * and random writes); opens it with FLAGS into *F.  0 or -errno.  On a
- * block target opened without NB_F_WRITE nothing is written: reads read
- * what the LUN holds (with a warning when nasbench did not write it). */
+ * and writes that overwrite); opens it with FLAGS into *F.  0 or -errno.
+ * Only the part not yet written is prefilled (the bytes are recorded as
+ * the iteration's "prefilled_bytes").  A block target opened without
+ * NB_F_WRITE is prefilled only when the data-loss guard lets nasbench
+ * write it; else the reads read what the LUN holds, with a warning. */
 int nb_wl_prepare(struct nb_wl_ctx *c, const char *name, uint64_t size,
 		  unsigned flags, struct nb_file **f);
+
+/* The run wrote the first END bytes of a block target's window (what
+ * really completed, from offset 0 up): t->filled grows to END. */
+void nb_wl_wrote(struct nb_wl_ctx *c, uint64_t end);
 
 /* Open the data file an I/O spec runs on, with the flags the spec implies
  * (write, sync, direct), prepared as nb_wl_prepare() does.  0 or -errno. */

@@ -50,6 +50,67 @@ ok = eval(sys.argv[2], {"d": d})
 sys.exit(0 if ok else 1)
 PY
 }
+# Handshakes with the test build ($NBT, core/hook.h): run it with
+#   NASBENCH_TEST_PAUSE=$(hook_dir) NASBENCH_TEST_PAUSE_AT=POINT
+# (POINT: "start:WORKLOAD:ITERATION" before an iteration, "running" once a
+# workload has moved 1 MiB, "pass-N" after integrity's passes); then
+# hook_wait DIR POINT returns when the run stands there (fails after 60 s),
+# and hook_go DIR POINT lets it go on.  A fault strikes at a known point,
+# never after a guessed sleep.
+hook_dir() { local d; d=$(mktemp -d "$T/hook.XXXXXX"); echo "$d"; }
+hook_wait() {
+	for _ in $(seq 1200); do [ -e "$1/$2.ready" ] && return 0; sleep 0.05; done
+	t_fail "the run never reached the test point '$2'"
+	return 1
+}
+hook_go() { : >"$1/$2.go"; }
+# wait_traced PID: strace has attached to PID (its TracerPid is set)
+wait_traced() {
+	for _ in $(seq 200); do
+		[ "$(awk '/^TracerPid:/ {print $2}' "/proc/$1/status" 2>/dev/null)" != 0 ] && return 0
+		sleep 0.05
+	done
+	t_fail "strace did not attach to pid $1"
+	return 1
+}
+
+# missing WHAT: a prerequisite of the test is not there; the test FAILS
+# saying so (a test that cannot run must never pass by skipping)
+missing() { t_case "prerequisite"; t_fail "cannot run: $*"; }
+
+# free_port: a TCP port of 127.0.0.1 nobody listens on now
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+# tgt_up [SIZE]: a private tgtd of this test alone (own portal port, own
+# control port, own LUN file $T/lun.img of SIZE, default 64M), so a test may
+# stop, kill or reconfigure it without disturbing the shared testbox that
+# other tests use at the same time.  Sets TGT_PID, TGT_C, TGT_PORT, TGT_URL;
+# tgt_down stops it (also at exit).
+tgt_up() {
+	TGT_C=$((400 + RANDOM % 500)) TGT_PORT=$(free_port)
+	truncate -s "${1:-64M}" "$T/lun.img"
+	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 &
+	TGT_PID=$!
+	disown $TGT_PID          # no "Killed" notice when a case kills it
+	trap 'tgt_down; rm -rf "$T"' EXIT
+	for _ in $(seq 100); do tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 && break; sleep 0.1; done
+	TGT_URL=iscsi://127.0.0.1:$TGT_PORT/iqn.2026-11.org.nasbench:private/1
+	tgtadm -C $TGT_C --lld iscsi --op new --mode target --tid 1 -T iqn.2026-11.org.nasbench:private &&
+	tgtadm -C $TGT_C --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 -b "$T/lun.img" &&
+	tgtadm -C $TGT_C --lld iscsi --op bind --mode target --tid 1 -I ALL
+}
+tgt_down() {
+	[ -n "${TGT_PID:-}" ] || return 0
+	kill -CONT $TGT_PID 2>/dev/null
+	tgtadm -C $TGT_C --op delete --mode target --tid 1 --force >/dev/null 2>&1
+	tgtadm -C $TGT_C --op delete --mode system >/dev/null 2>&1
+	for _ in $(seq 50); do kill -0 $TGT_PID 2>/dev/null || break; sleep 0.1; done
+	kill -0 $TGT_PID 2>/dev/null && kill $TGT_PID
+	TGT_PID=
+	trap 'rm -rf "$T"' EXIT
+}
+
 # no scratch directory left under DIR
 assert_clean() { [ -z "$(ls -d "$1"/nasbench.* 2>/dev/null)" ] || t_fail "scratch left in $1: $(ls -d "$1"/nasbench.*)"; }
 

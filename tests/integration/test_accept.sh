@@ -186,8 +186,7 @@ assert_json "$T/clean.json" 'd["results"][0]["summary"]["blocks_checked"]["media
 
 # ---------------------------------------------------------------- suite accept
 # syncprobe is part of suite accept once the seed area's workload is there
-HAS_SYNCPROBE=0
-"$NB" list 2>/dev/null | grep -q "^  syncprobe " && HAS_SYNCPROBE=1
+HAS_SYNCPROBE=1
 
 t_case "suite accept implies integrity (and durability) criteria on a local directory"
 run "$NB" run -s accept -t "local=$D" --size 2M -i 1 -o "$T/suite.json"
@@ -200,15 +199,13 @@ assert_json "$T/suite.json" 'len([r for r in d["results"] if r["workload"] == "s
 
 t_case "suite accept adds the workloads the criteria name"
 printf 'rand4k-read@local iops >= 1\n' >"$T/extra.accept"
-run "$NB" run -s accept -t "local=$D" --size 2M -i 1 --runtime 200ms --accept "$T/extra.accept" -o "$T/suite2.json"
+run "$NB" run -s accept -t "local=$D" --size 2M -i 1 --runtime 2s --accept "$T/extra.accept" -o "$T/suite2.json"
 assert_rc 0
 assert_json "$T/suite2.json" '[r["workload"] for r in d["results"]][-1] == "rand4k-read" and d["accept"]["criteria"][0]["criterion"] == "rand4k-read@local iops >= 1" and d["accept"]["criteria"][0]["verdict"] == "pass"'
 
 # ---------------------------------------------------------------- NFS
-has_runner() { "$NB" list 2>/dev/null | grep -q "$1://"; }
-
-if [ -z "${NASBENCH_NFS_URL:-}" ] || ! has_runner nfs; then
-	echo "test_accept.sh: skipping NFS cases: NASBENCH_NFS_URL unset or no nfs runner (NFS area not merged)"
+if [ -z "${NASBENCH_NFS_URL:-}" ]; then
+	missing "NFS cases: NASBENCH_NFS_URL is unset (start the testbox: ci/testbox up)"
 else
 	NFS_DIR=${NASBENCH_NFS_URL#nfs://*/}; NFS_DIR=/${NFS_DIR%%\?*}
 
@@ -241,7 +238,7 @@ m = s.find("testcase[@name='integrity@nfs stale_blocks = 0']/failure").get("mess
 assert m == "measured 1 blocks (worst), required = 0 blocks", m
 PY
 	else
-		echo "test_accept.sh: skipping the NFS integrity fault: the export '$NFS_DIR' is not on this machine"
+		missing "the NFS integrity fault: the export '$NFS_DIR' is not on this machine"
 	fi
 fi
 
@@ -249,30 +246,13 @@ fi
 # A private tgtd with its own 64 MiB LUN file: iscsi-test-cu writes all over
 # its LUN and the fault test edits the LUN file, which must not disturb the
 # shared testbox's LUNs other tests use at the same time.
-tgt_up() {
-	TGT_C=$((400 + RANDOM % 500)) TGT_PORT=$((33000 + RANDOM % 1000))
-	truncate -s 64M "$T/lun.img"
-	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 &
-	TGT_PID=$!
-	for _ in $(seq 50); do tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 && break; sleep 0.1; done
-	tgtadm -C $TGT_C --lld iscsi --op new --mode target --tid 1 -T iqn.2026-11.org.nasbench:accept &&
-	tgtadm -C $TGT_C --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 -b "$T/lun.img" &&
-	tgtadm -C $TGT_C --lld iscsi --op bind --mode target --tid 1 -I ALL
-}
-tgt_down() {
-	tgtadm -C $TGT_C --op delete --mode target --tid 1 --force >/dev/null 2>&1
-	tgtadm -C $TGT_C --op delete --mode system >/dev/null 2>&1
-	for _ in $(seq 50); do kill -0 $TGT_PID 2>/dev/null || break; sleep 0.1; done
-	kill -0 $TGT_PID 2>/dev/null && kill $TGT_PID
-	wait $TGT_PID 2>/dev/null
-}
 
-if ! has_runner iscsi || ! command -v tgtd >/dev/null; then
-	echo "test_accept.sh: skipping iSCSI cases: no iscsi runner (iSCSI area not merged) or no tgtd"
+if ! command -v tgtd >/dev/null; then
+	missing "iSCSI cases: no tgtd (ci/install-deps installs tgt)"
 elif ! tgt_up; then
 	t_case "private tgtd"; t_fail "cannot start tgtd: $(cat "$T/tgtd.log")"
 else
-	LUN=iscsi://127.0.0.1:$TGT_PORT/iqn.2026-11.org.nasbench:accept/1
+	LUN=$TGT_URL
 
 	t_case "iscsi-test-cu subset runs against tgtd; its results are in the verdict and JUnit"
 	printf 'conform@lun conform_failed = 0\nconform@lun conform_passed >= 50\n' >"$T/lun.accept"
@@ -332,10 +312,8 @@ PY
 fi
 
 # ---------------------------------------------------------------- durability
-if ! "$NB" list 2>/dev/null | grep -q "^  syncprobe "; then
-	echo "test_accept.sh: skipping durability cases: no syncprobe workload (seed area not merged)"
-elif [ -z "${NASBENCH_NFS_TMPFS_URL:-}" ] || [ -z "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
-	echo "test_accept.sh: skipping durability cases: NASBENCH_NFS_TMPFS_URL or NASBENCH_ISCSI_SYNC_URL unset (testbox not merged)"
+if [ -z "${NASBENCH_NFS_TMPFS_URL:-}" ] || [ -z "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
+	missing "durability cases: NASBENCH_NFS_TMPFS_URL or NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
 else
 	t_case "the tmpfs-backed export fails durable = yes; the disk-backed sync LUN passes"
 	printf 'syncprobe@tmpfs durable = yes\nsyncprobe@synclun durable = yes\n' >"$T/durable.accept"

@@ -3,8 +3,8 @@
 . "$(dirname "$0")/lib.sh"
 
 if [ -z "${NASBENCH_ISCSI_URL:-}" ]; then
-	echo "$(basename "$0"): skipped: NASBENCH_ISCSI_URL is unset (no iSCSI testbox: 'ci/testbox up')"
-	exit 0
+	echo "FAIL $(basename "$0"): cannot run: NASBENCH_ISCSI_URL is unset (no iSCSI testbox: 'ci/testbox up')" >&2
+	exit 1
 fi
 TB=${NB_TESTBOX_DIR:-/tmp/nasbench-testbox}
 LUNS=$TB/iscsi                       # the LUNs' backing files: the server's truth
@@ -74,7 +74,7 @@ INI
 	[ "$(dd if="$IMG" bs=1 skip=$((12 * 1048576)) count=500 status=none)" = "$(printf 'AFTER%.0s' $(seq 100))" ] ||
 		t_fail "bytes after the window changed"
 else
-	echo "test_iscsi.sh: no backing file under $LUNS: data checks skipped"
+	missing "data checks: no backing file under $LUNS (is the testbox on this machine?)"
 fi
 
 t_case "reads return the server's bytes; writes store exactly what was sent"
@@ -100,24 +100,25 @@ t_case "sync=always: FUA on every write and SYNCHRONIZE CACHE at the end reach t
 if command -v strace >/dev/null && [ -s "$TB/tgtd.pid" ]; then
 	strace -f -c -e trace=pwrite64,fdatasync -o "$T/st" -p "$(cat "$TB/tgtd.pid")" 2>/dev/null &
 	SP=$!
-	sleep 1
+	wait_traced "$(cat "$TB/tgtd.pid")"
 	run "$NB" run -t "$NASBENCH_ISCSI_SYNC_URL" -w seq512k-write-sync --size 4M --iterations 1 -q -o "$T/s.json"
-	sleep 0.3
 	kill -INT $SP; wait $SP
 	assert_rc 0
 	assert_json "$T/s.json" 'd["results"][0]["spec"]["sync"] == "always" and "flush_ms" in d["results"][0]["iterations"][0]'
-	# 8 writes of 512 KiB: one fdatasync each (FUA) plus the final flush
+	# the prefill (so that every iteration overwrites): 4 writes of 1 MiB and
+	# its flush; then 8 writes of 512 KiB: one fdatasync each (FUA) plus the
+	# final flush
 	w=$(awk '$NF == "pwrite64" {print $4}' "$T/st")
 	s=$(awk '$NF == "fdatasync" {print $4}' "$T/st")
-	[ "${w:-0}" -eq 8 ] && [ "${s:-0}" -eq 9 ] || t_fail "tgtd saw ${w:-0} writes and ${s:-0} fdatasync, expected 8 and 9"
+	[ "${w:-0}" -eq 12 ] && [ "${s:-0}" -eq 10 ] || t_fail "tgtd saw ${w:-0} writes and ${s:-0} fdatasync, expected 12 and 10"
 else
-	echo "test_iscsi.sh: strace missing: FUA check skipped"
+	missing "FUA check: strace or the testbox's tgtd.pid"
 fi
 
 t_case "a 4Kn LUN (4096-byte blocks): I/O, alignment, a GPT at 4096 is found"
 U4K=$IQN:wb/2
 if [ ! -f "$LUNS/wb4k.img" ] || ! "$PIO" "$U4K" read 0 4096 >/dev/null 2>&1; then
-	echo "test_iscsi.sh: the testbox has no 4Kn LUN (an older tgtd?): 4Kn checks skipped"
+	missing "4Kn checks: the testbox has no 4Kn LUN $U4K"
 else
 	dd if=/dev/zero of="$LUNS/wb4k.img" bs=64K count=32 conv=notrunc status=none
 	run "$NB" run -t "$U4K" -w seq512k-write,rand4k-read --iterations 1 -q -o "$T/4k.json"
@@ -232,38 +233,41 @@ run "$NB" run "$T/past.ini" -w seq512k-read --iterations 1 -q -o "$T/past.json"
 assert_rc 3
 assert_err "nasbench: target 'w': the LUN has 4194304 bytes past the offset, fewer than the size 8388608"
 
-t_case "a target that stops answering: timeout, exit 3, no hang"
-if [ -s "$TB/tgtd.pid" ]; then
-	P=$(cat "$TB/tgtd.pid")
-	kill -STOP "$P"
-	SECONDS=0
-	run timeout 30 "$NB" run -t "$NASBENCH_ISCSI_URL" -w seq512k-read "${SMALL[@]}" --timeout 2s -o "$T/hang.json"
-	kill -CONT "$P"
-	assert_rc 3
-	assert_err "nasbench: target 'iscsi': no answer from '$PORTAL' within 2000 ms"
-	[ $SECONDS -le 6 ] || t_fail "gave up after $SECONDS s with a 2 s timeout"
-fi
+# The fault cases stop and kill a private tgtd of this test (lib.sh tgt_up):
+# the shared testbox serves other tests meanwhile.
+if ! tgt_up 64M; then
+	missing "the fault cases: a private tgtd did not start: $(cat "$T/tgtd.log")"
+else
+PPORTAL=127.0.0.1:$TGT_PORT
 
-t_case "target stopped mid-run: finished workloads kept, exit 3, restored with ci/testbox up"
-if [ -s "$TB/tgtd.pid" ]; then
-	P=$(cat "$TB/tgtd.pid")
-	"$NB" run -t "$NASBENCH_ISCSI_URL" -w seq512k-write,rand4k-read,seq512k-read --size 16M \
-		--runtime 3s --iterations 1 -q -o "$T/kill.json" 2> "$T/kill.err" &
-	NBPID=$!
-	sleep 4.5                          # in the middle of the second workload
-	kill -9 "$P"
-	wait $NBPID
-	RC=$?
-	ERR=$(cat "$T/kill.err")
-	for _ in $(seq 50); do kill -0 "$P" 2>/dev/null || break; sleep 0.1; done
-	"$ROOT/ci/testbox" up >/dev/null 2>&1 || t_fail "ci/testbox up could not restore tgtd"
-	assert_rc 3
-	assert_err "nasbench: target 'iscsi': connection lost: "
-	assert_json "$T/kill.json" '[r["status"] for r in d["results"]] == ["ok", "failed", "skipped"]'
-	assert_json "$T/kill.json" 'len(d["results"][0]["iterations"]) == 1 and d["results"][0]["summary"]["bw_bytes"]["median"] > 0'
-	assert_json "$T/kill.json" '"connection lost" in d["results"][1]["reason"]'
-	run "$NB" run -t "$NASBENCH_ISCSI_URL" -w rand4k-read "${SMALL[@]}" -o "$T/back.json"
-	assert_rc 0
+t_case "a target that stops answering: timeout, exit 3, no hang"
+kill -STOP "$TGT_PID"
+SECONDS=0
+run timeout 30 "$NB" run -t "iscsi=$TGT_URL" -w seq512k-read "${SMALL[@]}" --timeout 2s -o "$T/hang.json"
+kill -CONT "$TGT_PID"
+assert_rc 3
+assert_err "nasbench: target 'iscsi': no answer from '$PPORTAL' within 2000 ms"
+[ $SECONDS -le 6 ] || t_fail "gave up after $SECONDS s with a 2 s timeout"
+
+t_case "target killed mid-run: finished workloads kept, exit 3, names the target"
+H=$(hook_dir)
+NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=start:rand4k-read:1 \
+"$NBT" run -t "iscsi=$TGT_URL" -w seq512k-write,rand4k-read,seq512k-read --size 16M \
+	--runtime 1s --iterations 1 -q -o "$T/kill.json" 2> "$T/kill.err" &
+NBPID=$!
+hook_wait "$H" start:rand4k-read:1      # the second workload, logged in
+kill -9 "$TGT_PID"
+hook_go "$H" start:rand4k-read:1
+wait $NBPID
+RC=$?
+ERR=$(cat "$T/kill.err")
+for _ in $(seq 50); do kill -0 "$TGT_PID" 2>/dev/null || break; sleep 0.1; done
+TGT_PID=
+assert_rc 3
+assert_err "nasbench: target 'iscsi': connection lost: "
+assert_json "$T/kill.json" '[r["status"] for r in d["results"]] == ["ok", "failed", "skipped"]'
+assert_json "$T/kill.json" 'len(d["results"][0]["iterations"]) == 1 and d["results"][0]["summary"]["bw_bytes"]["median"] > 0'
+assert_json "$T/kill.json" '"connection lost" in d["results"][1]["reason"]'
 fi
 
 t_done

@@ -4,8 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 
 if [ -z "${NASBENCH_NFS_URL:-}" ]; then
-	echo "test_nfs.sh: skipped: NASBENCH_NFS_URL is unset (no NFS testbox)"
-	exit 0
+	echo "FAIL test_nfs.sh: cannot run: NASBENCH_NFS_URL is unset (no NFS testbox: 'ci/testbox up')" >&2
+	exit 1
 fi
 # The fault cases stop and kill the shared ganesha: one test_nfs.sh at a time
 # (several worktrees share the testbox).
@@ -61,10 +61,9 @@ if command -v strace >/dev/null && [ -n "$TMPFS_URL" ]; then
 	for w in seq512k-write seq512k-write-sync; do
 		strace -f -qq -c -e trace=fsync,fdatasync -p "$(cat "$GANESHA_PID")" -o "$T/st.$w" 2>/dev/null &
 		st=$!
-		sleep 1
+		wait_traced "$(cat "$GANESHA_PID")"
 		"$NB" run -q -t "nas=$TMPFS_URL" -w $w --size 16M -i 1 -o "$T/st.json" ||
 			t_fail "$w failed"
-		sleep 0.3
 		kill -INT $st
 		wait $st
 	done
@@ -74,7 +73,7 @@ if command -v strace >/dev/null && [ -n "$TMPFS_URL" ]; then
 	[ "$n_async" -ge 1 ] && [ "$n_async" -le 8 ] ||
 		t_fail "async run: $n_async fsyncs on the server, expected the COMMIT only"
 else
-	echo "test_nfs.sh: FILE_SYNC case skipped: needs strace and NASBENCH_NFS_TMPFS_URL"
+	missing "FILE_SYNC case: needs strace and NASBENCH_NFS_TMPFS_URL"
 fi
 
 t_case "block sizes above the server's maximum are split"
@@ -162,14 +161,17 @@ timeout = 2s
 EOF
 
 t_case "server hangs mid-run: exit 3 within the timeout, finished workloads kept"
-"$NB" run "$T/box.ini" -q -w seq512k-write,rand4k-read --size 8M --runtime 3s -i 1 \
+H=$(hook_dir)
+NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=start:rand4k-read:1 \
+"$NBT" run "$T/box.ini" -q -w seq512k-write,rand4k-read --size 8M --runtime 1s -i 1 \
 	-o "$T/hang.json" >"$T/hang.out" 2>"$T/hang.err" &
 pid=$!
-sleep 4.5
+hook_wait "$H" start:rand4k-read:1      # the second workload, mounted
 # whatever happens to this script, the shared ganesha runs on afterwards
 trap 'kill -CONT "$(cat "$GANESHA_PID")" 2>/dev/null; rm -rf "$T"' EXIT
 kill -STOP "$(cat "$GANESHA_PID")"
 stopped=$(date +%s.%N)
+hook_go "$H" start:rand4k-read:1
 wait $pid
 RC=$?
 waited=$(python3 -c "import sys,time; print(time.time() - float(sys.argv[1]))" "$stopped")
@@ -186,12 +188,15 @@ assert_json "$T/hang.json" 'len(d["results"][0]["iterations"]) == 1'
 drop_scratch "$T/hang.json" "$EXPORT"    # the server could not be asked to
 
 t_case "server killed mid-run: exit 3, names the target, keeps finished workloads"
-"$NB" run "$T/box.ini" -w seq512k-write,rand4k-read --size 8M --runtime 3s -i 1 \
+H=$(hook_dir)
+NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=start:rand4k-read:1 \
+"$NBT" run "$T/box.ini" -w seq512k-write,rand4k-read --size 8M --runtime 1s -i 1 \
 	-o "$T/kill.json" >"$T/kill.out" 2>"$T/kill.err" &
 pid=$!
-sleep 4.5
+hook_wait "$H" start:rand4k-read:1
 kill -KILL "$(cat "$GANESHA_PID")"
 killed=$(date +%s.%N)
+hook_go "$H" start:rand4k-read:1
 wait $pid
 RC=$?
 waited=$(python3 -c "import sys,time; print(time.time() - float(sys.argv[1]))" "$killed")
@@ -233,7 +238,7 @@ if [ -n "$TMPFS_URL" ]; then
 	[ "$(result_status "$T/nospc.json" seq512k-write)" = failed ] || t_fail "not recorded as failed"
 	scratch_gone "$T/nospc.json" "$TMPFS"
 else
-	echo "test_nfs.sh: ENOSPC case skipped: NASBENCH_NFS_TMPFS_URL is unset"
+	missing "ENOSPC case: NASBENCH_NFS_TMPFS_URL is unset"
 fi
 
 t_done

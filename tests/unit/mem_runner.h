@@ -23,6 +23,7 @@ struct nb_mem_faults {
 	 * the test frees it */
 	unsigned char *removed;
 	uint64_t removed_size;
+	uint64_t grown;              /* bytes writes added past a file's end */
 };
 
 extern struct nb_mem_faults nb_mem_faults;

@@ -24,70 +24,106 @@
 
 #define G "tests/golden/compare/"
 
+static void judge_o(const double *b, const int *run, int nb, const double *n,
+		    int nn, int better, double thr, int strict,
+		    struct nb_judgement *j)
+{
+	struct nb_judge_opts o = {
+		.threshold = thr, .display = 0.05, .alpha = 0.05,
+		.run_noise = NB_COMPARE_RUN_NOISE, .strict = strict,
+	};
+
+	nb_compare_judge(b, run, nb, n, nn, better, &o, j);
+}
+
 static void judge(const double *b, int nb, const double *n, int nn, int better,
 		  double thr, struct nb_judgement *j)
 {
-	nb_compare_judge(b, nb, n, nn, better, thr, 0.05, 0.05, j);
+	judge_o(b, NULL, nb, n, nn, better, thr, 0, j);
 }
 
 static void verdicts(void **state)
 {
 	const double base5[] = { 100, 101, 99, 100.5, 99.5 };
 	const double worse5[] = { 90, 91, 89, 90.5, 89.5 };   /* -10%, apart */
-	const double mixed5[] = { 80, 115, 92, 85, 112 };      /* -8%, overlaps */
-	const double base3[] = { 100, 102, 98 }, up3[] = { 120, 121, 119 };
-	const double over3[] = { 80, 125, 118 };             /* +18%, overlaps */
-	const double near3[] = { 103, 104, 102 };
+	const double half5[] = { 50, 50.5, 49.5, 50.2, 49.8 };
+	const double twice5[] = { 200, 202, 198, 201, 199 };
+	const double wide5[] = { 30, 60, 45, 80, 25 };        /* -55%, sw 0.5 */
 	const double two[] = { 100, 101 }, two_down[] = { 80, 81 };
 	const double zero[] = { 0, 0, 0 }, some[] = { 1, 1, 1 };
+	/* five base runs of three iterations, levels within 1% */
+	const double hist[] = { 100, 101, 99, 100.5, 101, 100, 99.5, 100, 99,
+				100.2, 100.8, 99.8, 99.7, 100.1, 100.3 };
+	const int runs[] = { 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4 };
 	struct nb_judgement j;
 
 	(void)state;
-	/* 5 vs 5: exact Mann-Whitney, all apart: p = 2/252 */
+	/* two single runs, -10% and tight iterations: the between-run noise
+	 * (at least NB_COMPARE_RUN_NOISE) makes it noise, not a regression */
 	judge(base5, 5, worse5, 5, NB_HIGHER, 0.05, &j);
-	assert_int_equal(j.verdict, NB_V_WORSE);
-	assert_true(j.regression && !j.low_confidence);
-	assert_string_equal(j.test, "mann-whitney");
-	assert_true(fabs(j.p - 2.0 / 252) < 1e-12);
+	assert_int_equal(j.verdict, NB_V_NOISE);
+	assert_false(j.regression || j.low_confidence);
+	assert_string_equal(j.test, "run-t");
 	assert_true(fabs(j.change + 0.1) < 1e-12);
-	/* the same figures for latency: higher is better there */
-	judge(worse5, 5, base5, 5, NB_LOWER, 0.05, &j);
+	/* se = sqrt(2 * 0.15^2 + tiny), t(0.975, 8) = 2.306: exp(0.489) - 1 */
+	assert_true(j.noise > 0.62 && j.noise < 0.64);
+	assert_true(j.p > 0.55 && j.p < 0.7);
+	/* halved: worse, a regression (t = 0.693 / 0.212 = 3.27: p 0.011) */
+	judge(base5, 5, half5, 5, NB_HIGHER, 0.05, &j);
 	assert_int_equal(j.verdict, NB_V_WORSE);
-	judge(base5, 5, worse5, 5, NB_LOWER, 0.05, &j);
+	assert_true(j.regression);
+	assert_true(j.p > 0.005 && j.p < 0.02);
+	/* one collapsed iteration does not hide it (median and MAD) */
+	judge(base5, 5, (const double[]){ 50, 50.5, 2, 50.2, 49.8 }, 5, NB_HIGHER,
+	      0.05, &j);
+	assert_int_equal(j.verdict, NB_V_WORSE);
+	assert_true(fabs(j.change + 0.5) < 0.01);
+	/* the same figures for latency: lower is better there */
+	judge(base5, 5, twice5, 5, NB_LOWER, 0.05, &j);
+	assert_int_equal(j.verdict, NB_V_WORSE);
+	judge(twice5, 5, base5, 5, NB_LOWER, 0.05, &j);
 	assert_int_equal(j.verdict, NB_V_BETTER);
 	assert_false(j.regression);
-	/* beyond the threshold but not significant: noise, not a regression */
-	judge(base5, 5, mixed5, 5, NB_HIGHER, 0.05, &j);
+	/* halved but the iterations spread widely: the spread widens the
+	 * between-run allowance too (sw > RUN_NOISE): noise */
+	judge(base5, 5, wide5, 5, NB_HIGHER, 0.05, &j);
 	assert_int_equal(j.verdict, NB_V_NOISE);
 	assert_false(j.regression);
 	/* within the threshold: unchanged whatever the test says */
-	judge(base5, 5, worse5, 5, NB_HIGHER, 0.15, &j);
+	judge(base5, 5, half5, 5, NB_HIGHER, 0.60, &j);
 	assert_int_equal(j.verdict, NB_V_UNCHANGED);
 	/* exactly at the threshold is within it */
-	judge(base3, 3, (const double[]){ 95, 95, 95 }, 3, NB_HIGHER, 0.05, &j);
+	judge((const double[]){ 100, 102, 98 }, 3, (const double[]){ 50, 50, 50 }, 3,
+	      NB_HIGHER, 0.50, &j);
 	assert_int_equal(j.verdict, NB_V_UNCHANGED);
-	/* 3 vs 3: U cannot reach 0.05, Welch on logs + separation decides */
-	judge(base3, 3, up3, 3, NB_HIGHER, 0.05, &j);
-	assert_string_equal(j.test, "welch-log");
-	assert_int_equal(j.verdict, NB_V_BETTER);
-	assert_true(j.p > 0.001 && j.p < 0.002);      /* t = 14.6, df = 2.67 */
-	judge(base3, 3, over3, 3, NB_HIGHER, 0.05, &j);
-	assert_int_equal(j.verdict, NB_V_NOISE);
-	judge(base3, 3, near3, 3, NB_HIGHER, 0.01, &j);   /* +3%: apart but */
-	assert_int_equal(j.verdict, NB_V_NOISE);           /* t = 2.31: p .1 */
-	assert_true(j.p > 0.09 && j.p < 0.12);
-	/* fewer than 3: the threshold alone, low confidence, still gates */
+	/* a history of 5 runs measures the between-run noise (1%): the same
+	 * -10% is now worse */
+	judge_o(hist, runs, 15, worse5, 5, NB_HIGHER, 0.05, 0, &j);
+	assert_int_equal(j.verdict, NB_V_WORSE);
+	assert_true(j.regression);
+	assert_int_equal(j.runs, 5);
+	assert_true(j.noise < 0.05);
+	judge_o(hist, runs, 15, (const double[]){ 101, 100, 99.5 }, 3, NB_HIGHER,
+		0.05, 0, &j);
+	assert_int_equal(j.verdict, NB_V_UNCHANGED);
+	/* fewer than 3: the threshold alone, low confidence, not gated ... */
 	judge(two, 2, two_down, 2, NB_HIGHER, 0.05, &j);
 	assert_int_equal(j.verdict, NB_V_WORSE);
-	assert_true(j.low_confidence && j.regression);
+	assert_true(j.low_confidence);
+	assert_false(j.regression);
 	assert_null(j.test);
 	assert_true(isnan(j.p));
+	/* ... unless strict */
+	judge_o(two, NULL, 2, two_down, 2, NB_HIGHER, 0.05, 1, &j);
+	assert_true(j.low_confidence && j.regression);
 	/* threshold off: judged at the display threshold, never a regression */
-	nb_compare_judge(two, 2, two_down, 2, NB_HIGHER, NB_GATE_OFF, 0.05, 0.05, &j);
+	judge(base5, 5, half5, 5, NB_HIGHER, NB_GATE_OFF, &j);
 	assert_int_equal(j.verdict, NB_V_WORSE);
 	assert_false(j.regression);
+	judge(base5, 5, base5, 5, NB_HIGHER, NB_GATE_OFF, &j);
+	assert_int_equal(j.verdict, NB_V_UNCHANGED);
 	/* no direction: changed */
-	judge(base5, 5, worse5, 5, NB_NEITHER, 0.05, &j);
+	judge(base5, 5, half5, 5, NB_NEITHER, 0.05, &j);
 	assert_int_equal(j.verdict, NB_V_CHANGED);
 	assert_false(j.regression);
 	/* from zero */
@@ -120,10 +156,10 @@ static void gate_file(void **state)
 	nb_gate_init(&g);
 	assert_int_equal(nb_gate_load(&g, G "gate.ini"), 0);
 	assert_true(g.max_regress == 0.05 && g.alpha == 0.05);
-	assert_true(fabs(nb_gate_threshold(&g, "rand4k-read", "lat_p99_us") - 0.2) < 1e-12);
-	assert_true(fabs(nb_gate_threshold(&g, "seq512k-read", "lat_p99_us") - 0.1) < 1e-12);
-	assert_true(fabs(nb_gate_threshold(&g, "seq512k-read", "bw_bytes") - 0.1) < 1e-12);
-	assert_true(fabs(nb_gate_threshold(&g, "x", "bw_bytes") - 0.05) < 1e-12);
+	assert_true(fabs(nb_gate_threshold(&g, "rand4k-read", "lat_p99_us", NULL) - 0.2) < 1e-12);
+	assert_true(fabs(nb_gate_threshold(&g, "seq512k-read", "lat_p99_us", NULL) - 0.1) < 1e-12);
+	assert_true(fabs(nb_gate_threshold(&g, "seq512k-read", "bw_bytes", NULL) - 0.1) < 1e-12);
+	assert_true(fabs(nb_gate_threshold(&g, "x", "bw_bytes", NULL) - 0.05) < 1e-12);
 
 	nb_gate_init(&g);
 	p = write_tmp("[gate]\nmax-regress = 3%\nalpha = 0.01\n[metric]\n"
@@ -131,9 +167,9 @@ static void gate_file(void **state)
 		      "max-regress = 8%\n");
 	assert_int_equal(nb_gate_load(&g, p), 0);
 	assert_true(g.max_regress == 0.03 && g.alpha == 0.01);
-	assert_true(nb_gate_threshold(&g, "v", "lat_max_us") == NB_GATE_OFF);
-	assert_true(fabs(nb_gate_threshold(&g, "w", "lat_max_us") - 0.5) < 1e-12);
-	assert_true(fabs(nb_gate_threshold(&g, "w", "iops") - 0.08) < 1e-12);
+	assert_true(nb_gate_threshold(&g, "v", "lat_max_us", NULL) == NB_GATE_OFF);
+	assert_true(fabs(nb_gate_threshold(&g, "w", "lat_max_us", NULL) - 0.5) < 1e-12);
+	assert_true(fabs(nb_gate_threshold(&g, "w", "iops", NULL) - 0.08) < 1e-12);
 	assert_int_equal(g.rules[0].line, 5);
 
 	/* errors name file:line and say what is wrong */
@@ -155,7 +191,7 @@ static void gate_file(void **state)
 		nb_gate_init(&g);
 		p = write_tmp("[gates]\nx = 1\n");
 		assert_int_equal(nb_gate_load(&g, p), -EINVAL);
-		snprintf(want, sizeof(want), "%s:2: unknown section [gates] (expected "
+		snprintf(want, sizeof(want), "%s:1: unknown section [gates] (expected "
 			 "[gate], [metric] or [workload NAME])", p);
 		assert_string_equal(nb_err_last(), want);
 		nb_gate_init(&g);
@@ -176,6 +212,7 @@ static void golden(const char *file, void (*fn)(FILE *, const json_t *, int))
 {
 	json_t *base, *new_, *c, *doc;
 	struct nb_gate g;
+	struct nb_compare_opts co;
 	char *buf = NULL, *want = NULL, path[256];
 	size_t len = 0, cap = 0;
 	FILE *f;
@@ -184,8 +221,9 @@ static void golden(const char *file, void (*fn)(FILE *, const json_t *, int))
 	assert_int_equal(nb_gate_load(&g, G "gate.ini"), 0);
 	assert_int_equal(nb_result_load(G "base.json", &base), 0);
 	assert_int_equal(nb_result_load(G "new.json", &new_), 0);
-	assert_int_equal(nb_compare(base, "base.json", new_, "new.json", &g, &c), 0);
-	doc = nb_compare_doc(json_pack("[o]", c), &g);
+	nb_compare_opts_init(&co);
+	assert_int_equal(nb_compare(base, "base.json", new_, "new.json", &g, &co, &c), 0);
+	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
 	f = open_memstream(&buf, &len);
 	fn(f, doc, 0);
 	fclose(f);
@@ -223,10 +261,12 @@ static void nothing_in_common(void **state)
 			      "workload", "xz", "status", "ok");
 	json_t *c;
 	struct nb_gate g;
+	struct nb_compare_opts co;
 
 	(void)state;
 	nb_gate_init(&g);
-	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &c), -EINVAL);
+	nb_compare_opts_init(&co);
+	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &co, &c), -EINVAL);
 	assert_string_equal(nb_err_last(), "'a.json' and 'b.json' have no target "
 			    "and workload in common");
 	assert_null(c);

@@ -103,7 +103,7 @@ static void errors(void **state)
 	expect_error("[suite]\nsync = sometimes\n", 2,
 		     "'sync' in [suite]: 'sometimes' is not one of none|end|always");
 	expect_error("[box]\nlayout = raidz9\n", 2,
-		     "'layout' in [box]: 'raidz9' is not one of raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single");
+		     "'layout' in [box]: 'raidz9' is not one of raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single; did you mean 'raidz1'?");
 	expect_error("[suit]\n", 1, "unknown section [suit]; did you mean [suite]?");
 	expect_error("[target]\nurl = /tmp\n", 1, "a target section needs a name: [target NAME]");
 	expect_error("[target a]\nurl=/tmp\n[target a]\n", 3, "target 'a' is defined twice");

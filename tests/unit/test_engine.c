@@ -128,6 +128,57 @@ static void time_bound_and_stop(void **state)
 	t.ops->fclose(f);
 }
 
+struct sectors {
+	uint64_t *sum;
+	size_t n, cap;
+};
+
+static int keep_sectors(const void *buf, uint32_t len, uint64_t off, void *payload)
+{
+	struct sectors *k = payload;
+
+	(void)off;
+	for (uint32_t o = 0; o + 512 <= len && k->n < k->cap; o += 512)
+		k->sum[k->n++] = nb_fnv1a((const char *)buf + o, 512, 0);
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* every 512 B sector the engine writes is unique, though each of the QD
+ * slots reuses its buffer for write after write (issue 15 item 3) */
+static void sectors_unique(void **state)
+{
+	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
+			       .bs = 4096, .qd = 4, .size = 1 << 20,
+			       .sync = NB_SYNC_END, .direct = 1, .seed = 3 };
+	struct nb_iospec rd = w;
+	struct sectors k = { .cap = (1 << 20) / 512 };
+	struct nb_engine_hooks h = { .check = keep_sectors, .payload = &k };
+	struct nb_file *f = open_data(NB_F_READ | NB_F_WRITE | NB_F_DIRECT);
+
+	(void)state;
+	k.sum = calloc(k.cap, sizeof(*k.sum));
+	assert_non_null(k.sum);
+	assert_int_equal(nb_engine_run(&t, f, &w, NULL, &r), 0);
+	assert_int_equal(r.ios, 256);
+	rd.rw = NB_RW_READ;
+	rd.qd = 1;
+	rd.bs = 65536;
+	assert_int_equal(nb_engine_run(&t, f, &rd, &h, &r), 0);
+	assert_int_equal(k.n, k.cap);
+	qsort(k.sum, k.n, sizeof(*k.sum), cmp_u64);
+	for (size_t i = 1; i < k.n; i++)
+		assert_true(k.sum[i] != k.sum[i - 1]);
+	free(k.sum);
+	t.ops->fclose(f);
+}
+
 static void errors(void **state)
 {
 	struct nb_iospec rd = { .pattern = NB_PAT_SEQ, .rw = NB_RW_READ,
@@ -154,6 +205,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(write_then_read),
 		cmocka_unit_test(time_bound_and_stop),
+		cmocka_unit_test(sectors_unique),
 		cmocka_unit_test(errors),
 	};
 

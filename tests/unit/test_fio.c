@@ -11,8 +11,13 @@
 
 #include "../../core/config.h"
 #include "../../core/err.h"
-#include "../../runners/fio.h"
-#include "../../workloads/io_fio.h"
+#include "../../fio/clients.h"
+#include "../../fio/exec.h"
+#include "../../fio/job.h"
+#include "../../fio/json.h"
+#include "../../core/result.h"
+#include "../../reports/import.h"
+#include "../../workloads/io_fio_rt.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -285,18 +290,27 @@ static void test_target_setup(void **state)
 
 /* ---- parsing real fio output ----------------------------------------- */
 
-/* Run the real fio on a scratch file with SPEC; its stdout into X. */
-static void run_fio(const struct nb_iospec *spec, const char *file,
-		    struct nb_fio_exec *x)
+/* Run the real fio on a scratch file with SPEC, its output in FORMAT
+ * (json or json+); its stdout into X. */
+static void run_fio_as(const struct nb_iospec *spec, const char *file,
+		       const char *format, struct nb_fio_exec *x)
 {
 	struct nb_fio_job j = { .s = *spec, .filename = file };
-	char job[4096];
-	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
+	char job[4096], fmt[64];
+	char *argv[] = { "fio", fmt, "-", NULL };
+
+	snprintf(fmt, sizeof(fmt), "--output-format=%s", format);
 
 	assert_true(nb_fio_jobfile(&j, job, sizeof(job)) > 0);
 	assert_int_equal(nb_fio_exec(argv, job, NULL, 60000000, x), 0);
 	if (x->status)
 		fail_msg("fio failed (%d): %s", x->status, x->err);
+}
+
+static void run_fio(const struct nb_iospec *spec, const char *file,
+		    struct nb_fio_exec *x)
+{
+	run_fio_as(spec, file, "json+", x);
 }
 
 static json_t *fio_json(const char *text)
@@ -403,6 +417,70 @@ static void test_parse_mix(void **state)
 	}
 	json_decref(d);
 	nb_fio_exec_free(&x);
+}
+
+/* One fio output read as a run reads it (nb_fio_parse, the metrics a run
+ * records) and as 'nasbench import' reads it: the same figures, to the
+ * last bit, for json+ (percentiles from bins) and plain json (fio's own
+ * percentiles), a read and a write. */
+static void test_run_and_import_agree(void **state)
+{
+	static const struct {
+		const char *format;
+		struct nb_iospec s;
+	} cases[] = {
+		{ "json+", { .pattern = NB_PAT_RAND, .rw = NB_RW_READ, .bs = 4096,
+			     .qd = 4, .size = 8 << 20, .runtime_us = 400000,
+			     .seed = 5 } },
+		{ "json", { .pattern = NB_PAT_RAND, .rw = NB_RW_READ, .bs = 4096,
+			    .qd = 4, .size = 8 << 20, .runtime_us = 400000,
+			    .seed = 6 } },
+		{ "json+", { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE, .bs = 65536,
+			     .qd = 2, .size = 8 << 20, .sync = NB_SYNC_END } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nb_fio_output out;
+		struct nb_fio_exec x;
+		char file[128], saved[128];
+		json_t *run = json_object(), *doc = nb_result_new("t", "test");
+		json_t *imp, *v;
+		const char *k;
+		FILE *f;
+
+		snprintf(file, sizeof(file), "%s/agree%zu", scratch, i);
+		snprintf(saved, sizeof(saved), "%s/agree%zu.json", scratch, i);
+		run_fio_as(&cases[i].s, file, cases[i].format, &x);
+		/* the run's way */
+		assert_int_equal(nb_fio_parse(x.out, x.out_len, &out), 0);
+		nb_wl_fio_put_stats(run, &out.total);
+		/* the import's way, from the same bytes */
+		f = fopen(saved, "w");
+		assert_non_null(f);
+		assert_int_equal(fwrite(x.out, 1, x.out_len, f), x.out_len);
+		fclose(f);
+		assert_int_equal(nb_import_file(doc, saved, NULL), 0);
+		imp = json_object_get(json_array_get(json_object_get(
+			nb_result_find(doc, "local", "nasbench"), "iterations"), 0),
+			"metrics");
+		assert_non_null(imp);
+		assert_int_equal(json_object_size(imp), json_object_size(run));
+		json_object_foreach(run, k, v) {
+			json_t *w = json_object_get(imp, k);
+
+			if (!w || json_number_value(w) != json_number_value(v))
+				fail_msg("case %zu (%s): %s is %.17g in a run, %.17g "
+					 "imported", i, cases[i].format, k,
+					 json_number_value(v), json_number_value(w));
+		}
+		/* and they are figures, not zeros */
+		assert_true(json_number_value(json_object_get(imp, "bw_bytes")) > 0);
+		assert_true(json_number_value(json_object_get(imp, "lat_p99_us")) > 0);
+		json_decref(run);
+		json_decref(doc);
+		nb_fio_exec_free(&x);
+	}
 }
 
 static int free_port(void)
@@ -639,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_target_setup),
 		cmocka_unit_test(test_parse_single_jsonplus),
 		cmocka_unit_test(test_parse_mix),
+		cmocka_unit_test(test_run_and_import_agree),
 		cmocka_unit_test(test_parse_clients_1),
 		cmocka_unit_test(test_parse_clients_3),
 		cmocka_unit_test(test_parse_bad),

@@ -88,11 +88,34 @@ static void merge_and_empty(void **state)
 	assert_true(labs((long)nb_hist_percentile(&a, 99) - 1000) <= 16);
 }
 
+/* p99.9 of 999 x 100 us + 1 x 50 ms is the 999th value, 100 us: the rank is
+ * computed in integers (ceil(0.999 * 1000) is 1000 in floating point) */
+static void rank_in_integers(void **state)
+{
+	(void)state;
+	nb_hist_init(&h);
+	for (int i = 0; i < 999; i++)
+		nb_hist_add(&h, 100000);
+	nb_hist_add(&h, 50000000);
+	assert_true(labs((long)nb_hist_percentile(&h, 99.9) - 100000) <= 1600);
+	assert_true(labs((long)nb_hist_percentile(&h, 99.95) - 50000000) <= 800000);
+	assert_true(labs((long)nb_hist_percentile(&h, 99) - 100000) <= 1600);
+	/* 10 values: p90 is the 9th, p91 the 10th */
+	nb_hist_init(&h);
+	for (uint64_t v = 1; v <= 10; v++)
+		nb_hist_add(&h, v);
+	assert_int_equal(nb_hist_percentile(&h, 90), 9);
+	assert_int_equal(nb_hist_percentile(&h, 91), 10);
+	assert_int_equal(nb_hist_percentile(&h, 10), 1);
+	assert_int_equal(nb_hist_percentile(&h, 10.0001), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buckets), cmocka_unit_test(uniform),
 		cmocka_unit_test(exponential), cmocka_unit_test(merge_and_empty),
+		cmocka_unit_test(rank_in_integers),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);

@@ -121,7 +121,10 @@ static void plan_errors(void **state)
 {
 	(void)state;
 	assert_int_equal(nb_plan_make(&pl, &cfg, "seq512k-wirte", NULL, 0), -EINVAL);
-	assert_string_equal(nb_err_last(), "unknown workload 'seq512k-wirte' (see "
+	assert_string_equal(nb_err_last(), "unknown workload 'seq512k-wirte'; did "
+			    "you mean 'seq512k-write'?");
+	assert_int_equal(nb_plan_make(&pl, &cfg, "zzzzzzzz", NULL, 0), -EINVAL);
+	assert_string_equal(nb_err_last(), "unknown workload 'zzzzzzzz' (see "
 			    "'nasbench list workloads')");
 	assert_int_equal(nb_plan_make(&pl, &cfg, "xz*0", NULL, 0), -EINVAL);
 	assert_string_equal(nb_err_last(), "workload item 'xz*0': expected NAME*N "
@@ -129,8 +132,8 @@ static void plan_errors(void **state)
 	set("suite", "quik");
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
 	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), -EINVAL);
-	assert_string_equal(nb_err_last(), "unknown suite 'quik' (see 'nasbench "
-			    "list suites')");
+	assert_string_equal(nb_err_last(), "unknown suite 'quik'; did you mean "
+			    "'quick'?");
 	/* a bad value names the option it came from */
 	set("size", "12Q");
 	assert_int_equal(nb_config_apply(&cfg, 0), -EINVAL);
@@ -360,6 +363,29 @@ static void exec_bonnie_incompressible(void **state)
 	json_decref(doc);
 }
 
+/* every iteration of a sequential write does the same work: a new file
+ * each time, not one allocation then overwrites (issue 15 item 7) */
+static void exec_iterations_alike(void **state)
+{
+	int code;
+	json_t *doc = run("seq512k-write", "3", &code);
+	const json_t *its;
+
+	(void)state;
+	assert_int_equal(code, NB_EXIT_OK);
+	assert_int_equal(nb_mem_faults.grown, 3 << 20);
+	its = json_object_get(entry(doc, 0), "iterations");
+	for (size_t i = 0; i < 3; i++) {
+		const json_t *it = json_array_get(its, i);
+
+		assert_int_equal(json_integer_value(json_object_get(it, "bytes_written")),
+				 1 << 20);
+		assert_int_equal(json_integer_value(json_object_get(it, "prefilled_bytes")),
+				 0);
+	}
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +408,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(exec_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(exec_bonnie_per_char, setup, teardown),
 		cmocka_unit_test_setup_teardown(exec_bonnie_incompressible, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(exec_iterations_alike, setup,
 						teardown),
 	};
 

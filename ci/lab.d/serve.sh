@@ -1,0 +1,165 @@
+# ci/lab.d/serve.sh - the lab's NFS and iSCSI servers (sourced by ci/lab).
+#
+# The servers live in their own network namespace ($LAB_NS), joined to this
+# machine by a veth pair in 198.18.14.0/24 (RFC 2544's benchmarking range,
+# apart from the testbox's 198.18.0.0/24): a NAS with its own address, its
+# own rpcbind and the standard ports, which never meets ci/testbox's
+# servers on 127.0.0.1 (nor their rpcbind registrations).
+#   rpcbind   private, in the namespace and a private /run
+#   ganesha   VFS FSAL exporting $LAB_MNT/nfs (the pool's nfs dataset)
+#   tgtd      control port $LAB_TGT_CTL; LUN 1 is the file $LAB_MNT/iscsi/lun.img
+#             on the iscsi dataset (a FreeNAS "file extent")
+# Pid files in $LAB/serve; logs beside them.
+
+LAB_NS=nblab
+LAB_HOST_IP=198.18.14.1
+LAB_BOX_IP=198.18.14.2
+LAB_TGT_CTL=14
+LAB_ISCSI_PORT=3260
+LAB_IQN=iqn.2026-11.org.nasbench.lab
+
+lab_netns_up() {
+	ip netns list 2>/dev/null | grep -qw "^$LAB_NS" && lab_netns_down
+	ip netns add "$LAB_NS" &&
+	ip link add nblab-host type veth peer name nblab-box &&
+	ip link set nblab-box netns "$LAB_NS" &&
+	ip addr add "$LAB_HOST_IP/24" dev nblab-host &&
+	ip link set nblab-host up &&
+	ip netns exec "$LAB_NS" ip addr add "$LAB_BOX_IP/24" dev nblab-box &&
+	ip netns exec "$LAB_NS" ip link set nblab-box up &&
+	ip netns exec "$LAB_NS" ip link set lo up ||
+		lab_die "cannot make the network namespace $LAB_NS"
+}
+
+lab_netns_down() {
+	ip link del nblab-host 2>/dev/null || true
+	ip netns del "$LAB_NS" 2>/dev/null || true
+}
+
+# lab_private_run CMD...: exec CMD in the namespace with a private /run (so
+# rpcbind's socket and ganesha's files are not the machine's).  Call it in
+# a background subshell; nsenter and unshare exec, so $! is CMD's pid.
+lab_private_run() {
+	exec nsenter "--net=/run/netns/$LAB_NS" unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o mode=0755 nblabrun /run && mkdir -p /run/rpcbind && chown _rpc /run/rpcbind 2>/dev/null; exec "$@"' \
+		sh "$@"
+}
+
+lab_ganesha_conf() {
+	cat <<EOF
+NFS_CORE_PARAM {
+	Protocols = 3; NFS_Port = 2049; MNT_Port = 20048; Bind_addr = $LAB_BOX_IP;
+	Enable_NLM = false; Enable_RQUOTA = false;
+}
+NFS_KRB5 { Active_krb5 = false; }
+EXPORT {
+	Export_Id = 1; Path = $LAB_MNT/nfs; Pseudo = /nfs;
+	Access_Type = RW; Squash = No_Root_Squash; Protocols = 3;
+	Transports = TCP; SecType = sys; FSAL { Name = VFS; }
+}
+LOG { Default_Log_Level = WARN; }
+EOF
+}
+
+lab_nfs_up() {
+	local s=$LAB/serve
+	mkdir -p "$s"
+	(lab_private_run rpcbind -f -w) >"$s/rpcbind.log" 2>&1 </dev/null 9>&- &
+	echo $! >"$s/rpcbind.pid"
+	for _ in $(seq 100); do
+		ip netns exec "$LAB_NS" rpcinfo -p "$LAB_BOX_IP" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	lab_ganesha_conf >"$s/ganesha.conf"
+	(lab_private_run ganesha.nfsd -F -L "$s/ganesha.log" -f "$s/ganesha.conf" \
+		-p /run/ganesha.pid) >/dev/null 2>&1 </dev/null 9>&- &
+	echo $! >"$s/ganesha.pid"
+	for _ in $(seq 300); do
+		lab_pid_alive "$s/ganesha.pid" ganesha.nfsd ||
+			lab_die "ganesha exited: $(grep -v -e DBUS -e krb5 "$s/ganesha.log" | tail -3)"
+		if ip netns exec "$LAB_NS" rpcinfo -t "$LAB_BOX_IP" mountd 3 >/dev/null 2>&1 &&
+		   ip netns exec "$LAB_NS" rpcinfo -t "$LAB_BOX_IP" nfs 3 >/dev/null 2>&1; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	lab_die "ganesha does not answer on $LAB_BOX_IP after 30 s (see $s/ganesha.log)"
+}
+
+lab_tgt_adm() { tgtadm -C "$LAB_TGT_CTL" --lld iscsi "$@"; }
+
+lab_iscsi_up() {
+	local s=$LAB/serve
+	mkdir -p "$s"
+	ip netns exec "$LAB_NS" tgtd -f -C "$LAB_TGT_CTL" --iscsi "portal=$LAB_BOX_IP:$LAB_ISCSI_PORT" \
+		>"$s/tgtd.log" 2>&1 </dev/null 9>&- &
+	echo $! >"$s/tgtd.pid"
+	for _ in $(seq 100); do
+		lab_tgt_adm --op show --mode sys >/dev/null 2>&1 && break
+		lab_pid_alive "$s/tgtd.pid" tgtd || lab_die "tgtd exited: $(tail -3 "$s/tgtd.log")"
+		sleep 0.1
+	done
+	lab_tgt_adm --op new --mode target --tid 1 -T "$LAB_IQN:$LAB_NAME" &&
+	lab_tgt_adm --op new --mode logicalunit --tid 1 --lun 1 -b "$LAB_MNT/iscsi/lun.img" &&
+	lab_tgt_adm --op bind --mode target --tid 1 -I ALL >/dev/null ||
+		lab_die "cannot set up tgtd's target: $(tail -3 "$s/tgtd.log")"
+}
+
+# tgtd ignores SIGTERM: delete the target and the system, then wait.
+lab_iscsi_down() {
+	local s=$LAB/serve tid
+	if lab_pid_alive "$s/tgtd.pid" tgtd; then
+		for tid in $(lab_tgt_adm --op show --mode target 2>/dev/null |
+			     sed -n 's/^Target \([0-9]*\):.*/\1/p'); do
+			lab_tgt_adm --op delete --mode target --tid "$tid" --force 2>/dev/null || true
+		done
+		tgtadm -C "$LAB_TGT_CTL" --op delete --mode system >/dev/null 2>&1 || true
+	fi
+	lab_stop_pid "$s/tgtd.pid" tgtd 5
+}
+
+lab_serve_up() {
+	lab_netns_up
+	lab_nfs_up
+	lab_iscsi_up
+}
+
+lab_serve_down() {
+	local s=$LAB/serve p
+	lab_iscsi_down
+	# ganesha holds the pool's mount: 'zpool destroy' is busy until it is gone
+	lab_stop_pid "$s/ganesha.pid" ganesha.nfsd 15
+	lab_stop_pid "$s/rpcbind.pid" rpcbind 5
+	# whatever else runs in the lab's namespace is the lab's (pid files
+	# lost with a removed state directory): stop it there too
+	mkdir -p "$s"
+	for p in $(ip netns pids "$LAB_NS" 2>/dev/null); do
+		echo "$p" >"$s/stray.pid"
+		case $(cat "/proc/$p/comm" 2>/dev/null) in
+		tgtd) echo "$p" >"$s/tgtd.pid"; lab_iscsi_down ;;
+		*) lab_stop_pid "$s/stray.pid" "$(cat "/proc/$p/comm" 2>/dev/null)" 15 ;;
+		esac
+	done
+	rm -f "$s/stray.pid"
+	lab_netns_down
+}
+
+lab_serve_status() {
+	local s=$LAB/serve rc=0
+	if lab_pid_alive "$s/ganesha.pid" ganesha.nfsd; then
+		echo "nfs: ganesha pid $(cat "$s/ganesha.pid") on $LAB_BOX_IP:2049, export $LAB_MNT/nfs"
+	else
+		echo "nfs: ganesha not running"; rc=1
+	fi
+	if lab_pid_alive "$s/tgtd.pid" tgtd; then
+		echo "iscsi: tgtd pid $(cat "$s/tgtd.pid") on $LAB_BOX_IP:$LAB_ISCSI_PORT, LUN 1 $LAB_MNT/iscsi/lun.img"
+	else
+		echo "iscsi: tgtd not running"; rc=1
+	fi
+	return $rc
+}
+
+lab_serve_alive() {
+	lab_pid_alive "$LAB/serve/ganesha.pid" ganesha.nfsd &&
+	lab_pid_alive "$LAB/serve/tgtd.pid" tgtd
+}

@@ -1,0 +1,224 @@
+# ci/lab.d/zfs.sh - the lab's pool: loop devices, a throttling blkio cgroup,
+# a private zfs-fuse and the pool on it (sourced by ci/lab).
+#
+# Each disk is a sparse file $LAB/disks/dN.img on a loop device; the SLOG is
+# $LAB/ram/slog.img on a tmpfs.  zfs-fuse runs in the foreground (--no-daemon), with
+# O_DIRECT on its vdevs (--disable-block-cache: the blkio throttle only
+# bites on direct I/O) and no page cache over its files
+# (--disable-page-cache: the ARC is the box's only cache, as on a NAS).
+# It is moved into the blkio cgroup $LAB_CGROUP, which throttles each disk's
+# loop device to the profile's IOPS and bytes/s; the SLOG's device is left
+# alone (an SSD).  zfs-fuse's control socket and pool cache are the
+# machine's (/var/run/zfs, /var/lib/zfs): one lab at a time.
+
+LAB_POOL=nblab
+LAB_CGROUP=/sys/fs/cgroup/blkio/nasbench-lab
+LAB_MNT=$LAB/mnt
+
+# The pid of any zfs-fuse on this machine (the lab's or not).
+lab_zfs_any() {
+	local p
+	for p in $(pgrep -x zfs-fuse); do
+		# a killed one that init has not reaped yet holds nothing
+		[ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" = Z ] || { echo "$p"; return; }
+	done
+}
+
+lab_zfs_alive() { lab_pid_alive "$LAB/zfs.pid" zfs-fuse; }
+
+# lab_loops_up: one loop device per disk image (and the SLOG's), recorded in
+# $LAB/loops as "ROLE DEVICE" lines.
+lab_loops_up() {
+	local i dev img
+	mkdir -p "$LAB/disks"
+	: >"$LAB/loops"
+	for i in $(seq 0 $((LAB_DISKS - 1))) slog; do
+		[ "$i" = slog ] && [ "$LAB_SLOG" = none ] && continue
+		img=$LAB/disks/d$i.img
+		if [ "$i" = slog ]; then
+			# in RAM: its flush costs nothing, as on a power-loss-
+			# protected SSD (on this machine's disk a flush costs
+			# about what the pool's own ZIL writes cost)
+			mkdir -p "$LAB/ram"
+			mountpoint -q "$LAB/ram" ||
+				mount -t tmpfs -o size=1100m,mode=0700 nblab-slog "$LAB/ram" ||
+				lab_die "cannot mount a tmpfs on $LAB/ram for the SLOG"
+			img=$LAB/ram/slog.img
+		fi
+		rm -f "$img"
+		if [ "$i" = slog ]; then truncate -s 1G "$img"; else truncate -s "$LAB_DISK_SIZE" "$img"; fi
+		dev=$(losetup -f --show "$img") ||
+			lab_die "cannot attach a loop device to $img (all in use? see 'losetup -a')"
+		echo "$i $dev" >>"$LAB/loops"
+	done
+}
+
+# Detach every loop device backed by one of our images, recorded or not
+# (a crashed 'up' may have attached one it did not record).
+lab_loops_down() {
+	local img dev
+	for img in "$LAB"/disks/*.img "$LAB"/ram/*.img; do
+		[ -e "$img" ] || continue
+		for dev in $(losetup -j "$img" -O NAME -n 2>/dev/null); do
+			losetup -d "$dev" 2>/dev/null || lab_log "cannot detach $dev ($img)"
+		done
+	done
+	# images deleted under their loop devices
+	for dev in $(losetup -l -n -O NAME,BACK-FILE 2>/dev/null |
+		     awk -v d="$LAB/" 'index($2, d) == 1 && / \(deleted\)$/ { print $1 }'); do
+		losetup -d "$dev" 2>/dev/null || lab_log "cannot detach $dev"
+	done
+	rm -f "$LAB/loops"
+	if mountpoint -q "$LAB/ram" 2>/dev/null; then
+		umount "$LAB/ram" || lab_log "cannot unmount $LAB/ram"
+	fi
+}
+
+lab_disk_devs() { awk '$1 != "slog" { print $2 }' "$LAB/loops"; }
+lab_slog_dev() { awk '$1 == "slog" { print $2 }' "$LAB/loops"; }
+
+# Throttle each disk (not the SLOG) in the cgroup.
+lab_cgroup_up() {
+	local iops bps dev mm f
+	[ -d "${LAB_CGROUP%/*}" ] || lab_die "no blkio cgroup (v1) at ${LAB_CGROUP%/*}"
+	mkdir -p "$LAB_CGROUP"
+	iops=$(lab_profile_field "$LAB_PROFILE" 2)
+	bps=$(lab_profile_field "$LAB_PROFILE" 3)
+	[ "$iops" -gt 0 ] || return 0
+	for dev in $(lab_disk_devs); do
+		mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
+		for f in read write; do
+			echo "$mm $iops" >"$LAB_CGROUP/blkio.throttle.${f}_iops_device"
+			echo "$mm $bps" >"$LAB_CGROUP/blkio.throttle.${f}_bps_device"
+		done
+	done
+}
+
+# The cgroup goes when its processes have: wait for them.
+lab_cgroup_down() {
+	[ -d "$LAB_CGROUP" ] || return 0
+	for _ in $(seq 50); do
+		rmdir "$LAB_CGROUP" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	lab_log "cannot remove the cgroup $LAB_CGROUP (processes: $(cat "$LAB_CGROUP/cgroup.procs" | paste -sd' ' -))"
+	return 1
+}
+
+lab_zfs_daemon_up() {
+	local other pid
+	other=$(lab_zfs_any)
+	[ -z "$other" ] || lab_die "a zfs-fuse that is not the lab's runs (pid $other):" \
+		"the lab needs the machine's only one (its socket is /var/run/zfs/zfs_socket)"
+	: >"$LAB/zfs.log"
+	# started directly, so $! is the daemon; it must not hold our lock
+	local pc=--disable-page-cache
+	[ "$LAB_PAGE_CACHE" = off ] || pc=
+	zfs-fuse --no-daemon --disable-block-cache $pc -m "$LAB_ARC" \
+		>"$LAB/zfs.log" 2>&1 </dev/null 9>&- &
+	pid=$!
+	echo "$pid" >"$LAB/zfs.pid"
+	# its own pid, not ours: every thread follows (cgroup v1 procs)
+	echo "$pid" >"$LAB_CGROUP/cgroup.procs" ||
+		lab_die "cannot move zfs-fuse ($pid) into $LAB_CGROUP"
+	for _ in $(seq 200); do
+		lab_zfs_alive || lab_die "zfs-fuse exited: $(tail -3 "$LAB/zfs.log")"
+		zpool list >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	lab_die "zfs-fuse does not answer 'zpool list' after 20 s (see $LAB/zfs.log)"
+}
+
+# A pool of ours left by a crash comes back from the daemon's cache: destroy.
+lab_zfs_stale() {
+	local p
+	for p in $(zpool list -H -o name 2>/dev/null); do
+		[ "$p" = "$LAB_POOL" ] || continue
+		lab_log "destroying the pool '$p' a previous lab left behind"
+		zpool destroy -f "$p" >/dev/null 2>&1 || true
+	done
+	lab_umount_all
+}
+
+# Unmount what is left under $LAB_MNT (a dead daemon leaves its FUSE mounts).
+lab_umount_all() {
+	local m
+	for m in $(awk -v d="$LAB_MNT" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/mounts | sort -r); do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || lab_log "cannot unmount $m"
+	done
+}
+
+lab_pool_up() {
+	local vdevs=() d n=0 pair=()
+	case $LAB_KIND in
+	single) vdevs=($(lab_disk_devs)) ;;
+	mirror)
+		for d in $(lab_disk_devs); do
+			pair+=("$d")
+			if [ ${#pair[@]} -eq 2 ]; then vdevs+=(mirror "${pair[@]}"); pair=(); fi
+		done ;;
+	*) vdevs=("$LAB_KIND" $(lab_disk_devs)) ;;
+	esac
+	[ "$LAB_SLOG" = none ] || vdevs+=(log "$(lab_slog_dev)")
+	rm -rf "$LAB_MNT"
+	mkdir -p "$LAB_MNT"
+	zpool create -f -m "$LAB_MNT" "$LAB_POOL" "${vdevs[@]}" >"$LAB/zpool.log" 2>&1 ||
+		lab_die "zpool create failed: $(grep -v '^Defaulting' "$LAB/zpool.log" | tail -3)"
+	zfs set compression="$LAB_COMPRESSION" "$LAB_POOL" &&
+	zfs create "$LAB_POOL/nfs" && zfs create "$LAB_POOL/iscsi" ||
+		lab_die "cannot create the datasets on $LAB_POOL"
+	chmod 0777 "$LAB_MNT/nfs"
+	truncate -s "$LAB_LUN_SIZE" "$LAB_MNT/iscsi/lun.img" ||
+		lab_die "cannot create the LUN file on $LAB_POOL/iscsi"
+}
+
+lab_zfs_up() {
+	lab_loops_up
+	lab_cgroup_up
+	lab_zfs_daemon_up
+	lab_zfs_stale
+	lab_pool_up
+}
+
+# Tear-down in order, each waited for: the pool (the servers holding its
+# mount are gone by now), the daemon, mounts, loops, the cgroup.
+lab_zfs_down() {
+	local rc=0
+	if lab_zfs_alive && zpool list -H -o name 2>/dev/null | grep -qx "$LAB_POOL"; then
+		# busy while the threads of a stopped server still exit (a
+		# zombie leader's threads keep its mount namespace): retry
+		for _ in $(seq 50); do
+			zpool destroy -f "$LAB_POOL" >"$LAB/destroy.log" 2>&1 && break
+			grep -q busy "$LAB/destroy.log" || break
+			sleep 0.2
+		done
+		zpool list -H -o name 2>/dev/null | grep -qx "$LAB_POOL" &&
+			lab_log "zpool destroy $LAB_POOL failed ($(tail -1 "$LAB/destroy.log")); stopping the daemon anyway"
+	fi
+	# zfs-fuse takes seconds to exit; a new one started before it has dies
+	lab_stop_pid "$LAB/zfs.pid" zfs-fuse 20
+	# its pid file lost (the state directory removed under a live lab):
+	# the zfs-fuse in our cgroup is ours
+	local p
+	for p in $(cat "$LAB_CGROUP/cgroup.procs" 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = zfs-fuse ] || continue
+		echo "$p" >"$LAB/zfs.pid"
+		lab_stop_pid "$LAB/zfs.pid" zfs-fuse 20
+	done
+	lab_umount_all
+	lab_loops_down
+	lab_cgroup_down || rc=1
+	return $rc
+}
+
+lab_zfs_status() {
+	if lab_zfs_alive; then
+		echo "zfs-fuse: pid $(cat "$LAB/zfs.pid"), ARC $LAB_ARC MiB"
+		zpool status "$LAB_POOL" 2>/dev/null | sed -n 's/^ *\(state\|pool\):/  &/p'
+		zpool list -H -o name,size,alloc,free,health "$LAB_POOL" 2>/dev/null | sed 's/^/  /'
+		zfs get -H -o name,value compressratio "$LAB_POOL" 2>/dev/null | sed 's/^/  compressratio /'
+	else
+		echo "zfs-fuse: not running"
+		return 1
+	fi
+}

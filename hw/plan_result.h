@@ -1,0 +1,34 @@
+/*
+ * plan_result.h - a result file held against the plan: every measured
+ * figure the plan has an expectation for, with its share of the ceiling.
+ *
+ * seq*-read / seq*-write: bw_bytes against the sequential ceilings;
+ * seq*-write-sync: against the sync figure (with the SLOG when the result's
+ * slog label names one and the plan has --slog); rand*-read / rand*-write:
+ * iops; bonnie put_block_kps / get_block_kps (KiB/s) against write/read.
+ * A figure above 110% of its ceiling is flagged: the disks cannot give it,
+ * so a cache or compression did.  Sync writes are an estimate, not a
+ * ceiling (the model is good to a factor of 2): twice the estimate is
+ * flagged, as writes that may not be durable.
+ */
+#ifndef NB_HW_PLAN_RESULT_H
+#define NB_HW_PLAN_RESULT_H
+
+#include "plan.h"
+
+#include <jansson.h>
+
+#define NB_PLAN_OVER 1.10
+#define NB_PLAN_OVER_MSG "cached or compressed - check the data set size"
+#define NB_PLAN_SYNC_OVER 2.0
+#define NB_PLAN_SYNC_MSG "faster than the disks commit - are the writes durable?"
+
+/* {"file", "layout", "note", "published", "figures": [{"target",
+ * "workload", "metric", "what", "measured": {value, unit}, "expected":
+ * {value, unit} | null, "limit", "share", "flag"}]}.  The plan is the one
+ * of the result's layout label when it fits the disks, else PLANS[0]. */
+json_t *nb_plan_measured(const struct nb_plan_in *in, const char *path,
+			 const json_t *doc, const struct nb_plan_out *plans,
+			 int n);
+
+#endif
