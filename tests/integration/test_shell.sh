@@ -132,6 +132,33 @@ check "nasbench: $T/g1.ini:1: unknown section [thresholds] (expected [gate], [me
 printf '# thresholds\n\n[metric]\niops = 5%%\n [thresholds]\n' >"$T/g2.ini"
 check "nasbench: $T/g2.ini:5: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g2.ini"
 
+t_case "'-' is standard input or output wherever a file is read or written"
+printf '[target a]\nurl = %s\n[suite]\niodepht = 4\n' "$D" >"$T/bad.ini"
+run bash -c '"$1" run -n -c - <"$2"' _ "$NB" "$T/bad.ini"
+assert_rc 2
+[ "$ERR" = "nasbench: <stdin>:4: unknown key 'iodepht' in [suite]; did you mean 'iodepth'?" ] || t_fail "-c -: $ERR"
+printf '[target a]\nurl = %s\n' "$D" >"$T/good.ini"
+run bash -c '"$1" run -n - <"$2"' _ "$NB" "$T/good.ini"
+assert_rc 0
+assert_out "  target a            $D"
+run bash -c '"$1" hw -o - | "$1" run -n -t "$2" --box-hw -' _ "$NB" "$D"
+assert_rc 0
+run bash -c '"$1" hw -o -' _ "$NB"
+printf '%s' "$OUT" >"$T/hw.json"
+assert_json "$T/hw.json" 'd["kind"] == "nasbench-hw"'
+printf 'seq512k-read@local mb_s >= 0.001\n' >"$T/crit"
+run bash -c '"$1" run -q -t "$2" -w seq512k-read --size 1M -i 1 -o "$3" --accept - --junit - <"$4"' _ "$NB" "$D" "$T/acc.json" "$T/crit"
+assert_rc 0
+python3 -c 'import sys, xml.etree.ElementTree as ET; r = ET.fromstring(sys.argv[1]); assert r.tag == "testsuites" and r.find("./testsuite/testcase") is not None' "$OUT" ||
+	t_fail "--junit -: no JUnit XML on stdout: $OUT"
+run bash -c '"$1" run -q -t "$2" -w seq512k-read --size 1M -i 1 -o - | "$1" report - -o "$3"' _ "$NB" "$D" "$T/rep-stdin"
+assert_rc 0
+assert_file "$T/rep-stdin/report.html"
+run bash -c '"$1" hw -o - >/dev/full' _ "$NB"
+assert_rc 3
+assert_err "nasbench: unable to write 'standard output': No space left on device"
+[ ! -e "$ROOT/-" ] && [ ! -e ./- ] || t_fail "a file named '-' was written"
+
 t_case "the man page: from the help's tables, no groff warnings, every command and key"
 run "$NB" help --man
 assert_rc 0
