@@ -23,6 +23,8 @@ const struct nb_command nb_commands[] = {
 	    cmd_compare_usage),
 	CMD("report", cmd_report, "HTML/Markdown report with charts of results",
 	    cmd_report_usage),
+	CMD("export", cmd_export, "results as CSV for a spreadsheet",
+	    cmd_export_usage),
 	CMD("history", cmd_history, "keep results in SQLite: add, list, show, rm, trend",
 	    cmd_history_usage),
 	CMD("import", cmd_import, "turn fio JSON / bonnie++ CSV into results",

@@ -23,6 +23,7 @@ int cmd_version(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_help(int argc, char **argv);
@@ -31,6 +32,7 @@ extern const char cmd_list_usage[], cmd_version_usage[];
 void cmd_run_help(FILE *out);
 extern const char cmd_compare_usage[], cmd_report_usage[], cmd_import_usage[];
 extern const char cmd_hw_usage[], cmd_help_usage[], cmd_history_usage[];
+extern const char cmd_export_usage[];
 
 /* Print "nasbench: <message>" and return NB_EXIT_USAGE (exit 2). */
 int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -409,6 +409,35 @@ static void command_opts(const struct nb_command *c, char *opts, size_t olen,
 	free(text);
 }
 
+/* C's own commands into SUBS: the lowercase words after "nasbench C" on
+ * its usage lines ("nasbench hw plan --disks ..." gives "plan"). */
+static void command_subs(const struct nb_command *c, char *subs, size_t len)
+{
+	char *text = usage_text(c), *rest = text;
+	enum line_kind prev = L_BLANK;
+	int col = 0;
+
+	if (!text)
+		return;
+	for (char *s = strsep(&rest, "\n"); s; s = strsep(&rest, "\n")) {
+		char word[64];
+		struct line l;
+		int n = 0;
+
+		classify(s, prev, &col, &l);
+		prev = l.kind;
+		if (l.kind != L_USAGE || strncmp(l.text, "nasbench ", 9) ||
+		    strncmp(l.text + 9, c->name, strlen(c->name)) ||
+		    l.text[9 + strlen(c->name)] != ' ')
+			continue;
+		if (sscanf(l.text + 10 + strlen(c->name), "%63[a-z]%n", word, &n) == 1 &&
+		    (!l.text[10 + strlen(c->name) + n] ||
+		     l.text[10 + strlen(c->name) + n] == ' '))
+			add_word(subs, len, word);
+	}
+	free(text);
+}
+
 void nb_help_completion_bash(FILE *out)
 {
 	char words[4096] = "", files[1024] = "";
@@ -464,7 +493,7 @@ void nb_help_completion_bash(FILE *out)
 	      "}\n", out);
 	fputs("_nasbench() {\n"
 	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-	      "\tlocal cmd=${COMP_WORDS[1]} opts=\n"
+	      "\tlocal cmd=${COMP_WORDS[1]} opts= subs=\n"
 	      "\tCOMPREPLY=()\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W '", out);
@@ -519,11 +548,13 @@ void nb_help_completion_bash(FILE *out)
 			files);
 	fputs("\tesac\n\tcase $cmd in\n", out);
 	for (int i = 0; nb_commands[i].name; i++) {
-		char opts[2048] = "", ignore[1024] = "";
+		char opts[2048] = "", ignore[1024] = "", subs[256] = "";
 
 		command_opts(&nb_commands[i], opts, sizeof(opts), ignore, sizeof(ignore));
 		add_word(opts, sizeof(opts), "--help");
-		fprintf(out, "\t%s) opts='%s' ;;\n", nb_commands[i].name, opts);
+		command_subs(&nb_commands[i], subs, sizeof(subs));
+		fprintf(out, "\t%s) opts='%s'%s%s%s ;;\n", nb_commands[i].name, opts,
+			*subs ? " subs='" : "", subs, *subs ? "'" : "");
 	}
 	fputs("\tesac\n"
 	      "\tif [[ $cur == -* ]]; then\n"
@@ -535,8 +566,8 @@ void nb_help_completion_bash(FILE *out)
 	fputs("config accept' -- \"$cur\"))\n"
 	      "\telif [ \"$cmd\" = list ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W 'workloads suites runners' -- \"$cur\"))\n"
-	      "\telif [ \"$cmd\" = hw ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -W 'plan' -- \"$cur\"))\n"
+	      "\telif [ -n \"$subs\" ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W \"$subs\" -- \"$cur\"))\n"
 	      "\telse\n"
 	      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
 	      "\tfi\n"

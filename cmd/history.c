@@ -3,6 +3,7 @@
  * need the past ('compare --baseline history') and trends.
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
@@ -95,8 +96,8 @@ static int parse(struct opts *o, int argc, char **argv)
 		case ':':
 			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return nb_cmd_usage("unknown option '%s' (see 'nasbench help "
-					    "history')", argv[optind - 1]);
+			nb_opts_unknown("history", argv[optind - 1], longopts);
+			return nb_cmd_usage("%s", nb_err_last());
 		}
 	}
 	return 0;

@@ -23,27 +23,65 @@
 #include <unistd.h>
 
 const char cmd_report_usage[] =
-	"usage: nasbench report RESULT.json... -o DIR\n"
+	"usage: nasbench report RESULT.json... -o DIR [--rows K,..] [--cols K,..]\n"
+	"                       [--baseline K=V,..] [--metric M]\n"
+	"       nasbench report RESULT.json... -o -        (Markdown to stdout)\n"
 	"\n"
 	"Write DIR/report.html (self-contained: charts inline as SVG),\n"
 	"DIR/report.md, and each chart as PNG and SVG with the gnuplot script\n"
 	"that drew it (NAME.gp; re-run with 'gnuplot NAME.gp').  Results whose\n"
 	"labels are equal are one configuration (their iterations pooled);\n"
-	"the labels that differ (layout / slog / sync / platform ...) name the\n"
-	"configurations.  An existing DIR is replaced only if it holds a\n"
-	"previous report.\n"
+	"the labels that differ name the configurations (layout=raidz1\n"
+	"slog=SSD).  An existing DIR is replaced only if it holds a previous\n"
+	"report.  Without gnuplot the report has its tables and the chart\n"
+	"scripts, and a warning says the charts were skipped.\n"
 	"\n"
-	"  -o, --output DIR       the report directory (required)\n"
+	"The grid comes first: the dimensions the results vary in - labels,\n"
+	"and workload, target, runner, file, spec.rw, spec.sync, spec.bs,\n"
+	"spec.qd, spec.pattern, spec.direct (what ran) - as rows and columns,\n"
+	"each cell a workload's primary figure (IOPS for random I/O, MB/s\n"
+	"otherwise) as median ±spread n=iterations and its change against the\n"
+	"baseline.  Dimensions that still differ inside a cell give one grid\n"
+	"each (one per workload, usually).\n"
+	"\n"
+	"  -o, --output DIR       the report directory (required); '-' writes\n"
+	"                         the Markdown to standard output, no charts\n"
+	"      --format markdown  the Markdown to standard output (as -o -)\n"
+	"      --rows K,..        the grid's rows (default: the label with the\n"
+	"                         most values)\n"
+	"      --cols K,..        its columns (default: the label with the next\n"
+	"                         most values; with one label, it across and\n"
+	"                         the workloads down)\n"
+	"      --baseline K=V,..  the cells compared against (default: the\n"
+	"                         first value of the first label row or column)\n"
+	"      --metric M         show M in every cell (mb_s, iops, p99_us,\n"
+	"                         lat_p99_us ...) instead of each workload's\n"
+	"                         primary figure\n"
 	"      --gnuplot PROG     the gnuplot program (default $NB_GNUPLOT or\n"
 	"                         gnuplot)\n"
 	"\n"
-	"Exit status: 0 ok, 2 usage error, unreadable result or no gnuplot,\n"
-	"3 gnuplot failed or the report could not be written.\n";
+	"Example (the seed's I/O Analyzer table: iSCSI vs NFS x read/write x\n"
+	"sync per layout and SLOG):\n"
+	"  nasbench report *.json -o rep --rows layout,slog \\\n"
+	"      --cols target,spec.rw,spec.sync --baseline slog=none\n"
+	"\n"
+	"Exit status: 0 ok (also when gnuplot is missing: tables only), 2 usage\n"
+	"error or unreadable result, 3 gnuplot failed or the report could not\n"
+	"be written.\n";
 
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "gnuplot", required_argument, NULL, 'G' },
+	{ "rows", required_argument, NULL, 'R' },
+	{ "cols", required_argument, NULL, 'C' },
+	{ "baseline", required_argument, NULL, 'B' },
+	{ "metric", required_argument, NULL, 'M' },
+	{ "format", required_argument, NULL, 'F' },
 	{ NULL, 0, NULL, 0 },
+};
+
+struct grid_opts {
+	const char *rows, *cols, *baseline, *metric;
 };
 
 /* Remove DIR and the plain files in it (a report directory has no more). */
@@ -123,18 +161,26 @@ static int html(const struct nb_report *r, const char *dir, FILE *f)
 	return nb_report_html(r, dir, f);
 }
 
-/* Build the report in TMP.  0, or -ENOENT (no gnuplot) / -errno. */
-static int build(const char *tmp, json_t **docs, const char **paths, size_t n,
-		 const char *gnuplot, size_t *ncharts)
+/* Build the report in TMP.  0 or -errno; *NOCHARTS when gnuplot is
+ * missing (the tables and scripts are written, the charts are not). */
+static int build(const char *tmp, struct nb_report *r, const char *gnuplot,
+		 size_t *ncharts, int *nocharts)
 {
-	struct nb_report *r = nb_report_new(docs, paths, n);
 	char **names = NULL;
 	int rc;
 
 	rc = nb_report_charts(r, tmp, &names, ncharts);
-	if (!rc)
+	if (!rc) {
 		rc = nb_chart_render(tmp, (const char *const *)names, *ncharts,
 				     gnuplot);
+		if (rc == -ENOENT) {
+			nb_warn("%s; charts skipped, the tables are in the report and "
+				"the chart scripts beside it", nb_err_last());
+			nb_report_skip_charts(r, nb_err_last());
+			*nocharts = 1;
+			rc = 0;
+		}
+	}
 	if (!rc)
 		rc = write_doc(tmp, "report.md", md, r);
 	if (!rc)                 /* last: its presence means complete */
@@ -142,7 +188,6 @@ static int build(const char *tmp, json_t **docs, const char **paths, size_t n,
 	for (size_t i = 0; names && i < *ncharts; i++)
 		free(names[i]);
 	free(names);
-	nb_report_free(r);
 	return rc;
 }
 
@@ -169,11 +214,13 @@ static int swap_in(const char *tmp, const char *dir)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *out = NULL, *gnuplot = NULL;
+	const char *out = NULL, *gnuplot = NULL, *format = NULL;
+	struct grid_opts go = { 0 };
 	char dir[4096], tmp[4200];
 	json_t **docs;
+	struct nb_report *r = NULL;
 	size_t n, ncharts = 0;
-	int c, rc = 0;
+	int c, rc = 0, nocharts = 0, to_stdout;
 
 	optind = 1;
 	opterr = 0;
@@ -182,23 +229,41 @@ int cmd_report(int argc, char **argv)
 			out = optarg;
 		else if (c == 'G')
 			gnuplot = optarg;
+		else if (c == 'R')
+			go.rows = optarg;
+		else if (c == 'C')
+			go.cols = optarg;
+		else if (c == 'B')
+			go.baseline = optarg;
+		else if (c == 'M')
+			go.metric = optarg;
+		else if (c == 'F')
+			format = optarg;
 		else if (c == ':')
 			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
 		else
 			return nb_opts_unknown("report", argv[optind - 1], longopts),
 			       nb_cmd_usage("%s", nb_err_last());
 	}
-	if (!out)
+	if (format && strcmp(format, "markdown") && strcmp(format, "html"))
+		return nb_cmd_usage("--format: '%s' is not markdown or html", format);
+	to_stdout = (out && !strcmp(out, "-")) || (format && !strcmp(format, "markdown"));
+	if (to_stdout && out && strcmp(out, "-"))
+		return nb_cmd_usage("--format markdown writes to standard output; "
+				    "drop -o %s or use -o -", out);
+	if (!out && !to_stdout)
 		return nb_cmd_usage("%s", "-o DIR is required; see 'nasbench help report'");
 	if (optind >= argc)
 		return nb_cmd_usage("%s", "no result files; see 'nasbench help report'");
-	snprintf(dir, sizeof(dir), "%s", out);
-	for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
-		dir[l - 1] = '\0';
-	rc = check_out(dir);
-	if (rc)   /* a directory that is not a report: refused, as usage */
-		return rc == -EEXIST ? nb_cmd_usage("%s", nb_err_last()) :
-		       nb_cmd_write_error();
+	if (!to_stdout) {
+		snprintf(dir, sizeof(dir), "%s", out);
+		for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
+			dir[l - 1] = '\0';
+		rc = check_out(dir);
+		if (rc)   /* a directory that is not a report: refused, as usage */
+			return rc == -EEXIST ? nb_cmd_usage("%s", nb_err_last()) :
+			       nb_cmd_write_error();
+	}
 	n = (size_t)(argc - optind);
 	docs = calloc(n, sizeof(*docs));
 	for (size_t i = 0; i < n && !rc; i++)
@@ -207,24 +272,39 @@ int cmd_report(int argc, char **argv)
 		rc = nb_cmd_usage("%s", nb_err_last());
 		goto out;
 	}
+	r = nb_report_new(docs, (const char *const *)argv + optind, n);
+	if (nb_report_grid(r, go.rows, go.cols, go.baseline, go.metric)) {
+		rc = nb_cmd_usage("%s", nb_err_last());
+		goto out;
+	}
+	if (to_stdout) {
+		nb_report_skip_charts(r, NULL);
+		rc = nb_report_markdown(r, stdout) || fflush(stdout) ? NB_EXIT_TARGET : 0;
+		goto out;
+	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());
 	if (mkdir(tmp, 0755)) {
 		nb_die_msg("cannot create '%s': %s", dir, strerror(errno));
 		rc = NB_EXIT_TARGET;
 		goto out;
 	}
-	rc = build(tmp, docs, (const char **)argv + optind, n, gnuplot, &ncharts);
+	rc = build(tmp, r, gnuplot, &ncharts, &nocharts);
 	if (!rc)
 		rc = swap_in(tmp, dir);
 	if (rc) {
 		remove_dir(tmp);
 		nb_die_msg("%s", nb_err_last());
-		rc = rc == -ENOENT ? NB_EXIT_USAGE : NB_EXIT_TARGET;
+		rc = NB_EXIT_TARGET;
 		goto out;
 	}
-	printf("report: %s/report.html (%zu charts, %s/report.md)\n", dir, ncharts,
-	       dir);
+	if (nocharts)
+		printf("report: %s/report.html (tables only: charts skipped, %s/report.md)\n",
+		       dir, dir);
+	else
+		printf("report: %s/report.html (%zu charts, %s/report.md)\n", dir,
+		       ncharts, dir);
 out:
+	nb_report_free(r);
 	for (size_t i = 0; i < n; i++)
 		json_decref(docs[i]);
 	free(docs);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +275,31 @@ static void acc_free(struct acc *a)
 	free(a->lat);
 	free(a->clat);
 	memset(a, 0, sizeof(*a));
+}
+
+void nb_fio_put_metrics(json_t *m, const struct nb_fio_stats *st)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} names[] = {
+		{ "bw_bytes", offsetof(struct nb_fio_stats, bw_bytes) },
+		{ "iops", offsetof(struct nb_fio_stats, iops) },
+		{ "lat_mean_us", offsetof(struct nb_fio_stats, lat_mean_us) },
+		{ "lat_p50_us", offsetof(struct nb_fio_stats, lat_p50_us) },
+		{ "lat_p90_us", offsetof(struct nb_fio_stats, lat_p90_us) },
+		{ "lat_p99_us", offsetof(struct nb_fio_stats, lat_p99_us) },
+		{ "lat_p99.9_us", offsetof(struct nb_fio_stats, lat_p999_us) },
+		{ "lat_max_us", offsetof(struct nb_fio_stats, lat_max_us) },
+		{ "seconds", offsetof(struct nb_fio_stats, seconds) },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		double v = *(const double *)((const char *)st + names[i].off);
+
+		if (isfinite(v))
+			json_object_set_new(m, names[i].name, json_real(v));
+	}
 }
 
 const char *nb_fio_json_start(const char *text, size_t len, int *line)

@@ -66,6 +66,12 @@ enum nb_fio_dir { NB_FIO_READ, NB_FIO_WRITE, NB_FIO_TRIM };
 int nb_fio_side(const json_t *side, enum nb_fio_dir dir,
 		struct nb_fio_stats *st);
 
+/* ST as an iteration's metrics, into M: bw_bytes, iops, seconds,
+ * lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, lat_p99.9_us,
+ * lat_max_us (the native engine's names); a figure that is NAN (fio did
+ * not give it) is left out. */
+void nb_fio_put_metrics(json_t *m, const struct nb_fio_stats *st);
+
 /* Where the JSON document in fio's output TEXT starts: the first line that
  * opens with '{' (client/server output begins with "<host> ..." lines).
  * *LINE (may be NULL) gets its line number.  NULL when there is none. */

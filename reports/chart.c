@@ -12,7 +12,6 @@
 
 #define W 900                    /* the least size of a chart, pixels */
 #define H 480
-#define KEY_RIGHT_MAX 8          /* more series: the key goes below */
 
 void nb_chart_slug(char *out, size_t len, const char *s)
 {
@@ -59,10 +58,12 @@ static void size_for(size_t nseries, int width, int *w, int *h, int *below)
 
 	*w = width < W ? W : width > 4000 ? 4000 : width;
 	*h = H;
-	*below = nseries > KEY_RIGHT_MAX;
+	/* the key below the plot, inside the picture: beside it, long
+	 * configuration names ran off the left edge over the plot */
+	*below = 1;
 	if (*below) {
 		per_row = *w / 280 > 0 ? *w / 280 : 1;
-		*h += (int)((nseries + (size_t)per_row - 1) / (size_t)per_row) * 16;
+		*h += (int)((nseries + (size_t)per_row - 1) / (size_t)per_row) * 16 + 16;
 	}
 }
 
@@ -155,6 +156,8 @@ int nb_chart_bars(const char *dir, const struct nb_bars *b)
 	      "set style fill solid 0.8 border -1\n"
 	      "set xtics noenhanced rotate by -20\n", f);
 	fputs(b->logy ? "set logscale y\n" : "set yrange [0:*]\n", f);
+	if (b->xlabel)
+		fputs("set xlabel ", f), gp_str(f, b->xlabel), fputc('\n', f);
 	fputs("$data << EOD\n\"x\"", f);
 	for (size_t s = 0; s < b->nseries; s++) {
 		fputc(' ', f), gp_str(f, b->series[s]);

@@ -18,6 +18,7 @@ struct nb_bars {
 	size_t nrows, nseries;
 	const char *const *rows, *const *series;
 	const double *v, *lo, *hi;
+	const char *xlabel;      /* the x axis' title, or NULL */
 };
 int nb_chart_bars(const char *dir, const struct nb_bars *b);
 

@@ -72,23 +72,36 @@ static double ss(const double *v, int n)
 	return s;
 }
 
+/* The median absolute deviation of V, scaled to a normal sd (1.4826). */
+static double mad(const double *v, int n)
+{
+	static _Thread_local double dev[MAXV];
+	double m = nb_stats_median(v, (size_t)n);
+
+	for (int i = 0; i < n; i++)
+		dev[i] = fabs(v[i] - m);
+	return 1.4826 * nb_stats_median(dev, (size_t)n);
+}
+
 /*
  * The run-level t-test (docs/compare.md).  X are the values on the test's
  * scale (logarithms, or ratios to the base median when a value is <= 0).
  *
- * A run's level is its iterations' mean; the difference of two runs'
+ * A run's level is its iterations' median; the difference of two runs'
  * levels varies by the iterations' spread (within-run variance s_w^2 / n)
  * AND by what moves a whole run (the machine's load, caches, the disk's
  * state: the between-run variance s_b^2).  With several base runs s_b^2 is
  * measured from their levels; with one it is assumed: the larger of s_w^2
- * and RUN_NOISE^2.
+ * and RUN_NOISE^2.  Medians and the MAD, not means and the sd: on a shared
+ * machine noise comes as single collapsed iterations, which would blow up
+ * a standard deviation and hide a real change.
  */
 static void run_t(const double *xb, const int *run, int nb, const double *xn,
 		  int nn, const struct nb_judge_opts *o, int *runs_out,
 		  double *d_out, double *se_out, double *df_out)
 {
 	static _Thread_local double lvl[MAXRUNS], grp[MAXV];
-	double ssw = ss(xn, nn), sw2, sb2, se2, df;
+	double m = mad(xn, nn), ssw = (nn - 1) * m * m, sw2, sb2, se2, df;
 	int dfw = nn - 1, runs = 0;
 
 	/* the runs' levels and the pooled within-run variance */
@@ -100,8 +113,9 @@ static void run_t(const double *xb, const int *run, int nb, const double *xn,
 				grp[k++] = xb[i];
 		if (!k)
 			continue;
-		lvl[runs++] = mean(grp, k);
-		ssw += ss(grp, k);
+		lvl[runs++] = nb_stats_median(grp, (size_t)k);
+		m = mad(grp, k);
+		ssw += (k - 1) * m * m;
 		dfw += k - 1;
 	}
 	sw2 = dfw > 0 ? ssw / dfw : 0;
@@ -114,12 +128,12 @@ static void run_t(const double *xb, const int *run, int nb, const double *xn,
 		vr = fmax(vr, floor);
 		se2 = vr * (1 + 1.0 / runs);
 		df = runs - 1;
-		*d_out = mean(xn, nn) - mean(lvl, runs);
+		*d_out = nb_stats_median(xn, (size_t)nn) - mean(lvl, runs);
 	} else {
 		sb2 = fmax(sw2, o->run_noise * o->run_noise);
 		se2 = 2 * sb2 + sw2 * (1.0 / nb + 1.0 / nn);
 		df = dfw > 0 ? dfw : 1;
-		*d_out = mean(xn, nn) - mean(xb, nb);
+		*d_out = nb_stats_median(xn, (size_t)nn) - nb_stats_median(xb, (size_t)nb);
 	}
 	*runs_out = runs;
 	*se_out = sqrt(se2);

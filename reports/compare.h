@@ -19,8 +19,9 @@
  *                     differ: the figures are not comparable
  *
  * Significance (docs/compare.md, "The statistics, and why"): a t-test on
- * the logarithms whose variance counts the run-to-run (between-run) part
- * of the noise, not only the spread of one run's iterations.  Two single
+ * the logarithms (medians, MAD) whose variance counts the run-to-run
+ * (between-run) part of the noise, not only the spread of one run's
+ * iterations.  Two single
  * runs cannot measure the between-run part: it is taken as the larger of
  * the within-run variance and a floor (NB_COMPARE_RUN_NOISE); a history
  * baseline of >= 3 runs measures it from the spread of their medians.
@@ -42,7 +43,7 @@
  * (log scale) differs from another run's of the same configuration by
  * this standard deviation at least.  Measured on the shared 2-core CI
  * machine with ci/bench-gate (docs/compare.md). */
-#define NB_COMPARE_RUN_NOISE 0.10
+#define NB_COMPARE_RUN_NOISE 0.15
 
 enum nb_verdict {
 	NB_V_UNCHANGED,

@@ -57,15 +57,32 @@ static int fail(struct parse *p, const char *fmt, ...)
 	return 0;
 }
 
-/* inih 55 tells a handler no line number: count lines as they are read. */
+static int unknown_section(struct parse *p, const char *section)
+{
+	return fail(p, "unknown section [%s] (expected [gate], [metric] or "
+		    "[workload NAME])", section);
+}
+
+/* inih 55 tells a handler no line number: count lines as they are read.
+ * A section line is checked here, on its own line (inih calls no handler
+ * for it), also when no key follows. */
 static char *reader(char *buf, int len, void *stream)
 {
 	struct parse *p = stream;
-	char *s = fgets(buf, len, p->f);
+	char *s = fgets(buf, len, p->f), *end, name[128];
 
-	if (s)
-		p->line++;
-	return s;
+	if (!s)
+		return s;
+	p->line++;
+	s += strspn(s, " \t");
+	end = *s == '[' ? strchr(s, ']') : NULL;
+	if (end) {
+		snprintf(name, sizeof(name), "%.*s", (int)(end - s - 1), s + 1);
+		if (strcmp(name, "gate") && strcmp(name, "metric") &&
+		    !(!strncmp(name, "workload ", 9) && name[9]))
+			unknown_section(p, name);
+	}
+	return buf;
 }
 
 static int add_rule(struct parse *p, const char *workload, const char *metric,
@@ -151,8 +168,7 @@ static int on_key(void *user, const char *section, const char *key,
 		}
 		return add_rule(p, wl, key, value);
 	}
-	return fail(p, "unknown section [%s] (expected [gate], [metric] or "
-		    "[workload NAME])", section);
+	return unknown_section(p, section);
 }
 
 int nb_gate_load(struct nb_gate *g, const char *path)

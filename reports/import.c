@@ -33,15 +33,10 @@ static json_t *entry(json_t *doc, const char *target, const char *workload,
 
 /* ---- fio ---- */
 
-static void put(json_t *m, const char *name, double v)
-{
-	if (isfinite(v))
-		json_object_set_new(m, name, json_real(v));
-}
-
 /* The metrics of one direction of a fio job (fio's "read" object), read
- * by fio/json.c as a run reads them; what fio did not give is left out. */
-static json_t *fio_side(const json_t *side, int dir)
+ * by fio/json.c as a run reads them; what fio did not give is left out.
+ * NULL when out of memory. */
+static json_t *side_metrics(const json_t *side, int dir)
 {
 	json_t *m = json_object();
 	struct nb_fio_stats st;
@@ -50,15 +45,7 @@ static json_t *fio_side(const json_t *side, int dir)
 		json_decref(m);
 		return NULL;
 	}
-	put(m, "bw_bytes", st.bw_bytes);
-	put(m, "iops", st.iops);
-	put(m, "lat_mean_us", st.lat_mean_us);
-	put(m, "lat_p50_us", st.lat_p50_us);
-	put(m, "lat_p90_us", st.lat_p90_us);
-	put(m, "lat_p99_us", st.lat_p99_us);
-	put(m, "lat_p99.9_us", st.lat_p999_us);
-	put(m, "lat_max_us", st.lat_max_us);
-	put(m, "seconds", st.seconds);
+	nb_fio_put_metrics(m, &st);
 	return m;
 }
 
@@ -103,7 +90,7 @@ static int fio_job(json_t *doc, const json_t *job, const char *target,
 			nb_result_set_status(e, "failed", why);
 			continue;
 		}
-		m = fio_side(json_object_get(job, sides[s]), s);
+		m = side_metrics(json_object_get(job, sides[s]), s);
 		if (!m) {
 			json_decref(spec);
 			return -ENOMEM;

@@ -21,14 +21,34 @@ struct nb_report *nb_report_new(json_t *const *docs, const char *const *paths,
 				size_t ndocs);
 void nb_report_free(struct nb_report *r);
 
+/* The configuration grid (report_grid.c): ROWS and COLS are
+ * comma-separated dimensions (labels; workload, target, runner, file;
+ * spec.rw, spec.sync, spec.bs ... of what ran), NULL for the default
+ * (the two labels with the most values); BASELINE "key=value,..." the
+ * cells every other is compared with (NULL: the first row's); METRIC a
+ * metric name (NULL: each workload's primary figure).  0, or -EINVAL with
+ * the message set.  Without this call the report has no grid. */
+int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
+		   const char *baseline, const char *metric);
+
 /* Write every chart's .gp script into DIR; *NAMES (malloc'd array of
  * malloc'd stems, *N of them) says which.  0 or -errno. */
 int nb_report_charts(struct nb_report *r, const char *dir, char ***names,
 		     size_t *n);
 
+/* Leave the charts out of the documents; WHY (or NULL) is said in them
+ * ("cannot run 'gnuplot': not found ..."). */
+void nb_report_skip_charts(struct nb_report *r, const char *why);
+
 /* The two documents.  HTML embeds DIR/<chart>.svg; Markdown links the
  * PNGs.  0 or -errno (message names the missing chart). */
 int nb_report_markdown(const struct nb_report *r, FILE *out);
 int nb_report_html(const struct nb_report *r, const char *dir, FILE *out);
+
+/* 'nasbench export --csv' (report_csv.c): NDOCS results as CSV, a row
+ * per result x workload x iteration, labels and metrics as columns.  0 or
+ * -1 on a write error. */
+int nb_report_csv(json_t *const *docs, const char *const *paths, size_t ndocs,
+		  FILE *out);
 
 #endif

@@ -83,8 +83,23 @@ static int bars(struct nb_report *r, const char *dir, const char *name,
 			rows[used++] = strdup(wl ? nb_metric_find(m)->label : w);
 	}
 	if (used) {
+		char yl[128];
+		double vmin = INFINITY, vmax = 0;
+
+		/* figures decades apart (5 k and 400 k IOPS): a log axis, or
+		 * the small bars vanish */
+		for (size_t k = 0; k < used * ns; k++)
+			if (isfinite(v[k]) && v[k] > 0) {
+				vmin = v[k] < vmin ? v[k] : vmin;
+				vmax = v[k] > vmax ? v[k] : vmax;
+			}
+		if (!logy && vmax > 0 && vmax / vmin >= 30) {
+			logy = 1;
+			snprintf(yl, sizeof(yl), "%s (log scale)", ylabel);
+			ylabel = yl;
+		}
 		struct nb_bars b = { name, title, ylabel, logy, used, ns, rows,
-				     series, v, lo, hi };
+				     series, v, lo, hi, wl ? "figure" : "workload" };
 
 		rc = nb_chart_bars(dir, &b);
 		if (!rc)

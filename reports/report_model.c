@@ -6,6 +6,10 @@
 #include "report_model.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
+#include "../core/stats.h"
+
+#include <math.h>
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,15 +73,54 @@ static json_t *differing_keys(json_t *const *docs, size_t n)
 	return keys;
 }
 
-static int is_matrix(const char *key)
+/* The keys that name the configurations: of the differing ones, in
+ * their order, each that tells apart results the ones before it do not
+ * ('disks' and 'os' go when 'platform' already says it). */
+static json_t *naming_keys(const json_t *keys, json_t *const *docs, size_t n)
 {
-	return !strcmp(key, "layout") || !strcmp(key, "slog") ||
-	       !strcmp(key, "sync") || !strcmp(key, "platform");
+	json_t *out = json_array(), *k;
+	char **sig = calloc(n, sizeof(*sig));
+	size_t i, groups = 1;
+
+	for (i = 0; i < n; i++)
+		sig[i] = strdup("");
+	json_array_foreach(keys, i, k) {
+		char **next = calloc(n, sizeof(*next));
+		size_t g = 0;
+
+		for (size_t d = 0; d < n; d++) {
+			size_t l = strlen(sig[d]) + strlen(label(docs[d], json_string_value(k))) + 2;
+
+			next[d] = malloc(l);
+			snprintf(next[d], l, "%s\x1f%s", sig[d], label(docs[d],
+								      json_string_value(k)));
+		}
+		for (size_t d = 0; d < n; d++) {
+			size_t e = 0;
+
+			for (; e < d && strcmp(next[e], next[d]); e++)
+				;
+			g += e == d;
+		}
+		if (g > groups) {
+			json_array_append(out, k);
+			groups = g;
+			for (size_t d = 0; d < n; d++)
+				free(sig[d]), sig[d] = next[d];
+		} else {
+			for (size_t d = 0; d < n; d++)
+				free(next[d]);
+		}
+		free(next);
+	}
+	for (i = 0; i < n; i++)
+		free(sig[i]);
+	free(sig);
+	return out;
 }
 
-/* "raidz1 / ssd / always / bare iodepth=32": the differing labels, the
- * matrix keys by value (their values say what they are), others as
- * key=value, absent ones left out. */
+/* "layout=raidz1 slog=SSD": the naming labels as key=value, absent ones
+ * left out. */
 static void cfg_name(const struct nb_report *r, const json_t *doc,
 		     const char *path, char *out, size_t len)
 {
@@ -94,16 +137,12 @@ static void cfg_name(const struct nb_report *r, const json_t *doc,
 		snprintf(out, len, "%.*s", (int)l, base);
 		return;
 	}
-	json_array_foreach(r->keys, i, k) {
+	json_array_foreach(r->name_keys, i, k) {
 		const char *key = json_string_value(k), *v = label(doc, key);
 
 		if (!strcmp(v, "-") || n >= len)
 			continue;
-		if (is_matrix(key))
-			n += (size_t)snprintf(out + n, len - n, "%s%s", n ? " / " : "", v);
-		else
-			n += (size_t)snprintf(out + n, len - n, "%s%s=%s", n ? " " : "",
-					      key, v);
+		n += (size_t)snprintf(out + n, len - n, "%s%s=%s", n ? " " : "", key, v);
 	}
 	if (!n)
 		snprintf(out, len, "(no labels)");
@@ -126,7 +165,10 @@ struct nb_report *nb_report_new(json_t *const *docs, const char *const *paths,
 	size_t i, j;
 
 	r->ndocs = ndocs;
+	r->docs = docs;
+	r->paths = paths;
 	r->keys = differing_keys(docs, ndocs);
+	r->name_keys = naming_keys(r->keys, docs, ndocs);
 	r->cfgs = calloc(ndocs, sizeof(*r->cfgs));
 	r->wls = json_array();
 	r->v = malloc(NB_REPORT_MAXV * sizeof(*r->v));
@@ -171,6 +213,9 @@ void nb_report_free(struct nb_report *r)
 	for (size_t i = 0; i < r->ncfg; i++)
 		json_decref(r->cfgs[i].docs);
 	json_decref(r->keys);
+	json_decref(r->name_keys);
+	json_decref(r->grids);
+	json_decref(r->grid_note);
 	json_decref(r->wls);
 	free(r->cfgs);
 	free(r->charts);
@@ -185,7 +230,7 @@ size_t nb_report_pool(const struct nb_report *r, const struct nb_report_cfg *c,
 	size_t n = 0;
 
 	NB_REPORT_FOR_ENTRIES(r, c, wl, e, {
-		if (!strcmp(nb_jstr(e, "status"), "ok"))
+		if (nb_report_entry_counts(e))
 			n += (size_t)nb_result_values(e, metric, r->v + n,
 							(int)(NB_REPORT_MAXV - n));
 	});
@@ -228,4 +273,39 @@ void nb_report_names_free(const char **names, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free((char *)names[i]);
 	free(names);
+}
+
+int nb_report_entry_counts(const json_t *e)
+{
+	return !strcmp(nb_jstr(e, "status"), "ok") ||
+	       json_array_size(json_object_get(e, "iterations")) > 0;
+}
+
+void nb_report_fmt(char *buf, size_t len, const double *v, size_t n,
+		   const struct nb_metric *d)
+{
+	struct nb_summary s;
+	double m;
+
+	if (!n) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	nb_stats_summary(v, n, &s);
+	m = s.median * d->show_scale;
+	if (fabs(m) >= 1000 || m == 0)
+		snprintf(buf, len, "%.0f", m);
+	else if (fabs(m) >= 10)
+		snprintf(buf, len, "%.1f", m);
+	else
+		snprintf(buf, len, "%.3g", m);
+	if (n > 1 && s.median != 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), " ±%.0f%%",
+			 100 * s.stddev / fabs(s.median));
+}
+
+void nb_report_skip_charts(struct nb_report *r, const char *why)
+{
+	r->no_charts = 1;
+	snprintf(r->skip_why, sizeof(r->skip_why), "%s", why ? why : "");
 }

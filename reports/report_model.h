@@ -32,7 +32,10 @@ struct nb_report_chart {
 
 struct nb_report {
 	size_t ndocs;
+	json_t *const *docs;     /* borrowed */
+	const char *const *paths;
 	json_t *keys;            /* differing label keys, matrix order */
+	json_t *name_keys;       /* those of them that name configurations */
 	struct nb_report_cfg *cfgs;
 	size_t ncfg;
 	int by_target;           /* workload key "target/workload" */
@@ -40,7 +43,20 @@ struct nb_report {
 	struct nb_report_chart *charts;
 	size_t ncharts;
 	double *v;               /* scratch for pooled values */
+	json_t *grids;           /* the configuration grid (report_grid.c) */
+	json_t *grid_note;       /* how to read it: dims, baseline, colours */
+	int no_charts;           /* charts skipped */
+	char skip_why[512];      /* why, "" when not said (Markdown to stdout) */
 };
+
+/* An entry counts when it is ok, or stopped with iterations finished
+ * (interrupted, failed): those are shown, marked incomplete. */
+int nb_report_entry_counts(const json_t *e);
+
+/* "3155 ±9%" of N values (scaled by D's show_scale), "-" when none. */
+struct nb_metric;
+void nb_report_fmt(char *buf, size_t len, const double *v, size_t n,
+		   const struct nb_metric *d);
 
 /* The value of label KEY in LABELS (a result's "labels"), "-" when absent. */
 const char *nb_report_label(const json_t *labels, const char *key);
@@ -74,5 +90,11 @@ size_t nb_report_pool(const struct nb_report *r, const struct nb_report_cfg *c,
 const char **nb_report_metrics(const struct nb_report *r, const char *wl,
 			       size_t *n);
 void nb_report_names_free(const char **names, size_t n);
+
+/* report_meta.c: the table of the results (file, configuration, when,
+ * where, complete, acceptance), and one result's details (time, versions,
+ * command, targets, hardware, labels, warnings, criteria), as tables. */
+json_t *nb_report_runs(const struct nb_report *r);
+json_t *nb_report_run_detail(const struct nb_report *r, size_t i);
 
 #endif

@@ -19,30 +19,6 @@
 
 /* ---- tables ---- */
 
-/* "3155 ±9%" (spread: sample stddev / median), "-" when not measured. */
-static void cell(char *buf, size_t len, const double *v, size_t n,
-		 const struct nb_metric *d)
-{
-	struct nb_summary s;
-	double m;
-
-	if (!n) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	nb_stats_summary(v, n, &s);
-	m = s.median * d->show_scale;
-	if (fabs(m) >= 1000 || m == 0)
-		snprintf(buf, len, "%.0f", m);
-	else if (fabs(m) >= 10)
-		snprintf(buf, len, "%.1f", m);
-	else
-		snprintf(buf, len, "%.3g", m);
-	if (n > 1 && s.median != 0)
-		snprintf(buf + strlen(buf), len - strlen(buf), " ±%.0f%%",
-			 100 * s.stddev / fabs(s.median));
-}
-
 /* Status of C's entries for WL: "" when one is ok, else "skipped: why". */
 static void status_of(const struct nb_report *r, const struct nb_report_cfg *c,
 		      const char *wl, char *buf, size_t len, int *present)
@@ -90,7 +66,7 @@ static json_t *wl_table(const struct nb_report *r, const char *wl)
 		for (size_t i = 0; i < nm; i++) {
 			size_t k = nb_report_pool(r, &r->cfgs[c], wl, ms[i]);
 
-			cell(buf, sizeof(buf), r->v, k, nb_metric_find(ms[i]));
+			nb_report_fmt(buf, sizeof(buf), r->v, k, nb_metric_find(ms[i]));
 			json_array_append_new(row, json_string(buf));
 			n = k > n ? k : n;
 		}
@@ -160,6 +136,8 @@ static void intro(const struct nb_report *r, char *buf, size_t len)
 struct row_style {
 	const char *row, *cell, *num, *cell_end, *row_end;
 	void (*esc)(FILE *out, const char *s);
+	const char *cls;         /* a cell { "text", "class" }: printf format
+				  * of its opening with the class, or NULL */
 };
 
 static void table_row(FILE *out, const json_t *row, const struct row_style *st)
@@ -169,8 +147,13 @@ static void table_row(FILE *out, const json_t *row, const struct row_style *st)
 
 	fputs(st->row, out);
 	json_array_foreach(row, j, v) {
-		fputs(j ? st->num : st->cell, out);
-		if (json_is_integer(v))
+		if (json_is_object(v) && st->cls)
+			fprintf(out, st->cls, nb_jstr(v, "class"));
+		else
+			fputs(j ? st->num : st->cell, out);
+		if (json_is_object(v))
+			st->esc(out, nb_jstr(v, "text"));
+		else if (json_is_integer(v))
 			fprintf(out, "%lld", (long long)json_integer_value(v));
 		else
 			st->esc(out, json_string_value(v));
@@ -192,6 +175,8 @@ static void table_rows(FILE *out, const json_t *t, const struct row_style *st)
  * workload WL (-1: those across workloads). */
 struct renderer {
 	void (*heading)(FILE *out, const char *text);
+	void (*caption)(FILE *out, const char *text);  /* a grid's title */
+	void (*note)(FILE *out, const struct nb_report *r); /* how to read the grid */
 	void (*table)(FILE *out, const json_t *t);
 	int (*charts)(FILE *out, const struct nb_report *r, const char *dir, int wl);
 };
@@ -202,12 +187,21 @@ static int sections(FILE *out, const struct nb_report *r, const char *dir,
 		    const struct renderer *rd)
 {
 	json_t *t;
+	size_t i;
 
+	if (r->grids) {
+		rd->heading(out, "Grid");
+		rd->note(out, r);
+		json_array_foreach(r->grids, i, t) {
+			rd->caption(out, nb_jstr(t, "title"));
+			rd->table(out, t);
+		}
+	}
 	rd->heading(out, "Configurations");
 	t = cfg_table(r);
 	rd->table(out, t);
 	json_decref(t);
-	if (r->ncharts && r->charts[0].workload < 0)
+	if (r->ncharts && r->charts[0].workload < 0 && !r->no_charts)
 		rd->heading(out, "All workloads");
 	if (rd->charts(out, r, dir, -1))
 		return -EIO;
@@ -221,14 +215,37 @@ static int sections(FILE *out, const struct nb_report *r, const char *dir,
 		if (rd->charts(out, r, dir, (int)w))
 			return -EIO;
 	}
+	rd->heading(out, "Runs");
+	t = nb_report_runs(r);
+	rd->table(out, t);
+	json_decref(t);
+	for (i = 0; i < r->ndocs; i++) {
+		const char *p = r->paths[i];
+
+		rd->caption(out, strrchr(p, '/') ? strrchr(p, '/') + 1 : p);
+		t = nb_report_run_detail(r, i);
+		rd->table(out, t);
+		json_decref(t);
+	}
 	return 0;
 }
 
 /* ---- Markdown ---- */
 
+/* "3155 ±9%", "-12.5": a figure (right-aligned); "2026-11-29T..." not. */
+static int is_num(const char *s)
+{
+	char *end;
+
+	if (!s || !(isdigit((unsigned char)*s) || (*s == '-' && isdigit((unsigned char)s[1]))))
+		return 0;
+	strtod(s, &end);
+	return !*end || *end == ' ';
+}
+
 static void md_table(FILE *out, const json_t *t)
 {
-	static const struct row_style md = { "", "| ", "| ", " ", "|\n", nb_md_escape };
+	static const struct row_style md = { "", "| ", "| ", " ", "|\n", nb_md_escape, NULL };
 	json_t *head = json_object_get(t, "head"), *v;
 	size_t i;
 
@@ -238,8 +255,7 @@ static void md_table(FILE *out, const json_t *t)
 		json_t *c = json_array_get(json_array_get(json_object_get(t, "rows"), 0), i);
 		const char *s = json_string_value(c);
 
-		fputs(i && (json_is_integer(c) || (s && (isdigit((unsigned char)*s) ||
-			(*s == '-' && isdigit((unsigned char)s[1]))))) ?
+		fputs(i && (json_is_integer(c) || json_is_object(c) || is_num(s)) ?
 		      "|--:" : "|---", out);
 	}
 	fputs("|\n", out);
@@ -252,10 +268,38 @@ static void md_heading(FILE *out, const char *text)
 	fputs("## ", out), nb_md_escape(out, text), fputs("\n\n", out);
 }
 
+static void md_caption(FILE *out, const char *text)
+{
+	fputs("**", out), nb_md_escape(out, text), fputs("**\n\n", out);
+}
+
+static void grid_note(FILE *out, const struct nb_report *r,
+		      void (*esc)(FILE *, const char *))
+{
+	const char *b = nb_jstr(r->grid_note, "baseline");
+
+	esc(out, nb_jstr(r->grid_note, "dims"));
+	if (*b) {
+		fputs("Each cell: median, spread, n iterations, and the change against "
+		      "the baseline ", out);
+		esc(out, b);
+		fputs(" in the same row or column", out);
+	} else {
+		fputs("Each cell: median, spread and n iterations", out);
+	}
+	fputs(".", out);
+}
+
+static void md_note(FILE *out, const struct nb_report *r)
+{
+	grid_note(out, r, nb_md_escape);
+	fputs("\n\n", out);
+}
+
 static int md_charts(FILE *out, const struct nb_report *r, const char *dir, int wl)
 {
 	(void)dir;   /* Markdown links the PNGs next to it */
-	for (size_t i = 0; i < r->ncharts; i++)
+	for (size_t i = 0; i < r->ncharts && !r->no_charts; i++)
 		if (r->charts[i].workload == wl) {
 			fputs("![", out), nb_md_escape(out, r->charts[i].title);
 			fprintf(out, "](%s.png)\n\n", r->charts[i].name);
@@ -265,11 +309,16 @@ static int md_charts(FILE *out, const struct nb_report *r, const char *dir, int 
 
 int nb_report_markdown(const struct nb_report *r, FILE *out)
 {
-	static const struct renderer md = { md_heading, md_table, md_charts };
+	static const struct renderer md = { md_heading, md_caption, md_note,
+					    md_table, md_charts };
 	char buf[1024];
 
 	intro(r, buf, sizeof(buf));
 	fprintf(out, "# nasbench report\n\n%s.\n\n", buf);
+	if (r->skip_why[0]) {
+		fputs("Charts skipped: ", out), nb_md_escape(out, r->skip_why);
+		fputs(". The gnuplot scripts (*.gp) are beside this file.\n\n", out);
+	}
 	return sections(out, r, NULL, &md);
 }
 
@@ -278,14 +327,54 @@ int nb_report_markdown(const struct nb_report *r, FILE *out)
 static void html_table(FILE *out, const json_t *t)
 {
 	static const struct row_style head = { "<tr>", "<th>", "<th>", "</th>",
-					       "</tr>\n", nb_xml_escape };
+					       "</tr>\n", nb_xml_escape, NULL };
 	static const struct row_style body = { "<tr>", "<td>", "<td class=\"num\">",
-					       "</td>", "</tr>\n", nb_xml_escape };
+					       "</td>", "</tr>\n", nb_xml_escape,
+					       "<td class=\"num %s\">" };
 
 	fputs("<table>\n", out);
 	table_row(out, json_object_get(t, "head"), &head);
 	table_rows(out, t, &body);
 	fputs("</table>\n", out);
+}
+
+/* Copy gnuplot's SVG with its ids made unique in the page (each chart
+ * has a "gnuplot_canvas"; prefixed with the chart's name, and the
+ * references to them too) and its tooltip the chart's title, not
+ * "Gnuplot". */
+static void svg_out(FILE *out, const char *p, const struct nb_report_chart *c)
+{
+	static const char *const refs[] = { "id=\"", "href=\"#", "url(#", "id='",
+					     "href='#" };
+	const size_t nrefs = sizeof(refs) / sizeof(refs[0]);
+
+	while (*p) {
+		size_t i, best = 0;
+		const char *at = NULL, *t = strstr(p, "<title>Gnuplot</title>");
+
+		for (i = 0; i < nrefs; i++) {
+			const char *q = strstr(p, refs[i]);
+
+			if (q && (!at || q < at))
+				at = q, best = i;
+		}
+		if (t && (!at || t < at)) {
+			fwrite(p, 1, (size_t)(t - p), out);
+			fputs("<title>", out), nb_xml_escape(out, c->title);
+			fputs("</title>", out);
+			p = t + strlen("<title>Gnuplot</title>");
+			continue;
+		}
+		if (!at) {
+			fputs(p, out);
+			break;
+		}
+		at += strlen(refs[best]);
+		fwrite(p, 1, (size_t)(at - p), out);
+		nb_xml_escape(out, c->name);
+		fputc('-', out);
+		p = at;
+	}
 }
 
 /* Inline DIR/NAME.svg without its XML prologue. */
@@ -314,7 +403,7 @@ static int html_svg(FILE *out, const char *dir, const struct nb_report_chart *c)
 	fputs("<figure class=\"chart\" id=\"chart-", out);
 	nb_xml_escape(out, c->name);
 	fputs("\">\n", out);
-	fputs(start, out);
+	svg_out(out, start, c);
 	fputs("<figcaption>", out), nb_xml_escape(out, c->title);
 	fprintf(out, " (<a href=\"%s.png\">PNG</a>, <a href=\"%s.gp\">gnuplot "
 		"script</a>)</figcaption>\n</figure>\n", c->name, c->name);
@@ -325,7 +414,7 @@ static int html_svg(FILE *out, const char *dir, const struct nb_report_chart *c)
 static int html_charts(FILE *out, const struct nb_report *r, const char *dir,
 		       int wl)
 {
-	for (size_t i = 0; i < r->ncharts; i++)
+	for (size_t i = 0; i < r->ncharts && !r->no_charts; i++)
 		if (r->charts[i].workload == wl && html_svg(out, dir, &r->charts[i]))
 			return -EIO;
 	return 0;
@@ -336,9 +425,27 @@ static void html_heading(FILE *out, const char *text)
 	fputs("<h2>", out), nb_xml_escape(out, text), fputs("</h2>\n", out);
 }
 
+static void html_caption(FILE *out, const char *text)
+{
+	fputs("<h3>", out), nb_xml_escape(out, text), fputs("</h3>\n", out);
+}
+
+static void html_note(FILE *out, const struct nb_report *r)
+{
+	fputs("<p>", out);
+	grid_note(out, r, nb_xml_escape);
+	if (*nb_jstr(r->grid_note, "baseline"))
+		fputs(" <span class=\"better\">better</span> / <span class=\"worse\">"
+		      "worse</span> than the baseline by more than 5% and the spread; "
+		      "<span class=\"same\">within</span>; <span class=\"base\">"
+		      "baseline</span>.", out);
+	fputs("</p>\n", out);
+}
+
 int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
 {
-	static const struct renderer html = { html_heading, html_table, html_charts };
+	static const struct renderer html = { html_heading, html_caption, html_note,
+					      html_table, html_charts };
 	char buf[1024];
 
 	intro(r, buf, sizeof(buf));
@@ -351,9 +458,19 @@ int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
 	      "figure.chart { margin: 1em 0; } figure.chart svg { max-width: 100%; "
 	      "height: auto; }\n"
 	      "figcaption { font-size: 0.9em; color: #555; }\n"
+	      ".better { background: #c8ecc8; } .worse { background: #f6c6c6; }\n"
+	      ".same { background: #eeeeee; } .base { background: #cfe0f6; "
+	      "font-weight: bold; }\n"
+	      "@media print { .better, .worse, .same, .base { -webkit-print-color-adjust: "
+	      "exact; print-color-adjust: exact; } }\n"
 	      "</style>\n</head>\n<body>\n<h1>nasbench report</h1>\n<p>", out);
 	nb_xml_escape(out, buf);
 	fputs(".</p>\n", out);
+	if (r->skip_why[0]) {
+		fputs("<p class=\"warning\">Charts skipped: ", out);
+		nb_xml_escape(out, r->skip_why);
+		fputs(". The gnuplot scripts (*.gp) are beside this file.</p>\n", out);
+	}
 	if (sections(out, r, dir, &html))
 		return -EIO;
 	fputs("</body>\n</html>\n", out);

@@ -251,8 +251,14 @@ int nb_wl_io_open(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		flags |= NB_F_SYNC;
 	if (s->direct)
 		flags |= NB_F_DIRECT;
-	/* a sequential write lays the file out itself: nothing to prepare */
-	return nb_wl_prepare(c, "data",
-			     s->pattern == NB_PAT_SEQ && s->rw == NB_RW_WRITE ?
-			     0 : s->size, flags, f);
+	/*
+	 * Every iteration does the same work.  A sequential write makes a new
+	 * file each time on file targets (else the first would allocate and
+	 * the next overwrite); on a block target it cannot, so all iterations
+	 * overwrite: what this run has not written yet is prefilled first.
+	 */
+	if (s->pattern == NB_PAT_SEQ && s->rw == NB_RW_WRITE &&
+	    !(c->t->caps & NB_CAP_BLOCK))
+		return nb_wl_prepare(c, "data", 0, flags | NB_F_TRUNC, f);
+	return nb_wl_prepare(c, "data", s->size, flags, f);
 }

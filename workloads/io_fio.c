@@ -37,19 +37,6 @@ int nb_wl_fio_wanted(const struct nb_wl_ctx *c)
 	       (c->t->cfg->clients && c->t->cfg->clients->n);
 }
 
-void nb_wl_fio_put_stats(json_t *m, const struct nb_fio_stats *st)
-{
-	json_object_set_new(m, "bw_bytes", json_real(st->bw_bytes));
-	json_object_set_new(m, "iops", json_real(st->iops));
-	json_object_set_new(m, "lat_mean_us", json_real(st->lat_mean_us));
-	json_object_set_new(m, "lat_p50_us", json_real(st->lat_p50_us));
-	json_object_set_new(m, "lat_p90_us", json_real(st->lat_p90_us));
-	json_object_set_new(m, "lat_p99_us", json_real(st->lat_p99_us));
-	json_object_set_new(m, "lat_p99.9_us", json_real(st->lat_p999_us));
-	json_object_set_new(m, "lat_max_us", json_real(st->lat_max_us));
-	json_object_set_new(m, "seconds", json_real(st->seconds));
-}
-
 void nb_wl_fio_put_counts(json_t *extra, const struct nb_fio_stats *st)
 {
 	json_object_set_new(extra, "bytes_read", json_integer((json_int_t)st->bytes_read));
@@ -194,7 +181,7 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	nb_fio_exec_free(&x);
 	if (rc)
 		goto done;
-	nb_wl_fio_put_stats(c->metrics, &out->total);
+	nb_fio_put_metrics(c->metrics, &out->total);
 	nb_wl_fio_put_counts(c->extra, &out->total);
 	fj = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f}", "version", out->version,
 		       "ioengine", job.ioengine, "command",

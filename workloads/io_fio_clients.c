@@ -191,7 +191,7 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 		}
 		json_t *m = json_object();
 
-		nb_wl_fio_put_stats(m, &out->client[k].st);
+		nb_fio_put_metrics(m, &out->client[k].st);
 		json_array_append_new(clients, json_pack(
 			"{s:s, s:o, s:I}", "client", name, "metrics", m, "bytes",
 			(json_int_t)(out->client[k].st.bytes_read +
@@ -199,7 +199,7 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 		got++;
 	}
 	if (got) {
-		nb_wl_fio_put_stats(c->metrics, &out->total);
+		nb_fio_put_metrics(c->metrics, &out->total);
 		nb_wl_fio_put_counts(c->extra, &out->total);
 		if (out->has_all && !missing) {
 			/* fio's "All clients" aggregate: every client's bytes

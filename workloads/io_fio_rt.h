@@ -21,9 +21,8 @@
 /* fio's start-up and the end of a time-based run are not counted */
 #define NB_FIO_GRACE_US 120000000ULL
 
-/* ST as the iteration's metrics M (the native engine's names), and its
- * byte and I/O counts into EXTRA. */
-void nb_wl_fio_put_stats(json_t *m, const struct nb_fio_stats *st);
+/* ST's byte and I/O counts into the iteration's EXTRA (its metrics:
+ * nb_fio_put_metrics()). */
 void nb_wl_fio_put_counts(json_t *extra, const struct nb_fio_stats *st);
 
 /* The ioengine of target T ("io_uring" unless the box file says). */

@@ -132,6 +132,7 @@ lab_serve_down() {
 	lab_stop_pid "$s/rpcbind.pid" rpcbind 5
 	# whatever else runs in the lab's namespace is the lab's (pid files
 	# lost with a removed state directory): stop it there too
+	[ "$LAB_SHARED" = 1 ] || return 0
 	mkdir -p "$s"
 	for p in $(ip netns pids "$LAB_NS" 2>/dev/null); do
 		echo "$p" >"$s/stray.pid"

@@ -200,6 +200,7 @@ lab_zfs_down() {
 	# its pid file lost (the state directory removed under a live lab):
 	# the zfs-fuse in our cgroup is ours
 	local p
+	[ "$LAB_SHARED" = 1 ] || { lab_umount_all; lab_loops_down; return $rc; }
 	for p in $(cat "$LAB_CGROUP/cgroup.procs" 2>/dev/null); do
 		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = zfs-fuse ] || continue
 		echo "$p" >"$LAB/zfs.pid"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# compare, report and import end to end, on real runs of the posix runner,
+# compare and import end to end, on real runs of the posix runner,
 # real fio output, real gnuplot and a real browser (headless chromium).
 . "$(dirname "$0")/lib.sh"
 
@@ -306,67 +306,7 @@ run "$NB" compare "$T/a.json" "$T/a.json" --gate "$T/typo.ini"
 assert_rc 0
 assert_err "$T/typo.ini:2: no workload 'nosuch' in the results"
 
-# count the charts a report has, as the browser sees the page
-dom_svgs() {
-	local prof; prof=$(mktemp -d "$T/chromium.XXXX")
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --no-first-run --user-data-dir="$prof" \
-		--dump-dom "file://$1" 2>/dev/null >"$T/dom.html"
-	python3 - "$T/dom.html" <<'PY'
-import sys, re
-dom = open(sys.argv[1]).read()
-figs = re.findall(r'<figure class="chart" id="chart-[^"]+">\s*<svg.*?</svg>', dom, re.S)
-# a drawn chart has plot elements, not an empty canvas
-print(sum(1 for f in figs if f.count("<path") + f.count("<rect") > 5))
-PY
-}
-
-t_case "report: charts in report.html as the browser renders it"
-run "$NB" report "$T/a.json" "$T/b.json" "$T/q32.json" "$T/q1.json" "$T/half.json" -o "$T/rep"
-assert_rc 0
-assert_out "report: $T/rep/report.html (4 charts, $T/rep/report.md)"
-for f in report.html report.md bars_bw_bytes.png bars_bw_bytes.svg bars_bw_bytes.gp \
-	latency_rand4k-read.png latency_rand4k-read.gp latency_seq512k-read.svg; do
-	assert_file "$T/rep/$f"
-done
-n=$(dom_svgs "$T/rep/report.html")
-[ "$n" = 4 ] || t_fail "the browser shows $n drawn charts, expected 4"
-# a.json and b.json have the same labels: one configuration, pooled
-grep -qF "| single | single | - | 2 |" "$T/rep/report.md" || t_fail "report.md lacks the pooled 'single' configuration"
-grep -q "iodepth" "$T/rep/report.md" || t_fail "report.md lacks the iodepth label"
-prof=$(mktemp -d "$T/chromium.XXXX")
-timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
-	--disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
-	--window-size=1200,2000 --screenshot="$T/shot.png" "file://$T/rep/report.html" >/dev/null 2>&1
-[ "$(stat -c %s "$T/shot.png" 2>/dev/null || echo 0)" -gt 50000 ] || t_fail "screenshot missing or blank"
-[ -n "${NB_KEEP_SHOT:-}" ] && cp "$T/shot.png" "$NB_KEEP_SHOT"
-(cd "$T/rep" && gnuplot bars_iops.gp) || t_fail "the kept gnuplot script does not run"
-
-t_case "report: gnuplot missing or failing leaves the old report whole"
-sum=$(md5sum <"$T/rep/report.html")
-NB_GNUPLOT=/nonexistent/gnuplot run "$NB" report "$T/a.json" -o "$T/rep"
-assert_rc 2
-assert_err "nasbench: cannot run '/nonexistent/gnuplot': not found (install gnuplot-nox, or set NB_GNUPLOT)"
-run bash -c "ulimit -v 100000; exec '$NB' report '$T/a.json' -o '$T/rep'"
-assert_rc 3
-assert_err "nasbench: gnuplot failed on '"
-[ "$(md5sum <"$T/rep/report.html")" = "$sum" ] || t_fail "the previous report changed"
-[ -z "$(ls -d "$T"/rep.* 2>/dev/null)" ] || t_fail "temporary report left: $(ls -d "$T"/rep.*)"
-run "$NB" report "$T/a.json" -o "$T/fresh"
-assert_rc 0
-run bash -c "ulimit -v 100000; exec '$NB' report '$T/a.json' -o '$T/broken'"
-assert_rc 3
-assert_no_file "$T/broken"
-mkdir -p "$T/notrep" && echo keep >"$T/notrep/data.txt"
-run "$NB" report "$T/a.json" -o "$T/notrep"
-assert_rc 2
-assert_err "nasbench: '$T/notrep' exists and is not a nasbench report; not overwriting it"
-[ "$(cat "$T/notrep/data.txt")" = keep ] || t_fail "a user's file was touched"
-run "$NB" report "$T/trunc.json" -o "$T/rep3"
-assert_rc 2
-assert_err "'$T/trunc.json' is not valid JSON"
-assert_no_file "$T/rep3"
+# report itself: tests/integration/test_report.sh
 
 t_case "import: fio runs become a result that compare and report read"
 mkdir -p "$T/fio"

@@ -105,10 +105,12 @@ if command -v strace >/dev/null && [ -s "$TB/tgtd.pid" ]; then
 	kill -INT $SP; wait $SP
 	assert_rc 0
 	assert_json "$T/s.json" 'd["results"][0]["spec"]["sync"] == "always" and "flush_ms" in d["results"][0]["iterations"][0]'
-	# 8 writes of 512 KiB: one fdatasync each (FUA) plus the final flush
+	# the prefill (so that every iteration overwrites): 4 writes of 1 MiB and
+	# its flush; then 8 writes of 512 KiB: one fdatasync each (FUA) plus the
+	# final flush
 	w=$(awk '$NF == "pwrite64" {print $4}' "$T/st")
 	s=$(awk '$NF == "fdatasync" {print $4}' "$T/st")
-	[ "${w:-0}" -eq 8 ] && [ "${s:-0}" -eq 9 ] || t_fail "tgtd saw ${w:-0} writes and ${s:-0} fdatasync, expected 8 and 9"
+	[ "${w:-0}" -eq 12 ] && [ "${s:-0}" -eq 10 ] || t_fail "tgtd saw ${w:-0} writes and ${s:-0} fdatasync, expected 12 and 10"
 else
 	missing "FUA check: strace or the testbox's tgtd.pid"
 fi

@@ -52,6 +52,7 @@ check "nasbench: 'plna' is not an hw command; did you mean 'plan'?" hw plna --di
 check "nasbench: 'zzzz' is not an hw command; see 'nasbench help hw'" hw zzzz
 check "nasbench: unknown option '--lable'; did you mean '--label'?" import --lable a=b -o "$T/i.json" x
 check "nasbench: unknown option '--jsn'; did you mean '--json'?" version --jsn
+check "nasbench: unknown option '--lable'; did you mean '--label'?" history list --lable a=b
 
 t_case "did you mean: suites, workloads, layouts, choices"
 check "nasbench: unknown suite 'quik'; did you mean 'quick'?" run -n -t "$D" --suite quik
@@ -125,6 +126,12 @@ check3 "nasbench: cannot create '/proc/nb-rep': No such file or directory" repor
 # a directory of something else is refused, not overwritten: a usage error
 check "nasbench: '$T/busy' exists and is not a nasbench report; not overwriting it" report "$T/r.json" -o "$T/busy"
 
+t_case "a gate file's unknown section is named on its own line"
+printf '[thresholds]\nbw_bytes = 5\n' >"$T/g1.ini"
+check "nasbench: $T/g1.ini:1: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g1.ini"
+printf '# thresholds\n\n[metric]\niops = 5%%\n [thresholds]\n' >"$T/g2.ini"
+check "nasbench: $T/g2.ini:5: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g2.ini"
+
 t_case "the man page: from the help's tables, no groff warnings, every command and key"
 run "$NB" help --man
 assert_rc 0
@@ -171,6 +178,7 @@ complete_of() { # the words bash offers for the command line "$@" (last word: th
 [ "$(complete_of run -c "$T/box-o")" = "$T/box-one.ini" ] || t_fail "-c FILE -> '$(complete_of run -c "$T/box-o")'"
 [ "$(complete_of compare --form)" = "--format" ] || t_fail "compare --form -> '$(complete_of compare --form)'"
 [ "$(complete_of hw pl)" = plan ] || t_fail "hw pl -> '$(complete_of hw pl)'"
+[ "$(complete_of history t)" = trend ] || t_fail "history t -> '$(complete_of history t)'"
 [ "$(complete_of help con)" = config ] || t_fail "help con -> '$(complete_of help con)'"
 run "$NB" help --completion zsh
 assert_rc 2

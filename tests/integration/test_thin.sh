@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Reads of a LUN's (or a file target's) unwritten space (issue 15 item 4):
+# Reads of a LUN's (or a file target's) unwritten space (issue 15 item 4), and
+# sequential writes that are alike in every iteration (item 7):
 # nasbench counts what it really wrote, prefills the rest before reading
 # (the iteration's prefilled_bytes), and warns only when it may not write.
 # A private tgtd serves sparse LUN files, so the server's allocation is the
@@ -16,11 +17,12 @@ tgt_up() {
 	truncate -s 256M "$T/big.img"
 	truncate -s 32M "$T/small.img"
 	truncate -s 32M "$T/foreign.img"
+	truncate -s 32M "$T/seqw.img"
 	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 &
 	TGT_PID=$!
 	for _ in $(seq 50); do tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 && break; sleep 0.1; done
 	local tid=0 name
-	for name in big small foreign; do
+	for name in big small foreign seqw; do
 		tid=$((tid + 1))
 		tgtadm -C $TGT_C --lld iscsi --op new --mode target --tid $tid -T iqn.2026-11.org.nasbench:$name &&
 		tgtadm -C $TGT_C --lld iscsi --op new --mode logicalunit --tid $tid --lun 1 -b "$T/$name.img" &&
@@ -28,7 +30,7 @@ tgt_up() {
 	done
 }
 tgt_down() {
-	for tid in 1 2 3; do tgtadm -C $TGT_C --op delete --mode target --tid $tid --force >/dev/null 2>&1; done
+	for tid in 1 2 3 4; do tgtadm -C $TGT_C --op delete --mode target --tid $tid --force >/dev/null 2>&1; done
 	tgtadm -C $TGT_C --op delete --mode system >/dev/null 2>&1
 	for _ in $(seq 50); do kill -0 $TGT_PID 2>/dev/null || break; sleep 0.1; done
 	kill -0 $TGT_PID 2>/dev/null && kill $TGT_PID
@@ -68,6 +70,12 @@ assert_json "$T/foreign.json" 'd["results"][0]["iterations"][0]["prefilled_bytes
 assert_json "$T/foreign.json" 'any(w.startswith("read what the target holds, not data nasbench wrote (target ") and w.endswith("): unwritten areas of a thin LUN may read faster than real data") for w in d["results"][0]["warnings"])'
 cmp -s -n $((1 << 20)) "$T/foreign.head" "$T/foreign.img" || t_fail "the LUN's data was changed"
 
+t_case "iSCSI: every iteration of a sequential write overwrites: the LUN is prefilled first, once"
+run "$NB" run -t "lun=$LUN:seqw/1" -w seq512k-write -i 3 -q -o "$T/seqw.json"
+assert_rc 0
+assert_json "$T/seqw.json" '[i["prefilled_bytes"] for i in d["results"][0]["iterations"]] == [32 << 20, 0, 0]'
+assert_json "$T/seqw.json" '[i["bytes_written"] for i in d["results"][0]["iterations"]] == [32 << 20] * 3'
+
 tgt_down
 
 t_case "file target: a read on a sparse file prefills it (no holes read)"
@@ -77,5 +85,11 @@ assert_rc 0
 assert_json "$T/file.json" 'd["results"][0]["iterations"][0]["prefilled_bytes"] == 32 << 20'
 assert_json "$T/file.json" 'not d["results"][0].get("warnings")'
 [ "$(alloc "$T/file.img")" -ge $((32 << 20)) ] || t_fail "file has $(alloc "$T/file.img") bytes allocated, not 32 MiB"
+
+t_case "file target: every iteration of a sequential write overwrites, after one prefill"
+truncate -s 64M "$T/seqw-file.img"
+run "$NB" run -t "$T/seqw-file.img" -w seq512k-write --size 16M -i 3 -q -o "$T/seqw-file.json"
+assert_rc 0
+assert_json "$T/seqw-file.json" '[i["prefilled_bytes"] for i in d["results"][0]["iterations"]] == [16 << 20, 0, 0]'
 
 t_done

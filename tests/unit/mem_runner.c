@@ -107,6 +107,7 @@ static int64_t mem_do(struct nb_io *io)
 			if (!d)
 				return -ENOMEM;
 			memset(d + f->size, 0, end - f->size);
+			nb_mem_faults.grown += end - f->size;
 			f->data = d;
 			f->size = end;
 		}

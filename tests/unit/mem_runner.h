@@ -19,6 +19,7 @@ struct nb_mem_faults {
 	volatile sig_atomic_t *stop;
 	int open_error;              /* open() fails with this -errno */
 	long ios;                    /* I/Os done so far */
+	uint64_t grown;              /* bytes writes added past a file's end */
 };
 
 extern struct nb_mem_faults nb_mem_faults;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <math.h>
 
 #include "../../core/err.h"
 #include "../../core/result.h"
@@ -77,6 +78,7 @@ static void report(void **state)
 		assert_int_equal(nb_result_load(files[i], &docs[i]), 0);
 	assert_non_null(mkdtemp(dir));
 	r = nb_report_new(docs, files, 3);
+	assert_int_equal(nb_report_grid(r, NULL, NULL, NULL, NULL), 0);
 	assert_int_equal(nb_report_charts(r, dir, &names, &n), 0);
 	assert_int_equal(n, 8);
 	for (size_t i = 0; i < n; i++)
@@ -107,7 +109,7 @@ static void report(void **state)
 	assert_int_equal(count(buf, "href=\"http"), 0);
 	assert_int_equal(count(buf, "<link"), 0);
 	assert_int_equal(count(buf, "<script"), 0);
-	assert_non_null(strstr(buf, "<tr><td>bare</td><td class=\"num\">bare</td>"
+	assert_non_null(strstr(buf, "<tr><td>platform=bare</td><td class=\"num\">bare</td>"
 				"<td class=\"num\">2</td></tr>"));    /* pooled */
 	free(buf);
 	for (size_t i = 0; i < n; i++) {
@@ -124,6 +126,168 @@ static void report(void **state)
 	assert_int_equal(rmdir(dir), 0);      /* nothing else was left */
 	nb_report_free(r);
 	for (int i = 0; i < 3; i++)
+		json_decref(docs[i]);
+}
+
+#define GG G "grid/"
+
+/* The median, spread and n of METRIC (scaled by SCALE) over the
+ * iterations of WORKLOAD in FILES, as a grid cell says them. */
+static void expect_cell(char *out, size_t len, const char *const *files,
+			size_t nf, const char *workload, const char *metric,
+			double scale)
+{
+	double v[64], sum = 0, ss = 0, med;
+	size_t n = 0;
+
+	for (size_t f = 0; f < nf; f++) {
+		json_t *doc, *e, *it;
+		size_t i, j;
+
+		assert_int_equal(nb_result_load(files[f], &doc), 0);
+		json_array_foreach(json_object_get(doc, "results"), i, e)
+			if (!strcmp(json_string_value(json_object_get(e, "workload")),
+				    workload))
+				json_array_foreach(json_object_get(e, "iterations"), j, it)
+					v[n++] = json_number_value(json_object_get(
+						json_object_get(it, "metrics"), metric));
+		json_decref(doc);
+	}
+	for (size_t i = 0; i < n; i++)           /* insertion sort */
+		for (size_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
+			double t = v[j];
+
+			v[j] = v[j - 1], v[j - 1] = t;
+		}
+	med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - sum / n) * (v[i] - sum / n);
+	if (med * scale >= 1000)
+		snprintf(out, len, "%.0f", med * scale);
+	else
+		snprintf(out, len, "%.1f", med * scale);
+	if (n > 1)
+		snprintf(out + strlen(out), len - strlen(out), " ±%.0f%%",
+			 100 * sqrt(ss / (n - 1)) / med);
+	snprintf(out + strlen(out), len - strlen(out), " n=%zu", n);
+	if (nf > 1)
+		snprintf(out + strlen(out), len - strlen(out), " (%zu runs)", nf);
+}
+
+static char *markdown(struct nb_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(nb_report_markdown(r, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The grid: layout down, sync across, one grid per workload; each cell
+ * the median of the input JSON's iterations, the change against the
+ * baseline; the grid's whole Markdown is a golden file. */
+static void grid(void **state)
+{
+	static const char *files[] = { GG "raid10-always.json", GG "raid10-standard.json",
+				       GG "raidz1-always-2.json", GG "raidz1-always.json",
+				       GG "raidz1-standard.json" };
+	json_t *docs[5];
+	struct nb_report *r;
+	char want[256], line[512], *md;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(nb_result_load(files[i], &docs[i]), 0);
+	r = nb_report_new(docs, files, 5);
+	nb_report_skip_charts(r, NULL);
+	assert_int_equal(nb_report_grid(r, NULL, NULL, NULL, NULL), 0);
+	md = markdown(r);
+	golden(md, "grid.md");
+	assert_non_null(strstr(md, "Rows: layout; columns: sync; one grid per workload."));
+	/* raidz1 / always: two runs pooled, against raid10 / always */
+	expect_cell(want, sizeof(want), files + 2, 2, "seq512k-write", "bw_bytes", 1e-6);
+	assert_string_equal(want, "21.0 ±5% n=3 (2 runs)");
+	snprintf(line, sizeof(line), "| raidz1 | %s, -49%% |", want);
+	assert_non_null(strstr(md, line));
+	/* the interrupted result's finished iteration counts, marked */
+	expect_cell(want, sizeof(want), files, 1, "rand4k-write", "iops", 1);
+	snprintf(line, sizeof(line), "| raid10 | %s incomplete, baseline |", want);
+	assert_non_null(strstr(md, line));
+	expect_cell(want, sizeof(want), files + 1, 1, "rand4k-write", "iops", 1);
+	assert_non_null(strstr(md, want));
+	assert_non_null(strstr(md, "| acceptance | fail: rand4k-write@nas iops \\>= 200 "
+				   "(measured 155) |"));
+	assert_non_null(strstr(md, "nas/rand4k-write interrupted (1 iteration kept)"));
+	free(md);
+	nb_report_free(r);
+
+	/* rows and columns chosen, a baseline, another metric */
+	r = nb_report_new(docs, files, 5);
+	nb_report_skip_charts(r, NULL);
+	assert_int_equal(nb_report_grid(r, "sync", "layout,workload", "sync=always",
+					"p50_us"), 0);
+	md = markdown(r);
+	assert_non_null(strstr(md, "| sync | layout=raid10 workload=seq512k-write | "));
+	expect_cell(want, sizeof(want), files + 4, 1, "seq512k-write", "lat_p50_us", 1);
+	snprintf(line, sizeof(line), " | %s, -80%% | ", want);  /* raidz1, seq */
+	assert_non_null(strstr(md, line));
+	free(md);
+	nb_report_free(r);
+
+	/* mistakes say what the grid could be */
+	r = nb_report_new(docs, files, 5);
+	assert_int_equal(nb_report_grid(r, "slog,pool", NULL, NULL, NULL), -EINVAL);
+	assert_string_equal(nb_err_last(), "--rows: no dimension 'pool'; the results "
+			    "vary in layout (2), sync (2), workload (2), spec.pattern (2), "
+			    "spec.bs (2), spec.qd (2)");
+	assert_int_equal(nb_report_grid(r, "sync", "sync", NULL, NULL), -EINVAL);
+	assert_string_equal(nb_err_last(), "'sync' is in both --rows and --cols");
+	assert_int_equal(nb_report_grid(r, NULL, NULL, "layout", NULL), -EINVAL);
+	assert_string_equal(nb_err_last(), "--baseline: 'layout' is not KEY=VALUE "
+			    "(e.g. --baseline layout=raidz1,sync=standard)");
+	assert_int_equal(nb_report_grid(r, "layout", "sync", "media=hdd", NULL), -EINVAL);
+	assert_string_equal(nb_err_last(), "--baseline: 'media' is not a row or column "
+			    "of the grid (add it to --rows or --cols)");
+	assert_int_equal(nb_report_grid(r, NULL, NULL, NULL, "furlongs"), -EINVAL);
+	assert_string_equal(nb_err_last(), "--metric: no result has 'furlongs' (e.g. "
+			    "mb_s, iops, p99_us, or a stored name such as lat_p99_us)");
+	nb_report_free(r);
+	for (int i = 0; i < 5; i++)
+		json_decref(docs[i]);
+}
+
+/* The seed's I/O Analyzer table (iSCSI vs NFS x read/write x sync, per
+ * SLOG) as one grid of the published N40L figures. */
+static void io_analyzer(void **state)
+{
+	static const char *files[] = { "hw/profiles/n40l-raidz1.json",
+				       "hw/profiles/n40l-raidz1-slog.json" };
+	json_t *docs[2];
+	struct nb_report *r;
+	char *md;
+
+	(void)state;
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(nb_result_load(files[i], &docs[i]), 0);
+	r = nb_report_new(docs, files, 2);
+	nb_report_skip_charts(r, NULL);
+	assert_int_equal(nb_report_grid(r, "layout,slog", "target,spec.rw,spec.sync",
+					"slog=none", NULL), 0);
+	md = markdown(r);
+	assert_non_null(strstr(md, "| layout / slog | target=iscsi spec.rw=write "
+				   "spec.sync=none | target=iscsi spec.rw=read spec.sync=none "
+				   "| target=nfs spec.rw=write spec.sync=always | target=nfs "
+				   "spec.rw=read spec.sync=none |\n"));
+	assert_non_null(strstr(md, "| raidz1, none | 75.5 n=1, baseline | 102.8 n=1, "
+				   "baseline | 5.24 n=1, baseline | 54.5 n=1, baseline |\n"));
+	assert_non_null(strstr(md, "| raidz1, SSD |  |  | 31.5 n=1, +500% |  |\n"));
+	free(md);
+	nb_report_free(r);
+	for (int i = 0; i < 2; i++)
 		json_decref(docs[i]);
 }
 
@@ -156,6 +320,8 @@ static void gnuplot_fails(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(report),
+					    cmocka_unit_test(grid),
+					    cmocka_unit_test(io_analyzer),
 					    cmocka_unit_test(gnuplot_fails) };
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

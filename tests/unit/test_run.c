@@ -271,6 +271,29 @@ static void exec_interrupt_keeps_what_finished(void **state)
 	json_decref(doc);
 }
 
+/* every iteration of a sequential write does the same work: a new file
+ * each time, not one allocation then overwrites (issue 15 item 7) */
+static void exec_iterations_alike(void **state)
+{
+	int code;
+	json_t *doc = run("seq512k-write", "3", &code);
+	const json_t *its;
+
+	(void)state;
+	assert_int_equal(code, NB_EXIT_OK);
+	assert_int_equal(nb_mem_faults.grown, 3 << 20);
+	its = json_object_get(entry(doc, 0), "iterations");
+	for (size_t i = 0; i < 3; i++) {
+		const json_t *it = json_array_get(its, i);
+
+		assert_int_equal(json_integer_value(json_object_get(it, "bytes_written")),
+				 1 << 20);
+		assert_int_equal(json_integer_value(json_object_get(it, "prefilled_bytes")),
+				 0);
+	}
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +313,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(exec_interrupt_keeps_what_finished,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_iterations_alike, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

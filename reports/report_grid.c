@@ -1,0 +1,791 @@
+/*
+ * report_grid.c - the configuration grid of 'nasbench report': the
+ * dimensions the results vary in (labels, target, workload, what ran),
+ * two sets of them as rows and columns, each cell the primary metric of
+ * the workload (median, spread, n) and its change against a baseline.
+ *
+ * Every workload entry of every result is an item with a value for each
+ * dimension.  The dimensions that are neither rows nor columns and still
+ * differ inside one cell split the grid into several (facets: one grid per
+ * workload, usually); the others follow from the rows and columns (the
+ * 'disks' label of a platform) and are left out.
+ */
+#include "report_model.h"
+#include "../core/err.h"
+#include "../core/metrics.h"
+#include "../core/result.h"
+#include "../core/stats.h"
+#include "../core/units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXD 32                  /* dimensions of a grid (rows, columns, facets) */
+#define SAME_PCT 5.0             /* a change under this is not coloured */
+
+struct item {
+	const json_t *doc, *e;
+	const char *file;
+};
+
+struct grid {
+	struct nb_report *r;
+	struct item *it;
+	size_t nit;
+	const char *rows[MAXD], *cols[MAXD], *facets[MAXD];
+	size_t nrows, ncols, nfacets;
+	json_t *base;                /* { dim: value } */
+	const char *metric;          /* stored name, NULL: each workload's primary */
+	double factor;               /* stored -> the user's unit of --metric */
+	char metric_user[64];
+};
+
+static const char *const pseudo[] = { "workload", "target", "runner",
+				       "spec.pattern", "spec.rw", "spec.sync",
+				       "spec.bs", "spec.qd", "spec.direct", "file" };
+#define NPSEUDO (sizeof(pseudo) / sizeof(pseudo[0]))
+
+/* The value of dimension KEY for item IT. */
+static void dim_value(const struct item *it, const char *key, char *out,
+		      size_t len)
+{
+	if (!strcmp(key, "workload") || !strcmp(key, "target")) {
+		snprintf(out, len, "%s", nb_jstr(it->e, key));
+	} else if (!strcmp(key, "runner")) {
+		const json_t *t;
+		size_t i;
+
+		snprintf(out, len, "-");
+		json_array_foreach(json_object_get(it->doc, "targets"), i, t)
+			if (!strcmp(nb_jstr(t, "name"), nb_jstr(it->e, "target")))
+				snprintf(out, len, "%s", nb_jstr(t, "runner"));
+	} else if (!strcmp(key, "file")) {
+		const char *b = strrchr(it->file, '/') ? strrchr(it->file, '/') + 1 :
+			       it->file;
+		size_t l = strlen(b);
+
+		if (l > 5 && !strcmp(b + l - 5, ".json"))
+			l -= 5;
+		snprintf(out, len, "%.*s", (int)l, b);
+	} else if (!strncmp(key, "spec.", 5)) {
+		const json_t *v = json_object_get(json_object_get(it->e, "spec"), key + 5);
+
+		if (json_is_string(v))
+			snprintf(out, len, "%s", json_string_value(v));
+		else if (json_is_boolean(v))
+			snprintf(out, len, "%s", json_is_true(v) ? "yes" : "no");
+		else if (json_is_integer(v) && !strcmp(key, "spec.bs"))
+			nb_fmt_size((uint64_t)json_integer_value(v), out, len);
+		else if (json_is_number(v))
+			snprintf(out, len, "%g", json_number_value(v));
+		else
+			snprintf(out, len, "-");
+	} else {
+		snprintf(out, len, "%s", nb_report_label(json_object_get(it->doc,
+								     "labels"), key));
+	}
+}
+
+/* The distinct values of KEY over the items, in order of appearance. */
+static json_t *dim_values(const struct grid *g, const char *key)
+{
+	json_t *vals = json_array(), *seen = json_object();
+	char v[256];
+
+	for (size_t i = 0; i < g->nit; i++) {
+		dim_value(&g->it[i], key, v, sizeof(v));
+		if (!json_object_get(seen, v)) {
+			json_object_set_new(seen, v, json_true());
+			json_array_append_new(vals, json_string(v));
+		}
+	}
+	json_decref(seen);
+	return vals;
+}
+
+static size_t nvalues(const struct grid *g, const char *key)
+{
+	json_t *v = dim_values(g, key);
+	size_t n = json_array_size(v);
+
+	json_decref(v);
+	return n;
+}
+
+/* Is KEY a dimension the results have (a label some result carries, or a
+ * pseudo-dimension)? */
+static int known_dim(const struct grid *g, const char *key)
+{
+	for (size_t i = 0; i < NPSEUDO; i++)
+		if (!strcmp(pseudo[i], key))
+			return 1;
+	for (size_t i = 0; i < g->nit; i++)
+		if (json_object_get(json_object_get(g->it[i].doc, "labels"), key))
+			return 1;
+	return 0;
+}
+
+/* The dimensions that vary, for messages and the note: labels first. */
+static json_t *varying(const struct grid *g)
+{
+	json_t *out = json_array(), *k;
+	size_t i;
+
+	json_array_foreach(g->r->keys, i, k)
+		json_array_append(out, k);
+	for (i = 0; i + 1 < NPSEUDO; i++)        /* not "file" */
+		if (nvalues(g, pseudo[i]) > 1)
+			json_array_append_new(out, json_string(pseudo[i]));
+	return out;
+}
+
+static void varying_text(const struct grid *g, char *out, size_t len)
+{
+	json_t *v = varying(g), *k;
+	size_t i, n = 0;
+
+	out[0] = '\0';
+	json_array_foreach(v, i, k)
+		if (n < len)
+			n += (size_t)snprintf(out + n, len - n, "%s%s (%zu)", i ? ", " : "",
+					      json_string_value(k),
+					      nvalues(g, json_string_value(k)));
+	if (!n)
+		snprintf(out, len, "nothing (one configuration)");
+	json_decref(v);
+}
+
+/* Split "a,b,c" into OUT (pointers into a copy kept in KEEP). */
+static int parse_dims(struct grid *g, const char *opt, const char *s,
+		      const char **out, size_t *n, json_t *keep)
+{
+	char *copy = strdup(s), *save = NULL, buf[1024];
+
+	*n = 0;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		while (*t == ' ')
+			t++;
+		if (!known_dim(g, t)) {
+			varying_text(g, buf, sizeof(buf));
+			nb_err(-EINVAL, "%s: no dimension '%s'; the results vary in %s",
+			       opt, t, buf);
+			free(copy);
+			return -EINVAL;
+		}
+		if (*n == MAXD) {
+			free(copy);
+			return nb_err(-EINVAL, "%s: more than %d dimensions", opt, MAXD);
+		}
+		json_array_append_new(keep, json_string(t));
+		out[(*n)++] = json_string_value(json_array_get(keep,
+							       json_array_size(keep) - 1));
+	}
+	free(copy);
+	return 0;
+}
+
+static int in(const char *const *list, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], key))
+			return 1;
+	return 0;
+}
+
+/* Rows and columns nobody chose: the two labels with the most values;
+ * with one, the workloads by it; with none, the workloads by file. */
+static void default_dims(struct grid *g, int want_rows, int want_cols)
+{
+	const char *best[2] = { NULL, NULL };
+	size_t nb[2] = { 0, 0 };
+	json_t *k;
+	size_t i;
+
+	json_array_foreach(g->r->name_keys, i, k) {
+		const char *key = json_string_value(k);
+		size_t n = nvalues(g, key);
+
+		if (in(g->rows, g->nrows, key) || in(g->cols, g->ncols, key))
+			continue;
+		if (n > nb[0]) {
+			best[1] = best[0], nb[1] = nb[0];
+			best[0] = key, nb[0] = n;
+		} else if (n > nb[1]) {
+			best[1] = key, nb[1] = n;
+		}
+	}
+	if (!best[0])
+		best[0] = g->r->ndocs > 1 ? "file" : NULL;
+	if (!best[1] && !in(g->rows, g->nrows, "workload") &&
+	    !in(g->cols, g->ncols, "workload")) {
+		best[1] = best[0];   /* one dimension: the workloads down */
+		best[0] = "workload";
+	}
+	if (want_rows && want_cols) {
+		if (best[0])
+			g->rows[g->nrows++] = best[0];
+		if (best[1])
+			g->cols[g->ncols++] = best[1];
+	} else if (want_rows && best[0]) {
+		g->rows[g->nrows++] = best[0];
+	} else if (want_cols && best[0]) {
+		g->cols[g->ncols++] = best[0];
+	}
+}
+
+/* The item's coordinates in DIMS, "\x1f"-joined. */
+static void coords(const struct item *it, const char *const *dims, size_t n,
+		   const json_t *base, char *out, size_t len)
+{
+	size_t l = 0;
+	char v[256];
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && l < len; i++) {
+		const char *b = base ? json_string_value(json_object_get(base, dims[i])) :
+			       NULL;
+
+		if (b)
+			snprintf(v, sizeof(v), "%s", b);
+		else
+			dim_value(it, dims[i], v, sizeof(v));
+		l += (size_t)snprintf(out + l, len - l, "%s%s", i ? "\x1f" : "", v);
+	}
+}
+
+/* The dimensions that still differ inside one cell become facets. */
+static void find_facets(struct grid *g)
+{
+	static const char *const order[] = { "workload", "target", "runner" };
+	json_t *cand = json_array(), *k;
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		json_array_append_new(cand, json_string(order[i]));
+	json_array_foreach(g->r->keys, i, k)
+		json_array_append(cand, k);
+	for (i = 3; i + 1 < NPSEUDO; i++)
+		json_array_append_new(cand, json_string(pseudo[i]));
+	json_array_foreach(cand, i, k) {
+		const char *key = json_string_value(k), *dims[3 * MAXD];
+		json_t *seen = json_object();
+		size_t nd = 0, j;
+		int differs = 0;
+		char c[2048], v[256];
+
+		if (in(g->rows, g->nrows, key) || in(g->cols, g->ncols, key) ||
+		    g->nfacets == MAXD)
+			goto next;
+		for (j = 0; j < g->nrows; j++)
+			dims[nd++] = g->rows[j];
+		for (j = 0; j < g->ncols; j++)
+			dims[nd++] = g->cols[j];
+		for (j = 0; j < g->nfacets; j++)
+			dims[nd++] = g->facets[j];
+		for (j = 0; j < g->nit && !differs; j++) {
+			const char *was;
+
+			coords(&g->it[j], dims, nd, NULL, c, sizeof(c));
+			dim_value(&g->it[j], key, v, sizeof(v));
+			was = json_string_value(json_object_get(seen, c));
+			if (!was)
+				json_object_set_new(seen, c, json_string(v));
+			else
+				differs = strcmp(was, v) != 0;
+		}
+		if (differs) {
+			/* KEY outlives this: the strings of r->keys, or pseudo[] */
+			const char *keep = key;
+
+			for (j = 0; j < NPSEUDO; j++)
+				if (!strcmp(pseudo[j], key))
+					keep = pseudo[j];
+			g->facets[g->nfacets++] = keep;
+		}
+next:
+		json_decref(seen);
+	}
+	json_decref(cand);
+}
+
+/* The metric a cell shows for entry E: --metric, else the workload's
+ * primary one (IOPS for random I/O, throughput otherwise, else its first
+ * figure in display order). */
+static const char *primary(const struct grid *g, const json_t *e)
+{
+	const json_t *it0 = json_array_get(json_object_get(e, "iterations"), 0);
+	const json_t *m = json_object_get(it0, "metrics");
+	static __thread char first[64];
+	const char **names, *k;
+	json_t *v;
+	size_t n = 0;
+
+	if (g->metric)
+		return g->metric;
+	if ((!strcmp(nb_jstr(json_object_get(e, "spec"), "pattern"), "rand") ||
+	     !strncmp(nb_jstr(e, "workload"), "rand", 4)) && json_object_get(m, "iops"))
+		return "iops";
+	if (json_object_get(m, "bw_bytes"))
+		return "bw_bytes";
+	if (json_object_get(m, "iops"))
+		return "iops";
+	names = calloc(json_object_size(m) + 1, sizeof(*names));
+	json_object_foreach((json_t *)m, k, v)
+		if (json_is_number(v))
+			names[n++] = k;
+	nb_metric_sort(names, n);
+	snprintf(first, sizeof(first), "%s", n ? names[0] : "");
+	free(names);
+	return first;
+}
+
+struct cell {
+	size_t n, nitems, runs;
+	double median, spread;
+	char metric[64];
+	int incomplete, present;
+	char status[256];
+};
+
+/* Pool the items whose coordinates in DIMS equal WANT. */
+static void pool(const struct grid *g, const char *const *dims, size_t nd,
+		 const char *want, struct cell *c)
+{
+	struct nb_report *r = g->r;
+	json_t *docs = json_array();
+	char co[2048];
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < g->nit; i++) {
+		const json_t *e = g->it[i].e;
+		const char *m;
+		size_t j;
+		json_t *d;
+		int seen = 0;
+
+		coords(&g->it[i], dims, nd, NULL, co, sizeof(co));
+		if (strcmp(co, want))
+			continue;
+		c->present = 1;
+		if (!nb_report_entry_counts(e)) {
+			if (!c->status[0])
+				snprintf(c->status, sizeof(c->status), "%s", nb_jstr(e, "status"));
+			continue;
+		}
+		m = primary(g, e);
+		if (!c->metric[0])
+			snprintf(c->metric, sizeof(c->metric), "%s", m);
+		else if (strcmp(c->metric, m))
+			continue;           /* --metric-less cells of mixed workloads */
+		if (strcmp(nb_jstr(e, "status"), "ok") ||
+		    !json_is_true(json_object_get(g->it[i].doc, "complete")))
+			c->incomplete = 1;
+		c->n += (size_t)nb_result_values(e, m, r->v + c->n,
+						 (int)(NB_REPORT_MAXV - c->n));
+		c->nitems++;
+		json_array_foreach(docs, j, d)
+			seen |= d == g->it[i].doc;
+		if (!seen)
+			json_array_append(docs, (json_t *)g->it[i].doc);
+	}
+	c->runs = json_array_size(docs);
+	json_decref(docs);
+	if (c->n) {
+		struct nb_summary s;
+
+		nb_stats_summary(r->v, c->n, &s);
+		c->median = s.median;
+		c->spread = s.median != 0 && c->n > 1 ? 100 * s.stddev / fabs(s.median) : 0;
+	}
+}
+
+/* "72.0 MB/s ±1% n=2" */
+static void cell_text(const struct grid *g, const struct cell *c, int unit,
+		      char *out, size_t len)
+{
+	const struct nb_metric *d = nb_metric_find(c->metric);
+	double m = c->median * (g->metric ? g->factor : d->show_scale);
+	size_t l;
+
+	if (!c->n) {
+		snprintf(out, len, "%s", c->present ? (c->status[0] ? c->status : "-") : "");
+		return;
+	}
+	if (fabs(m) >= 1000 || m == 0)
+		l = (size_t)snprintf(out, len, "%.0f", m);
+	else if (fabs(m) >= 10)
+		l = (size_t)snprintf(out, len, "%.1f", m);
+	else
+		l = (size_t)snprintf(out, len, "%.3g", m);
+	if (unit)
+		l += (size_t)snprintf(out + l, len - l, " %s",
+				      g->metric ? g->metric_user : d->label);
+	if (c->n > 1)
+		l += (size_t)snprintf(out + l, len - l, " ±%.0f%%", c->spread);
+	l += (size_t)snprintf(out + l, len - l, " n=%zu", c->n);
+	if (c->runs > 1 && l < len)
+		l += (size_t)snprintf(out + l, len - l, " (%zu runs)", c->runs);
+	if (c->incomplete && l < len)
+		snprintf(out + l, len - l, " incomplete");
+}
+
+static json_t *dim_label(const char *const *dims, size_t n, const char *sep)
+{
+	char buf[1024];
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && l < sizeof(buf); i++)
+		l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%s", i ? sep : "",
+				      dims[i]);
+	return json_string(buf);
+}
+
+/* "layout=raidz1 slog=SSD" from "\x1f"-joined values of DIMS. */
+static void kv_text(const char *const *dims, size_t n, const char *vals,
+		    int with_keys, char *out, size_t len)
+{
+	size_t l = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && l < len; i++) {
+		size_t vl = strcspn(vals, "\x1f");
+
+		if (with_keys)
+			l += (size_t)snprintf(out + l, len - l, "%s%s=%.*s", i ? " " : "",
+					      dims[i], (int)vl, vals);
+		else
+			l += (size_t)snprintf(out + l, len - l, "%s%.*s", i ? ", " : "",
+					      (int)vl, vals);
+		vals += vl + (vals[vl] != '\0');
+	}
+}
+
+/* The tuples of DIMS over the items of facet F (all items when F is
+ * NULL), in order of appearance. */
+static json_t *tuples(const struct grid *g, const char *const *dims, size_t n,
+		      const char *f)
+{
+	json_t *out = json_array(), *seen = json_object();
+	char c[2048], fc[2048];
+
+	for (size_t i = 0; i < g->nit; i++) {
+		if (f) {
+			coords(&g->it[i], g->facets, g->nfacets, NULL, fc, sizeof(fc));
+			if (strcmp(fc, f))
+				continue;
+		}
+		coords(&g->it[i], dims, n, NULL, c, sizeof(c));
+		if (!json_object_get(seen, c)) {
+			json_object_set_new(seen, c, json_true());
+			json_array_append_new(out, json_string(c));
+		}
+	}
+	json_decref(seen);
+	return out;
+}
+
+/* The coordinates of a cell: facet F, row RV, column CV, as coords()
+ * joins them. */
+static void join(char *out, size_t len, const struct grid *g, const char *f,
+		 const char *rv, const char *cv)
+{
+	const char *parts[3] = { f, rv, cv };
+	size_t have[3] = { g->nfacets, g->nrows, g->ncols }, l = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < 3; i++)
+		if (have[i] && l < len)
+			l += (size_t)snprintf(out + l, len - l, "%s%s", l ? "\x1f" : "",
+					      parts[i] ? parts[i] : "");
+}
+
+/* One grid: the facet F's cells. */
+static json_t *one_grid(struct grid *g, const char *f)
+{
+	json_t *rows = tuples(g, g->rows, g->nrows, f);
+	json_t *cols = tuples(g, g->cols, g->ncols, f);
+	json_t *head = json_array(), *body = json_array(), *rv, *cv;
+	const char *dims[3 * MAXD];
+	size_t nd = 0, i, j;
+	char title[1024], buf[2048], want[6200];
+	struct cell *cells = calloc(json_array_size(rows) * json_array_size(cols) + 1,
+				    sizeof(*cells));
+	const char *metric0 = NULL;
+	int one_metric = 1;
+
+	for (i = 0; i < g->nfacets; i++)
+		dims[nd++] = g->facets[i];
+	for (i = 0; i < g->nrows; i++)
+		dims[nd++] = g->rows[i];
+	for (i = 0; i < g->ncols; i++)
+		dims[nd++] = g->cols[i];
+	json_array_foreach(rows, i, rv)
+		json_array_foreach(cols, j, cv) {
+			struct cell *c = &cells[i * json_array_size(cols) + j];
+
+			join(want, sizeof(want), g, f, json_string_value(rv),
+			     json_string_value(cv));
+			pool(g, dims, nd, want, c);
+			if (c->n && !metric0)
+				metric0 = c->metric;
+			else if (c->n && strcmp(metric0, c->metric))
+				one_metric = 0;
+		}
+	/* head: "layout / slog", then each column as key=value */
+	{
+		json_t *h = dim_label(g->rows, g->nrows, " / ");
+
+		json_array_append_new(head, h);
+	}
+	json_array_foreach(cols, j, cv) {
+		kv_text(g->cols, g->ncols, json_string_value(cv), 1, buf, sizeof(buf));
+		json_array_append_new(head, json_string(buf));
+	}
+	json_array_foreach(rows, i, rv) {
+		json_t *row = json_array();
+
+		kv_text(g->rows, g->nrows, json_string_value(rv), 0, buf, sizeof(buf));
+		json_array_append_new(row, json_string(buf));
+		json_array_foreach(cols, j, cv) {
+			struct cell *c = &cells[i * json_array_size(cols) + j], b;
+			const char *cls = "";
+			char text[512];
+			size_t l;
+
+			cell_text(g, c, !one_metric, text, sizeof(text));
+			l = strlen(text);
+			if (c->n && json_object_size(g->base)) {
+				char bwant[6200];
+
+				/* the baseline's coordinates: ours, with the
+				 * baseline's value where it names a dimension */
+				join(want, sizeof(want), g, f, json_string_value(rv),
+				     json_string_value(cv));
+				{
+					size_t ol = 0, k = 0;
+					const char *p = want;
+
+					bwant[0] = '\0';
+					for (k = 0; k < nd; k++) {
+						size_t vl = strcspn(p, "\x1f");
+						const char *bv = json_string_value(
+							json_object_get(g->base, dims[k]));
+
+						ol += (size_t)snprintf(bwant + ol, sizeof(bwant) - ol,
+								       "%s%.*s", k ? "\x1f" : "",
+								       bv ? (int)strlen(bv) : (int)vl,
+								       bv ? bv : p);
+						p += vl + (p[vl] != '\0');
+					}
+				}
+				if (!strcmp(bwant, want)) {
+					cls = "base";
+					snprintf(text + l, sizeof(text) - l, ", baseline");
+				} else {
+					pool(g, dims, nd, bwant, &b);
+					if (b.n && b.median != 0 && !strcmp(b.metric, c->metric)) {
+						double pct = 100 * (c->median - b.median) / fabs(b.median);
+						int better = nb_metric_find(c->metric)->better;
+						double same = SAME_PCT;
+
+						if (c->spread > same)
+							same = c->spread;
+						if (b.spread > same)
+							same = b.spread;
+						cls = fabs(pct) < same || !better ? "same" :
+						      pct * better > 0 ? "better" : "worse";
+						snprintf(text + l, sizeof(text) - l, ", %+.0f%%", pct);
+					}
+				}
+			}
+			if (!c->present)
+				cls = "empty";
+			json_array_append_new(row, json_pack("{s:s, s:s}", "text", text,
+							     "class", cls));
+		}
+		json_array_append_new(body, row);
+	}
+	/* title: the facet, the metric */
+	{
+		size_t l = 0;
+
+		title[0] = '\0';
+		if (f) {
+			kv_text(g->facets, g->nfacets, f, 1, buf, sizeof(buf));
+			l = (size_t)snprintf(title, sizeof(title), "%s: ", buf);
+		}
+		if (one_metric && metric0)
+			snprintf(title + l, sizeof(title) - l, "%s (median)",
+				 g->metric ? g->metric_user : nb_metric_find(metric0)->label);
+		else
+			snprintf(title + l, sizeof(title) - l, "each workload's primary "
+				 "figure (median)");
+	}
+	free(cells);
+	json_decref(rows);
+	json_decref(cols);
+	return json_pack("{s:s, s:o, s:o}", "title", title, "head", head, "rows", body);
+}
+
+static int parse_base(struct grid *g, const char *s)
+{
+	char *copy = strdup(s), *save = NULL, buf[1024];
+
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+
+		if (!eq) {
+			nb_err(-EINVAL, "--baseline: '%s' is not KEY=VALUE "
+			       "(e.g. --baseline layout=raidz1,sync=standard)", t);
+			free(copy);
+			return -EINVAL;
+		}
+		*eq = '\0';
+		if (!known_dim(g, t)) {
+			varying_text(g, buf, sizeof(buf));
+			nb_err(-EINVAL, "--baseline: no dimension '%s'; the results vary "
+			       "in %s", t, buf);
+			free(copy);
+			return -EINVAL;
+		}
+		json_object_set_new(g->base, t, json_string(eq + 1));
+	}
+	free(copy);
+	return 0;
+}
+
+int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
+		   const char *baseline, const char *metric)
+{
+	json_t *const *docs = r->docs;
+	const char *const *paths = r->paths;
+	struct grid g = { .r = r };
+	json_t *keep = json_array(), *facets, *fv, *e;
+	size_t i, j, cap = 16;
+	int rc = 0;
+	char buf[1024];
+
+	g.it = malloc(cap * sizeof(*g.it));
+	for (i = 0; i < r->ndocs; i++)
+		json_array_foreach(json_object_get(docs[i], "results"), j, e) {
+			if (g.nit == cap)
+				g.it = realloc(g.it, (cap *= 2) * sizeof(*g.it));
+			g.it[g.nit++] = (struct item){ docs[i], e, paths[i] };
+		}
+	g.base = json_object();
+	if (metric) {
+		const char *stored;
+		int found = 0;
+
+		if (nb_metric_alias(metric, &stored, &g.factor)) {
+			rc = nb_err(-EINVAL, "--metric: unknown metric '%s' (e.g. mb_s, "
+				    "iops, p99_us, or a stored name such as lat_p99_us)",
+				    metric);
+			goto out;
+		}
+		g.metric = stored;
+		for (i = 0; i < g.nit && !found; i++)
+			found = json_object_get(json_object_get(json_array_get(
+				json_object_get(g.it[i].e, "iterations"), 0), "metrics"),
+				stored) != NULL;
+		if (!found) {
+			rc = nb_err(-EINVAL, "--metric: no result has '%s' (e.g. mb_s, "
+				    "iops, p99_us, or a stored name such as lat_p99_us)",
+				    metric);
+			goto out;
+		}
+		snprintf(g.metric_user, sizeof(g.metric_user), "%s", metric);
+	}
+	if ((rows && (rc = parse_dims(&g, "--rows", rows, g.rows, &g.nrows, keep))) ||
+	    (cols && (rc = parse_dims(&g, "--cols", cols, g.cols, &g.ncols, keep))))
+		goto out;
+	for (i = 0; i < g.nrows; i++)
+		if (in(g.cols, g.ncols, g.rows[i])) {
+			rc = nb_err(-EINVAL, "'%s' is in both --rows and --cols", g.rows[i]);
+			goto out;
+		}
+	if (!g.nrows || !g.ncols)
+		default_dims(&g, !g.nrows, !g.ncols);
+	if (baseline && (rc = parse_base(&g, baseline)))
+		goto out;
+	find_facets(&g);
+	if (baseline) {
+		const char *k;
+		json_t *v;
+
+		json_object_foreach(g.base, k, v)
+			if (!in(g.rows, g.nrows, k) && !in(g.cols, g.ncols, k) &&
+			    !in(g.facets, g.nfacets, k)) {
+				rc = nb_err(-EINVAL, "--baseline: '%s' is not a row or column "
+					    "of the grid (add it to --rows or --cols)", k);
+				goto out;
+			}
+	} else {
+		/* the first value of the first row or column that is a
+		 * configuration (a label, the target), not a workload */
+		const char *const *lists[2] = { g.rows, g.cols };
+		size_t ns[2] = { g.nrows, g.ncols };
+
+		for (int l = 0; l < 2 && !json_object_size(g.base); l++)
+			for (i = 0; i < ns[l]; i++) {
+				const char *k = lists[l][i];
+
+				if (!strcmp(k, "workload") || !strncmp(k, "spec.", 5) ||
+				    !strcmp(k, "file"))
+					continue;
+				json_t *vals = dim_values(&g, k), *v;
+				size_t x;
+
+				json_array_foreach(vals, x, v)     /* not an absent label */
+					if (strcmp(json_string_value(v), "-") || x + 1 ==
+					    json_array_size(vals)) {
+						json_object_set(g.base, k, v);
+						break;
+					}
+				json_decref(vals);
+				break;
+			}
+	}
+	json_decref(r->grids);
+	json_decref(r->grid_note);
+	r->grids = json_array();
+	facets = tuples(&g, g.facets, g.nfacets, NULL);
+	json_array_foreach(facets, i, fv)
+		json_array_append_new(r->grids, one_grid(&g, g.nfacets ?
+							 json_string_value(fv) : NULL));
+	json_decref(facets);
+	/* the note */
+	{
+		json_t *d = dim_label(g.rows, g.nrows, ", "), *c = dim_label(g.cols, g.ncols, ", ");
+		json_t *fl = dim_label(g.facets, g.nfacets, ", ");
+		char bt[512] = "", vt[1024];
+		size_t l = 0;
+		const char *k;
+		json_t *v;
+
+		json_object_foreach(g.base, k, v)
+			l += (size_t)snprintf(bt + l, l < sizeof(bt) ? sizeof(bt) - l : 0,
+					      "%s%s=%s", l ? "," : "", k, json_string_value(v));
+		varying_text(&g, vt, sizeof(vt));
+		snprintf(buf, sizeof(buf), "Rows: %s; columns: %s%s%s. The results vary "
+			 "in %s. ", json_string_value(d), json_string_value(c),
+			 g.nfacets ? "; one grid per " : "",
+			 json_string_value(fl),
+			 vt);
+		r->grid_note = json_pack("{s:s, s:s, s:s, s:s}", "dims", buf, "baseline", bt,
+					 "rows", json_string_value(d), "cols",
+					 json_string_value(c));
+		json_decref(d);
+		json_decref(c);
+		json_decref(fl);
+	}
+out:
+	json_decref(g.base);
+	json_decref(keep);
+	free(g.it);
+	return rc;
+}

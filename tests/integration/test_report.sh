@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# report end to end on real runs of the posix runner: the grid's cells
+# against the results' JSON, the run metadata, valid HTML, the page as
+# headless chromium renders it (a 1280 px screenshot kept in build/), the
+# Markdown on standard output, and a report without gnuplot.
+. "$(dirname "$0")/lib.sh"
+
+BOX=$T/box
+mkdir -p "$BOX"
+# four configurations, layout x sync as labels; raidz1/standard run twice
+n=0
+for layout in raidz1 raid10; do
+	for sync in standard always; do
+		n=$((n + 1))
+		"$NB" run --target "$BOX" -w seq512k-write,rand4k-read --runtime 0.3s --size 16M \
+			-i 2 -q --label layout=$layout --label sync=$sync -o "$T/$n.json" \
+			>/dev/null 2>"$T/run.err" || t_fail "run $layout/$sync failed: $(cat "$T/run.err")"
+	done
+done
+"$NB" run --target "$BOX" -w seq512k-write,rand4k-read --runtime 0.3s --size 16M -i 2 -q \
+	--label layout=raidz1 --label sync=standard -o "$T/5.json" >/dev/null 2>&1 || t_fail "run 5 failed"
+
+# screenshot SHOT.png of FILE at 1280 px; the DOM to $T/dom.html
+browse() {
+	local prof; prof=$(mktemp -d "$T/chromium.XXXX")
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --no-first-run --user-data-dir="$prof" \
+		--dump-dom "file://$1" 2>/dev/null >"$T/dom.html"
+	prof=$(mktemp -d "$T/chromium.XXXX")
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --no-first-run --user-data-dir="$prof" --hide-scrollbars \
+		--window-size=1280,4000 --screenshot="$2" "file://$1" >/dev/null 2>&1
+}
+
+t_case "report: the grid's cells are the medians of the results"
+run "$NB" report "$T"/{1,2,3,4,5}.json -o "$T/rep"
+assert_rc 0
+assert_out "report: $T/rep/report.html ("
+python3 - "$T/rep/report.md" "$T"/{1,2,3,4,5}.json <<'PY' || t_fail "grid cells differ from the JSON"
+import json, statistics, sys
+md = open(sys.argv[1]).read()
+docs = [json.load(open(f)) for f in sys.argv[2:]]
+assert "Rows: layout; columns: sync; one grid per workload." in md, md[:600]
+def cell(layout, sync, wl, metric, scale):
+    v = [it["metrics"][metric] for d in docs if d["labels"]["layout"] == layout
+         and d["labels"]["sync"] == sync for r in d["results"] if r["workload"] == wl
+         for it in r["iterations"]]
+    runs = sum(1 for d in docs if d["labels"]["layout"] == layout and d["labels"]["sync"] == sync)
+    m = statistics.median(v) * scale
+    s = ("%.0f" % m) if m >= 1000 else ("%.1f" % m) if m >= 10 else ("%.3g" % m)
+    s += " ±%.0f%%" % (100 * statistics.stdev(v) / statistics.median(v))
+    s += " n=%d" % len(v) + (" (%d runs)" % runs if runs > 1 else "")
+    return s, statistics.median(v)
+for wl, metric, scale in (("seq512k-write", "bw_bytes", 1e-6), ("rand4k-read", "iops", 1)):
+    grid = md.split("**workload=%s: " % wl)[1].split("\n\n")[1]
+    for layout in ("raidz1", "raid10"):
+        row = [l for l in grid.splitlines() if l.startswith("| %s |" % layout)][0]
+        for sync in ("standard", "always"):
+            text, med = cell(layout, sync, wl, metric, scale)
+            assert text in row, (text, row)
+            if layout == "raid10":
+                base = cell("raidz1", sync, wl, metric, scale)[1]
+                pct = "%+.0f%%" % (100 * (med - base) / base)
+                assert text + ", " + pct in row, (text, pct, row)
+            else:
+                assert text + ", baseline" in row, row
+print("ok")
+PY
+grep -qF "| 1.json | layout=raidz1 sync=standard | " "$T/rep/report.md" || t_fail "no run table"
+grep -qF "| nasbench | $("$NB" version | awk '{print $2}')" "$T/rep/report.md" ||
+	t_fail "no nasbench version in the run details: $(grep nasbench "$T/rep/report.md" | head -3)"
+grep -qF "| command | nasbench run --target $BOX" "$T/rep/report.md" || t_fail "no command line"
+grep -q "| client | .*RAM" "$T/rep/report.md" || t_fail "no client hardware"
+python3 "$ROOT/tests/support/html_check.py" "$T/rep/report.html" >"$T/html.err" ||
+	t_fail "report.html is not valid: $(head -5 "$T/html.err")"
+
+t_case "report: the browser shows the grid and the charts (screenshot in build/)"
+mkdir -p "$ROOT/build"
+browse "$T/rep/report.html" "$ROOT/build/report-screenshot.png"
+python3 - "$T/dom.html" "$ROOT/build/report-screenshot.png" <<'PY' || t_fail "the rendered page is wrong"
+import re, struct, sys, zlib
+dom = open(sys.argv[1]).read()
+figs = re.findall(r'<figure class="chart" id="chart-[^"]+">\s*<svg.*?</svg>', dom, re.S)
+drawn = sum(1 for f in figs if f.count("<path") + f.count("<rect") > 5)
+assert drawn == len(figs) >= 4, (drawn, len(figs))
+assert dom.count('class="num better"') + dom.count('class="num worse"') + \
+    dom.count('class="num same"') >= 4, "grid cells not coloured"
+# the screenshot: 1280 wide, and its charts are not blank - count the
+# pixels of colour (not grey) in it
+png = open(sys.argv[2], "rb").read()
+assert png[:8] == b"\x89PNG\r\n\x1a\n"
+w, h, depth, ctype = struct.unpack(">IIBB", png[16:26])
+assert w == 1280 and depth == 8 and ctype in (2, 6), (w, depth, ctype)
+data, i = b"", 8
+while i < len(png):
+    n, kind = struct.unpack(">I4s", png[i:i + 8])
+    if kind == b"IDAT":
+        data += png[i + 8:i + 8 + n]
+    i += 12 + n
+raw, bpp = zlib.decompress(data), 3 if ctype == 2 else 4
+stride, prev, coloured, rows_coloured = w * bpp, bytearray(w * bpp), 0, 0
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    prev = line
+    n = sum(1 for x in range(0, stride, bpp * 4)
+            if max(line[x:x + 3]) - min(line[x:x + 3]) > 40)
+    coloured += n
+    rows_coloured += n > 10
+assert rows_coloured > 300, ("too little colour: blank charts?", rows_coloured)
+print("ok", rows_coloured)
+PY
+
+t_case "report: Markdown to standard output, the grid chosen by the user"
+run "$NB" report "$T"/{1,2,3,4}.json -o - --rows sync --cols layout --baseline layout=raid10 --metric p99_us
+assert_rc 0
+assert_out "Rows: sync; columns: layout; one grid per workload."
+assert_out "| sync | layout=raidz1 | layout=raid10 |"
+assert_out "the baseline layout=raid10"
+[ -z "$(ls "$T"/rep 2>/dev/null | grep -v -e '\.' )" ] || true
+run "$NB" report "$T/1.json" --format markdown
+assert_rc 0
+assert_out "# nasbench report"
+run "$NB" report "$T"/{1,2}.json -o - --rows pool
+assert_rc 2
+assert_err "nasbench: --rows: no dimension 'pool'; the results vary in sync (2), "
+run "$NB" report "$T/1.json" --format markdown -o "$T/x"
+assert_rc 2
+assert_err "--format markdown writes to standard output; drop -o $T/x or use -o -"
+
+t_case "report: without gnuplot the tables still come out, with a warning"
+NB_GNUPLOT=/nonexistent/gnuplot run "$NB" report "$T"/{1,2}.json -o "$T/nogp"
+assert_rc 0
+assert_err "nasbench: warning: cannot run '/nonexistent/gnuplot': not found (install gnuplot-nox, or set NB_GNUPLOT); charts skipped"
+assert_out "report: $T/nogp/report.html (tables only: charts skipped, $T/nogp/report.md)"
+grep -q "Charts skipped: cannot run" "$T/nogp/report.html" || t_fail "report.html does not say the charts were skipped"
+grep -q "| sync=standard |" "$T/nogp/report.md" || t_fail "no tables without gnuplot"
+assert_file "$T/nogp/bars_bw_bytes.gp"
+python3 "$ROOT/tests/support/html_check.py" "$T/nogp/report.html" >"$T/html.err" ||
+	t_fail "report.html is not valid: $(head -5 "$T/html.err")"
+
+t_case "report: gnuplot failing leaves the old report whole"
+sum=$(md5sum <"$T/rep/report.html")
+run bash -c "ulimit -v 100000; exec '$NB' report '$T/1.json' -o '$T/rep'"
+assert_rc 3
+assert_err "nasbench: gnuplot failed on '"
+[ "$(md5sum <"$T/rep/report.html")" = "$sum" ] || t_fail "the previous report changed"
+[ -z "$(ls -d "$T"/rep.* 2>/dev/null)" ] || t_fail "temporary report left: $(ls -d "$T"/rep.*)"
+run bash -c "ulimit -v 100000; exec '$NB' report '$T/1.json' -o '$T/broken'"
+assert_rc 3
+assert_no_file "$T/broken"
+mkdir -p "$T/notrep" && echo keep >"$T/notrep/data.txt"
+run "$NB" report "$T/1.json" -o "$T/notrep"
+assert_rc 2
+assert_err "nasbench: '$T/notrep' exists and is not a nasbench report; not overwriting it"
+[ "$(cat "$T/notrep/data.txt")" = keep ] || t_fail "a user's file was touched"
+printf '{"schema": 1, "results": [' >"$T/trunc.json"
+run "$NB" report "$T/trunc.json" -o "$T/rep3"
+assert_rc 2
+assert_err "'$T/trunc.json' is not valid JSON"
+assert_no_file "$T/rep3"
+
+t_case "export --csv: a row per result x workload x iteration, labels as columns"
+run "$NB" export --csv "$T"/{1,2}.json
+assert_rc 0
+CSV=$OUT python3 - "$T"/{1,2}.json <<'PY' || t_fail "the CSV differs from the JSON: $OUT"
+import csv, io, json, os, sys
+rows = list(csv.DictReader(io.StringIO(os.environ["CSV"])))
+docs = [json.load(open(f)) for f in sys.argv[1:]]
+want = [(f, r, k, it) for f, d in zip(sys.argv[1:], docs) for r in d["results"]
+        for k, it in enumerate(r["iterations"])]
+assert len(rows) == len(want), (len(rows), len(want))
+for row, (f, r, k, it) in zip(rows, want):
+    assert row["file"] == f and row["workload"] == r["workload"] and row["iteration"] == str(k + 1)
+    assert row["layout"] == "raidz1" and row["sync"] in ("standard", "always")
+    assert abs(float(row["bw_bytes"]) / it["metrics"]["bw_bytes"] - 1) < 1e-9
+    assert row["spec.bs"] == str(r["spec"]["bs"])
+print("ok")
+PY
+run "$NB" export --csv "$T/1.json" -o "$T/x.csv"
+assert_rc 0
+[ "$(head -c 5 "$T/x.csv")" = "file," ] || t_fail "no CSV written to -o"
+run "$NB" export "$T/1.json"
+assert_rc 2
+assert_err "nasbench: say the format: --csv; see 'nasbench help export'"
+
+t_done
