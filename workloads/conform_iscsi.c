@@ -82,9 +82,9 @@ static int parse_cunit(const char *xml, struct nb_conform_tests *ts)
 {
 	const char *p = xml;
 	char suite[128] = "", name[300], full[512], cond[512], last[512] = "", why[1400];
-	struct seek t_ns = { "<SUITE_NAME>" }, t_ok = { "<CUNIT_RUN_TEST_SUCCESS>" },
-		    t_bad = { "<CUNIT_RUN_TEST_FAILURE>" },
-		    t_sfail = { "<CUNIT_RUN_SUITE_FAILURE>" };
+	struct seek t_ns = { .tag = "<SUITE_NAME>" }, t_ok = { .tag = "<CUNIT_RUN_TEST_SUCCESS>" },
+		    t_bad = { .tag = "<CUNIT_RUN_TEST_FAILURE>" },
+		    t_sfail = { .tag = "<CUNIT_RUN_SUITE_FAILURE>" };
 	int n = 0;
 
 	for (;;) {
