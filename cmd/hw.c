@@ -49,6 +49,9 @@ const char cmd_hw_usage[] =
 	"                      cgroup: every I/O costs 1/IOPS, no seeks)\n"
 	"  --box-mbs N         the box's own ceiling in MB/s (CPU, software), as\n"
 	"                      measured on fast disks: caps every MB/s figure\n"
+	"  --box-io SIZE       with --throttled: the I/O size a client's stream\n"
+	"                      reaches the disks in (ci/lab without a page cache:\n"
+	"                      32K; default: aggregated to 128K)\n"
 	"  --recordsize SIZE   ZFS record size (default 128K)\n"
 	"  --volblocksize SIZE a zvol's block size instead (iSCSI, e.g. 16K)\n"
 	"  --ashift N          ZFS sector size 2^N (default 12: 4 KiB)\n"
@@ -150,7 +153,7 @@ struct plan_opts {
 
 enum { P_DISKS = 256, P_LAYOUT, P_MBS, P_IOPS, P_PRICE, P_BASE, P_NIC, P_MTU,
        P_EFF, P_RESERVE, P_RESULT, P_JSON, P_SPARES, P_THROTTLED, P_RS, P_VBS,
-       P_ASHIFT, P_SLOG, P_SYNC_IO, P_SYNC_QD, P_CURRENCY, P_BOX };
+       P_ASHIFT, P_SLOG, P_SYNC_IO, P_SYNC_QD, P_CURRENCY, P_BOX, P_BOX_IO };
 
 /* A number option: STRICT more than 0, else 0 or more. */
 static int number_opt(const char *opt, const char *v, int strict, double *out)
@@ -237,6 +240,12 @@ static int plan_option(struct plan_opts *o, int c, const char *v)
 	case P_IOPS: return number_opt("--disk-iops", v, 1, &in->disk_iops);
 	case P_THROTTLED: in->throttled = 1; return 0;
 	case P_BOX: return number_opt("--box-mbs", v, 1, &in->box_mbs);
+	case P_BOX_IO:
+		if (nb_parse_size(v, &u) || u < 512 || u > (16 << 20))
+			return nb_err(-EINVAL, "--box-io: expected a size from 512 "
+				      "to 16M, not '%s'", v);
+		in->box_io = u;
+		return 0;
 	case P_RS: return block_opt("--recordsize", v, &in->pool.recordsize);
 	case P_VBS: return block_opt("--volblocksize", v, &in->pool.volblocksize);
 	case P_ASHIFT: return int_opt("--ashift", v, 9, 16, &in->pool.ashift);
@@ -294,6 +303,7 @@ static int plan_args(struct plan_opts *o, int argc, char **argv)
 		{ "disk-iops", required_argument, NULL, P_IOPS },
 		{ "throttled", no_argument, NULL, P_THROTTLED },
 		{ "box-mbs", required_argument, NULL, P_BOX },
+		{ "box-io", required_argument, NULL, P_BOX_IO },
 		{ "recordsize", required_argument, NULL, P_RS },
 		{ "volblocksize", required_argument, NULL, P_VBS },
 		{ "ashift", required_argument, NULL, P_ASHIFT },

@@ -23,6 +23,8 @@ int nb_atomic_check(const char *path)
 	struct stat st;
 	char dir[4096];
 
+	if (!strcmp(path, "-"))
+		return 0;
 	dir_of(path, dir, sizeof(dir));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK)) {
 		int e = errno;
@@ -59,6 +61,14 @@ int nb_atomic_write(const char *path, const void *data, size_t len)
 	char tmp[4200], dir[4096];
 	int fd, rc, dfd;
 
+	if (!strcmp(path, "-")) {
+		rc = fflush(stdout) ? -errno : write_all(STDOUT_FILENO, data, len);
+		if (rc) {
+			path = "standard output";
+			goto fail;
+		}
+		return 0;
+	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {

@@ -4,6 +4,7 @@
  * The data goes to a temporary file beside PATH, which is flushed, fsynced
  * and renamed over PATH, and the directory is fsynced: a reader sees the old
  * file or the complete new one, never a truncated one (redis's RDB save).
+ * PATH "-" is standard output, for every output of every command.
  */
 #ifndef NB_ATOMIC_FILE_H
 #define NB_ATOMIC_FILE_H

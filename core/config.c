@@ -292,15 +292,19 @@ int nb_config_load(struct nb_config *c, const char *path)
 {
 	char *buf = NULL, *clean = NULL;
 	size_t cap = 0;
-	FILE *f = fopen(path, "r");
+	int is_stdin = !strcmp(path, "-");     /* '-': standard input */
+	FILE *f = is_stdin ? stdin : fopen(path, "r");
 	int rc;
 
 	if (!f)
 		return nb_err_set("cannot open config '%s': %s", path, strerror(errno)),
 		       -errno;
+	if (is_stdin)
+		path = "<stdin>";
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	rc = (int)getdelim(&buf, &cap, '\0', f);
-	fclose(f);
+	if (!is_stdin)
+		fclose(f);
 	if (rc < 0) {
 		free(buf);
 		buf = strdup("");

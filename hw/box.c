@@ -17,10 +17,14 @@
 int nb_hw_load(const char *path, json_t **out)
 {
 	json_error_t e;
-	json_t *doc = json_load_file(path, 0, &e), *inv;
+	int in = !strcmp(path, "-");   /* '-': standard input */
+	json_t *doc = in ? json_loadf(stdin, 0, &e) : json_load_file(path, 0, &e);
+	json_t *inv;
 	const char *kind, *tool;
 	json_int_t schema;
 
+	if (in)
+		path = "standard input";
 	*out = NULL;
 	if (!doc) {
 		if (e.line < 1)

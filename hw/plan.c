@@ -5,6 +5,8 @@
  * Constants:
  *   128 KiB: the aggregation of a throttled (ci/lab) disk's streaming I/O,
  *     zfs-fuse's vdev_queue.c zfs_vdev_aggregation_limit = SPA_MAXBLOCKSIZE.
+ *   512 KiB: metaslab.c metaslab_aliquot: bytes allocated on one vdev
+ *     before the allocator moves to the next.
  *   32 KiB: zfs_log.c zfs_immediate_write_sz: a larger sync write without
  *     a SLOG is written in place (WR_INDIRECT) and the log points to it.
  *   SLOG kinds: a consumer SATA SSD without power-loss protection takes
@@ -26,6 +28,7 @@
 
 #define AGGREGATE (128.0 * 1024)
 #define IMMEDIATE_WRITE_SZ (32 * 1024)
+#define ALIQUOT (512.0 * 1024)
 
 const char *nb_plan_layouts(void)
 {
@@ -46,6 +49,7 @@ void nb_plan_defaults(struct nb_plan_in *in)
 	in->pool.recordsize = 128 * 1024;
 	in->pool.max_slop = 128ULL << 30;
 	in->disk_mbs = in->disk_iops = in->price = in->box_mbs = -1;
+	in->box_io = 0;
 	in->efficiency = nb_plan_efficiency(1500);
 	in->sync_io = 512 * 1024;
 	in->sync_qd = 1;
@@ -230,11 +234,11 @@ static double io_time(const struct disk *d, double s)
 	return 1 / d->I + fmax(0, s - 4096) / d->B;
 }
 
-/* bytes/s of one disk streaming */
-static double stream(const struct disk *d)
+/* bytes/s of one disk streaming in I/Os of IO bytes */
+static double stream(const struct disk *d, double io)
 {
 	if (d->throttled)
-		return fmin(d->B, AGGREGATE / io_time(d, AGGREGATE));
+		return fmin(d->B, io / io_time(d, io));
 	return d->B;
 }
 
@@ -246,7 +250,10 @@ static void speeds(const struct nb_plan_in *in, struct nb_plan_out *o)
 	double R = (double)o->cap.block, S = (double)(1 << in->pool.ashift);
 	double eff = o->cap.block_eff, v = l->nvdevs, p = l->parity;
 	int kb = d.B > 0, ki = d.I > 0;
-	double Bs = kb && (!d.throttled || ki) ? stream(&d) : -1;
+	double io = in->box_io > 0 ? fmin(AGGREGATE, (double)in->box_io) : AGGREGATE;
+	double Bs = kb && (!d.throttled || ki) ? stream(&d, io) : -1;
+	/* a transaction group's records go out aggregated, whatever the box */
+	double ratio = Bs > 0 ? stream(&d, AGGREGATE) / Bs : 1;
 	double rr = -1, rw = -1, sr = -1, sw = -1;
 
 	switch (l->kind) {
@@ -290,22 +297,25 @@ static void speeds(const struct nb_plan_in *in, struct nb_plan_out *o)
 		sr = sw = -1;
 	if (l->zfs && rr > 0 && sw > 0)
 		/* copy on write: read the record, write it anew */
-		rw = R <= 4096 ? sw / R : 1 / (1 / rr + R / sw);
+		rw = R <= 4096 ? sw * ratio / R : 1 / (1 / rr + R / (sw * ratio));
 	o->disk_read = sr;
 	o->disk_write = sw;
 	o->rand_read = rr;
 	o->rand_write = rw;
 }
 
-/* Sync writes: q writes of W per commit.  SLOG null: the log on the pool. */
+/* Sync writes: q writes of W per commit.  SLOG null: the log on the pool.
+ * The allocator stays on a vdev for 512 KiB (metaslab.c metaslab_aliquot):
+ * a commit's data goes to ceil(q W / 512 KiB) vdevs, not all of them. */
 static double sync_rate(const struct nb_plan_in *in, const struct nb_plan_out *o,
 			const struct nb_plan_slog *slog)
 {
 	double W = (double)in->sync_io, q = in->sync_qd, sw = o->disk_write;
-	double T, cap = sw, rate;
+	double v = o->l.zfs ? o->l.nvdevs : 1, T, cap = sw, rate;
 
 	if (sw <= 0 || in->disk_iops <= 0)
 		return -1;
+	sw = sw / v * fmin(v, ceil(q * W / ALIQUOT));
 	if (slog) {
 		T = q * W / (slog->mbs * 1e6) + 1 / slog->sync_iops;
 	} else if (!o->l.zfs || W > IMMEDIATE_WRITE_SZ) {

@@ -182,6 +182,12 @@ int nb_chart_bars(const char *dir, const struct nb_bars *b)
 
 int nb_chart_lines(const char *dir, const struct nb_lines *l)
 {
+	return nb_chart_lines_ax(dir, l, 0, 0);
+}
+
+int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
+		      int percent)
+{
 	struct gp g;
 	FILE *f;
 	int rc = gp_begin(&g, l->name, l->title, l->ylabel, l->nseries, W);
@@ -190,7 +196,10 @@ int nb_chart_lines(const char *dir, const struct nb_lines *l)
 		return rc;
 	f = g.f;
 	fputs("set xlabel ", f), gp_str(f, l->xlabel), fputc('\n', f);
-	fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n", f);
+	fputs(percent ? "set yrange [0:100]\n" :
+	      "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n", f);
+	if (logx)
+		fputs("set logscale x\nset grid xtics\n", f);
 	for (size_t s = 0; s < l->nseries; s++) {
 		fprintf(f, "$s%zu << EOD\n", s);
 		for (size_t i = 0; i < l->n[s]; i++)

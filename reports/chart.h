@@ -31,6 +31,9 @@ struct nb_lines {
 	const double *const *x, *const *y;
 };
 int nb_chart_lines(const char *dir, const struct nb_lines *l);
+/* The same with a log x axis (LOGX) and y from 0 to 100 (PERCENT). */
+int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
+		      int percent);
 
 /* Run gnuplot on NAME.gp for each name, two at a time.  PROG is the
  * gnuplot program (NULL: $NB_GNUPLOT or "gnuplot").  0; -ENOENT when

@@ -153,7 +153,7 @@ static int series_chart(struct nb_report *r, const char *dir, const char *wl,
 		const json_t *s = series_of(r, &r->cfgs[c], wl);
 		size_t len = json_array_size(s);
 
-		if (!len)
+		if (len < 2)     /* one second is a point, not a line */
 			continue;
 		x[ns] = calloc(len, sizeof(double));
 		y[ns] = calloc(len, sizeof(double));
@@ -167,11 +167,91 @@ static int series_chart(struct nb_report *r, const char *dir, const char *wl,
 	if (ns) {
 		snprintf(name, sizeof(name), "series_%s", slug);
 		snprintf(title, sizeof(title), "%s: throughput over time", wl);
-		struct nb_lines l = { name, title, "seconds", "MB/s", ns, names, n,
-				      (const double *const *)x,
+		struct nb_lines l = { name, title, "seconds into the run", "MB/s", ns,
+				      names, n, (const double *const *)x,
 				      (const double *const *)y };
 
 		rc = nb_chart_lines(dir, &l);
+		if (!rc)
+			add_chart(r, name, title, wl_index);
+	}
+	for (size_t i = 0; i < ns; i++)
+		free(x[i]), free(y[i]);
+	free(x), free(y), free(n), free(names);
+	return rc;
+}
+
+struct bucket {
+	double lo;
+	double n;
+};
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	double x = ((const struct bucket *)a)->lo, y = ((const struct bucket *)b)->lo;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The latency CDF of each configuration for WL, from the histograms its
+ * iterations keep (lat_hist_ns: [[lower bound, count], ...]) merged. */
+static int cdf_chart(struct nb_report *r, const char *dir, const char *wl,
+		     const char *slug, int wl_index)
+{
+	size_t ns = 0, *n = calloc(r->ncfg, sizeof(*n));
+	double **x = calloc(r->ncfg, sizeof(*x)), **y = calloc(r->ncfg, sizeof(*y));
+	const char **names = calloc(r->ncfg, sizeof(*names));
+	char name[160], title[300];
+	int rc = 0;
+
+	for (size_t c = 0; c < r->ncfg; c++) {
+		struct bucket *b = NULL;
+		size_t nb = 0, cap = 0, m = 0;
+		double total = 0, cum = 0;
+
+		NB_REPORT_FOR_ENTRIES(r, &r->cfgs[c], wl, e, {
+			json_t *it, *p;
+			size_t a, k;
+
+			if (!nb_report_entry_counts(e))
+				continue;
+			json_array_foreach(json_object_get(e, "iterations"), a, it)
+				json_array_foreach(json_object_get(it, "lat_hist_ns"), k, p) {
+					if (nb == cap)
+						b = realloc(b, (cap = cap ? 2 * cap : 256) * sizeof(*b));
+					b[nb].lo = json_number_value(json_array_get(p, 0));
+					b[nb].n = json_number_value(json_array_get(p, 1));
+					total += b[nb++].n;
+				}
+		});
+		if (!nb || total <= 0) {
+			free(b);
+			continue;
+		}
+		qsort(b, nb, sizeof(*b), cmp_bucket);
+		x[ns] = calloc(nb, sizeof(double));
+		y[ns] = calloc(nb, sizeof(double));
+		for (size_t i = 0; i < nb; i++) {
+			cum += b[i].n;
+			if (i + 1 < nb && b[i + 1].lo == b[i].lo)
+				continue;        /* merged with the next */
+			x[ns][m] = b[i].lo > 0 ? b[i].lo / 1e3 : 0.001;
+			y[ns][m++] = 100 * cum / total;
+		}
+		free(b);
+		n[ns] = m;
+		names[ns++] = r->cfgs[c].name;
+	}
+	if (ns) {
+		snprintf(name, sizeof(name), "cdf_%s", slug);
+		snprintf(title, sizeof(title), "%s: latency CDF (share of I/Os done within)",
+			 wl);
+		struct nb_lines l = { name, title, "latency, microseconds (log scale)",
+				      "% of I/Os", ns, names, n,
+				      (const double *const *)x,
+				      (const double *const *)y };
+
+		rc = nb_chart_lines_ax(dir, &l, 1, 1);
 		if (!rc)
 			add_chart(r, name, title, wl_index);
 	}
@@ -221,6 +301,8 @@ static int workload_charts(struct nb_report *r, const char *dir, size_t w)
 		rc = bars(r, dir, name, title, "microseconds (log)", 1, wl, lat,
 			  nlat, (int)w);
 	}
+	if (!rc)
+		rc = cdf_chart(r, dir, wl, slug, (int)w);
 	if (!rc)
 		rc = series_chart(r, dir, wl, slug, (int)w);
 	/* the other metrics (bonnie phases...), side by side per unit */

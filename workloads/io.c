@@ -15,16 +15,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* What the engine's hooks are given: the progress line, and the bytes of
+ * each second for the throughput-over-time chart of 'report'. */
+struct io_hooks {
+	struct nb_progress *progress;
+	json_t *series;
+};
+
 static void on_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)
 {
-	nb_progress_update(payload, bytes, elapsed_ns);
+	nb_progress_update(((struct io_hooks *)payload)->progress, bytes, elapsed_ns);
+}
+
+static void on_second(unsigned sec, uint64_t bytes, void *payload)
+{
+	(void)sec;
+	json_array_append_new(((struct io_hooks *)payload)->series,
+			      json_integer((json_int_t)bytes));
 }
 
 /* One iteration of S with nasbench's own engine. */
 static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 {
+	struct io_hooks ih = { c->progress, json_array() };
 	struct nb_engine_hooks h = { .progress = on_progress, .live = c->progress,
-				     .payload = c->progress, .stop = c->stop };
+				     .second = on_second, .payload = &ih,
+				     .stop = c->stop };
 	const struct nb_iospec s = *sp;
 	struct nb_io_result *r;
 	struct nb_file *f;
@@ -32,11 +48,14 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 	int rc;
 
 	rc = nb_wl_io_open(c, &s, &f);
-	if (rc)
+	if (rc) {
+		json_decref(ih.series);
 		return rc;
+	}
 	r = malloc(sizeof(*r));
 	if (!r) {
 		c->t->ops->fclose(f);
+		json_decref(ih.series);
 		return nb_err_set("out of memory"), -ENOMEM;
 	}
 	snprintf(label, sizeof(label), "%s on %s (%d/%d)", c->wl->name,
@@ -49,6 +68,13 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 	if (!rc && r->stopped)
 		rc = -EINTR;
 	if (!rc) {
+		/* whole seconds only: the last part-second is no rate */
+		size_t whole = (size_t)(r->elapsed_ns / 1000000000ULL);
+
+		while (json_array_size(ih.series) > whole)
+			json_array_remove(ih.series, json_array_size(ih.series) - 1);
+		if (whole >= 2)
+			json_object_set(c->extra, "series_bw_bytes", ih.series);
 		nb_wl_io_metrics(c, r);
 		/* what completed, from offset 0 up (a runtime may end it early) */
 		if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
@@ -56,6 +82,7 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 				    r->bytes_written : s.size);
 	}
 	free(r);
+	json_decref(ih.series);
 	return rc;
 }
 

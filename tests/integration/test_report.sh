@@ -121,6 +121,20 @@ assert rows_coloured > 300, ("too little colour: blank charts?", rows_coloured)
 print("ok", rows_coloured)
 PY
 
+t_case "report: latency CDF from the stored histograms, throughput over time of a runtime run"
+for f in cdf_rand4k-read cdf_seq512k-write latency_rand4k-read; do
+	assert_file "$T/rep/$f.svg"
+done
+assert_json "$T/1.json" 'sum(c for it in d["results"][1]["iterations"] for _, c in it["lat_hist_ns"]) == sum(it["ios"] for it in d["results"][1]["iterations"])'
+assert_no_file "$T/rep/series_rand4k-read.svg"     # 0.3 s: no whole seconds
+"$NB" run --target "$BOX" -w rand4k-read --runtime 2.5s --size 16M -i 1 -q -o "$T/long.json" \
+	>/dev/null 2>&1 || t_fail "the 2.5 s run failed"
+assert_json "$T/long.json" 'len(d["results"][0]["iterations"][0]["series_bw_bytes"]) == 2'
+run "$NB" report "$T/long.json" -o "$T/replong"
+assert_rc 0
+assert_file "$T/replong/series_rand4k-read.svg"
+grep -q 'rand4k-read: throughput over time' "$T/replong/report.html" || t_fail "no time series in the page"
+
 t_case "report: Markdown to standard output, the grid chosen by the user"
 run "$NB" report "$T"/{1,2,3,4}.json -o - --rows sync --cols layout --baseline layout=raid10 --metric p99_us
 assert_rc 0

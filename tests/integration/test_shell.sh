@@ -53,6 +53,9 @@ check "nasbench: 'zzzz' is not an hw command; see 'nasbench help hw'" hw zzzz
 check "nasbench: unknown option '--lable'; did you mean '--label'?" import --lable a=b -o "$T/i.json" x
 check "nasbench: unknown option '--jsn'; did you mean '--json'?" version --jsn
 check "nasbench: unknown option '--lable'; did you mean '--label'?" history list --lable a=b
+check "nasbench: --format: 'jsno' is not one of text|markdown|json|junit; did you mean 'json'?" compare -f jsno a b
+check "nasbench: --color: 'alway' is not one of auto|always|never; did you mean 'always'?" compare --color alway a b
+check "nasbench: --format: 'mardown' is not one of html|markdown; did you mean 'markdown'?" report --format mardown a.json
 
 t_case "did you mean: suites, workloads, layouts, choices"
 check "nasbench: unknown suite 'quik'; did you mean 'quick'?" run -n -t "$D" --suite quik
@@ -131,6 +134,39 @@ printf '[thresholds]\nbw_bytes = 5\n' >"$T/g1.ini"
 check "nasbench: $T/g1.ini:1: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g1.ini"
 printf '# thresholds\n\n[metric]\niops = 5%%\n [thresholds]\n' >"$T/g2.ini"
 check "nasbench: $T/g2.ini:5: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g2.ini"
+printf '[metric]\niosp = 5\n[workload seq512k-raed]\nbw_bytes = 5\n[workload seq512k-read]\nlat_p99_uss = 5\n' >"$T/g3.ini"
+run "$NB" compare "$T/r.json" "$T/r.json" -g "$T/g3.ini"
+assert_rc 0
+assert_err "nasbench: warning: $T/g3.ini:2: no metric 'iosp' in the results; did you mean 'iops'?"
+assert_err "nasbench: warning: $T/g3.ini:4: no workload 'seq512k-raed' with metric 'bw_bytes' in the results; did you mean 'seq512k-read'?"
+assert_err "nasbench: warning: $T/g3.ini:6: no workload 'seq512k-read' with metric 'lat_p99_uss' in the results; did you mean 'lat_p99_us'?"
+
+t_case "'-' is standard input or output wherever a file is read or written"
+printf '[target a]\nurl = %s\n[suite]\niodepht = 4\n' "$D" >"$T/bad.ini"
+run bash -c '"$1" run -n -c - <"$2"' _ "$NB" "$T/bad.ini"
+assert_rc 2
+[ "$ERR" = "nasbench: <stdin>:4: unknown key 'iodepht' in [suite]; did you mean 'iodepth'?" ] || t_fail "-c -: $ERR"
+printf '[target a]\nurl = %s\n' "$D" >"$T/good.ini"
+run bash -c '"$1" run -n - <"$2"' _ "$NB" "$T/good.ini"
+assert_rc 0
+assert_out "  target a            $D"
+run bash -c '"$1" hw -o - | "$1" run -n -t "$2" --box-hw -' _ "$NB" "$D"
+assert_rc 0
+run bash -c '"$1" hw -o -' _ "$NB"
+printf '%s' "$OUT" >"$T/hw.json"
+assert_json "$T/hw.json" 'd["kind"] == "nasbench-hw"'
+printf 'seq512k-read@local mb_s >= 0.001\n' >"$T/crit"
+run bash -c '"$1" run -q -t "$2" -w seq512k-read --size 1M -i 1 -o "$3" --accept - --junit - <"$4"' _ "$NB" "$D" "$T/acc.json" "$T/crit"
+assert_rc 0
+python3 -c 'import sys, xml.etree.ElementTree as ET; r = ET.fromstring(sys.argv[1]); assert r.tag == "testsuites" and r.find("./testsuite/testcase") is not None' "$OUT" ||
+	t_fail "--junit -: no JUnit XML on stdout: $OUT"
+run bash -c '"$1" run -q -t "$2" -w seq512k-read --size 1M -i 1 -o - | "$1" report - -o "$3"' _ "$NB" "$D" "$T/rep-stdin"
+assert_rc 0
+assert_file "$T/rep-stdin/report.html"
+run bash -c '"$1" hw -o - >/dev/full' _ "$NB"
+assert_rc 3
+assert_err "nasbench: unable to write 'standard output': No space left on device"
+[ ! -e "$ROOT/-" ] && [ ! -e ./- ] || t_fail "a file named '-' was written"
 
 t_case "the man page: from the help's tables, no groff warnings, every command and key"
 run "$NB" help --man

@@ -417,6 +417,22 @@ static void test_throttled(void **state)
 	assert_near(o.disk_write, 5 * 150 * 131072.0 * 0.8, 1);
 	/* no seek: a 32K read costs its 1/150 s token */
 	assert_near(o.rand_read, 5.0 / 4 * 150, 1e-9);
+	/* a box that hands the stream over in 32K I/Os (ci/lab, FUSE without
+	 * a page cache): 5 x 150 x 32K x 0.8; records still go out in 128K */
+	in.box_io = 32768;
+	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_near(o.disk_write, 5 * 150 * 32768.0 * 0.8, 1);
+	assert_near(o.rand_write, 1 / (1 / o.rand_read + 131072 / (5 * 150 * 131072.0 *
+								    0.8)), 1e-9);
+	/* a 512K sync write: its data, a log block and a flush (2/I) */
+	assert_near(o.sync_write, 524288 / (524288 / o.disk_write + 2 / 150.0), 1e-6);
+	in.pool.disks.n[0] = in.pool.disks.total = 4;
+	assert_int_equal(nb_plan_compute(&in, "raid10", &o), 0);
+	assert_near(o.disk_write, 2 * 150 * 32768.0, 1);
+	/* the allocator keeps 512 KiB on one vdev: one mirror takes it all */
+	assert_near(o.sync_write, 524288 / (524288 / (150 * 32768.0) + 2 / 150.0), 1e-6);
+	in.box_io = 0;
+	in.pool.disks.n[0] = in.pool.disks.total = 5;
 	/* the box itself (FUSE, two cores) as measured on fast disks */
 	in.box_mbs = 40;
 	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
