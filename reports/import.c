@@ -1,6 +1,7 @@
 #include "import.h"
 #include "escape.h"
 #include "../core/err.h"
+#include "../core/fsutil.h"
 #include "../core/result.h"
 #include "../fio/json.h"
 
@@ -327,17 +328,13 @@ static int looks_bonnie(const char *s)
 
 int nb_import_file(json_t *doc, const char *path, const char *target)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int rc;
+	char *buf;
+	size_t len;
+	int rc = nb_read_file(path, &buf, &len);
 
-	if (!f)
-		return nb_err(-errno, "cannot read '%s': %s", path, strerror(errno));
-	len = getdelim(&buf, &cap, '\0', f);
-	fclose(f);
-	if (len <= 0) {
+	if (rc)
+		return nb_err(rc, "cannot read '%s': %s", path, strerror(-rc));
+	if (!len) {
 		free(buf);
 		return nb_err(-EINVAL, "'%s' is empty", path);
 	}

@@ -117,22 +117,6 @@ static int parse_cunit(const char *xml, struct nb_conform_tests *ts)
 	return n;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-
-	if (!f)
-		return NULL;
-	if (getdelim(&buf, &len, '\0', f) < 0) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* Our environment for the tool, the CHAP password (if any) in it: the
  * password goes through the environment, never argv (ps shows it).
  * NULL when out of memory; free with free_env(). */
@@ -276,7 +260,8 @@ int nb_conform_iscsi(struct nb_wl_ctx *c, struct nb_conform_tests *ts, json_t *c
 		return nb_err(-EIO, "target '%s': cannot run '%s': %s", cfg->name,
 			      tool, strerror(-rc));
 	}
-	xml = slurp(res);
+	if (nb_read_file(res, &xml, NULL))
+		xml = NULL;
 	nb_rmtree(dir);
 	if (sp.stopped) {
 		nb_spawn_free(&sp);

@@ -293,7 +293,7 @@ assert_rc 2
 assert_err "nasbench: '$T/a.json' and '$T/other.json' have no target and workload in common"
 run "$NB" compare "$T/a.json" "$T/b.json" --format xml
 assert_rc 2
-assert_err "nasbench: unknown format 'xml' (text, markdown, json, junit)"
+assert_err "nasbench: --format: 'xml' is not one of text|markdown|json|junit"
 printf '[gate]\nmax-regress = 5%%\n[metric]\niops = fast\n' >"$T/bad.ini"
 run "$NB" compare "$T/a.json" "$T/b.json" --gate "$T/bad.ini"
 assert_rc 2
