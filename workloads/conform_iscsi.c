@@ -305,6 +305,10 @@ int nb_conform_leave_fresh(struct nb_wl_ctx *c)
 		rc = c->t->ops->fclose(f);
 		if (n < 0)
 			rc = (int)n;
+		else if ((uint64_t)n != len)    /* a short write is an error */
+			rc = nb_err(-EIO, "target '%s': short write at offset 0 "
+				    "(%lld of %llu bytes)", c->t->cfg->name,
+				    (long long)n, (unsigned long long)len);
 	}
 	free(z);
 	return rc;
