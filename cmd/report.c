@@ -246,7 +246,7 @@ int cmd_report(int argc, char **argv)
 			       nb_cmd_usage("%s", nb_err_last());
 	}
 	if (format && strcmp(format, "markdown") && strcmp(format, "html"))
-		return nb_cmd_usage("--format: '%s' is not markdown or html", format);
+		return nb_opts_bad_choice("--format", format, "html|markdown");
 	to_stdout = (out && !strcmp(out, "-")) || (format && !strcmp(format, "markdown"));
 	if (to_stdout && out && strcmp(out, "-"))
 		return nb_cmd_usage("--format markdown writes to standard output; "

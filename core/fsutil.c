@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,4 +35,38 @@ int nb_rmtree(const char *path)
 	if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) && !first_err)
 		first_err = errno ? errno : EIO;
 	return -first_err;
+}
+
+int nb_read_file(const char *path, char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 0;
+	ssize_t n;
+	int e;
+
+	*buf = NULL;
+	if (len)
+		*len = 0;
+	if (!f)
+		return -errno;
+	errno = 0;
+	n = getdelim(buf, &cap, '\0', f);
+	e = errno;
+	fclose(f);
+	if (n < 0 && e) {
+		free(*buf);
+		*buf = NULL;
+		return -e;
+	}
+	if (n < 0) {
+		/* an empty file: getdelim() reads nothing */
+		free(*buf);
+		*buf = calloc(1, 1);
+		if (!*buf)
+			return -ENOMEM;
+		n = 0;
+	}
+	if (len)
+		*len = (size_t)n;
+	return 0;
 }

@@ -185,5 +185,6 @@ json_t *nb_report_run_detail(const struct nb_report *r, size_t i)
 			snprintf(buf + l, sizeof(buf) - l, " (%s)", nb_jstr(c, "reason"));
 		add(rows, "acceptance", buf);
 	}
-	return json_pack("{s:[s,s], s:o}", "head", "item", "value", "rows", rows);
+	return json_pack("{s:[s,s], s:o, s:b}", "head", "item", "value", "rows", rows,
+			 "text", 1);
 }

@@ -6,6 +6,7 @@
 #include "report_model.h"
 #include "escape.h"
 #include "../core/err.h"
+#include "../core/fsutil.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
@@ -53,27 +54,53 @@ static json_t *wl_table(const struct nb_report *r, const char *wl)
 		json_array_append_new(head, json_string(nb_metric_find(ms[i])->label));
 	json_array_append_new(head, json_string("n"));
 	for (size_t c = 0; c < r->ncfg; c++) {
-		char st[512], buf[64];
-		int present;
-		json_t *row;
-		size_t n = 0;
+		size_t nruns = json_array_size(r->cfgs[c].docs);
 
-		status_of(r, &r->cfgs[c], wl, st, sizeof(st), &present);
-		if (!present)
-			continue;
-		row = json_array();
-		json_array_append_new(row, json_string(r->cfgs[c].name));
-		for (size_t i = 0; i < nm; i++) {
-			size_t k = nb_report_pool(r, &r->cfgs[c], wl, ms[i]);
+		/* the pooled row, then each run of a repeated configuration
+		 * on its own: drift between runs shows */
+		for (size_t run = 0; run <= (nruns > 1 ? nruns : 0); run++) {
+			struct nb_report_cfg one = r->cfgs[c];
+			const struct nb_report_cfg *cf = &r->cfgs[c];
+			char st[512], buf[64], name[300];
+			int present;
+			json_t *row;
+			size_t n = 0;
 
-			nb_report_fmt(buf, sizeof(buf), r->v, k, nb_metric_find(ms[i]));
-			json_array_append_new(row, json_string(buf));
-			n = k > n ? k : n;
+			snprintf(name, sizeof(name), "%s", cf->name);
+			if (run) {
+				json_t *d = json_array_get(cf->docs, run - 1);
+				const char *p = "";
+
+				one.docs = json_pack("[O]", d);
+				cf = &one;
+				for (size_t i = 0; i < r->ndocs; i++)
+					if (r->docs[i] == d)
+						p = strrchr(r->paths[i], '/') ?
+						    strrchr(r->paths[i], '/') + 1 : r->paths[i];
+				snprintf(name, sizeof(name), "\u2514 run %zu: %s", run, p);
+			}
+			status_of(r, cf, wl, st, sizeof(st), &present);
+			if (present) {
+				row = json_array();
+				json_array_append_new(row, json_string(name));
+				for (size_t i = 0; i < nm; i++) {
+					size_t k = nb_report_pool(r, cf, wl, ms[i]);
+
+					nb_report_fmt(buf, sizeof(buf), r->v, k,
+						      nb_metric_find(ms[i]));
+					json_array_append_new(row, json_string(buf));
+					n = k > n ? k : n;
+				}
+				json_array_append_new(row, json_integer((json_int_t)n));
+				json_array_append_new(row, json_string(st));
+				any_status |= st[0] != 0;
+				json_array_append_new(rows, row);
+			}
+			if (run)
+				json_decref(one.docs);
+			if (!present)
+				break;
 		}
-		json_array_append_new(row, json_integer((json_int_t)n));
-		json_array_append_new(row, json_string(st));
-		any_status |= st[0] != 0;
-		json_array_append_new(rows, row);
 	}
 	if (any_status)
 		json_array_append_new(head, json_string("status"));
@@ -255,7 +282,8 @@ static void md_table(FILE *out, const json_t *t)
 		json_t *c = json_array_get(json_array_get(json_object_get(t, "rows"), 0), i);
 		const char *s = json_string_value(c);
 
-		fputs(i && (json_is_integer(c) || json_is_object(c) || is_num(s)) ?
+		fputs(i && !json_is_true(json_object_get(t, "text")) &&
+		      (json_is_integer(c) || json_is_object(c) || is_num(s)) ?
 		      "|--:" : "|---", out);
 	}
 	fputs("|\n", out);
@@ -280,12 +308,12 @@ static void grid_note(FILE *out, const struct nb_report *r,
 
 	esc(out, nb_jstr(r->grid_note, "dims"));
 	if (*b) {
-		fputs("Each cell: median, spread, n iterations, and the change against "
+		fputs("Each cell: median ±spread n=iterations, and the change against "
 		      "the baseline ", out);
 		esc(out, b);
-		fputs(" in the same row or column", out);
+		fputs(" with everything else the same", out);
 	} else {
-		fputs("Each cell: median, spread and n iterations", out);
+		fputs("Each cell: median ±spread n=iterations", out);
 	}
 	fputs(".", out);
 }
@@ -332,9 +360,13 @@ static void html_table(FILE *out, const json_t *t)
 					       "</td>", "</tr>\n", nb_xml_escape,
 					       "<td class=\"num %s\">" };
 
+	static const struct row_style text = { "<tr>", "<td>", "<td>", "</td>",
+					       "</tr>\n", nb_xml_escape, NULL };
+
 	fputs("<table>\n", out);
 	table_row(out, json_object_get(t, "head"), &head);
-	table_rows(out, t, &body);
+	/* a table of text (a run's details) is not right-aligned */
+	table_rows(out, t, json_is_true(json_object_get(t, "text")) ? &text : &body);
 	fputs("</table>\n", out);
 }
 
@@ -380,21 +412,19 @@ static void svg_out(FILE *out, const char *p, const struct nb_report_chart *c)
 /* Inline DIR/NAME.svg without its XML prologue. */
 static int html_svg(FILE *out, const char *dir, const struct nb_report_chart *c)
 {
-	char path[4400], *buf = NULL, *start;
-	size_t cap = 0;
-	FILE *f;
+	char path[4400], *buf, *start;
+	size_t len;
+	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s.svg", dir, c->name);
-	f = fopen(path, "r");
-	if (!f)
-		return nb_err(-errno, "chart '%s' was not drawn: %s", path,
-			      strerror(errno));
-	if (getdelim(&buf, &cap, '\0', f) < 0) {
-		fclose(f);
+	rc = nb_read_file(path, &buf, &len);
+	if (rc)
+		return nb_err(rc, "chart '%s' was not drawn: %s", path,
+			      strerror(-rc));
+	if (!len) {
 		free(buf);
 		return nb_err(-EIO, "chart '%s' is empty", path);
 	}
-	fclose(f);
 	start = strstr(buf, "<svg");
 	if (!start) {
 		free(buf);

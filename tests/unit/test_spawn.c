@@ -306,33 +306,6 @@ static void side_by_side(void **state)
 	assert_int_equal(kill(x.pid, 0), -1);
 }
 
-static void rmtree(void **state)
-{
-	char root[128], path[256];
-	struct stat st;
-
-	(void)state;
-	snprintf(root, sizeof(root), "%s/tree", scratch);
-	assert_int_equal(mkdir(root, 0755), 0);
-	snprintf(path, sizeof(path), "%s/a", root);
-	assert_int_equal(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/a/f", root);
-	fclose(fopen(path, "w"));
-	/* a link to outside the tree is removed, not followed */
-	snprintf(path, sizeof(path), "%s/a/up", root);
-	assert_int_equal(symlink(scratch, path), 0);
-	assert_int_equal(nb_rmtree(root), 0);
-	assert_int_equal(lstat(root, &st), -1);
-	assert_int_equal(stat(scratch, &st), 0);
-	/* nothing there: nothing to do */
-	assert_int_equal(nb_rmtree(root), 0);
-	/* a plain file */
-	snprintf(path, sizeof(path), "%s/plain", scratch);
-	fclose(fopen(path, "w"));
-	assert_int_equal(nb_rmtree(path), 0);
-	assert_int_equal(access(path, F_OK), -1);
-}
-
 static int setup(void **state)
 {
 	(void)state;
@@ -356,7 +329,6 @@ int main(void)
 		cmocka_unit_test(stop_request),
 		cmocka_unit_test(missing_program),
 		cmocka_unit_test(side_by_side),
-		cmocka_unit_test(rmtree),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
