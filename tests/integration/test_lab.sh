@@ -136,7 +136,7 @@ t_case "raidz1 (5) uncached rand4k-read"
 zraid=$(iops --size 256M --runtime 4s)
 
 t_case "zfs-fuse killed under a run: nasbench exits 3 naming the target; down cleans up"
-"$NB" run "$NASBENCH_LAB_BOX" -t lab-nfs -w seq512k-write --runtime 60s --size 64M -i 1 -q \
+"$NB" run "$NASBENCH_LAB_BOX" -t lab-nfs -w seq512k-write --runtime 60s --size 64M -i 1 -q --timeout 10s \
 	-o "$T/killed.json" >"$T/killed.out" 2>"$T/killed.err" &
 nbpid=$!
 # until the run writes its data file in the dataset (seen through the mount)
