@@ -135,8 +135,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case 'f':
 			if (parse_format(optarg, &o->fmt))
-				return nb_cmd_usage("unknown format '%s' (text, markdown, "
-					     "json, junit)", optarg);
+				return nb_opts_bad_choice("--format", optarg,
+							  "text|markdown|json|junit");
 			break;
 		case 'C':
 			if (!strcmp(optarg, "always"))
@@ -146,8 +146,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			else if (!strcmp(optarg, "auto"))
 				o->color = -1;
 			else
-				return nb_cmd_usage("--color: expected auto, always or "
-					     "never, not '%s'", optarg);
+				return nb_opts_bad_choice("--color", optarg,
+							  "auto|always|never");
 			break;
 		case ':':
 			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);

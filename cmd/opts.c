@@ -1,5 +1,6 @@
 /* opts.c - getopt_long and usage text from one option table. */
 #include "opts.h"
+#include "cmd.h"
 #include "../core/err.h"
 #include "../core/suggest.h"
 #include "../core/units.h"
@@ -103,6 +104,16 @@ int nb_opts_unknown(const char *cmd, const char *given, const struct option *lo)
 			      (int)strcspn(given, "="), given, near);
 	return nb_err(-EINVAL, "unknown option '%.*s' (see 'nasbench help%s%s')",
 		      (int)strcspn(given, "="), given, *cmd ? " " : "", cmd);
+}
+
+int nb_opts_bad_choice(const char *opt, const char *arg, const char *choices)
+{
+	char near[64];
+
+	if (nb_suggest_choice(arg, choices, near, sizeof(near)))
+		return nb_cmd_usage("%s: '%s' is not one of %s; did you mean '%s'?",
+				    opt, arg, choices, near);
+	return nb_cmd_usage("%s: '%s' is not one of %s", opt, arg, choices);
 }
 
 int nb_opts_seconds(const char *opt, const char *arg, double min_s, uint64_t *ns)

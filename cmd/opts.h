@@ -44,6 +44,11 @@ int nb_opts_parse(int argc, char **argv, const struct nb_opt *opts, size_t n,
  * none is near.  Every command's parser calls it.  Returns -EINVAL. */
 int nb_opts_unknown(const char *cmd, const char *given, const struct option *lo);
 
+/* ARG of option OPT is not one of CHOICES ('|'-separated): "--color:
+ * 'alway' is not one of auto|always|never; did you mean 'always'?" (as a
+ * knob's value says it) printed; returns NB_EXIT_USAGE. */
+int nb_opts_bad_choice(const char *opt, const char *arg, const char *choices);
+
 /* ARG of option OPT as a duration ("5" seconds, "500ms", "2m") into *NS:
  * 0, or -EINVAL: "--status-interval: value '0' is too small: at least
  * 0.1 s", or the parser's "invalid duration" prefixed with OPT. */

@@ -57,7 +57,7 @@ const char cmd_report_usage[] =
 	"      --metric M         show M in every cell (mb_s, iops, p99_us,\n"
 	"                         lat_p99_us ...) instead of each workload's\n"
 	"                         primary figure\n"
-	"      --gnuplot PROG     the gnuplot program (default $NB_GNUPLOT or\n"
+	"      --gnuplot PROG     the gnuplot program (default $NASBENCH_GNUPLOT or\n"
 	"                         gnuplot)\n"
 	"\n"
 	"Example (the seed's I/O Analyzer table: iSCSI vs NFS x read/write x\n"
@@ -246,7 +246,7 @@ int cmd_report(int argc, char **argv)
 			       nb_cmd_usage("%s", nb_err_last());
 	}
 	if (format && strcmp(format, "markdown") && strcmp(format, "html"))
-		return nb_cmd_usage("--format: '%s' is not markdown or html", format);
+		return nb_opts_bad_choice("--format", format, "html|markdown");
 	to_stdout = (out && !strcmp(out, "-")) || (format && !strcmp(format, "markdown"));
 	if (to_stdout && out && strcmp(out, "-"))
 		return nb_cmd_usage("--format markdown writes to standard output; "

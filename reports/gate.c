@@ -2,6 +2,7 @@
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/suggest.h"
+#include "../workloads/workload.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -228,25 +229,56 @@ const char *nb_gate_primary(struct nb_gate *g, const char *workload)
 	return NULL;
 }
 
+/* "; did you mean 'iops'?" when NAME is no workload (METRIC 0) or no metric
+ * nasbench knows but is near one, else "". */
+static const char *hint(const char *name, int metric, char *buf, size_t len)
+{
+	const char *cands[128], *near;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!metric && nb_workload_find(name))
+		return buf;
+	if (metric)
+		for (int i = 0; nb_metrics[i].name && n < 128; i++) {
+			if (!strcmp(nb_metrics[i].name, name))
+				return buf;
+			cands[n++] = nb_metrics[i].name;
+		}
+	else
+		for (int i = 0; nb_workloads[i] && n < 128; i++)
+			cands[n++] = nb_workloads[i]->name;
+	near = nb_suggest(name, cands, n);
+	if (near)
+		snprintf(buf, len, "; did you mean '%s'?", near);
+	return buf;
+}
+
 void nb_gate_warn_unused(const struct nb_gate *g)
 {
+	char hw[96], hm[96];
+
 	for (int i = 0; i < g->nprimary; i++)
 		if (!g->primary[i].used)
-			nb_warn("%s:%d: no workload '%s' in the results", g->path,
-				g->primary[i].line, g->primary[i].workload);
+			nb_warn("%s:%d: no workload '%s' in the results%s", g->path,
+				g->primary[i].line, g->primary[i].workload,
+				hint(g->primary[i].workload, 0, hw, sizeof(hw)));
 	for (int i = 0; i < g->nrules; i++) {
 		const struct nb_gate_rule *r = &g->rules[i];
 
 		if (r->used)
 			continue;
+		hint(r->workload, 0, hw, sizeof(hw));
+		hint(r->metric, 1, hm, sizeof(hm));
 		if (r->workload[0] && r->metric[0])
 			nb_warn("%s:%d: no workload '%s' with metric '%s' in the "
-				"results", g->path, r->line, r->workload, r->metric);
+				"results%s", g->path, r->line, r->workload, r->metric,
+				*hw ? hw : hm);
 		else if (r->workload[0])
-			nb_warn("%s:%d: no workload '%s' in the results", g->path,
-				r->line, r->workload);
+			nb_warn("%s:%d: no workload '%s' in the results%s", g->path,
+				r->line, r->workload, hw);
 		else
-			nb_warn("%s:%d: no metric '%s' in the results", g->path,
-				r->line, r->metric);
+			nb_warn("%s:%d: no metric '%s' in the results%s", g->path,
+				r->line, r->metric, hm);
 	}
 }

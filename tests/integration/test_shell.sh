@@ -53,6 +53,9 @@ check "nasbench: 'zzzz' is not an hw command; see 'nasbench help hw'" hw zzzz
 check "nasbench: unknown option '--lable'; did you mean '--label'?" import --lable a=b -o "$T/i.json" x
 check "nasbench: unknown option '--jsn'; did you mean '--json'?" version --jsn
 check "nasbench: unknown option '--lable'; did you mean '--label'?" history list --lable a=b
+check "nasbench: --format: 'jsno' is not one of text|markdown|json|junit; did you mean 'json'?" compare -f jsno a b
+check "nasbench: --color: 'alway' is not one of auto|always|never; did you mean 'always'?" compare --color alway a b
+check "nasbench: --format: 'mardown' is not one of html|markdown; did you mean 'markdown'?" report --format mardown a.json
 
 t_case "did you mean: suites, workloads, layouts, choices"
 check "nasbench: unknown suite 'quik'; did you mean 'quick'?" run -n -t "$D" --suite quik
@@ -131,6 +134,12 @@ printf '[thresholds]\nbw_bytes = 5\n' >"$T/g1.ini"
 check "nasbench: $T/g1.ini:1: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g1.ini"
 printf '# thresholds\n\n[metric]\niops = 5%%\n [thresholds]\n' >"$T/g2.ini"
 check "nasbench: $T/g2.ini:5: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g2.ini"
+printf '[metric]\niosp = 5\n[workload seq512k-raed]\nbw_bytes = 5\n[workload seq512k-read]\nlat_p99_uss = 5\n' >"$T/g3.ini"
+run "$NB" compare "$T/r.json" "$T/r.json" -g "$T/g3.ini"
+assert_rc 0
+assert_err "nasbench: warning: $T/g3.ini:2: no metric 'iosp' in the results; did you mean 'iops'?"
+assert_err "nasbench: warning: $T/g3.ini:4: no workload 'seq512k-raed' with metric 'bw_bytes' in the results; did you mean 'seq512k-read'?"
+assert_err "nasbench: warning: $T/g3.ini:6: no workload 'seq512k-read' with metric 'lat_p99_uss' in the results; did you mean 'lat_p99_us'?"
 
 t_case "'-' is standard input or output wherever a file is read or written"
 printf '[target a]\nurl = %s\n[suite]\niodepht = 4\n' "$D" >"$T/bad.ini"
