@@ -125,15 +125,15 @@ tgt_down() {
 # NASBENCH_* lines of its 'ci/testbox env'); it goes at exit.
 private_testbox() {
 	PTB=$T/testbox
-	at_exit 'NB_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" down >/dev/null 2>&1'
-	if ! NB_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" up --private >"$T/ptb.env" 2>"$T/ptb.err"; then
+	at_exit 'NASBENCH_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" down >/dev/null 2>&1'
+	if ! NASBENCH_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" up --private >"$T/ptb.env" 2>"$T/ptb.err"; then
 		missing "a private testbox did not start: $(cat "$T/ptb.err")"
 		return 1
 	fi
 	eval "$(sed -n 's/^NASBENCH_\([A-Z0-9_]*\)=/PRIV_\1=/p' "$T/ptb.env")"
 }
 # private_testbox_up: bring its servers back after a test stopped one
-private_testbox_up() { NB_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" up >/dev/null; }
+private_testbox_up() { NASBENCH_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" up >/dev/null; }
 
 # no scratch directory left under DIR
 assert_clean() { [ -z "$(ls -d "$1"/nasbench.* 2>/dev/null)" ] || t_fail "scratch left in $1: $(ls -d "$1"/nasbench.*)"; }
