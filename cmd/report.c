@@ -57,7 +57,7 @@ const char cmd_report_usage[] =
 	"      --metric M         show M in every cell (mb_s, iops, p99_us,\n"
 	"                         lat_p99_us ...) instead of each workload's\n"
 	"                         primary figure\n"
-	"      --gnuplot PROG     the gnuplot program (default $NB_GNUPLOT or\n"
+	"      --gnuplot PROG     the gnuplot program (default $NASBENCH_GNUPLOT or\n"
 	"                         gnuplot)\n"
 	"\n"
 	"Example (the seed's I/O Analyzer table: iSCSI vs NFS x read/write x\n"

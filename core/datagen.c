@@ -57,6 +57,51 @@ void nb_datagen_fill(struct nb_rng *r, void *buf, size_t len)
 	}
 }
 
+void nb_rng_wide_seed(struct nb_rng_wide *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		for (int l = 0; l < NB_RNG_LANES; l++)
+			r->s[i][l] = splitmix64(&seed);
+}
+
+/* One step of every lane into OUT: xoshiro256** with the multiplications
+ * by 5 and 9 as shifts and adds (no 64-bit vector multiply before AVX-512). */
+static inline void wide_step(uint64_t s[4][NB_RNG_LANES], uint64_t *out)
+{
+	for (int l = 0; l < NB_RNG_LANES; l++) {
+		uint64_t x = s[1][l] + (s[1][l] << 2), y = rotl(x, 7);
+		uint64_t t = s[1][l] << 17;
+
+		out[l] = y + (y << 3);
+		s[2][l] ^= s[0][l];
+		s[3][l] ^= s[1][l];
+		s[1][l] ^= s[2][l];
+		s[0][l] ^= s[3][l];
+		s[2][l] ^= t;
+		s[3][l] = rotl(s[3][l], 45);
+	}
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void nb_datagen_fill_wide(struct nb_rng_wide *r, void *buf, size_t len)
+{
+	uint64_t s[4][NB_RNG_LANES], out[NB_RNG_LANES];
+	unsigned char *p = buf;
+
+	memcpy(s, r->s, sizeof(s));
+	for (; len >= sizeof(out); len -= sizeof(out), p += sizeof(out)) {
+		wide_step(s, out);
+		memcpy(p, out, sizeof(out));
+	}
+	if (len) {
+		wide_step(s, out);
+		memcpy(p, out, len);
+	}
+	memcpy(r->s, s, sizeof(s));
+}
+
 /* A bijection of 64-bit words that looks random (splitmix64's finaliser). */
 static inline uint64_t mix64(uint64_t z)
 {

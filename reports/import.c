@@ -193,22 +193,29 @@ static int fio_import(json_t *doc, const char *path, const char *text,
 
 /* ---- bonnie++ ---- */
 
-/* Fields of a format 1.98 line (bon_csv2html(1)): index of each figure,
- * and the phase names and metrics of nasbench's bonnie workload
- * (PHASE_kps and PHASE_bw_bytes, or PHASE_per_s; PHASE_cpu_pct). */
+/*
+ * The columns of a format 1.98 line as bonnie++ 2.00 prints it
+ * (bon_csv2html(1); fields 7 and 8 are the seeks and seekers, which the
+ * heading -q prints leaves out), each to the one metric of nasbench's
+ * bonnie workload that measures the same thing: that workload does every
+ * phase as bonnie++ 2.00 does it (per-char: a system call per byte over
+ * the first 3 MiB; block: 8 KiB, timed through the fsync and close).  The
+ * figure (PHASE_kps, and PHASE_bw_bytes x 1024, or PHASE_per_s) is at IDX,
+ * its %CPU at IDX + 1 (PHASE_cpu_pct), its latency at LAT: bonnie++'s
+ * longest single operation of the phase (PHASE_lat_max_us).
+ */
 static const struct {
-	int idx;                 /* the figure; its %CPU follows it */
+	int idx, lat;
 	const char *phase, *unit;
 } bonnie_rates[] = {
-	{ 9, "put_char", "kps" },      { 11, "put_block", "kps" },
-	{ 13, "rewrite", "kps" },      { 15, "get_char", "kps" },
-	{ 17, "get_block", "kps" },    { 19, "seeks", "per_s" },
-	{ 26, "seq_create", "per_s" }, { 28, "seq_stat", "per_s" },
-	{ 30, "seq_delete", "per_s" }, { 32, "ran_create", "per_s" },
-	{ 34, "ran_stat", "per_s" },   { 36, "ran_delete", "per_s" },
+	{ 9, 38, "put_char", "kps" },      { 11, 39, "put_block", "kps" },
+	{ 13, 40, "rewrite", "kps" },      { 15, 41, "get_char", "kps" },
+	{ 17, 42, "get_block", "kps" },    { 19, 43, "seeks", "per_s" },
+	{ 26, 44, "seq_create", "per_s" }, { 28, 45, "seq_stat", "per_s" },
+	{ 30, 46, "seq_delete", "per_s" }, { 32, 47, "ran_create", "per_s" },
+	{ 34, 48, "ran_stat", "per_s" },   { 36, 49, "ran_delete", "per_s" },
 };
 #define BONNIE_FIELDS 50
-#define BONNIE_LAT0 38
 
 /* "14089us", "12ms", "1s" -> microseconds; NAN when empty or "+++". */
 static double bonnie_latency(const char *s)
@@ -266,17 +273,19 @@ static int bonnie_line(json_t *doc, char *line, const char *path, int lineno,
 		snprintf(name, sizeof(name), "%s_cpu_pct", phase);
 		if (end != c && !*end)
 			json_object_set_new(m, name, json_real(x));
-		x = bonnie_latency(f[BONNIE_LAT0 + (int)i]);
-		snprintf(name, sizeof(name), "%s_lat_us", phase);
+		x = bonnie_latency(f[bonnie_rates[i].lat]);
+		snprintf(name, sizeof(name), "%s_lat_max_us", phase);
 		if (isfinite(x))
 			json_object_set_new(m, name, json_real(x));
 	}
 	e = entry(doc, target ? target : "local", "bonnie", "bonnie++");
+	/* the chunk size is printed only when not bonnie++'s 8 KiB */
 	if (!json_object_get(e, "spec"))
 		json_object_set_new(e, "spec", json_pack(
-			"{s:s, s:s, s:s, s:s, s:s, s:s}", "tool", "bonnie++",
-			"version", f[1], "file_size", f[5], "chunk_size", f[6],
-			"concurrency", f[3], "num_files", f[21]));
+			"{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "tool",
+			"bonnie++", "version", f[1], "file_size", f[5],
+			"chunk_size", *f[6] ? f[6] : "8k", "seeks", f[7],
+			"seekers", f[8], "concurrency", f[3], "num_files", f[21]));
 	nb_result_iteration(e, m, json_pack("{s:s, s:s, s:i}", "host", f[2],
 					    "source", path, "line", lineno));
 	return 0;

@@ -12,13 +12,15 @@
  *   one target per client host, "all-clients" for fio's sums.
  *
  *   bonnie++ CSV (format 1.98, the lines of -q or the last line of its
- *   normal output): workload "bonnie" with the metrics of nasbench's own
- *   bonnie workload: PHASE_kps (K/sec as bonnie++ prints) and
- *   PHASE_bw_bytes for put_char, put_block, rewrite, get_char, get_block;
- *   PHASE_per_s for seeks, seq_create, seq_stat, seq_delete, ran_create,
- *   ran_stat, ran_delete; PHASE_cpu_pct; and bonnie++'s latency of each
- *   phase as PHASE_lat_us.  "+++++" (too fast to measure) leaves the
- *   metric out of that iteration.
+ *   normal output): workload "bonnie", each column to the metric of
+ *   nasbench's own bonnie workload that measures the same thing (it does
+ *   every phase as bonnie++ 2.00 does): PHASE_kps (K/sec as bonnie++
+ *   prints) and PHASE_bw_bytes for put_char, put_block, rewrite, get_char,
+ *   get_block; PHASE_per_s for seeks, seq_create, seq_stat, seq_delete,
+ *   ran_create, ran_stat, ran_delete; PHASE_cpu_pct; and bonnie++'s
+ *   latency column, its longest single operation of the phase, as
+ *   PHASE_lat_max_us.  "+++++" (too fast to measure) leaves the metric out
+ *   of that iteration.
  *
  * Each file (each CSV line) is one more iteration of its workloads.
  */

@@ -190,8 +190,38 @@ static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
 	nb_target_close(&t);
 }
 
+/*
+ * A workload refused on a target's runner (workloads/refusal.c) is a usage
+ * error: said for every such pair before any target is opened, and then
+ * nothing runs.  Non-zero when there was one.
+ */
+static int refused(struct nb_exec *x)
+{
+	char why[1024];
+	int n = 0;
+
+	for (int i = 0; i < x->cfg->ntargets; i++) {
+		const struct nb_target_cfg *tc = &x->cfg->targets[i];
+		const struct nb_runner_ops *ops = tc->ops ? tc->ops :
+						  nb_runner_find(tc->u.scheme);
+
+		for (int w = 0; ops && w < x->pl->nwl; w++) {
+			if (!nb_workload_refused(x->pl->wl[w], ops->name, why,
+						 sizeof(why)))
+				continue;
+			nb_die_msg("target '%s': %s", tc->name, why);
+			n++;
+		}
+	}
+	if (n)
+		x->exit_code = NB_EXIT_USAGE;
+	return n;
+}
+
 int nb_exec_run(struct nb_exec *x)
 {
+	if (refused(x))
+		return x->exit_code;
 	for (int i = 0; i < x->cfg->ntargets && !*x->stop; i++)
 		run_target(x, &x->cfg->targets[i]);
 	return x->exit_code;

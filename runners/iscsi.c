@@ -14,6 +14,7 @@
  * Writes pass the data-loss guard first (core/guard.c); NB_F_SYNC sets FUA on
  * every write and flush() is SYNCHRONIZE CACHE.
  */
+#include "iscsi.h"
 #include "runner.h"
 #include "../core/err.h"
 #include "../core/guard.h"
@@ -615,6 +616,17 @@ static void mark_lost(struct iscsi *p, int code, const char *why)
 	snprintf(p->lost_why, sizeof(p->lost_why), "%s", why);
 }
 
+int64_t nb_iscsi_io_bytes(int op, uint32_t len, int residual_status,
+			  uint32_t residual)
+{
+	if (residual_status == SCSI_RESIDUAL_UNDERFLOW && residual)
+		return residual >= len ? 0 : (int64_t)len - residual;
+	if (residual_status == SCSI_RESIDUAL_OVERFLOW && residual &&
+	    op == NB_OP_WRITE)
+		return -EIO;
+	return len;
+}
+
 static void io_cb(struct iscsi_context *ctx, int status, void *data,
 		  void *priv)
 {
@@ -627,10 +639,9 @@ static void io_cb(struct iscsi_context *ctx, int status, void *data,
 	(void)ctx;
 	switch (status) {
 	case SCSI_STATUS_GOOD:
-		io->result = io->len;
-		if (io->op == NB_OP_READ &&
-		    task->residual_status == SCSI_RESIDUAL_UNDERFLOW)
-			io->result = (int64_t)io->len - (int64_t)task->residual;
+		io->result = nb_iscsi_io_bytes(io->op, io->len,
+					       task->residual_status,
+					       task->residual);
 		break;
 	case SCSI_STATUS_CHECK_CONDITION:
 		io->result = sense_errno(task);

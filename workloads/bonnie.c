@@ -1,44 +1,46 @@
 /*
  * bonnie.c - the phases of bonnie++ 2.00, through any runner.
  *
- * What bonnie++ 2.00 does was read off an strace of Debian's bonnie++ 2.00
- * (`bonnie++ -d DIR -s 16 -r 8 -n 1`), and is done here the same way:
+ * What bonnie++ 2.00 does was read off its source (bonnie++.cpp,
+ * bon_io.cpp) and an strace of Debian's bonnie++ 2.00a
+ * (`bonnie++ -d DIR -s 16 -r 8 -n 0`), and is done here the same way, in
+ * its order, each phase timed from its first I/O to the end of the fsync
+ * and close that end it (bonnie++'s Close() fsyncs every phase, reads too):
  *
- *   put_char   the file written a byte at a time (bonnie++ 2.00 issues
- *              write(fd, &c, 1) per byte; here putc into an 8 KiB buffer
- *              that is written through the runner when full, as stdio
- *              would: a per-byte system call measures the client's
- *              syscall cost, not the box), fsync at the end, timed
- *   put_block  the file written again in 8 KiB chunks, fsync, timed
+ *   put_char   a new file, its first char_size bytes (bonnie++'s
+ *              DefaultByteIO: 3 MiB, or the size when smaller) written one
+ *              byte per write (a system call each on posix), fsync, close;
+ *              then the file is removed (not timed)
+ *   put_block  a new file, the whole size in 8 KiB chunks, fresh random
+ *              data in every chunk (incompressible), fsync, close
  *   rewrite    each 8 KiB chunk read, one byte changed, written back in
- *              place, fsync, timed
- *   get_char   the file read a byte at a time (getc over 8 KiB reads)
+ *              place, fsync, close
+ *   get_char   the first char_size bytes read one byte per read
  *   get_block  the file read in 8 KiB chunks
  *   seeks      8192 seeks by 5 concurrent workers (bonnie++ 2.00 starts
  *              5 threads and hands out 8192 seeks): each reads the 8 KiB
  *              chunk at a random offset; every tenth is dirtied and
  *              written back.  The workers are 5 I/Os in flight on the
  *              runner's queue, each on its own handle of the file.
- *              Timed as bonnie++ times it: until the file is fsync'ed,
- *              closed and removed (bonnie++'s seekers fsync, close and
- *              unlink it before their end time), so on a cached file
- *              seeks/s is mostly the cost of deleting it; seeks_io_per_s
- *              is the random I/O alone.
+ *              Timed until the file is fsync'ed, closed and removed (see
+ *              docs/seed.md for why bonnie++'s figure includes the
+ *              removal); seeks_io_per_s is the random I/O alone.
  *   files      (NB_CAP_META) `files` empty files (default 16384, bonnie++
  *              -n 16) in a directory: created in order with names
  *              "%010x" + 0-12 random characters, stat'ed and deleted in
  *              directory order; then created with the random characters
  *              first, stat'ed and deleted in random order
  *
- * Writes go through the client's page cache where the runner has one, as
- * bonnie++'s do; direct=yes opens the block phases and seeks with O_DIRECT
- * (bonnie++ -D).  The posix runner does bonnie's I/O with pread/pwrite, a
- * system call each, as bonnie++ does.  The fsync at the end of each write phase is
- * timed, as in bonnie++.  Every figure is bytes/s and bonnie++'s K/sec
- * (1024 bytes), or operations/s, with the phase's CPU% (user + system time
- * of all threads / wall time, as bonnie++'s %CP).  The file should be
- * twice the box's RAM (bonnie++ insists): the default; smaller gets a
- * warning.  Block targets (a LUN) run the block phases on the window.
+ * fast=yes leaves the per-char phases out (bonnie++ -f).  Writes go through
+ * the client's page cache where the runner has one, as bonnie++'s do;
+ * direct=yes opens the block phases and seeks with O_DIRECT (bonnie++
+ * -D).  The posix runner does bonnie's I/O with pread/pwrite, a system
+ * call each, as bonnie++ does with read/write.  Every figure is bytes/s
+ * and bonnie++'s K/sec (1024 bytes), or operations/s, with the phase's
+ * CPU% (user + system time of all threads / wall time, as bonnie++'s %CP).
+ * The file should be twice the box's RAM (bonnie++ insists): the default;
+ * smaller gets a warning.  Block targets (a LUN, a device) run the block
+ * phases on the window, without the per-char phases (no byte I/O there).
  */
 #include "seed.h"
 #include "../core/clock.h"
@@ -52,6 +54,7 @@
 #include <string.h>
 
 #define CHUNK 8192
+#define CHAR_IO (3ULL << 20)     /* bonnie++ 2.00's DefaultByteIO, 3 MiB */
 #define SEEKS 8192
 #define SEEKERS 5
 #define UPDATE_SEEK 10           /* one seek in ten writes back */
@@ -63,66 +66,13 @@ struct bonnie {
 	struct nb_wl_ctx *c;
 	struct nb_target *t;
 	uint64_t size;
+	uint64_t char_size;      /* bytes of the per-char phases (0: none) */
 	unsigned char *buf;
 	struct nb_rng rng;
+	struct nb_rng_wide data; /* put_block's fresh data */
 	unsigned direct;         /* NB_F_DIRECT for the block phases (-D) */
 	int removed;             /* the seeks phase removed the data file */
 };
-
-/* The stdio-like layer: putc / getc over one buffer, I/O through the runner. */
-struct cbuf {
-	struct nb_target *t;
-	struct nb_file *f;
-	unsigned char *buf;
-	uint32_t pos, len;
-	uint64_t off;
-	int err;
-};
-
-static int cb_io(struct cbuf *b, int op, uint32_t len)
-{
-	int64_t n = nb_target_pio(b->t, b->f, op, b->buf, len, b->off, 0);
-
-	if (n < 0)
-		return b->err = (int)n;
-	if (op == NB_OP_WRITE && n != len)
-		return b->err = nb_err(-EIO, "target '%s': short write at offset "
-				       "%llu", b->t->cfg->name,
-				       (unsigned long long)b->off);
-	b->off += (uint64_t)n;
-	return (int)n;
-}
-
-static int cb_flush(struct cbuf *b)
-{
-	int rc = 0;
-
-	if (b->pos)
-		rc = cb_io(b, NB_OP_WRITE, b->pos);
-	b->pos = 0;
-	return rc < 0 ? rc : 0;
-}
-
-static inline int cb_putc(struct cbuf *b, int c)
-{
-	if (b->pos == CHUNK && cb_flush(b))
-		return -1;
-	b->buf[b->pos++] = (unsigned char)c;
-	return 0;
-}
-
-static inline int cb_getc(struct cbuf *b)
-{
-	if (b->pos == b->len) {
-		int n = cb_io(b, NB_OP_READ, CHUNK);
-
-		if (n <= 0)
-			return -1;
-		b->len = (uint32_t)n;
-		b->pos = 0;
-	}
-	return b->buf[b->pos++];
-}
 
 static void put_rate(struct nb_wl_ctx *c, const char *phase, uint64_t bytes,
 		     const struct nb_phase *ph)
@@ -210,44 +160,77 @@ static int chunk_rc(struct bonnie *bo, int64_t n, const char *what, uint64_t off
 				       (unsigned long long)off);
 }
 
-static int put_char(struct bonnie *bo)
+/* A new data file (bonnie++ unlinks it and creates it with O_EXCL before
+ * put_char and put_block; not timed).  On a block target: the window. */
+static int create_data(struct bonnie *bo, unsigned flags, struct nb_file **f)
 {
-	struct cbuf b = { .t = bo->t, .buf = bo->buf };
+	if ((bo->t->caps & NB_CAP_FILES) && bo->t->ops->unlink &&
+	    bo->t->ops->unlink(bo->t, DATA_FILE))
+		nb_err_clear();          /* there was none: what we wanted */
+	return open_data(bo, NB_F_WRITE | NB_F_CREATE | NB_F_TRUNC | flags, f);
+}
+
+/*
+ * A per-char phase as bonnie++ 2.00 does it: the first char_size bytes of
+ * the file, one byte per write(2) (put_char, on a new file; byte I is
+ * I & 0x7f, as bonnie++ writes it) or per read(2) (get_char), then fsync
+ * and close, all timed.  A system call per byte: on a local disk this
+ * measures the client's system calls more than the storage, as in
+ * bonnie++.
+ */
+static int char_pass(struct bonnie *bo, int op)
+{
+	const char *phase = op == NB_OP_WRITE ? "put_char" : "get_char";
 	struct nb_phase ph;
+	struct nb_file *f;
+	unsigned char ch;
+	uint64_t off;
+	int64_t n = 1;
 	int rc;
 
-	rc = open_data(bo, NB_F_WRITE | NB_F_CREATE | NB_F_TRUNC, &b.f);
+	rc = op == NB_OP_WRITE ? create_data(bo, 0, &f)
+			       : open_data(bo, NB_F_READ, &f);
 	if (rc)
 		return rc;
-	progress(bo, "put_char", bo->size);
+	progress(bo, phase, bo->char_size);
 	nb_phase_begin(&ph);
-	for (uint64_t i = 0; i < bo->size && !b.err; i++) {
-		cb_putc(&b, (int)(i & 0x7f));
-		if (tick(bo, i, &ph))
+	for (off = 0; off < bo->char_size && n == 1; off++) {
+		ch = (unsigned char)(off & 0x7f);
+		n = nb_target_pio(bo->t, f, op, &ch, 1, off, 0);
+		if ((off & 0xfffff) == 0)
+			nb_progress_update(bo->c->progress, off, nb_now_ns() - ph.t0);
+		if ((off & 0xfff) == 0 && *bo->c->stop)
 			break;
 	}
-	rc = b.err ? b.err : cb_flush(&b);
-	rc = finish(bo, b.f, rc, 1);
+	rc = n == 1 ? 0 : n < 0 ? (int)n :
+	     nb_err(-EIO, "target '%s': bonnie %s: a %s of 1 byte at offset "
+		    "%llu did %lld", bo->t->cfg->name, phase,
+		    op == NB_OP_WRITE ? "write" : "read",
+		    (unsigned long long)(off - 1), (long long)n);
+	rc = finish(bo, f, rc, 1);
 	nb_phase_end(&ph);
 	if (!rc)
-		put_rate(bo->c, "put_char", bo->size, &ph);
+		put_rate(bo->c, phase, bo->char_size, &ph);
 	return rc;
 }
 
 /*
  * One timed pass over the file in CHUNK-sized steps (put_block, rewrite,
- * get_block): open with FLAGS, STEP at every offset, fsync at the end when
- * FLUSH (timed, as bonnie++ times it), the rate recorded under PHASE.
+ * get_block): open with FLAGS (NB_F_CREATE: a new file), STEP at every
+ * offset, fsync and close at the end (timed, as bonnie++ times them), the
+ * rate recorded under PHASE.
  */
 static int block_pass(struct bonnie *bo, const char *phase, unsigned flags,
-		      int flush,
 		      int (*step)(struct bonnie *bo, struct nb_file *f, uint64_t off))
 {
 	struct nb_phase ph;
 	struct nb_file *f;
 	int rc;
 
-	rc = open_data(bo, flags | bo->direct, &f);
+	if (flags & NB_F_CREATE)
+		rc = create_data(bo, bo->direct, &f);
+	else
+		rc = open_data(bo, flags | bo->direct, &f);
 	if (rc)
 		return rc;
 	progress(bo, phase, bo->size);
@@ -257,7 +240,7 @@ static int block_pass(struct bonnie *bo, const char *phase, unsigned flags,
 		if (tick(bo, off, &ph))
 			break;
 	}
-	rc = finish(bo, f, rc, flush);
+	rc = finish(bo, f, rc, 1);
 	nb_phase_end(&ph);
 	if (!rc)
 		put_rate(bo->c, phase, bo->size, &ph);
@@ -266,8 +249,10 @@ static int block_pass(struct bonnie *bo, const char *phase, unsigned flags,
 
 static int put_block_step(struct bonnie *bo, struct nb_file *f, uint64_t off)
 {
-	/* a different chunk each time, as bonnie++'s counter does */
-	memcpy(bo->buf, &off, sizeof(off));
+	/* fresh random data in every chunk: nothing for a compressing or
+	 * deduplicating box to shrink (bonnie++'s chunks are zeroes with a
+	 * counter byte) */
+	nb_datagen_fill_wide(&bo->data, bo->buf, CHUNK);
 	return chunk_rc(bo, nb_target_pio(bo->t, f, NB_OP_WRITE, bo->buf, CHUNK,
 					  off, 0), "write", off);
 }
@@ -288,38 +273,6 @@ static int get_block_step(struct bonnie *bo, struct nb_file *f, uint64_t off)
 {
 	return chunk_rc(bo, nb_target_pio(bo->t, f, NB_OP_READ, bo->buf, CHUNK,
 					  off, 0), "read", off);
-}
-
-static int get_char(struct bonnie *bo)
-{
-	struct cbuf b = { .t = bo->t, .buf = bo->buf };
-	struct nb_phase ph;
-	uint64_t got = 0, sum = 0;
-	int rc, ch;
-
-	rc = open_data(bo, NB_F_READ, &b.f);
-	if (rc)
-		return rc;
-	progress(bo, "get_char", bo->size);
-	nb_phase_begin(&ph);
-	while (got < bo->size && (ch = cb_getc(&b)) >= 0) {
-		sum += (unsigned)ch;
-		if (tick(bo, got, &ph))
-			break;
-		got++;
-	}
-	rc = b.err;
-	if (!rc && got < bo->size && !*bo->c->stop)
-		rc = nb_err(-EIO, "target '%s': bonnie: the file ended at %llu "
-			    "bytes, not %llu", bo->t->cfg->name,
-			    (unsigned long long)got, (unsigned long long)bo->size);
-	rc = finish(bo, b.f, rc, 0);
-	nb_phase_end(&ph);
-	json_object_set_new(bo->c->extra, "get_char_sum",
-			    json_integer((json_int_t)(sum & 0xffffffff)));
-	if (!rc)
-		put_rate(bo->c, "get_char", bo->size, &ph);
-	return rc;
 }
 
 /* One of the SEEKERS workers: its own handle on the file (bonnie++'s
@@ -613,10 +566,15 @@ static int bonnie_run(struct nb_wl_ctx *c)
 	if (bo.size < CHUNK)
 		return nb_err(-EINVAL, "target '%s': bonnie needs a size of at "
 			      "least 8 KiB", c->t->cfg->name);
+	/* per-char phases: byte I/O, so not on a LUN or device (512-byte
+	 * blocks and more); bonnie++ -f leaves them out */
+	if (c->p->fast != 1 && c->t->block_size <= 1)
+		bo.char_size = bo.size < CHAR_IO ? bo.size : CHAR_IO;
 	if (c->iteration == 1)
-		c->spec = json_pack("{s:I, s:i, s:i, s:i, s:I, s:I}", "size",
-				    (json_int_t)bo.size, "chunk", CHUNK, "seeks",
-				    SEEKS, "seekers", SEEKERS, "files",
+		c->spec = json_pack("{s:I, s:I, s:i, s:i, s:i, s:I, s:I}", "size",
+				    (json_int_t)bo.size, "char_size",
+				    (json_int_t)bo.char_size, "chunk", CHUNK,
+				    "seeks", SEEKS, "seekers", SEEKERS, "files",
 				    (json_int_t)(block ? 0 : c->p->files ? c->p->files
 						 : FILES_DEFAULT),
 				    "ram", (json_int_t)ram);
@@ -629,25 +587,26 @@ static int bonnie_run(struct nb_wl_ctx *c)
 	if (block)
 		nb_wl_warn(c, "target '%s' is a block target (a LUN, device or "
 			   "file): only the block phases ran (no file "
-			   "create/stat/delete)",
-			   c->t->cfg->name);
+			   "create/stat/delete%s)", c->t->cfg->name,
+			   c->p->fast != 1 && !bo.char_size ?
+			   ", no per-char phases: its blocks take no byte I/O" : "");
 	bo.buf = nb_io_alloc(CHUNK);
 	if (!bo.buf)
 		return nb_err(-ENOMEM, "out of memory");
 	nb_rng_seed(&bo.rng, c->seed);
-	rc = c->p->fast == 1 ? 0 : put_char(&bo);
-	if (!rc) {
-		nb_datagen_fill(&bo.rng, bo.buf, CHUNK);
+	nb_rng_wide_seed(&bo.data, c->seed ^ 0x626f6e6e6965ULL);
+	/* bonnie++ 2.00's order */
+	rc = bo.char_size ? char_pass(&bo, NB_OP_WRITE) : 0;
+	if (!rc)
 		rc = block_pass(&bo, "put_block", NB_F_WRITE | NB_F_CREATE |
-				NB_F_TRUNC, 1, put_block_step);
-	}
+				NB_F_TRUNC, put_block_step);
 	if (!rc)
-		rc = block_pass(&bo, "rewrite", NB_F_READ | NB_F_WRITE, 1,
+		rc = block_pass(&bo, "rewrite", NB_F_READ | NB_F_WRITE,
 				rewrite_step);
-	if (!rc && c->p->fast != 1)
-		rc = get_char(&bo);
+	if (!rc && bo.char_size)
+		rc = char_pass(&bo, NB_OP_READ);
 	if (!rc)
-		rc = block_pass(&bo, "get_block", NB_F_READ, 0, get_block_step);
+		rc = block_pass(&bo, "get_block", NB_F_READ, get_block_step);
 	if (!rc)
 		rc = seeks(&bo);
 	if (!block && !bo.removed)
@@ -671,18 +630,20 @@ static void bonnie_estimate(const struct nb_workload *w,
 			    const struct nb_params *p, struct nb_plan_est *e)
 {
 	uint64_t size = bonnie_plan_bytes(w, p);
+	uint64_t chars = p->fast == 1 ? 0 : size < CHAR_IO ? size : CHAR_IO;
 	double files = (double)(p->files ? p->files : FILES_DEFAULT);
-	int passes = p->fast == 1 ? 4 : 6;   /* rewrite reads and writes */
 
-	e->seconds = passes * (double)size / NB_PLAN_RATE +
+	/* put_block, rewrite (a read and a write), get_block; per-char: a
+	 * system call per byte, about a microsecond each on a client */
+	e->seconds = 4 * (double)size / NB_PLAN_RATE + 2 * (double)chars / 1e6 +
 		     (SEEKS + 6 * files) / NB_PLAN_META_RATE;
-	e->written = (p->fast == 1 ? 2 : 3) * size;
+	e->written = 2 * size + chars;
 }
 
 const struct nb_workload nb_wl_bonnie = {
 	.name = "bonnie",
-	.help = "bonnie++ 2.00's phases: per-char and block write, rewrite, read, "
-		"seeks, file create/stat/delete (size 2 x RAM)",
+	.help = "bonnie++ 2.00's phases: per-char (3 MiB) and block write, "
+		"rewrite, read, seeks, file create/stat/delete (size 2 x RAM)",
 	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.run = bonnie_run,
 	.plan_bytes = bonnie_plan_bytes,

@@ -101,6 +101,12 @@ const char *nb_workload_unsupported(const struct nb_workload *w,
 				    const struct nb_target *t, char *buf,
 				    size_t len);
 
+/* Why W must not run on targets of the runner named RUNNER, with what to
+ * run instead (NULL: it may).  A refusal is a usage error before anything
+ * runs (run/exec.c); the rules are in workloads/refusal.c. */
+const char *nb_workload_refused(const struct nb_workload *w, const char *runner,
+				char *buf, size_t len);
+
 /* Whether W serves targets of the runner named RUNNER (w->runners). */
 int nb_workload_serves(const struct nb_workload *w, const char *runner);
 

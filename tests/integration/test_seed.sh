@@ -15,7 +15,8 @@ FILE_PHASES='["seq_create","seq_stat","seq_delete","ran_create","ran_stat","ran_
 bonnie_checks() { # RESULT.json FILES(1|0)
 	assert_json "$1" 'all(r["status"] == "ok" and len(r["iterations"]) == 2 for r in d["results"])'
 	assert_json "$1" 'd["results"][0]["spec"]["seekers"] == 5 and d["results"][0]["spec"]["seeks"] == 8192 and d["results"][0]["spec"]["chunk"] == 8192'
-	assert_json "$1" "all(1e5 < i['metrics'][p + '_bw_bytes'] < 1e11 and abs(i['metrics'][p + '_kps'] * 1024 - i['metrics'][p + '_bw_bytes']) < 1e-6 * i['metrics'][p + '_bw_bytes'] and 0 <= i['metrics'][p + '_cpu_pct'] <= 250 for i in d['results'][0]['iterations'] for p in $BON_PHASES)"
+	# per-char is a system call per byte: slow, and slower still on a busy machine
+	assert_json "$1" "all((1e3 if p.endswith('_char') else 1e5) < i['metrics'][p + '_bw_bytes'] < (1e8 if p.endswith('_char') else 1e11) and abs(i['metrics'][p + '_kps'] * 1024 - i['metrics'][p + '_bw_bytes']) < 1e-6 * i['metrics'][p + '_bw_bytes'] and 0 <= i['metrics'][p + '_cpu_pct'] <= 250 for i in d['results'][0]['iterations'] for p in $BON_PHASES)"
 	# bonnie++'s seek time also covers the fsync and the file's removal
 	assert_json "$1" 'all(10 < i["metrics"]["seeks_per_s"] <= i["metrics"]["seeks_io_per_s"] < 1e7 for i in d["results"][0]["iterations"])'
 	if [ "$2" = 1 ]; then
@@ -33,7 +34,7 @@ assert_out "  Seeks timed as bonnie++ does, until the file is synced and removed
 assert_clean "$D"
 bonnie_checks "$T/bon.json" 1
 assert_json "$T/bon.json" 'any("less than twice the client\u0027s RAM" in w for w in d["results"][0]["warnings"])'
-assert_json "$T/bon.json" 'd["results"][0]["spec"]["files"] == 64 and d["results"][0]["spec"]["size"] == 16777216'
+assert_json "$T/bon.json" 'd["results"][0]["spec"]["files"] == 64 and d["results"][0]["spec"]["size"] == 16777216 and d["results"][0]["spec"]["char_size"] == 3 << 20'
 
 t_case "bonnie fast=yes skips the per-char phases (bonnie++ -f); box ram sets the warning"
 printf '[box]\nram = 1G\n' >"$T/ram.ini"
@@ -169,9 +170,10 @@ t_case "--dry-run seed2: the plan, bytes and time, nothing touched"
 run "$NB" run -t "$D" -s seed2 --size 2G --dry-run
 assert_rc 0
 assert_out "plan: 1 target(s) x 3 workload(s) x the iterations listed"
-grep -qE '^  bonnie +5 +2 GiB +30 GiB +~' <<<"$OUT" || t_fail "no bonnie plan line: $OUT"
+# bonnie writes the file twice (put_block, rewrite) and 3 MiB per char
+grep -qE '^  bonnie +5 +2 GiB +20.01 GiB +~' <<<"$OUT" || t_fail "no bonnie plan line: $OUT"
 grep -qE '^  bigfile +1 +2 GiB +2 GiB +~' <<<"$OUT" || t_fail "no bigfile plan line: $OUT"
-assert_out "per target: space 2 GiB, writes 32 GiB"
+assert_out "per target: space 2 GiB, writes 22.01 GiB"
 assert_clean "$D"
 
 t_case "--iterations overrides a suite's NAME*N"
@@ -185,16 +187,24 @@ assert_json "$T/s1.json" '[r["workload"] for r in d["results"]] == ["seq512k-wri
 
 # ------------------------------------------------------- the testbox's servers
 if [ -n "${NASBENCH_NFS_URL:-}" ]; then
-	t_case "NFS export: bonnie, bigfile verify, xz, syncprobe"
+	t_case "NFS export: bigfile verify, xz, syncprobe"
 	# syncprobe's verdict needs 64 sync writes: a loop of sync write, write
 	# and read over this export took ~12 ms under load (33 in 0.4 s)
-	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w bonnie,bigfile,xz,syncprobe -i 1 --size 8M \
-		--set files=32 --set verify=yes --set preset=0 --runtime 2s -q -o "$T/nfs.json"
+	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w bigfile,xz,syncprobe -i 1 --size 8M \
+		--set verify=yes --set preset=0 --runtime 2s -q -o "$T/nfs.json"
 	assert_rc 0
 	assert_json "$T/nfs.json" 'all(r["status"] == "ok" for r in d["results"])'
-	assert_json "$T/nfs.json" '"seq_create_per_s" in d["results"][0]["iterations"][0]["metrics"] and d["results"][1]["iterations"][0]["verified_bytes"] == 8 << 20'
-	assert_json "$T/nfs.json" 'd["results"][3]["iterations"][0]["metrics"]["durable"] == 1 and d["results"][3]["iterations"][0]["verdict_class"] == "commit-cost-seen"'
-	assert_json "$T/nfs.json" 'd["results"][2]["iterations"][0]["metrics"]["xz_ratio"] > 0.98'
+	assert_json "$T/nfs.json" 'd["results"][0]["iterations"][0]["verified_bytes"] == 8 << 20'
+	assert_json "$T/nfs.json" 'd["results"][2]["iterations"][0]["metrics"]["durable"] == 1 and d["results"][2]["iterations"][0]["verdict_class"] == "commit-cost-seen"'
+	assert_json "$T/nfs.json" 'd["results"][1]["iterations"][0]["metrics"]["xz_ratio"] > 0.98'
+
+	t_case "NFS export: bonnie is refused before anything runs, with what to run instead (exit 2)"
+	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -t "$D" -w seq512k-write,bonnie -i 1 --size 8M -o "$T/nfsb.json"
+	assert_rc 2
+	assert_err "nasbench: target 'nfs': bonnie is refused on nfs:// targets: nasbench's NFS client would send its I/O one synchronous 8 KiB request at a time, without the write-behind and read-ahead of the kernel NFS client bonnie++ runs on: a figure no bonnie++ user ever saw; instead, mount the export (mount -t nfs -o vers=3 HOST:/EXPORT /mnt/nas) and run bonnie on the mount (-t /mnt/nas), or run seq512k-write,seq512k-read on this target"
+	assert_err "nasbench: no workload ran; no result written"
+	[ ! -e "$T/nfsb.json" ] || t_fail "a refused run wrote a result"
+	assert_clean "$D"
 else
 	echo "test_seed: NASBENCH_NFS_URL unset (nfs area not merged): NFS cases skipped"
 fi
@@ -236,15 +246,16 @@ else
 	echo "test_seed: NASBENCH_ISCSI_SYNC_URL unset (iscsi area not merged): LUN cases skipped"
 fi
 if [ -n "${NASBENCH_ISCSI_TMPFS_URL:-}" ]; then
-	t_case "iSCSI LUN on tmpfs: syncprobe warns; bonnie runs the block phases"
+	t_case "iSCSI LUN on tmpfs: syncprobe warns; bonnie is refused (exit 2)"
 	# an iSCSI round trip is ~80 us with ~equal sync and async writes here:
 	# a longer probe keeps the 10th percentiles from deciding on jitter
 	probe lunt "$NASBENCH_ISCSI_TMPFS_URL" "$T/lunt.json" --destroy-data --size 8M --runtime 1.5s
 	assert_rc 0
 	assert_json "$T/lunt.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0 and d["results"][0]["iterations"][0]["verdict_class"] in ("no-commit-cost", "inconclusive")'
 	run "$NB" run -t "lunt=$NASBENCH_ISCSI_TMPFS_URL" -w bonnie -i 1 --size 8M --set fast=yes --destroy-data -q -o "$T/lunb.json"
-	assert_rc 0
-	assert_json "$T/lunb.json" 'd["results"][0]["status"] == "ok" and "seeks_per_s" in d["results"][0]["iterations"][0]["metrics"] and "seq_create_per_s" not in d["results"][0]["iterations"][0]["metrics"]'
+	assert_rc 2
+	assert_err "nasbench: target 'lunt': bonnie is refused on iscsi:// targets: nasbench's iSCSI initiator would send its I/O one synchronous 8 KiB request at a time, with no file system and none of the kernel's write-behind and read-ahead that bonnie++ runs on: a figure no bonnie++ user ever saw; instead, log in with iscsiadm, make a file system on the LUN and run bonnie on it (-t /mnt/lun), or run seq512k-write,seq512k-read on this target"
+	[ ! -e "$T/lunb.json" ] || t_fail "a refused run wrote a result"
 fi
 
 t_done

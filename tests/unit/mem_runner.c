@@ -95,6 +95,26 @@ static int mem_flush(struct nb_file *f)
 	return 0;
 }
 
+/* Remove NAME; its data goes to nb_mem_faults.removed. */
+static int mem_unlink(struct nb_target *t, const char *name)
+{
+	struct mem *m = t->priv;
+
+	for (struct nb_file **pf = &m->files; *pf; pf = &(*pf)->next) {
+		struct nb_file *f = *pf;
+
+		if (strcmp(f->name, name))
+			continue;
+		*pf = f->next;
+		free(nb_mem_faults.removed);
+		nb_mem_faults.removed = f->data;
+		nb_mem_faults.removed_size = f->size;
+		free(f);
+		return 0;
+	}
+	return nb_err(-ENOENT, "target '%s': no file '%s'", t->cfg->name, name);
+}
+
 static int64_t mem_do(struct nb_io *io)
 {
 	struct nb_file *f = io->file;
@@ -162,4 +182,5 @@ const struct nb_runner_ops nb_runner_mem = {
 	.flush = mem_flush,
 	.submit = mem_submit,
 	.reap = mem_reap,
+	.unlink = mem_unlink,
 };

@@ -19,6 +19,10 @@ struct nb_mem_faults {
 	volatile sig_atomic_t *stop;
 	int open_error;              /* open() fails with this -errno */
 	long ios;                    /* I/Os done so far */
+	/* the data of the file removed last (unlink), for a test to look at;
+	 * the test frees it */
+	unsigned char *removed;
+	uint64_t removed_size;
 	uint64_t grown;              /* bytes writes added past a file's end */
 };
 

@@ -28,6 +28,34 @@ static void incompressible(void **state)
 	free(out);
 }
 
+/* the wide generator: as incompressible, deterministic from its seed,
+ * any length (a tail shorter than one step of the lanes) */
+static void wide(void **state)
+{
+	size_t len = 1 << 20, out_len = len + len / 2, out_pos = 0;
+	unsigned char *buf = malloc(len), *out = malloc(out_len), again[100];
+	struct nb_rng_wide r;
+
+	(void)state;
+	nb_rng_wide_seed(&r, 1);
+	nb_datagen_fill_wide(&r, buf, len);
+	assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_NONE, NULL, buf, len,
+						 out, &out_pos, out_len), LZMA_OK);
+	assert_true(out_pos > len * 0.99);
+	/* no two lanes alike: the first 8 bytes of each lane differ */
+	for (int l = 1; l < NB_RNG_LANES; l++)
+		assert_memory_not_equal(buf, buf + 8 * l, 8);
+	nb_rng_wide_seed(&r, 1);
+	nb_datagen_fill_wide(&r, again, 100);
+	assert_memory_equal(buf, again, 100);
+	/* the next call goes on after the step the tail came from (100
+	 * bytes took four steps of 32) */
+	nb_datagen_fill_wide(&r, again, 32);
+	assert_memory_equal(buf + 128, again, 32);
+	free(buf);
+	free(out);
+}
+
 static void rng_range(void **state)
 {
 	struct nb_rng r;
@@ -166,7 +194,8 @@ static void blocks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(incompressible), cmocka_unit_test(rng_range),
+		cmocka_unit_test(incompressible), cmocka_unit_test(wide),
+		cmocka_unit_test(rng_range),
 		cmocka_unit_test(stamp), cmocka_unit_test(stamp_every_sector),
 		cmocka_unit_test(stamp_speed), cmocka_unit_test(blocks),
 	};

@@ -58,14 +58,14 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* Compare TEXT with tests/golden/NAME; NB_UPDATE_GOLDEN=1 rewrites it. */
+/* Compare TEXT with tests/golden/NAME; NASBENCH_UPDATE_GOLDEN=1 rewrites it. */
 static void golden(const char *name, const char *text)
 {
 	char path[256];
 	char *want;
 
 	snprintf(path, sizeof(path), "tests/golden/%s", name);
-	if (getenv("NB_UPDATE_GOLDEN")) {
+	if (getenv("NASBENCH_UPDATE_GOLDEN")) {
 		FILE *f = fopen(path, "w");
 
 		assert_non_null(f);

@@ -237,11 +237,85 @@ static void bonnie(void **state)
 		nb_result_find(doc, "local", "bonnie"), "iterations"), 0), "metrics"),
 		"put_char_kps"));
 	/* field 39: put_block latency */
-	assert_true(metric(doc, "local", "bonnie", "put_block_lat_us", 0) ==
+	assert_true(metric(doc, "local", "bonnie", "put_block_lat_max_us", 0) ==
 		    atof(f[39]) * (strstr(f[39], "ms") ? 1000 : 1));
 	assert_string_equal(json_string_value(json_object_get(json_array_get(
 		json_object_get(nb_result_find(doc, "local", "bonnie"), "iterations"),
 		0), "host")), f[2]);
+	json_decref(doc);
+}
+
+/*
+ * Every column of a bonnie++ 2.00 CSV line lands in the one metric that
+ * means the same thing, and nothing else is made up: a line whose every
+ * figure is its own field number (rates 1000 + N, %CPU N, latency N us).
+ */
+static void bonnie_columns(void **state)
+{
+	static const struct {
+		const char *phase, *unit;
+		int idx, lat;
+	} cols[] = {
+		{ "put_char", "kps", 9, 38 },      { "put_block", "kps", 11, 39 },
+		{ "rewrite", "kps", 13, 40 },      { "get_char", "kps", 15, 41 },
+		{ "get_block", "kps", 17, 42 },    { "seeks", "per_s", 19, 43 },
+		{ "seq_create", "per_s", 26, 44 }, { "seq_stat", "per_s", 28, 45 },
+		{ "seq_delete", "per_s", 30, 46 }, { "ran_create", "per_s", 32, 47 },
+		{ "ran_stat", "per_s", 34, 48 },   { "ran_delete", "per_s", 36, 49 },
+	};
+	json_t *doc = nb_result_new("t", "test"), *m, *spec;
+	char path[256], line[2048], name[64];
+	size_t len = 0, want = 0;
+	FILE *fp;
+
+	(void)state;
+	len += (size_t)snprintf(line, sizeof(line), "1.98,2.00a,box,1,42,4G,,8192,5");
+	for (int i = 9; i < 50; i++) {
+		/* a rate at 9, 11 .. 19 and 26, 28 .. 36, its %CPU after it */
+		int rate = i <= 20 ? i % 2 : !(i % 2);
+
+		if (i >= 21 && i <= 25)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, ",%s",
+						i == 21 ? "16" : "");
+		else if (i >= 38)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, ",%dus", i);
+		else
+			len += (size_t)snprintf(line + len, sizeof(line) - len, ",%d",
+						rate ? 1000 + i : i);
+	}
+	snprintf(path, sizeof(path), "%s/cols.csv", dir);
+	fp = fopen(path, "w");
+	fprintf(fp, "%s\n", line);
+	fclose(fp);
+	assert_int_equal(nb_import_file(doc, path, "nas"), 0);
+	m = json_object_get(json_array_get(json_object_get(nb_result_find(
+		doc, "nas", "bonnie"), "iterations"), 0), "metrics");
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		snprintf(name, sizeof(name), "%s_%s", cols[c].phase, cols[c].unit);
+		assert_true(json_number_value(json_object_get(m, name)) ==
+			    1000 + cols[c].idx);
+		if (!strcmp(cols[c].unit, "kps")) {
+			snprintf(name, sizeof(name), "%s_bw_bytes", cols[c].phase);
+			assert_true(json_number_value(json_object_get(m, name)) ==
+				    (1000 + cols[c].idx) * 1024.0);
+			want++;
+		}
+		snprintf(name, sizeof(name), "%s_cpu_pct", cols[c].phase);
+		assert_true(json_number_value(json_object_get(m, name)) ==
+			    cols[c].idx + 1);
+		snprintf(name, sizeof(name), "%s_lat_max_us", cols[c].phase);
+		assert_true(json_number_value(json_object_get(m, name)) == cols[c].lat);
+		want += 3;
+	}
+	assert_int_equal(json_object_size(m), want);
+	/* what ran: 8 KiB chunks (printed empty when bonnie++'s default),
+	 * 8192 seeks by 5 seekers, 16 x 1024 files */
+	spec = json_object_get(nb_result_find(doc, "nas", "bonnie"), "spec");
+	assert_string_equal(nb_jstr(spec, "chunk_size"), "8k");
+	assert_string_equal(nb_jstr(spec, "seeks"), "8192");
+	assert_string_equal(nb_jstr(spec, "seekers"), "5");
+	assert_string_equal(nb_jstr(spec, "file_size"), "4G");
+	assert_string_equal(nb_jstr(spec, "num_files"), "16");
 	json_decref(doc);
 }
 
@@ -279,6 +353,7 @@ int main(void)
 		cmocka_unit_test(fio_plain_and_json_plus),
 		cmocka_unit_test(fio_client_server),
 		cmocka_unit_test(bonnie),
+		cmocka_unit_test(bonnie_columns),
 		cmocka_unit_test(bad_input),
 	};
 

@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <lzma.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem_runner.h"
@@ -33,6 +35,8 @@ static int teardown(void **state)
 {
 	(void)state;
 	nb_config_free(&cfg);
+	free(nb_mem_faults.removed);
+	nb_mem_faults.removed = NULL;
 	return 0;
 }
 
@@ -137,8 +141,9 @@ static void plan_errors(void **state)
 			    "number with K, M, G, T, KiB, GB...)");
 }
 
-/* Run WORKLOADS (i iterations, size 1M) on one in-memory target "m". */
-static json_t *run(const char *workloads, const char *iterations, int *code)
+/* Run WORKLOADS (i iterations, of SIZE) on one in-memory target "m". */
+static json_t *run_sized(const char *workloads, const char *iterations,
+			 const char *size, int *code)
 {
 	struct nb_progress progress;
 	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
@@ -147,7 +152,7 @@ static json_t *run(const char *workloads, const char *iterations, int *code)
 	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
 	cfg.targets[0].ops = &nb_runner_mem;
 	cfg.targets[0].run_id = "unit";
-	set("size", "1M");
+	set("size", size);
 	set("iterations", iterations);
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
 	assert_int_equal(nb_plan_make(&pl, &cfg, workloads, NULL, 0), 0);
@@ -156,6 +161,11 @@ static json_t *run(const char *workloads, const char *iterations, int *code)
 	*code = nb_exec_run(&x);
 	nb_result_finish(x.doc, !stop);
 	return x.doc;
+}
+
+static json_t *run(const char *workloads, const char *iterations, int *code)
+{
+	return run_sized(workloads, iterations, "1M", code);
 }
 
 static const json_t *entry(const json_t *doc, int i)
@@ -271,6 +281,88 @@ static void exec_interrupt_keeps_what_finished(void **state)
 	json_decref(doc);
 }
 
+/* A workload refused on the target's runner: exit 2 before any target is
+ * opened, nothing in the result (the runner here has no open at all) */
+static void exec_refused(void **state)
+{
+	static const struct nb_runner_ops fake_nfs = { .name = "nfs" };
+	struct nb_progress progress;
+	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
+			     .stop = &stop, .progress = &progress };
+
+	(void)state;
+	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
+	cfg.targets[0].ops = &fake_nfs;
+	set("size", "1M");
+	assert_int_equal(nb_config_apply(&cfg, 0), 0);
+	assert_int_equal(nb_plan_make(&pl, &cfg, "seq512k-write,bonnie", NULL, 0), 0);
+	nb_progress_init(&progress, stderr, 1);
+	x.doc = nb_result_new("unit", "nasbench run");
+	assert_int_equal(nb_exec_run(&x), NB_EXIT_USAGE);
+	assert_int_equal(json_array_size(json_object_get(x.doc, "results")), 0);
+	assert_int_equal(json_array_size(json_object_get(x.doc, "targets")), 0);
+	json_decref(x.doc);
+}
+
+static double metric(const json_t *doc, const char *name)
+{
+	const json_t *it = json_array_get(json_object_get(entry(doc, 0),
+							  "iterations"), 0);
+
+	return json_number_value(json_object_get(json_object_get(it, "metrics"),
+						 name));
+}
+
+/* bonnie's per-char phases as bonnie++ 2.00's: one I/O per byte over the
+ * first 3 MiB (DefaultByteIO), not the whole file through a buffer */
+static void exec_bonnie_per_char(void **state)
+{
+	const long blocks = (4 << 20) / 8192, chars = 3 << 20;
+	int code;
+	json_t *doc;
+
+	(void)state;
+	doc = run_sized("bonnie", "1", "4M", &code);
+	assert_int_equal(code, NB_EXIT_OK);
+	assert_string_equal(nb_jstr(entry(doc, 0), "status"), "ok");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		entry(doc, 0), "spec"), "char_size")), chars);
+	assert_true(metric(doc, "put_char_kps") > 0 && metric(doc, "get_char_kps") > 0);
+	/* put_char and get_char a byte each; put_block, get_block one chunk
+	 * each, rewrite two; 8192 seeks, of which about one in ten writes */
+	assert_true(nb_mem_faults.ios >= 2 * chars + 4 * blocks + 8192);
+	assert_true(nb_mem_faults.ios <= 2 * chars + 4 * blocks + 2 * 8192);
+	json_decref(doc);
+}
+
+/* bonnie's block data does not compress: fresh data in every chunk (one
+ * 8 KiB chunk reused, as before, compresses about 9x) */
+static void exec_bonnie_incompressible(void **state)
+{
+	size_t len, out_len, out_pos = 0;
+	unsigned char *out;
+	int code;
+	json_t *doc;
+
+	(void)state;
+	set("fast", "yes");
+	doc = run_sized("bonnie", "1", "4M", &code);
+	assert_int_equal(code, NB_EXIT_OK);
+	/* the seeks phase removes the file: its last contents */
+	len = nb_mem_faults.removed_size;
+	assert_int_equal(len, 4 << 20);
+	out_len = len + len / 2;
+	out = malloc(out_len);
+	assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_NONE, NULL,
+						 nb_mem_faults.removed, len, out,
+						 &out_pos, out_len), LZMA_OK);
+	assert_true((double)len / (double)out_pos <= 1.02);
+	free(out);
+	free(nb_mem_faults.removed);
+	nb_mem_faults.removed = NULL;
+	json_decref(doc);
+}
+
 /* every iteration of a sequential write does the same work: a new file
  * each time, not one allocation then overwrites (issue 15 item 7) */
 static void exec_iterations_alike(void **state)
@@ -313,6 +405,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(exec_interrupt_keeps_what_finished,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_bonnie_per_char, setup, teardown),
+		cmocka_unit_test_setup_teardown(exec_bonnie_incompressible, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(exec_iterations_alike, setup,
 						teardown),
 	};

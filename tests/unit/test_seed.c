@@ -170,9 +170,9 @@ static void estimates(void **state)
 	p.verify = 1;
 	nb_plan_estimate(nb_workload_find("bigfile"), &p, &e);
 	assert_true(e.seconds > 19.9 && e.seconds < 20.1);
-	/* bonnie: put_char, put_block, rewrite write the file: 3 x size */
+	/* bonnie: put_block and rewrite write the file, put_char 3 MiB */
 	nb_plan_estimate(nb_workload_find("bonnie"), &p, &e);
-	assert_true(e.written == 3000000000ULL);
+	assert_true(e.written == 2000000000ULL + (3 << 20));
 	p.fast = 1;
 	nb_plan_estimate(nb_workload_find("bonnie"), &p, &e);
 	assert_true(e.written == 2000000000ULL);
@@ -218,6 +218,27 @@ static void unsupported(void **state)
 			    "directories");
 }
 
+/* bonnie on nfs:// and iscsi:// is refused, saying what to run instead;
+ * elsewhere, and other workloads there, are not */
+static void refused(void **state)
+{
+	const struct nb_workload *b = nb_workload_find("bonnie");
+	char why[1024];
+
+	(void)state;
+	assert_non_null(nb_workload_refused(b, "nfs", why, sizeof(why)));
+	assert_true(!strncmp(why, "bonnie is refused on nfs:// targets: ", 37));
+	assert_non_null(strstr(why, "; instead, mount the export"));
+	assert_non_null(nb_workload_refused(b, "iscsi", why, sizeof(why)));
+	assert_true(!strncmp(why, "bonnie is refused on iscsi:// targets: ", 39));
+	assert_non_null(strstr(why, "; instead, log in with iscsiadm"));
+	assert_null(nb_workload_refused(b, "posix", why, sizeof(why)));
+	assert_null(nb_workload_refused(nb_workload_find("seq512k-write"), "nfs",
+					why, sizeof(why)));
+	assert_null(nb_workload_refused(nb_workload_find("bigfile"), "iscsi",
+					why, sizeof(why)));
+}
+
 /* every single-byte corruption anywhere in a block is seen */
 static void checksum(void **state)
 {
@@ -248,7 +269,7 @@ int main(void)
 		cmocka_unit_test(decide), cmocka_unit_test(three_way),
 		cmocka_unit_test(items),
 		cmocka_unit_test(estimates), cmocka_unit_test(unsupported),
-		cmocka_unit_test(checksum),
+		cmocka_unit_test(checksum), cmocka_unit_test(refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

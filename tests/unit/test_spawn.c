@@ -89,7 +89,7 @@ static void err_tail_and_merge(void **state)
 static void files_dir_env(void **state)
 {
 	char out[128], err[128], buf[64] = "";
-	char *envp[] = { "NB_SPAWN_X=42", NULL };
+	char *envp[] = { "NASBENCH_SPAWN_X=42", NULL };
 	struct nb_spawn sp = { .out_path = out, .err_path = err, .dir = scratch,
 			       .envp = envp };
 	FILE *f;
@@ -97,7 +97,7 @@ static void files_dir_env(void **state)
 	(void)state;
 	snprintf(out, sizeof(out), "%s/out.txt", scratch);
 	snprintf(err, sizeof(err), "%s/err.txt", scratch);
-	assert_int_equal(sh(&sp, "pwd; echo $NB_SPAWN_X >&2"), 0);
+	assert_int_equal(sh(&sp, "pwd; echo $NASBENCH_SPAWN_X >&2"), 0);
 	assert_int_equal(sp.status, 0);
 	assert_string_equal(sp.out, "");
 	f = fopen(out, "r");
