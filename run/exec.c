@@ -228,3 +228,15 @@ int nb_exec_run(struct nb_exec *x)
 		run_target(x, &x->cfg->targets[i]);
 	return x->exit_code;
 }
+
+json_t *nb_exec_doc_new(const struct nb_config *cfg, const char *run_id,
+			const char *command)
+{
+	json_t *doc = nb_result_new(run_id, command);
+	json_t *labels = json_object_get(doc, "labels");
+
+	for (int i = 0; i < cfg->nlabels; i++)
+		json_object_set_new(labels, cfg->labels[i].key,
+				    json_string(cfg->labels[i].value));
+	return doc;
+}
