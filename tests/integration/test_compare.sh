@@ -133,7 +133,7 @@ if [ -n "${NASBENCH_ISCSI_URL:-}" ] && [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ] &&
 	assert_out "5/5"
 	assert_out "warning: lun/rand4k-write: settings differ (allowed by --allow-changed)"
 else
-	echo "test_compare: no testbox iSCSI LUNs (NASBENCH_ISCSI_URL, NASBENCH_ISCSI_SYNC_URL): case skipped"
+	missing "the LUN case: NASBENCH_ISCSI_URL or NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
 fi
 
 t_case "figures halved fail the gate, in every format"

@@ -81,10 +81,13 @@ grep -qE "nasbench: target 'local' has [0-9.]+ [KMGT]iB free, but the workloads 
 assert_clean "$D"
 
 t_case "interrupt during bigfile: exit 130, partial figures kept, scratch removed"
-"$NB" run -t "$D" -w bigfile -i 1 --size 8G -q -o "$T/int.json" 2>"$T/int.err" &
+H=$(hook_dir)
+NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=running \
+"$NBT" run -t "$D" -w bigfile -i 1 --size 8G -q -o "$T/int.json" 2>"$T/int.err" &
 pid=$!
-sleep 1.5
+hook_wait "$H" running                  # 1 MiB of the file written
 kill -INT $pid
+hook_go "$H" running
 wait $pid
 rc=$?
 [ $rc -eq 130 ] || t_fail "exit status $rc, expected 130: $(cat "$T/int.err")"
@@ -137,7 +140,7 @@ if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
 	assert_clean "$S"
 	rmdir "$S"
 else
-	echo "test_seed: no tmpfs at /dev/shm: tmpfs probe skipped"
+	missing "tmpfs probe: no tmpfs at /dev/shm"
 fi
 
 t_case "syncprobe on this machine's disk: every figure of the contract, consistent"
@@ -206,7 +209,7 @@ if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	[ ! -e "$T/nfsb.json" ] || t_fail "a refused run wrote a result"
 	assert_clean "$D"
 else
-	echo "test_seed: NASBENCH_NFS_URL unset (nfs area not merged): NFS cases skipped"
+	missing "NFS cases: NASBENCH_NFS_URL is unset (ci/testbox up)"
 fi
 if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
 	t_case "NFS export on tmpfs: syncprobe warns"
@@ -243,7 +246,7 @@ if [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
 	assert_rc 0
 	assert_json "$T/lun.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 1 and d["results"][0]["iterations"][0]["verdict_class"] == "commit-cost-seen"'
 else
-	echo "test_seed: NASBENCH_ISCSI_SYNC_URL unset (iscsi area not merged): LUN cases skipped"
+	missing "LUN cases: NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
 fi
 if [ -n "${NASBENCH_ISCSI_TMPFS_URL:-}" ]; then
 	t_case "iSCSI LUN on tmpfs: syncprobe warns; bonnie is refused (exit 2)"
