@@ -188,6 +188,8 @@ static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
 		}
 	}
 	nb_target_close(&t);
+	if (t.leftover[0])
+		json_object_set_new(tj, "leftover", json_string(t.leftover));
 }
 
 /*

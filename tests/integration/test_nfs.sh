@@ -201,6 +201,8 @@ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 2 + 4 else 1)" "$wait
 [ "$(result_status "$T/kill.json" seq512k-write)" = ok ] || t_fail "seq512k-write not kept"
 [ "$(result_status "$T/kill.json" rand4k-read)" = failed ] || t_fail "rand4k-read not failed"
 assert_json "$T/kill.json" 'd["complete"] is True and d["results"][0]["summary"]["bw_bytes"]["median"] > 1e6'
+# what was left on the user's storage is in the result, also under -q
+assert_json "$T/kill.json" 'd["targets"][0]["leftover"].startswith("could not remove the scratch directory") and "'"$EXPORT"'/nasbench." in d["targets"][0]["leftover"]'
 drop_scratch "$T/kill.json" "$EXPORT"
 # ganesha must be back, which the next run shows
 private_testbox_up 2>"$T/up.err"

@@ -191,8 +191,10 @@ assert_json "$T/s1.json" '[r["workload"] for r in d["results"]] == ["seq512k-wri
 # ------------------------------------------------------- the testbox's servers
 if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	t_case "NFS export: bigfile verify, xz, syncprobe"
+	# syncprobe's verdict needs 64 sync writes: a loop of sync write, write
+	# and read over this export took ~12 ms under load (33 in 0.4 s)
 	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w bigfile,xz,syncprobe -i 1 --size 8M \
-		--set verify=yes --set preset=0 --runtime 0.4s -q -o "$T/nfs.json"
+		--set verify=yes --set preset=0 --runtime 2s -q -o "$T/nfs.json"
 	assert_rc 0
 	assert_json "$T/nfs.json" 'all(r["status"] == "ok" for r in d["results"])'
 	assert_json "$T/nfs.json" 'd["results"][0]["iterations"][0]["verified_bytes"] == 8 << 20'
@@ -211,15 +213,22 @@ else
 fi
 if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
 	t_case "NFS export on tmpfs: syncprobe warns"
-	probe nfstmp "$NASBENCH_NFS_TMPFS_URL" "$T/nfst.json"
+	# a loaded machine can move the export's latency under the probe (p50
+	# 148 us in one half, 2023 us in the other): then it is inconclusive,
+	# said so, and still not durable
+	probe nfstmp "$NASBENCH_NFS_TMPFS_URL" "$T/nfst.json" --runtime 1.5s
 	assert_rc 0
 	assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0'
-	assert_err "warning: target 'nfstmp': sync writes likely do not reach stable storage"
-	assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["verdict_class"] in ("no-commit-cost", "inconclusive")'
+	if J "$T/nfst.json" 'd["results"][0]["iterations"][0]["verdict_class"]' | grep -qx inconclusive; then
+		assert_err "warning: target 'nfstmp': syncprobe inconclusive: "
+	else
+		assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["verdict_class"] == "no-commit-cost"'
+		assert_err "warning: target 'nfstmp': sync writes likely do not reach stable storage"
+	fi
 
 	t_case "NFS export on tmpfs declared plp = yes: no commit cost is a pass"
 	printf '[box]\nplp = yes\n[target nfsplp]\nurl = %s\n' "$NASBENCH_NFS_TMPFS_URL" > "$T/plp.ini"
-	run "$NB" run -c "$T/plp.ini" -w syncprobe -i 1 --runtime 0.4s -o "$T/plp.json"
+	run "$NB" run -c "$T/plp.ini" -w syncprobe -i 1 --runtime 1.5s -o "$T/plp.json"
 	assert_rc 0
 	assert_json "$T/plp.json" '(lambda i: i["verdict_class"] == "no-commit-cost" and i["metrics"]["durable"] == 1 and "plp = yes" in i["verdict"])(d["results"][0]["iterations"][0]) and d["labels"]["plp"] == "yes"'
 	assert_out "the box declares power-loss protection (plp = yes)"
