@@ -123,6 +123,11 @@ unit: $(UNITBIN) $(REPLAYBIN) ## build and run the unit tests (and replay the fu
 sanitize: ## the unit tests again under ASan + UBSan
 	$(MAKE) B=build-san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit
 
+check-deep: deps ## sanitizers on real runs: the integration suite on an ASan+UBSan build, valgrind per runner
+	@$(MAKE) --no-print-directory test-build
+	@$(MAKE) --no-print-directory B=build-san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" build-san/nasbench build-san/nasbench-test
+	@ci/check-deep
+
 test-build: nasbench $(B)/nasbench-test $(TOOLBIN) ## what the integration tests run
 
 fuzz-build: deps
@@ -181,4 +186,4 @@ help: ## this list
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 14
 
 .PHONY: all nasbench deps unit sanitize test-build layers integration check demo \
-	lab-demo bench install uninstall clean help fuzz fuzz-build fuzz-bins fuzz-quick
+	lab-demo bench install uninstall clean help check-deep fuzz fuzz-build fuzz-bins fuzz-quick

@@ -57,7 +57,7 @@ const char cmd_report_usage[] =
 	"      --metric M         show M in every cell (mb_s, iops, p99_us,\n"
 	"                         lat_p99_us ...) instead of each workload's\n"
 	"                         primary figure\n"
-	"      --gnuplot PROG     the gnuplot program (default $NB_GNUPLOT or\n"
+	"      --gnuplot PROG     the gnuplot program (default $NASBENCH_GNUPLOT or\n"
 	"                         gnuplot)\n"
 	"\n"
 	"Example (the seed's I/O Analyzer table: iSCSI vs NFS x read/write x\n"
@@ -239,11 +239,8 @@ int cmd_report(int argc, char **argv)
 			go.metric = optarg;
 		else if (c == 'F')
 			format = optarg;
-		else if (c == ':')
-			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
-		else
-			return nb_opts_unknown("report", argv[optind - 1], longopts),
-			       nb_cmd_usage("%s", nb_err_last());
+		else       /* ':' (no value) or '?' (unknown) */
+			return nb_opts_fail("report", c, argv, longopts);
 	}
 	if (format && strcmp(format, "markdown") && strcmp(format, "html"))
 		return nb_opts_bad_choice("--format", format, "html|markdown");

@@ -84,13 +84,10 @@ static void on_signal(int sig)
 	static const char msg[] = "\nnasbench: stopping after the current I/O; "
 				  "interrupt again to abort at once\n";
 	(void)sig;
-	if (stop_flag) {
-		/* a second interrupt: the user will not wait for cleanup */
+	if (stop_flag)   /* a second interrupt: the user will not wait */
 		_exit(NB_EXIT_INTR);
-	}
 	stop_flag = 1;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		return;
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 }
 
 struct opts {
@@ -106,33 +103,13 @@ struct opts {
 	char command[2048];
 };
 
-/* "K=V" of --label or --set into an override of SECTION. */
-static int add_pair(struct opts *o, const char *section, const char *opt,
-		    char *arg)
-{
-	char *eq = strchr(arg, '=');
-	char where[64];
-
-	if (!eq || eq == arg)
-		return nb_err(-EINVAL, "%s: expected KEY=VALUE, not '%s'", opt, arg);
-	*eq = '\0';
-	snprintf(where, sizeof(where), "%s%s%s", opt, *section == 's' ? " " : "",
-		 *section == 's' ? arg : "");
-	return nb_config_override(&o->cfg, section, arg, eq + 1, where);
-}
-
 static int on_option(int c, const struct nb_knob *k, char *arg, void *payload)
 {
 	struct opts *o = payload;
 	size_t len = strlen(o->workloads);
-	char where[64];
 
-	if (k) {
-		snprintf(where, sizeof(where), "--%s", k->opt);
-		return nb_config_override(&o->cfg, k->section, k->name,
-					  (k->flags & NB_KF_NOARG) ? "yes" : arg,
-					  where);
-	}
+	if (k)
+		return nb_config_override_knob(&o->cfg, k, arg);
 	switch (c) {
 	case 'c': o->config = arg; return 0;
 	case 't':
@@ -141,22 +118,22 @@ static int on_option(int c, const struct nb_knob *k, char *arg, void *payload)
 				      NB_MAX_TARGETS);
 		o->targets[o->ntargets++] = arg;
 		return 0;
-	case 'l': return add_pair(o, "label", "--label", arg);
+	case 'l':
+		return nb_config_override_pair(&o->cfg, "label", "--label", arg);
 	case 'w':
 		snprintf(o->workloads + len, sizeof(o->workloads) - len, "%s%s",
 			 len ? "," : "", arg);
 		return 0;
-	case O_SET: return add_pair(o, "suite", "--set", arg);
+	case O_SET:
+		return nb_config_override_pair(&o->cfg, "suite", "--set", arg);
 	case O_CLIENTS: o->clients_file = arg; return 0;
 	case O_BOX_HW: o->box_hw = arg; return 0;
 	case O_NO_SPACE: o->no_space_check = 1; return 0;
 	case O_ACCEPT: o->accept_file = arg; return 0;
 	case O_JUNIT: o->junit = arg; return 0;
 	case 'o':                /* -o -: the JSON on stdout, as --json */
-		if (!strcmp(arg, "-"))
-			o->json = 1, o->output = NULL;
-		else
-			o->output = arg;
+		o->json |= !strcmp(arg, "-");
+		o->output = strcmp(arg, "-") ? arg : NULL;
 		return 0;
 	case O_JSON: o->json = 1; return 0;
 	case O_HISTORY: o->history = 1; return 0;
@@ -210,49 +187,20 @@ static int prepare(struct opts *o, struct nb_plan *pl, const char *run_id)
 static int output_result(struct opts *o, json_t *doc, const char *path)
 {
 	FILE *out = o->json ? stderr : stdout;
+	char *s = NULL;
 
 	if (path && nb_result_write(doc, path)) {
 		nb_die_msg("%s", nb_err_last());
 		return -EIO;
 	}
-	if (o->json) {
-		char *s = nb_result_dump(doc);
-
-		if (s)
-			puts(s);
-		free(s);
-	}
+	if (o->json && (s = nb_result_dump(doc)))
+		puts(s);
+	free(s);
 	if (!o->quiet) {
 		nb_report_text(out, doc);
 		if (path)
 			fprintf(out, "result: %s\n", path);
 	}
-	return 0;
-}
-
-/* run --history, [box] history = yes: the result into the history.  0, or
- * the exit status (2: not a history, 3: cannot write it). */
-static int record(struct opts *o, json_t *doc, const char *path, FILE *tty)
-{
-	struct nb_history *h;
-	long long id;
-	int rc;
-
-	if (stop_flag) {
-		nb_warn("interrupted: the partial result is not recorded in the history");
-		return 0;
-	}
-	rc = nb_history_open(NULL, &h);
-	if (!rc)
-		rc = nb_history_add(h, doc, path ? path : "nasbench run", &id);
-	if (rc < 0) {
-		nb_die_msg("%s", nb_err_last());
-		nb_history_close(h);
-		return rc == -EINVAL ? NB_EXIT_USAGE : NB_EXIT_TARGET;
-	}
-	if (!o->quiet)
-		fprintf(tty, "history: run %lld (%s)\n", id, nb_history_file(h));
-	nb_history_close(h);
 	return 0;
 }
 
@@ -274,11 +222,7 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 	}
 	if ((out && nb_atomic_check(out)) || (o->junit && nb_atomic_check(o->junit)))
 		return nb_cmd_write_error();
-	x.doc = nb_result_new(run_id, o->command);
-	for (int i = 0; i < o->cfg.nlabels; i++)
-		json_object_set_new(json_object_get(x.doc, "labels"),
-				    o->cfg.labels[i].key,
-				    json_string(o->cfg.labels[i].value));
+	x.doc = nb_exec_doc_new(&o->cfg, run_id, o->command);
 	nb_hw_embed(x.doc, &o->cfg, o->box);
 	o->box = NULL;
 	if (!o->quiet)
@@ -286,7 +230,7 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 	nb_progress_init(&progress, stderr, o->quiet);
 	if (o->status_ns)
 		progress.every_ns = o->status_ns;
-	if (o->clients.n && !o->quiet)
+	if (!o->quiet)
 		nb_fio_clients_print(tty, &o->clients);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -298,8 +242,11 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 		nb_die_msg("no workload ran; no result written"); /* keep the old file */
 	else if (output_result(o, x.doc, out) && x.exit_code == NB_EXIT_OK)
 		x.exit_code = NB_EXIT_TARGET;
+	else if ((o->history || o->cfg.history) && stop_flag)
+		nb_warn("interrupted: the partial result is not recorded in the history");
 	else if ((o->history || o->cfg.history) &&
-		 (rc = record(o, x.doc, out, tty)) && x.exit_code == NB_EXIT_OK)
+		 (rc = nb_history_record(x.doc, out, o->quiet, tty)) &&
+		 x.exit_code == NB_EXIT_OK)
 		x.exit_code = rc;
 	if (nb_accept_report(x.doc, o->quiet ? NULL : tty, o->junit) &&
 	    x.exit_code == NB_EXIT_OK)
@@ -337,8 +284,7 @@ int cmd_run(int argc, char **argv)
 		rc = nb_cmd_print_json(nb_run_plan_json(&pl, &o->cfg));
 	} else if (o->dry_run) {
 		nb_plan_print(stdout, &pl, &o->cfg);
-		if (o->clients.n)
-			nb_fio_clients_print(stdout, &o->clients);
+		nb_fio_clients_print(stdout, &o->clients);
 		rc = NB_EXIT_OK;
 	} else {
 		rc = execute(o, &pl, run_id);

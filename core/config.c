@@ -451,6 +451,31 @@ int nb_config_override(struct nb_config *c, const char *section,
 	return 0;
 }
 
+int nb_config_override_pair(struct nb_config *c, const char *section,
+			    const char *opt, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char key[256], where[320];
+
+	if (!eq || eq == arg)
+		return nb_err(-EINVAL, "%s: expected KEY=VALUE, not '%s'", opt, arg);
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
+	snprintf(where, sizeof(where), "%s%s%s", opt,
+		 !strcmp(section, "suite") ? " " : "",
+		 !strcmp(section, "suite") ? key : "");
+	return nb_config_override(c, section, key, eq + 1, where);
+}
+
+int nb_config_override_knob(struct nb_config *c, const struct nb_knob *k,
+			    const char *arg)
+{
+	char where[64];
+
+	snprintf(where, sizeof(where), "--%s", k->opt);
+	return nb_config_override(c, k->section, k->name,
+				  (k->flags & NB_KF_NOARG) ? "yes" : arg, where);
+}
+
 int nb_config_apply(struct nb_config *c, int targets)
 {
 	for (int i = 0; i < c->noverrides; i++) {

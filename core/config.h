@@ -98,6 +98,15 @@ int nb_config_check_targets(const struct nb_config *c);
  * with nb_config_apply().  0 or -ENOMEM. */
 int nb_config_override(struct nb_config *c, const char *section,
 		       const char *key, const char *value, const char *where);
+/* The same from ARG "KEY=VALUE" of option OPT (--label, --set): WHERE is
+ * OPT, or "OPT KEY" for SECTION "suite".  0, -EINVAL ("OPT: expected
+ * KEY=VALUE, not 'ARG'") or -ENOMEM. */
+int nb_config_override_pair(struct nb_config *c, const char *section,
+			    const char *opt, const char *arg);
+struct nb_knob;
+/* The same from knob K's option --K->opt with ARG ("yes" for a flag). */
+int nb_config_override_knob(struct nb_config *c, const struct nb_knob *k,
+			    const char *arg);
 /* Apply the overrides: of "suite" and "label" (TARGETS 0: after the box
  * file is read) or of "target" (TARGETS 1: once the run's targets are
  * chosen).  0 or -EINVAL with "WHERE: ..." set. */

@@ -166,6 +166,8 @@ struct nb_target {
 	                          * (nb_wl_wrote); reads prefill the rest */
 	uint64_t cached_opens;   /* opens that asked for O_DIRECT and went
 	                          * through the client's page cache (refused) */
+	char leftover[1400];     /* set by close: what it could not remove from
+	                          * the target, and why (the result records it) */
 	void *priv;
 };
 

@@ -289,7 +289,7 @@ int nb_chart_render(const char *dir, const char *const *names, size_t n,
 	int rc = 0;
 
 	if (!prog)
-		prog = getenv("NB_GNUPLOT") ?: "gnuplot";
+		prog = getenv("NASBENCH_GNUPLOT") ?: "gnuplot";
 	while (next < n || running) {
 		if (next < n && running < 2 && !rc) {
 			struct job *j = &jobs[running];
@@ -301,10 +301,10 @@ int nb_chart_render(const char *dir, const char *const *names, size_t n,
 			if (rc == -ENOENT)
 				rc = nb_err(-ENOENT, "cannot run '%s': not found "
 					    "(install gnuplot-nox, or set "
-					    "NB_GNUPLOT)", prog);
+					    "NASBENCH_GNUPLOT)", prog);
 			else if (rc == -EACCES)
 				rc = nb_err(-ENOENT, "cannot run '%s': %s (install "
-					    "gnuplot-nox, or set NB_GNUPLOT)",
+					    "gnuplot-nox, or set NASBENCH_GNUPLOT)",
 					    prog, strerror(EACCES));
 			if (rc)
 				continue;

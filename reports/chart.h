@@ -36,7 +36,7 @@ int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
 		      int percent);
 
 /* Run gnuplot on NAME.gp for each name, two at a time.  PROG is the
- * gnuplot program (NULL: $NB_GNUPLOT or "gnuplot").  0; -ENOENT when
+ * gnuplot program (NULL: $NASBENCH_GNUPLOT or "gnuplot").  0; -ENOENT when
  * gnuplot cannot be run ("gnuplot not found ..."); -EIO when it failed on
  * a script (message names the .gp file and gnuplot's own error). */
 int nb_chart_render(const char *dir, const char *const *names, size_t n,

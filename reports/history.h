@@ -39,6 +39,12 @@ const char *nb_history_file(const struct nb_history *h);
 int nb_history_add(struct nb_history *h, const json_t *doc, const char *source,
 		   long long *id);
 
+/* Record the result DOC of a run written to PATH (NULL: none) in the
+ * default history; unless QUIET, "history: run ID (FILE)" on TTY.  0, or
+ * the exit status (2: not a history, 3: cannot write it), message printed. */
+int nb_history_record(const json_t *doc, const char *path, int quiet,
+		      FILE *tty);
+
 /* Label filters: "k=v" strings. */
 struct nb_history_filter {
 	char *const *labels;

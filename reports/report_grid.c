@@ -41,6 +41,7 @@ struct grid {
 	const char *metric;          /* stored name, NULL: each workload's primary */
 	double factor;               /* stored -> the user's unit of --metric */
 	char metric_user[64];
+	char **key;                  /* each item's facet, row and column values */
 };
 
 static const char *const pseudo[] = { "workload", "target", "runner",
@@ -366,9 +367,14 @@ static void pool(const struct grid *g, const char *const *dims, size_t nd,
 		json_t *d;
 		int seen = 0;
 
-		coords(&g->it[i], dims, nd, NULL, co, sizeof(co));
-		if (strcmp(co, want))
-			continue;
+		if (g->key) {
+			if (strcmp(g->key[i], want))
+				continue;
+		} else {
+			coords(&g->it[i], dims, nd, NULL, co, sizeof(co));
+			if (strcmp(co, want))
+				continue;
+		}
 		c->present = 1;
 		if (!nb_report_entry_counts(e)) {
 			if (!c->status[0])
@@ -750,6 +756,24 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 				break;
 			}
 	}
+	/* each item's coordinates once: a cell is the items with its own */
+	{
+		const char *dims[3 * MAXD];
+		size_t nd = 0;
+		char co[2048];
+
+		for (i = 0; i < g.nfacets; i++)
+			dims[nd++] = g.facets[i];
+		for (i = 0; i < g.nrows; i++)
+			dims[nd++] = g.rows[i];
+		for (i = 0; i < g.ncols; i++)
+			dims[nd++] = g.cols[i];
+		g.key = calloc(g.nit + 1, sizeof(*g.key));
+		for (i = 0; i < g.nit; i++) {
+			coords(&g.it[i], dims, nd, NULL, co, sizeof(co));
+			g.key[i] = strdup(co);
+		}
+	}
 	json_decref(r->grids);
 	json_decref(r->grid_note);
 	r->grids = json_array();
@@ -784,6 +808,9 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 		json_decref(fl);
 	}
 out:
+	for (i = 0; g.key && i < g.nit; i++)
+		free(g.key[i]);
+	free(g.key);
 	json_decref(g.base);
 	json_decref(keep);
 	free(g.it);

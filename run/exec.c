@@ -188,6 +188,8 @@ static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
 		}
 	}
 	nb_target_close(&t);
+	if (t.leftover[0])
+		json_object_set_new(tj, "leftover", json_string(t.leftover));
 }
 
 /*
@@ -225,4 +227,16 @@ int nb_exec_run(struct nb_exec *x)
 	for (int i = 0; i < x->cfg->ntargets && !*x->stop; i++)
 		run_target(x, &x->cfg->targets[i]);
 	return x->exit_code;
+}
+
+json_t *nb_exec_doc_new(const struct nb_config *cfg, const char *run_id,
+			const char *command)
+{
+	json_t *doc = nb_result_new(run_id, command);
+	json_t *labels = json_object_get(doc, "labels");
+
+	for (int i = 0; i < cfg->nlabels; i++)
+		json_object_set_new(labels, cfg->labels[i].key,
+				    json_string(cfg->labels[i].value));
+	return doc;
 }

@@ -36,4 +36,9 @@ struct nb_exec {
  * error); an interrupt is the caller's to report (*X->stop is set). */
 int nb_exec_run(struct nb_exec *x);
 
+/* A new result document for a run of CFG: nb_result_new() with the
+ * configuration's labels. */
+json_t *nb_exec_doc_new(const struct nb_config *cfg, const char *run_id,
+			const char *command);
+
 #endif

@@ -181,11 +181,14 @@ static void nfs_rt_close(struct nb_target *t)
 	if (p->made_root && !t->cfg->keep) {
 		if (p->nfs && p->ninflight)
 			nb_nfs_lose(p, -EIO, "closed with I/O in flight");
-		if (!p->nfs || remove_tree(p, p->root, 0))
-			nb_warn("target '%s': could not remove the scratch directory "
-				"'%s%s' on NFS server '%s': %s", t->cfg->name,
-				p->mounted, p->root, p->host,
-				p->lost[0] ? p->lost : nb_err_last());
+		if (!p->nfs || remove_tree(p, p->root, 0)) {
+			snprintf(t->leftover, sizeof(t->leftover),
+				 "could not remove the scratch directory "
+				 "'%s%s' on NFS server '%s': %s", p->mounted,
+				 p->root, p->host,
+				 p->lost[0] ? p->lost : nb_err_last());
+			nb_warn("target '%s': %s", t->cfg->name, t->leftover);
+		}
 	}
 	if (p->nfs)
 		nb_nfs_lose(p, -EIO, "closed");

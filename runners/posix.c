@@ -156,9 +156,11 @@ static void posix_close(struct nb_target *t)
 		return;
 	if (p->ring.ring_fd > 0)
 		io_uring_queue_exit(&p->ring);
-	if (p->made_root && !t->cfg->keep && (rc = nb_rmtree(p->root)))
-		nb_warn("target '%s': could not remove '%s': %s", t->cfg->name,
-			p->root, strerror(-rc));
+	if (p->made_root && !t->cfg->keep && (rc = nb_rmtree(p->root))) {
+		snprintf(t->leftover, sizeof(t->leftover),
+			 "could not remove '%s': %s", p->root, strerror(-rc));
+		nb_warn("target '%s': %s", t->cfg->name, t->leftover);
+	}
 	free(p);
 	t->priv = NULL;
 }

@@ -59,19 +59,39 @@ static int xml_take(const char **p, const char *tag, char *out, size_t len)
 	return 0;
 }
 
+/* The next TAG at or after P.  Each tag is searched for again only once
+ * P has passed where it was, and never again once none is left: a report
+ * of thousands of records is read in one pass, not once per record. */
+struct seek {
+	const char *tag, *at;
+	int gone;
+};
+
+static const char *seek(struct seek *s, const char *p)
+{
+	if (!s->gone && (!s->at || s->at < p)) {
+		s->at = strstr(p, s->tag);
+		s->gone = !s->at;
+	}
+	return s->gone ? NULL : s->at;
+}
+
 /* The CUnit "automated" report: suites of test records, a failed test
  * with one FAILURE record per failed assertion (kept once, first reason). */
 static int parse_cunit(const char *xml, struct nb_conform_tests *ts)
 {
 	const char *p = xml;
 	char suite[128] = "", name[300], full[512], cond[512], last[512] = "", why[1400];
+	struct seek t_ns = { .tag = "<SUITE_NAME>" }, t_ok = { .tag = "<CUNIT_RUN_TEST_SUCCESS>" },
+		    t_bad = { .tag = "<CUNIT_RUN_TEST_FAILURE>" },
+		    t_sfail = { .tag = "<CUNIT_RUN_SUITE_FAILURE>" };
 	int n = 0;
 
 	for (;;) {
-		const char *ns = strstr(p, "<SUITE_NAME>");
-		const char *ok = strstr(p, "<CUNIT_RUN_TEST_SUCCESS>");
-		const char *bad = strstr(p, "<CUNIT_RUN_TEST_FAILURE>");
-		const char *sfail = strstr(p, "<CUNIT_RUN_SUITE_FAILURE>");
+		const char *ns = seek(&t_ns, p);
+		const char *ok = seek(&t_ok, p);
+		const char *bad = seek(&t_bad, p);
+		const char *sfail = seek(&t_sfail, p);
 		const char *next = ns;
 
 		if (ok && (!next || ok < next))

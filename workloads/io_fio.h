@@ -54,7 +54,8 @@ int nb_fio_clients_setup(struct nb_fio_clients *cl,
 int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 			const char *ioengine, const struct nb_fio_clients *cl);
 
-/* Print the command that starts 'fio --server' on each client host. */
+/* Print the command that starts 'fio --server' on each client host
+ * (nothing without clients). */
 void nb_fio_clients_print(FILE *out, const struct nb_fio_clients *cl);
 
 #endif

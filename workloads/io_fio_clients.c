@@ -279,6 +279,8 @@ void nb_fio_clients_print(FILE *out, const struct nb_fio_clients *cl)
 {
 	char name[300], cmd[400];
 
+	if (!cl->n)
+		return;
 	fprintf(out, "fio clients: start this on each host before the run "
 		"(nasbench does not log in anywhere):\n");
 	for (int i = 0; i < cl->n; i++) {

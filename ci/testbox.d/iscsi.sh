@@ -12,8 +12,8 @@
 #   iqn.2026-11.org.nasbench:ext4   32 MiB holding an ext4 file system
 # LUN files are sparse, under $TB_STATE/iscsi; tgtd's pid is $TB_STATE/tgtd.pid.
 
-TB_ISCSI_CTL=${NB_TESTBOX_ISCSI_CTL:-26}
-TB_ISCSI_PORT=${NB_TESTBOX_ISCSI_PORT:-3262}
+TB_ISCSI_CTL=${NASBENCH_TESTBOX_ISCSI_CTL:-26}
+TB_ISCSI_PORT=${NASBENCH_TESTBOX_ISCSI_PORT:-3262}
 TB_ISCSI_IQN=iqn.2026-11.org.nasbench
 TB_ISCSI_DIR=$TB_STATE/iscsi
 TB_ISCSI_PID=$TB_STATE/tgtd.pid

@@ -15,7 +15,15 @@ for f in "$NB" "$NBT" "$TOOLS/iscsi_pio" "$TOOLS/nfs_meta"; do
 	[ -x "$f" ] || { echo "FAIL: $f is missing: run 'make test-build'" >&2; exit 1; }
 done
 T=$(mktemp -d /tmp/nbtest.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+# at_exit CMD: run CMD (eval'd) when the test ends, before $T goes
+T_ATEXIT=()
+at_exit() { T_ATEXIT+=("$1"); }
+t_exit() {
+	local c
+	for c in "${T_ATEXIT[@]}"; do eval "$c"; done
+	rm -rf "$T"
+}
+trap t_exit EXIT
 T_FAILS=0
 T_CASES=0
 T_NAME=
@@ -93,7 +101,7 @@ tgt_up() {
 	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 &
 	TGT_PID=$!
 	disown $TGT_PID          # no "Killed" notice when a case kills it
-	trap 'tgt_down; rm -rf "$T"' EXIT
+	at_exit tgt_down
 	for _ in $(seq 100); do tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 && break; sleep 0.1; done
 	TGT_URL=iscsi://127.0.0.1:$TGT_PORT/iqn.2026-11.org.nasbench:private/1
 	tgtadm -C $TGT_C --lld iscsi --op new --mode target --tid 1 -T iqn.2026-11.org.nasbench:private &&
@@ -108,8 +116,24 @@ tgt_down() {
 	for _ in $(seq 50); do kill -0 $TGT_PID 2>/dev/null || break; sleep 0.1; done
 	kill -0 $TGT_PID 2>/dev/null && kill $TGT_PID
 	TGT_PID=
-	trap 'rm -rf "$T"' EXIT
 }
+
+# private_testbox: a testbox of this test alone ('ci/testbox up --private':
+# its own network namespace, rpcbind, ganesha and tgtd), for tests that stop,
+# kill or restart servers while other tests use the shared one.  Sets PTB
+# (its state directory) and PRIV_NFS_URL, PRIV_ISCSI_URL, ... (the
+# NASBENCH_* lines of its 'ci/testbox env'); it goes at exit.
+private_testbox() {
+	PTB=$T/testbox
+	at_exit 'NASBENCH_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" down >/dev/null 2>&1'
+	if ! NASBENCH_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" up --private >"$T/ptb.env" 2>"$T/ptb.err"; then
+		missing "a private testbox did not start: $(cat "$T/ptb.err")"
+		return 1
+	fi
+	eval "$(sed -n 's/^NASBENCH_\([A-Z0-9_]*\)=/PRIV_\1=/p' "$T/ptb.env")"
+}
+# private_testbox_up: bring its servers back after a test stopped one
+private_testbox_up() { NASBENCH_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" up >/dev/null; }
 
 # no scratch directory left under DIR
 assert_clean() { [ -z "$(ls -d "$1"/nasbench.* 2>/dev/null)" ] || t_fail "scratch left in $1: $(ls -d "$1"/nasbench.*)"; }

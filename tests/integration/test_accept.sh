@@ -189,7 +189,7 @@ assert_json "$T/clean.json" 'd["results"][0]["summary"]["blocks_checked"]["media
 HAS_SYNCPROBE=1
 
 t_case "suite accept implies integrity (and durability) criteria on a local directory"
-run "$NB" run -s accept -t "local=$D" --size 2M -i 1 -o "$T/suite.json"
+run "$NB" run -s accept -t "local=$D" --size 2M -i 1 --runtime 6s -o "$T/suite.json"
 assert_rc 0
 assert_out "acceptance: PASS ($((3 + HAS_SYNCPROBE)) passed, 0 failed)"
 assert_json "$T/suite.json" '[c["criterion"] for c in d["accept"]["criteria"]] == ["integrity@local corrupt_blocks = 0", "integrity@local misplaced_blocks = 0", "integrity@local stale_blocks = 0"] + (["syncprobe@local durable = yes"] if any(r["workload"] == "syncprobe" for r in d["results"]) else [])'
@@ -199,7 +199,9 @@ assert_json "$T/suite.json" 'len([r for r in d["results"] if r["workload"] == "s
 
 t_case "suite accept adds the workloads the criteria name"
 printf 'rand4k-read@local iops >= 1\n' >"$T/extra.accept"
-run "$NB" run -s accept -t "local=$D" --size 2M -i 1 --runtime 2s --accept "$T/extra.accept" -o "$T/suite2.json"
+# the implied durable = yes needs syncprobe's 64 sync writes: an fsync of this
+# shared disk took ~40 ms under load (49 in a 2 s probe, inconclusive); 6 s
+run "$NB" run -s accept -t "local=$D" --size 2M -i 1 --runtime 6s --accept "$T/extra.accept" -o "$T/suite2.json"
 assert_rc 0
 assert_json "$T/suite2.json" '[r["workload"] for r in d["results"]][-1] == "rand4k-read" and d["accept"]["criteria"][0]["criterion"] == "rand4k-read@local iops >= 1" and d["accept"]["criteria"][0]["verdict"] == "pass"'
 
@@ -319,13 +321,6 @@ else
 	printf 'syncprobe@tmpfs durable = yes\nsyncprobe@synclun durable = yes\n' >"$T/durable.accept"
 	durable() { run "$NB" run -t "tmpfs=$NASBENCH_NFS_TMPFS_URL" -t "synclun=$NASBENCH_ISCSI_SYNC_URL" -w syncprobe -i 1 --accept "$T/durable.accept" -o "$T/durable.json" --junit "$T/durable.xml"; }
 	durable
-	# the testbox is shared: another area's fault test may be restarting a
-	# server (a lost connection, a UNIT ATTENTION after a reset); once more
-	if [ "$RC" -eq 3 ]; then
-		echo "test_accept.sh: durability run hit a target error ($ERR); once more after 'ci/testbox up'"
-		"$ROOT/ci/testbox" up >/dev/null 2>&1
-		durable
-	fi
 	assert_rc 1
 	assert_json "$T/durable.json" '[(c["target"], c["measured"], c["verdict"]) for c in d["accept"]["criteria"]] == [("tmpfs", "no", "fail"), ("synclun", "yes", "pass")]'
 	python3 - "$T/durable.xml" <<'PY' || t_fail "JUnit lacks the failing durability criterion"

@@ -251,7 +251,7 @@ if "$NB" help compare >/dev/null 2>&1; then
 	assert_out "iscsi"
 	grep -q "only in base: iscsi" <<<"$OUT" && t_fail "iscsi rows did not match: $OUT"
 else
-	echo "test_hw: 'nasbench compare' not on this branch yet: compare case skipped"
+	missing "the compare case: 'nasbench compare' is not in this build"
 fi
 
 t_done

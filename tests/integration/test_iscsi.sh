@@ -6,7 +6,7 @@ if [ -z "${NASBENCH_ISCSI_URL:-}" ]; then
 	echo "FAIL $(basename "$0"): cannot run: NASBENCH_ISCSI_URL is unset (no iSCSI testbox: 'ci/testbox up')" >&2
 	exit 1
 fi
-TB=${NB_TESTBOX_DIR:-/tmp/nasbench-testbox}
+TB=${NASBENCH_TESTBOX_DIR:-/tmp/nasbench-testbox}
 LUNS=$TB/iscsi                       # the LUNs' backing files: the server's truth
 IQN=${NASBENCH_ISCSI_URL%:wb/1}      # iscsi://HOST:PORT/iqn.2026-11.org.nasbench
 PORTAL=${IQN#iscsi://}

@@ -25,9 +25,9 @@ LAB=$ROOT/ci/lab
 eval "lib_$(declare -f t_case)"
 t_case() { echo "test_lab: +${SECONDS}s $1" >&2; lib_t_case "$@"; }
 trap '"$LAB" down >/dev/null 2>&1; rm -rf "$T"' EXIT
-export NB_LAB_DIR=$T/lab
+export NASBENCH_LAB_STATE=$T/lab
 # one lab at a time on a machine: wait for another test's or user's lab
-export NB_LAB_WAIT=600
+export NASBENCH_LAB_WAIT=600
 J() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 # bw WORKLOAD EXTRA...: MB/s of one iteration on the lab's NFS target
@@ -49,13 +49,13 @@ up() { # ARGS...: up and eval the assignments
 	eval "$OUT"
 }
 # the processes of the lab that is up (zfs-fuse, rpcbind, ganesha, tgtd)
-lab_pids() { cat "$NB_LAB_DIR"/zfs.pid "$NB_LAB_DIR"/serve/*.pid 2>/dev/null; }
+lab_pids() { cat "$NASBENCH_LAB_STATE"/zfs.pid "$NASBENCH_LAB_STATE"/serve/*.pid 2>/dev/null; }
 # nothing of the lab is left: loops, mounts, cgroup, processes (PIDS), namespace
 assert_gone() {
 	local l p
-	l=$(losetup -a | grep -F "$NB_LAB_DIR/" || true)
+	l=$(losetup -a | grep -F "$NASBENCH_LAB_STATE/" || true)
 	[ -z "$l" ] || t_fail "loop devices left: $l"
-	l=$(grep -F " $NB_LAB_DIR/" /proc/mounts || true)
+	l=$(grep -F " $NASBENCH_LAB_STATE/" /proc/mounts || true)
 	[ -z "$l" ] || t_fail "mounts left: $l"
 	# (a killed process not yet reaped by init holds nothing)
 	l=$(for p in $1; do
@@ -94,7 +94,7 @@ assert_err "lab: missing: /dev/fuse (FUSE: modprobe fuse) /dev/loop-control (loo
 # ------------------------------------------------- raidz1 + SLOG, hdd disks
 t_case "up raidz1 --slog: assignments, a box file, the labels in the result"
 up raidz1 --slog
-assert_out "NASBENCH_LAB_NFS=nfs://198.18.14.2$NB_LAB_DIR/mnt/nfs"
+assert_out "NASBENCH_LAB_NFS=nfs://198.18.14.2$NASBENCH_LAB_STATE/mnt/nfs"
 assert_out "NASBENCH_LAB_ISCSI=iscsi://198.18.14.2:3260/iqn.2026-11.org.nasbench.lab:raidz1/1"
 assert_out "NASBENCH_LAB_LABELS='layout=raidz1 disks=5x2G media=hdd slog=ssd compression=off arc=64M'"
 assert_out "NASBENCH_LAB_POOL=nblab"
@@ -107,12 +107,12 @@ t_case "up again: identical reuses, another exits 2"
 run "$LAB" up raidz1 --slog
 assert_rc 0
 assert_err "is already up: reusing it"
-NB_LAB_WAIT=0 run "$LAB" up raid10
+NASBENCH_LAB_WAIT=0 run "$LAB" up raid10
 assert_rc 2
 assert_err "lab: another lab is up: 'raidz1 disks=5 disk=hdd slog=ssd"
 
 t_case "NFS on hdd raidz1: sync writes below half of async; a SLOG at least doubles them"
-slog=$(awk '$1 == "slog" { print $2 }' "$NB_LAB_DIR/loops")
+slog=$(awk '$1 == "slog" { print $2 }' "$NASBENCH_LAB_STATE/loops")
 : >"$T/async"; : >"$T/sync"; : >"$T/slog"
 # each measurement starts with the previous one's data on the disks (a
 # snapshot waits for the open transaction group to be written)
@@ -136,7 +136,7 @@ t_case "raidz1 (5) uncached rand4k-read"
 zraid=$(iops --size 256M --runtime 4s)
 
 t_case "zfs-fuse killed under a run: nasbench exits 3 naming the target; down cleans up"
-"$NB" run "$NASBENCH_LAB_BOX" -t lab-nfs -w seq512k-write --runtime 60s --size 64M -i 1 -q \
+"$NB" run "$NASBENCH_LAB_BOX" -t lab-nfs -w seq512k-write --runtime 60s --size 64M -i 1 -q --timeout 10s \
 	-o "$T/killed.json" >"$T/killed.out" 2>"$T/killed.err" &
 nbpid=$!
 # until the run writes its data file in the dataset (seen through the mount)
@@ -145,7 +145,7 @@ for _ in $(seq 600); do
 	sleep 0.1
 done
 pids=$(lab_pids)
-kill -9 "$(cat "$NB_LAB_DIR/zfs.pid")"
+kill -9 "$(cat "$NASBENCH_LAB_STATE/zfs.pid")"
 wait "$nbpid"
 RC=$? ERR=$(cat "$T/killed.err")
 assert_rc 3
@@ -169,6 +169,6 @@ pids=$(lab_pids)
 run "$LAB" down
 assert_rc 0
 assert_gone "$pids"
-assert_no_file "$NB_LAB_DIR/disks"
+assert_no_file "$NASBENCH_LAB_STATE/disks"
 
 t_done

@@ -3,23 +3,18 @@
 # and sync), reads, metadata calls, and every fault of issue 3.
 . "$(dirname "$0")/lib.sh"
 
-if [ -z "${NASBENCH_NFS_URL:-}" ]; then
-	echo "FAIL test_nfs.sh: cannot run: NASBENCH_NFS_URL is unset (no NFS testbox: 'ci/testbox up')" >&2
-	exit 1
-fi
-# The fault cases stop and kill the shared ganesha: one test_nfs.sh at a time
-# (several worktrees share the testbox).
-LOCK=${NB_TESTBOX_DIR:-/tmp/nasbench-testbox}/nfs/test.lock
-exec 9>>"$LOCK" && flock -w 600 9 ||
-	{ echo "test_nfs.sh: FAIL: another test_nfs.sh holds $LOCK for 10 minutes" >&2; exit 1; }
-URL=$NASBENCH_NFS_URL
-TMPFS_URL=${NASBENCH_NFS_TMPFS_URL:-}
+# Every case runs on a testbox of this test alone (lib.sh private_testbox):
+# the fault cases stop and kill its ganesha while other tests use the
+# shared one, and two runs of this test at once do not meet.
+private_testbox || { t_done; exit 1; }
+URL=$PRIV_NFS_URL
+TMPFS_URL=$PRIV_NFS_TMPFS_URL
 HOST=${URL#nfs://}
 HOST=${HOST%%/*}
 # the testbox runs on this machine: the export's directory is the URL's path
 EXPORT=/${URL#nfs://*/}
 STATE=$(dirname "$EXPORT")
-GANESHA_PID=${NB_TESTBOX_DIR:-/tmp/nasbench-testbox}/nfs-ganesha.pid
+GANESHA_PID=$PTB/nfs-ganesha.pid
 
 # scratch_gone RESULT DIR: the run of RESULT left no nasbench.<run-id> in DIR
 # (other people's runs on the shared testbox may have theirs there)
@@ -167,8 +162,6 @@ NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=start:rand4k-read:1 \
 	-o "$T/hang.json" >"$T/hang.out" 2>"$T/hang.err" &
 pid=$!
 hook_wait "$H" start:rand4k-read:1      # the second workload, mounted
-# whatever happens to this script, the shared ganesha runs on afterwards
-trap 'kill -CONT "$(cat "$GANESHA_PID")" 2>/dev/null; rm -rf "$T"' EXIT
 kill -STOP "$(cat "$GANESHA_PID")"
 stopped=$(date +%s.%N)
 hook_go "$H" start:rand4k-read:1
@@ -176,7 +169,6 @@ wait $pid
 RC=$?
 waited=$(python3 -c "import sys,time; print(time.time() - float(sys.argv[1]))" "$stopped")
 kill -CONT "$(cat "$GANESHA_PID")"
-trap 'rm -rf "$T"' EXIT
 ERR=$(cat "$T/hang.err")
 assert_rc 3
 assert_err "nasbench: target 'nas': no answer from NFS server '$HOST' within 2 s"
@@ -209,10 +201,11 @@ python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 2 + 4 else 1)" "$wait
 [ "$(result_status "$T/kill.json" seq512k-write)" = ok ] || t_fail "seq512k-write not kept"
 [ "$(result_status "$T/kill.json" rand4k-read)" = failed ] || t_fail "rand4k-read not failed"
 assert_json "$T/kill.json" 'd["complete"] is True and d["results"][0]["summary"]["bw_bytes"]["median"] > 1e6'
+# what was left on the user's storage is in the result, also under -q
+assert_json "$T/kill.json" 'd["targets"][0]["leftover"].startswith("could not remove the scratch directory") and "'"$EXPORT"'/nasbench." in d["targets"][0]["leftover"]'
 drop_scratch "$T/kill.json" "$EXPORT"
-# (another server of the testbox failing to start is not this test's business:
-# ganesha must be back, which the next run shows)
-"$ROOT/ci/testbox" up >/dev/null 2>"$T/up.err"
+# ganesha must be back, which the next run shows
+private_testbox_up 2>"$T/up.err"
 run "$NB" run -q -t "nas=$URL" -w seq512k-write --size 4M -i 1 -o "$T/back.json"
 assert_rc 0
 [ "$RC" -eq 0 ] || t_fail "ganesha is not back after 'ci/testbox up': $(cat "$T/up.err")"

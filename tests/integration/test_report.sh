@@ -153,9 +153,9 @@ assert_rc 2
 assert_err "--format markdown writes to standard output; drop -o $T/x or use -o -"
 
 t_case "report: without gnuplot the tables still come out, with a warning"
-NB_GNUPLOT=/nonexistent/gnuplot run "$NB" report "$T"/{1,2}.json -o "$T/nogp"
+NASBENCH_GNUPLOT=/nonexistent/gnuplot run "$NB" report "$T"/{1,2}.json -o "$T/nogp"
 assert_rc 0
-assert_err "nasbench: warning: cannot run '/nonexistent/gnuplot': not found (install gnuplot-nox, or set NB_GNUPLOT); charts skipped"
+assert_err "nasbench: warning: cannot run '/nonexistent/gnuplot': not found (install gnuplot-nox, or set NASBENCH_GNUPLOT); charts skipped"
 assert_out "report: $T/nogp/report.html (tables only: charts skipped, $T/nogp/report.md)"
 grep -q "Charts skipped: cannot run" "$T/nogp/report.html" || t_fail "report.html does not say the charts were skipped"
 grep -q "| sync=standard |" "$T/nogp/report.md" || t_fail "no tables without gnuplot"

@@ -181,7 +181,7 @@ else
 fi
 
 t_case "a data set that fits in the box's RAM is warned; --size auto is twice the RAM"
-run "$NB" run -t "$D" -w seq512k-read,syncprobe --label ram=64M --size 32M -i 1 --runtime 0.2s -q -o "$T/ram.json"
+run "$NB" run -t "$D" -w seq512k-read,syncprobe --label ram=64M --size 32M -i 1 --runtime 2s -q -o "$T/ram.json"
 assert_rc 0
 assert_json "$T/ram.json" 'd["results"][0]["warnings"] == ["data set 32 MiB is less than twice the box\u0027s RAM (64 MiB): it can sit in the box\u0027s cache, so the figures may measure RAM, not the disks; use --size auto (twice the RAM) for disk figures"] and not any("RAM" in w for w in d["results"][1]["warnings"]) and d["labels"]["ram"] == "64M"'
 run "$NB" run -t "$D" -w seq512k-read --label ram=64M --size auto -i 1 --runtime 0.2s -q -o "$T/ram.json"

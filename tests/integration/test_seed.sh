@@ -81,10 +81,13 @@ grep -qE "nasbench: target 'local' has [0-9.]+ [KMGT]iB free, but the workloads 
 assert_clean "$D"
 
 t_case "interrupt during bigfile: exit 130, partial figures kept, scratch removed"
-"$NB" run -t "$D" -w bigfile -i 1 --size 8G -q -o "$T/int.json" 2>"$T/int.err" &
+H=$(hook_dir)
+NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=running \
+"$NBT" run -t "$D" -w bigfile -i 1 --size 8G -q -o "$T/int.json" 2>"$T/int.err" &
 pid=$!
-sleep 1.5
+hook_wait "$H" running                  # 1 MiB of the file written
 kill -INT $pid
+hook_go "$H" running
 wait $pid
 rc=$?
 [ $rc -eq 130 ] || t_fail "exit status $rc, expected 130: $(cat "$T/int.err")"
@@ -137,7 +140,7 @@ if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
 	assert_clean "$S"
 	rmdir "$S"
 else
-	echo "test_seed: no tmpfs at /dev/shm: tmpfs probe skipped"
+	missing "tmpfs probe: no tmpfs at /dev/shm"
 fi
 
 t_case "syncprobe on this machine's disk: every figure of the contract, consistent"
@@ -188,8 +191,10 @@ assert_json "$T/s1.json" '[r["workload"] for r in d["results"]] == ["seq512k-wri
 # ------------------------------------------------------- the testbox's servers
 if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	t_case "NFS export: bigfile verify, xz, syncprobe"
+	# syncprobe's verdict needs 64 sync writes: a loop of sync write, write
+	# and read over this export took ~12 ms under load (33 in 0.4 s)
 	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w bigfile,xz,syncprobe -i 1 --size 8M \
-		--set verify=yes --set preset=0 --runtime 0.4s -q -o "$T/nfs.json"
+		--set verify=yes --set preset=0 --runtime 2s -q -o "$T/nfs.json"
 	assert_rc 0
 	assert_json "$T/nfs.json" 'all(r["status"] == "ok" for r in d["results"])'
 	assert_json "$T/nfs.json" 'd["results"][0]["iterations"][0]["verified_bytes"] == 8 << 20'
@@ -204,19 +209,26 @@ if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	[ ! -e "$T/nfsb.json" ] || t_fail "a refused run wrote a result"
 	assert_clean "$D"
 else
-	echo "test_seed: NASBENCH_NFS_URL unset (nfs area not merged): NFS cases skipped"
+	missing "NFS cases: NASBENCH_NFS_URL is unset (ci/testbox up)"
 fi
 if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
 	t_case "NFS export on tmpfs: syncprobe warns"
-	probe nfstmp "$NASBENCH_NFS_TMPFS_URL" "$T/nfst.json"
+	# a loaded machine can move the export's latency under the probe (p50
+	# 148 us in one half, 2023 us in the other): then it is inconclusive,
+	# said so, and still not durable
+	probe nfstmp "$NASBENCH_NFS_TMPFS_URL" "$T/nfst.json" --runtime 1.5s
 	assert_rc 0
 	assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0'
-	assert_err "warning: target 'nfstmp': sync writes likely do not reach stable storage"
-	assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["verdict_class"] in ("no-commit-cost", "inconclusive")'
+	if J "$T/nfst.json" 'd["results"][0]["iterations"][0]["verdict_class"]' | grep -qx inconclusive; then
+		assert_err "warning: target 'nfstmp': syncprobe inconclusive: "
+	else
+		assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["verdict_class"] == "no-commit-cost"'
+		assert_err "warning: target 'nfstmp': sync writes likely do not reach stable storage"
+	fi
 
 	t_case "NFS export on tmpfs declared plp = yes: no commit cost is a pass"
 	printf '[box]\nplp = yes\n[target nfsplp]\nurl = %s\n' "$NASBENCH_NFS_TMPFS_URL" > "$T/plp.ini"
-	run "$NB" run -c "$T/plp.ini" -w syncprobe -i 1 --runtime 0.4s -o "$T/plp.json"
+	run "$NB" run -c "$T/plp.ini" -w syncprobe -i 1 --runtime 1.5s -o "$T/plp.json"
 	assert_rc 0
 	assert_json "$T/plp.json" '(lambda i: i["verdict_class"] == "no-commit-cost" and i["metrics"]["durable"] == 1 and "plp = yes" in i["verdict"])(d["results"][0]["iterations"][0]) and d["labels"]["plp"] == "yes"'
 	assert_out "the box declares power-loss protection (plp = yes)"
@@ -234,7 +246,7 @@ if [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
 	assert_rc 0
 	assert_json "$T/lun.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 1 and d["results"][0]["iterations"][0]["verdict_class"] == "commit-cost-seen"'
 else
-	echo "test_seed: NASBENCH_ISCSI_SYNC_URL unset (iscsi area not merged): LUN cases skipped"
+	missing "LUN cases: NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
 fi
 if [ -n "${NASBENCH_ISCSI_TMPFS_URL:-}" ]; then
 	t_case "iSCSI LUN on tmpfs: syncprobe warns; bonnie is refused (exit 2)"

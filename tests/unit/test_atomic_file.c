@@ -52,10 +52,43 @@ static void missing_dir(void **state)
 			    "unable to write '/nonexistent/dir/r.json': No such file or directory");
 }
 
+/* '-' is standard output; a parent that is a file is "Not a directory" */
+static void dash_and_not_a_dir(void **state)
+{
+	char dir[] = "/tmp/nb-unit-atomic.XXXXXX", path[96], buf[16] = { 0 };
+	int pipefd[2], saved;
+
+	(void)state;
+	assert_int_equal(nb_atomic_check("-"), 0);
+	assert_int_equal(pipe(pipefd), 0);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(pipefd[1], STDOUT_FILENO);
+	assert_int_equal(nb_atomic_write("-", "data", 4), 0);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(pipefd[1]);
+	assert_int_equal(read(pipefd[0], buf, sizeof(buf) - 1), 4);
+	close(pipefd[0]);
+	assert_string_equal(buf, "data");
+	assert_int_equal(access("-", F_OK), -1);
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/file", dir);
+	assert_int_equal(nb_atomic_write(path, "x", 1), 0);
+	snprintf(path, sizeof(path), "%s/file/r.json", dir);
+	assert_int_equal(nb_atomic_check(path), -ENOTDIR);
+	assert_non_null(strstr(nb_err_last(), "/file/r.json': Not a directory"));
+	snprintf(path, sizeof(path), "%s/file", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(replaces_whole), cmocka_unit_test(missing_dir),
+		cmocka_unit_test(dash_and_not_a_dir),
 	};
 
 	return cmocka_run_group_tests_name("atomic_file", tests, NULL, NULL);

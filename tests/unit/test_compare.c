@@ -1,7 +1,7 @@
 /*
  * test_compare.c - verdicts, the gate file, and the exact shape of every
  * compare format on fixed inputs (tests/golden/compare/).  Regenerate the
- * golden files after an intended change with NB_UPDATE_GOLDEN=1 make unit,
+ * golden files after an intended change with NASBENCH_UPDATE_GOLDEN=1 make unit,
  * and read the diff.
  */
 #include <setjmp.h>
@@ -228,7 +228,7 @@ static void golden(const char *file, void (*fn)(FILE *, const json_t *, int))
 	fn(f, doc, 0);
 	fclose(f);
 	snprintf(path, sizeof(path), G "%s", file);
-	if (getenv("NB_UPDATE_GOLDEN")) {
+	if (getenv("NASBENCH_UPDATE_GOLDEN")) {
 		f = fopen(path, "w");
 		fwrite(buf, 1, len, f);
 		fclose(f);

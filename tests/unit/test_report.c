@@ -1,7 +1,7 @@
 /*
  * test_report.c - the report model on fixed results (tests/golden/report):
  * which charts exist, the exact report.md and one gnuplot script (golden
- * files; NB_UPDATE_GOLDEN=1 rewrites them), and the charts gnuplot draws
+ * files; NASBENCH_UPDATE_GOLDEN=1 rewrites them), and the charts gnuplot draws
  * from them end up inline in report.html.
  */
 #include <setjmp.h>
@@ -40,7 +40,7 @@ static void golden(const char *got, const char *file)
 	char path[256], *want;
 
 	snprintf(path, sizeof(path), G "%s", file);
-	if (getenv("NB_UPDATE_GOLDEN")) {
+	if (getenv("NASBENCH_UPDATE_GOLDEN")) {
 		FILE *f = fopen(path, "w");
 
 		fputs(got, f);
@@ -310,7 +310,7 @@ static void gnuplot_fails(void **state)
 	assert_non_null(strstr(nb_err_last(), "line 3"));
 	assert_int_equal(nb_chart_render(dir, names, 1, "/nonexistent/gnuplot"), -ENOENT);
 	assert_string_equal(nb_err_last(), "cannot run '/nonexistent/gnuplot': not "
-			    "found (install gnuplot-nox, or set NB_GNUPLOT)");
+			    "found (install gnuplot-nox, or set NASBENCH_GNUPLOT)");
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/broken.png", dir);
 	unlink(path);
