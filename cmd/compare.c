@@ -115,23 +115,13 @@ static int parse_args(struct opts *o, int argc, char **argv)
 						    "'%s'", optarg);
 			o->history = 1;
 			break;
-		case 'L': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || end == optarg || v < 1 || v > 256)
-				return nb_cmd_usage("--last: expected a number of runs "
-						    "(1 to 256), not '%s'", optarg);
-			o->last = (int)v;
+		case 'L':
+			if (nb_opts_last(optarg, 256, &o->last))
+				return NB_EXIT_USAGE;
 			break;
-		}
 		case 'l':
-			if (!strchr(optarg, '=') || *optarg == '=')
-				return nb_cmd_usage("--label: expected KEY=VALUE, not '%s'",
-						    optarg);
-			if (o->nlabels == 64)
-				return nb_cmd_usage("--label: at most 64");
-			o->labels[o->nlabels++] = optarg;
+			if (nb_opts_label_filter(optarg, o->labels, &o->nlabels, 64))
+				return NB_EXIT_USAGE;
 			break;
 		case 'f':
 			if (parse_format(optarg, &o->fmt))
@@ -149,11 +139,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 				return nb_opts_bad_choice("--color", optarg,
 							  "auto|always|never");
 			break;
-		case ':':
-			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
-		default:
-			nb_opts_unknown("compare", argv[optind - 1], longopts);
-			return nb_cmd_usage("%s", nb_err_last());
+		default:	/* ':' (no value) or '?' (unknown) */
+			return nb_opts_fail("compare", c, argv, longopts);
 		}
 	}
 	if ((o->last || o->nlabels) && !o->history)

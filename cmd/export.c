@@ -3,6 +3,7 @@
  * for spreadsheets (reports/report_csv.c).
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
@@ -50,11 +51,8 @@ int cmd_export(int argc, char **argv)
 			csv = 1;
 		else if (c == 'o')
 			out = optarg;
-		else if (c == ':')
-			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
-		else
-			return nb_cmd_usage("unknown option '%s'; see 'nasbench help export'",
-					    argv[optind - 1]);
+		else       /* ':' (no value) or '?' (unknown) */
+			return nb_opts_fail("export", c, argv, longopts);
 	}
 	if (!csv)
 		return nb_cmd_usage("%s", "say the format: --csv; see 'nasbench help export'");

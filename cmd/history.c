@@ -72,32 +72,19 @@ static int parse(struct opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":l:o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
-			if (!strchr(optarg, '=') || *optarg == '=')
-				return nb_cmd_usage("--label: expected KEY=VALUE, not '%s'",
-						    optarg);
-			if (o->nlabels == 64)
-				return nb_cmd_usage("--label: at most 64");
-			o->labels[o->nlabels++] = optarg;
+			if (nb_opts_label_filter(optarg, o->labels, &o->nlabels, 64))
+				return NB_EXIT_USAGE;
 			break;
 		case 'S': o->since = optarg; break;
 		case 'J': o->json = 1; break;
 		case 'o': o->output = optarg; break;
 		case 'D': o->db = optarg; break;
-		case 'L': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || end == optarg || v < 1 || v > 100000)
-				return nb_cmd_usage("--last: expected a number of runs, not "
-						    "'%s'", optarg);
-			o->last = (int)v;
+		case 'L':
+			if (nb_opts_last(optarg, 100000, &o->last))
+				return NB_EXIT_USAGE;
 			break;
-		}
-		case ':':
-			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
-		default:
-			nb_opts_unknown("history", argv[optind - 1], longopts);
-			return nb_cmd_usage("%s", nb_err_last());
+		default:	/* ':' (no value) or '?' (unknown) */
+			return nb_opts_fail("history", c, argv, longopts);
 		}
 	}
 	return 0;

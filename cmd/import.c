@@ -79,11 +79,8 @@ int cmd_import(int argc, char **argv)
 				return nb_cmd_usage("%s", "--label: at most 64 labels");
 			saved_labels[nlabels++] = optarg;
 			break;
-		case ':':
-			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
-		default:
-			nb_opts_unknown("import", argv[optind - 1], longopts);
-			return nb_cmd_usage("%s", nb_err_last());
+		default:	/* ':' (no value) or '?' (unknown) */
+			return nb_opts_fail("import", c, argv, longopts);
 		}
 	}
 	if (out && !strcmp(out, "-"))            /* -o -: standard output */

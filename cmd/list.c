@@ -23,20 +23,41 @@ enum { K_WORKLOADS = 1, K_SUITES = 2, K_RUNNERS = 4 };
 
 /* One item of a suite: its workload, iterations and a rough estimate
  * under the suite's own sizes (each workload's default where it sets
- * none).  0, or -1 for an item that names no workload. */
-static int suite_item(const struct nb_suite *s, const char *item,
-		      const struct nb_workload **w, int *its,
-		      struct nb_plan_est *e)
-{
-	char name[64];
+ * none), for all iterations. */
+struct item {
+	const struct nb_workload *w;
+	int its;
+	double secs;
+	uint64_t written;
+};
 
-	if (nb_plan_item(item, name, sizeof(name), its) ||
-	    !(*w = nb_workload_find(name)))
-		return -1;
-	if (!*its)
-		*its = s->iterations ? s->iterations : 3;
-	nb_plan_estimate(*w, &s->defaults, e);
-	return 0;
+/* The items of suite S that name a workload, at most MAX, into IT; their
+ * sums into *SECS and *WRITTEN.  Returns how many. */
+static int suite_items(const struct nb_suite *s, struct item *it, int max,
+		       double *secs, uint64_t *written)
+{
+	char list[1024], name[64], *save = NULL;
+	int n = 0;
+
+	*secs = 0, *written = 0;
+	snprintf(list, sizeof(list), "%s", s->workloads);
+	for (char *p = strtok_r(list, ",", &save); p && n < max;
+	     p = strtok_r(NULL, ",", &save)) {
+		struct nb_plan_est e;
+
+		if (nb_plan_item(p, name, sizeof(name), &it[n].its) ||
+		    !(it[n].w = nb_workload_find(name)))
+			continue;
+		if (!it[n].its)
+			it[n].its = s->iterations ? s->iterations : 3;
+		nb_plan_estimate(it[n].w, &s->defaults, &e);
+		it[n].secs = e.seconds * it[n].its;
+		it[n].written = e.written * (uint64_t)it[n].its;
+		*secs += it[n].secs;
+		*written += it[n].written;
+		n++;
+	}
+	return n;
 }
 
 static void list_workloads(void)
@@ -53,26 +74,17 @@ static void list_suites(void)
 	puts("Suites (times are rough: a box at ~100 MB/s, xz ~3 MB/s):");
 	for (int i = 0; nb_suites[i].name; i++) {
 		const struct nb_suite *s = &nb_suites[i];
-		char list[1024], *save = NULL, *item;
-		uint64_t written = 0;
-		double secs = 0;
+		struct item it[64];
+		uint64_t written;
+		double secs;
+		int n = suite_items(s, it, 64, &secs, &written);
 
 		printf("  %-20s %s\n", s->name, s->help);
-		snprintf(list, sizeof(list), "%s", s->workloads);
-		for (item = strtok_r(list, ",", &save); item;
-		     item = strtok_r(NULL, ",", &save)) {
-			const struct nb_workload *w;
-			struct nb_plan_est e;
-			int its;
-
-			if (suite_item(s, item, &w, &its, &e))
-				continue;
-			secs += e.seconds * its;
-			written += e.written * (uint64_t)its;
-			printf("  %-20s   %-18s x%-3d %8s  writes %s\n", "", w->name,
-			       its, nb_plan_fmt_secs(e.seconds * its, dur, sizeof(dur)),
-			       nb_fmt_size(e.written * (uint64_t)its, sz, sizeof(sz)));
-		}
+		for (int j = 0; j < n; j++)
+			printf("  %-20s   %-18s x%-3d %8s  writes %s\n", "",
+			       it[j].w->name, it[j].its,
+			       nb_plan_fmt_secs(it[j].secs, dur, sizeof(dur)),
+			       nb_fmt_size(it[j].written, sz, sizeof(sz)));
 		printf("  %-20s   %-18s      %8s  writes %s per target\n", "", "total",
 		       nb_plan_fmt_secs(secs, dur, sizeof(dur)),
 		       nb_fmt_size(written, sz, sizeof(sz)));
@@ -93,27 +105,17 @@ static json_t *json_suites(void)
 
 	for (int i = 0; nb_suites[i].name; i++) {
 		const struct nb_suite *s = &nb_suites[i];
-		char list[1024], *save = NULL, *item;
 		json_t *wls = json_array();
-		uint64_t written = 0;
-		double secs = 0;
+		struct item it[64];
+		uint64_t written;
+		double secs;
+		int n = suite_items(s, it, 64, &secs, &written);
 
-		snprintf(list, sizeof(list), "%s", s->workloads);
-		for (item = strtok_r(list, ",", &save); item;
-		     item = strtok_r(NULL, ",", &save)) {
-			const struct nb_workload *w;
-			struct nb_plan_est e;
-			int its;
-
-			if (suite_item(s, item, &w, &its, &e))
-				continue;
-			secs += e.seconds * its;
-			written += e.written * (uint64_t)its;
+		for (int j = 0; j < n; j++)
 			json_array_append_new(wls, json_pack("{s:s, s:i, s:f, s:I}",
-				"name", w->name, "iterations", its, "seconds",
-				e.seconds * its, "written_bytes",
-				(json_int_t)(e.written * (uint64_t)its)));
-		}
+				"name", it[j].w->name, "iterations", it[j].its,
+				"seconds", it[j].secs, "written_bytes",
+				(json_int_t)it[j].written));
 		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:f, s:I}",
 			"name", s->name, "help", s->help, "workloads", wls,
 			"seconds", secs, "written_bytes", (json_int_t)written));

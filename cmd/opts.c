@@ -6,6 +6,7 @@
 #include "../core/units.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -114,6 +115,36 @@ int nb_opts_bad_choice(const char *opt, const char *arg, const char *choices)
 		return nb_cmd_usage("%s: '%s' is not one of %s; did you mean '%s'?",
 				    opt, arg, choices, near);
 	return nb_cmd_usage("%s: '%s' is not one of %s", opt, arg, choices);
+}
+
+int nb_opts_fail(const char *cmd, int c, char **argv, const struct option *lo)
+{
+	if (c == ':')
+		return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
+	nb_opts_unknown(cmd, argv[optind - 1], lo);
+	return nb_cmd_usage("%s", nb_err_last());
+}
+
+int nb_opts_label_filter(char *arg, char **labels, int *n, int max)
+{
+	if (!strchr(arg, '=') || *arg == '=')
+		return nb_cmd_usage("--label: expected KEY=VALUE, not '%s'", arg);
+	if (*n == max)
+		return nb_cmd_usage("--label: at most %d", max);
+	labels[(*n)++] = arg;
+	return 0;
+}
+
+int nb_opts_last(const char *arg, long max, int *last)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || end == arg || v < 1 || v > max)
+		return nb_cmd_usage("--last: expected a number of runs (1 to %ld), "
+				    "not '%s'", max, arg);
+	*last = (int)v;
+	return 0;
 }
 
 int nb_opts_seconds(const char *opt, const char *arg, double min_s, uint64_t *ns)

@@ -44,6 +44,20 @@ int nb_opts_parse(int argc, char **argv, const struct nb_opt *opts, size_t n,
  * none is near.  Every command's parser calls it.  Returns -EINVAL. */
 int nb_opts_unknown(const char *cmd, const char *given, const struct option *lo);
 
+/* getopt_long returned C, ':' (a value missing) or '?' (an unknown
+ * option), in command CMD whose options are LO: "option '--x' needs a
+ * value" or nb_opts_unknown()'s error printed; returns NB_EXIT_USAGE. */
+int nb_opts_fail(const char *cmd, int c, char **argv, const struct option *lo);
+
+/* --label KEY=VALUE choosing runs of the history: ARG appended to LABELS
+ * (*N of at most MAX).  0, or NB_EXIT_USAGE with the message printed. */
+int nb_opts_label_filter(char *arg, char **labels, int *n, int max);
+
+/* --last N: a number of runs from 1 to MAX into *LAST.  0, or
+ * NB_EXIT_USAGE with the message printed ("--last: expected a number of
+ * runs (1 to MAX), not 'X'"). */
+int nb_opts_last(const char *arg, long max, int *last);
+
 /* ARG of option OPT is not one of CHOICES ('|'-separated): "--color:
  * 'alway' is not one of auto|always|never; did you mean 'always'?" (as a
  * knob's value says it) printed; returns NB_EXIT_USAGE. */

@@ -239,11 +239,8 @@ int cmd_report(int argc, char **argv)
 			go.metric = optarg;
 		else if (c == 'F')
 			format = optarg;
-		else if (c == ':')
-			return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
-		else
-			return nb_opts_unknown("report", argv[optind - 1], longopts),
-			       nb_cmd_usage("%s", nb_err_last());
+		else       /* ':' (no value) or '?' (unknown) */
+			return nb_opts_fail("report", c, argv, longopts);
 	}
 	if (format && strcmp(format, "markdown") && strcmp(format, "html"))
 		return nb_opts_bad_choice("--format", format, "html|markdown");

@@ -132,6 +132,21 @@ static uint64_t plan_bytes(const struct nb_plan *pl, int w)
 	return wl->plan_bytes ? wl->plan_bytes(wl, &pl->p) : 0;
 }
 
+/* Workload W of the plan: its iterations; E the estimate for all of them,
+ * added to *SECS and *WRITTEN. */
+static int plan_row(const struct nb_plan *pl, int w, struct nb_plan_est *e,
+		    double *secs, uint64_t *written)
+{
+	int its = nb_plan_iters(pl, w);
+
+	nb_plan_estimate(pl->wl[w], &pl->p, e);
+	e->seconds *= its;
+	e->written *= (uint64_t)its;
+	*secs += e->seconds;
+	*written += e->written;
+	return its;
+}
+
 uint64_t nb_plan_space(const struct nb_plan *pl)
 {
 	uint64_t need = 0;
@@ -178,16 +193,13 @@ void nb_plan_print(FILE *out, const struct nb_plan *pl,
 	fprintf(out, "  %-20s %5s %12s %12s %10s\n", "workload", "iter",
 		"space", "writes", "time");
 	for (int w = 0; w < pl->nwl; w++) {
-		int its = nb_plan_iters(pl, w);
 		struct nb_plan_est e;
+		int its = plan_row(pl, w, &e, &secs, &written);
 
-		nb_plan_estimate(pl->wl[w], &pl->p, &e);
-		written += e.written * (uint64_t)its;
-		secs += e.seconds * its;
 		fprintf(out, "  %-20s %5d %12s %12s %10s\n", pl->wl[w]->name, its,
 			nb_fmt_size(plan_bytes(pl, w), sz, sizeof(sz)),
-			nb_fmt_size(e.written * (uint64_t)its, wr, sizeof(wr)),
-			nb_plan_fmt_secs(e.seconds * its, dur, sizeof(dur)));
+			nb_fmt_size(e.written, wr, sizeof(wr)),
+			nb_plan_fmt_secs(e.seconds, dur, sizeof(dur)));
 	}
 	fprintf(out, "  per target: space %s, writes %s, time %s (at ~%.0f MB/s, "
 		"xz ~%.0f MB/s)\n", nb_fmt_size(nb_plan_space(pl), sz, sizeof(sz)),
@@ -227,17 +239,13 @@ json_t *nb_run_plan_json(const struct nb_plan *pl, const struct nb_config *cfg)
 			"scheme", cfg->targets[i].u.scheme));
 	}
 	for (int w = 0; w < pl->nwl; w++) {
-		int its = nb_plan_iters(pl, w);
 		struct nb_plan_est e;
+		int its = plan_row(pl, w, &e, &secs, &written);
 
-		nb_plan_estimate(pl->wl[w], &pl->p, &e);
-		written += e.written * (uint64_t)its;
-		secs += e.seconds * its;
 		json_array_append_new(wls, json_pack("{s:s, s:i, s:I, s:I, s:f}",
 			"name", pl->wl[w]->name, "iterations", its, "space_bytes",
 			(json_int_t)plan_bytes(pl, w), "written_bytes",
-			(json_int_t)(e.written * (uint64_t)its), "seconds",
-			e.seconds * its));
+			(json_int_t)e.written, "seconds", e.seconds));
 	}
 	doc = json_pack("{s:s, s:s?, s:i, s:I, s:o, s:o, s:{s:I, s:I, s:f}, "
 			"s:{s:I, s:f}, s:{s:f, s:f}}",

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "scratch.h"
 #include "../../core/config.h"
 #include "../../core/err.h"
 #include "../../fio/clients.h"
@@ -34,7 +35,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char scratch[64];
 
 /* ---- golden job files ------------------------------------------------ */
 
@@ -208,7 +208,7 @@ static void test_clients_file_and_config(void **state)
 	char path[128], box[128], want[300];
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/clients", scratch);
+	snprintf(path, sizeof(path), "%s/clients", test_scratch);
 	write_file(path, "# the VM hosts\n\n127.0.0.1:8766  ; first\n  127.0.0.1:8767\n");
 	nb_config_init(&cfg);
 	assert_int_equal(nb_fio_clients_setup(&cl, &cfg, path), 0);
@@ -234,7 +234,7 @@ static void test_clients_file_and_config(void **state)
 			    "'/nonexistent/c': No such file or directory");
 
 	/* [clients] in the box file: raw lines with their line numbers */
-	snprintf(box, sizeof(box), "%s/box.ini", scratch);
+	snprintf(box, sizeof(box), "%s/box.ini", test_scratch);
 	write_file(box, "[box]\nname = t\n\n[clients]\n10.0.0.1\n10.0.0.2:x\n");
 	assert_int_equal(nb_config_load(&cfg, box), 0);
 	assert_int_equal(nb_fio_clients_setup(&cl, &cfg, NULL), -EINVAL);
@@ -346,7 +346,7 @@ static void test_parse_single_jsonplus(void **state)
 	json_t *d, *rd;
 
 	(void)state;
-	snprintf(file, sizeof(file), "%s/single", scratch);
+	snprintf(file, sizeof(file), "%s/single", test_scratch);
 	run_fio(&s, file, &x);
 	assert_int_equal(nb_fio_parse(x.out, x.out_len, &out), 0);
 	d = fio_json(x.out);
@@ -396,7 +396,7 @@ static void test_parse_mix(void **state)
 	json_t *d, *job;
 
 	(void)state;
-	snprintf(file, sizeof(file), "%s/mix", scratch);
+	snprintf(file, sizeof(file), "%s/mix", test_scratch);
 	run_fio(&s, file, &x);
 	assert_int_equal(nb_fio_parse(x.out, x.out_len, &out), 0);
 	d = fio_json(x.out);
@@ -451,8 +451,8 @@ static void test_run_and_import_agree(void **state)
 		const char *k;
 		FILE *f;
 
-		snprintf(file, sizeof(file), "%s/agree%zu", scratch, i);
-		snprintf(saved, sizeof(saved), "%s/agree%zu.json", scratch, i);
+		snprintf(file, sizeof(file), "%s/agree%zu", test_scratch, i);
+		snprintf(saved, sizeof(saved), "%s/agree%zu.json", test_scratch, i);
 		run_fio_as(&cases[i].s, file, cases[i].format, &x);
 		/* the run's way */
 		assert_int_equal(nb_fio_parse(x.out, x.out_len, &out), 0);
@@ -567,10 +567,10 @@ static void clients_run(int n)
 		FILE *f;
 
 		pids[i] = start_server(&ports[i]);
-		snprintf(file, sizeof(file), "%s/client%d-%d", scratch, n, i);
+		snprintf(file, sizeof(file), "%s/client%d-%d", test_scratch, n, i);
 		j.filename = file;
 		assert_true(nb_fio_jobfile(&j, job, sizeof(job)) > 0);
-		snprintf(jobs[i], sizeof(jobs[i]), "%s/c%d-%d.fio", scratch, n, i);
+		snprintf(jobs[i], sizeof(jobs[i]), "%s/c%d-%d.fio", test_scratch, n, i);
 		f = fopen(jobs[i], "w");
 		fputs(job, f);
 		fclose(f);
@@ -620,7 +620,7 @@ static void clients_run(int n)
 	for (int i = 0; i < n; i++) {
 		char file[128];
 
-		snprintf(file, sizeof(file), "%s/client%d-%d", scratch, n, i);
+		snprintf(file, sizeof(file), "%s/client%d-%d", test_scratch, n, i);
 		assert_int_equal(access(file, F_OK), -1);
 	}
 	json_decref(d);
@@ -693,22 +693,6 @@ static void test_exec_stop_and_limit(void **state)
 	nb_fio_exec_free(&x);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(scratch, sizeof(scratch), "/tmp/nb-fio-unit.XXXXXX");
-	return mkdtemp(scratch) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
-	return system(cmd);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -727,5 +711,5 @@ int main(void)
 		cmocka_unit_test(test_exec_stop_and_limit),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);
 }

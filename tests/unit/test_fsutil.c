@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "../../core/fsutil.h"
 
-static char scratch[] = "/tmp/nb-unit-fsutil.XXXXXX";
 
 static void rmtree(void **state)
 {
@@ -23,7 +23,7 @@ static void rmtree(void **state)
 	struct stat st;
 
 	(void)state;
-	snprintf(root, sizeof(root), "%s/tree", scratch);
+	snprintf(root, sizeof(root), "%s/tree", test_scratch);
 	assert_int_equal(mkdir(root, 0755), 0);
 	snprintf(path, sizeof(path), "%s/a", root);
 	assert_int_equal(mkdir(path, 0755), 0);
@@ -31,14 +31,14 @@ static void rmtree(void **state)
 	fclose(fopen(path, "w"));
 	/* a link to outside the tree is removed, not followed */
 	snprintf(path, sizeof(path), "%s/a/up", root);
-	assert_int_equal(symlink(scratch, path), 0);
+	assert_int_equal(symlink(test_scratch, path), 0);
 	assert_int_equal(nb_rmtree(root), 0);
 	assert_int_equal(lstat(root, &st), -1);
-	assert_int_equal(stat(scratch, &st), 0);
+	assert_int_equal(stat(test_scratch, &st), 0);
 	/* nothing there: nothing to do */
 	assert_int_equal(nb_rmtree(root), 0);
 	/* a plain file */
-	snprintf(path, sizeof(path), "%s/plain", scratch);
+	snprintf(path, sizeof(path), "%s/plain", test_scratch);
 	fclose(fopen(path, "w"));
 	assert_int_equal(nb_rmtree(path), 0);
 	assert_int_equal(access(path, F_OK), -1);
@@ -51,7 +51,7 @@ static void read_file(void **state)
 	FILE *f;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/text", scratch);
+	snprintf(path, sizeof(path), "%s/text", test_scratch);
 	f = fopen(path, "w");
 	fputs("line one\nline two\n", f);
 	fclose(f);
@@ -70,21 +70,9 @@ static void read_file(void **state)
 	/* missing, a directory */
 	assert_int_equal(nb_read_file("/nonexistent/x", &buf, &len), -ENOENT);
 	assert_null(buf);
-	assert_int_equal(nb_read_file(scratch, &buf, &len), -EISDIR);
+	assert_int_equal(nb_read_file(test_scratch, &buf, &len), -EISDIR);
 	assert_null(buf);
 	unlink(path);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(scratch) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return nb_rmtree(scratch);
 }
 
 int main(void)
@@ -94,5 +82,5 @@ int main(void)
 		cmocka_unit_test(read_file),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);
 }

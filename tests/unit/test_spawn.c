@@ -18,11 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "../../core/err.h"
 #include "../../core/fsutil.h"
 #include "../../core/spawn.h"
 
-static char scratch[] = "/tmp/nb-unit-spawn.XXXXXX";
 
 static int sh(struct nb_spawn *sp, const char *script)
 {
@@ -90,13 +90,13 @@ static void files_dir_env(void **state)
 {
 	char out[128], err[128], buf[64] = "";
 	char *envp[] = { "NASBENCH_SPAWN_X=42", NULL };
-	struct nb_spawn sp = { .out_path = out, .err_path = err, .dir = scratch,
+	struct nb_spawn sp = { .out_path = out, .err_path = err, .dir = test_scratch,
 			       .envp = envp };
 	FILE *f;
 
 	(void)state;
-	snprintf(out, sizeof(out), "%s/out.txt", scratch);
-	snprintf(err, sizeof(err), "%s/err.txt", scratch);
+	snprintf(out, sizeof(out), "%s/out.txt", test_scratch);
+	snprintf(err, sizeof(err), "%s/err.txt", test_scratch);
 	assert_int_equal(sh(&sp, "pwd; echo $NASBENCH_SPAWN_X >&2"), 0);
 	assert_int_equal(sp.status, 0);
 	assert_string_equal(sp.out, "");
@@ -104,7 +104,7 @@ static void files_dir_env(void **state)
 	assert_non_null(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
 	fclose(f);
-	assert_int_equal(strncmp(buf, scratch, strlen(scratch)), 0);
+	assert_int_equal(strncmp(buf, test_scratch, strlen(test_scratch)), 0);
 	f = fopen(err, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
@@ -171,7 +171,7 @@ static void limit_kills_the_group(void **state)
 	int grandchild = 0;
 
 	(void)state;
-	snprintf(pidfile, sizeof(pidfile), "%s/grandchild", scratch);
+	snprintf(pidfile, sizeof(pidfile), "%s/grandchild", test_scratch);
 	/* the shell forks a sleep: SIGTERM to the group ends both */
 	snprintf(script, sizeof(script), "sleep 60 & echo $! >%s; wait", pidfile);
 	assert_int_equal(sh(&sp, script), 0);
@@ -254,7 +254,7 @@ static void missing_program(void **state)
 	nb_spawn_free(&sp);
 
 	/* not executable */
-	snprintf(plain, sizeof(plain), "%s/plain.txt", scratch);
+	snprintf(plain, sizeof(plain), "%s/plain.txt", test_scratch);
 	fclose(fopen(plain, "w"));
 	chmod(plain, 0644);
 	snprintf(want, sizeof(want), "cannot run '%s': Permission denied", plain);
@@ -306,18 +306,6 @@ static void side_by_side(void **state)
 	assert_int_equal(kill(x.pid, 0), -1);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(scratch) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return nb_rmtree(scratch);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,5 +319,5 @@ int main(void)
 		cmocka_unit_test(side_by_side),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);
 }
