@@ -202,8 +202,12 @@ int nb_pool_parse_layout(const char *s, int n, struct nb_pool_layout *l)
 	l->width = n;
 	/* KxTYPE */
 	x = name;
-	while (isdigit((unsigned char)*x))
-		k = k * 10 + (*x++ - '0');
+	while (isdigit((unsigned char)*x)) {
+		/* past the largest pool, stop counting (no int overflow) */
+		if (k <= NB_POOL_MAX_DISKS)
+			k = k * 10 + (*x - '0');
+		x++;
+	}
 	if (x > name && (*x == 'x' || *x == 'X') && k > 0 && k <= NB_POOL_MAX_DISKS &&
 	    !vdev_type(x + 1, &l->kind, &l->parity)) {
 		int min = l->kind == NB_POOL_MIRROR ? 2 : l->parity + 2;

@@ -219,6 +219,10 @@ static void test_layout_grammar(void **state)
 	assert_int_equal(nb_pool_parse_layout("raid10", 4, &l), 0);
 	assert_true(l.nvdevs == 2 && l.width == 2 && l.zfs);
 
+	/* a vdev count past int (found by fuzz_hwplan: signed overflow
+	 * under UBSan) is an unknown layout, not undefined behaviour */
+	assert_int_equal(nb_pool_parse_layout("805555555555555555555xraidz1", 5, &l),
+			 -EINVAL);
 	assert_int_equal(nb_pool_parse_layout("raid10", 5, &l), -EINVAL);
 	assert_string_equal(nb_err_last(), "layout 'raid10' needs an even number "
 			    "of disks, not 5 (a ZFS pool of 2-way mirrors; md-raid10 "
