@@ -10,7 +10,7 @@
  * workload, usually); the others follow from the rows and columns (the
  * 'disks' label of a platform) and are left out.
  */
-#include "report_model.h"
+#include "report_grid.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
@@ -23,294 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXD 32                  /* dimensions of a grid (rows, columns, facets) */
 #define SAME_PCT 5.0             /* a change under this is not coloured */
-
-struct item {
-	const json_t *doc, *e;
-	const char *file;
-};
-
-struct grid {
-	struct nb_report *r;
-	struct item *it;
-	size_t nit;
-	const char *rows[MAXD], *cols[MAXD], *facets[MAXD];
-	size_t nrows, ncols, nfacets;
-	json_t *base;                /* { dim: value } */
-	const char *metric;          /* stored name, NULL: each workload's primary */
-	double factor;               /* stored -> the user's unit of --metric */
-	char metric_user[64];
-	char **key;                  /* each item's facet, row and column values */
-};
-
-static const char *const pseudo[] = { "workload", "target", "runner",
-				       "spec.pattern", "spec.rw", "spec.sync",
-				       "spec.bs", "spec.qd", "spec.direct", "file" };
-#define NPSEUDO (sizeof(pseudo) / sizeof(pseudo[0]))
-
-/* The value of dimension KEY for item IT. */
-static void dim_value(const struct item *it, const char *key, char *out,
-		      size_t len)
-{
-	if (!strcmp(key, "workload") || !strcmp(key, "target")) {
-		snprintf(out, len, "%s", nb_jstr(it->e, key));
-	} else if (!strcmp(key, "runner")) {
-		const json_t *t;
-		size_t i;
-
-		snprintf(out, len, "-");
-		json_array_foreach(json_object_get(it->doc, "targets"), i, t)
-			if (!strcmp(nb_jstr(t, "name"), nb_jstr(it->e, "target")))
-				snprintf(out, len, "%s", nb_jstr(t, "runner"));
-	} else if (!strcmp(key, "file")) {
-		const char *b = strrchr(it->file, '/') ? strrchr(it->file, '/') + 1 :
-			       it->file;
-		size_t l = strlen(b);
-
-		if (l > 5 && !strcmp(b + l - 5, ".json"))
-			l -= 5;
-		snprintf(out, len, "%.*s", (int)l, b);
-	} else if (!strncmp(key, "spec.", 5)) {
-		const json_t *v = json_object_get(json_object_get(it->e, "spec"), key + 5);
-
-		if (json_is_string(v))
-			snprintf(out, len, "%s", json_string_value(v));
-		else if (json_is_boolean(v))
-			snprintf(out, len, "%s", json_is_true(v) ? "yes" : "no");
-		else if (json_is_integer(v) && !strcmp(key, "spec.bs"))
-			nb_fmt_size((uint64_t)json_integer_value(v), out, len);
-		else if (json_is_number(v))
-			snprintf(out, len, "%g", json_number_value(v));
-		else
-			snprintf(out, len, "-");
-	} else {
-		snprintf(out, len, "%s", nb_report_label(json_object_get(it->doc,
-								     "labels"), key));
-	}
-}
-
-/* The distinct values of KEY over the items, in order of appearance. */
-static json_t *dim_values(const struct grid *g, const char *key)
-{
-	json_t *vals = json_array(), *seen = json_object();
-	char v[256];
-
-	for (size_t i = 0; i < g->nit; i++) {
-		dim_value(&g->it[i], key, v, sizeof(v));
-		if (!json_object_get(seen, v)) {
-			json_object_set_new(seen, v, json_true());
-			json_array_append_new(vals, json_string(v));
-		}
-	}
-	json_decref(seen);
-	return vals;
-}
-
-static size_t nvalues(const struct grid *g, const char *key)
-{
-	json_t *v = dim_values(g, key);
-	size_t n = json_array_size(v);
-
-	json_decref(v);
-	return n;
-}
-
-/* Is KEY a dimension the results have (a label some result carries, or a
- * pseudo-dimension)? */
-static int known_dim(const struct grid *g, const char *key)
-{
-	for (size_t i = 0; i < NPSEUDO; i++)
-		if (!strcmp(pseudo[i], key))
-			return 1;
-	for (size_t i = 0; i < g->nit; i++)
-		if (json_object_get(json_object_get(g->it[i].doc, "labels"), key))
-			return 1;
-	return 0;
-}
-
-/* The dimensions that vary, for messages and the note: labels first. */
-static json_t *varying(const struct grid *g)
-{
-	json_t *out = json_array(), *k;
-	size_t i;
-
-	json_array_foreach(g->r->keys, i, k)
-		json_array_append(out, k);
-	for (i = 0; i + 1 < NPSEUDO; i++)        /* not "file" */
-		if (nvalues(g, pseudo[i]) > 1)
-			json_array_append_new(out, json_string(pseudo[i]));
-	return out;
-}
-
-static void varying_text(const struct grid *g, char *out, size_t len)
-{
-	json_t *v = varying(g), *k;
-	size_t i, n = 0;
-
-	out[0] = '\0';
-	json_array_foreach(v, i, k)
-		if (n < len)
-			n += (size_t)snprintf(out + n, len - n, "%s%s (%zu)", i ? ", " : "",
-					      json_string_value(k),
-					      nvalues(g, json_string_value(k)));
-	if (!n)
-		snprintf(out, len, "nothing (one configuration)");
-	json_decref(v);
-}
-
-/* Split "a,b,c" into OUT (pointers into a copy kept in KEEP). */
-static int parse_dims(struct grid *g, const char *opt, const char *s,
-		      const char **out, size_t *n, json_t *keep)
-{
-	char *copy = strdup(s), *save = NULL, buf[1024];
-
-	*n = 0;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		while (*t == ' ')
-			t++;
-		if (!known_dim(g, t)) {
-			varying_text(g, buf, sizeof(buf));
-			nb_err(-EINVAL, "%s: no dimension '%s'; the results vary in %s",
-			       opt, t, buf);
-			free(copy);
-			return -EINVAL;
-		}
-		if (*n == MAXD) {
-			free(copy);
-			return nb_err(-EINVAL, "%s: more than %d dimensions", opt, MAXD);
-		}
-		json_array_append_new(keep, json_string(t));
-		out[(*n)++] = json_string_value(json_array_get(keep,
-							       json_array_size(keep) - 1));
-	}
-	free(copy);
-	return 0;
-}
-
-static int in(const char *const *list, size_t n, const char *key)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(list[i], key))
-			return 1;
-	return 0;
-}
-
-/* Rows and columns nobody chose: the two labels with the most values;
- * with one, the workloads by it; with none, the workloads by file. */
-static void default_dims(struct grid *g, int want_rows, int want_cols)
-{
-	const char *best[2] = { NULL, NULL };
-	size_t nb[2] = { 0, 0 };
-	json_t *k;
-	size_t i;
-
-	json_array_foreach(g->r->name_keys, i, k) {
-		const char *key = json_string_value(k);
-		size_t n = nvalues(g, key);
-
-		if (in(g->rows, g->nrows, key) || in(g->cols, g->ncols, key))
-			continue;
-		if (n > nb[0]) {
-			best[1] = best[0], nb[1] = nb[0];
-			best[0] = key, nb[0] = n;
-		} else if (n > nb[1]) {
-			best[1] = key, nb[1] = n;
-		}
-	}
-	if (!best[0])
-		best[0] = g->r->ndocs > 1 ? "file" : NULL;
-	if (!best[1] && !in(g->rows, g->nrows, "workload") &&
-	    !in(g->cols, g->ncols, "workload")) {
-		best[1] = best[0];   /* one dimension: the workloads down */
-		best[0] = "workload";
-	}
-	if (want_rows && want_cols) {
-		if (best[0])
-			g->rows[g->nrows++] = best[0];
-		if (best[1])
-			g->cols[g->ncols++] = best[1];
-	} else if (want_rows && best[0]) {
-		g->rows[g->nrows++] = best[0];
-	} else if (want_cols && best[0]) {
-		g->cols[g->ncols++] = best[0];
-	}
-}
-
-/* The item's coordinates in DIMS, "\x1f"-joined. */
-static void coords(const struct item *it, const char *const *dims, size_t n,
-		   const json_t *base, char *out, size_t len)
-{
-	size_t l = 0;
-	char v[256];
-
-	out[0] = '\0';
-	for (size_t i = 0; i < n && l < len; i++) {
-		const char *b = base ? json_string_value(json_object_get(base, dims[i])) :
-			       NULL;
-
-		if (b)
-			snprintf(v, sizeof(v), "%s", b);
-		else
-			dim_value(it, dims[i], v, sizeof(v));
-		l += (size_t)snprintf(out + l, len - l, "%s%s", i ? "\x1f" : "", v);
-	}
-}
-
-/* The dimensions that still differ inside one cell become facets. */
-static void find_facets(struct grid *g)
-{
-	static const char *const order[] = { "workload", "target", "runner" };
-	json_t *cand = json_array(), *k;
-	size_t i;
-
-	for (i = 0; i < 3; i++)
-		json_array_append_new(cand, json_string(order[i]));
-	json_array_foreach(g->r->keys, i, k)
-		json_array_append(cand, k);
-	for (i = 3; i + 1 < NPSEUDO; i++)
-		json_array_append_new(cand, json_string(pseudo[i]));
-	json_array_foreach(cand, i, k) {
-		const char *key = json_string_value(k), *dims[3 * MAXD];
-		json_t *seen = json_object();
-		size_t nd = 0, j;
-		int differs = 0;
-		char c[2048], v[256];
-
-		if (in(g->rows, g->nrows, key) || in(g->cols, g->ncols, key) ||
-		    g->nfacets == MAXD)
-			goto next;
-		for (j = 0; j < g->nrows; j++)
-			dims[nd++] = g->rows[j];
-		for (j = 0; j < g->ncols; j++)
-			dims[nd++] = g->cols[j];
-		for (j = 0; j < g->nfacets; j++)
-			dims[nd++] = g->facets[j];
-		for (j = 0; j < g->nit && !differs; j++) {
-			const char *was;
-
-			coords(&g->it[j], dims, nd, NULL, c, sizeof(c));
-			dim_value(&g->it[j], key, v, sizeof(v));
-			was = json_string_value(json_object_get(seen, c));
-			if (!was)
-				json_object_set_new(seen, c, json_string(v));
-			else
-				differs = strcmp(was, v) != 0;
-		}
-		if (differs) {
-			/* KEY outlives this: the strings of r->keys, or pseudo[] */
-			const char *keep = key;
-
-			for (j = 0; j < NPSEUDO; j++)
-				if (!strcmp(pseudo[j], key))
-					keep = pseudo[j];
-			g->facets[g->nfacets++] = keep;
-		}
-next:
-		json_decref(seen);
-	}
-	json_decref(cand);
-}
 
 /* The metric a cell shows for entry E: --metric, else the workload's
  * primary one (IOPS for random I/O, throughput otherwise, else its first
@@ -371,7 +84,7 @@ static void pool(const struct grid *g, const char *const *dims, size_t nd,
 			if (strcmp(g->key[i], want))
 				continue;
 		} else {
-			coords(&g->it[i], dims, nd, NULL, co, sizeof(co));
+			nb_grid_coords(&g->it[i], dims, nd, NULL, co, sizeof(co));
 			if (strcmp(co, want))
 				continue;
 		}
@@ -480,11 +193,11 @@ static json_t *tuples(const struct grid *g, const char *const *dims, size_t n,
 
 	for (size_t i = 0; i < g->nit; i++) {
 		if (f) {
-			coords(&g->it[i], g->facets, g->nfacets, NULL, fc, sizeof(fc));
+			nb_grid_coords(&g->it[i], g->facets, g->nfacets, NULL, fc, sizeof(fc));
 			if (strcmp(fc, f))
 				continue;
 		}
-		coords(&g->it[i], dims, n, NULL, c, sizeof(c));
+		nb_grid_coords(&g->it[i], dims, n, NULL, c, sizeof(c));
 		if (!json_object_get(seen, c)) {
 			json_object_set_new(seen, c, json_true());
 			json_array_append_new(out, json_string(c));
@@ -494,7 +207,7 @@ static json_t *tuples(const struct grid *g, const char *const *dims, size_t n,
 	return out;
 }
 
-/* The coordinates of a cell: facet F, row RV, column CV, as coords()
+/* The coordinates of a cell: facet F, row RV, column CV, as nb_grid_coords()
  * joins them. */
 static void join(char *out, size_t len, const struct grid *g, const char *f,
 		 const char *rv, const char *cv)
@@ -651,8 +364,8 @@ static int parse_base(struct grid *g, const char *s)
 			return -EINVAL;
 		}
 		*eq = '\0';
-		if (!known_dim(g, t)) {
-			varying_text(g, buf, sizeof(buf));
+		if (!nb_grid_known_dim(g, t)) {
+			nb_grid_varying_text(g, buf, sizeof(buf));
 			nb_err(-EINVAL, "--baseline: no dimension '%s'; the results vary "
 			       "in %s", t, buf);
 			free(copy);
@@ -706,26 +419,26 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 		}
 		snprintf(g.metric_user, sizeof(g.metric_user), "%s", metric);
 	}
-	if ((rows && (rc = parse_dims(&g, "--rows", rows, g.rows, &g.nrows, keep))) ||
-	    (cols && (rc = parse_dims(&g, "--cols", cols, g.cols, &g.ncols, keep))))
+	if ((rows && (rc = nb_grid_parse_dims(&g, "--rows", rows, g.rows, &g.nrows, keep))) ||
+	    (cols && (rc = nb_grid_parse_dims(&g, "--cols", cols, g.cols, &g.ncols, keep))))
 		goto out;
 	for (i = 0; i < g.nrows; i++)
-		if (in(g.cols, g.ncols, g.rows[i])) {
+		if (nb_grid_in(g.cols, g.ncols, g.rows[i])) {
 			rc = nb_err(-EINVAL, "'%s' is in both --rows and --cols", g.rows[i]);
 			goto out;
 		}
 	if (!g.nrows || !g.ncols)
-		default_dims(&g, !g.nrows, !g.ncols);
+		nb_grid_default_dims(&g, !g.nrows, !g.ncols);
 	if (baseline && (rc = parse_base(&g, baseline)))
 		goto out;
-	find_facets(&g);
+	nb_grid_find_facets(&g);
 	if (baseline) {
 		const char *k;
 		json_t *v;
 
 		json_object_foreach(g.base, k, v)
-			if (!in(g.rows, g.nrows, k) && !in(g.cols, g.ncols, k) &&
-			    !in(g.facets, g.nfacets, k)) {
+			if (!nb_grid_in(g.rows, g.nrows, k) && !nb_grid_in(g.cols, g.ncols, k) &&
+			    !nb_grid_in(g.facets, g.nfacets, k)) {
 				rc = nb_err(-EINVAL, "--baseline: '%s' is not a row or column "
 					    "of the grid (add it to --rows or --cols)", k);
 				goto out;
@@ -743,7 +456,7 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 				if (!strcmp(k, "workload") || !strncmp(k, "spec.", 5) ||
 				    !strcmp(k, "file"))
 					continue;
-				json_t *vals = dim_values(&g, k), *v;
+				json_t *vals = nb_grid_dim_values(&g, k), *v;
 				size_t x;
 
 				json_array_foreach(vals, x, v)     /* not an absent label */
@@ -770,7 +483,7 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 			dims[nd++] = g.cols[i];
 		g.key = calloc(g.nit + 1, sizeof(*g.key));
 		for (i = 0; i < g.nit; i++) {
-			coords(&g.it[i], dims, nd, NULL, co, sizeof(co));
+			nb_grid_coords(&g.it[i], dims, nd, NULL, co, sizeof(co));
 			g.key[i] = strdup(co);
 		}
 	}
@@ -794,7 +507,7 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 		json_object_foreach(g.base, k, v)
 			l += (size_t)snprintf(bt + l, l < sizeof(bt) ? sizeof(bt) - l : 0,
 					      "%s%s=%s", l ? "," : "", k, json_string_value(v));
-		varying_text(&g, vt, sizeof(vt));
+		nb_grid_varying_text(&g, vt, sizeof(vt));
 		snprintf(buf, sizeof(buf), "Rows: %s; columns: %s%s%s. The results vary "
 			 "in %s. ", json_string_value(d), json_string_value(c),
 			 g.nfacets ? "; one grid per " : "",
