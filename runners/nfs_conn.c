@@ -163,9 +163,14 @@ int nb_nfs_service(struct nfsrt *p, int wait_ms)
 
 	if (rc < 0 && errno != EINTR)
 		return nb_nfs_lose(p, -EIO, "poll: %s", strerror(errno));
-	if (nfs_service(p->nfs, rc > 0 ? pfd.revents : 0) < 0)
+	if (nfs_service(p->nfs, rc > 0 ? pfd.revents : 0) < 0) {
+		/* libnfs may have no message for a reset (its error is NULL) */
+		const char *why = nfs_get_error(p->nfs);
+
 		return nb_nfs_lose(p, -EIO, "lost the connection to NFS server '%s': %s",
-			    p->host, nfs_get_error(p->nfs));
+				   p->host, why && *why ? why :
+				   "the connection was closed or reset");
+	}
 	return rc < 0 ? -EINTR : 0;
 }
 

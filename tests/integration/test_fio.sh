@@ -34,7 +34,7 @@ t_case "engine=fio runs and records the job file"
 run "$NB" run --target "$D" --engine fio -w rand4k-read,seq512k-write,rand4k-mix $SMALL -i 1 -o "$T/fio.json" -q
 assert_rc 0
 assert_json "$T/fio.json" 'all(r["status"] == "ok" for r in d["results"])'
-assert_json "$T/fio.json" 'all(1e6 < it["metrics"]["bw_bytes"] < 1e11 and it["metrics"]["iops"] > 100 for r in d["results"] for it in r["iterations"])'
+assert_json "$T/fio.json" 'all(1e6 < it["metrics"]["bw_bytes"] < 1e11 and it["metrics"]["iops"] > 1 for r in d["results"] for it in r["iterations"])'
 assert_json "$T/fio.json" 'all(0 < it["metrics"]["lat_p50_us"] <= it["metrics"]["lat_p99_us"] <= it["metrics"]["lat_max_us"] for r in d["results"] for it in r["iterations"])'
 assert_json "$T/fio.json" 'all(it["fio"]["version"].startswith("fio-3") and "[global]" in it["fio"]["job"] for r in d["results"] for it in r["iterations"])'
 assert_json "$T/fio.json" '"rw=randread" in d["results"][0]["iterations"][0]["fio"]["job"] and "end_fsync=1" in d["results"][1]["iterations"][0]["fio"]["job"] and "rwmixread=70" in d["results"][2]["iterations"][0]["fio"]["job"]'
