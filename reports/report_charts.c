@@ -140,45 +140,74 @@ static const json_t *series_of(const struct nb_report *r, const struct nb_report
 	return best;
 }
 
-static int series_chart(struct nb_report *r, const char *dir, const char *wl,
-			const char *slug, int wl_index)
+/* The lines of a chart with a line per configuration: line i has n[i]
+ * points x[i], y[i] and is configuration names[i]. */
+struct cfg_lines {
+	size_t ns, *n;
+	double **x, **y;
+	const char **names;
+};
+
+static void cfg_lines_init(struct cfg_lines *s, size_t ncfg)
 {
-	size_t ns = 0, *n = calloc(r->ncfg, sizeof(*n));
-	double **x = calloc(r->ncfg, sizeof(*x)), **y = calloc(r->ncfg, sizeof(*y));
-	const char **names = calloc(r->ncfg, sizeof(*names));
-	char name[160], title[300];
+	s->ns = 0;
+	s->n = calloc(ncfg, sizeof(*s->n));
+	s->x = calloc(ncfg, sizeof(*s->x));
+	s->y = calloc(ncfg, sizeof(*s->y));
+	s->names = calloc(ncfg, sizeof(*s->names));
+}
+
+/* Chart S as NAME (when it has a line; LOGX, PERCENT as for
+ * nb_chart_lines_ax), list it under workload WL_INDEX, and free S. */
+static int cfg_lines_chart(struct nb_report *r, const char *dir,
+			   struct cfg_lines *s, const char *name,
+			   const char *title, const char *xlabel,
+			   const char *ylabel, int logx, int percent, int wl_index)
+{
 	int rc = 0;
 
-	for (size_t c = 0; c < r->ncfg; c++) {
-		const json_t *s = series_of(r, &r->cfgs[c], wl);
-		size_t len = json_array_size(s);
+	if (s->ns) {
+		struct nb_lines l = { name, title, xlabel, ylabel, s->ns,
+				      s->names, s->n, (const double *const *)s->x,
+				      (const double *const *)s->y };
 
-		if (len < 2)     /* one second is a point, not a line */
-			continue;
-		x[ns] = calloc(len, sizeof(double));
-		y[ns] = calloc(len, sizeof(double));
-		for (size_t i = 0; i < len; i++) {
-			x[ns][i] = (double)(i + 1);
-			y[ns][i] = json_number_value(json_array_get(s, i)) * 1e-6;
-		}
-		n[ns] = len;
-		names[ns++] = r->cfgs[c].name;
-	}
-	if (ns) {
-		snprintf(name, sizeof(name), "series_%s", slug);
-		snprintf(title, sizeof(title), "%s: throughput over time", wl);
-		struct nb_lines l = { name, title, "seconds into the run", "MB/s", ns,
-				      names, n, (const double *const *)x,
-				      (const double *const *)y };
-
-		rc = nb_chart_lines(dir, &l);
+		rc = nb_chart_lines_ax(dir, &l, logx, percent);
 		if (!rc)
 			add_chart(r, name, title, wl_index);
 	}
-	for (size_t i = 0; i < ns; i++)
-		free(x[i]), free(y[i]);
-	free(x), free(y), free(n), free(names);
+	for (size_t i = 0; i < s->ns; i++)
+		free(s->x[i]), free(s->y[i]);
+	free(s->x), free(s->y), free(s->n), free(s->names);
 	return rc;
+}
+
+static int series_chart(struct nb_report *r, const char *dir, const char *wl,
+			const char *slug, int wl_index)
+{
+	struct cfg_lines s;
+	char name[160], title[300];
+
+	cfg_lines_init(&s, r->ncfg);
+
+	for (size_t c = 0; c < r->ncfg; c++) {
+		const json_t *sr = series_of(r, &r->cfgs[c], wl);
+		size_t len = json_array_size(sr);
+
+		if (len < 2)     /* one second is a point, not a line */
+			continue;
+		s.x[s.ns] = calloc(len, sizeof(double));
+		s.y[s.ns] = calloc(len, sizeof(double));
+		for (size_t i = 0; i < len; i++) {
+			s.x[s.ns][i] = (double)(i + 1);
+			s.y[s.ns][i] = json_number_value(json_array_get(sr, i)) * 1e-6;
+		}
+		s.n[s.ns] = len;
+		s.names[s.ns++] = r->cfgs[c].name;
+	}
+	snprintf(name, sizeof(name), "series_%s", slug);
+	snprintf(title, sizeof(title), "%s: throughput over time", wl);
+	return cfg_lines_chart(r, dir, &s, name, title, "seconds into the run",
+			       "MB/s", 0, 0, wl_index);
 }
 
 struct bucket {
@@ -198,11 +227,10 @@ static int cmp_bucket(const void *a, const void *b)
 static int cdf_chart(struct nb_report *r, const char *dir, const char *wl,
 		     const char *slug, int wl_index)
 {
-	size_t ns = 0, *n = calloc(r->ncfg, sizeof(*n));
-	double **x = calloc(r->ncfg, sizeof(*x)), **y = calloc(r->ncfg, sizeof(*y));
-	const char **names = calloc(r->ncfg, sizeof(*names));
+	struct cfg_lines s;
 	char name[160], title[300];
-	int rc = 0;
+
+	cfg_lines_init(&s, r->ncfg);
 
 	for (size_t c = 0; c < r->ncfg; c++) {
 		struct bucket *b = NULL;
@@ -229,36 +257,25 @@ static int cdf_chart(struct nb_report *r, const char *dir, const char *wl,
 			continue;
 		}
 		qsort(b, nb, sizeof(*b), cmp_bucket);
-		x[ns] = calloc(nb, sizeof(double));
-		y[ns] = calloc(nb, sizeof(double));
+		s.x[s.ns] = calloc(nb, sizeof(double));
+		s.y[s.ns] = calloc(nb, sizeof(double));
 		for (size_t i = 0; i < nb; i++) {
 			cum += b[i].n;
 			if (i + 1 < nb && b[i + 1].lo == b[i].lo)
 				continue;        /* merged with the next */
-			x[ns][m] = b[i].lo > 0 ? b[i].lo / 1e3 : 0.001;
-			y[ns][m++] = 100 * cum / total;
+			s.x[s.ns][m] = b[i].lo > 0 ? b[i].lo / 1e3 : 0.001;
+			s.y[s.ns][m++] = 100 * cum / total;
 		}
 		free(b);
-		n[ns] = m;
-		names[ns++] = r->cfgs[c].name;
+		s.n[s.ns] = m;
+		s.names[s.ns++] = r->cfgs[c].name;
 	}
-	if (ns) {
-		snprintf(name, sizeof(name), "cdf_%s", slug);
-		snprintf(title, sizeof(title), "%s: latency CDF (share of I/Os done within)",
-			 wl);
-		struct nb_lines l = { name, title, "latency, microseconds (log scale)",
-				      "% of I/Os", ns, names, n,
-				      (const double *const *)x,
-				      (const double *const *)y };
-
-		rc = nb_chart_lines_ax(dir, &l, 1, 1);
-		if (!rc)
-			add_chart(r, name, title, wl_index);
-	}
-	for (size_t i = 0; i < ns; i++)
-		free(x[i]), free(y[i]);
-	free(x), free(y), free(n), free(names);
-	return rc;
+	snprintf(name, sizeof(name), "cdf_%s", slug);
+	snprintf(title, sizeof(title), "%s: latency CDF (share of I/Os done within)",
+		 wl);
+	return cfg_lines_chart(r, dir, &s, name, title,
+			       "latency, microseconds (log scale)", "% of I/Os",
+			       1, 1, wl_index);
 }
 
 /* File-name form of workload W, unique among the workloads. */
