@@ -75,6 +75,25 @@ static void classify(char *line, enum line_kind prev, int *col, struct line *l)
 	}
 }
 
+/* A usage text read line by line, each line classified. */
+struct reader {
+	char *rest;              /* what is left of the text (strsep) */
+	enum line_kind prev;
+	int col;
+};
+
+/* The next line of R into L: 1, or 0 at the end. */
+static int next_line(struct reader *r, struct line *l)
+{
+	char *s = strsep(&r->rest, "\n");
+
+	if (!s)
+		return 0;
+	classify(s, r->prev, &r->col, l);
+	r->prev = l->kind;
+	return 1;
+}
+
 /* C's usage text, as 'nasbench help C' prints it (malloc'd). */
 static char *usage_text(const struct nb_command *c)
 {
@@ -375,18 +394,13 @@ static void add_word(char *list, size_t len, const char *word)
 static void command_opts(const struct nb_command *c, char *opts, size_t olen,
 			 char *files, size_t flen)
 {
-	char *text = usage_text(c), *rest = text;
-	enum line_kind prev = L_BLANK;
-	int col = 0;
+	char *text = usage_text(c);
+	struct reader rd = { .rest = text, .prev = L_BLANK };
+	struct line l;
 
-	if (!text)
-		return;
-	for (char *s = strsep(&rest, "\n"); s; s = strsep(&rest, "\n")) {
+	while (next_line(&rd, &l)) {
 		char *save2 = NULL;
-		struct line l;
 
-		classify(s, prev, &col, &l);
-		prev = l.kind;
 		if (l.kind != L_OPT)
 			continue;
 		char names[128] = "";
@@ -413,19 +427,14 @@ static void command_opts(const struct nb_command *c, char *opts, size_t olen,
  * its usage lines ("nasbench hw plan --disks ..." gives "plan"). */
 static void command_subs(const struct nb_command *c, char *subs, size_t len)
 {
-	char *text = usage_text(c), *rest = text;
-	enum line_kind prev = L_BLANK;
-	int col = 0;
+	char *text = usage_text(c);
+	struct reader rd = { .rest = text, .prev = L_BLANK };
+	struct line l;
 
-	if (!text)
-		return;
-	for (char *s = strsep(&rest, "\n"); s; s = strsep(&rest, "\n")) {
+	while (next_line(&rd, &l)) {
 		char word[64];
-		struct line l;
 		int n = 0;
 
-		classify(s, prev, &col, &l);
-		prev = l.kind;
 		if (l.kind != L_USAGE || strncmp(l.text, "nasbench ", 9) ||
 		    strncmp(l.text + 9, c->name, strlen(c->name)) ||
 		    l.text[9 + strlen(c->name)] != ' ')
@@ -436,6 +445,13 @@ static void command_subs(const struct nb_command *c, char *subs, size_t len)
 			add_word(subs, len, word);
 	}
 	free(text);
+}
+
+/* The command names, each followed by a space (a compgen word list). */
+static void command_words(FILE *out)
+{
+	for (int i = 0; nb_commands[i].name; i++)
+		fprintf(out, "%s ", nb_commands[i].name);
 }
 
 void nb_help_completion_bash(FILE *out)
@@ -497,8 +513,7 @@ void nb_help_completion_bash(FILE *out)
 	      "\tCOMPREPLY=()\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W '", out);
-	for (int i = 0; nb_commands[i].name; i++)
-		fprintf(out, "%s ", nb_commands[i].name);
+	command_words(out);
 	fputs("--help --version' -- \"$cur\"))\n\t\treturn\n\tfi\n", out);
 
 	/* values of options, by the option before the word */
@@ -561,8 +576,7 @@ void nb_help_completion_bash(FILE *out)
 	      "\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
 	      "\telif [ \"$cmd\" = help ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W '", out);
-	for (int i = 0; nb_commands[i].name; i++)
-		fprintf(out, "%s ", nb_commands[i].name);
+	command_words(out);
 	fputs("config accept' -- \"$cur\"))\n"
 	      "\telif [ \"$cmd\" = list ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W 'workloads suites runners' -- \"$cur\"))\n"
