@@ -329,17 +329,10 @@ int nb_bigfile_ensure(struct nb_wl_ctx *c, uint64_t size)
 	return rc;
 }
 
-static uint64_t bigfile_plan_bytes(const struct nb_workload *w,
-				   const struct nb_params *p)
-{
-	(void)w;
-	return p->size ? p->size : BIGFILE_DEFAULT;
-}
-
 static void bigfile_estimate(const struct nb_workload *w,
 			     const struct nb_params *p, struct nb_plan_est *e)
 {
-	e->written = bigfile_plan_bytes(w, p);
+	e->written = nb_wl_size(w, p);
 	e->seconds = (p->verify > 0 ? 2 : 1) * (double)e->written / NB_PLAN_RATE;
 }
 
@@ -349,6 +342,7 @@ const struct nb_workload nb_wl_bigfile = {
 		"verify=yes checks every block",
 	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.run = bigfile_run,
-	.plan_bytes = bigfile_plan_bytes,
+	.plan_bytes = nb_wl_size,
+	.default_size = BIGFILE_DEFAULT,
 	.estimate = bigfile_estimate,
 };

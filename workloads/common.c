@@ -18,6 +18,11 @@ void nb_wl_metric(struct nb_wl_ctx *c, const char *name, double v)
 	json_object_set_new(c->metrics, name, json_real(v));
 }
 
+uint64_t nb_wl_size(const struct nb_workload *w, const struct nb_params *p)
+{
+	return p->size ? p->size : w->default_size;
+}
+
 void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)
 {
 	char buf[1024];

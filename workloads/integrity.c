@@ -266,13 +266,6 @@ static int integrity_run(struct nb_wl_ctx *c)
 	return rc;
 }
 
-static uint64_t integrity_plan_bytes(const struct nb_workload *w,
-				     const struct nb_params *p)
-{
-	(void)w;
-	return p->size ? p->size : DEFAULT_SIZE;
-}
-
 const struct nb_workload nb_wl_integrity = {
 	.name = "integrity",
 	.help = "write every block twice with a checked header, read all back: "
@@ -280,5 +273,6 @@ const struct nb_workload nb_wl_integrity = {
 	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.accept = "corrupt_blocks = 0; misplaced_blocks = 0; stale_blocks = 0",
 	.run = integrity_run,
-	.plan_bytes = integrity_plan_bytes,
+	.plan_bytes = nb_wl_size,
+	.default_size = DEFAULT_SIZE,
 };

@@ -384,7 +384,7 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 			       { .name = "read4k" }, { .name = "sync512k" },
 			       { .name = "async512k" } };
 	const char *media = nb_wl_label(c, "media"), *slog = nb_wl_label(c, "slog");
-	uint64_t region = c->p->size ? c->p->size : PROBE_REGION;
+	uint64_t region = nb_wl_size(c->wl, c->p);
 	uint64_t runtime = c->p->runtime_us ? c->p->runtime_us : PROBE_RUNTIME_US;
 	struct nb_file *fsync_f = NULL, *fasync = NULL;
 	unsigned base = NB_F_READ | NB_F_WRITE | NB_F_CREATE | NB_F_DIRECT;
@@ -454,21 +454,13 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 	return rc;
 }
 
-static uint64_t syncprobe_plan_bytes(const struct nb_workload *w,
-				     const struct nb_params *p)
-{
-	(void)w;
-	return p->size ? p->size : PROBE_REGION;
-}
-
 static void syncprobe_estimate(const struct nb_workload *w,
 			       const struct nb_params *p, struct nb_plan_est *e)
 {
-	(void)w;
 	/* the 4 KiB round, then the 512 KiB round */
 	e->seconds = 2 * (double)(p->runtime_us ? p->runtime_us :
 				  PROBE_RUNTIME_US) / 1e6;
-	e->written = p->size ? p->size : PROBE_REGION;
+	e->written = nb_wl_size(w, p);
 }
 
 const struct nb_workload nb_wl_syncprobe = {
@@ -479,6 +471,7 @@ const struct nb_workload nb_wl_syncprobe = {
 	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.accept = "durable = yes",
 	.run = syncprobe_run,
-	.plan_bytes = syncprobe_plan_bytes,
+	.plan_bytes = nb_wl_size,
+	.default_size = PROBE_REGION,
 	.estimate = syncprobe_estimate,
 };

@@ -74,9 +74,11 @@ struct nb_workload {
 	const char *accept;
 	/* One iteration: 0, -EINTR when stopped, or -errno (detail set). */
 	int (*run)(struct nb_wl_ctx *c);
-	/* Bytes it would write with P (for --dry-run and the space check). */
+	/* Bytes it would write with P (for --dry-run and the space check);
+	 * nb_wl_size() for a workload whose size is size= or default_size. */
 	uint64_t (*plan_bytes)(const struct nb_workload *w,
 			       const struct nb_params *p);
+	uint64_t default_size;           /* without size= (nb_wl_size) */
 	/* Optional: a rough estimate of one iteration (see nb_plan_estimate). */
 	void (*estimate)(const struct nb_workload *w, const struct nb_params *p,
 			 struct nb_plan_est *e);
@@ -117,6 +119,8 @@ int nb_workload_applies(const struct nb_workload *w, const char *runner,
 
 /* Set a metric of the current iteration. */
 void nb_wl_metric(struct nb_wl_ctx *c, const char *name, double v);
+/* The size W works on with P: size=, else W's default_size. */
+uint64_t nb_wl_size(const struct nb_workload *w, const struct nb_params *p);
 void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

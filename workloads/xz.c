@@ -190,7 +190,7 @@ static int xz_run(struct nb_wl_ctx *c)
 			      preset);
 	if (!c->p->size && !runtime)
 		runtime = XZ_DEFAULT_RUNTIME_US;
-	rc = input_size(&x, c->p->size ? c->p->size : XZ_DEFAULT_INPUT);
+	rc = input_size(&x, nb_wl_size(c->wl, c->p));
 	if (rc)
 		return rc;
 	x.limit = c->p->size && c->p->size < x.file_size ? c->p->size : x.file_size;
@@ -289,13 +289,6 @@ static int xz_run(struct nb_wl_ctx *c)
 	return 0;
 }
 
-static uint64_t xz_plan_bytes(const struct nb_workload *w,
-			      const struct nb_params *p)
-{
-	(void)w;
-	return p->size ? p->size : XZ_DEFAULT_INPUT;
-}
-
 static void xz_estimate(const struct nb_workload *w, const struct nb_params *p,
 			struct nb_plan_est *e)
 {
@@ -315,6 +308,7 @@ const struct nb_workload nb_wl_xz = {
 		"bounded by size= or runtime=, default 60 s)",
 	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.run = xz_run,
-	.plan_bytes = xz_plan_bytes,
+	.plan_bytes = nb_wl_size,
+	.default_size = XZ_DEFAULT_INPUT,
 	.estimate = xz_estimate,
 };
