@@ -214,7 +214,7 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 			     .stop = &stop_flag, .progress = &progress,
 			     .no_space_check = o->no_space_check };
 	struct sigaction sa = { .sa_handler = on_signal };
-	int accept_code, rc;
+	int accept_code, rc, interrupted;
 
 	if (!out && !o->json) {
 		snprintf(outbuf, sizeof(outbuf), "nasbench-%s.json", run_id);
@@ -235,14 +235,15 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	nb_exec_run(&x);
-	nb_result_finish(x.doc, !stop_flag);
+	interrupted = stop_flag; /* once: a late ^C is not exit 130 of a complete result */
+	nb_result_finish(x.doc, !interrupted);
 	accept_code = nb_accept_finish(&o->acc, x.doc,
 				       !strcmp(o->cfg.suite.suite, "accept"));
 	if (!json_array_size(json_object_get(x.doc, "results")))
 		nb_die_msg("no workload ran; no result written"); /* keep the old file */
 	else if (output_result(o, x.doc, out) && x.exit_code == NB_EXIT_OK)
 		x.exit_code = NB_EXIT_TARGET;
-	else if ((o->history || o->cfg.history) && stop_flag)
+	else if ((o->history || o->cfg.history) && interrupted)
 		nb_warn("interrupted: the partial result is not recorded in the history");
 	else if ((o->history || o->cfg.history) &&
 		 (rc = nb_history_record(x.doc, out, o->quiet, tty)) &&
@@ -254,7 +255,7 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 	if (x.exit_code == NB_EXIT_OK)
 		x.exit_code = accept_code;
 	json_decref(x.doc);
-	if (stop_flag) {
+	if (interrupted) {
 		nb_die_msg("interrupted: the result keeps what finished");
 		return NB_EXIT_INTR;
 	}
