@@ -13,6 +13,9 @@ struct nb_file {
 	char name[64];
 	unsigned char *data;
 	uint64_t size;
+	uint64_t cap;            /* bytes allocated: grows by doubling, so a
+				  * file written a byte at a time (bonnie's
+				  * put_char) is not copied once per byte */
 	struct nb_file *next;
 };
 
@@ -121,14 +124,21 @@ static int64_t mem_do(struct nb_io *io)
 	uint64_t end = io->off + io->len;
 
 	if (io->op == NB_OP_WRITE) {
-		if (end > f->size) {
-			unsigned char *d = realloc(f->data, end);
+		if (end > f->cap) {
+			uint64_t cap = f->cap ? f->cap : 65536;
+			unsigned char *d;
 
+			while (cap < end)
+				cap *= 2;
+			d = realloc(f->data, cap);
 			if (!d)
 				return -ENOMEM;
-			memset(d + f->size, 0, end - f->size);
-			nb_mem_faults.grown += end - f->size;
 			f->data = d;
+			f->cap = cap;
+		}
+		if (end > f->size) {
+			memset(f->data + f->size, 0, end - f->size);
+			nb_mem_faults.grown += end - f->size;
 			f->size = end;
 		}
 		memcpy(f->data + io->off, io->buf, io->len);
