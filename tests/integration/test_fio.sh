@@ -12,9 +12,6 @@ stop_servers() {
 }
 trap 'stop_servers; rm -rf "$T"' EXIT
 
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
 # start_server PORT: 'fio --server' in a process group of its own
 start_server() {
 	setsid fio --server=ip:127.0.0.1,"$1" >/dev/null 2>&1 &
