@@ -34,6 +34,9 @@ const struct nb_knob nb_knobs[] = {
 	  "bare metal or hypervisor (auto: detected on this client)" },
 	{ "box", "media", NB_KT_LABEL, LABEL, "hdd|ssd|nvme|mixed", 0, 0,
 	  "the pool's disks: rotational or not" },
+	{ "box", "disk", NB_KT_LABEL, LABEL, "hdd|ssd|none", 0, 0,
+	  "disk profile of a simulated box (ci/lab --disk): the rate its "
+	  "disks are throttled to, not what they are (that is media)" },
 	{ "box", "plp", NB_KT_LABEL, LABEL, "yes|no", 0, 0,
 	  "power-loss-protected write cache (PLP SSD, NVRAM, BBU): sync "
 	  "writes may be durable at async cost" },

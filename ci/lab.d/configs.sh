@@ -134,7 +134,7 @@ lab_canon() {
 
 # The box's labels, as [box] keys of a box file (and --label K=V).
 lab_labels() {
-	echo "layout=$LAB_NAME disks=${LAB_DISKS}x$LAB_DISK_SIZE media=$LAB_PROFILE" \
+	echo "layout=$LAB_NAME disks=${LAB_DISKS}x$LAB_DISK_SIZE disk=$LAB_PROFILE" \
 	     "slog=$LAB_SLOG compression=$LAB_COMPRESSION arc=${LAB_ARC}M"
 }
 

@@ -96,11 +96,11 @@ t_case "up raidz1 --slog: assignments, a box file, the labels in the result"
 up raidz1 --slog
 assert_out "NASBENCH_LAB_NFS=nfs://198.18.14.2$NASBENCH_LAB_STATE/mnt/nfs"
 assert_out "NASBENCH_LAB_ISCSI=iscsi://198.18.14.2:3260/iqn.2026-11.org.nasbench.lab:raidz1/1"
-assert_out "NASBENCH_LAB_LABELS='layout=raidz1 disks=5x2G media=hdd slog=ssd compression=off arc=64M'"
+assert_out "NASBENCH_LAB_LABELS='layout=raidz1 disks=5x2G disk=hdd slog=ssd compression=off arc=64M'"
 assert_out "NASBENCH_LAB_POOL=nblab"
 run "$NB" run "$NASBENCH_LAB_BOX" -w seq512k-write --size 8M -i 1 -q -o "$T/labels.json"
 assert_rc 0
-assert_json "$T/labels.json" '[d["labels"][k] for k in ("layout","slog","media","compression","arc")] == ["raidz1","ssd","hdd","off","64M"]'
+assert_json "$T/labels.json" '[d["labels"][k] for k in ("layout","slog","disk","compression","arc")] == ["raidz1","ssd","hdd","off","64M"] and "media" not in d["labels"]'
 assert_json "$T/labels.json" 'sorted(r["target"] for r in d["results"]) == ["lab-iscsi","lab-nfs"] and all(r["status"] == "ok" for r in d["results"])'
 
 t_case "up again: identical reuses, another exits 2"
@@ -157,7 +157,7 @@ assert_gone "$pids"
 # ------------------------------------------------------------ raid10 2x2
 t_case "raid10 (2x2) beats raidz1 (5) on uncached rand4k-read (> 1.5x)"
 up raid10
-assert_out "NASBENCH_LAB_LABELS='layout=raid10 disks=4x2G media=hdd slog=none"
+assert_out "NASBENCH_LAB_LABELS='layout=raid10 disks=4x2G disk=hdd slog=none"
 mirror=$(iops --size 256M --runtime 4s)
 echo "test_lab: rand4k-read IOPS, 256 MiB over ARC 64 MiB: raidz1 $zraid, raid10 $mirror" >&2
 awk -v z="$zraid" -v m="$mirror" 'BEGIN { exit !(z > 0 && m > 1.5 * z) }' ||
