@@ -183,16 +183,44 @@ lab_zfs_up() {
 	lab_pool_up
 }
 
+# zpool destroy is busy: say who holds the pool's mounts.  A process of
+# this mount namespace with a file or directory there is named; another
+# mount namespace made while the lab was up (a testbox server started with
+# 'ip netns exec', any 'unshare -m') has copies of the mounts that no
+# unmount here reaches (this machine's / is not shared): they are detached
+# there (lazily, deepest first), once per namespace.
+lab_release() {
+	local p ns seen=" " m h=
+	for p in /proc/[0-9]*; do
+		if { readlink "$p/cwd" "$p/root"; ls -l "$p/fd" | sed 's/.* -> //'; } 2>/dev/null |
+		   grep -q "^$LAB_MNT\(/\|$\)"; then
+			h="$h ${p#/proc/}($(cat "$p/comm" 2>/dev/null))"
+			continue
+		fi
+		ns=$(readlink "$p/ns/mnt" 2>/dev/null) || continue
+		[ "$ns" != "$(readlink /proc/$$/ns/mnt)" ] && [ "${seen#* $ns }" = "$seen" ] || continue
+		m=$(awk -v d="$LAB_MNT" '$5 == d || index($5, d "/") == 1 { print $5 }' "$p/mountinfo" 2>/dev/null | sort -r)
+		[ -n "$m" ] || continue
+		seen="$seen$ns "
+		h="$h ${p#/proc/}($(cat "$p/comm" 2>/dev/null): its mount namespace, detached)"
+		for m in $m; do nsenter -t "${p#/proc/}" -m -- umount -l "$m" 2>/dev/null || true; done
+	done
+	[ -z "$h" ] || lab_log "zpool destroy: busy; the pool's mounts are held by:$h"
+}
+
 # Tear-down in order, each waited for: the pool (the servers holding its
 # mount are gone by now), the daemon, mounts, loops, the cgroup.
 lab_zfs_down() {
-	local rc=0
+	local rc=0 i
 	if lab_zfs_alive && zpool list -H -o name 2>/dev/null | grep -qx "$LAB_POOL"; then
 		# busy while the threads of a stopped server still exit (a
-		# zombie leader's threads keep its mount namespace): retry
-		for _ in $(seq 50); do
+		# zombie leader's threads keep its mount namespace), or while
+		# another mount namespace has copies of the pool's mounts:
+		# retry, and after 2 s release them (lab_release)
+		for i in $(seq 50); do
 			zpool destroy -f "$LAB_POOL" >"$LAB/destroy.log" 2>&1 && break
 			grep -q busy "$LAB/destroy.log" || break
+			[ "$i" != 10 ] || lab_release
 			sleep 0.2
 		done
 		zpool list -H -o name 2>/dev/null | grep -qx "$LAB_POOL" &&
