@@ -166,8 +166,18 @@ awk -v z="$zraid" -v m="$mirror" 'BEGIN { exit !(z > 0 && m > 1.5 * z) }' ||
 t_case "down leaves nothing behind (loops, mounts, cgroup, processes, namespace)"
 pids=$(lab_pids)
 [ "$(wc -w <<<"$pids")" = 4 ] || t_fail "the lab's pids: '$pids'"
+# a mount namespace made while the lab is up (as a testbox server's 'ip
+# netns exec') has copies of the pool's mounts: zpool destroy was busy
+unshare -m --propagation slave sleep 120 &
+holder=$!
+for _ in $(seq 50); do grep -qF " $NASBENCH_LAB_DIR " "/proc/$holder/mountinfo" && break; sleep 0.1; done
 run "$LAB" down
 assert_rc 0
+assert_err "its mount namespace, detached"
+grep -q "zpool destroy .* failed" <<<"$ERR" && t_fail "zpool destroy failed: $ERR"
+! grep -qF " $NASBENCH_LAB_DIR " "/proc/$holder/mountinfo" || t_fail "the holder's namespace keeps the pool's mount"
+kill "$holder"
+wait "$holder" 2>/dev/null
 assert_gone "$pids"
 assert_no_file "$NASBENCH_LAB_STATE/disks"
 
