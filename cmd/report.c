@@ -10,6 +10,8 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
+#include "../hw/plan.h"
+#include "../hw/plan_result.h"
 #include "../reports/chart.h"
 #include "../reports/report.h"
 
@@ -24,7 +26,7 @@
 
 const char cmd_report_usage[] =
 	"usage: nasbench report RESULT.json... -o DIR [--rows K,..] [--cols K,..]\n"
-	"                       [--baseline K=V,..] [--metric M]\n"
+	"                       [--baseline K=V,..] [--metric M] [--plan PLAN.json]\n"
 	"       nasbench report RESULT.json... -o -        (Markdown to stdout)\n"
 	"\n"
 	"Write DIR/report.html (self-contained: charts inline as SVG),\n"
@@ -57,6 +59,10 @@ const char cmd_report_usage[] =
 	"      --metric M         show M in every cell (mb_s, iops, p99_us,\n"
 	"                         lat_p99_us ...) instead of each workload's\n"
 	"                         primary figure\n"
+	"      --plan FILE        a plan of 'nasbench hw plan ... --json > FILE':\n"
+	"                         a Plan section with its layouts side by side\n"
+	"                         and the results' figures beside the expected\n"
+	"                         (share of the ceiling, over 110% flagged)\n"
 	"      --gnuplot PROG     the gnuplot program (default $NASBENCH_GNUPLOT or\n"
 	"                         gnuplot)\n"
 	"\n"
@@ -66,8 +72,8 @@ const char cmd_report_usage[] =
 	"      --cols target,spec.rw,spec.sync --baseline slog=none\n"
 	"\n"
 	"Exit status: 0 ok (also when gnuplot is missing: tables only), 2 usage\n"
-	"error or unreadable result, 3 gnuplot failed or the report could not\n"
-	"be written.\n";
+	"error, unreadable result or plan, 3 gnuplot failed or the report could\n"
+	"not be written.\n";
 
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -77,6 +83,7 @@ static const struct option longopts[] = {
 	{ "baseline", required_argument, NULL, 'B' },
 	{ "metric", required_argument, NULL, 'M' },
 	{ "format", required_argument, NULL, 'F' },
+	{ "plan", required_argument, NULL, 'P' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -214,10 +221,10 @@ static int swap_in(const char *tmp, const char *dir)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *out = NULL, *gnuplot = NULL, *format = NULL;
+	const char *out = NULL, *gnuplot = NULL, *format = NULL, *plan_path = NULL;
 	struct grid_opts go = { 0 };
 	char dir[4096], tmp[4200];
-	json_t **docs;
+	json_t **docs, *plan = NULL;
 	struct nb_report *r = NULL;
 	size_t n, ncharts = 0;
 	int c, rc = 0, nocharts = 0, to_stdout;
@@ -239,6 +246,8 @@ int cmd_report(int argc, char **argv)
 			go.metric = optarg;
 		else if (c == 'F')
 			format = optarg;
+		else if (c == 'P')
+			plan_path = optarg;
 		else       /* ':' (no value) or '?' (unknown) */
 			return nb_opts_fail("report", c, argv, longopts);
 	}
@@ -265,11 +274,17 @@ int cmd_report(int argc, char **argv)
 	docs = calloc(n, sizeof(*docs));
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = nb_result_load(argv[optind + (int)i], &docs[i]);
+	if (!rc && plan_path && (rc = nb_plan_load(plan_path, &plan)))
+		nb_err_prefix("--plan");
 	if (rc) {
 		rc = nb_cmd_usage("%s", nb_err_last());
 		goto out;
 	}
 	r = nb_report_new(docs, (const char *const *)argv + optind, n);
+	if (plan) {
+		nb_plan_measure_all(plan, docs, (const char *const *)argv + optind, n);
+		nb_report_plan(r, plan, plan_path);
+	}
 	if (nb_report_grid(r, go.rows, go.cols, go.baseline, go.metric)) {
 		rc = nb_cmd_usage("%s", nb_err_last());
 		goto out;
@@ -302,6 +317,7 @@ int cmd_report(int argc, char **argv)
 		       ncharts, dir);
 out:
 	nb_report_free(r);
+	json_decref(plan);
 	for (size_t i = 0; i < n; i++)
 		json_decref(docs[i]);
 	free(docs);
