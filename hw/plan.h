@@ -144,7 +144,7 @@ void nb_plan_summary(FILE *f, const struct nb_plan_in *in);
 
 /* What 'nasbench hw plan --json' prints: {"kind": "nasbench-plan",
  * "schema", "link_efficiency", "summary", "input", "layouts": [N of
- * nb_plan_json()], "measured": MEASURED (borrowed)}. */
+ * nb_plan_json()], "measured": MEASURED (borrowed; NULL: [])}. */
 json_t *nb_plan_doc(const struct nb_plan_in *in, const struct nb_plan_out *out,
 		    int n, json_t *measured);
 

@@ -172,11 +172,12 @@ json_t *nb_plan_doc(const struct nb_plan_in *in, const struct nb_plan_out *out,
 	}
 	for (int i = 0; i < n; i++)
 		json_array_append_new(plans, nb_plan_json(in, &out[i]));
-	doc = json_pack("{s:s, s:i, s:f, s:s, s:o, s:o, s:O}",
+	doc = json_pack("{s:s, s:i, s:f, s:s, s:o, s:o, s:o}",
 			"kind", NB_PLAN_KIND, "schema", NB_PLAN_SCHEMA,
 			"link_efficiency", in->efficiency,
 			"summary", sum ? sum : "", "input", nb_plan_input_json(in),
-			"layouts", plans, "measured", measured);
+			"layouts", plans, "measured",
+			measured ? json_incref(measured) : json_array());
 	free(sum);
 	return doc;
 }
