@@ -72,7 +72,8 @@ const char cmd_hw_usage[] =
 	"  --result FILE       a result of this box: measured beside expected, and\n"
 	"                      a flag where measured is over 110% of the ceiling\n"
 	"                      (repeatable)\n"
-	"  --json              the plan as JSON, every figure with its unit\n"
+	"  --json              the plan as JSON, every figure with its unit (give\n"
+	"                      it to 'nasbench report --plan FILE')\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error (unknown layout, too few disks, a bad\n"
 	"size or price, an unreadable --result file), 3 the output cannot be written.\n";
