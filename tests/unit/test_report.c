@@ -22,35 +22,16 @@
 #include "../../hw/plan_result.h"
 #include "../../reports/chart.h"
 #include "../../reports/report.h"
+#include "files.h"
 
 #define G "tests/golden/report/"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
-
-	assert_non_null(f);
-	assert_true(getdelim(&buf, &cap, '\0', f) > 0);
-	fclose(f);
-	return buf;
-}
-
 static void golden(const char *got, const char *file)
 {
-	char path[256], *want;
+	char path[256];
 
 	snprintf(path, sizeof(path), G "%s", file);
-	if (getenv("NASBENCH_UPDATE_GOLDEN")) {
-		FILE *f = fopen(path, "w");
-
-		fputs(got, f);
-		fclose(f);
-	}
-	want = slurp(path);
-	assert_string_equal(got, want);
-	free(want);
+	test_golden(got, path);
 }
 
 static int count(const char *hay, const char *needle)
@@ -92,7 +73,7 @@ static void report(void **state)
 	golden(buf, "report.md");
 	free(buf);
 	snprintf(path, sizeof(path), "%s/bars_bw_bytes.gp", dir);
-	buf = slurp(path);
+	buf = test_slurp(path);
 	golden(buf, "bars_bw_bytes.gp");
 	free(buf);
 
