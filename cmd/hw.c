@@ -12,7 +12,6 @@
 #include "../hw/plan_result.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -20,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-const char cmd_hw_usage[] =
+const struct nb_usage cmd_hw_usage = { .head =
 	"usage: nasbench hw [--json] [-o FILE]\n"
 	"       nasbench hw plan --disks NxSIZE[,NxSIZE...] [options]\n"
 	"\n"
@@ -76,7 +75,7 @@ const char cmd_hw_usage[] =
 	"                      it to 'nasbench report --plan FILE')\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error (unknown layout, too few disks, a bad\n"
-	"size or price, an unreadable --result file), 3 the output cannot be written.\n";
+	"size or price, an unreadable --result file), 3 the output cannot be written.\n" };
 
 static int usage_error(void)
 {
@@ -86,31 +85,26 @@ static int usage_error(void)
 
 /* ---- nasbench hw ---- */
 
+struct inv_opts {
+	const char *output;
+	int json;
+};
+
 static int hw_inventory(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
+	static const struct nb_opt opts[] = {
+		{ "json", 0, NULL, NB_OPT_AT(struct inv_opts, json), NULL },
+		{ "output", 'o', "FILE", NB_OPT_AT(struct inv_opts, output), NULL },
 	};
-	const char *output = NULL;
-	int json = 0, c, rc = NB_EXIT_OK;
+	struct inv_opts o = { 0 };
+	const char *output;
+	int json, rc = NB_EXIT_OK;
 	json_t *inv;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", lo, NULL)) != -1) {
-		if (c == 'j')
-			json = 1;
-		else if (c == 'o')
-			output = optarg;
-		else if (c == ':')
-			return nb_err_set("option '%s' needs a value", argv[optind - 1]),
-			       usage_error();
-		else
-			return nb_opts_unknown("hw", argv[optind - 1], lo),
-			       usage_error();
-	}
+	if (nb_opts_parse("hw", argc, argv, opts, NB_OPTS_N(opts), NULL, &o))
+		return usage_error();
+	output = o.output;
+	json = o.json;
 	if (optind < argc)
 		return nb_err_set("unexpected argument '%s' (see 'nasbench help hw')",
 				  argv[optind]), usage_error();
@@ -153,7 +147,7 @@ struct plan_opts {
 };
 
 enum { P_DISKS = 256, P_LAYOUT, P_MBS, P_IOPS, P_PRICE, P_BASE, P_NIC, P_MTU,
-       P_EFF, P_RESERVE, P_RESULT, P_JSON, P_SPARES, P_THROTTLED, P_RS, P_VBS,
+       P_EFF, P_RESERVE, P_RESULT, P_SPARES, P_THROTTLED, P_RS, P_VBS,
        P_ASHIFT, P_SLOG, P_SYNC_IO, P_SYNC_QD, P_CURRENCY, P_BOX, P_BOX_IO };
 
 /* A number option: STRICT more than 0, else 0 or more. */
@@ -191,6 +185,19 @@ static int int_opt(const char *opt, const char *v, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/* A size option from MIN to MAX bytes (MAXNAME: how the message says it). */
+static int size_opt(const char *opt, const char *v, uint64_t min, uint64_t max,
+		    const char *maxname, uint64_t *out)
+{
+	uint64_t u;
+
+	if (nb_parse_size(v, &u) || u < min || u > max)
+		return nb_err(-EINVAL, "%s: expected a size from %llu to %s, not "
+			      "'%s'", opt, (unsigned long long)min, maxname, v);
+	*out = u;
+	return 0;
+}
+
 static int split_layouts(struct plan_opts *o, const char *v)
 {
 	char *save = NULL, *tok;
@@ -223,12 +230,13 @@ static int pct_opt(const char *opt, const char *v, int zero_ok, double *out)
 	return 0;
 }
 
-static int plan_option(struct plan_opts *o, int c, const char *v)
+static int plan_option(int c, const struct nb_knob *k, char *v, void *payload)
 {
+	struct plan_opts *o = payload;
 	struct nb_plan_in *in = &o->in;
-	uint64_t u;
 	int mtu = 1500;
 
+	(void)k;
 	switch (c) {
 	case P_DISKS:
 		o->disks = v;
@@ -242,11 +250,7 @@ static int plan_option(struct plan_opts *o, int c, const char *v)
 	case P_THROTTLED: in->throttled = 1; return 0;
 	case P_BOX: return number_opt("--box-mbs", v, 1, &in->box_mbs);
 	case P_BOX_IO:
-		if (nb_parse_size(v, &u) || u < 512 || u > (16 << 20))
-			return nb_err(-EINVAL, "--box-io: expected a size from 512 "
-				      "to 16M, not '%s'", v);
-		in->box_io = u;
-		return 0;
+		return size_opt("--box-io", v, 512, 16 << 20, "16M", &in->box_io);
 	case P_RS: return block_opt("--recordsize", v, &in->pool.recordsize);
 	case P_VBS: return block_opt("--volblocksize", v, &in->pool.volblocksize);
 	case P_ASHIFT: return int_opt("--ashift", v, 9, 16, &in->pool.ashift);
@@ -254,11 +258,7 @@ static int plan_option(struct plan_opts *o, int c, const char *v)
 		return nb_plan_parse_slog(v, &in->slog) ?
 		       nb_err_prefix("--slog"), -EINVAL : 0;
 	case P_SYNC_IO:
-		if (nb_parse_size(v, &u) || u < 512 || u > (64 << 20))
-			return nb_err(-EINVAL, "--sync-io: expected a size from 512 "
-				      "to 64M, not '%s'", v);
-		in->sync_io = u;
-		return 0;
+		return size_opt("--sync-io", v, 512, 64 << 20, "64M", &in->sync_io);
 	case P_SYNC_QD: return int_opt("--sync-qd", v, 1, 1024, &in->sync_qd);
 	case P_PRICE: return number_opt("--price", v, 0, &in->price);
 	case P_BASE: return number_opt("--base-price", v, 0, &in->base_price);
@@ -287,55 +287,41 @@ static int plan_option(struct plan_opts *o, int c, const char *v)
 			return nb_err(-EINVAL, "--result: at most %d files", MAX_RESULTS);
 		o->results[o->nresults++] = v;
 		return 0;
-	case P_JSON:
-		o->json = 1;
-		return 0;
 	}
 	return -EINVAL;
 }
 
 static int plan_args(struct plan_opts *o, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "disks", required_argument, NULL, P_DISKS },
-		{ "layout", required_argument, NULL, P_LAYOUT },
-		{ "spares", required_argument, NULL, P_SPARES },
-		{ "disk-mbs", required_argument, NULL, P_MBS },
-		{ "disk-iops", required_argument, NULL, P_IOPS },
-		{ "throttled", no_argument, NULL, P_THROTTLED },
-		{ "box-mbs", required_argument, NULL, P_BOX },
-		{ "box-io", required_argument, NULL, P_BOX_IO },
-		{ "recordsize", required_argument, NULL, P_RS },
-		{ "volblocksize", required_argument, NULL, P_VBS },
-		{ "ashift", required_argument, NULL, P_ASHIFT },
-		{ "slog", required_argument, NULL, P_SLOG },
-		{ "sync-io", required_argument, NULL, P_SYNC_IO },
-		{ "sync-qd", required_argument, NULL, P_SYNC_QD },
-		{ "price", required_argument, NULL, P_PRICE },
-		{ "base-price", required_argument, NULL, P_BASE },
-		{ "currency", required_argument, NULL, P_CURRENCY },
-		{ "nic", required_argument, NULL, P_NIC },
-		{ "mtu", required_argument, NULL, P_MTU },
-		{ "efficiency", required_argument, NULL, P_EFF },
-		{ "reserve", required_argument, NULL, P_RESERVE },
-		{ "result", required_argument, NULL, P_RESULT },
-		{ "json", no_argument, NULL, P_JSON },
-		{ NULL, 0, NULL, 0 },
+	static const struct nb_opt opts[] = {
+		{ "disks", 0, "LIST", P_DISKS, NULL },
+		{ "layout", 0, "A,B", P_LAYOUT, NULL },
+		{ "spares", 0, "N", P_SPARES, NULL },
+		{ "disk-mbs", 0, "N", P_MBS, NULL },
+		{ "disk-iops", 0, "N", P_IOPS, NULL },
+		{ "throttled", 0, NULL, P_THROTTLED, NULL },
+		{ "box-mbs", 0, "N", P_BOX, NULL },
+		{ "box-io", 0, "SIZE", P_BOX_IO, NULL },
+		{ "recordsize", 0, "SIZE", P_RS, NULL },
+		{ "volblocksize", 0, "SIZE", P_VBS, NULL },
+		{ "ashift", 0, "N", P_ASHIFT, NULL },
+		{ "slog", 0, "SPEC", P_SLOG, NULL },
+		{ "sync-io", 0, "SIZE", P_SYNC_IO, NULL },
+		{ "sync-qd", 0, "N", P_SYNC_QD, NULL },
+		{ "price", 0, "N", P_PRICE, NULL },
+		{ "base-price", 0, "N", P_BASE, NULL },
+		{ "currency", 0, "CUR", P_CURRENCY, NULL },
+		{ "nic", 0, "RATE", P_NIC, NULL },
+		{ "mtu", 0, "N", P_MTU, NULL },
+		{ "efficiency", 0, "PCT", P_EFF, NULL },
+		{ "reserve", 0, "PCT", P_RESERVE, NULL },
+		{ "result", 0, "FILE", P_RESULT, NULL },
+		{ "json", 0, NULL, NB_OPT_AT(struct plan_opts, json), NULL },
 	};
-	int c;
 
 	nb_plan_defaults(&o->in);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", lo, NULL)) != -1) {
-		if (c == ':')
-			return nb_err(-EINVAL, "option '%s' needs a value",
-				      argv[optind - 1]);
-		if (c == '?')
-			return nb_opts_unknown("hw", argv[optind - 1], lo);
-		if (plan_option(o, c, optarg))
-			return -EINVAL;
-	}
+	if (nb_opts_parse("hw", argc, argv, opts, NB_OPTS_N(opts), plan_option, o))
+		return -EINVAL;
 	if (optind < argc)
 		return nb_err(-EINVAL, "unexpected argument '%s'", argv[optind]);
 	if (!o->disks)

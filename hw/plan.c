@@ -58,40 +58,11 @@ void nb_plan_defaults(struct nb_plan_in *in)
 int nb_plan_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,
 			size_t len)
 {
-	char num[32], size[64];
-	const char *p = s, *x;
-	size_t k;
-	uint64_t count;
+	const char *x;
 
-	while (isspace((unsigned char)*p))
-		p++;
-	x = p;
-	while (isdigit((unsigned char)*x))
-		x++;
-	k = (size_t)(x - p);
-	while (isspace((unsigned char)*x))
-		x++;
-	if (!k || k >= sizeof(num) || (*x != 'x' && *x != 'X'))
-		return nb_err(-EINVAL, "invalid disks '%s' (use COUNTxSIZE, e.g. 5x3TB)",
-			      s);
-	snprintf(num, sizeof(num), "%.*s", (int)k, p);
-	if (nb_parse_uint(num, 1, 1000, &count))
-		return nb_err(-EINVAL, "invalid disks '%s': the count must be 1 to 1000",
-			      s);
-	x++;
-	while (isspace((unsigned char)*x))
-		x++;
-	k = strcspn(x, " \t");
-	if (!k || k >= sizeof(size))
-		return nb_err(-EINVAL, "invalid disks '%s': no size after 'x'", s);
-	snprintf(size, sizeof(size), "%.*s", (int)k, x);
-	if (nb_parse_size(size, bytes))
-		return nb_err_prefix("invalid disks '%s'", s), -EINVAL;
-	if (!*bytes)
-		return nb_err(-EINVAL, "invalid disks '%s': a disk of 0 bytes", s);
-	*n = (int)count;
+	if (nb_pool_parse_group(s, strlen(s), n, bytes, &x))
+		return -EINVAL;
 	if (rest) {
-		x += k;
 		while (isspace((unsigned char)*x))
 			x++;
 		snprintf(rest, len, "%s", x);
