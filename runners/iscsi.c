@@ -747,7 +747,6 @@ static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
 {
 	struct iscsi *p = P(t);
 	uint64_t end = 0;
-	int n;
 
 	if (p->lost)
 		return p->inflight || p->ndone ? abandon(t) : lost_error(t);
@@ -764,11 +763,7 @@ static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
 	}
 	if (p->lost)
 		return abandon(t);
-	n = p->ndone < max ? p->ndone : max;
-	memcpy(done, p->done, sizeof(*done) * (size_t)n);
-	memmove(p->done, p->done + n, sizeof(*done) * (size_t)(p->ndone - n));
-	p->ndone -= n;
-	return n;
+	return nb_io_take(p->done, &p->ndone, done, max);
 }
 
 const struct nb_runner_ops nb_runner_iscsi = {
