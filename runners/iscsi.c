@@ -547,24 +547,20 @@ static int iscsi_fopen(struct nb_target *t, const char *name, unsigned flags,
 		       struct nb_file **out)
 {
 	struct iscsi *p = P(t);
-	struct nb_file *f = calloc(1, sizeof(*f));
-	int rc;
+	struct nb_file win = { .t = t, .base = t->cfg->offset, .flags = flags };
 
 	(void)name;
-	if (!f)
-		return nb_err(-ENOMEM, "out of memory");
-	f->t = t;
-	f->base = t->cfg->offset;
-	f->flags = flags;
 	if ((flags & NB_F_WRITE) && !p->guard_ok) {
-		rc = guard(t, f);
-		if (rc) {
-			free(f);
+		int rc = guard(t, &win);
+
+		if (rc)
 			return rc;
-		}
 		p->guard_ok = 1;
 	}
-	*out = f;
+	*out = malloc(sizeof(**out));
+	if (!*out)
+		return nb_err(-ENOMEM, "out of memory");
+	**out = win;
 	return 0;
 }
 
