@@ -546,6 +546,116 @@ static void test_measured(void **state)
 	json_decref(doc);
 }
 
+/* A plan file read back: every figure and limit as nb_plan_compute gave
+ * it; a figure in the wrong unit, a limit that is none of disks, link or
+ * box, a layout the disks do not allow: each named. */
+static void test_plan_file_round_trip(void **state)
+{
+	static const char *const layouts[] = { "raidz1", "md-raid10", "raidz2" };
+	struct nb_plan_in in = n40l();
+	struct nb_plan_out o, back;
+	json_t *j, *bad;
+
+	(void)state;
+	snprintf(in.currency, sizeof(in.currency), "EUR");
+	in.price = 80;
+	assert_int_equal(nb_plan_parse_slog("ssd", &in.slog), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(nb_plan_compute(&in, layouts[i], &o), 0);
+		j = nb_plan_json(&in, &o);
+		assert_int_equal(nb_plan_out_from_json(j, &back), 0);
+		assert_string_equal(back.layout, o.layout);
+		assert_int_equal(back.l.zfs, o.l.zfs);
+		assert_int_equal(back.may_fail_best, o.may_fail_best);
+		assert_near(back.cap.usable, o.cap.usable, 1e-3);
+		assert_near(back.read, o.read, 1e-3);
+		assert_near(back.write, o.write, 1e-3);
+		assert_near(back.rand_read, o.rand_read, 1e-6);
+		assert_near(back.rand_write, o.rand_write, 1e-6);
+		assert_near(back.sync_write, o.sync_write, 1e-3);
+		assert_near(back.sync_write_slog, o.sync_write_slog, 1e-3);
+		assert_near(back.per_tb, o.per_tb, 1e-9);
+		assert_string_equal(back.read_limit, o.read_limit);
+		assert_string_equal(back.rand_read_limit, o.rand_read_limit);
+		assert_string_equal(back.sync_limit, o.sync_limit);
+		if (o.sync_write_slog > 0)
+			assert_string_equal(back.sync_slog_limit, o.sync_slog_limit);
+		json_decref(j);
+	}
+	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	j = nb_plan_json(&in, &o);
+	bad = json_deep_copy(j);
+	json_object_set_new(bad, "usable", json_pack("{s:f, s:s}", "value", 1.0,
+						     "unit", "TB"));
+	assert_int_equal(nb_plan_out_from_json(bad, &back), -EINVAL);
+	assert_string_equal(nb_err_last(), "'usable' is in 'TB', not 'B'");
+	json_decref(bad);
+	bad = json_deep_copy(j);
+	json_object_set_new(bad, "price", json_pack("{s:f, s:s}", "value", 1.0,
+						    "unit", "USD"));
+	assert_int_equal(nb_plan_out_from_json(bad, &back), -EINVAL);
+	assert_string_equal(nb_err_last(), "'price_per_tb' is in 'EUR', not 'USD'");
+	json_decref(bad);
+	bad = json_deep_copy(j);
+	json_object_set_new(bad, "seq_read", json_string("fast"));
+	assert_int_equal(nb_plan_out_from_json(bad, &back), -EINVAL);
+	assert_string_equal(nb_err_last(), "'seq_read' is not a figure "
+			    "({\"value\": N, \"unit\": \"B/s\"} or null)");
+	json_decref(bad);
+	bad = json_deep_copy(j);
+	json_object_set_new(bad, "seq_write_limit", json_string("cpu"));
+	assert_int_equal(nb_plan_out_from_json(bad, &back), -EINVAL);
+	assert_string_equal(nb_err_last(), "'seq_write_limit' is not disks, link, "
+			    "box or null");
+	json_decref(bad);
+	bad = json_deep_copy(j);
+	json_object_set_new(bad, "layout", json_string("raidz3"));
+	json_object_set_new(bad, "disks", json_integer(4));
+	assert_int_equal(nb_plan_out_from_json(bad, &back), -EINVAL);
+	assert_string_equal(nb_err_last(), "layout 'raidz3' needs at least 5 disks, "
+			    "not 4");
+	json_decref(bad);
+	json_decref(j);
+}
+
+/* A result against a plan file: the layout of its label ("raidz" is
+ * raidz1) among the plan's, else the first, with a note. */
+static void test_measured_file(void **state)
+{
+	struct nb_plan_in in = n40l();
+	struct nb_plan_out o[2];
+	json_t *plan, *doc, *m, *f;
+
+	(void)state;
+	assert_int_equal(nb_plan_compute(&in, "raidz2", &o[0]), 0);
+	assert_int_equal(nb_plan_compute(&in, "raidz1", &o[1]), 0);
+	plan = nb_plan_doc(&in, o, 2, NULL);
+	assert_non_null(plan);
+	doc = json_pack("{s:{s:s}, s:[{s:s, s:s, s:{s:{s:f}}}]}",
+		"labels", "layout", "raidz", "results",
+		"target", "nfs", "workload", "rand4k-read",
+		"summary", "iops", "median", 2 * o[1].rand_read);
+	m = nb_plan_measured_file(plan, "r.json", doc);
+	assert_string_equal(json_string_value(json_object_get(m, "layout")), "raidz1");
+	assert_string_equal(json_string_value(json_object_get(m, "note")), "");
+	assert_near(json_real_value(json_object_get(m, "over")), NB_PLAN_OVER, 0);
+	f = json_array_get(json_object_get(m, "figures"), 0);
+	assert_near(json_real_value(json_object_get(f, "share")), 2, 1e-9);
+	assert_string_equal(json_string_value(json_object_get(f, "flag")),
+			    NB_PLAN_OVER_MSG);
+	json_decref(m);
+	json_object_set_new(json_object_get(doc, "labels"), "layout",
+			    json_string("raid10"));
+	m = nb_plan_measured_file(plan, "r.json", doc);
+	assert_string_equal(json_string_value(json_object_get(m, "layout")), "raidz2");
+	assert_string_equal(json_string_value(json_object_get(m, "note")),
+			    "its layout label is not among the plan's layouts; "
+			    "against the first layout");
+	json_decref(m);
+	json_decref(doc);
+	json_decref(plan);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -569,6 +679,8 @@ int main(void)
 		cmocka_unit_test(test_unknowns),
 		cmocka_unit_test(test_json_units),
 		cmocka_unit_test(test_measured),
+		cmocka_unit_test(test_plan_file_round_trip),
+		cmocka_unit_test(test_measured_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
