@@ -9,6 +9,7 @@
 #include "../core/units.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,17 +100,28 @@ static json_t *c_fail(const json_t *l)
 	return json_string(b);
 }
 
-static json_t *c_usable(const json_t *l)
+/* KEY in TB and TiB */
+static json_t *tb_tib(const json_t *l, const char *key)
 {
 	char b[64], tb[32], tib[32];
 	const char *unit;
 	double v;
 
-	if (!fig(l, "usable", &v, &unit))
+	if (!fig(l, key, &v, &unit))
 		return json_string("unknown");
 	snprintf(b, sizeof(b), "%s (%s)", nb_fmt_capacity(v, 0, tb, sizeof(tb)),
 		 nb_fmt_capacity(v, 1, tib, sizeof(tib)));
 	return json_string(b);
+}
+
+static json_t *c_usable(const json_t *l)
+{
+	return tb_tib(l, "usable");
+}
+
+static json_t *c_block(const json_t *l)
+{
+	return tb_tib(l, "usable_at_block");
 }
 
 static json_t *c_disks(const json_t *l)
@@ -142,6 +154,7 @@ static const struct {
 	{ "raw", "raw", NULL, 0, NULL },
 	{ "after parity", "after_parity", NULL, 0, NULL },
 	{ "usable (zfs list)", "usable", NULL, 0, c_usable },
+	{ "data at the block size", "usable_at_block", NULL, 0, c_block },
 	{ "vdevs x disks", NULL, NULL, 0, c_vdevs },
 	{ "data disks", NULL, NULL, 0, c_data },
 	{ "disks may fail", NULL, NULL, 0, c_fail },
@@ -168,17 +181,27 @@ static json_t *layouts_table(const json_t *plan)
 	json_t *head = json_array(), *body = json_array();
 	const char *slog = nb_jstr(json_object_get(json_object_get(plan, "input"),
 						   "slog"), "name");
+	double block = json_number_value(json_object_get(json_object_get(
+		json_array_get(ls, 0), "block"), "value"));
+	char sz[32];
 	size_t i;
 
 	json_array_append_new(head, json_string(""));
 	json_array_foreach(ls, i, l)
 		json_array_append_new(head, json_string(nb_jstr(l, "layout")));
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
-		json_t *row = json_array();
+		json_t *row;
 		int any = !rows[r].key;
 		char label[128];
 
+		if (rows[r].fn == c_block && (block == 131072 || block < 1 ||
+					      block > 1e15))
+			continue;        /* as hw plan: only at another block size */
+		row = json_array();
 		snprintf(label, sizeof(label), "%s", rows[r].label);
+		if (rows[r].fn == c_block)
+			snprintf(label, sizeof(label), "data at %s blocks",
+				 nb_fmt_size((uint64_t)block, sz, sizeof(sz)));
 		if (rows[r].fn == c_slog && *slog)
 			snprintf(label, sizeof(label), "sync write, SLOG %s", slog);
 		json_array_append_new(row, json_string(label));
