@@ -498,7 +498,6 @@ const struct nb_workload nb_wl_syncprobe = {
 	.help = "queue-depth-1 sync vs async writes (4 KiB, 512 KiB): do sync "
 		"writes reach stable storage?",
 	.needs = NB_CAP_SYNC,
-	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.accept = "durable = yes",
 	.run = syncprobe_run,
 	.plan_bytes = nb_wl_size,
