@@ -71,7 +71,8 @@ const struct nb_usage cmd_hw_usage = { .head =
 	"  --result FILE       a result of this box: measured beside expected, and\n"
 	"                      a flag where measured is over 110% of the ceiling\n"
 	"                      (repeatable)\n"
-	"  --json              the plan as JSON, every figure with its unit\n"
+	"  --json              the plan as JSON, every figure with its unit (give\n"
+	"                      it to 'nasbench report --plan FILE')\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error (unknown layout, too few disks, a bad\n"
 	"size or price, an unreadable --result file), 3 the output cannot be written.\n" };
@@ -366,21 +367,9 @@ struct ctx {
 
 typedef void (*cell_fn)(char *b, size_t len, const struct ctx *c);
 
-static void num(char *b, size_t l, double v, const char *fmt)
-{
-	if (v < 0)
-		snprintf(b, l, "unknown");
-	else
-		snprintf(b, l, fmt, v);
-}
-
 static void money(char *b, size_t l, const struct ctx *c, double v)
 {
-	if (v < 0)
-		snprintf(b, l, "unknown");
-	else
-		snprintf(b, l, v < 1 ? "%.4f%s%s" : "%.2f%s%s", v,
-			 *c->in->currency ? " " : "", c->in->currency);
+	nb_fmt_money(v, c->in->currency, b, l);
 }
 
 static void with_limit(char *b, size_t l, double v, double scale,
@@ -411,12 +400,7 @@ static void c_data(char *b, size_t l, const struct ctx *c)
 /* bytes in TB (GB below 1 TB), or TiB (GiB) */
 static void bytes_cell(char *b, size_t l, double v, int binary)
 {
-	double t = binary ? 1099511627776.0 : 1e12, g = binary ? 1073741824.0 : 1e9;
-
-	if (v >= t || v == 0)
-		snprintf(b, l, "%.2f %s", v / t, binary ? "TiB" : "TB");
-	else
-		snprintf(b, l, "%.2f %s", v / g, binary ? "GiB" : "GB");
+	nb_fmt_capacity(v, binary, b, l);
 }
 static void c_raw(char *b, size_t l, const struct ctx *c)
 {
@@ -526,47 +510,6 @@ static const struct {
 	{ "per sync MB/s", c_per_sync, ALWAYS },
 };
 
-static void print_header(const struct plan_opts *o)
-{
-	const struct nb_plan_in *in = &o->in;
-	const struct nb_pool_disks *d = &in->pool.disks;
-	char mbs[32], iops[32], sz[32];
-
-	num(mbs, sizeof(mbs), in->disk_mbs, "%.0f");
-	num(iops, sizeof(iops), in->disk_iops, "%.0f");
-	for (int g = 0; g < d->ngroups; g++) {
-		char cell[32];
-
-		bytes_cell(cell, sizeof(cell), (double)d->bytes[g], 0);
-		printf("%s%d x %s", g ? " + " : "", d->n[g], cell);
-	}
-	printf(" disks%s, %s MB/s and %s IOPS each%s", d->ngroups > 1 ? " (in this order)" : "",
-	       mbs, iops, in->throttled ? " (throttled)" : "");
-	if (in->pool.spares)
-		printf(", the last %d a spare", in->pool.spares);
-	if (in->box_mbs > 0)
-		printf(", the box itself %.1f MB/s", in->box_mbs);
-	if (in->pool.reserve > 0)
-		printf(", %.0f%% of each left unused", in->pool.reserve * 100);
-	printf("\nZFS: ashift %d, %s %s", in->pool.ashift,
-	       in->pool.volblocksize ? "volblocksize" : "recordsize",
-	       nb_fmt_size(in->pool.volblocksize ? in->pool.volblocksize :
-			   in->pool.recordsize, sz, sizeof(sz)));
-	printf("; sync writes of %s, %d committed together",
-	       nb_fmt_size(in->sync_io, sz, sizeof(sz)), in->sync_qd);
-	if (in->slog.present)
-		printf("; SLOG %s (%.0f MB/s, %.0f sync writes/s)", in->slog.name,
-		       in->slog.mbs, in->slog.sync_iops);
-	if (in->nic_bps)
-		printf("\nlink %.0f Mbit/s: %.1f MB/s of payload (%.1f%% of the "
-		       "line rate)", (double)in->nic_bps / 1e6,
-		       (double)in->nic_bps / 8 * in->efficiency / 1e6,
-		       in->efficiency * 100);
-	else
-		printf("\nno link (local): the disks are the limit");
-	printf("\n\n");
-}
-
 static void print_table(const struct plan_opts *o, const struct nb_plan_out *out,
 			int n)
 {
@@ -574,7 +517,8 @@ static void print_table(const struct plan_opts *o, const struct nb_plan_out *out
 		       o->in.pool.recordsize;
 	char cell[64], label[40], sz[32];
 
-	print_header(o);
+	nb_plan_summary(stdout, &o->in);
+	printf("\n\n");
 	printf("%-22s", "");
 	for (int j = 0; j < n; j++)
 		printf(j + 1 < n ? "%-16s" : "%s", out[j].layout);
@@ -665,15 +609,9 @@ static int hw_plan(int argc, char **argv)
 		json_array_append_new(meas, nb_plan_measured(&o->in, o->results[i],
 							     res[i], out, n));
 	if (o->json) {
-		json_t *plans = json_array(), *doc;
-		char *s;
+		json_t *doc = nb_plan_doc(&o->in, out, n, meas);
+		char *s = nb_result_dump(doc);
 
-		for (int i = 0; i < n; i++)
-			json_array_append_new(plans, nb_plan_json(&o->in, &out[i]));
-		doc = json_pack("{s:s, s:i, s:f, s:o, s:O}", "kind", "nasbench-plan",
-				"schema", 2, "link_efficiency", o->in.efficiency,
-				"layouts", plans, "measured", meas);
-		s = nb_result_dump(doc);
 		puts(s ? s : "{}");
 		free(s);
 		json_decref(doc);

@@ -10,6 +10,8 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
+#include "../hw/plan.h"
+#include "../hw/plan_result.h"
 #include "../reports/chart.h"
 #include "../reports/report.h"
 
@@ -24,6 +26,7 @@
 struct opts {
 	const char *out, *gnuplot, *format;
 	const char *rows, *cols, *baseline, *metric;     /* the grid */
+	const char *plan;
 };
 
 #define AT(field) NB_OPT_AT(struct opts, field)
@@ -41,13 +44,16 @@ static const struct nb_opt report_opts[] = {
 	  "(default: the\nfirst value of the first label row or column)" },
 	{ "metric", 0, "M", AT(metric), "show M in every cell (mb_s, iops, "
 	  "p99_us,\nlat_p99_us ...) instead of each workload's\nprimary figure" },
+	{ "plan", 0, "FILE", AT(plan), "a plan of 'nasbench hw plan ... --json > "
+	  "FILE':\na Plan section with its layouts side by side\nand the results' "
+	  "figures beside the expected\n(share of the ceiling, over 110% flagged)" },
 	{ "gnuplot", 0, "PROG", AT(gnuplot), "the gnuplot program (default "
 	  "$NASBENCH_GNUPLOT or gnuplot)" },
 };
 
 const struct nb_usage cmd_report_usage = {
 	.head = "usage: nasbench report RESULT.json... -o DIR [--rows K,..] [--cols K,..]\n"
-		"                       [--baseline K=V,..] [--metric M]\n"
+		"                       [--baseline K=V,..] [--metric M] [--plan PLAN.json]\n"
 		"       nasbench report RESULT.json... -o -        (Markdown to stdout)\n"
 		"\n"
 		"Write DIR/report.html (self-contained: charts inline as SVG),\n"
@@ -75,8 +81,8 @@ const struct nb_usage cmd_report_usage = {
 		"      --cols target,spec.rw,spec.sync --baseline slog=none\n"
 		"\n"
 		"Exit status: 0 ok (also when gnuplot is missing: tables only), 2 usage\n"
-		"error or unreadable result, 3 gnuplot failed or the report could not\n"
-		"be written.\n",
+		"error, unreadable result or plan, 3 gnuplot failed or the report could\n"
+		"not be written.\n",
 };
 
 /* Remove DIR and the plain files in it (a report directory has no more). */
@@ -212,7 +218,7 @@ int cmd_report(int argc, char **argv)
 	struct opts o = { 0 };
 	const char *out, *format;
 	char dir[4096], tmp[4200];
-	json_t **docs;
+	json_t **docs, *plan = NULL;
 	struct nb_report *r = NULL;
 	size_t n, ncharts = 0;
 	int rc = 0, nocharts = 0, to_stdout;
@@ -247,7 +253,16 @@ int cmd_report(int argc, char **argv)
 	docs = nb_cmd_load_results(argv + optind, n);
 	if (!docs)
 		return NB_EXIT_USAGE;
+	if (o.plan && nb_plan_load(o.plan, &plan)) {
+		nb_err_prefix("--plan");
+		rc = nb_cmd_usage("%s", nb_err_last());
+		goto out;
+	}
 	r = nb_report_new(docs, (const char *const *)argv + optind, n);
+	if (plan) {
+		nb_plan_measure_all(plan, docs, (const char *const *)argv + optind, n);
+		nb_report_plan(r, plan, o.plan);
+	}
 	if (nb_report_grid(r, o.rows, o.cols, o.baseline, o.metric)) {
 		rc = nb_cmd_usage("%s", nb_err_last());
 		goto out;
@@ -280,6 +295,7 @@ int cmd_report(int argc, char **argv)
 		       ncharts, dir);
 out:
 	nb_report_free(r);
+	json_decref(plan);
 	nb_cmd_free_results(docs, n);
 	return rc;
 }

@@ -213,6 +213,29 @@ char *nb_fmt_size(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+char *nb_fmt_capacity(double v, int binary, char *buf, size_t len)
+{
+	double t = binary ? 1099511627776.0 : 1e12, g = binary ? 1073741824.0 : 1e9;
+
+	if (v >= t || v == 0)
+		snprintf(buf, len, "%.2f %s", v / t, binary ? "TiB" : "TB");
+	else
+		snprintf(buf, len, "%.2f %s", v / g, binary ? "GiB" : "GB");
+	return buf;
+}
+
+char *nb_fmt_money(double v, const char *currency, char *buf, size_t len)
+{
+	int cur = currency && *currency;
+
+	if (v < 0)
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, v < 1 ? "%.4f%s%s" : "%.2f%s%s", v, cur ? " " : "",
+			 cur ? currency : "");
+	return buf;
+}
+
 double nb_mb_s(double bytes_per_s)
 {
 	return bytes_per_s / 1e6;
