@@ -3,8 +3,9 @@
  *
  * An I/O spec says what to do (pattern, direction, block size, queue depth,
  * how much or how long, write durability); the engine keeps QD I/Os in
- * flight on a target through submit/reap, timing each one into a latency
- * histogram.  Runners never see the spec; workloads never see the queue.
+ * flight on a target through submit/commit/reap - every completion there
+ * is taken at each reap and its slot refilled - timing each one into a
+ * latency histogram.  Runners never see the spec; workloads never see the queue.
  */
 #ifndef NB_ENGINE_H
 #define NB_ENGINE_H
@@ -65,7 +66,10 @@ struct nb_io_result {
 	uint64_t elapsed_ns;     /* first submit to last completion (+ flush) */
 	uint64_t flush_ns;       /* time in the final flush (sync end, always) */
 	int stopped;             /* ended by *stop */
-	struct nb_hist lat;      /* per-I/O completion latency, ns */
+	struct nb_hist lat;      /* per-I/O completion latency, ns: from the
+				  * I/O handed on to the target (the runner's
+				  * submit or commit returned) to its
+				  * completion reaped - fio's clat */
 };
 
 /* Check a spec against a target (alignment, sizes); 0 or -EINVAL. */

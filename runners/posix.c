@@ -4,11 +4,11 @@
  * A directory gets a scratch directory nasbench.<run-id>/ that holds every
  * file nasbench makes and is removed at the end.  A file or block device is
  * one address space (like a LUN): it is written only past the data-loss
- * guard.  Queue depth is real: I/Os are queued on an io_uring and submitted
- * in batches when the engine reaps (one system call for many I/Os).
+ * guard.  Queue depth is real: I/Os are queued on an io_uring and sent in
+ * a batch by commit() (one system call for many I/Os); reap() takes every
+ * completion in the ring.
  */
 #include "runner.h"
-#include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/guard.h"
@@ -345,6 +345,25 @@ static int posix_submit(struct nb_target *t, struct nb_io *io)
 	return 0;
 }
 
+/* Send what submit() queued: one system call for the batch. */
+static int posix_commit(struct nb_target *t)
+{
+	struct posix *p = P(t);
+	int rc;
+
+	if (!p->queued)
+		return 0;
+	do
+		rc = io_uring_submit(&p->ring);
+	while (rc == -EINTR);
+	if (rc < 0)
+		return nb_err_set("target '%s': io_uring: %s", t->cfg->name,
+				  strerror(-rc)), rc;
+	p->queued = 0;
+	return 0;
+}
+
+/* Every completion in the ring, up to MAX: waits only when there is none. */
 static int posix_reap(struct nb_target *t, struct nb_io **done, int max,
 		      int timeout_ms)
 {
@@ -353,29 +372,26 @@ static int posix_reap(struct nb_target *t, struct nb_io **done, int max,
 					(long long)(timeout_ms % 1000) * 1000000 };
 	struct io_uring_cqe *cqe;
 	unsigned head;
-	uint64_t now;
 	int n = 0, rc;
 
 	if (!p->inflight)
 		return 0;
-	rc = io_uring_submit_and_wait_timeout(&p->ring, &cqe, 1, &ts, NULL);
-	p->queued = 0;
-	if (rc < 0 && rc != -ETIME && rc != -EINTR)
-		return nb_err_set("target '%s': io_uring: %s", t->cfg->name,
-				  strerror(-rc)), rc;
-	/* stamp every completion in the ring when first seen, hand over MAX:
-	 * the engine refills the queue after a few (see engine.c), and those
-	 * left here are not timed while they wait for the next reap */
-	now = nb_now_ns();
+	rc = posix_commit(t);
+	if (rc < 0)
+		return rc;
+	if (!io_uring_cq_ready(&p->ring)) {
+		rc = io_uring_wait_cqe_timeout(&p->ring, &cqe, &ts);
+		if (rc < 0 && rc != -ETIME && rc != -EINTR)
+			return nb_err_set("target '%s': io_uring: %s", t->cfg->name,
+					  strerror(-rc)), rc;
+	}
 	io_uring_for_each_cqe(&p->ring, head, cqe) {
 		struct nb_io *io = io_uring_cqe_get_data(cqe);
 
-		if (!io->t_done)
-			io->t_done = now;
-		if (n < max) {
-			io->result = cqe->res;
-			done[n++] = io;
-		}
+		if (n == max)
+			break;
+		io->result = cqe->res;
+		done[n++] = io;
 	}
 	io_uring_cq_advance(&p->ring, (unsigned)n);
 	p->inflight -= n;
@@ -476,6 +492,7 @@ const struct nb_runner_ops nb_runner_posix = {
 	.fsize = posix_fsize,
 	.flush = posix_flush,
 	.submit = posix_submit,
+	.commit = posix_commit,
 	.reap = posix_reap,
 	.pio = posix_pio,
 	.mkdir = posix_mkdir,
