@@ -108,13 +108,11 @@ static int submit_one(struct run *run, struct slot *sl)
 		else
 			nb_datagen_stamp(io->buf, io->len, io->off, sl->seq);
 	}
-	io->t_done = 0;
-	io->t_submit = 0;        /* stamped once handed on: see pump() */
 	rc = run->t->ops->submit(run->t, io);
 	if (rc < 0)
 		return rc;
-	if (!run->t->ops->commit)
-		io->t_submit = nb_now_ns();
+	/* sent: where fio's issue_time, the start of its clat, is */
+	io->t_submit = nb_now_ns();
 	run->inflight++;
 	run->issued += io->len;
 	return 0;
@@ -136,7 +134,6 @@ static void account_second(struct run *run, uint64_t now, uint64_t bytes)
 static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
 {
 	struct nb_io_result *r = run->r;
-	uint64_t done_at;
 
 	run->inflight--;
 	if (io->result < 0)
@@ -152,10 +149,8 @@ static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
 				  io->op == NB_OP_READ ? "read" : "write",
 				  (unsigned long long)io->off, (long long)io->result,
 				  io->len), -EIO;
-	/* fio's clat: from the submission (t_submit, see pump) to the reaping
-	 * (now), or to the runner's own earlier stamp of the reply */
-	done_at = io->t_done ? io->t_done : now;
-	nb_hist_add(&r->lat, done_at > io->t_submit ? done_at - io->t_submit : 0);
+	/* fio's clat: from the submission to the completion taken */
+	nb_hist_add(&r->lat, now - io->t_submit);
 	r->ios++;
 	if (io->op == NB_OP_READ) {
 		r->bytes_read += io->len;
@@ -170,20 +165,21 @@ static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
 }
 
 /*
- * One pass: fill every free slot, hand the batch on (commit), then wait
- * for at least one completion and take every one there is, as fio reaps
- * by default (iodepth_batch_complete_min=1, _max=iodepth), so the next
- * pass refills them all and the target always has QD I/Os.  (Taking QD/8
- * per reap left the rest waiting in the runner's queue: the target had
- * ~27 of 32 and answered faster than at the depth the result names.)
- * An I/O's time starts once it has been handed on - after commit(), else
- * after submit() - where fio's issue_time, the start of its clat, is.
+ * One pass, as fio's defaults (iodepth_batch_submit=1,
+ * iodepth_batch_complete_min=1, iodepth_batch_complete_max = the min): send
+ * an I/O into every free slot, each on its own, then take one completion,
+ * waiting for it if there is none, so each slot is refilled before the
+ * next completion is taken and the target holds QD I/Os all the time.
+ * (Taking QD/8 at a time left up to QD/8 slots empty while the rest were
+ * counted, and the posix runner ended the time of completions it left in
+ * its ring when it first saw them, not when they were taken: at QD32 the
+ * disk had ~27 I/Os and answered faster than at the depth named.)
  */
 static int pump(struct run *run, struct slot **free_slots, int *nfree)
 {
-	struct nb_io *done[NB_MAX_QD], *sent[NB_MAX_QD];
+	struct nb_io *done;
 	uint64_t now = nb_now_ns();
-	int n = 0, rc;
+	int n, rc;
 
 	while (!run->err && run->submitting && *nfree) {
 		if (!should_submit(run, now)) {
@@ -196,34 +192,23 @@ static int pump(struct run *run, struct slot **free_slots, int *nfree)
 			run->submitting = 0;
 			break;
 		}
-		sent[n++] = &free_slots[--(*nfree)]->io;
-	}
-	if (n && run->t->ops->commit) {
-		rc = run->t->ops->commit(run->t);
-		if (rc < 0) {
-			run->inflight = 0;      /* the runner abandoned them all */
-			return rc;
-		}
-		now = nb_now_ns();
-		for (int i = 0; i < n; i++)
-			sent[i]->t_submit = now;
+		(*nfree)--;
 	}
 	if (!run->inflight)
 		return 0;
-	n = run->t->ops->reap(run->t, done, run->inflight, REAP_TIMEOUT_MS);
+	n = run->t->ops->reap(run->t, &done, 1, REAP_TIMEOUT_MS);
 	if (n < 0) {
 		run->inflight = 0;      /* the runner abandoned them all */
 		return n;
 	}
-	now = nb_now_ns();
-	for (int i = 0; i < n; i++) {
-		rc = complete_one(run, done[i], now);
-		if (rc < 0 && !run->err) {
-			run->err = rc;
-			run->submitting = 0;
-		}
-		free_slots[(*nfree)++] = done[i]->priv;
+	if (!n)
+		return 0;
+	rc = complete_one(run, done, nb_now_ns());
+	if (rc < 0 && !run->err) {
+		run->err = rc;
+		run->submitting = 0;
 	}
+	free_slots[(*nfree)++] = done->priv;
 	return 0;
 }
 

@@ -3,9 +3,10 @@
  *
  * An I/O spec says what to do (pattern, direction, block size, queue depth,
  * how much or how long, write durability); the engine keeps QD I/Os in
- * flight on a target through submit/commit/reap - every completion there
- * is taken at each reap and its slot refilled - timing each one into a
- * latency histogram.  Runners never see the spec; workloads never see the queue.
+ * flight on a target through submit/reap - one completion taken at a time,
+ * its slot refilled before the next, as fio's defaults - timing each one
+ * into a latency histogram.  Runners never see the spec; workloads never
+ * see the queue.
  */
 #ifndef NB_ENGINE_H
 #define NB_ENGINE_H
@@ -67,9 +68,8 @@ struct nb_io_result {
 	uint64_t flush_ns;       /* time in the final flush (sync end, always) */
 	int stopped;             /* ended by *stop */
 	struct nb_hist lat;      /* per-I/O completion latency, ns: from the
-				  * I/O handed on to the target (the runner's
-				  * submit or commit returned) to its
-				  * completion reaped - fio's clat */
+				  * runner's submit() having returned to the
+				  * completion taken by reap() - fio's clat */
 };
 
 /* Check a spec against a target (alignment, sizes); 0 or -EINVAL. */

@@ -7,9 +7,9 @@
  * (runners/runner.h).  All of a runner's state hangs off struct
  * nb_target::priv; one target is used by one thread.
  *
- * The data path is an asynchronous queue: submit() queues one I/O and
- * returns at once, commit() (optional) sends a batch of them; reap()
- * returns finished I/Os, waiting up to a timeout.  Queue depth is real:
+ * The data path is an asynchronous queue: submit() sends one I/O and
+ * returns at once (the engine times it from there); reap() returns
+ * finished I/Os, waiting up to a timeout.  Queue depth is real:
  * the engine keeps up to NB_MAX_QD I/Os submitted.
  *
  * Every call returns 0 (or a count) on success and a negative errno on
@@ -62,14 +62,8 @@ struct nb_io {
 	uint32_t len;
 	void *buf;
 	int64_t result;          /* set by the runner: bytes done or -errno */
-	uint64_t t_submit;       /* set by the engine (ns) once the I/O is
-				  * handed on: after commit() returns, or
-				  * after submit() for a runner without one
-				  * (fio's issue_time, where clat starts) */
-	uint64_t t_done;         /* 0 at submit; the runner may stamp it
-				  * (nb_now_ns) when its reply arrives in a
-				  * callback, else the engine stamps it when
-				  * reaped (fio's completion time) */
+	uint64_t t_submit;       /* set by the engine (ns) when submit()
+				  * has returned */
 	void *priv;              /* the caller's */
 	void *rpriv;             /* the runner's */
 };
@@ -126,12 +120,6 @@ struct nb_runner_ops {
 	int (*flush)(struct nb_file *f);
 
 	int (*submit)(struct nb_target *t, struct nb_io *io);
-	/* Optional: send everything submit() has queued since the last call
-	 * (posix: one io_uring_enter for the batch).  A runner without it
-	 * sends each I/O in submit().  The engine calls it after each batch,
-	 * before reap(); reap() sends what is still queued (other callers).
-	 * 0, or -errno as reap() when the target is lost. */
-	int (*commit)(struct nb_target *t);
 	/* Up to MAX finished I/Os into DONE, waiting at most TIMEOUT_MS for the
 	 * first.  Returns the count (0 on timeout) or -errno when the target is
 	 * lost: then every I/O still in flight is abandoned, no completion for
