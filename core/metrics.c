@@ -8,7 +8,7 @@
 const struct nb_metric nb_metrics[] = {
 	{ "bw_bytes", "MB/s", "bytes/s", NB_HIGHER, 1e-6, "throughput" },
 	{ "iops", "IOPS", "ops/s", NB_HIGHER, 1, "I/O operations per second" },
-	{ "lat_mean_us", "mean us", "us", NB_LOWER, 1, "mean latency, submission to completion (fio's clat)" },
+	{ "lat_mean_us", "mean us", "us", NB_LOWER, 1, "mean latency, submission to completion: fio's clat (engine=fio: fio's lat = slat + clat)" },
 	{ "lat_p50_us", "p50 us", "us", NB_LOWER, 1, "median latency, submission to completion" },
 	{ "lat_p90_us", "p90 us", "us", NB_LOWER, 1, "90th percentile latency (as lat_mean_us)" },
 	{ "lat_p99_us", "p99 us", "us", NB_LOWER, 1, "99th percentile latency (as lat_mean_us)" },
