@@ -53,6 +53,13 @@ int nb_open_flags(unsigned flags, int sync_flag);
 
 enum nb_op { NB_OP_READ = 0, NB_OP_WRITE = 1 };
 
+struct nb_io;
+
+/* For a runner that keeps finished I/Os in an array until reap: move up
+ * to MAX of the *NREADY at READY (oldest first) into DONE, the rest moving
+ * up.  Returns how many. */
+int nb_io_take(struct nb_io **ready, int *nready, struct nb_io **done, int max);
+
 /* One I/O.  The buffer is the caller's and must stay valid until reaped. */
 struct nb_io {
 	struct nb_file *file;

@@ -52,6 +52,7 @@
 #include "../core/units.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,51 @@ struct probe {
 	uint64_t ios, bytes, busy_ns;
 	double p10_us, p50_us, p99_us, bw, iops;
 };
+
+/* A figure of the result: field OFF of probe A (0 sync4k, 1 async4k,
+ * 2 read4k, 3 sync512k, 4 async512k), or with B >= 0 A's over B's (0 when
+ * B's is 0); in the result's order. */
+struct figure {
+	const char *metric;
+	int a, b;
+	size_t off;
+};
+
+#define FIG(m, a, b, field) { m, a, b, offsetof(struct probe, field) }
+
+static const struct figure figures[] = {
+	FIG("sync_lat_p50_us", 0, -1, p50_us),
+	FIG("async_lat_p50_us", 1, -1, p50_us),
+	FIG("sync_async_ratio", 0, 1, p50_us),
+	FIG("read_lat_p50_us", 2, -1, p50_us),
+	FIG("sync_lat_p10_us", 0, -1, p10_us),
+	FIG("async_lat_p10_us", 1, -1, p10_us),
+	FIG("read_lat_p10_us", 2, -1, p10_us),
+	FIG("sync_lat_p99_us", 0, -1, p99_us),
+	FIG("async_lat_p99_us", 1, -1, p99_us),
+	FIG("sync_iops", 0, -1, iops),
+	FIG("async_iops", 1, -1, iops),
+	FIG("sync512k_bw_bytes", 3, -1, bw),
+	FIG("async512k_bw_bytes", 4, -1, bw),
+	FIG("sync512k_lat_p50_us", 3, -1, p50_us),
+	FIG("async512k_lat_p50_us", 4, -1, p50_us),
+	FIG("sync_bw_ratio_512k", 3, 4, bw),
+};
+
+static double field(const struct probe *pr, size_t off)
+{
+	return *(const double *)(const void *)((const char *)pr + off);
+}
+
+static double figure(const struct probe *pr, const struct figure *f)
+{
+	double a = field(&pr[f->a], f->off), b;
+
+	if (f->b < 0)
+		return a;
+	b = field(&pr[f->b], f->off);
+	return b > 0 ? a / b : 0;
+}
 
 /* One timed I/O at queue depth 1. */
 static int timed(struct nb_wl_ctx *c, struct nb_file *f, int op, void *buf,
@@ -425,24 +471,8 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 	if (!rc)
 		nb_wl_wrote(c, covered);
 	if (!rc) {
-		nb_wl_metric(c, "sync_lat_p50_us", pr[0].p50_us);
-		nb_wl_metric(c, "async_lat_p50_us", pr[1].p50_us);
-		nb_wl_metric(c, "sync_async_ratio",
-			     pr[1].p50_us > 0 ? pr[0].p50_us / pr[1].p50_us : 0);
-		nb_wl_metric(c, "read_lat_p50_us", pr[2].p50_us);
-		nb_wl_metric(c, "sync_lat_p10_us", pr[0].p10_us);
-		nb_wl_metric(c, "async_lat_p10_us", pr[1].p10_us);
-		nb_wl_metric(c, "read_lat_p10_us", pr[2].p10_us);
-		nb_wl_metric(c, "sync_lat_p99_us", pr[0].p99_us);
-		nb_wl_metric(c, "async_lat_p99_us", pr[1].p99_us);
-		nb_wl_metric(c, "sync_iops", pr[0].iops);
-		nb_wl_metric(c, "async_iops", pr[1].iops);
-		nb_wl_metric(c, "sync512k_bw_bytes", pr[3].bw);
-		nb_wl_metric(c, "async512k_bw_bytes", pr[4].bw);
-		nb_wl_metric(c, "sync512k_lat_p50_us", pr[3].p50_us);
-		nb_wl_metric(c, "async512k_lat_p50_us", pr[4].p50_us);
-		nb_wl_metric(c, "sync_bw_ratio_512k",
-			     pr[4].bw > 0 ? pr[3].bw / pr[4].bw : 0);
+		for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+			nb_wl_metric(c, figures[i].metric, figure(pr, &figures[i]));
 		json_object_set_new(c->extra, "ios", json_pack(
 			"{s:I, s:I, s:I, s:I, s:I}",
 			"sync4k", (json_int_t)pr[0].ios, "async4k", (json_int_t)pr[1].ios,
@@ -468,7 +498,6 @@ const struct nb_workload nb_wl_syncprobe = {
 	.help = "queue-depth-1 sync vs async writes (4 KiB, 512 KiB): do sync "
 		"writes reach stable storage?",
 	.needs = NB_CAP_SYNC,
-	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.accept = "durable = yes",
 	.run = syncprobe_run,
 	.plan_bytes = nb_wl_size,

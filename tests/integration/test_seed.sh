@@ -164,24 +164,21 @@ assert_clean "$D"
 t_case "list suites: seed1, seed2 with bonnie x5, full, rough times"
 run "$NB" list suites
 assert_rc 0
-assert_out "  seed1                the first story"
-grep -qE '^ +bonnie +x5 +~[0-9]+h[0-9]{2}m +writes' <<<"$OUT" || t_fail "no bonnie x5 line: $OUT"
-grep -qE '^ +xz +x1 +~60s +writes 0 B' <<<"$OUT" || t_fail "no xz line: $OUT"
-assert_out "  full                 everything"
+assert_out "  seed1                the first story" "  full                 everything"
+assert_out_re '^ +bonnie +x5 +~[0-9]+h[0-9]{2}m +writes' '^ +xz +x1 +~60s +writes 0 B'
 
 t_case "--dry-run seed2: the plan, bytes and time, nothing touched"
 run "$NB" run -t "$D" -s seed2 --size 2G --dry-run
 assert_rc 0
-assert_out "plan: 1 target(s) x 3 workload(s) x the iterations listed"
+assert_out "plan: 1 target(s) x 3 workload(s) x the iterations listed" \
+	"per target: space 2 GiB, writes 22.01 GiB"
 # bonnie writes the file twice (put_block, rewrite) and 3 MiB per char
-grep -qE '^  bonnie +5 +2 GiB +20.01 GiB +~' <<<"$OUT" || t_fail "no bonnie plan line: $OUT"
-grep -qE '^  bigfile +1 +2 GiB +2 GiB +~' <<<"$OUT" || t_fail "no bigfile plan line: $OUT"
-assert_out "per target: space 2 GiB, writes 22.01 GiB"
+assert_out_re '^  bonnie +5 +2 GiB +20.01 GiB +~' '^  bigfile +1 +2 GiB +2 GiB +~'
 assert_clean "$D"
 
 t_case "--iterations overrides a suite's NAME*N"
 run "$NB" run -t "$D" -s seed2 --size 2G --dry-run -i 2
-grep -qE '^  bonnie +2 ' <<<"$OUT" || t_fail "bonnie not 2 iterations: $OUT"
+assert_out_re '^  bonnie +2 '
 
 t_case "seed1 on a directory runs its four workloads"
 run "$NB" run -t "$D" -s seed1 -i 1 --size 8M --runtime 0.3s -q -o "$T/s1.json"

@@ -20,6 +20,7 @@
 #include "../../core/err.h"
 #include "../../core/result.h"
 #include "../../reports/import.h"
+#include "files.h"
 
 static char dir[] = "/tmp/nb-unit-import.XXXXXX";
 
@@ -58,18 +59,12 @@ static int teardown(void **state)
 
 static json_t *load(const char *name)
 {
-	char path[256];
+	char path[256], *buf;
 	json_error_t e;
-	FILE *f;
 	json_t *j;
-	char *buf = NULL;
-	size_t cap = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_true(getdelim(&buf, &cap, '\0', f) > 0);
-	fclose(f);
+	buf = test_slurp(path);
 	j = json_loads(strchr(buf, '{'), JSON_DISABLE_EOF_CHECK, &e);
 	free(buf);
 	assert_non_null(j);
