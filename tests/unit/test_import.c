@@ -105,7 +105,9 @@ static void check_job(const json_t *doc, const char *target, const char *wl,
 			 1000) < 1e-9);
 	assert_true(fabs(metric(doc, target, wl, "lat_mean_us", it) -
 			 fio_fig(job, side, "lat_ns", "mean", NULL) / 1000) < 1e-6);
-	assert_true(metric(doc, target, wl, "bw_bytes", it) > 1e5);
+	/* a figure, not a plausibility bound: with two make checks and a
+	 * sanitizer run beside, this disk gave fio under 100 kB/s */
+	assert_true(metric(doc, target, wl, "bw_bytes", it) > 0);
 }
 
 static void fio_plain_and_json_plus(void **state)
