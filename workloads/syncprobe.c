@@ -224,8 +224,7 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 		rc = timed(c, i & 1 ? fa : fs, NB_OP_WRITE, buf, 512 * 1024, off,
 			   !(i & 1), &pr[3 + (i & 1)]);
 		if ((i & 1) && (i & 7) == 7) {
-			uint64_t el = nb_now_ns() - t0;
-
+			el = nb_now_ns() - t0;
 			nb_progress_update(c->progress, pr[3].bytes + pr[4].bytes, el);
 			if (*c->stop)
 				rc = -EINTR;
