@@ -662,7 +662,6 @@ static void io_cb(struct iscsi_context *ctx, int status, void *data,
 	}
 	if (task)
 		scsi_free_scsi_task(task);
-	io->t_done = nb_now_ns();       /* seen now, reaped maybe later */
 	r->io = NULL;
 	r->next_free = p->free_reqs;
 	p->free_reqs = r;

@@ -332,7 +332,6 @@ static void part_done(struct req *r, int status)
 		free(r);
 		return;
 	}
-	r->io->t_done = nb_now_ns();    /* seen now, reaped maybe later */
 	rq_push(&p->done, r);
 }
 

@@ -157,12 +157,21 @@ static void summarise(struct probe *pr)
 	pr->iops = secs > 0 ? (double)pr->ios / secs : 0;
 }
 
+int nb_syncprobe_more(uint64_t el_us, uint64_t runtime_us, uint64_t sync_ios)
+{
+	if (el_us < runtime_us)
+		return 1;
+	return sync_ios < NB_SYNCPROBE_MIN_IOS &&
+	       el_us < NB_SYNCPROBE_STRETCH * runtime_us;
+}
+
 /*
  * The runs interleave, one I/O of each in turn, so that whatever else
  * loads the box or the client in the meantime weighs on all of them alike:
  * 4 KiB sync write, 4 KiB async write, 4 KiB read of the block just
- * written sync (cached), for RUNTIME; then 512 KiB sync and async writes
- * in turn for RUNTIME.  PR: sync4k, async4k, read4k, sync512k, async512k.
+ * written sync (cached), for RUNTIME (longer when that gave too few sync
+ * writes to judge: nb_syncprobe_more()); then 512 KiB sync and async
+ * writes in turn for RUNTIME.  PR: sync4k, async4k, read4k, sync512k, async512k.
  * *COVERED: the bytes from offset 0 up that the writes really covered (each
  * phase walks the region from its start; a short runtime stops early).
  */
@@ -171,7 +180,7 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 		     uint64_t *covered)
 {
 	unsigned char *buf = nb_io_alloc(512 * 1024);
-	uint64_t small = region / 4096 / 2, big = region / (512 * 1024), t0, i;
+	uint64_t small = region / 4096 / 2, big = region / (512 * 1024), t0, t1, el, i;
 	struct nb_rng r;
 	char label[160];
 	int rc = 0;
@@ -194,22 +203,21 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 			rc = timed(c, fa, NB_OP_WRITE, buf, 4096, ao, 0, &pr[1]);
 		if (!rc)
 			rc = timed(c, fa, NB_OP_READ, buf, 4096, so, 0, &pr[2]);
+		el = nb_now_ns() - t0;
 		if ((i & 15) == 0) {
-			uint64_t el = nb_now_ns() - t0;
-
 			nb_progress_update(c->progress, pr[0].bytes + pr[1].bytes +
 					   pr[2].bytes, el);
 			if (*c->stop)
 				rc = -EINTR;
-			if (el >= runtime_us * 1000) {
-				/* slots 0..i, both writes of each, are done */
-				*covered = (i + 1 < small ? i + 1 : small) * 8192;
-				break;
-			}
-			pr[0].which = pr[1].which = pr[2].which =
-				el >= runtime_us * 500;
 		}
+		if (!rc && !nb_syncprobe_more(el / 1000, runtime_us, pr[0].ios)) {
+			/* slots 0..i, both writes of each, are done */
+			*covered = (i + 1 < small ? i + 1 : small) * 8192;
+			break;
+		}
+		pr[0].which = pr[1].which = pr[2].which = el >= runtime_us * 500;
 	}
+	t1 = nb_now_ns();
 	for (i = 0; !rc; i++) {
 		uint64_t off = (i % big) * 512 * 1024;
 
@@ -221,7 +229,7 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 			nb_progress_update(c->progress, pr[3].bytes + pr[4].bytes, el);
 			if (*c->stop)
 				rc = -EINTR;
-			if (el >= 2 * runtime_us * 1000) {
+			if (nb_now_ns() - t1 >= runtime_us * 1000) {
 				if ((i + 1 < big ? i + 1 : big) * 512 * 1024 > *covered)
 					*covered = (i + 1 < big ? i + 1 : big) * 512 * 1024;
 				break;

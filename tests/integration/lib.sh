@@ -53,13 +53,20 @@ assert_out_re() { local m; for m; do grep -qE -- "$m" <<<"$OUT" || t_fail "stdou
 assert_file() { [ -f "$1" ] || t_fail "no file '$1'"; }
 assert_no_file() { [ ! -e "$1" ] || t_fail "'$1' should not exist"; }
 # assert_jq FILE FILTER: jq-less check via python3 expression on `d`
+# assert_json FILE EXPR [SHOW]: EXPR (Python, the document is d) is true;
+# on failure SHOW, if given, is evaluated and printed (what the run said)
 assert_json() {
-	python3 - "$1" "$2" <<'PY' || t_fail "json check failed: $2 on $1"
+	local why
+	why=$(python3 - "$1" "$2" "${3:-}" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-ok = eval(sys.argv[2], {"d": d})
-sys.exit(0 if ok else 1)
+if eval(sys.argv[2], {"d": d}):
+    sys.exit(0)
+if sys.argv[3]:
+    print(": " + str(eval(sys.argv[3], {"d": d})))
+sys.exit(1)
 PY
+	) || t_fail "json check failed: $2 on $1$why"
 }
 # refused TARGET RC MESSAGE...: 'nasbench run -t TARGET', with the test's
 # REFUSED_ARGS after it, exits RC, says each MESSAGE on stderr and writes no
