@@ -124,7 +124,7 @@ sanitize: ## the unit tests again under ASan + UBSan
 	$(MAKE) B=build-san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit
 
 check-deep: deps ## sanitizers on real runs: the integration suite on an ASan+UBSan build, valgrind per runner
-	@$(MAKE) --no-print-directory test-build
+	@$(MAKE) --no-print-directory all test-build
 	@$(MAKE) --no-print-directory B=build-san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" build-san/nasbench build-san/nasbench-test
 	@ci/check-deep
 

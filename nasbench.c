@@ -14,28 +14,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CMD(n, f, sum, use) { .name = n, .fn = f, .summary = sum, .usage = use }
+#define CMD(n, sum) { .name = #n, .fn = cmd_##n, .summary = sum, .usage = &cmd_##n##_usage }
 
 const struct nb_command nb_commands[] = {
-	{ .name = "run", .fn = cmd_run, .help = cmd_run_help,
-	  .summary = "run workloads against targets, write a result file" },
-	CMD("compare", cmd_compare, "compare results, gate on regressions",
-	    cmd_compare_usage),
-	CMD("report", cmd_report, "HTML/Markdown report with charts of results",
-	    cmd_report_usage),
-	CMD("export", cmd_export, "results as CSV for a spreadsheet",
-	    cmd_export_usage),
-	CMD("history", cmd_history, "keep results in SQLite: add, list, show, rm, trend",
-	    cmd_history_usage),
-	CMD("import", cmd_import, "turn fio JSON / bonnie++ CSV into results",
-	    cmd_import_usage),
-	CMD("list", cmd_list, "list workloads, suites and runners", cmd_list_usage),
-	CMD("version", cmd_version, "print versions of nasbench and its libraries",
-	    cmd_version_usage),
-	CMD("hw", cmd_hw, "hardware inventory, and a planner of layouts",
-	    cmd_hw_usage),
-	CMD("help", cmd_help, "show help for a command or the config keys",
-	    cmd_help_usage),
+	CMD(run, "run workloads against targets, write a result file"),
+	CMD(compare, "compare results, gate on regressions"),
+	CMD(report, "HTML/Markdown report with charts of results"),
+	CMD(export, "results as CSV for a spreadsheet"),
+	CMD(history, "keep results in SQLite: add, list, show, rm, trend"),
+	CMD(import, "turn fio JSON / bonnie++ CSV into results"),
+	CMD(list, "list workloads, suites and runners"),
+	CMD(version, "print versions of nasbench and its libraries"),
+	CMD(hw, "hardware inventory, and a planner of layouts"),
+	CMD(help, "show help for a command or the config keys"),
 	{ .name = NULL },
 };
 

@@ -9,12 +9,22 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct nb_opt;
+
+/* A command's help text: HEAD, the option lines of OPTS (N rows of
+ * cmd/opts.h; none when NULL), then TAIL (may be NULL). */
+struct nb_usage {
+	const char *head;
+	const struct nb_opt *opts;
+	size_t n;
+	const char *tail;
+};
+
 struct nb_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
-	const char *usage;       /* full help text */
-	void (*help)(FILE *out); /* or this prints it (usage NULL) */
+	const struct nb_usage *usage;
 };
 
 int cmd_run(int argc, char **argv);
@@ -28,11 +38,10 @@ int cmd_history(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
-extern const char cmd_list_usage[], cmd_version_usage[];
-void cmd_run_help(FILE *out);
-extern const char cmd_compare_usage[], cmd_report_usage[], cmd_import_usage[];
-extern const char cmd_hw_usage[], cmd_help_usage[], cmd_history_usage[];
-extern const char cmd_export_usage[];
+extern const struct nb_usage cmd_run_usage, cmd_list_usage, cmd_version_usage;
+extern const struct nb_usage cmd_compare_usage, cmd_report_usage, cmd_import_usage;
+extern const struct nb_usage cmd_hw_usage, cmd_help_usage, cmd_history_usage;
+extern const struct nb_usage cmd_export_usage;
 
 /* Print "nasbench: <message>" and return NB_EXIT_USAGE (exit 2). */
 int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -41,6 +50,12 @@ int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * the one status of "the output cannot be written", whether found before
  * anything ran (nb_atomic_check) or while writing. */
 int nb_cmd_write_error(void);
+
+/* The results PATHS (N) loaded, in an array to give to
+ * nb_cmd_free_results(); NULL with the error printed (exit NB_EXIT_USAGE:
+ * an unreadable result is the user's to fix). */
+json_t **nb_cmd_load_results(char *const *paths, size_t n);
+void nb_cmd_free_results(json_t **docs, size_t n);
 
 /* Print DOC (taken) on stdout as indented JSON: NB_EXIT_OK, or
  * NB_EXIT_TARGET when it cannot be written. */

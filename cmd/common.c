@@ -3,9 +3,11 @@
  */
 #include "cmd.h"
 #include "../core/err.h"
+#include "../core/result.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int nb_cmd_usage(const char *fmt, ...)
 {
@@ -23,6 +25,30 @@ int nb_cmd_write_error(void)
 {
 	nb_die_msg("%s", nb_err_last());
 	return NB_EXIT_TARGET;
+}
+
+json_t **nb_cmd_load_results(char *const *paths, size_t n)
+{
+	json_t **docs = calloc(n ? n : 1, sizeof(*docs));
+
+	if (!docs) {
+		nb_die_msg("out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (nb_result_load(paths[i], &docs[i])) {
+			nb_die_msg("%s", nb_err_last());
+			nb_cmd_free_results(docs, i);
+			return NULL;
+		}
+	return docs;
+}
+
+void nb_cmd_free_results(json_t **docs, size_t n)
+{
+	for (size_t i = 0; docs && i < n; i++)
+		json_decref(docs[i]);
+	free(docs);
 }
 
 int nb_cmd_print_json(json_t *doc)

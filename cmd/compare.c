@@ -12,47 +12,10 @@
 #include "../reports/history.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-const char cmd_compare_usage[] =
-	"usage: nasbench compare BASE.json NEW.json [NEW.json...] [options]\n"
-	"       nasbench compare --baseline history NEW.json... [--last N]\n"
-	"                        [--label K=V]... [options]\n"
-	"\n"
-	"Compare each NEW result with BASE ('-': standard input), workload by\n"
-	"workload (matched by target and workload name): one verdict per\n"
-	"workload on its primary metric (MB/s for sequential, IOPS for random\n"
-	"workloads): better, worse, unchanged, noise, missing, changed-settings;\n"
-	"the other metrics are shown.  A change fails the gate when it is beyond\n"
-	"the threshold and significant against the run-to-run noise; with fewer\n"
-	"than 3 iterations on a side it is low confidence and does not fail\n"
-	"(unless --strict).  Run 5 or more iterations for a gate.\n"
-	"\n"
-	"  -r, --max-regress PCT  largest change for the worse that passes\n"
-	"                         (default 5%; 'off' reports without gating)\n"
-	"      --display PCT      the threshold of the words under -r off (5%)\n"
-	"  -g, --gate FILE        per-metric / per-workload thresholds (INI;\n"
-	"                         see docs/compare.md)\n"
-	"      --strict           low confidence (< 3 iterations) fails too\n"
-	"      --allow-missing    a workload or metric missing in NEW warns\n"
-	"      --allow-changed    different settings warn (and are judged)\n"
-	"  -f, --format FMT       text (default), markdown, json, junit\n"
-	"  -o, --output FILE      write the report there ('-': stdout)\n"
-	"      --color WHEN       auto (default: on a terminal), always, never\n"
-	"      --baseline history the base is the history ($NASBENCH_DB or\n"
-	"                         ~/.local/share/nasbench/history.db): the last\n"
-	"                         runs with NEW's labels (or --label) and settings\n"
-	"      --last N           that many runs (default 5)\n"
-	"      --label K=V        runs with this label (repeatable), instead of\n"
-	"                         NEW's labels\n"
-	"\n"
-	"Exit status: 0 nothing regressed, 1 something regressed or is missing,\n"
-	"2 usage error, an unreadable result, or settings that differ, 3 the\n"
-	"output cannot be written.\n";
 
 enum fmt { F_TEXT, F_MARKDOWN, F_JSON, F_JUNIT };
 
@@ -66,20 +29,55 @@ struct opts {
 	int nlabels;
 };
 
-static const struct option longopts[] = {
-	{ "max-regress", required_argument, NULL, 'r' },
-	{ "gate", required_argument, NULL, 'g' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "color", required_argument, NULL, 'C' },
-	{ "display", required_argument, NULL, 'D' },
-	{ "strict", no_argument, NULL, 'S' },
-	{ "allow-missing", no_argument, NULL, 'M' },
-	{ "allow-changed", no_argument, NULL, 'A' },
-	{ "baseline", required_argument, NULL, 'B' },
-	{ "last", required_argument, NULL, 'L' },
-	{ "label", required_argument, NULL, 'l' },
-	{ NULL, 0, NULL, 0 },
+#define AT(field) NB_OPT_AT(struct opts, field)
+enum { O_FORMAT = 'f', O_COLOR = 'C', O_BASELINE = 'B', O_LAST = 'L',
+       O_LABEL = 'l' };
+
+static const struct nb_opt compare_opts[] = {
+	{ "max-regress", 'r', "PCT", AT(max_regress), "largest change for the "
+	  "worse that passes\n(default 5%; 'off' reports without gating)" },
+	{ "display", 0, "PCT", AT(display), "the threshold of the words under -r "
+	  "off (5%)" },
+	{ "gate", 'g', "FILE", AT(gate), "per-metric / per-workload thresholds "
+	  "(INI;\nsee docs/compare.md)" },
+	{ "strict", 0, NULL, AT(co.strict), "low confidence (< 3 iterations) "
+	  "fails too" },
+	{ "allow-missing", 0, NULL, AT(co.allow_missing), "a workload or metric "
+	  "missing in NEW warns" },
+	{ "allow-changed", 0, NULL, AT(co.allow_changed), "different settings "
+	  "warn (and are judged)" },
+	{ "format", 'f', "FMT", O_FORMAT, "text (default), markdown, json, junit" },
+	{ "output", 'o', "FILE", AT(output), "write the report there ('-': "
+	  "stdout)" },
+	{ "color", 0, "WHEN", O_COLOR, "auto (default: on a terminal), always, "
+	  "never" },
+	{ "baseline", 0, "history", O_BASELINE, "the base is the history "
+	  "($NASBENCH_DB or\n~/.local/share/nasbench/history.db): the last\n"
+	  "runs with NEW's labels (or --label) and settings" },
+	{ "last", 0, "N", O_LAST, "that many runs (default 5)" },
+	{ "label", 0, "K=V", O_LABEL, "runs with this label (repeatable), "
+	  "instead of\nNEW's labels" },
+};
+
+const struct nb_usage cmd_compare_usage = {
+	.head = "usage: nasbench compare BASE.json NEW.json [NEW.json...] [options]\n"
+		"       nasbench compare --baseline history NEW.json... [--last N]\n"
+		"                        [--label K=V]... [options]\n"
+		"\n"
+		"Compare each NEW result with BASE ('-': standard input), workload by\n"
+		"workload (matched by target and workload name): one verdict per\n"
+		"workload on its primary metric (MB/s for sequential, IOPS for random\n"
+		"workloads): better, worse, unchanged, noise, missing, changed-settings;\n"
+		"the other metrics are shown.  A change fails the gate when it is beyond\n"
+		"the threshold and significant against the run-to-run noise; with fewer\n"
+		"than 3 iterations on a side it is low confidence and does not fail\n"
+		"(unless --strict).  Run 5 or more iterations for a gate.\n"
+		"\n",
+	.opts = compare_opts, .n = NB_OPTS_N(compare_opts),
+	.tail = "\n"
+		"Exit status: 0 nothing regressed, 1 something regressed or is missing,\n"
+		"2 usage error, an unreadable result, or settings that differ, 3 the\n"
+		"output cannot be written.\n",
 };
 
 static int parse_format(const char *s, enum fmt *f)
@@ -94,55 +92,39 @@ static int parse_format(const char *s, enum fmt *f)
 	return -EINVAL;
 }
 
+static int on_option(int id, const struct nb_knob *k, char *arg, void *payload)
+{
+	struct opts *o = payload;
+	static const char *const colors[] = { "never", "always", "auto" };
+
+	(void)k;
+	switch (id) {
+	case O_BASELINE:
+		if (strcmp(arg, "history"))
+			return nb_err(-EINVAL, "--baseline: expected 'history', not "
+				      "'%s'", arg);
+		o->history = 1;
+		return 0;
+	case O_LAST: return nb_opts_last(arg, 256, &o->last);
+	case O_LABEL: return nb_opts_label_filter(arg, o->labels, &o->nlabels, 64);
+	case O_FORMAT:
+		return parse_format(arg, &o->fmt) ? nb_opts_bad_choice("--format",
+			arg, "text|markdown|json|junit") : 0;
+	default:                 /* O_COLOR: never 0, always 1, auto -1 */
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(arg, colors[i])) {
+				o->color = i < 2 ? i : -1;
+				return 0;
+			}
+		return nb_opts_bad_choice("--color", arg, "auto|always|never");
+	}
+}
+
 static int parse_args(struct opts *o, int argc, char **argv)
 {
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:g:f:o:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r': o->max_regress = optarg; break;
-		case 'g': o->gate = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 'D': o->display = optarg; break;
-		case 'S': o->co.strict = 1; break;
-		case 'M': o->co.allow_missing = 1; break;
-		case 'A': o->co.allow_changed = 1; break;
-		case 'B':
-			if (strcmp(optarg, "history"))
-				return nb_cmd_usage("--baseline: expected 'history', not "
-						    "'%s'", optarg);
-			o->history = 1;
-			break;
-		case 'L':
-			if (nb_opts_last(optarg, 256, &o->last))
-				return NB_EXIT_USAGE;
-			break;
-		case 'l':
-			if (nb_opts_label_filter(optarg, o->labels, &o->nlabels, 64))
-				return NB_EXIT_USAGE;
-			break;
-		case 'f':
-			if (parse_format(optarg, &o->fmt))
-				return nb_opts_bad_choice("--format", optarg,
-							  "text|markdown|json|junit");
-			break;
-		case 'C':
-			if (!strcmp(optarg, "always"))
-				o->color = 1;
-			else if (!strcmp(optarg, "never"))
-				o->color = 0;
-			else if (!strcmp(optarg, "auto"))
-				o->color = -1;
-			else
-				return nb_opts_bad_choice("--color", optarg,
-							  "auto|always|never");
-			break;
-		default:	/* ':' (no value) or '?' (unknown) */
-			return nb_opts_fail("compare", c, argv, longopts);
-		}
-	}
+	if (nb_opts_parse("compare", argc, argv, compare_opts,
+			  NB_OPTS_N(compare_opts), on_option, o))
+		return nb_cmd_usage("%s", nb_err_last());
 	if ((o->last || o->nlabels) && !o->history)
 		return nb_cmd_usage("--last and --label choose runs of the history: "
 				    "add --baseline history");

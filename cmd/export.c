@@ -6,65 +6,60 @@
 #include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
-#include "../core/result.h"
 #include "../reports/report.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_export_usage[] =
-	"usage: nasbench export --csv RESULT.json... [-o FILE]\n"
-	"\n"
-	"Write the results as CSV for a spreadsheet: one row per result x\n"
-	"workload x iteration, with the file, run id, start time, host,\n"
-	"nasbench version, target and its URL (no secrets), workload, status\n"
-	"and iteration number, then every label, what ran (spec.pattern,\n"
-	"spec.rw, spec.bs, spec.qd, spec.sync ...) and every metric as\n"
-	"columns (stored units: bytes/s, us); empty where a row has none.\n"
-	"\n"
-	"      --csv              the format (the only one so far)\n"
-	"  -o, --output FILE      write FILE instead of standard output ('-')\n"
-	"\n"
-	"Exit status: 0 ok, 2 usage error or unreadable result, 3 the file\n"
-	"cannot be written.\n";
+struct opts {
+	const char *out;
+	int csv;
+};
 
-static const struct option longopts[] = {
-	{ "csv", no_argument, NULL, 'c' },
-	{ "output", required_argument, NULL, 'o' },
-	{ NULL, 0, NULL, 0 },
+static const struct nb_opt export_opts[] = {
+	{ "csv", 0, NULL, NB_OPT_AT(struct opts, csv),
+	  "the format (the only one so far)" },
+	{ "output", 'o', "FILE", NB_OPT_AT(struct opts, out),
+	  "write FILE instead of standard output ('-')" },
+};
+
+const struct nb_usage cmd_export_usage = {
+	.head = "usage: nasbench export --csv RESULT.json... [-o FILE]\n"
+		"\n"
+		"Write the results as CSV for a spreadsheet: one row per result x\n"
+		"workload x iteration, with the file, run id, start time, host,\n"
+		"nasbench version, target and its URL (no secrets), workload, status\n"
+		"and iteration number, then every label, what ran (spec.pattern,\n"
+		"spec.rw, spec.bs, spec.qd, spec.sync ...) and every metric as\n"
+		"columns (stored units: bytes/s, us); empty where a row has none.\n"
+		"\n",
+	.opts = export_opts, .n = NB_OPTS_N(export_opts),
+	.tail = "\n"
+		"Exit status: 0 ok, 2 usage error or unreadable result, 3 the file\n"
+		"cannot be written.\n",
 };
 
 int cmd_export(int argc, char **argv)
 {
-	const char *out = NULL;
+	struct opts o = { 0 };
 	json_t **docs;
 	size_t n;
-	int c, rc = 0, csv = 0;
+	int rc = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-		if (c == 'c')
-			csv = 1;
-		else if (c == 'o')
-			out = optarg;
-		else       /* ':' (no value) or '?' (unknown) */
-			return nb_opts_fail("export", c, argv, longopts);
-	}
-	if (!csv)
+	if (nb_opts_parse("export", argc, argv, export_opts,
+			  NB_OPTS_N(export_opts), NULL, &o))
+		return nb_cmd_usage("%s", nb_err_last());
+	if (!o.csv)
 		return nb_cmd_usage("%s", "say the format: --csv; see 'nasbench help export'");
 	if (optind >= argc)
 		return nb_cmd_usage("%s", "no result files; see 'nasbench help export'");
 	n = (size_t)(argc - optind);
-	docs = calloc(n, sizeof(*docs));
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = nb_result_load(argv[optind + (int)i], &docs[i]);
-	if (rc) {
-		rc = nb_cmd_usage("%s", nb_err_last());
-	} else if (!out || !strcmp(out, "-")) {
+	docs = nb_cmd_load_results(argv + optind, n);
+	if (!docs)
+		return NB_EXIT_USAGE;
+	if (!o.out || !strcmp(o.out, "-")) {
 		rc = nb_report_csv(docs, (const char *const *)argv + optind, n, stdout) ||
 		     fflush(stdout) ? NB_EXIT_TARGET : 0;
 		if (rc)
@@ -77,7 +72,7 @@ int cmd_export(int argc, char **argv)
 		rc = !f || nb_report_csv(docs, (const char *const *)argv + optind, n, f);
 		if (f)
 			fclose(f);
-		if (!rc && nb_atomic_write(out, buf, len)) {
+		if (!rc && nb_atomic_write(o.out, buf, len)) {
 			nb_die_msg("%s", nb_err_last());
 			rc = NB_EXIT_TARGET;
 		} else if (rc) {
@@ -86,8 +81,6 @@ int cmd_export(int argc, char **argv)
 		}
 		free(buf);
 	}
-	for (size_t i = 0; i < n; i++)
-		json_decref(docs[i]);
-	free(docs);
+	nb_cmd_free_results(docs, n);
 	return rc;
 }

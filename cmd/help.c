@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char cmd_help_usage[] =
+const struct nb_usage cmd_help_usage = { .head =
 	"usage: nasbench help [COMMAND | config | accept]\n"
 	"       nasbench help --man | --completion bash\n"
 	"\n"
@@ -24,7 +24,7 @@ const char cmd_help_usage[] =
 	"                         ('nasbench help --man | man -l -')\n"
 	"      --completion SHELL\n"
 	"                         the completion script of SHELL (bash; zsh\n"
-	"                         loads it through bashcompinit)\n";
+	"                         loads it through bashcompinit)\n" };
 
 void nb_cmd_overview(FILE *out)
 {
@@ -62,10 +62,11 @@ int nb_cmd_unknown(const char *name)
 
 void nb_cmd_print_usage(const struct nb_command *c, FILE *out)
 {
-	if (c->help)
-		c->help(out);
-	else
-		fputs(c->usage, out);
+	fputs(c->usage->head, out);
+	if (c->usage->opts)
+		nb_opts_usage(out, c->usage->opts, c->usage->n);
+	if (c->usage->tail)
+		fputs(c->usage->tail, out);
 }
 
 int cmd_help(int argc, char **argv)

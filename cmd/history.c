@@ -12,40 +12,10 @@
 #include "../reports/text.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char cmd_history_usage[] =
-	"usage: nasbench history add FILE...          record results ('-': stdin)\n"
-	"       nasbench history list [--label K=V]... [--since DATE] [--json]\n"
-	"       nasbench history show RUN [-o FILE]    a run's figures; -o writes\n"
-	"                                              its result ('-': stdout)\n"
-	"       nasbench history rm RUN\n"
-	"       nasbench history trend [--label K=V]... [--since DATE] [--last N]\n"
-	"                              -o DIR\n"
-	"\n"
-	"Results are kept in an SQLite database: $NASBENCH_DB, else\n"
-	"~/.local/share/nasbench/history.db (--db FILE for one command), created\n"
-	"on first use.  'nasbench run --history' (or [box] history = yes) records\n"
-	"each run; 'nasbench compare --baseline history NEW' gates NEW against\n"
-	"the median of the last runs with its labels and settings.  RUN is the\n"
-	"number 'history list' shows or a run id.  'trend' draws each workload's\n"
-	"primary metric over the runs with the baseline band (gnuplot), in\n"
-	"DIR/trend.html.\n"
-	"\n"
-	"  -l, --label K=V        only runs with this label (repeatable)\n"
-	"      --since DATE       only runs started at or after DATE (2026-11-01)\n"
-	"      --last N           list: the newest N; trend: the band's runs (5)\n"
-	"      --json             list as JSON\n"
-	"  -o, --output X         show: the result file; trend: the directory\n"
-	"      --db FILE          the database\n"
-	"\n"
-	"Exit status: 0 ok, 2 usage error, a file that is not a nasbench\n"
-	"history (never written to), an unknown run; 3 the database cannot be\n"
-	"written.\n";
 
 struct opts {
 	char *labels[64];
@@ -53,41 +23,52 @@ struct opts {
 	const char *since, *output, *db;
 };
 
-static const struct option longopts[] = {
-	{ "label", required_argument, NULL, 'l' },
-	{ "since", required_argument, NULL, 'S' },
-	{ "last", required_argument, NULL, 'L' },
-	{ "json", no_argument, NULL, 'J' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "db", required_argument, NULL, 'D' },
-	{ NULL, 0, NULL, 0 },
+enum { O_LABEL = 'l', O_LAST = 'L' };
+
+static const struct nb_opt history_opts[] = {
+	{ "label", 'l', "K=V", O_LABEL, "only runs with this label (repeatable)" },
+	{ "since", 0, "DATE", NB_OPT_AT(struct opts, since), "only runs started at "
+	  "or after DATE (2026-11-01)" },
+	{ "last", 0, "N", O_LAST, "list: the newest N; trend: the band's runs (5)" },
+	{ "json", 0, NULL, NB_OPT_AT(struct opts, json), "list as JSON" },
+	{ "output", 'o', "X", NB_OPT_AT(struct opts, output), "show: the result "
+	  "file; trend: the directory" },
+	{ "db", 0, "FILE", NB_OPT_AT(struct opts, db), "the database" },
 };
 
-static int parse(struct opts *o, int argc, char **argv)
-{
-	int c;
+const struct nb_usage cmd_history_usage = {
+	.head = "usage: nasbench history add FILE...          record results ('-': stdin)\n"
+		"       nasbench history list [--label K=V]... [--since DATE] [--json]\n"
+		"       nasbench history show RUN [-o FILE]    a run's figures; -o writes\n"
+		"                                              its result ('-': stdout)\n"
+		"       nasbench history rm RUN\n"
+		"       nasbench history trend [--label K=V]... [--since DATE] [--last N]\n"
+		"                              -o DIR\n"
+		"\n"
+		"Results are kept in an SQLite database: $NASBENCH_DB, else\n"
+		"~/.local/share/nasbench/history.db (--db FILE for one command), created\n"
+		"on first use.  'nasbench run --history' (or [box] history = yes) records\n"
+		"each run; 'nasbench compare --baseline history NEW' gates NEW against\n"
+		"the median of the last runs with its labels and settings.  RUN is the\n"
+		"number 'history list' shows or a run id.  'trend' draws each workload's\n"
+		"primary metric over the runs with the baseline band (gnuplot), in\n"
+		"DIR/trend.html.\n"
+		"\n",
+	.opts = history_opts, .n = NB_OPTS_N(history_opts),
+	.tail = "\n"
+		"Exit status: 0 ok, 2 usage error, a file that is not a nasbench\n"
+		"history (never written to), an unknown run; 3 the database cannot be\n"
+		"written.\n",
+};
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":l:o:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			if (nb_opts_label_filter(optarg, o->labels, &o->nlabels, 64))
-				return NB_EXIT_USAGE;
-			break;
-		case 'S': o->since = optarg; break;
-		case 'J': o->json = 1; break;
-		case 'o': o->output = optarg; break;
-		case 'D': o->db = optarg; break;
-		case 'L':
-			if (nb_opts_last(optarg, 100000, &o->last))
-				return NB_EXIT_USAGE;
-			break;
-		default:	/* ':' (no value) or '?' (unknown) */
-			return nb_opts_fail("history", c, argv, longopts);
-		}
-	}
-	return 0;
+static int on_option(int id, const struct nb_knob *k, char *arg, void *payload)
+{
+	struct opts *o = payload;
+
+	(void)k;
+	if (id == O_LABEL)
+		return nb_opts_label_filter(arg, o->labels, &o->nlabels, 64);
+	return nb_opts_last(arg, 100000, &o->last);
 }
 
 /* -EINVAL (not a history, unknown run): 2; else 3. */
@@ -247,8 +228,9 @@ int cmd_history(int argc, char **argv)
 		return nb_cmd_usage("history: expected add, list, show, rm or trend; "
 				    "see 'nasbench help history'");
 	sub = argv[1];
-	if ((rc = parse(&o, argc - 1, argv + 1)))
-		return rc;
+	if (nb_opts_parse("history", argc - 1, argv + 1, history_opts,
+			  NB_OPTS_N(history_opts), on_option, &o))
+		return nb_cmd_usage("%s", nb_err_last());
 	optind++;                /* past the subcommand */
 	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "show") &&
 	    strcmp(sub, "rm") && strcmp(sub, "trend"))

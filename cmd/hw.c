@@ -12,7 +12,6 @@
 #include "../hw/plan_result.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -20,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-const char cmd_hw_usage[] =
+const struct nb_usage cmd_hw_usage = { .head =
 	"usage: nasbench hw [--json] [-o FILE]\n"
 	"       nasbench hw plan --disks NxSIZE[,NxSIZE...] [options]\n"
 	"\n"
@@ -72,10 +71,11 @@ const char cmd_hw_usage[] =
 	"  --result FILE       a result of this box: measured beside expected, and\n"
 	"                      a flag where measured is over 110% of the ceiling\n"
 	"                      (repeatable)\n"
-	"  --json              the plan as JSON, every figure with its unit\n"
+	"  --json              the plan as JSON, every figure with its unit (give\n"
+	"                      it to 'nasbench report --plan FILE')\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error (unknown layout, too few disks, a bad\n"
-	"size or price, an unreadable --result file), 3 the output cannot be written.\n";
+	"size or price, an unreadable --result file), 3 the output cannot be written.\n" };
 
 static int usage_error(void)
 {
@@ -85,31 +85,26 @@ static int usage_error(void)
 
 /* ---- nasbench hw ---- */
 
+struct inv_opts {
+	const char *output;
+	int json;
+};
+
 static int hw_inventory(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
+	static const struct nb_opt opts[] = {
+		{ "json", 0, NULL, NB_OPT_AT(struct inv_opts, json), NULL },
+		{ "output", 'o', "FILE", NB_OPT_AT(struct inv_opts, output), NULL },
 	};
-	const char *output = NULL;
-	int json = 0, c, rc = NB_EXIT_OK;
+	struct inv_opts o = { 0 };
+	const char *output;
+	int json, rc = NB_EXIT_OK;
 	json_t *inv;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", lo, NULL)) != -1) {
-		if (c == 'j')
-			json = 1;
-		else if (c == 'o')
-			output = optarg;
-		else if (c == ':')
-			return nb_err_set("option '%s' needs a value", argv[optind - 1]),
-			       usage_error();
-		else
-			return nb_opts_unknown("hw", argv[optind - 1], lo),
-			       usage_error();
-	}
+	if (nb_opts_parse("hw", argc, argv, opts, NB_OPTS_N(opts), NULL, &o))
+		return usage_error();
+	output = o.output;
+	json = o.json;
 	if (optind < argc)
 		return nb_err_set("unexpected argument '%s' (see 'nasbench help hw')",
 				  argv[optind]), usage_error();
@@ -152,7 +147,7 @@ struct plan_opts {
 };
 
 enum { P_DISKS = 256, P_LAYOUT, P_MBS, P_IOPS, P_PRICE, P_BASE, P_NIC, P_MTU,
-       P_EFF, P_RESERVE, P_RESULT, P_JSON, P_SPARES, P_THROTTLED, P_RS, P_VBS,
+       P_EFF, P_RESERVE, P_RESULT, P_SPARES, P_THROTTLED, P_RS, P_VBS,
        P_ASHIFT, P_SLOG, P_SYNC_IO, P_SYNC_QD, P_CURRENCY, P_BOX, P_BOX_IO };
 
 /* A number option: STRICT more than 0, else 0 or more. */
@@ -190,6 +185,19 @@ static int int_opt(const char *opt, const char *v, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/* A size option from MIN to MAX bytes (MAXNAME: how the message says it). */
+static int size_opt(const char *opt, const char *v, uint64_t min, uint64_t max,
+		    const char *maxname, uint64_t *out)
+{
+	uint64_t u;
+
+	if (nb_parse_size(v, &u) || u < min || u > max)
+		return nb_err(-EINVAL, "%s: expected a size from %llu to %s, not "
+			      "'%s'", opt, (unsigned long long)min, maxname, v);
+	*out = u;
+	return 0;
+}
+
 static int split_layouts(struct plan_opts *o, const char *v)
 {
 	char *save = NULL, *tok;
@@ -222,12 +230,13 @@ static int pct_opt(const char *opt, const char *v, int zero_ok, double *out)
 	return 0;
 }
 
-static int plan_option(struct plan_opts *o, int c, const char *v)
+static int plan_option(int c, const struct nb_knob *k, char *v, void *payload)
 {
+	struct plan_opts *o = payload;
 	struct nb_plan_in *in = &o->in;
-	uint64_t u;
 	int mtu = 1500;
 
+	(void)k;
 	switch (c) {
 	case P_DISKS:
 		o->disks = v;
@@ -241,11 +250,7 @@ static int plan_option(struct plan_opts *o, int c, const char *v)
 	case P_THROTTLED: in->throttled = 1; return 0;
 	case P_BOX: return number_opt("--box-mbs", v, 1, &in->box_mbs);
 	case P_BOX_IO:
-		if (nb_parse_size(v, &u) || u < 512 || u > (16 << 20))
-			return nb_err(-EINVAL, "--box-io: expected a size from 512 "
-				      "to 16M, not '%s'", v);
-		in->box_io = u;
-		return 0;
+		return size_opt("--box-io", v, 512, 16 << 20, "16M", &in->box_io);
 	case P_RS: return block_opt("--recordsize", v, &in->pool.recordsize);
 	case P_VBS: return block_opt("--volblocksize", v, &in->pool.volblocksize);
 	case P_ASHIFT: return int_opt("--ashift", v, 9, 16, &in->pool.ashift);
@@ -253,11 +258,7 @@ static int plan_option(struct plan_opts *o, int c, const char *v)
 		return nb_plan_parse_slog(v, &in->slog) ?
 		       nb_err_prefix("--slog"), -EINVAL : 0;
 	case P_SYNC_IO:
-		if (nb_parse_size(v, &u) || u < 512 || u > (64 << 20))
-			return nb_err(-EINVAL, "--sync-io: expected a size from 512 "
-				      "to 64M, not '%s'", v);
-		in->sync_io = u;
-		return 0;
+		return size_opt("--sync-io", v, 512, 64 << 20, "64M", &in->sync_io);
 	case P_SYNC_QD: return int_opt("--sync-qd", v, 1, 1024, &in->sync_qd);
 	case P_PRICE: return number_opt("--price", v, 0, &in->price);
 	case P_BASE: return number_opt("--base-price", v, 0, &in->base_price);
@@ -286,55 +287,41 @@ static int plan_option(struct plan_opts *o, int c, const char *v)
 			return nb_err(-EINVAL, "--result: at most %d files", MAX_RESULTS);
 		o->results[o->nresults++] = v;
 		return 0;
-	case P_JSON:
-		o->json = 1;
-		return 0;
 	}
 	return -EINVAL;
 }
 
 static int plan_args(struct plan_opts *o, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "disks", required_argument, NULL, P_DISKS },
-		{ "layout", required_argument, NULL, P_LAYOUT },
-		{ "spares", required_argument, NULL, P_SPARES },
-		{ "disk-mbs", required_argument, NULL, P_MBS },
-		{ "disk-iops", required_argument, NULL, P_IOPS },
-		{ "throttled", no_argument, NULL, P_THROTTLED },
-		{ "box-mbs", required_argument, NULL, P_BOX },
-		{ "box-io", required_argument, NULL, P_BOX_IO },
-		{ "recordsize", required_argument, NULL, P_RS },
-		{ "volblocksize", required_argument, NULL, P_VBS },
-		{ "ashift", required_argument, NULL, P_ASHIFT },
-		{ "slog", required_argument, NULL, P_SLOG },
-		{ "sync-io", required_argument, NULL, P_SYNC_IO },
-		{ "sync-qd", required_argument, NULL, P_SYNC_QD },
-		{ "price", required_argument, NULL, P_PRICE },
-		{ "base-price", required_argument, NULL, P_BASE },
-		{ "currency", required_argument, NULL, P_CURRENCY },
-		{ "nic", required_argument, NULL, P_NIC },
-		{ "mtu", required_argument, NULL, P_MTU },
-		{ "efficiency", required_argument, NULL, P_EFF },
-		{ "reserve", required_argument, NULL, P_RESERVE },
-		{ "result", required_argument, NULL, P_RESULT },
-		{ "json", no_argument, NULL, P_JSON },
-		{ NULL, 0, NULL, 0 },
+	static const struct nb_opt opts[] = {
+		{ "disks", 0, "LIST", P_DISKS, NULL },
+		{ "layout", 0, "A,B", P_LAYOUT, NULL },
+		{ "spares", 0, "N", P_SPARES, NULL },
+		{ "disk-mbs", 0, "N", P_MBS, NULL },
+		{ "disk-iops", 0, "N", P_IOPS, NULL },
+		{ "throttled", 0, NULL, P_THROTTLED, NULL },
+		{ "box-mbs", 0, "N", P_BOX, NULL },
+		{ "box-io", 0, "SIZE", P_BOX_IO, NULL },
+		{ "recordsize", 0, "SIZE", P_RS, NULL },
+		{ "volblocksize", 0, "SIZE", P_VBS, NULL },
+		{ "ashift", 0, "N", P_ASHIFT, NULL },
+		{ "slog", 0, "SPEC", P_SLOG, NULL },
+		{ "sync-io", 0, "SIZE", P_SYNC_IO, NULL },
+		{ "sync-qd", 0, "N", P_SYNC_QD, NULL },
+		{ "price", 0, "N", P_PRICE, NULL },
+		{ "base-price", 0, "N", P_BASE, NULL },
+		{ "currency", 0, "CUR", P_CURRENCY, NULL },
+		{ "nic", 0, "RATE", P_NIC, NULL },
+		{ "mtu", 0, "N", P_MTU, NULL },
+		{ "efficiency", 0, "PCT", P_EFF, NULL },
+		{ "reserve", 0, "PCT", P_RESERVE, NULL },
+		{ "result", 0, "FILE", P_RESULT, NULL },
+		{ "json", 0, NULL, NB_OPT_AT(struct plan_opts, json), NULL },
 	};
-	int c;
 
 	nb_plan_defaults(&o->in);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", lo, NULL)) != -1) {
-		if (c == ':')
-			return nb_err(-EINVAL, "option '%s' needs a value",
-				      argv[optind - 1]);
-		if (c == '?')
-			return nb_opts_unknown("hw", argv[optind - 1], lo);
-		if (plan_option(o, c, optarg))
-			return -EINVAL;
-	}
+	if (nb_opts_parse("hw", argc, argv, opts, NB_OPTS_N(opts), plan_option, o))
+		return -EINVAL;
 	if (optind < argc)
 		return nb_err(-EINVAL, "unexpected argument '%s'", argv[optind]);
 	if (!o->disks)
@@ -380,21 +367,9 @@ struct ctx {
 
 typedef void (*cell_fn)(char *b, size_t len, const struct ctx *c);
 
-static void num(char *b, size_t l, double v, const char *fmt)
-{
-	if (v < 0)
-		snprintf(b, l, "unknown");
-	else
-		snprintf(b, l, fmt, v);
-}
-
 static void money(char *b, size_t l, const struct ctx *c, double v)
 {
-	if (v < 0)
-		snprintf(b, l, "unknown");
-	else
-		snprintf(b, l, v < 1 ? "%.4f%s%s" : "%.2f%s%s", v,
-			 *c->in->currency ? " " : "", c->in->currency);
+	nb_fmt_money(v, c->in->currency, b, l);
 }
 
 static void with_limit(char *b, size_t l, double v, double scale,
@@ -425,12 +400,7 @@ static void c_data(char *b, size_t l, const struct ctx *c)
 /* bytes in TB (GB below 1 TB), or TiB (GiB) */
 static void bytes_cell(char *b, size_t l, double v, int binary)
 {
-	double t = binary ? 1099511627776.0 : 1e12, g = binary ? 1073741824.0 : 1e9;
-
-	if (v >= t || v == 0)
-		snprintf(b, l, "%.2f %s", v / t, binary ? "TiB" : "TB");
-	else
-		snprintf(b, l, "%.2f %s", v / g, binary ? "GiB" : "GB");
+	nb_fmt_capacity(v, binary, b, l);
 }
 static void c_raw(char *b, size_t l, const struct ctx *c)
 {
@@ -540,47 +510,6 @@ static const struct {
 	{ "per sync MB/s", c_per_sync, ALWAYS },
 };
 
-static void print_header(const struct plan_opts *o)
-{
-	const struct nb_plan_in *in = &o->in;
-	const struct nb_pool_disks *d = &in->pool.disks;
-	char mbs[32], iops[32], sz[32];
-
-	num(mbs, sizeof(mbs), in->disk_mbs, "%.0f");
-	num(iops, sizeof(iops), in->disk_iops, "%.0f");
-	for (int g = 0; g < d->ngroups; g++) {
-		char cell[32];
-
-		bytes_cell(cell, sizeof(cell), (double)d->bytes[g], 0);
-		printf("%s%d x %s", g ? " + " : "", d->n[g], cell);
-	}
-	printf(" disks%s, %s MB/s and %s IOPS each%s", d->ngroups > 1 ? " (in this order)" : "",
-	       mbs, iops, in->throttled ? " (throttled)" : "");
-	if (in->pool.spares)
-		printf(", the last %d a spare", in->pool.spares);
-	if (in->box_mbs > 0)
-		printf(", the box itself %.1f MB/s", in->box_mbs);
-	if (in->pool.reserve > 0)
-		printf(", %.0f%% of each left unused", in->pool.reserve * 100);
-	printf("\nZFS: ashift %d, %s %s", in->pool.ashift,
-	       in->pool.volblocksize ? "volblocksize" : "recordsize",
-	       nb_fmt_size(in->pool.volblocksize ? in->pool.volblocksize :
-			   in->pool.recordsize, sz, sizeof(sz)));
-	printf("; sync writes of %s, %d committed together",
-	       nb_fmt_size(in->sync_io, sz, sizeof(sz)), in->sync_qd);
-	if (in->slog.present)
-		printf("; SLOG %s (%.0f MB/s, %.0f sync writes/s)", in->slog.name,
-		       in->slog.mbs, in->slog.sync_iops);
-	if (in->nic_bps)
-		printf("\nlink %.0f Mbit/s: %.1f MB/s of payload (%.1f%% of the "
-		       "line rate)", (double)in->nic_bps / 1e6,
-		       (double)in->nic_bps / 8 * in->efficiency / 1e6,
-		       in->efficiency * 100);
-	else
-		printf("\nno link (local): the disks are the limit");
-	printf("\n\n");
-}
-
 static void print_table(const struct plan_opts *o, const struct nb_plan_out *out,
 			int n)
 {
@@ -588,7 +517,8 @@ static void print_table(const struct plan_opts *o, const struct nb_plan_out *out
 		       o->in.pool.recordsize;
 	char cell[64], label[40], sz[32];
 
-	print_header(o);
+	nb_plan_summary(stdout, &o->in);
+	printf("\n\n");
 	printf("%-22s", "");
 	for (int j = 0; j < n; j++)
 		printf(j + 1 < n ? "%-16s" : "%s", out[j].layout);
@@ -679,15 +609,9 @@ static int hw_plan(int argc, char **argv)
 		json_array_append_new(meas, nb_plan_measured(&o->in, o->results[i],
 							     res[i], out, n));
 	if (o->json) {
-		json_t *plans = json_array(), *doc;
-		char *s;
+		json_t *doc = nb_plan_doc(&o->in, out, n, meas);
+		char *s = nb_result_dump(doc);
 
-		for (int i = 0; i < n; i++)
-			json_array_append_new(plans, nb_plan_json(&o->in, &out[i]));
-		doc = json_pack("{s:s, s:i, s:f, s:o, s:O}", "kind", "nasbench-plan",
-				"schema", 2, "link_efficiency", o->in.efficiency,
-				"layouts", plans, "measured", meas);
-		s = nb_result_dump(doc);
 		puts(s ? s : "{}");
 		free(s);
 		json_decref(doc);

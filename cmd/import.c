@@ -10,36 +10,41 @@
 #include "../reports/import.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_import_usage[] =
-	"usage: nasbench import FILE... -o RESULT.json [options]\n"
-	"\n"
-	"Turn fio JSON output (--output-format=json or json+, also fio\n"
-	"client/server output) and bonnie++ CSV lines into one nasbench result.\n"
-	"Each file (each bonnie++ line) is one iteration of its workloads: give\n"
-	"the files of repeated runs together.  See docs/compare.md for the\n"
-	"metrics each tool's figures become.\n"
-	"\n"
-	"  -o, --output FILE      the result file ('-': standard output; required\n"
-	"                         unless --json)\n"
-	"      --json             the result on stdout\n"
-	"  -l, --label K=V        a label of the configuration (repeatable)\n"
-	"  -t, --target NAME      the target's name (default local; fio\n"
-	"                         client/server: NAME@host per client)\n"
-	"\n"
-	"Exit status: 0 ok, 2 usage error or a file that cannot be read or\n"
-	"parsed, 3 the result cannot be written.\n";
+struct opts {
+	const char *out, *target;
+	int json;
+	char *labels[64];
+	int nlabels;
+};
 
-static const struct option longopts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "json", no_argument, NULL, 'J' },
-	{ "label", required_argument, NULL, 'l' },
-	{ "target", required_argument, NULL, 't' },
-	{ NULL, 0, NULL, 0 },
+enum { O_LABEL = 'l' };
+
+static const struct nb_opt import_opts[] = {
+	{ "output", 'o', "FILE", NB_OPT_AT(struct opts, out), "the result file "
+	  "('-': standard output; required unless --json)" },
+	{ "json", 0, NULL, NB_OPT_AT(struct opts, json), "the result on stdout" },
+	{ "label", 'l', "K=V", O_LABEL, "a label of the configuration (repeatable)" },
+	{ "target", 't', "NAME", NB_OPT_AT(struct opts, target), "the target's "
+	  "name (default local; fio\nclient/server: NAME@host per client)" },
+};
+
+const struct nb_usage cmd_import_usage = {
+	.head = "usage: nasbench import FILE... -o RESULT.json [options]\n"
+		"\n"
+		"Turn fio JSON output (--output-format=json or json+, also fio\n"
+		"client/server output) and bonnie++ CSV lines into one nasbench result.\n"
+		"Each file (each bonnie++ line) is one iteration of its workloads: give\n"
+		"the files of repeated runs together.  See docs/compare.md for the\n"
+		"metrics each tool's figures become.\n"
+		"\n",
+	.opts = import_opts, .n = NB_OPTS_N(import_opts),
+	.tail = "\n"
+		"Exit status: 0 ok, 2 usage error or a file that cannot be read or\n"
+		"parsed, 3 the result cannot be written.\n",
 };
 
 static int valid_label(const char *kv)
@@ -55,34 +60,35 @@ static int valid_label(const char *kv)
 	return 1;
 }
 
+/* --label: the one option with more to it than keeping its value. */
+static int on_label(int id, const struct nb_knob *k, char *arg, void *payload)
+{
+	struct opts *o = payload;
+
+	(void)id;
+	(void)k;
+	if (!valid_label(arg))
+		return nb_err(-EINVAL, "--label: expected KEY=VALUE, not '%s'", arg);
+	if (o->nlabels == 64)
+		return nb_err(-EINVAL, "--label: at most 64 labels");
+	o->labels[o->nlabels++] = arg;
+	return 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
-	const char *out = NULL, *target = NULL;
+	struct opts o = { 0 };
+	const char *out, *target;
 	char id[64], cmdline[4096];
 	json_t *doc, *labels;
-	int c, json = 0, rc = 0;
-	char *saved_labels[64];
-	int nlabels = 0;
+	int json, rc = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:l:t:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'J': json = 1; break;
-		case 't': target = optarg; break;
-		case 'l':
-			if (!valid_label(optarg))
-				return nb_cmd_usage("--label: expected KEY=VALUE, not '%s'",
-					     optarg);
-			if (nlabels == 64)
-				return nb_cmd_usage("%s", "--label: at most 64 labels");
-			saved_labels[nlabels++] = optarg;
-			break;
-		default:	/* ':' (no value) or '?' (unknown) */
-			return nb_opts_fail("import", c, argv, longopts);
-		}
-	}
+	if (nb_opts_parse("import", argc, argv, import_opts,
+			  NB_OPTS_N(import_opts), on_label, &o))
+		return nb_cmd_usage("%s", nb_err_last());
+	out = o.out;
+	target = o.target;
+	json = o.json;
 	if (out && !strcmp(out, "-"))            /* -o -: standard output */
 		out = NULL, json = 1;
 	if (!out && !json)
@@ -96,11 +102,11 @@ int cmd_import(int argc, char **argv)
 	nb_result_command(cmdline, sizeof(cmdline), argc, argv);
 	doc = nb_result_new(id, cmdline);
 	labels = json_object_get(doc, "labels");
-	for (int i = 0; i < nlabels; i++) {
-		char *eq = strchr(saved_labels[i], '=');
+	for (int i = 0; i < o.nlabels; i++) {
+		char *eq = strchr(o.labels[i], '=');
 
 		*eq = '\0';
-		json_object_set_new(labels, saved_labels[i], json_string(eq + 1));
+		json_object_set_new(labels, o.labels[i], json_string(eq + 1));
 		*eq = '=';
 	}
 	for (int i = optind; i < argc && !rc; i++)

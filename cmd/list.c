@@ -10,14 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 
-const char cmd_list_usage[] =
+const struct nb_usage cmd_list_usage = { .head =
 	"usage: nasbench list [--json] [workloads|suites|runners]\n"
 	"\n"
 	"List what nasbench can run (all three when no kind is given).\n"
 	"\n"
 	"      --json             the same as JSON: workloads (name, help),\n"
 	"                         suites (their workloads, iterations, rough\n"
-	"                         seconds and bytes written), runners (scheme)\n";
+	"                         seconds and bytes written), runners (scheme)\n" };
 
 enum { K_WORKLOADS = 1, K_SUITES = 2, K_RUNNERS = 4 };
 

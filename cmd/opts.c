@@ -11,6 +11,7 @@
 #include <string.h>
 
 #define KNOB_ID 1000             /* + the row of nb_knobs[] */
+#define ROW_ID 2000              /* + the row of the command's table */
 #define MAX_OPTS 128
 
 static void add_short(char *shorts, size_t cap, char c, int has_arg)
@@ -30,19 +31,44 @@ static int lists(const struct nb_opt *opts, size_t n, const char *section)
 	return 0;
 }
 
-/* The knob whose option getopt_long returned as C, or NULL. */
-static const struct nb_knob *knob_of(int c)
+/* What getopt_long returned as C stands for: the knob *K, or the row *R
+ * of OPTS (N). */
+static void row_of(int c, const struct nb_opt *opts, size_t n,
+		   const struct nb_knob **k, const struct nb_opt **r)
 {
-	if (c >= KNOB_ID)
-		return &nb_knobs[c - KNOB_ID];
-	for (const struct nb_knob *k = nb_knobs; k->name; k++)
-		if (k->opt && k->short_opt == c)
-			return k;
-	return NULL;
+	*k = NULL;
+	*r = NULL;
+	if (c >= ROW_ID) {
+		*r = &opts[c - ROW_ID];
+		return;
+	}
+	if (c >= KNOB_ID) {
+		*k = &nb_knobs[c - KNOB_ID];
+		return;
+	}
+	for (const struct nb_knob *kk = nb_knobs; kk->name; kk++)
+		if (kk->opt && kk->short_opt == c && lists(opts, n, kk->section)) {
+			*k = kk;
+			return;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (opts[i].name && opts[i].short_opt == c)
+			*r = &opts[i];
 }
 
-int nb_opts_parse(int argc, char **argv, const struct nb_opt *opts, size_t n,
-		  nb_opt_fn cb, void *payload, int *first_arg)
+/* Keep ARG where row R says, in PAYLOAD. */
+static void keep(const struct nb_opt *r, char *arg, void *payload)
+{
+	char *field = (char *)payload + (r->id - NB_OPT_AT_BASE);
+
+	if (r->metavar)
+		*(const char **)(void *)field = arg;
+	else
+		*(int *)(void *)field = 1;
+}
+
+int nb_opts_parse(const char *cmd, int argc, char **argv,
+		  const struct nb_opt *opts, size_t n, nb_opt_fn cb, void *payload)
 {
 	struct option longopts[MAX_OPTS + 1] = { { 0 } };
 	char shorts[128] = ":";
@@ -53,7 +79,7 @@ int nb_opts_parse(int argc, char **argv, const struct nb_opt *opts, size_t n,
 		if (!opts[i].name)
 			continue;
 		longopts[m++] = (struct option){ opts[i].name, opts[i].metavar ?
-			required_argument : no_argument, NULL, opts[i].id };
+			required_argument : no_argument, NULL, ROW_ID + (int)i };
 		add_short(shorts, sizeof(shorts), opts[i].short_opt,
 			  opts[i].metavar != NULL);
 	}
@@ -64,25 +90,30 @@ int nb_opts_parse(int argc, char **argv, const struct nb_opt *opts, size_t n,
 		if (!k->opt || !lists(opts, n, k->section))
 			continue;
 		longopts[m++] = (struct option){ k->opt, has_arg ? required_argument :
-			no_argument, NULL, k->short_opt ? k->short_opt : KNOB_ID + i };
+			no_argument, NULL, KNOB_ID + i };
 		add_short(shorts, sizeof(shorts), k->short_opt, has_arg);
 	}
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
-		const struct nb_knob *k = knob_of(c);
+		const struct nb_knob *k;
+		const struct nb_opt *r;
 		int rc;
 
 		if (c == ':')
 			return nb_err(-EINVAL, "option '%s' needs a value",
 				      argv[optind - 1]);
 		if (c == '?')
-			return nb_opts_unknown(argv[0], argv[optind - 1], longopts);
-		rc = cb(k ? 0 : c, k, optarg, payload);
+			return nb_opts_unknown(cmd, argv[optind - 1], longopts);
+		row_of(c, opts, n, &k, &r);
+		if (r && r->id >= NB_OPT_AT_BASE) {
+			keep(r, optarg, payload);
+			continue;
+		}
+		rc = cb(r ? r->id : 0, k, optarg, payload);
 		if (rc)
 			return rc;
 	}
-	*first_arg = optind;
 	return 0;
 }
 
@@ -112,25 +143,17 @@ int nb_opts_bad_choice(const char *opt, const char *arg, const char *choices)
 	char near[64];
 
 	if (nb_suggest_choice(arg, choices, near, sizeof(near)))
-		return nb_cmd_usage("%s: '%s' is not one of %s; did you mean '%s'?",
-				    opt, arg, choices, near);
-	return nb_cmd_usage("%s: '%s' is not one of %s", opt, arg, choices);
-}
-
-int nb_opts_fail(const char *cmd, int c, char **argv, const struct option *lo)
-{
-	if (c == ':')
-		return nb_cmd_usage("option '%s' needs a value", argv[optind - 1]);
-	nb_opts_unknown(cmd, argv[optind - 1], lo);
-	return nb_cmd_usage("%s", nb_err_last());
+		return nb_err(-EINVAL, "%s: '%s' is not one of %s; did you mean '%s'?",
+			      opt, arg, choices, near);
+	return nb_err(-EINVAL, "%s: '%s' is not one of %s", opt, arg, choices);
 }
 
 int nb_opts_label_filter(char *arg, char **labels, int *n, int max)
 {
 	if (!strchr(arg, '=') || *arg == '=')
-		return nb_cmd_usage("--label: expected KEY=VALUE, not '%s'", arg);
+		return nb_err(-EINVAL, "--label: expected KEY=VALUE, not '%s'", arg);
 	if (*n == max)
-		return nb_cmd_usage("--label: at most %d", max);
+		return nb_err(-EINVAL, "--label: at most %d", max);
 	labels[(*n)++] = arg;
 	return 0;
 }
@@ -141,8 +164,8 @@ int nb_opts_last(const char *arg, long max, int *last)
 	long v = strtol(arg, &end, 10);
 
 	if (*end || end == arg || v < 1 || v > max)
-		return nb_cmd_usage("--last: expected a number of runs (1 to %ld), "
-				    "not '%s'", max, arg);
+		return nb_err(-EINVAL, "--last: expected a number of runs (1 to %ld), "
+			      "not '%s'", max, arg);
 	*last = (int)v;
 	return 0;
 }
@@ -167,8 +190,10 @@ void nb_opts_usage(FILE *out, const struct nb_opt *opts, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct nb_opt *r = &opts[i];
 
-		if (r->name)
+		if (r->name && r->help)
 			nb_usage_line(out, r->short_opt, r->name, r->metavar, r->help);
+		else if (r->name)
+			continue;
 		else if (r->help)
 			fprintf(out, "\n%s\n", r->help);
 		else

@@ -10,78 +10,79 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
+#include "../hw/plan.h"
+#include "../hw/plan_result.h"
 #include "../reports/chart.h"
 #include "../reports/report.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char cmd_report_usage[] =
-	"usage: nasbench report RESULT.json... -o DIR [--rows K,..] [--cols K,..]\n"
-	"                       [--baseline K=V,..] [--metric M]\n"
-	"       nasbench report RESULT.json... -o -        (Markdown to stdout)\n"
-	"\n"
-	"Write DIR/report.html (self-contained: charts inline as SVG),\n"
-	"DIR/report.md, and each chart as PNG and SVG with the gnuplot script\n"
-	"that drew it (NAME.gp; re-run with 'gnuplot NAME.gp').  Results whose\n"
-	"labels are equal are one configuration (their iterations pooled);\n"
-	"the labels that differ name the configurations (layout=raidz1\n"
-	"slog=SSD).  An existing DIR is replaced only if it holds a previous\n"
-	"report.  Without gnuplot the report has its tables and the chart\n"
-	"scripts, and a warning says the charts were skipped.\n"
-	"\n"
-	"The grid comes first: the dimensions the results vary in - labels,\n"
-	"and workload, target, runner, file, spec.rw, spec.sync, spec.bs,\n"
-	"spec.qd, spec.pattern, spec.direct (what ran) - as rows and columns,\n"
-	"each cell a workload's primary figure (IOPS for random I/O, MB/s\n"
-	"otherwise) as median ±spread n=iterations and its change against the\n"
-	"baseline.  Dimensions that still differ inside a cell give one grid\n"
-	"each (one per workload, usually).\n"
-	"\n"
-	"  -o, --output DIR       the report directory (required); '-' writes\n"
-	"                         the Markdown to standard output, no charts\n"
-	"      --format markdown  the Markdown to standard output (as -o -)\n"
-	"      --rows K,..        the grid's rows (default: the label with the\n"
-	"                         most values)\n"
-	"      --cols K,..        its columns (default: the label with the next\n"
-	"                         most values; with one label, it across and\n"
-	"                         the workloads down)\n"
-	"      --baseline K=V,..  the cells compared against (default: the\n"
-	"                         first value of the first label row or column)\n"
-	"      --metric M         show M in every cell (mb_s, iops, p99_us,\n"
-	"                         lat_p99_us ...) instead of each workload's\n"
-	"                         primary figure\n"
-	"      --gnuplot PROG     the gnuplot program (default $NASBENCH_GNUPLOT or\n"
-	"                         gnuplot)\n"
-	"\n"
-	"Example (the seed's I/O Analyzer table: iSCSI vs NFS x read/write x\n"
-	"sync per layout and SLOG):\n"
-	"  nasbench report *.json -o rep --rows layout,slog \\\n"
-	"      --cols target,spec.rw,spec.sync --baseline slog=none\n"
-	"\n"
-	"Exit status: 0 ok (also when gnuplot is missing: tables only), 2 usage\n"
-	"error or unreadable result, 3 gnuplot failed or the report could not\n"
-	"be written.\n";
-
-static const struct option longopts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "gnuplot", required_argument, NULL, 'G' },
-	{ "rows", required_argument, NULL, 'R' },
-	{ "cols", required_argument, NULL, 'C' },
-	{ "baseline", required_argument, NULL, 'B' },
-	{ "metric", required_argument, NULL, 'M' },
-	{ "format", required_argument, NULL, 'F' },
-	{ NULL, 0, NULL, 0 },
+struct opts {
+	const char *out, *gnuplot, *format;
+	const char *rows, *cols, *baseline, *metric;     /* the grid */
+	const char *plan;
 };
 
-struct grid_opts {
-	const char *rows, *cols, *baseline, *metric;
+#define AT(field) NB_OPT_AT(struct opts, field)
+
+static const struct nb_opt report_opts[] = {
+	{ "output", 'o', "DIR", AT(out), "the report directory (required); '-' "
+	  "writes\nthe Markdown to standard output, no charts" },
+	{ "format", 0, "markdown", AT(format), "the Markdown to standard output "
+	  "(as -o -)" },
+	{ "rows", 0, "K,..", AT(rows), "the grid's rows (default: the label with "
+	  "the\nmost values)" },
+	{ "cols", 0, "K,..", AT(cols), "its columns (default: the label with the "
+	  "next\nmost values; with one label, it across and\nthe workloads down)" },
+	{ "baseline", 0, "K=V,..", AT(baseline), "the cells compared against "
+	  "(default: the\nfirst value of the first label row or column)" },
+	{ "metric", 0, "M", AT(metric), "show M in every cell (mb_s, iops, "
+	  "p99_us,\nlat_p99_us ...) instead of each workload's\nprimary figure" },
+	{ "plan", 0, "FILE", AT(plan), "a plan of 'nasbench hw plan ... --json > "
+	  "FILE':\na Plan section with its layouts side by side\nand the results' "
+	  "figures beside the expected\n(share of the ceiling, over 110% flagged)" },
+	{ "gnuplot", 0, "PROG", AT(gnuplot), "the gnuplot program (default "
+	  "$NASBENCH_GNUPLOT or gnuplot)" },
+};
+
+const struct nb_usage cmd_report_usage = {
+	.head = "usage: nasbench report RESULT.json... -o DIR [--rows K,..] [--cols K,..]\n"
+		"                       [--baseline K=V,..] [--metric M] [--plan PLAN.json]\n"
+		"       nasbench report RESULT.json... -o -        (Markdown to stdout)\n"
+		"\n"
+		"Write DIR/report.html (self-contained: charts inline as SVG),\n"
+		"DIR/report.md, and each chart as PNG and SVG with the gnuplot script\n"
+		"that drew it (NAME.gp; re-run with 'gnuplot NAME.gp').  Results whose\n"
+		"labels are equal are one configuration (their iterations pooled);\n"
+		"the labels that differ name the configurations (layout=raidz1\n"
+		"slog=SSD).  An existing DIR is replaced only if it holds a previous\n"
+		"report.  Without gnuplot the report has its tables and the chart\n"
+		"scripts, and a warning says the charts were skipped.\n"
+		"\n"
+		"The grid comes first: the dimensions the results vary in - labels,\n"
+		"and workload, target, runner, file, spec.rw, spec.sync, spec.bs,\n"
+		"spec.qd, spec.pattern, spec.direct (what ran) - as rows and columns,\n"
+		"each cell a workload's primary figure (IOPS for random I/O, MB/s\n"
+		"otherwise) as median ±spread n=iterations and its change against the\n"
+		"baseline.  Dimensions that still differ inside a cell give one grid\n"
+		"each (one per workload, usually).\n"
+		"\n",
+	.opts = report_opts, .n = NB_OPTS_N(report_opts),
+	.tail = "\n"
+		"Example (the seed's I/O Analyzer table: iSCSI vs NFS x read/write x\n"
+		"sync per layout and SLOG):\n"
+		"  nasbench report *.json -o rep --rows layout,slog \\\n"
+		"      --cols target,spec.rw,spec.sync --baseline slog=none\n"
+		"\n"
+		"Exit status: 0 ok (also when gnuplot is missing: tables only), 2 usage\n"
+		"error, unreadable result or plan, 3 gnuplot failed or the report could\n"
+		"not be written.\n",
 };
 
 /* Remove DIR and the plain files in it (a report directory has no more). */
@@ -214,36 +215,23 @@ static int swap_in(const char *tmp, const char *dir)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *out = NULL, *gnuplot = NULL, *format = NULL;
-	struct grid_opts go = { 0 };
+	struct opts o = { 0 };
+	const char *out, *format;
 	char dir[4096], tmp[4200];
-	json_t **docs;
+	json_t **docs, *plan = NULL;
 	struct nb_report *r = NULL;
 	size_t n, ncharts = 0;
-	int c, rc = 0, nocharts = 0, to_stdout;
+	int rc = 0, nocharts = 0, to_stdout;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-		if (c == 'o')
-			out = optarg;
-		else if (c == 'G')
-			gnuplot = optarg;
-		else if (c == 'R')
-			go.rows = optarg;
-		else if (c == 'C')
-			go.cols = optarg;
-		else if (c == 'B')
-			go.baseline = optarg;
-		else if (c == 'M')
-			go.metric = optarg;
-		else if (c == 'F')
-			format = optarg;
-		else       /* ':' (no value) or '?' (unknown) */
-			return nb_opts_fail("report", c, argv, longopts);
+	if (nb_opts_parse("report", argc, argv, report_opts,
+			  NB_OPTS_N(report_opts), NULL, &o))
+		return nb_cmd_usage("%s", nb_err_last());
+	out = o.out;
+	format = o.format;
+	if (format && strcmp(format, "markdown") && strcmp(format, "html")) {
+		nb_opts_bad_choice("--format", format, "html|markdown");
+		return nb_cmd_usage("%s", nb_err_last());
 	}
-	if (format && strcmp(format, "markdown") && strcmp(format, "html"))
-		return nb_opts_bad_choice("--format", format, "html|markdown");
 	to_stdout = (out && !strcmp(out, "-")) || (format && !strcmp(format, "markdown"));
 	if (to_stdout && out && strcmp(out, "-"))
 		return nb_cmd_usage("--format markdown writes to standard output; "
@@ -262,15 +250,20 @@ int cmd_report(int argc, char **argv)
 			       nb_cmd_write_error();
 	}
 	n = (size_t)(argc - optind);
-	docs = calloc(n, sizeof(*docs));
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = nb_result_load(argv[optind + (int)i], &docs[i]);
-	if (rc) {
+	docs = nb_cmd_load_results(argv + optind, n);
+	if (!docs)
+		return NB_EXIT_USAGE;
+	if (o.plan && nb_plan_load(o.plan, &plan)) {
+		nb_err_prefix("--plan");
 		rc = nb_cmd_usage("%s", nb_err_last());
 		goto out;
 	}
 	r = nb_report_new(docs, (const char *const *)argv + optind, n);
-	if (nb_report_grid(r, go.rows, go.cols, go.baseline, go.metric)) {
+	if (plan) {
+		nb_plan_measure_all(plan, docs, (const char *const *)argv + optind, n);
+		nb_report_plan(r, plan, o.plan);
+	}
+	if (nb_report_grid(r, o.rows, o.cols, o.baseline, o.metric)) {
 		rc = nb_cmd_usage("%s", nb_err_last());
 		goto out;
 	}
@@ -285,7 +278,7 @@ int cmd_report(int argc, char **argv)
 		rc = NB_EXIT_TARGET;
 		goto out;
 	}
-	rc = build(tmp, r, gnuplot, &ncharts, &nocharts);
+	rc = build(tmp, r, o.gnuplot, &ncharts, &nocharts);
 	if (!rc)
 		rc = swap_in(tmp, dir);
 	if (rc) {
@@ -302,8 +295,7 @@ int cmd_report(int argc, char **argv)
 		       ncharts, dir);
 out:
 	nb_report_free(r);
-	for (size_t i = 0; i < n; i++)
-		json_decref(docs[i]);
-	free(docs);
+	json_decref(plan);
+	nb_cmd_free_results(docs, n);
 	return rc;
 }

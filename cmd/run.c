@@ -63,19 +63,17 @@ static const struct nb_opt run_opts[] = {
 	{ "status-interval", 0, "SECONDS", O_STATUS, "off a terminal, a progress "
 	  "line this often (default 10; on standard error, as all progress)" },
 };
-#define NRUN_OPTS (sizeof(run_opts) / sizeof(run_opts[0]))
 
-void cmd_run_help(FILE *out)
-{
-	fputs("usage: nasbench run [BOX.ini] [options]\n\n"
-	      "Run workloads against the targets of a box file and/or --target, and\n"
-	      "write one JSON result (default nasbench-<run-id>.json).\n", out);
-	nb_opts_usage(out, run_opts, NRUN_OPTS);
-	fputs("\nExit status: 0 ok, 1 an acceptance criterion failed, 2 usage or config\n"
-	      "error, 3 target or I/O error or the result cannot be written (wins\n"
-	      "over 1), 130 interrupted (the result keeps what finished,\n"
-	      "\"complete\": false).\n", out);
-}
+const struct nb_usage cmd_run_usage = {
+	.head = "usage: nasbench run [BOX.ini] [options]\n\n"
+		"Run workloads against the targets of a box file and/or --target, and\n"
+		"write one JSON result (default nasbench-<run-id>.json).\n",
+	.opts = run_opts, .n = NB_OPTS_N(run_opts),
+	.tail = "\nExit status: 0 ok, 1 an acceptance criterion failed, 2 usage or config\n"
+		"error, 3 target or I/O error or the result cannot be written (wins\n"
+		"over 1), 130 interrupted (the result keeps what finished,\n"
+		"\"complete\": false).\n",
+};
 
 static volatile sig_atomic_t stop_flag;
 
@@ -147,8 +145,10 @@ static int parse_args(struct opts *o, int argc, char **argv)
 {
 	int i;
 
-	if (nb_opts_parse(argc, argv, run_opts, NRUN_OPTS, on_option, o, &i))
+	if (nb_opts_parse("run", argc, argv, run_opts, NB_OPTS_N(run_opts),
+			  on_option, o))
 		return -EINVAL;
+	i = optind;
 	if (i < argc && !o->config)
 		o->config = argv[i++];
 	if (i < argc)

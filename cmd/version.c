@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char cmd_version_usage[] =
+const struct nb_usage cmd_version_usage = { .head =
 	"usage: nasbench version [--json]\n"
 	"       nasbench --version | -V\n"
 	"\n"
@@ -15,7 +15,7 @@ const char cmd_version_usage[] =
 	"built from) and of the libraries it was built with (libnfs, libiscsi,\n"
 	"liblzma, jansson, liburing, inih).\n"
 	"\n"
-	"      --json             the same as JSON\n";
+	"      --json             the same as JSON\n" };
 
 int cmd_version(int argc, char **argv)
 {

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#define REAP_BATCH 64
 #define REAP_TIMEOUT_MS 100
 #define PROGRESS_NS 250000000ULL
 
@@ -56,7 +55,6 @@ struct run {
 	uint64_t sec_bytes;
 	unsigned sec;
 	int inflight, submitting, err;
-	int reap_max;            /* completions taken per reap: see nb_engine_run */
 };
 
 static uint64_t next_offset(struct run *run)
@@ -110,11 +108,11 @@ static int submit_one(struct run *run, struct slot *sl)
 		else
 			nb_datagen_stamp(io->buf, io->len, io->off, sl->seq);
 	}
-	io->t_done = 0;
-	io->t_submit = nb_now_ns();
 	rc = run->t->ops->submit(run->t, io);
 	if (rc < 0)
 		return rc;
+	/* sent: where fio's issue_time, the start of its clat, is */
+	io->t_submit = nb_now_ns();
 	run->inflight++;
 	run->issued += io->len;
 	return 0;
@@ -151,9 +149,8 @@ static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
 				  io->op == NB_OP_READ ? "read" : "write",
 				  (unsigned long long)io->off, (long long)io->result,
 				  io->len), -EIO;
-	/* the time the runner first saw it done, else now: the runner hands
-	 * over reap_max at a time, and the rest wait stamped in its queue */
-	nb_hist_add(&r->lat, (io->t_done ? io->t_done : now) - io->t_submit);
+	/* fio's clat: from the submission to the completion taken */
+	nb_hist_add(&r->lat, now - io->t_submit);
 	r->ios++;
 	if (io->op == NB_OP_READ) {
 		r->bytes_read += io->len;
@@ -167,10 +164,20 @@ static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
 	return 0;
 }
 
-/* Submit while there is room and work, then reap what finished. */
+/*
+ * One pass, as fio's defaults (iodepth_batch_submit=1,
+ * iodepth_batch_complete_min=1, iodepth_batch_complete_max = the min): send
+ * an I/O into every free slot, each on its own, then take one completion,
+ * waiting for it if there is none, so each slot is refilled before the
+ * next completion is taken and the target holds QD I/Os all the time.
+ * (Taking QD/8 at a time left up to QD/8 slots empty while the rest were
+ * counted, and the posix runner ended the time of completions it left in
+ * its ring when it first saw them, not when they were taken: at QD32 the
+ * disk had ~27 I/Os and answered faster than at the depth named.)
+ */
 static int pump(struct run *run, struct slot **free_slots, int *nfree)
 {
-	struct nb_io *done[REAP_BATCH];
+	struct nb_io *done;
 	uint64_t now = nb_now_ns();
 	int n, rc;
 
@@ -189,20 +196,19 @@ static int pump(struct run *run, struct slot **free_slots, int *nfree)
 	}
 	if (!run->inflight)
 		return 0;
-	n = run->t->ops->reap(run->t, done, run->reap_max, REAP_TIMEOUT_MS);
+	n = run->t->ops->reap(run->t, &done, 1, REAP_TIMEOUT_MS);
 	if (n < 0) {
 		run->inflight = 0;      /* the runner abandoned them all */
 		return n;
 	}
-	now = nb_now_ns();
-	for (int i = 0; i < n; i++) {
-		rc = complete_one(run, done[i], now);
-		if (rc < 0 && !run->err) {
-			run->err = rc;
-			run->submitting = 0;
-		}
-		free_slots[(*nfree)++] = done[i]->priv;
+	if (!n)
+		return 0;
+	rc = complete_one(run, done, nb_now_ns());
+	if (rc < 0 && !run->err) {
+		run->err = rc;
+		run->submitting = 0;
 	}
+	free_slots[(*nfree)++] = done->priv;
 	return 0;
 }
 
@@ -226,16 +232,6 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 	run.next_off = s->start - s->start % s->bs;
 	if (run.next_off + s->bs > run.blocks * s->bs)
 		run.next_off = 0;
-	/* Refill the queue after a few completions rather than after all that
-	 * arrived: measured on io_uring at QD32 4 KiB random reads, taking 64
-	 * at a time left slots idle (65k IOPS), taking 4 kept the device busy
-	 * (78-81k, fio's 71-82k on the same file).  Sequential 512 KiB did not
-	 * change. */
-	run.reap_max = (int)(s->qd / 8);
-	if (run.reap_max < 1)
-		run.reap_max = 1;
-	if (run.reap_max > REAP_BATCH)
-		run.reap_max = REAP_BATCH;
 	run.limit = s->bytes ? s->bytes : (s->runtime_us ? 0 : s->size);
 	slots = calloc(s->qd, sizeof(*slots));
 	free_slots = calloc(s->qd, sizeof(*free_slots));

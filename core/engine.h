@@ -3,8 +3,10 @@
  *
  * An I/O spec says what to do (pattern, direction, block size, queue depth,
  * how much or how long, write durability); the engine keeps QD I/Os in
- * flight on a target through submit/reap, timing each one into a latency
- * histogram.  Runners never see the spec; workloads never see the queue.
+ * flight on a target through submit/reap - one completion taken at a time,
+ * its slot refilled before the next, as fio's defaults - timing each one
+ * into a latency histogram.  Runners never see the spec; workloads never
+ * see the queue.
  */
 #ifndef NB_ENGINE_H
 #define NB_ENGINE_H
@@ -65,7 +67,9 @@ struct nb_io_result {
 	uint64_t elapsed_ns;     /* first submit to last completion (+ flush) */
 	uint64_t flush_ns;       /* time in the final flush (sync end, always) */
 	int stopped;             /* ended by *stop */
-	struct nb_hist lat;      /* per-I/O completion latency, ns */
+	struct nb_hist lat;      /* per-I/O completion latency, ns: from the
+				  * runner's submit() having returned to the
+				  * completion taken by reap() - fio's clat */
 };
 
 /* Check a spec against a target (alignment, sizes); 0 or -EINVAL. */

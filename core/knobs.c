@@ -316,20 +316,22 @@ void nb_usage_line(FILE *out, char short_opt, const char *opt,
 	} else {
 		fputc(' ', out);
 	}
-	/* wrap the help at 78 columns, continuing under itself */
+	/* wrap the help at 78 columns or a newline, continuing under itself */
 	for (const char *p = help; *p;) {
-		size_t room = 78 - (size_t)col, n = strlen(p);
+		size_t room = 78 - (size_t)col, n = strcspn(p, "\n");
 
 		if (n > room) {
 			n = room;
 			while (n && p[n] != ' ')
 				n--;
 			if (!n)
-				n = strcspn(p, " ");
+				n = strcspn(p, " \n");
 		}
 		fprintf(out, "%.*s\n", (int)n, p);
 		p += n;
 		while (*p == ' ')
+			p++;
+		if (*p == '\n')
 			p++;
 		if (*p)
 			fprintf(out, "%*s", col, "");

@@ -97,7 +97,8 @@ void nb_knobs_help(FILE *out);
 void nb_knobs_usage(FILE *out, const char *section);
 
 /* One usage line: "  -s, --suite NAME       HELP" (SHORT_OPT 0: none;
- * METAVAR NULL: no value).  Long help wraps at 78 columns. */
+ * METAVAR NULL: no value).  Long help wraps at 78 columns, and where
+ * HELP has a newline. */
 void nb_usage_line(FILE *out, char short_opt, const char *opt,
 		   const char *metavar, const char *help);
 

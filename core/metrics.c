@@ -8,12 +8,12 @@
 const struct nb_metric nb_metrics[] = {
 	{ "bw_bytes", "MB/s", "bytes/s", NB_HIGHER, 1e-6, "throughput" },
 	{ "iops", "IOPS", "ops/s", NB_HIGHER, 1, "I/O operations per second" },
-	{ "lat_mean_us", "mean us", "us", NB_LOWER, 1, "mean latency" },
-	{ "lat_p50_us", "p50 us", "us", NB_LOWER, 1, "median latency" },
-	{ "lat_p90_us", "p90 us", "us", NB_LOWER, 1, "90th percentile latency" },
-	{ "lat_p99_us", "p99 us", "us", NB_LOWER, 1, "99th percentile latency" },
-	{ "lat_p99.9_us", "p99.9 us", "us", NB_LOWER, 1, "99.9th percentile latency" },
-	{ "lat_max_us", "max us", "us", NB_LOWER, 1, "maximum latency" },
+	{ "lat_mean_us", "mean us", "us", NB_LOWER, 1, "mean latency, submission to completion: fio's clat (engine=fio: fio's lat = slat + clat)" },
+	{ "lat_p50_us", "p50 us", "us", NB_LOWER, 1, "median latency, submission to completion" },
+	{ "lat_p90_us", "p90 us", "us", NB_LOWER, 1, "90th percentile latency (as lat_mean_us)" },
+	{ "lat_p99_us", "p99 us", "us", NB_LOWER, 1, "99th percentile latency (as lat_mean_us)" },
+	{ "lat_p99.9_us", "p99.9 us", "us", NB_LOWER, 1, "99.9th percentile latency (as lat_mean_us)" },
+	{ "lat_max_us", "max us", "us", NB_LOWER, 1, "maximum latency (as lat_mean_us)" },
 	{ "seconds", "s", "s", NB_LOWER, 1, "wall time of the iteration" },
 	/* bonnie (bonnie++ 2.00 phases): bytes/s, bonnie++'s K/sec, ops/s, %CP */
 #define BON(p, what) \

@@ -9,6 +9,7 @@
 #include "spawn.h"
 #include "clock.h"
 #include "err.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -246,7 +247,7 @@ static void feed(struct nb_spawn *sp)
 /* Read what the child printed on FD; 0, or -ENOMEM (output dropped). */
 static int drain(struct nb_spawn *sp, int *fd, int is_out)
 {
-	char buf[16384];
+	char buf[16384], *more;
 	ssize_t n = read(*fd, buf, sizeof(buf));
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -259,18 +260,10 @@ static int drain(struct nb_spawn *sp, int *fd, int is_out)
 		keep_tail(sp, buf, (size_t)n);
 		return 0;
 	}
-	if (sp->out_len + (size_t)n + 1 > sp->out_cap) {
-		size_t cap = sp->out_cap;
-		char *more;
-
-		while (sp->out_len + (size_t)n + 1 > cap)
-			cap *= 2;
-		more = realloc(sp->out, cap);
-		if (!more)
-			return -ENOMEM;
-		sp->out = more;
-		sp->out_cap = cap;
-	}
+	more = nb_grow(sp->out, &sp->out_cap, sp->out_len + (size_t)n + 1, 1);
+	if (!more)
+		return -ENOMEM;
+	sp->out = more;
 	memcpy(sp->out + sp->out_len, buf, (size_t)n);
 	sp->out_len += (size_t)n;
 	sp->out[sp->out_len] = '\0';

@@ -72,6 +72,16 @@ int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
 	return io.result;
 }
 
+int nb_io_take(struct nb_io **ready, int *nready, struct nb_io **done, int max)
+{
+	int n = *nready < max ? *nready : max;
+
+	memcpy(done, ready, sizeof(*done) * (size_t)n);
+	memmove(ready, ready + n, sizeof(*ready) * (size_t)(*nready - n));
+	*nready -= n;
+	return n;
+}
+
 int nb_open_flags(unsigned flags, int sync_flag)
 {
 	int o = (flags & NB_F_WRITE) ? ((flags & NB_F_READ) ? O_RDWR : O_WRONLY)

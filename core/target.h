@@ -7,9 +7,10 @@
  * (runners/runner.h).  All of a runner's state hangs off struct
  * nb_target::priv; one target is used by one thread.
  *
- * The data path is an asynchronous queue: submit() queues one I/O and
- * returns at once; reap() returns finished I/Os, waiting up to a timeout.
- * Queue depth is real: the engine keeps up to NB_MAX_QD I/Os submitted.
+ * The data path is an asynchronous queue: submit() sends one I/O and
+ * returns at once (the engine times it from there); reap() returns
+ * finished I/Os, waiting up to a timeout.  Queue depth is real:
+ * the engine keeps up to NB_MAX_QD I/Os submitted.
  *
  * Every call returns 0 (or a count) on success and a negative errno on
  * failure, with the detail set through nb_err_set(); the detail names the
@@ -52,6 +53,13 @@ int nb_open_flags(unsigned flags, int sync_flag);
 
 enum nb_op { NB_OP_READ = 0, NB_OP_WRITE = 1 };
 
+struct nb_io;
+
+/* For a runner that keeps finished I/Os in an array until reap: move up
+ * to MAX of the *NREADY at READY (oldest first) into DONE, the rest moving
+ * up.  Returns how many. */
+int nb_io_take(struct nb_io **ready, int *nready, struct nb_io **done, int max);
+
 /* One I/O.  The buffer is the caller's and must stay valid until reaped. */
 struct nb_io {
 	struct nb_file *file;
@@ -61,12 +69,8 @@ struct nb_io {
 	uint32_t len;
 	void *buf;
 	int64_t result;          /* set by the runner: bytes done or -errno */
-	uint64_t t_submit;       /* set by the engine (ns) */
-	uint64_t t_done;         /* 0 at submit; the runner may stamp it
-				  * (nb_now_ns) when it first sees the I/O
-				  * finished, else the engine does when
-				  * reaped: completions waiting in a queue
-				  * are then not timed as still in flight */
+	uint64_t t_submit;       /* set by the engine (ns) when submit()
+				  * has returned */
 	void *priv;              /* the caller's */
 	void *rpriv;             /* the runner's */
 };

@@ -21,17 +21,34 @@ static const struct suffix size_suffixes[] = {
 	{ "g", 1073741824.0 }, { "gib", 1073741824.0 }, { "gb", 1e9 },
 	{ "t", 1099511627776.0 }, { "tib", 1099511627776.0 }, { "tb", 1e12 },
 	{ "p", 1125899906842624.0 }, { "pib", 1125899906842624.0 }, { "pb", 1e15 },
+	{ NULL, 0 },
 };
 
 static const struct suffix time_suffixes[] = {
 	{ "", 1e6 }, { "s", 1e6 }, { "sec", 1e6 }, { "ms", 1e3 }, { "us", 1 },
-	{ "m", 60e6 }, { "min", 60e6 }, { "h", 3600e6 },
+	{ "m", 60e6 }, { "min", 60e6 }, { "h", 3600e6 }, { NULL, 0 },
 };
 
 static const struct suffix rate_suffixes[] = {
 	{ "bit", 1 }, { "kbit", 1e3 }, { "mbit", 1e6 }, { "gbit", 1e9 },
 	{ "bps", 8 }, { "kbps", 8e3 }, { "mbps", 8e6 }, { "gbps", 8e9 },
+	{ NULL, 0 },
 };
+
+/* A kind of number with a unit: its suffixes (TAB, to a NULL name), the
+ * values it may take, and what its error says ("invalid KIND 'S' (HINT)"). */
+struct scale {
+	const char *kind, *hint;
+	const struct suffix *tab;
+	double min, max;
+};
+
+static const struct scale sizes = { "size", "use a number with K, M, G, T, "
+				    "KiB, GB...", size_suffixes, 0, HUGE_VAL };
+static const struct scale durations = { "duration", "use e.g. 30s, 500ms, 2m, 1h",
+					time_suffixes, 0, 1e15 };
+static const struct scale rates = { "rate", "use e.g. 1gbit, 800mbit",
+				    rate_suffixes, 1, HUGE_VAL };
 
 /* Split "12.5GiB" into 12.5 and "GiB"; reject empty or signed numbers. */
 static int split_number(const char *s, double *num, const char **rest)
@@ -52,14 +69,13 @@ static int split_number(const char *s, double *num, const char **rest)
 	return 0;
 }
 
-static int lookup_suffix(const struct suffix *tab, size_t n, const char *sfx,
-			 double *mult)
+static int lookup_suffix(const struct suffix *tab, const char *sfx, double *mult)
 {
 	size_t len = strlen(sfx);
 
 	while (len && isspace((unsigned char)sfx[len - 1]))
 		len--;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; tab[i].name; i++) {
 		if (strlen(tab[i].name) == len &&
 		    !strncasecmp(tab[i].name, sfx, len)) {
 			*mult = tab[i].mult;
@@ -69,64 +85,37 @@ static int lookup_suffix(const struct suffix *tab, size_t n, const char *sfx,
 	return -EINVAL;
 }
 
-static int parse_scaled(const char *s, const struct suffix *tab, size_t n,
-			double *out)
+/* S as a number of kind SC, rounded, into *OUT: 0, or -EINVAL with the
+ * detail set. */
+static int parse_scaled(const char *s, const struct scale *sc, uint64_t *out)
 {
 	const char *rest;
 	double num, mult;
 
 	if (!s || split_number(s, &num, &rest) ||
-	    lookup_suffix(tab, n, rest, &mult))
-		return -EINVAL;
-	*out = num * mult;
+	    lookup_suffix(sc->tab, rest, &mult) || num * mult < sc->min ||
+	    num * mult > sc->max)
+		return nb_err(-EINVAL, "invalid %s '%s' (%s)", sc->kind, s ? s : "",
+			      sc->hint);
+	if (num * mult >= 18446744073709551615.0)
+		return nb_err(-EINVAL, "%s '%s' is too large", sc->kind, s);
+	*out = (uint64_t)llround(num * mult);
 	return 0;
 }
 
 int nb_parse_size(const char *s, uint64_t *out)
 {
-	double v;
-
-	if (parse_scaled(s, size_suffixes,
-			 sizeof(size_suffixes) / sizeof(size_suffixes[0]), &v)) {
-		nb_err_set("invalid size '%s' (use a number with K, M, G, T, KiB, GB...)",
-			   s ? s : "");
-		return -EINVAL;
-	}
-	if (v >= 18446744073709551615.0) {
-		nb_err_set("size '%s' is too large", s);
-		return -EINVAL;
-	}
-	*out = (uint64_t)llround(v);
-	return 0;
+	return parse_scaled(s, &sizes, out);
 }
 
 int nb_parse_duration_us(const char *s, uint64_t *out)
 {
-	double v;
-
-	if (parse_scaled(s, time_suffixes,
-			 sizeof(time_suffixes) / sizeof(time_suffixes[0]), &v) ||
-	    v > 1e15) {
-		nb_err_set("invalid duration '%s' (use e.g. 30s, 500ms, 2m, 1h)",
-			   s ? s : "");
-		return -EINVAL;
-	}
-	*out = (uint64_t)llround(v);
-	return 0;
+	return parse_scaled(s, &durations, out);
 }
 
 int nb_parse_rate(const char *s, uint64_t *bits_per_s)
 {
-	double v;
-
-	if (parse_scaled(s, rate_suffixes,
-			 sizeof(rate_suffixes) / sizeof(rate_suffixes[0]), &v) ||
-	    v < 1) {
-		nb_err_set("invalid rate '%s' (use e.g. 1gbit, 800mbit)", s ? s : "");
-		return -EINVAL;
-	}
-	*bits_per_s = (uint64_t)llround(v);
-	return 0;
+	return parse_scaled(s, &rates, bits_per_s);
 }
 
 int nb_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -221,6 +210,29 @@ char *nb_fmt_size(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.0f %s", v, units[u]);
 	else
 		snprintf(buf, len, "%.2f %s", v, units[u]);
+	return buf;
+}
+
+char *nb_fmt_capacity(double v, int binary, char *buf, size_t len)
+{
+	double t = binary ? 1099511627776.0 : 1e12, g = binary ? 1073741824.0 : 1e9;
+
+	if (v >= t || v == 0)
+		snprintf(buf, len, "%.2f %s", v / t, binary ? "TiB" : "TB");
+	else
+		snprintf(buf, len, "%.2f %s", v / g, binary ? "GiB" : "GB");
+	return buf;
+}
+
+char *nb_fmt_money(double v, const char *currency, char *buf, size_t len)
+{
+	int cur = currency && *currency;
+
+	if (v < 0)
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, v < 1 ? "%.4f%s%s" : "%.2f%s%s", v, cur ? " " : "",
+			 cur ? currency : "");
 	return buf;
 }
 

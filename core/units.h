@@ -23,6 +23,12 @@ int nb_parse_rate(const char *s, uint64_t *bits_per_s); /* 1gbit, 800mbit, 100mb
 
 /* "512 KiB", "1.00 GiB": binary units, for sizes of things. */
 char *nb_fmt_size(uint64_t bytes, char *buf, size_t len);
+/* "15.00 TB", "500.00 GB" (10^12, 10^9; BINARY: "10.77 TiB", "465.66 GiB"):
+ * a capacity as a disk maker or 'zfs list' gives it, TB from 1 TB up. */
+char *nb_fmt_capacity(double bytes, int binary, char *buf, size_t len);
+/* "400.00 EUR", "0.6667 EUR" (4 decimals below 1), "400.00" without a
+ * CURRENCY ("" or NULL), "unknown" when V < 0. */
+char *nb_fmt_money(double v, const char *currency, char *buf, size_t len);
 /* "93.8": bytes/s as MB/s (10^6). */
 double nb_mb_s(double bytes_per_s);
 

@@ -3,11 +3,11 @@
  *          the cross-check, the clients mode and 'nasbench import': a run
  *          and an import of the same output give the same figures.
  *
- * Latency: nasbench times an I/O from the moment the engine hands it to the
- * runner until its completion is reaped (queueing included).  fio's lat_ns
- * (slat + clat: from fio queueing the io_u to its completion) is the same
- * span, so lat_* figures come from lat_ns; clat_ns alone (after the
- * submission system call) is kept as clat_* in the iteration's extra.
+ * Latency: lat_* figures come from fio's lat_ns (slat + clat: from fio
+ * preparing the io_u to its completion taken); clat_ns alone (from the
+ * submission system call having returned) is kept as clat_* in the
+ * iteration's extra.  The native engine's lat_* are clat's span (see
+ * core/engine.h): with io_uring slat adds a few microseconds.
  */
 #ifndef NB_FIO_JSON_H
 #define NB_FIO_JSON_H

@@ -58,40 +58,11 @@ void nb_plan_defaults(struct nb_plan_in *in)
 int nb_plan_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,
 			size_t len)
 {
-	char num[32], size[64];
-	const char *p = s, *x;
-	size_t k;
-	uint64_t count;
+	const char *x;
 
-	while (isspace((unsigned char)*p))
-		p++;
-	x = p;
-	while (isdigit((unsigned char)*x))
-		x++;
-	k = (size_t)(x - p);
-	while (isspace((unsigned char)*x))
-		x++;
-	if (!k || k >= sizeof(num) || (*x != 'x' && *x != 'X'))
-		return nb_err(-EINVAL, "invalid disks '%s' (use COUNTxSIZE, e.g. 5x3TB)",
-			      s);
-	snprintf(num, sizeof(num), "%.*s", (int)k, p);
-	if (nb_parse_uint(num, 1, 1000, &count))
-		return nb_err(-EINVAL, "invalid disks '%s': the count must be 1 to 1000",
-			      s);
-	x++;
-	while (isspace((unsigned char)*x))
-		x++;
-	k = strcspn(x, " \t");
-	if (!k || k >= sizeof(size))
-		return nb_err(-EINVAL, "invalid disks '%s': no size after 'x'", s);
-	snprintf(size, sizeof(size), "%.*s", (int)k, x);
-	if (nb_parse_size(size, bytes))
-		return nb_err_prefix("invalid disks '%s'", s), -EINVAL;
-	if (!*bytes)
-		return nb_err(-EINVAL, "invalid disks '%s': a disk of 0 bytes", s);
-	*n = (int)count;
+	if (nb_pool_parse_group(s, strlen(s), n, bytes, &x))
+		return -EINVAL;
 	if (rest) {
-		x += k;
 		while (isspace((unsigned char)*x))
 			x++;
 		snprintf(rest, len, "%s", x);
@@ -403,65 +374,4 @@ int nb_plan_compute(const struct nb_plan_in *in, const char *name,
 	o->per_sync_mbs = per(o->price_total, o->sync_write_slog > 0 ?
 			      o->sync_write_slog : o->sync_write, 1e6);
 	return 0;
-}
-
-/* ---- JSON: every figure with its unit ---- */
-
-static json_t *fig(double v, const char *unit)
-{
-	return v < 0 ? json_null() : json_pack("{s:f, s:s}", "value", v, "unit", unit);
-}
-
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-json_t *nb_plan_json(const struct nb_plan_in *in, const struct nb_plan_out *o)
-{
-	const struct nb_pool_cap *c = &o->cap;
-	const char *cur = *in->currency ? in->currency : "price";
-	json_t *j = json_object();
-
-	json_object_set_new(j, "layout", json_string(o->layout));
-	json_object_set_new(j, "filesystem", json_string(o->l.zfs ? "zfs" : "mdadm"));
-	json_object_set_new(j, "vdevs", json_integer(o->l.nvdevs));
-	json_object_set_new(j, "vdev_width", json_integer(o->l.width));
-	json_object_set_new(j, "disks", json_integer(in->pool.disks.total -
-						      in->pool.spares));
-	json_object_set_new(j, "spares", json_integer(in->pool.spares));
-	json_object_set_new(j, "data_disks", json_real(o->data_disks));
-	json_object_set_new(j, "may_fail", json_integer(o->may_fail));
-	json_object_set_new(j, "may_fail_best", json_integer(o->may_fail_best));
-	json_object_set_new(j, "reserve", fig(in->pool.reserve, "fraction"));
-	json_object_set_new(j, "block", fig((double)c->block, "B"));
-	json_object_set_new(j, "raw", fig(c->raw, "B"));
-	json_object_set_new(j, "after_parity", fig(c->after_parity, "B"));
-	json_object_set_new(j, "allocatable", fig(c->allocatable, "B"));
-	json_object_set_new(j, "slop", fig(c->slop, "B"));
-	json_object_set_new(j, "usable", fig(c->usable, "B"));
-	json_object_set_new(j, "usable_at_block", fig(c->usable_block, "B"));
-	json_object_set_new(j, "block_efficiency", fig(c->block_eff, "fraction"));
-	json_object_set_new(j, "disks_read", fig(o->disk_read, "B/s"));
-	json_object_set_new(j, "disks_write", fig(o->disk_write, "B/s"));
-	json_object_set_new(j, "link", fig(o->link, "B/s"));
-	json_object_set_new(j, "box", fig(in->box_mbs > 0 ? in->box_mbs * 1e6 : -1,
-					  "B/s"));
-	json_object_set_new(j, "seq_read", fig(o->read, "B/s"));
-	json_object_set_new(j, "seq_read_limit", str_or_null(o->read_limit));
-	json_object_set_new(j, "seq_write", fig(o->write, "B/s"));
-	json_object_set_new(j, "seq_write_limit", str_or_null(o->write_limit));
-	json_object_set_new(j, "rand_read", fig(o->rand_read, "IOPS"));
-	json_object_set_new(j, "rand_write", fig(o->rand_write, "IOPS"));
-	json_object_set_new(j, "sync_write", fig(o->sync_write, "B/s"));
-	json_object_set_new(j, "sync_write_limit", str_or_null(o->sync_limit));
-	json_object_set_new(j, "sync_write_slog", fig(o->sync_write_slog, "B/s"));
-	json_object_set_new(j, "price", fig(o->price_total, cur));
-	json_object_set_new(j, "price_per_tb", fig(o->per_tb, cur));
-	json_object_set_new(j, "price_per_mb_s_read", fig(o->per_mbs_read, cur));
-	json_object_set_new(j, "price_per_mb_s_write", fig(o->per_mbs_write, cur));
-	json_object_set_new(j, "price_per_iops_read", fig(o->per_iops_read, cur));
-	json_object_set_new(j, "price_per_iops_write", fig(o->per_iops_write, cur));
-	json_object_set_new(j, "price_per_sync_mb_s", fig(o->per_sync_mbs, cur));
-	return j;
 }

@@ -123,7 +123,39 @@ int nb_plan_compute(const struct nb_plan_in *in, const char *layout,
 /* The comma-separated list of layouts, for messages and help. */
 const char *nb_plan_layouts(void);
 
-/* Every figure with its unit: {"value": v, "unit": "B/s"} or null. */
+/* ---- the plan as a document (plan_doc.c) ---- */
+
+#define NB_PLAN_KIND "nasbench-plan"
+#define NB_PLAN_SCHEMA 3
+
+/* One layout, every figure with its unit: {"value": v, "unit": "B/s"} or
+ * null (unknown); prices in the currency (or "price"); each ceiling's
+ * limit ("disks", "link", "box" or null). */
 json_t *nb_plan_json(const struct nb_plan_in *in, const struct nb_plan_out *o);
+
+/* What the plan assumes, every figure with its unit: the disks (count and
+ * size), one disk's B/s and IOPS, the box, block sizes, sync writes, the
+ * SLOG, the link (bit/s) and its efficiency, prices and the currency. */
+json_t *nb_plan_input_json(const struct nb_plan_in *in);
+
+/* The same for a person, the header of the planner's table: three lines
+ * (disks; ZFS and sync writes; the link), no final newline. */
+void nb_plan_summary(FILE *f, const struct nb_plan_in *in);
+
+/* What 'nasbench hw plan --json' prints: {"kind": "nasbench-plan",
+ * "schema", "link_efficiency", "summary", "input", "layouts": [N of
+ * nb_plan_json()], "measured": MEASURED (borrowed; NULL: [])}. */
+json_t *nb_plan_doc(const struct nb_plan_in *in, const struct nb_plan_out *out,
+		    int n, json_t *measured);
+
+/* Read a layout of nb_plan_json() back: its name, vdevs, capacity,
+ * ceilings, limits and prices (every figure's unit is checked; the
+ * currency is one for all prices).  0, or -EINVAL with the detail set. */
+int nb_plan_out_from_json(const json_t *layout, struct nb_plan_out *o);
+
+/* Load a plan file (nb_plan_doc()'s shape, any schema up to this one) and
+ * check each of its layouts.  0, or -ENOENT/-EINVAL with "... 'PATH' ..."
+ * set (cannot read, not JSON, not a plan, which layout is wrong). */
+int nb_plan_load(const char *path, json_t **doc);
 
 #endif

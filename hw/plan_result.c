@@ -6,6 +6,7 @@
 #include "../core/result.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -129,28 +130,14 @@ static json_t *row(const struct nb_plan_out *p, const json_t *wl,
 	return r;
 }
 
-json_t *nb_plan_measured(const struct nb_plan_in *in, const char *path,
-			 const json_t *doc, const struct nb_plan_out *plans, int n)
+/* The figures of DOC against plan P; NOTE says why P. */
+static json_t *against(const struct nb_plan_out *p, const char *path,
+		       const json_t *doc, const char *note)
 {
-	const char *layout = json_string_value(json_object_get(
-		json_object_get(doc, "labels"), "layout"));
-	struct nb_plan_out own;
-	const struct nb_plan_out *p = n ? &plans[0] : NULL;
-	const char *note = "";
 	json_t *rows = json_array(), *wl;
 	int slog = has_slog(doc);
 	size_t i;
 
-	if (layout && !nb_plan_compute(in, layout, &own)) {
-		p = &own;
-	} else {
-		nb_err_clear();
-		note = layout ? "its layout label does not fit these disks; against "
-				"the first layout"
-			      : "no layout label; against the first layout";
-	}
-	if (!p)
-		return NULL;
 	json_array_foreach(json_object_get(doc, "results"), i, wl) {
 		struct measure ms[2];
 		int k = measured(wl, ms);
@@ -158,8 +145,81 @@ json_t *nb_plan_measured(const struct nb_plan_in *in, const char *path,
 		for (int j = 0; j < k; j++)
 			json_array_append_new(rows, row(p, wl, &ms[j], slog));
 	}
-	return json_pack("{s:s, s:s, s:s, s:b, s:o}", "file", path,
+	return json_pack("{s:s, s:s, s:s, s:b, s:f, s:f, s:o}", "file", path,
 			 "layout", p->layout, "note", note, "published",
 			 json_is_object(json_object_get(doc, "published")),
+			 "over", NB_PLAN_OVER, "sync_over", NB_PLAN_SYNC_OVER,
 			 "figures", rows);
+}
+
+static const char *layout_label(const json_t *doc)
+{
+	return json_string_value(json_object_get(json_object_get(doc, "labels"),
+						 "layout"));
+}
+
+json_t *nb_plan_measured(const struct nb_plan_in *in, const char *path,
+			 const json_t *doc, const struct nb_plan_out *plans, int n)
+{
+	const char *layout = layout_label(doc);
+	struct nb_plan_out own;
+
+	if (layout && !nb_plan_compute(in, layout, &own))
+		return against(&own, path, doc, "");
+	nb_err_clear();
+	if (!n)
+		return NULL;
+	return against(&plans[0], path, doc,
+		       layout ? "its layout label does not fit these disks; against "
+				"the first layout"
+			      : "no layout label; against the first layout");
+}
+
+json_t *nb_plan_measured_file(const json_t *plan, const char *path,
+			      const json_t *doc)
+{
+	const json_t *layouts = json_object_get(plan, "layouts"), *l;
+	const char *label = layout_label(doc);
+	size_t n = json_array_size(layouts), i, pick = 0;
+	struct nb_plan_out *outs = calloc(n ? n : 1, sizeof(*outs));
+	int found = 0;
+	json_t *r = NULL;
+
+	if (!outs)
+		return NULL;
+	json_array_foreach(layouts, i, l) {
+		struct nb_pool_layout want;
+		int disks = (int)json_integer_value(json_object_get(l, "disks"));
+
+		if (nb_plan_out_from_json(l, &outs[i]))
+			goto out;        /* nb_plan_load() checked them */
+		if (!found && label && !nb_pool_parse_layout(label, disks, &want) &&
+		    !strcmp(want.name, outs[i].layout)) {
+			pick = i;
+			found = 1;
+		}
+	}
+	nb_err_clear();
+	if (n)
+		r = against(&outs[pick], path, doc, found ? "" : label ?
+			    "its layout label is not among the plan's layouts; "
+			    "against the first layout" :
+			    "no layout label; against the first layout");
+out:
+	free(outs);
+	return r;
+}
+
+void nb_plan_measure_all(json_t *plan, json_t *const *docs,
+			 const char *const *paths, size_t n)
+{
+	json_t *all = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *m = nb_plan_measured_file(plan, paths[i], docs[i]);
+
+		if (m)
+			json_array_append_new(all, m);
+	}
+	json_object_set_new(plan, "measured", all);
 }

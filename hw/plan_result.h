@@ -23,12 +23,24 @@
 #define NB_PLAN_SYNC_OVER 2.0
 #define NB_PLAN_SYNC_MSG "faster than the disks commit - are the writes durable?"
 
-/* {"file", "layout", "note", "published", "figures": [{"target",
+/* {"file", "layout", "note", "published", "over": 1.1, "sync_over": 2.0,
+ * "figures": [{"target",
  * "workload", "metric", "what", "measured": {value, unit}, "expected":
  * {value, unit} | null, "limit", "share", "flag"}]}.  The plan is the one
  * of the result's layout label when it fits the disks, else PLANS[0]. */
 json_t *nb_plan_measured(const struct nb_plan_in *in, const char *path,
 			 const json_t *doc, const struct nb_plan_out *plans,
 			 int n);
+
+/* The same against a plan file PLAN (nb_plan_load()): the plan's layout
+ * of the result's layout label ("raidz" is raidz1), else its first.  NULL
+ * only when PLAN has no valid layout. */
+json_t *nb_plan_measured_file(const json_t *plan, const char *path,
+			      const json_t *doc);
+
+/* PLAN's "measured" becomes those of the N results DOCS (named PATHS):
+ * what 'nasbench report --plan' shows. */
+void nb_plan_measure_all(json_t *plan, json_t *const *docs,
+			 const char *const *paths, size_t n);
 
 #endif

@@ -59,9 +59,10 @@
 #define SLOP_SHIFT 5
 #define MIN_SLOP (128ULL << 20)
 
-static int parse_group(const char *s, size_t len, int *n, uint64_t *bytes)
+int nb_pool_parse_group(const char *s, size_t len, int *n, uint64_t *bytes,
+			const char **after)
 {
-	char num[32], size[64], whole[128];
+	char num[32], size[64], whole[256];
 	const char *p = s, *x, *end = s + len;
 	size_t k;
 	uint64_t count;
@@ -96,6 +97,8 @@ static int parse_group(const char *s, size_t len, int *n, uint64_t *bytes)
 	if (!*bytes)
 		return nb_err(-EINVAL, "invalid disks '%s': a disk of 0 bytes", whole);
 	*n = (int)count;
+	if (after)
+		*after = x + k;
 	return 0;
 }
 
@@ -110,7 +113,8 @@ int nb_pool_parse_disks(const char *s, struct nb_pool_disks *d)
 		if (d->ngroups == NB_POOL_MAX_GROUPS)
 			return nb_err(-EINVAL, "invalid disks '%s': at most %d groups",
 				      s, NB_POOL_MAX_GROUPS);
-		if (parse_group(p, len, &d->n[d->ngroups], &d->bytes[d->ngroups]))
+		if (nb_pool_parse_group(p, len, &d->n[d->ngroups],
+					&d->bytes[d->ngroups], NULL))
 			return -EINVAL;
 		d->total += d->n[d->ngroups++];
 		if (d->total > NB_POOL_MAX_DISKS)

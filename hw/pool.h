@@ -33,6 +33,7 @@
 #ifndef NB_HW_POOL_H
 #define NB_HW_POOL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define NB_POOL_MAX_GROUPS 8
@@ -84,6 +85,12 @@ struct nb_pool_cap {
 	double data_disks;       /* disks' worth of data (raidz: width - P per vdev) */
 	int may_fail, may_fail_best;
 };
+
+/* One group "5x3TB" in the LEN bytes at S: count (1 to NB_POOL_MAX_DISKS)
+ * and size; *AFTER (may be NULL) points past the size.  0, or -EINVAL
+ * with the detail set. */
+int nb_pool_parse_group(const char *s, size_t len, int *n, uint64_t *bytes,
+			const char **after);
 
 /* "4x4TB,2x8TB": 0, or -EINVAL with the detail set. */
 int nb_pool_parse_disks(const char *s, struct nb_pool_disks *d);

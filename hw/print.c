@@ -55,29 +55,37 @@ static void print_cpu(FILE *out, const json_t *inv)
 		s_or(cpu, "model", "unknown"), so, co, th);
 }
 
-static void print_disks(FILE *out, const json_t *inv)
+/* The list KEY of INV, a line each by ROW, the first headed KEY; "KEY
+ * unknown" when there is no list, NONE (if any) when it is empty. */
+static void print_list(FILE *out, const json_t *inv, const char *key,
+		       const char *none,
+		       void (*row)(FILE *out, const char *head, const json_t *e))
 {
-	json_t *disks = json_object_get(inv, "disks"), *d;
+	json_t *list = json_object_get(inv, key), *e;
 	size_t i;
 
-	if (!json_is_array(disks)) {
-		fprintf(out, "disks     unknown\n");
+	if (!json_is_array(list)) {
+		fprintf(out, "%-9s unknown\n", key);
 		return;
 	}
-	if (!json_array_size(disks))
-		fprintf(out, "disks     none found\n");
-	json_array_foreach(disks, i, d) {
-		char sz[32], lb[32], pb[32];
+	if (!json_array_size(list) && none)
+		fprintf(out, "%-9s %s\n", key, none);
+	json_array_foreach(list, i, e)
+		row(out, i ? "" : key, e);
+}
 
-		size_or(sz, sizeof(sz), d, "size_bytes");
-		num_or(lb, sizeof(lb), d, "logical_block_size");
-		num_or(pb, sizeof(pb), d, "physical_block_size");
-		fprintf(out, "%-9s %-8s %-10s %-14s sched %-12s blocks %s/%s  trim %s"
-			"  model %s\n", i ? "" : "disks", s_or(d, "name", "?"), sz,
-			tri(d, "rotational", "rotational", "solid-state"),
-			s_or(d, "scheduler", "unknown"), lb, pb,
-			tri(d, "discard", "yes", "no"), s_or(d, "model", "unknown"));
-	}
+static void disk_row(FILE *out, const char *head, const json_t *d)
+{
+	char sz[32], lb[32], pb[32];
+
+	size_or(sz, sizeof(sz), d, "size_bytes");
+	num_or(lb, sizeof(lb), d, "logical_block_size");
+	num_or(pb, sizeof(pb), d, "physical_block_size");
+	fprintf(out, "%-9s %-8s %-10s %-14s sched %-12s blocks %s/%s  trim %s"
+		"  model %s\n", head, s_or(d, "name", "?"), sz,
+		tri(d, "rotational", "rotational", "solid-state"),
+		s_or(d, "scheduler", "unknown"), lb, pb,
+		tri(d, "discard", "yes", "no"), s_or(d, "model", "unknown"));
 }
 
 static void print_arrays(FILE *out, const json_t *inv)
@@ -97,31 +105,21 @@ static void print_arrays(FILE *out, const json_t *inv)
 	}
 }
 
-static void print_nics(FILE *out, const json_t *inv)
+static void nic_row(FILE *out, const char *head, const json_t *n)
 {
-	json_t *nics = json_object_get(inv, "nics"), *n;
-	size_t i;
+	char sp[32], mtu[32];
+	json_t *s = json_object_get(n, "speed_mbit");
 
-	if (!json_is_array(nics)) {
-		fprintf(out, "nics      unknown\n");
-		return;
-	}
-	json_array_foreach(nics, i, n) {
-		char sp[32], mtu[32];
-		json_t *s = json_object_get(n, "speed_mbit");
-
-		if (json_is_integer(s))
-			snprintf(sp, sizeof(sp), "%lld Mbit/s",
-				 (long long)json_integer_value(s));
-		else
-			snprintf(sp, sizeof(sp), "unknown");
-		num_or(mtu, sizeof(mtu), n, "mtu");
-		fprintf(out, "%-9s %-8s speed %-13s mtu %-6s %-8s driver %s%s\n",
-			i ? "" : "nics", s_or(n, "name", s_or(n, "description", "?")),
-			sp, mtu, s_or(n, "state", "unknown"),
-			s_or(n, "driver", "unknown"),
-			json_is_true(json_object_get(n, "virtual")) ? "  (virtual)" : "");
-	}
+	if (json_is_integer(s))
+		snprintf(sp, sizeof(sp), "%lld Mbit/s",
+			 (long long)json_integer_value(s));
+	else
+		snprintf(sp, sizeof(sp), "unknown");
+	num_or(mtu, sizeof(mtu), n, "mtu");
+	fprintf(out, "%-9s %-8s speed %-13s mtu %-6s %-8s driver %s%s\n", head,
+		s_or(n, "name", s_or(n, "description", "?")), sp, mtu,
+		s_or(n, "state", "unknown"), s_or(n, "driver", "unknown"),
+		json_is_true(json_object_get(n, "virtual")) ? "  (virtual)" : "");
 }
 
 static void print_virt(FILE *out, const json_t *inv)
@@ -165,7 +163,7 @@ void nb_hw_print(FILE *out, const json_t *inv)
 		s_or(os, "type", "unknown"), s_or(os, "kernel", "unknown"),
 		s_or(os, "arch", "unknown"));
 	print_virt(out, inv);
-	print_disks(out, inv);
+	print_list(out, inv, "disks", "none found", disk_row);
 	print_arrays(out, inv);
-	print_nics(out, inv);
+	print_list(out, inv, "nics", NULL, nic_row);
 }

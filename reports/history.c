@@ -88,6 +88,20 @@ static int exec(struct nb_history *h, const char *sql, const char *what)
 	return rc == SQLITE_OK ? 0 : db_err(h, rc, what);
 }
 
+/* Into WAL mode.  Changing the journal mode needs the database to itself,
+ * and when several first users race for that SQLite returns SQLITE_BUSY
+ * at once rather than call the busy handler (waiting could deadlock, see
+ * sqlite3_busy_handler()): so wait here, as long as the busy timeout. */
+static int set_wal(struct nb_history *h)
+{
+	int rc, waited = 0;
+
+	while ((rc = sqlite3_exec(h->db, "PRAGMA journal_mode = WAL", NULL, NULL,
+				  NULL)) == SQLITE_BUSY && waited < BUSY_MS)
+		waited += sqlite3_sleep(5 + (getpid() + waited) % 20);
+	return rc == SQLITE_OK ? 0 : db_err(h, rc, "setting WAL mode");
+}
+
 /* Is this database a nasbench history?  1 yes, 0 empty (no table at all),
  * or -EINVAL. */
 static int check(struct nb_history *h)
@@ -157,7 +171,7 @@ int nb_history_open(const char *path, struct nb_history **out)
 		goto fail;
 	if (rc == 0) {
 		/* new (or empty): the schema, once, whoever comes first */
-		if ((rc = exec(h, "PRAGMA journal_mode = WAL", "setting WAL mode")) ||
+		if ((rc = set_wal(h)) ||
 		    (rc = exec(h, "BEGIN IMMEDIATE", "creating it")))
 			goto fail;
 		if ((rc = check(h)) < 0 ||

@@ -31,6 +31,14 @@ void nb_report_free(struct nb_report *r);
 int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 		   const char *baseline, const char *metric);
 
+/* Include a plan (report_plan.c): PLAN is a plan file's document, read
+ * and checked by hw/ (nb_plan_load) with its "measured" those of these
+ * results (nb_plan_measure_all); PATH names the file.  The report gets a
+ * "Plan" section after the grid: the layouts side by side, then the
+ * measured figures beside the expected.  Takes a reference to PLAN;
+ * PATH is borrowed. */
+void nb_report_plan(struct nb_report *r, json_t *plan, const char *path);
+
 /* Write every chart's .gp script into DIR; *NAMES (malloc'd array of
  * malloc'd stems, *N of them) says which.  0 or -errno. */
 int nb_report_charts(struct nb_report *r, const char *dir, char ***names,

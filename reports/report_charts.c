@@ -140,75 +140,73 @@ static const json_t *series_of(const struct nb_report *r, const struct nb_report
 	return best;
 }
 
-/* The lines of a chart with a line per configuration: line i has n[i]
- * points x[i], y[i] and is configuration names[i]. */
-struct cfg_lines {
-	size_t ns, *n;
-	double **x, **y;
-	const char **names;
+/* A chart with a line per configuration: the file name's prefix, the
+ * title after the workload's name, the axes (LOGX, PERCENT as for
+ * nb_chart_lines_ax), and configuration C's line for workload WL: its
+ * points into *X, *Y (calloc'd), their number (0: no line). */
+struct cfg_chart {
+	const char *prefix, *title, *xlabel, *ylabel;
+	int logx, percent;
+	size_t (*line)(const struct nb_report *r, size_t c, const char *wl,
+		       double **x, double **y);
 };
 
-static void cfg_lines_init(struct cfg_lines *s, size_t ncfg)
+/* Chart K of workload WL (when a configuration has a line) and list it
+ * under workload WL_INDEX. */
+static int cfg_chart(struct nb_report *r, const char *dir, const char *wl,
+		     const char *slug, int wl_index, const struct cfg_chart *k)
 {
-	s->ns = 0;
-	s->n = calloc(ncfg, sizeof(*s->n));
-	s->x = calloc(ncfg, sizeof(*s->x));
-	s->y = calloc(ncfg, sizeof(*s->y));
-	s->names = calloc(ncfg, sizeof(*s->names));
-}
-
-/* Chart S as NAME (when it has a line; LOGX, PERCENT as for
- * nb_chart_lines_ax), list it under workload WL_INDEX, and free S. */
-static int cfg_lines_chart(struct nb_report *r, const char *dir,
-			   struct cfg_lines *s, const char *name,
-			   const char *title, const char *xlabel,
-			   const char *ylabel, int logx, int percent, int wl_index)
-{
+	size_t ns = 0, *n = calloc(r->ncfg, sizeof(*n));
+	double **x = calloc(r->ncfg, sizeof(*x)), **y = calloc(r->ncfg, sizeof(*y));
+	const char **names = calloc(r->ncfg, sizeof(*names));
+	char name[160], title[300];
 	int rc = 0;
 
-	if (s->ns) {
-		struct nb_lines l = { name, title, xlabel, ylabel, s->ns,
-				      s->names, s->n, (const double *const *)s->x,
-				      (const double *const *)s->y };
+	for (size_t c = 0; c < r->ncfg; c++) {
+		n[ns] = k->line(r, c, wl, &x[ns], &y[ns]);
+		if (n[ns])
+			names[ns++] = r->cfgs[c].name;
+	}
+	snprintf(name, sizeof(name), "%s_%s", k->prefix, slug);
+	snprintf(title, sizeof(title), "%s: %s", wl, k->title);
+	if (ns) {
+		struct nb_lines l = { name, title, k->xlabel, k->ylabel, ns, names,
+				      n, (const double *const *)x,
+				      (const double *const *)y };
 
-		rc = nb_chart_lines_ax(dir, &l, logx, percent);
+		rc = nb_chart_lines_ax(dir, &l, k->logx, k->percent);
 		if (!rc)
 			add_chart(r, name, title, wl_index);
 	}
-	for (size_t i = 0; i < s->ns; i++)
-		free(s->x[i]), free(s->y[i]);
-	free(s->x), free(s->y), free(s->n), free(s->names);
+	for (size_t i = 0; i < ns; i++)
+		free(x[i]), free(y[i]);
+	free(x), free(y), free(n), free(names);
 	return rc;
 }
 
-static int series_chart(struct nb_report *r, const char *dir, const char *wl,
-			const char *slug, int wl_index)
+/* The throughput series (MB/s per second) of the iteration nearest the
+ * median. */
+static size_t series_line(const struct nb_report *r, size_t c, const char *wl,
+			  double **x, double **y)
 {
-	struct cfg_lines s;
-	char name[160], title[300];
+	const json_t *sr = series_of(r, &r->cfgs[c], wl);
+	size_t len = json_array_size(sr);
 
-	cfg_lines_init(&s, r->ncfg);
-
-	for (size_t c = 0; c < r->ncfg; c++) {
-		const json_t *sr = series_of(r, &r->cfgs[c], wl);
-		size_t len = json_array_size(sr);
-
-		if (len < 2)     /* one second is a point, not a line */
-			continue;
-		s.x[s.ns] = calloc(len, sizeof(double));
-		s.y[s.ns] = calloc(len, sizeof(double));
-		for (size_t i = 0; i < len; i++) {
-			s.x[s.ns][i] = (double)(i + 1);
-			s.y[s.ns][i] = json_number_value(json_array_get(sr, i)) * 1e-6;
-		}
-		s.n[s.ns] = len;
-		s.names[s.ns++] = r->cfgs[c].name;
+	if (len < 2)     /* one second is a point, not a line */
+		return 0;
+	*x = calloc(len, sizeof(double));
+	*y = calloc(len, sizeof(double));
+	for (size_t i = 0; i < len; i++) {
+		(*x)[i] = (double)(i + 1);
+		(*y)[i] = json_number_value(json_array_get(sr, i)) * 1e-6;
 	}
-	snprintf(name, sizeof(name), "series_%s", slug);
-	snprintf(title, sizeof(title), "%s: throughput over time", wl);
-	return cfg_lines_chart(r, dir, &s, name, title, "seconds into the run",
-			       "MB/s", 0, 0, wl_index);
+	return len;
 }
+
+static const struct cfg_chart series_chart = {
+	"series", "throughput over time", "seconds into the run", "MB/s", 0, 0,
+	series_line,
+};
 
 struct bucket {
 	double lo;
@@ -222,61 +220,52 @@ static int cmp_bucket(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The latency CDF of each configuration for WL, from the histograms its
- * iterations keep (lat_hist_ns: [[lower bound, count], ...]) merged. */
-static int cdf_chart(struct nb_report *r, const char *dir, const char *wl,
-		     const char *slug, int wl_index)
+/* The latency CDF from the histograms the iterations keep (lat_hist_ns:
+ * [[lower bound, count], ...]) merged. */
+static size_t cdf_line(const struct nb_report *r, size_t c, const char *wl,
+		       double **x, double **y)
 {
-	struct cfg_lines s;
-	char name[160], title[300];
+	struct bucket *b = NULL;
+	size_t nb = 0, cap = 0, m = 0;
+	double total = 0, cum = 0;
 
-	cfg_lines_init(&s, r->ncfg);
+	NB_REPORT_FOR_ENTRIES(r, &r->cfgs[c], wl, e, {
+		json_t *it, *p;
+		size_t a, k;
 
-	for (size_t c = 0; c < r->ncfg; c++) {
-		struct bucket *b = NULL;
-		size_t nb = 0, cap = 0, m = 0;
-		double total = 0, cum = 0;
-
-		NB_REPORT_FOR_ENTRIES(r, &r->cfgs[c], wl, e, {
-			json_t *it, *p;
-			size_t a, k;
-
-			if (!nb_report_entry_counts(e))
-				continue;
-			json_array_foreach(json_object_get(e, "iterations"), a, it)
-				json_array_foreach(json_object_get(it, "lat_hist_ns"), k, p) {
-					if (nb == cap)
-						b = realloc(b, (cap = cap ? 2 * cap : 256) * sizeof(*b));
-					b[nb].lo = json_number_value(json_array_get(p, 0));
-					b[nb].n = json_number_value(json_array_get(p, 1));
-					total += b[nb++].n;
-				}
-		});
-		if (!nb || total <= 0) {
-			free(b);
+		if (!nb_report_entry_counts(e))
 			continue;
-		}
-		qsort(b, nb, sizeof(*b), cmp_bucket);
-		s.x[s.ns] = calloc(nb, sizeof(double));
-		s.y[s.ns] = calloc(nb, sizeof(double));
-		for (size_t i = 0; i < nb; i++) {
-			cum += b[i].n;
-			if (i + 1 < nb && b[i + 1].lo == b[i].lo)
-				continue;        /* merged with the next */
-			s.x[s.ns][m] = b[i].lo > 0 ? b[i].lo / 1e3 : 0.001;
-			s.y[s.ns][m++] = 100 * cum / total;
-		}
+		json_array_foreach(json_object_get(e, "iterations"), a, it)
+			json_array_foreach(json_object_get(it, "lat_hist_ns"), k, p) {
+				if (nb == cap)
+					b = realloc(b, (cap = cap ? 2 * cap : 256) * sizeof(*b));
+				b[nb].lo = json_number_value(json_array_get(p, 0));
+				b[nb].n = json_number_value(json_array_get(p, 1));
+				total += b[nb++].n;
+			}
+	});
+	if (!nb || total <= 0) {
 		free(b);
-		s.n[s.ns] = m;
-		s.names[s.ns++] = r->cfgs[c].name;
+		return 0;
 	}
-	snprintf(name, sizeof(name), "cdf_%s", slug);
-	snprintf(title, sizeof(title), "%s: latency CDF (share of I/Os done within)",
-		 wl);
-	return cfg_lines_chart(r, dir, &s, name, title,
-			       "latency, microseconds (log scale)", "% of I/Os",
-			       1, 1, wl_index);
+	qsort(b, nb, sizeof(*b), cmp_bucket);
+	*x = calloc(nb, sizeof(double));
+	*y = calloc(nb, sizeof(double));
+	for (size_t i = 0; i < nb; i++) {
+		cum += b[i].n;
+		if (i + 1 < nb && b[i + 1].lo == b[i].lo)
+			continue;        /* merged with the next */
+		(*x)[m] = b[i].lo > 0 ? b[i].lo / 1e3 : 0.001;
+		(*y)[m++] = 100 * cum / total;
+	}
+	free(b);
+	return m;
 }
+
+static const struct cfg_chart cdf_chart = {
+	"cdf", "latency CDF (share of I/Os done within)",
+	"latency, microseconds (log scale)", "% of I/Os", 1, 1, cdf_line,
+};
 
 /* File-name form of workload W, unique among the workloads. */
 static void wl_slug(const struct nb_report *r, size_t w, char *out, size_t len)
@@ -319,9 +308,9 @@ static int workload_charts(struct nb_report *r, const char *dir, size_t w)
 			  nlat, (int)w);
 	}
 	if (!rc)
-		rc = cdf_chart(r, dir, wl, slug, (int)w);
+		rc = cfg_chart(r, dir, wl, slug, (int)w, &cdf_chart);
 	if (!rc)
-		rc = series_chart(r, dir, wl, slug, (int)w);
+		rc = cfg_chart(r, dir, wl, slug, (int)w, &series_chart);
 	/* the other metrics (bonnie phases...), side by side per unit */
 	for (size_t i = 0; i < nm && !rc; i++) {
 		const char *g = unit_group(ms[i]), *grp[256];

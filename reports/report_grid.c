@@ -232,19 +232,14 @@ static json_t *one_grid(struct grid *g, const char *f)
 	json_t *cols = tuples(g, g->cols, g->ncols, f);
 	json_t *head = json_array(), *body = json_array(), *rv, *cv;
 	const char *dims[3 * MAXD];
-	size_t nd = 0, i, j;
+	size_t nd, i, j;
 	char title[1024], buf[2048], want[6200];
 	struct cell *cells = calloc(json_array_size(rows) * json_array_size(cols) + 1,
 				    sizeof(*cells));
 	const char *metric0 = NULL;
 	int one_metric = 1;
 
-	for (i = 0; i < g->nfacets; i++)
-		dims[nd++] = g->facets[i];
-	for (i = 0; i < g->nrows; i++)
-		dims[nd++] = g->rows[i];
-	for (i = 0; i < g->ncols; i++)
-		dims[nd++] = g->cols[i];
+	nd = nb_grid_all_dims(g, dims);
 	json_array_foreach(rows, i, rv)
 		json_array_foreach(cols, j, cv) {
 			struct cell *c = &cells[i * json_array_size(cols) + j];
@@ -475,15 +470,10 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 	/* each item's coordinates once: a cell is the items with its own */
 	{
 		const char *dims[3 * MAXD];
-		size_t nd = 0;
+		size_t nd;
 		char co[2048];
 
-		for (i = 0; i < g.nfacets; i++)
-			dims[nd++] = g.facets[i];
-		for (i = 0; i < g.nrows; i++)
-			dims[nd++] = g.rows[i];
-		for (i = 0; i < g.ncols; i++)
-			dims[nd++] = g.cols[i];
+		nd = nb_grid_all_dims(&g, dims);
 		g.key = calloc(g.nit + 1, sizeof(*g.key));
 		for (i = 0; i < g.nit; i++) {
 			nb_grid_coords(&g.it[i], dims, nd, NULL, co, sizeof(co));

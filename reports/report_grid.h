@@ -45,6 +45,9 @@ int nb_grid_parse_dims(struct grid *g, const char *opt, const char *s,
 int nb_grid_in(const char *const *list, size_t n, const char *key);
 /* Rows and/or columns nobody chose. */
 void nb_grid_default_dims(struct grid *g, int want_rows, int want_cols);
+/* Every dimension of G, facets, rows then columns, into DIMS (room for
+ * 3 * MAXD): their number. */
+size_t nb_grid_all_dims(const struct grid *g, const char **dims);
 /* The item's coordinates in DIMS ("\x1f"-joined; BASE's values first). */
 void nb_grid_coords(const struct item *it, const char *const *dims, size_t n,
 		    const json_t *base, char *out, size_t len);

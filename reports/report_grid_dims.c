@@ -158,6 +158,19 @@ int nb_grid_parse_dims(struct grid *g, const char *opt, const char *s,
 	return 0;
 }
 
+size_t nb_grid_all_dims(const struct grid *g, const char **dims)
+{
+	size_t nd = 0;
+
+	for (size_t i = 0; i < g->nfacets; i++)
+		dims[nd++] = g->facets[i];
+	for (size_t i = 0; i < g->nrows; i++)
+		dims[nd++] = g->rows[i];
+	for (size_t i = 0; i < g->ncols; i++)
+		dims[nd++] = g->cols[i];
+	return nd;
+}
+
 int nb_grid_in(const char *const *list, size_t n, const char *key)
 {
 	for (size_t i = 0; i < n; i++)
@@ -243,19 +256,14 @@ void nb_grid_find_facets(struct grid *g)
 	json_array_foreach(cand, i, k) {
 		const char *key = json_string_value(k), *dims[3 * MAXD];
 		json_t *seen = json_object();
-		size_t nd = 0, j;
+		size_t nd, j;
 		int differs = 0;
 		char c[2048], v[256];
 
 		if (nb_grid_in(g->rows, g->nrows, key) || nb_grid_in(g->cols, g->ncols, key) ||
 		    g->nfacets == MAXD)
 			goto next;
-		for (j = 0; j < g->nrows; j++)
-			dims[nd++] = g->rows[j];
-		for (j = 0; j < g->ncols; j++)
-			dims[nd++] = g->cols[j];
-		for (j = 0; j < g->nfacets; j++)
-			dims[nd++] = g->facets[j];
+		nd = nb_grid_all_dims(g, dims);
 		for (j = 0; j < g->nit && !differs; j++) {
 			const char *was;
 

@@ -216,6 +216,7 @@ void nb_report_free(struct nb_report *r)
 	json_decref(r->name_keys);
 	json_decref(r->grids);
 	json_decref(r->grid_note);
+	json_decref(r->plan);
 	json_decref(r->wls);
 	free(r->cfgs);
 	free(r->charts);

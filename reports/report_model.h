@@ -47,6 +47,8 @@ struct nb_report {
 	json_t *grid_note;       /* how to read it: dims, baseline, colours */
 	int no_charts;           /* charts skipped */
 	char skip_why[512];      /* why, "" when not said (Markdown to stdout) */
+	json_t *plan;            /* nb_report_plan(), or NULL */
+	const char *plan_path;
 };
 
 /* An entry counts when it is ok, or stopped with iterations finished
@@ -96,5 +98,9 @@ void nb_report_names_free(const char **names, size_t n);
  * command, targets, hardware, labels, warnings, criteria), as tables. */
 json_t *nb_report_runs(const struct nb_report *r);
 json_t *nb_report_run_detail(const struct nb_report *r, size_t i);
+
+/* report_plan.c: the Plan section of PLAN (read from PATH) as its parts,
+ * in order: {"para": text}, {"caption": text}, {"table": {head, rows}}. */
+json_t *nb_report_plan_parts(const json_t *plan, const char *path);
 
 #endif

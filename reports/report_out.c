@@ -205,11 +205,32 @@ struct renderer {
 	void (*caption)(FILE *out, const char *text);  /* a grid's title */
 	void (*note)(FILE *out, const struct nb_report *r); /* how to read the grid */
 	void (*table)(FILE *out, const json_t *t);
+	void (*para)(FILE *out, const char *text);
 	int (*charts)(FILE *out, const struct nb_report *r, const char *dir, int wl);
 };
 
-/* The sections of a report, after its introduction: the configurations,
- * the charts across workloads, then each workload's table and charts. */
+/* The plan (nb_report_plan): paragraphs, captions and tables. */
+static void plan_section(FILE *out, const struct nb_report *r,
+			 const struct renderer *rd)
+{
+	json_t *parts = nb_report_plan_parts(r->plan, r->plan_path), *p;
+	size_t i;
+
+	rd->heading(out, "Plan");
+	json_array_foreach(parts, i, p) {
+		if (json_object_get(p, "table"))
+			rd->table(out, json_object_get(p, "table"));
+		else if (json_object_get(p, "caption"))
+			rd->caption(out, nb_jstr(p, "caption"));
+		else
+			rd->para(out, nb_jstr(p, "para"));
+	}
+	json_decref(parts);
+}
+
+/* The sections of a report, after its introduction: the grid, the plan,
+ * the configurations, the charts across workloads, then each workload's
+ * table and charts. */
 static int sections(FILE *out, const struct nb_report *r, const char *dir,
 		    const struct renderer *rd)
 {
@@ -224,6 +245,8 @@ static int sections(FILE *out, const struct nb_report *r, const char *dir,
 			rd->table(out, t);
 		}
 	}
+	if (r->plan)
+		plan_section(out, r, rd);
 	rd->heading(out, "Configurations");
 	t = cfg_table(r);
 	rd->table(out, t);
@@ -318,6 +341,11 @@ static void grid_note(FILE *out, const struct nb_report *r,
 	fputs(".", out);
 }
 
+static void md_para(FILE *out, const char *text)
+{
+	nb_md_escape(out, text), fputs("\n\n", out);
+}
+
 static void md_note(FILE *out, const struct nb_report *r)
 {
 	grid_note(out, r, nb_md_escape);
@@ -338,7 +366,7 @@ static int md_charts(FILE *out, const struct nb_report *r, const char *dir, int 
 int nb_report_markdown(const struct nb_report *r, FILE *out)
 {
 	static const struct renderer md = { md_heading, md_caption, md_note,
-					    md_table, md_charts };
+					    md_table, md_para, md_charts };
 	char buf[1024];
 
 	intro(r, buf, sizeof(buf));
@@ -460,6 +488,11 @@ static void html_caption(FILE *out, const char *text)
 	fputs("<h3>", out), nb_xml_escape(out, text), fputs("</h3>\n", out);
 }
 
+static void html_para(FILE *out, const char *text)
+{
+	fputs("<p>", out), nb_xml_escape(out, text), fputs("</p>\n", out);
+}
+
 static void html_note(FILE *out, const struct nb_report *r)
 {
 	fputs("<p>", out);
@@ -475,7 +508,7 @@ static void html_note(FILE *out, const struct nb_report *r)
 int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
 {
 	static const struct renderer html = { html_heading, html_caption, html_note,
-					      html_table, html_charts };
+					      html_table, html_para, html_charts };
 	char buf[1024];
 
 	intro(r, buf, sizeof(buf));

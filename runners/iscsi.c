@@ -547,24 +547,20 @@ static int iscsi_fopen(struct nb_target *t, const char *name, unsigned flags,
 		       struct nb_file **out)
 {
 	struct iscsi *p = P(t);
-	struct nb_file *f = calloc(1, sizeof(*f));
-	int rc;
+	struct nb_file win = { .t = t, .base = t->cfg->offset, .flags = flags };
 
 	(void)name;
-	if (!f)
-		return nb_err(-ENOMEM, "out of memory");
-	f->t = t;
-	f->base = t->cfg->offset;
-	f->flags = flags;
 	if ((flags & NB_F_WRITE) && !p->guard_ok) {
-		rc = guard(t, f);
-		if (rc) {
-			free(f);
+		int rc = guard(t, &win);
+
+		if (rc)
 			return rc;
-		}
 		p->guard_ok = 1;
 	}
-	*out = f;
+	*out = malloc(sizeof(**out));
+	if (!*out)
+		return nb_err(-ENOMEM, "out of memory");
+	**out = win;
 	return 0;
 }
 
@@ -666,7 +662,6 @@ static void io_cb(struct iscsi_context *ctx, int status, void *data,
 	}
 	if (task)
 		scsi_free_scsi_task(task);
-	io->t_done = nb_now_ns();       /* seen now, reaped maybe later */
 	r->io = NULL;
 	r->next_free = p->free_reqs;
 	p->free_reqs = r;
@@ -747,7 +742,6 @@ static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
 {
 	struct iscsi *p = P(t);
 	uint64_t end = 0;
-	int n;
 
 	if (p->lost)
 		return p->inflight || p->ndone ? abandon(t) : lost_error(t);
@@ -764,11 +758,7 @@ static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
 	}
 	if (p->lost)
 		return abandon(t);
-	n = p->ndone < max ? p->ndone : max;
-	memcpy(done, p->done, sizeof(*done) * (size_t)n);
-	memmove(p->done, p->done + n, sizeof(*done) * (size_t)(p->ndone - n));
-	p->ndone -= n;
-	return n;
+	return nb_io_take(p->done, &p->ndone, done, max);
 }
 
 const struct nb_runner_ops nb_runner_iscsi = {

@@ -43,18 +43,14 @@ static int do_mkdir(struct nfsrt *p, const char *path)
 {
 	struct call c = { 0 };
 
-	ALIVE(p);
-	return nb_nfs_wait_call(p, nfs_mkdir2_async(p->nfs, path, 0755, nb_nfs_call_cb, &c), &c,
-			 "cannot create directory", path);
+	return NFS_CALL(p, c, "cannot create directory", path, nfs_mkdir2_async, path, 0755);
 }
 
 static int do_stat(struct nfsrt *p, const char *path, struct nfs_stat_64 *st)
 {
 	struct call c = { .copy = st, .copy_len = sizeof(*st) };
 
-	ALIVE(p);
-	return nb_nfs_wait_call(p, nfs_stat64_async(p->nfs, path, nb_nfs_call_cb, &c), &c,
-			 "cannot stat", path);
+	return NFS_CALL(p, c, "cannot stat", path, nfs_stat64_async, path);
 }
 
 static int check_dir(struct nfsrt *p, const char *sub)
@@ -140,9 +136,7 @@ static int remove_tree(struct nfsrt *p, const char *dir, int depth)
 	char child[2048];
 	int rc;
 
-	ALIVE(p);
-	rc = nb_nfs_wait_call(p, nfs_opendir_async(p->nfs, dir, nb_nfs_call_cb, &c), &c,
-		       "cannot read directory", dir);
+	rc = NFS_CALL(p, c, "cannot read directory", dir, nfs_opendir_async, dir);
 	if (rc < 0)
 		return rc;
 	d = c.ptr;
@@ -156,8 +150,7 @@ static int remove_tree(struct nfsrt *p, const char *dir, int depth)
 		} else {
 			struct call u = { 0 };
 
-			rc = nb_nfs_wait_call(p, nfs_unlink_async(p->nfs, child, nb_nfs_call_cb, &u),
-				       &u, "cannot remove", child);
+			rc = NFS_CALL(p, u, "cannot remove", child, nfs_unlink_async, child);
 		}
 	}
 	if (p->nfs)
@@ -165,9 +158,7 @@ static int remove_tree(struct nfsrt *p, const char *dir, int depth)
 	if (!rc) {
 		struct call r = { 0 };
 
-		ALIVE(p);
-		rc = nb_nfs_wait_call(p, nfs_rmdir_async(p->nfs, dir, nb_nfs_call_cb, &r), &r,
-			       "cannot remove", dir);
+		rc = NFS_CALL(p, r, "cannot remove", dir, nfs_rmdir_async, dir);
 	}
 	return rc < 0 ? rc : 0;
 }
@@ -203,9 +194,7 @@ static int nfs_rt_space(struct nb_target *t, uint64_t *avail)
 	struct call c = { .copy = &vfs, .copy_len = sizeof(vfs) };
 	int rc;
 
-	ALIVE(p);
-	rc = nb_nfs_wait_call(p, nfs_statvfs64_async(p->nfs, p->root, nb_nfs_call_cb, &c), &c,
-		       "cannot statvfs", p->root);
+	rc = NFS_CALL(p, c, "cannot statvfs", p->root, nfs_statvfs64_async, p->root);
 	if (rc < 0)
 		return rc;
 	*avail = vfs.f_bavail * (vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize);
@@ -221,9 +210,7 @@ static int open_fh(struct nfsrt *p, const char *path, unsigned flags,
 	int oflags, rc;
 
 	oflags = nb_open_flags(flags, O_SYNC);
-	ALIVE(p);
-	rc = nb_nfs_wait_call(p, nfs_open2_async(p->nfs, path, oflags, 0644, nb_nfs_call_cb, &c),
-		       &c, "cannot open", path);
+	rc = NFS_CALL(p, c, "cannot open", path, nfs_open2_async, path, oflags, 0644);
 	if (rc < 0)
 		return rc;
 	*fh = c.ptr;
@@ -258,9 +245,7 @@ static int close_fh(struct nfsrt *p, struct nfsfh *fh, const char *path)
 {
 	struct call c = { 0 };
 
-	ALIVE(p);
-	return nb_nfs_wait_call(p, nfs_close_async(p->nfs, fh, nb_nfs_call_cb, &c), &c,
-			 "cannot close", path);
+	return NFS_CALL(p, c, "cannot close", path, nfs_close_async, fh);
 }
 
 static int nfs_rt_fclose(struct nb_file *f)
@@ -289,9 +274,7 @@ static int nfs_rt_fsize(struct nb_file *f, uint64_t *size)
 	struct call c = { .copy = &st, .copy_len = sizeof(st) };
 	int rc;
 
-	ALIVE(p);
-	rc = nb_nfs_wait_call(p, nfs_fstat64_async(p->nfs, f->fh, nb_nfs_call_cb, &c), &c,
-		       "cannot stat", f->path);
+	rc = NFS_CALL(p, c, "cannot stat", f->path, nfs_fstat64_async, f->fh);
 	if (rc < 0)
 		return rc;
 	*size = st.nfs_size;
@@ -304,9 +287,7 @@ static int nfs_rt_flush(struct nb_file *f)
 	struct call c = { 0 };
 	int rc;
 
-	ALIVE(p);
-	rc = nb_nfs_wait_call(p, nfs_fsync_async(p->nfs, f->fh, nb_nfs_call_cb, &c), &c,
-		       "COMMIT failed on", f->path);
+	rc = NFS_CALL(p, c, "COMMIT failed on", f->path, nfs_fsync_async, f->fh);
 	return rc < 0 ? rc : 0;
 }
 
@@ -351,7 +332,6 @@ static void part_done(struct req *r, int status)
 		free(r);
 		return;
 	}
-	r->io->t_done = nb_now_ns();    /* seen now, reaped maybe later */
 	rq_push(&p->done, r);
 }
 
@@ -513,7 +493,7 @@ static int meta(struct nb_target *t, const char *rel, const char *what,
 	rc = full_path(p, rel, path, sizeof(path));
 	if (rc)
 		return rc;
-	rc = nb_nfs_wait_call(p, fn(p->nfs, path, nb_nfs_call_cb, &c), &c, what, path);
+	rc = NFS_CALL(p, c, what, path, fn, path);
 	return rc < 0 ? rc : 0;
 }
 
@@ -568,8 +548,7 @@ static int nfs_rt_rename(struct nb_target *t, const char *from, const char *to)
 		rc = full_path(p, to, b, sizeof(b));
 	if (rc)
 		return rc;
-	rc = nb_nfs_wait_call(p, nfs_rename_async(p->nfs, a, b, nb_nfs_call_cb, &c), &c,
-		       "cannot rename", a);
+	rc = NFS_CALL(p, c, "cannot rename", a, nfs_rename_async, a, b);
 	return rc < 0 ? rc : 0;
 }
 
@@ -586,8 +565,7 @@ static int nfs_rt_readdir(struct nb_target *t, const char *rel,
 	rc = full_path(p, rel, path, sizeof(path));
 	if (rc)
 		return rc;
-	rc = nb_nfs_wait_call(p, nfs_opendir_async(p->nfs, path, nb_nfs_call_cb, &c), &c,
-		       "cannot read directory", path);
+	rc = NFS_CALL(p, c, "cannot read directory", path, nfs_opendir_async, path);
 	if (rc < 0)
 		return rc;
 	/* the listing came whole with the answer: no RPC below */

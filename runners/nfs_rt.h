@@ -118,6 +118,15 @@ int nb_nfs_wait_call(struct nfsrt *p, int qrc, struct call *c, const char *what,
  * mount that is the target's directory.  0 or -errno (detail set). */
 int nb_nfs_mount(struct nfsrt *p, char *sub, size_t sublen);
 
+/* Queue FN(P's context, ARGS..., nb_nfs_call_cb, &C) and wait for it:
+ * nb_nfs_wait_call()'s result, or nb_nfs_gone() when the connection is
+ * already lost (FN is not called).  WHAT and PATH make the message. */
+#define NFS_CALL(p, c, what, path, fn, ...)                                 \
+	((p)->nfs ? nb_nfs_wait_call((p), fn((p)->nfs, __VA_ARGS__,          \
+					     nb_nfs_call_cb, &(c)),            \
+				     &(c), (what), (path))                   \
+		  : nb_nfs_gone(p))
+
 #define ALIVE(p)                                    \
 	do {                                        \
 		if (!(p)->nfs)                      \

@@ -340,7 +340,6 @@ const struct nb_workload nb_wl_bigfile = {
 	.name = "bigfile",
 	.help = "one file of incompressible data (default 100 GB), MB/s per second; "
 		"verify=yes checks every block",
-	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.run = bigfile_run,
 	.plan_bytes = nb_wl_size,
 	.default_size = BIGFILE_DEFAULT,

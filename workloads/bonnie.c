@@ -644,7 +644,6 @@ const struct nb_workload nb_wl_bonnie = {
 	.name = "bonnie",
 	.help = "bonnie++ 2.00's phases: per-char (3 MiB) and block write, "
 		"rewrite, read, seeks, file create/stat/delete (size 2 x RAM)",
-	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.run = bonnie_run,
 	.plan_bytes = bonnie_plan_bytes,
 	.estimate = bonnie_estimate,

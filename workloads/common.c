@@ -51,12 +51,17 @@ int nb_workload_serves(const struct nb_workload *w, const char *runner)
 	return 0;
 }
 
+static unsigned needs_any(const struct nb_workload *w)
+{
+	return w->needs_any ? w->needs_any : NB_WL_DATA_CAPS;
+}
+
 int nb_workload_applies(const struct nb_workload *w, const char *runner,
 			unsigned caps)
 {
 	if ((w->needs & caps) != w->needs)
 		return 0;
-	if (w->needs_any && !(w->needs_any & caps))
+	if (!(needs_any(w) & caps))
 		return 0;
 	return nb_workload_serves(w, runner);
 }
@@ -80,8 +85,8 @@ const char *nb_workload_unsupported(const struct nb_workload *w,
 		return buf;
 	}
 
-	if (w->needs_any && !(w->needs_any & t->caps))
-		missing = w->needs_any;
+	if (!(needs_any(w) & t->caps))
+		missing = needs_any(w);
 	if (!missing)
 		return NULL;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -58,7 +58,6 @@ const struct nb_workload nb_wl_conform = {
 	.name = "conform",
 	.help = "protocol conformance: iscsi-test-cu's read/write/verify, "
 		"write-same, unmap and inquiry tests; NFS datastore semantics",
-	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.accept = "conform_failed = 0",
 	.runners = "nfs,iscsi",
 	.run = conform_run,

@@ -270,7 +270,6 @@ const struct nb_workload nb_wl_integrity = {
 	.name = "integrity",
 	.help = "write every block twice with a checked header, read all back: "
 		"corrupt, misplaced and stale (lost-write) blocks",
-	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.accept = "corrupt_blocks = 0; misplaced_blocks = 0; stale_blocks = 0",
 	.run = integrity_run,
 	.plan_bytes = nb_wl_size,

@@ -115,7 +115,6 @@ static uint64_t io_plan_bytes(const struct nb_workload *w,
 	static const struct nb_iospec spec_##wname = { __VA_ARGS__ };        \
 	const struct nb_workload nb_wl_##wname = {                           \
 		.name = uname, .help = whelp,                               \
-		.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,                    \
 		.io = &spec_##wname, .run = io_run,                          \
 		.plan_bytes = io_plan_bytes,                                 \
 	}

@@ -76,6 +76,15 @@ enum nb_sync_class nb_syncprobe_classify(const char *media, const char *slog,
 					 struct nb_sync_verdict *v, int *pct);
 #define NB_SYNCPROBE_MIN_IOS 64
 
+/*
+ * Whether the 4 KiB phase goes on after EL_US microseconds with SYNC_IOS
+ * sync writes done: for RUNTIME_US, and past it until there are
+ * NB_SYNCPROBE_MIN_IOS to judge (a slow or loaded box commits in tens of
+ * milliseconds), but never past NB_SYNCPROBE_STRETCH times the runtime.
+ */
+#define NB_SYNCPROBE_STRETCH 4
+int nb_syncprobe_more(uint64_t el_us, uint64_t runtime_us, uint64_t sync_ios);
+
 /* A box label ("media", "slog"), or NULL. */
 const char *nb_wl_label(const struct nb_wl_ctx *c, const char *key);
 

@@ -52,6 +52,7 @@
 #include "../core/units.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,51 @@ struct probe {
 	uint64_t ios, bytes, busy_ns;
 	double p10_us, p50_us, p99_us, bw, iops;
 };
+
+/* A figure of the result: field OFF of probe A (0 sync4k, 1 async4k,
+ * 2 read4k, 3 sync512k, 4 async512k), or with B >= 0 A's over B's (0 when
+ * B's is 0); in the result's order. */
+struct figure {
+	const char *metric;
+	int a, b;
+	size_t off;
+};
+
+#define FIG(m, a, b, field) { m, a, b, offsetof(struct probe, field) }
+
+static const struct figure figures[] = {
+	FIG("sync_lat_p50_us", 0, -1, p50_us),
+	FIG("async_lat_p50_us", 1, -1, p50_us),
+	FIG("sync_async_ratio", 0, 1, p50_us),
+	FIG("read_lat_p50_us", 2, -1, p50_us),
+	FIG("sync_lat_p10_us", 0, -1, p10_us),
+	FIG("async_lat_p10_us", 1, -1, p10_us),
+	FIG("read_lat_p10_us", 2, -1, p10_us),
+	FIG("sync_lat_p99_us", 0, -1, p99_us),
+	FIG("async_lat_p99_us", 1, -1, p99_us),
+	FIG("sync_iops", 0, -1, iops),
+	FIG("async_iops", 1, -1, iops),
+	FIG("sync512k_bw_bytes", 3, -1, bw),
+	FIG("async512k_bw_bytes", 4, -1, bw),
+	FIG("sync512k_lat_p50_us", 3, -1, p50_us),
+	FIG("async512k_lat_p50_us", 4, -1, p50_us),
+	FIG("sync_bw_ratio_512k", 3, 4, bw),
+};
+
+static double field(const struct probe *pr, size_t off)
+{
+	return *(const double *)(const void *)((const char *)pr + off);
+}
+
+static double figure(const struct probe *pr, const struct figure *f)
+{
+	double a = field(&pr[f->a], f->off), b;
+
+	if (f->b < 0)
+		return a;
+	b = field(&pr[f->b], f->off);
+	return b > 0 ? a / b : 0;
+}
 
 /* One timed I/O at queue depth 1. */
 static int timed(struct nb_wl_ctx *c, struct nb_file *f, int op, void *buf,
@@ -111,12 +157,21 @@ static void summarise(struct probe *pr)
 	pr->iops = secs > 0 ? (double)pr->ios / secs : 0;
 }
 
+int nb_syncprobe_more(uint64_t el_us, uint64_t runtime_us, uint64_t sync_ios)
+{
+	if (el_us < runtime_us)
+		return 1;
+	return sync_ios < NB_SYNCPROBE_MIN_IOS &&
+	       el_us < NB_SYNCPROBE_STRETCH * runtime_us;
+}
+
 /*
  * The runs interleave, one I/O of each in turn, so that whatever else
  * loads the box or the client in the meantime weighs on all of them alike:
  * 4 KiB sync write, 4 KiB async write, 4 KiB read of the block just
- * written sync (cached), for RUNTIME; then 512 KiB sync and async writes
- * in turn for RUNTIME.  PR: sync4k, async4k, read4k, sync512k, async512k.
+ * written sync (cached), for RUNTIME (longer when that gave too few sync
+ * writes to judge: nb_syncprobe_more()); then 512 KiB sync and async
+ * writes in turn for RUNTIME.  PR: sync4k, async4k, read4k, sync512k, async512k.
  * *COVERED: the bytes from offset 0 up that the writes really covered (each
  * phase walks the region from its start; a short runtime stops early).
  */
@@ -125,7 +180,7 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 		     uint64_t *covered)
 {
 	unsigned char *buf = nb_io_alloc(512 * 1024);
-	uint64_t small = region / 4096 / 2, big = region / (512 * 1024), t0, i;
+	uint64_t small = region / 4096 / 2, big = region / (512 * 1024), t0, t1, el, i;
 	struct nb_rng r;
 	char label[160];
 	int rc = 0;
@@ -148,34 +203,32 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 			rc = timed(c, fa, NB_OP_WRITE, buf, 4096, ao, 0, &pr[1]);
 		if (!rc)
 			rc = timed(c, fa, NB_OP_READ, buf, 4096, so, 0, &pr[2]);
+		el = nb_now_ns() - t0;
 		if ((i & 15) == 0) {
-			uint64_t el = nb_now_ns() - t0;
-
 			nb_progress_update(c->progress, pr[0].bytes + pr[1].bytes +
 					   pr[2].bytes, el);
 			if (*c->stop)
 				rc = -EINTR;
-			if (el >= runtime_us * 1000) {
-				/* slots 0..i, both writes of each, are done */
-				*covered = (i + 1 < small ? i + 1 : small) * 8192;
-				break;
-			}
-			pr[0].which = pr[1].which = pr[2].which =
-				el >= runtime_us * 500;
 		}
+		if (!rc && !nb_syncprobe_more(el / 1000, runtime_us, pr[0].ios)) {
+			/* slots 0..i, both writes of each, are done */
+			*covered = (i + 1 < small ? i + 1 : small) * 8192;
+			break;
+		}
+		pr[0].which = pr[1].which = pr[2].which = el >= runtime_us * 500;
 	}
+	t1 = nb_now_ns();
 	for (i = 0; !rc; i++) {
 		uint64_t off = (i % big) * 512 * 1024;
 
 		rc = timed(c, i & 1 ? fa : fs, NB_OP_WRITE, buf, 512 * 1024, off,
 			   !(i & 1), &pr[3 + (i & 1)]);
 		if ((i & 1) && (i & 7) == 7) {
-			uint64_t el = nb_now_ns() - t0;
-
+			el = nb_now_ns() - t0;
 			nb_progress_update(c->progress, pr[3].bytes + pr[4].bytes, el);
 			if (*c->stop)
 				rc = -EINTR;
-			if (el >= 2 * runtime_us * 1000) {
+			if (nb_now_ns() - t1 >= runtime_us * 1000) {
 				if ((i + 1 < big ? i + 1 : big) * 512 * 1024 > *covered)
 					*covered = (i + 1 < big ? i + 1 : big) * 512 * 1024;
 				break;
@@ -425,24 +478,8 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 	if (!rc)
 		nb_wl_wrote(c, covered);
 	if (!rc) {
-		nb_wl_metric(c, "sync_lat_p50_us", pr[0].p50_us);
-		nb_wl_metric(c, "async_lat_p50_us", pr[1].p50_us);
-		nb_wl_metric(c, "sync_async_ratio",
-			     pr[1].p50_us > 0 ? pr[0].p50_us / pr[1].p50_us : 0);
-		nb_wl_metric(c, "read_lat_p50_us", pr[2].p50_us);
-		nb_wl_metric(c, "sync_lat_p10_us", pr[0].p10_us);
-		nb_wl_metric(c, "async_lat_p10_us", pr[1].p10_us);
-		nb_wl_metric(c, "read_lat_p10_us", pr[2].p10_us);
-		nb_wl_metric(c, "sync_lat_p99_us", pr[0].p99_us);
-		nb_wl_metric(c, "async_lat_p99_us", pr[1].p99_us);
-		nb_wl_metric(c, "sync_iops", pr[0].iops);
-		nb_wl_metric(c, "async_iops", pr[1].iops);
-		nb_wl_metric(c, "sync512k_bw_bytes", pr[3].bw);
-		nb_wl_metric(c, "async512k_bw_bytes", pr[4].bw);
-		nb_wl_metric(c, "sync512k_lat_p50_us", pr[3].p50_us);
-		nb_wl_metric(c, "async512k_lat_p50_us", pr[4].p50_us);
-		nb_wl_metric(c, "sync_bw_ratio_512k",
-			     pr[4].bw > 0 ? pr[3].bw / pr[4].bw : 0);
+		for (size_t i = 0; i < sizeof(figures) / sizeof(figures[0]); i++)
+			nb_wl_metric(c, figures[i].metric, figure(pr, &figures[i]));
 		json_object_set_new(c->extra, "ios", json_pack(
 			"{s:I, s:I, s:I, s:I, s:I}",
 			"sync4k", (json_int_t)pr[0].ios, "async4k", (json_int_t)pr[1].ios,
@@ -468,7 +505,6 @@ const struct nb_workload nb_wl_syncprobe = {
 	.help = "queue-depth-1 sync vs async writes (4 KiB, 512 KiB): do sync "
 		"writes reach stable storage?",
 	.needs = NB_CAP_SYNC,
-	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.accept = "durable = yes",
 	.run = syncprobe_run,
 	.plan_bytes = nb_wl_size,

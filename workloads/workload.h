@@ -61,11 +61,16 @@ struct nb_wl_ctx {
 	const json_t *labels;            /* the box labels (media, slog...) */
 };
 
+/* What every workload needs one of unless it says otherwise: a place for
+ * its data, files or a block address space. */
+#define NB_WL_DATA_CAPS (NB_CAP_FILES | NB_CAP_BLOCK)
+
 struct nb_workload {
 	const char *name;
 	const char *help;
 	unsigned needs;                  /* every one of these caps */
-	unsigned needs_any;              /* at least one of these caps */
+	unsigned needs_any;              /* at least one of these caps (0:
+	                                  * NB_WL_DATA_CAPS) */
 	const char *runners;             /* comma-separated runner names it
 	                                  * serves (NULL: any with the caps) */
 	const struct nb_iospec *io;      /* default spec of an I/O workload */

@@ -306,7 +306,6 @@ const struct nb_workload nb_wl_xz = {
 	.name = "xz",
 	.help = "compress the big file with liblzma on every CPU (preset 6; "
 		"bounded by size= or runtime=, default 60 s)",
-	.needs_any = NB_CAP_FILES | NB_CAP_BLOCK,
 	.run = xz_run,
 	.plan_bytes = nb_wl_size,
 	.default_size = XZ_DEFAULT_INPUT,

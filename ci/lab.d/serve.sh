@@ -71,7 +71,7 @@ lab_nfs_up() {
 		sleep 0.1
 	done
 	lab_ganesha_conf >"$s/ganesha.conf"
-	(lab_private_run nice -n -10 ganesha.nfsd -F -L "$s/ganesha.log" -f "$s/ganesha.conf" \
+	(lab_private_run nice -n "$LAB_NICE" ganesha.nfsd -F -L "$s/ganesha.log" -f "$s/ganesha.conf" \
 		-p /run/ganesha.pid) >/dev/null 2>&1 </dev/null 9>&- &
 	echo $! >"$s/ganesha.pid"
 	for _ in $(seq 300); do
@@ -91,7 +91,7 @@ lab_tgt_adm() { tgtadm -C "$LAB_TGT_CTL" --lld iscsi "$@"; }
 lab_iscsi_up() {
 	local s=$LAB/serve
 	mkdir -p "$s"
-	ip netns exec "$LAB_NS" nice -n -10 tgtd -f -C "$LAB_TGT_CTL" --iscsi "portal=$LAB_BOX_IP:$LAB_ISCSI_PORT" \
+	ip netns exec "$LAB_NS" nice -n "$LAB_NICE" tgtd -f -C "$LAB_TGT_CTL" --iscsi "portal=$LAB_BOX_IP:$LAB_ISCSI_PORT" \
 		>"$s/tgtd.log" 2>&1 </dev/null 9>&- &
 	echo $! >"$s/tgtd.pid"
 	for _ in $(seq 100); do

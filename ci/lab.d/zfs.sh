@@ -114,10 +114,8 @@ lab_zfs_daemon_up() {
 	# started directly, so $! is the daemon; it must not hold our lock
 	local pc=--disable-page-cache
 	[ "$LAB_PAGE_CACHE" = off ] || pc=
-	# a NAS has CPUs of its own: the simulated one runs ahead of this
-	# machine's other work (nice -10, every thread inherits it), so a busy
-	# client does not make the disks look faster or slower than they are
-	nice -n -10 zfs-fuse --no-daemon --disable-block-cache $pc -m "$LAB_ARC" \
+	# ahead of the machine's other work (LAB_NICE, ci/lab)
+	nice -n "$LAB_NICE" zfs-fuse --no-daemon --disable-block-cache $pc -m "$LAB_ARC" \
 		>"$LAB/zfs.log" 2>&1 </dev/null 9>&- &
 	pid=$!
 	echo "$pid" >"$LAB/zfs.pid"

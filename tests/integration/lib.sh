@@ -45,18 +45,41 @@ run() {
 	ERR=$(cat "$T/.err")
 }
 assert_rc() { [ "$RC" -eq "$1" ] || t_fail "exit status $RC, expected $1; stderr: $ERR"; }
-assert_err() { grep -qF -- "$1" <<<"$ERR" || t_fail "stderr lacks '$1': $ERR"; }
-assert_out() { grep -qF -- "$1" <<<"$OUT" || t_fail "stdout lacks '$1': $OUT"; }
+# assert_err TEXT...: stderr holds each TEXT; assert_out TEXT...: stdout does;
+# assert_out_re REGEX...: stdout has a line matching each (grep -E) REGEX
+assert_err() { local m; for m; do grep -qF -- "$m" <<<"$ERR" || t_fail "stderr lacks '$m': $ERR"; done; }
+assert_out() { local m; for m; do grep -qF -- "$m" <<<"$OUT" || t_fail "stdout lacks '$m': $OUT"; done; }
+assert_out_re() { local m; for m; do grep -qE -- "$m" <<<"$OUT" || t_fail "stdout has no line matching '$m': $OUT"; done; }
 assert_file() { [ -f "$1" ] || t_fail "no file '$1'"; }
 assert_no_file() { [ ! -e "$1" ] || t_fail "'$1' should not exist"; }
 # assert_jq FILE FILTER: jq-less check via python3 expression on `d`
+# assert_json FILE EXPR [SHOW]: EXPR (Python, the document is d) is true;
+# on failure SHOW, if given, is evaluated and printed (what the run said)
 assert_json() {
-	python3 - "$1" "$2" <<'PY' || t_fail "json check failed: $2 on $1"
+	local why
+	why=$(python3 - "$1" "$2" "${3:-}" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-ok = eval(sys.argv[2], {"d": d})
-sys.exit(0 if ok else 1)
+if eval(sys.argv[2], {"d": d}):
+    sys.exit(0)
+if sys.argv[3]:
+    print(": " + str(eval(sys.argv[3], {"d": d})))
+sys.exit(1)
 PY
+	) || t_fail "json check failed: $2 on $1$why"
+}
+# refused TARGET RC MESSAGE...: 'nasbench run -t TARGET', with the test's
+# REFUSED_ARGS after it, exits RC, says each MESSAGE on stderr and writes no
+# result
+REFUSED_ARGS=()
+refused() {
+	local target=$1 rc=$2
+	shift 2
+	rm -f "$T/f.json"
+	run "$NB" run -t "$target" "${REFUSED_ARGS[@]}" -o "$T/f.json"
+	assert_rc "$rc"
+	assert_err "$@"
+	assert_no_file "$T/f.json"
 }
 # Handshakes with the test build ($NBT, core/hook.h): run it with
 #   NASBENCH_TEST_PAUSE=$(hook_dir) NASBENCH_TEST_PAUSE_AT=POINT
@@ -90,28 +113,39 @@ missing() { t_case "prerequisite"; t_fail "cannot run: $*"; }
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
-# tgt_up [SIZE]: a private tgtd of this test alone (own portal port, own
-# control port, own LUN file $T/lun.img of SIZE, default 64M), so a test may
-# stop, kill or reconfigure it without disturbing the shared testbox that
-# other tests use at the same time.  Sets TGT_PID, TGT_C, TGT_PORT, TGT_URL;
+# tgt_up [NAME:SIZE...]: a private tgtd of this test alone (own portal port,
+# own control port), so a test may stop, kill or reconfigure it without
+# disturbing the shared testbox that other tests use at the same time.  Each
+# NAME is a target iqn.2026-11.org.nasbench:NAME (tid 1, 2... in order) whose
+# LUN 1 is the sparse file $T/NAME.img of SIZE; without arguments one target
+# 'private' of 64M.  Sets TGT_PID, TGT_C, TGT_PORT, TGT_IQN (the URL up to
+# the ':NAME', for "$TGT_IQN:NAME/1") and TGT_URL (the first target's LUN);
 # tgt_down stops it (also at exit).
 tgt_up() {
-	TGT_C=$((400 + RANDOM % 500)) TGT_PORT=$(free_port)
-	truncate -s "${1:-64M}" "$T/lun.img"
+	local tid=0 lun
+	[ $# -gt 0 ] || set -- private:64M
+	TGT_C=$((400 + RANDOM % 500)) TGT_PORT=$(free_port) TGT_NT=$#
+	for lun; do truncate -s "${lun#*:}" "$T/${lun%%:*}.img" || return 1; done
 	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 &
 	TGT_PID=$!
 	disown $TGT_PID          # no "Killed" notice when a case kills it
 	at_exit tgt_down
 	for _ in $(seq 100); do tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 && break; sleep 0.1; done
-	TGT_URL=iscsi://127.0.0.1:$TGT_PORT/iqn.2026-11.org.nasbench:private/1
-	tgtadm -C $TGT_C --lld iscsi --op new --mode target --tid 1 -T iqn.2026-11.org.nasbench:private &&
-	tgtadm -C $TGT_C --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 -b "$T/lun.img" &&
-	tgtadm -C $TGT_C --lld iscsi --op bind --mode target --tid 1 -I ALL
+	TGT_IQN=iscsi://127.0.0.1:$TGT_PORT/iqn.2026-11.org.nasbench
+	TGT_URL=$TGT_IQN:${1%%:*}/1
+	for lun; do
+		tid=$((tid + 1))
+		tgtadm -C $TGT_C --lld iscsi --op new --mode target --tid $tid -T "iqn.2026-11.org.nasbench:${lun%%:*}" &&
+		tgtadm -C $TGT_C --lld iscsi --op new --mode logicalunit --tid $tid --lun 1 -b "$T/${lun%%:*}.img" &&
+		tgtadm -C $TGT_C --lld iscsi --op bind --mode target --tid $tid -I ALL || return 1
+	done
 }
 tgt_down() {
 	[ -n "${TGT_PID:-}" ] || return 0
 	kill -CONT $TGT_PID 2>/dev/null
-	tgtadm -C $TGT_C --op delete --mode target --tid 1 --force >/dev/null 2>&1
+	for tid in $(seq "$TGT_NT"); do
+		tgtadm -C $TGT_C --op delete --mode target --tid $tid --force >/dev/null 2>&1
+	done
 	tgtadm -C $TGT_C --op delete --mode system >/dev/null 2>&1
 	for _ in $(seq 50); do kill -0 $TGT_PID 2>/dev/null || break; sleep 0.1; done
 	kill -0 $TGT_PID 2>/dev/null && kill $TGT_PID

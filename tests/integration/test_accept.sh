@@ -5,8 +5,16 @@
 D=$T/box            # a local directory target
 mkdir -p "$D"
 
-# wait_file PATH: until it exists (at most 60 s)
-wait_file() { for _ in $(seq 600); do [ -e "$1" ] && return 0; sleep 0.1; done; return 1; }
+# junit_failure FILE CASE MESSAGE: in the JUnit FILE, the test case CASE of
+# the suite nasbench.accept fails with MESSAGE
+junit_failure() {
+	python3 - "$@" <<'PY' || t_fail "JUnit $1 lacks the failure of '$2' with '$3'"
+import sys, xml.etree.ElementTree as E
+s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='nasbench.accept']")
+m = [t for t in s.findall("testcase") if t.get("name") == sys.argv[2]][0].find("failure").get("message")
+assert m == sys.argv[3], m
+PY
+}
 
 # ---------------------------------------------------------------- criteria
 cat >"$T/meets.ini" <<EOF
@@ -135,23 +143,23 @@ assert_err "cannot open criteria file '$T/nope.accept'"
 # byte of block 9 (corruption) and copy block 20 over block 30 (misplaced).
 integrity_fault() {
 	local locate=$1; shift
-	local P=$T/pause.$RANDOM f
-	mkdir -p "$P"
+	local P f
+	P=$(hook_dir)
 	NASBENCH_TEST_PAUSE=$P "$NBT" run "$@" -w integrity --size 1M -i 1 \
 		-o "$T/integ.json" --junit "$T/integ.xml" >"$T/integ.out" 2>"$T/integ.err" &
 	local pid=$!
-	wait_file "$P/pass-1.ready" || { t_fail "no pause after pass 1: $(cat "$T/integ.err")"; kill $pid; return; }
+	hook_wait "$P" pass-1 || { t_fail "its stderr: $(cat "$T/integ.err")"; kill $pid; return; }
 	f=$($locate "$P/pass-1.ready")
-	[ -n "$f" ] && [ -e "$f" ] || { t_fail "cannot find the data on the box ($f)"; kill $pid; touch "$P/pass-1.go" "$P/pass-2.go"; wait $pid; return; }
+	[ -n "$f" ] && [ -e "$f" ] || { t_fail "cannot find the data on the box ($f)"; kill $pid; hook_go "$P" pass-1; hook_go "$P" pass-2; wait $pid; return; }
 	dd if="$f" of="$T/block5.pass1" bs=4096 skip=5 count=1 status=none
-	touch "$P/pass-1.go"
-	wait_file "$P/pass-2.ready" || { t_fail "no pause after pass 2"; kill $pid; return; }
+	hook_go "$P" pass-1
+	hook_wait "$P" pass-2 || { kill $pid; return; }
 	cmp -s "$T/block5.pass1" <(dd if="$f" bs=4096 skip=5 count=1 status=none) &&
 		t_fail "pass 2 did not rewrite block 5"
 	dd if="$T/block5.pass1" of="$f" bs=4096 seek=5 count=1 conv=notrunc,fsync status=none
 	printf '\xa5' | dd of="$f" bs=1 seek=$((9 * 4096 + 1000)) conv=notrunc,fsync status=none
 	dd if="$f" of="$f" bs=4096 skip=20 seek=30 count=1 conv=notrunc,fsync status=none
-	touch "$P/pass-2.go"
+	hook_go "$P" pass-2
 	wait $pid
 	RC=$?
 	ERR=$(cat "$T/integ.err")
@@ -233,12 +241,7 @@ PY
 		integrity_fault nfs_file -t "nfs=$NASBENCH_NFS_URL" --accept "$T/integ-nfs.accept"
 		assert_rc 1
 		assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["corrupt_offsets"] == [9 * 4096] and d["results"][0]["iterations"][0]["stale_offsets"] == [5 * 4096] and d["results"][0]["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
-		python3 - "$T/integ.xml" <<'PY' || t_fail "JUnit lacks the integrity failures"
-import sys, xml.etree.ElementTree as E
-s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='nasbench.accept']")
-m = s.find("testcase[@name='integrity@nfs stale_blocks = 0']/failure").get("message")
-assert m == "measured 1 blocks (worst), required = 0 blocks", m
-PY
+		junit_failure "$T/integ.xml" "integrity@nfs stale_blocks = 0" "measured 1 blocks (worst), required = 0 blocks"
 	else
 		missing "the NFS integrity fault: the export '$NFS_DIR' is not on this machine"
 	fi
@@ -289,7 +292,7 @@ PY
 	assert_rc 3
 	assert_err "nasbench: target 'lun': iscsi-test-cu crashed (signal 11, Segmentation fault)"
 
-	lun_file() { echo "$T/lun.img"; }
+	lun_file() { echo "$T/private.img"; }
 	t_case "integrity on a LUN catches a corrupted, a reverted and a misplaced block"
 	sed 's/@local/@lun/' "$T/integ.accept" >"$T/integ-lun.accept"
 	integrity_fault lun_file -t "lun=$LUN" --destroy-data --accept "$T/integ-lun.accept"
@@ -323,12 +326,7 @@ else
 	durable
 	assert_rc 1
 	assert_json "$T/durable.json" '[(c["target"], c["measured"], c["verdict"]) for c in d["accept"]["criteria"]] == [("tmpfs", "no", "fail"), ("synclun", "yes", "pass")]'
-	python3 - "$T/durable.xml" <<'PY' || t_fail "JUnit lacks the failing durability criterion"
-import sys, xml.etree.ElementTree as E
-s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='nasbench.accept']")
-m = s.find("testcase[@name='syncprobe@tmpfs durable = yes']/failure").get("message")
-assert m == "measured no (worst), required = yes", m
-PY
+	junit_failure "$T/durable.xml" "syncprobe@tmpfs durable = yes" "measured no (worst), required = yes"
 fi
 
 t_done

@@ -64,7 +64,9 @@ assert_clean "$D"
 t_case "fio and the posix runner both find a throttled disk's limit"
 # A ground truth both must find: the test's processes (nasbench and the fio
 # it starts) go into a blkio cgroup that throttles the scratch file's disk
-# to 40 MiB/s and 2000 read IOPS.  Unthrottled, on this shared 2-core
+# to 40 MiB/s and 200 read IOPS (2000 was above what this disk gave random
+# 4 KiB reads with two make checks and a sanitizer run beside it: 219-277,
+# and the limit was then no ground truth).  Unthrottled, on this shared 2-core
 # machine (load 8-9 while 8 sessions build and test), single runs of either
 # engine swing by +-30%, so agreement there is reported by ci/bench-fio.
 # Throttled, they still swing (0.84-1.34 seen at load 12-24): the test asks
@@ -75,7 +77,7 @@ DEV=$(findmnt -no MAJ:MIN -T "$D" 2>/dev/null | tr -d ' ')
 if mkdir "$CG" 2>/dev/null &&
    echo "$DEV 41943040" >"$CG/blkio.throttle.read_bps_device" 2>/dev/null &&
    echo "$DEV 41943040" >"$CG/blkio.throttle.write_bps_device" 2>/dev/null &&
-   echo "$DEV 2000" >"$CG/blkio.throttle.read_iops_device" 2>/dev/null; then
+   echo "$DEV 200" >"$CG/blkio.throttle.read_iops_device" 2>/dev/null; then
 	(echo $BASHPID >"$CG/cgroup.procs"
 	 exec "$NB" run --target "$D" --cross-check -w seq512k-read,seq512k-write,rand4k-read \
 		--size 64M --runtime 2s -i 3 -o "$T/x.json" -q) >"$T/.out" 2>"$T/.err"
@@ -87,7 +89,7 @@ import json, sys
 rs = {r["workload"]: r for r in json.load(open(sys.argv[1]))["results"]}
 ok = True
 for w, metric, limit in (("seq512k-read", "bw_bytes", 41943040), ("seq512k-write", "bw_bytes", 41943040),
-                         ("rand4k-read", "iops", 2000)):
+                         ("rand4k-read", "iops", 200)):
     its = rs[w]["iterations"]
     nb = sorted(it["metrics"][metric] for it in its)[1]
     fio = sorted(it["cross_check"]["metrics"][metric] for it in its)[1]

@@ -14,6 +14,7 @@ PORTAL=${PORTAL%%/*}                 # HOST:PORT
 PASS=${NASBENCH_ISCSI_CHAP_URL#*%}
 PASS=${PASS%%@*}
 SMALL=(--size 16M --iterations 1 -q)
+REFUSED_ARGS=("${SMALL[@]}")         # lib.sh refused
 
 # the helper that shows the bytes a runner reads and writes
 PIO=$TOOLS/iscsi_pio
@@ -200,29 +201,14 @@ fi
 [ "$(wc -c < "$LOG")" -gt 1000 ] || t_fail "the CHAP outputs were not captured"
 
 t_case "unknown host, refused port, wrong IQN, missing LUN, LUN 0, bad URL"
-run "$NB" run -t "iscsi://nosuchhost.invalid/iqn.2026-11.org.nasbench:wb/1" "${SMALL[@]}" -o "$T/f.json"
-assert_rc 3
-assert_err "nasbench: target 'iscsi': cannot connect to 'nosuchhost.invalid:3260': Invalid target:nosuchhost.invalid:3260  Can not resolv into IPv4/v6."
-run "$NB" run -t "iscsi://127.0.0.1:9/iqn.2026-11.org.nasbench:wb/1" "${SMALL[@]}" -o "$T/f.json"
-assert_rc 3
-assert_err "nasbench: target 'iscsi': cannot connect to '127.0.0.1:9': iscsi_service: socket error Connection refused(111)"
-run "$NB" run -t "$IQN:nosuch/1" "${SMALL[@]}" -o "$T/f.json"
-assert_rc 3
-assert_err "nasbench: target 'iscsi': no target 'iqn.2026-11.org.nasbench:nosuch' at '$PORTAL'"
-assert_err "Target not found(515)"
-run "$NB" run -t "$IQN:wb/9" "${SMALL[@]}" -o "$T/f.json"
-assert_rc 3
-assert_err "nasbench: target 'iscsi': LUN 9 does not exist on 'iqn.2026-11.org.nasbench:wb'"
-run "$NB" run -t "$IQN:wb/0" "${SMALL[@]}" -o "$T/f.json"
-assert_rc 3
-assert_err "nasbench: target 'iscsi': LUN 0 of 'iqn.2026-11.org.nasbench:wb' is a storage array controller (SCSI device type 0x0c), not a disk; tgt's LUN 0 is its controller and its disks start at LUN 1"
-run "$NB" run -t "$IQN:wb" "${SMALL[@]}" -o "$T/f.json"
-assert_rc 2
-assert_err "nasbench: --target: invalid target URL '$IQN:wb': the LUN is missing after the IQN: iscsi://HOST[:PORT]/IQN/LUN, e.g. iscsi://192.0.2.10/iqn.2005-10.org.freenas.ctl:bench/0"
-run "$NB" run -t "$IQN:wb/x1" "${SMALL[@]}" -o "$T/f.json"
-assert_rc 2
-assert_err "nasbench: --target: invalid target URL '$IQN:wb/x1': LUN 'x1' is not a number from 0 to 16383"
-assert_no_file "$T/f.json"
+refused "iscsi://nosuchhost.invalid/iqn.2026-11.org.nasbench:wb/1" 3 "nasbench: target 'iscsi': cannot connect to 'nosuchhost.invalid:3260': Invalid target:nosuchhost.invalid:3260  Can not resolv into IPv4/v6."
+refused "iscsi://127.0.0.1:9/iqn.2026-11.org.nasbench:wb/1" 3 "nasbench: target 'iscsi': cannot connect to '127.0.0.1:9': iscsi_service: socket error Connection refused(111)"
+refused "$IQN:nosuch/1" 3 "nasbench: target 'iscsi': no target 'iqn.2026-11.org.nasbench:nosuch' at '$PORTAL'" \
+	"Target not found(515)"
+refused "$IQN:wb/9" 3 "nasbench: target 'iscsi': LUN 9 does not exist on 'iqn.2026-11.org.nasbench:wb'"
+refused "$IQN:wb/0" 3 "nasbench: target 'iscsi': LUN 0 of 'iqn.2026-11.org.nasbench:wb' is a storage array controller (SCSI device type 0x0c), not a disk; tgt's LUN 0 is its controller and its disks start at LUN 1"
+refused "$IQN:wb" 2 "nasbench: --target: invalid target URL '$IQN:wb': the LUN is missing after the IQN: iscsi://HOST[:PORT]/IQN/LUN, e.g. iscsi://192.0.2.10/iqn.2005-10.org.freenas.ctl:bench/0"
+refused "$IQN:wb/x1" 2 "nasbench: --target: invalid target URL '$IQN:wb/x1': LUN 'x1' is not a number from 0 to 16383"
 
 t_case "a LUN smaller than the requested size, a window past its end"
 run "$NB" run -t "$NASBENCH_ISCSI_CHAP_URL" -w seq512k-read --size 1G --iterations 1 -q -o "$T/small.json"
@@ -235,7 +221,7 @@ assert_err "nasbench: target 'w': the LUN has 4194304 bytes past the offset, few
 
 # The fault cases stop and kill a private tgtd of this test (lib.sh tgt_up):
 # the shared testbox serves other tests meanwhile.
-if ! tgt_up 64M; then
+if ! tgt_up; then
 	missing "the fault cases: a private tgtd did not start: $(cat "$T/tgtd.log")"
 else
 PPORTAL=127.0.0.1:$TGT_PORT

@@ -15,6 +15,7 @@ HOST=${HOST%%/*}
 EXPORT=/${URL#nfs://*/}
 STATE=$(dirname "$EXPORT")
 GANESHA_PID=$PTB/nfs-ganesha.pid
+REFUSED_ARGS=(-q -w seq512k-write --size 4M -i 1)      # lib.sh refused
 
 # scratch_gone RESULT DIR: the run of RESULT left no nasbench.<run-id> in DIR
 # (other people's runs on the shared testbox may have theirs there)
@@ -108,45 +109,31 @@ assert_err "nasbench: target 'nfs': cannot reach NFS server '127.0.0.9'"
 assert_no_file "$T/f.json"
 
 t_case "no such export"
-run "$NB" run -q -t "nfs://$HOST/no/such/export" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
-assert_rc 3
-assert_err "nasbench: target 'nfs': NFS server '$HOST' refused to mount '/no/such/export': Permission denied (no export holds it, or it is not exported to this client)"
+refused "nfs://$HOST/no/such/export" 3 "nasbench: target 'nfs': NFS server '$HOST' refused to mount '/no/such/export': Permission denied (no export holds it, or it is not exported to this client)"
 
 t_case "export not for this client"
-run "$NB" run -q -t "nfs://$HOST$STATE/denied" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
-assert_rc 3
-assert_err "refused to mount '$STATE/denied': Permission denied"
+refused "nfs://$HOST$STATE/denied" 3 "refused to mount '$STATE/denied': Permission denied"
 
 t_case "a directory that does not exist below the export"
-run "$NB" run -q -t "nfs://$HOST$EXPORT/missing$$" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
-assert_rc 3
-assert_err "nasbench: target 'nfs': '$EXPORT/missing$$' does not exist on NFS server '$HOST' (export '$EXPORT')"
+refused "nfs://$HOST$EXPORT/missing$$" 3 "nasbench: target 'nfs': '$EXPORT/missing$$' does not exist on NFS server '$HOST' (export '$EXPORT')"
 
 t_case "a path that is a file"
 echo data >"$EXPORT/afile$$"
-run "$NB" run -q -t "nfs://$HOST$EXPORT/afile$$" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
-assert_rc 3
-assert_err "'$EXPORT/afile$$' on NFS server '$HOST' is a file, not a directory"
+refused "nfs://$HOST$EXPORT/afile$$" 3 "'$EXPORT/afile$$' on NFS server '$HOST' is a file, not a directory"
 rm -f "$EXPORT/afile$$"
 
 t_case "permission denied"
 mkdir -m 0755 "$EXPORT/ro$$"
-run "$NB" run -q -t "nfs://$HOST$EXPORT/ro$$?uid=65534&gid=65534" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
-assert_rc 3
-assert_err "nasbench: target 'nfs': cannot create the scratch directory '$EXPORT/ro$$/nasbench."
-assert_err "on NFS server '$HOST': Permission denied"
+refused "nfs://$HOST$EXPORT/ro$$?uid=65534&gid=65534" 3 "nasbench: target 'nfs': cannot create the scratch directory '$EXPORT/ro$$/nasbench." \
+	"on NFS server '$HOST': Permission denied"
 [ -z "$(ls -A "$EXPORT/ro$$")" ] || t_fail "files left in $EXPORT/ro$$"
 rmdir "$EXPORT/ro$$"
 
 t_case "version=4 is refused before any traffic"
-run "$NB" run -q -t "nfs://$HOST$EXPORT?version=4" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
-assert_rc 2
-assert_err "nasbench: target 'nfs': NFSv4 is not supported: libnfs 4.0.0 cannot write 4 KiB or more over NFSv4; use version=3 (the default)"
+refused "nfs://$HOST$EXPORT?version=4" 2 "nasbench: target 'nfs': NFSv4 is not supported: libnfs 4.0.0 cannot write 4 KiB or more over NFSv4; use version=3 (the default)"
 
 t_case "a mistyped URL argument"
-run "$NB" run -q -t "nfs://$HOST$EXPORT?verison=3" -w seq512k-write --size 4M -i 1 -o "$T/f.json"
-assert_rc 2
-assert_err "unknown NFS URL argument 'verison'; did you mean 'version'?"
+refused "nfs://$HOST$EXPORT?verison=3" 2 "unknown NFS URL argument 'verison'; did you mean 'version'?"
 
 # A box file: the target's name and its timeout come from it.
 cat >"$T/box.ini" <<EOF
@@ -155,51 +142,45 @@ url = $URL
 timeout = 2s
 EOF
 
+# strike NAME SIGNAL [ARG...]: the test build runs seq512k-write then
+# rand4k-read on box.ini (ARGs added) into $T/NAME.json; once rand4k-read has
+# its mount, ganesha gets SIGNAL and the run goes on.  Sets RC and ERR, and
+# checks what either fault must give: exit 3 within the timeout (2 s, and
+# 4 s of slack after the signal), seq512k-write kept, rand4k-read failed.
+strike() {
+	local name=$1 sig=$2 h pid t0 waited
+	shift 2
+	h=$(hook_dir)
+	NASBENCH_TEST_PAUSE=$h NASBENCH_TEST_PAUSE_AT=start:rand4k-read:1 \
+	"$NBT" run "$T/box.ini" "$@" -w seq512k-write,rand4k-read --size 8M --runtime 1s -i 1 \
+		-o "$T/$name.json" >"$T/$name.out" 2>"$T/$name.err" &
+	pid=$!
+	hook_wait "$h" start:rand4k-read:1      # the second workload, mounted
+	kill -"$sig" "$(cat "$GANESHA_PID")"
+	t0=$(date +%s.%N)
+	hook_go "$h" start:rand4k-read:1
+	wait $pid
+	RC=$?
+	waited=$(python3 -c "import sys,time; print(time.time() - float(sys.argv[1]))" "$t0")
+	ERR=$(cat "$T/$name.err")
+	assert_rc 3
+	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 2 + 4 else 1)" "$waited" ||
+		t_fail "took $waited s after SIG$sig to the server (timeout 2 s)"
+	[ "$(result_status "$T/$name.json" seq512k-write)" = ok ] || t_fail "seq512k-write not kept"
+	[ "$(result_status "$T/$name.json" rand4k-read)" = failed ] || t_fail "rand4k-read not failed"
+}
+
 t_case "server hangs mid-run: exit 3 within the timeout, finished workloads kept"
-H=$(hook_dir)
-NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=start:rand4k-read:1 \
-"$NBT" run "$T/box.ini" -q -w seq512k-write,rand4k-read --size 8M --runtime 1s -i 1 \
-	-o "$T/hang.json" >"$T/hang.out" 2>"$T/hang.err" &
-pid=$!
-hook_wait "$H" start:rand4k-read:1      # the second workload, mounted
-kill -STOP "$(cat "$GANESHA_PID")"
-stopped=$(date +%s.%N)
-hook_go "$H" start:rand4k-read:1
-wait $pid
-RC=$?
-waited=$(python3 -c "import sys,time; print(time.time() - float(sys.argv[1]))" "$stopped")
+strike hang STOP -q
 kill -CONT "$(cat "$GANESHA_PID")"
-ERR=$(cat "$T/hang.err")
-assert_rc 3
 assert_err "nasbench: target 'nas': no answer from NFS server '$HOST' within 2 s"
-python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 2 + 4 else 1)" "$waited" ||
-	t_fail "took $waited s after the server stopped (timeout 2 s)"
-[ "$(result_status "$T/hang.json" seq512k-write)" = ok ] || t_fail "seq512k-write not kept"
-[ "$(result_status "$T/hang.json" rand4k-read)" = failed ] || t_fail "rand4k-read not failed"
 assert_json "$T/hang.json" 'len(d["results"][0]["iterations"]) == 1'
 drop_scratch "$T/hang.json" "$EXPORT"    # the server could not be asked to
 
 t_case "server killed mid-run: exit 3, names the target, keeps finished workloads"
-H=$(hook_dir)
-NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=start:rand4k-read:1 \
-"$NBT" run "$T/box.ini" -w seq512k-write,rand4k-read --size 8M --runtime 1s -i 1 \
-	-o "$T/kill.json" >"$T/kill.out" 2>"$T/kill.err" &
-pid=$!
-hook_wait "$H" start:rand4k-read:1
-kill -KILL "$(cat "$GANESHA_PID")"
-killed=$(date +%s.%N)
-hook_go "$H" start:rand4k-read:1
-wait $pid
-RC=$?
-waited=$(python3 -c "import sys,time; print(time.time() - float(sys.argv[1]))" "$killed")
-ERR=$(cat "$T/kill.err")
-assert_rc 3
+strike kill KILL
 assert_err "nasbench: target 'nas': lost the connection to NFS server '$HOST'"
 assert_err "warning: target 'nas': could not remove the scratch directory '$EXPORT/nasbench."
-python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 2 + 4 else 1)" "$waited" ||
-	t_fail "took $waited s after the server died (timeout 2 s)"
-[ "$(result_status "$T/kill.json" seq512k-write)" = ok ] || t_fail "seq512k-write not kept"
-[ "$(result_status "$T/kill.json" rand4k-read)" = failed ] || t_fail "rand4k-read not failed"
 assert_json "$T/kill.json" 'd["complete"] is True and d["results"][0]["summary"]["bw_bytes"]["median"] > 1e6'
 # what was left on the user's storage is in the result, also under -q
 assert_json "$T/kill.json" 'd["targets"][0]["leftover"].startswith("could not remove the scratch directory") and "'"$EXPORT"'/nasbench." in d["targets"][0]["leftover"]'

@@ -2,7 +2,8 @@
 # report end to end on real runs of the posix runner: the grid's cells
 # against the results' JSON, the run metadata, valid HTML, the page as
 # headless chromium renders it (a 1280 px screenshot kept in build/), the
-# Markdown on standard output, and a report without gnuplot.
+# Markdown on standard output, a report without gnuplot, and a plan of
+# 'hw plan --json' in the report (--plan).
 . "$(dirname "$0")/lib.sh"
 
 BOX=$T/box
@@ -165,14 +166,20 @@ python3 "$ROOT/tests/support/html_check.py" "$T/nogp/report.html" >"$T/html.err"
 
 t_case "report: gnuplot failing leaves the old report whole"
 sum=$(md5sum <"$T/rep/report.html")
-run bash -c "ulimit -v 100000; exec '$NB' report '$T/1.json' -o '$T/rep'"
+# the real gnuplot, out of memory (its address space limited, not
+# nasbench's: an ASan build of nasbench cannot start under such a limit)
+printf '#!/bin/sh\nulimit -v 100000\nexec gnuplot "$@"\n' >"$T/gnuplot-oom"
+chmod +x "$T/gnuplot-oom"
+export NASBENCH_GNUPLOT=$T/gnuplot-oom
+run "$NB" report "$T/1.json" -o "$T/rep"
 assert_rc 3
 assert_err "nasbench: gnuplot failed on '"
 [ "$(md5sum <"$T/rep/report.html")" = "$sum" ] || t_fail "the previous report changed"
 [ -z "$(ls -d "$T"/rep.* 2>/dev/null)" ] || t_fail "temporary report left: $(ls -d "$T"/rep.*)"
-run bash -c "ulimit -v 100000; exec '$NB' report '$T/1.json' -o '$T/broken'"
+run "$NB" report "$T/1.json" -o "$T/broken"
 assert_rc 3
 assert_no_file "$T/broken"
+unset NASBENCH_GNUPLOT
 mkdir -p "$T/notrep" && echo keep >"$T/notrep/data.txt"
 run "$NB" report "$T/1.json" -o "$T/notrep"
 assert_rc 2
@@ -183,6 +190,107 @@ run "$NB" report "$T/trunc.json" -o "$T/rep3"
 assert_rc 2
 assert_err "'$T/trunc.json' is not valid JSON"
 assert_no_file "$T/rep3"
+
+t_case "report --plan: the plan's layouts, and the results beside what it expects"
+"$NB" hw plan --disks 4x4TB --disk-mbs 150 --disk-iops 120 --nic 1gbit --slog ssd \
+	--price 120 --currency EUR --layout raidz1,raid10 --json >"$T/plan.json" ||
+	t_fail "hw plan --json failed"
+assert_json "$T/plan.json" 'd["kind"] == "nasbench-plan" and d["schema"] == 3 and d["input"]["nic"] == {"value": 1e9, "unit": "bit/s"} and d["input"]["price_per_disk"] == {"value": 120, "unit": "EUR"}'
+run "$NB" report "$T"/{1,2,3,4}.json --plan "$T/plan.json" -o "$T/repplan"
+assert_rc 0
+python3 - "$T/repplan/report.md" "$T/plan.json" "$T"/{1,2,3,4}.json <<'PY' || t_fail "the Plan section differs from the plan and the results"
+import json, sys
+md = open(sys.argv[1]).read()
+plan = json.load(open(sys.argv[2]))
+docs = {f: json.load(open(f)) for f in sys.argv[3:]}
+sec = md.split("## Plan\n")[1].split("\n## ")[0]
+assert md.index("## Plan") < md.index("## Configurations"), "Plan not before Configurations"
+assert "from plan.json ('nasbench hw plan --json')" in sec, sec[:300]
+assert "link 1000 Mbit/s: 117.7 MB/s of payload" in sec, sec[:600]
+assert "|  | raidz1 | raid10 |" in sec, sec
+lay = {l["layout"]: l for l in plan["layouts"]}
+def tb(v): return "%.2f TB" % (v / 1e12)
+def mbs(v): return "%.1f MB/s" % (v / 1e6)
+want = [
+    "| usable (zfs list) | %s (%.2f TiB) | %s (%.2f TiB) |" % (
+        tb(lay["raidz1"]["usable"]["value"]), lay["raidz1"]["usable"]["value"] / 2**40,
+        tb(lay["raid10"]["usable"]["value"]), lay["raid10"]["usable"]["value"] / 2**40),
+    "| seq read (seq\\*-read) | 117.7 MB/s, link | 117.7 MB/s, link |",
+    "| rand read (rand4k-read) | %.0f IOPS | %.0f IOPS |" % (
+        lay["raidz1"]["rand_read"]["value"], lay["raid10"]["rand_read"]["value"]),
+    "| sync write, no SLOG (seq\\*-write-sync) | %s | %s |" % (
+        mbs(lay["raidz1"]["sync_write"]["value"]), mbs(lay["raid10"]["sync_write"]["value"])),
+    "| sync write, SLOG ssd | %s | %s |" % (
+        mbs(lay["raidz1"]["sync_write_slog"]["value"]), mbs(lay["raid10"]["sync_write_slog"]["value"])),
+    "| price | 480.00 EUR | 480.00 EUR |",
+    "| per usable TB | %.2f EUR | %.2f EUR |" % (
+        lay["raidz1"]["price_per_tb"]["value"], lay["raid10"]["price_per_tb"]["value"]),
+]
+for w in want:
+    assert w in sec, (w, sec)
+# every result's figures: its median against its layout's ceiling, and
+# the planner's flag exactly when the share is over 110%
+n = 0
+for f, d in docs.items():
+    l = lay[d["labels"]["layout"]]
+    for r in d["results"]:
+        wl = r["workload"]
+        if wl == "seq512k-write":
+            v, e, unit = r["summary"]["bw_bytes"]["median"], l["seq_write"]["value"], "MB/s"
+            ms, es = mbs(v), mbs(e) + ", link"
+        else:
+            v, e = r["summary"]["iops"]["median"], l["rand_read"]["value"]
+            ms, es = "%.0f IOPS" % v, "%.0f IOPS, disks" % e
+        flag = "cached or compressed - check the data set size" if v > 1.10 * e else ""
+        row = "| %s | %s | %s | %s | %s | %s | %.0f%% | %s |" % (
+            f.rsplit("/", 1)[1], l["layout"], r["target"], wl, ms, es, 100 * v / e, flag)
+        assert row in sec, (row, sec)
+        n += 1
+assert n == 8, n
+print("ok", n)
+PY
+grep -q "<h2>Plan</h2>" "$T/repplan/report.html" || t_fail "no Plan section in report.html"
+grep -q "<td class=\"num\">480.00 EUR</td>" "$T/repplan/report.html" || t_fail "no price in report.html"
+python3 "$ROOT/tests/support/html_check.py" "$T/repplan/report.html" >"$T/html.err" ||
+	t_fail "report.html is not valid: $(head -5 "$T/html.err")"
+# the seed's published N40L behind a 100 Mbit/s link: its 75.5 MB/s iSCSI
+# writes cannot have crossed it, and the report says so
+"$NB" hw plan --disks 5x3TB --disk-mbs 150 --disk-iops 120 --nic 100mbit --layout raidz1 \
+	--json >"$T/slow.json" || t_fail "hw plan --json failed"
+run "$NB" report "$ROOT/hw/profiles/n40l-raidz1.json" --plan "$T/slow.json" -o -
+assert_rc 0
+assert_out "| n40l-raidz1.json (published) | raidz1 | iscsi | seq512k-write | 75.5 MB/s | 11.8 MB/s, link | 642% | cached or compressed - check the data set size |"
+
+t_case "report --plan: a bad plan file is a usage error, and no report is written"
+sum=$(md5sum <"$T/repplan/report.html")
+run "$NB" report "$T/1.json" --plan "$T/none.json" -o "$T/repbad"
+assert_rc 2
+assert_err "nasbench: --plan: cannot read '$T/none.json': unable to open $T/none.json: No such file or directory"
+[ -z "$OUT" ] || t_fail "stdout: $OUT"
+run "$NB" report "$T/1.json" --plan "$T/1.json" -o "$T/repbad"
+assert_rc 2
+assert_err "nasbench: --plan: '$T/1.json' is not a plan (make one with 'nasbench hw plan ... --json > FILE')"
+head -c 300 "$T/plan.json" >"$T/trunc-plan.json"
+run "$NB" report "$T/1.json" --plan "$T/trunc-plan.json" -o "$T/repbad"
+assert_rc 2
+assert_err "nasbench: --plan: '$T/trunc-plan.json' is not valid JSON (line "
+python3 - "$T/plan.json" "$T/tb-plan.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["layouts"][1]["usable"]["unit"] = "TB"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run "$NB" report "$T/1.json" --plan "$T/tb-plan.json" -o "$T/repbad"
+assert_rc 2
+assert_err "nasbench: --plan: '$T/tb-plan.json': layout 2: 'usable' is in 'TB', not 'B'"
+assert_no_file "$T/repbad"
+[ -z "$(ls -d "$T"/repbad.* 2>/dev/null)" ] || t_fail "half a report left: $(ls -d "$T"/repbad.*)"
+run "$NB" report "$T/1.json" --plan "$T/none.json" -o "$T/repplan"
+assert_rc 2
+[ "$(md5sum <"$T/repplan/report.html")" = "$sum" ] || t_fail "the previous report changed"
+run "$NB" report "$T/1.json" --plan "$T/none.json" -o -
+assert_rc 2
+[ -z "$OUT" ] || t_fail "Markdown printed before the error: $OUT"
 
 t_case "export --csv: a row per result x workload x iteration, labels as columns"
 run "$NB" export --csv "$T"/{1,2}.json

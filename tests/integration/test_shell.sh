@@ -198,24 +198,28 @@ complete_of() { # the words bash offers for the command line "$@" (last word: th
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _nasbench; printf "%s\n" "${COMPREPLY[@]}" | sort' \
 		_ "$T/comp.bash" nasbench "$@"
 }
-[ "$(complete_of ru)" = run ] || t_fail "nasbench ru -> '$(complete_of ru)'"
-[ "$(complete_of run --workload seq5 | tr '\n' ' ')" = "seq512k-read seq512k-write seq512k-write-sync " ] ||
-	t_fail "--workload seq5 -> '$(complete_of run --workload seq5)'"
-[ "$(complete_of run -w seq512k-read,rand4k-m)" = "seq512k-read,rand4k-mix" ] ||
-	t_fail "-w a,rand4k-m -> '$(complete_of run -w seq512k-read,rand4k-m)'"
-[ "$(complete_of run --tar)" = "--target" ] || t_fail "--tar -> '$(complete_of run --tar)'"
-[ "$(complete_of run --suite qu)" = quick ] || t_fail "--suite qu -> '$(complete_of run --suite qu)'"
-[ "$(complete_of run --sync al)" = always ] || t_fail "--sync al -> '$(complete_of run --sync al)'"
-[ "$(complete_of run -l layout=raidz | tr '\n' ' ')" = "layout=raidz1 layout=raidz2 layout=raidz3 " ] ||
-	t_fail "-l layout=raidz -> '$(complete_of run -l layout=raidz)'"
-[ "$(complete_of hw plan --layout mirror,raid1 | tr '\n' ' ')" = "mirror,raid1 mirror,raid10 " ] ||
-	t_fail "--layout mirror,raid1 -> '$(complete_of hw plan --layout mirror,raid1)'"
-[ "$(complete_of run --target nf)" = "nfs://" ] || t_fail "--target nf -> '$(complete_of run --target nf)'"
-[ "$(complete_of run -c "$T/box-o")" = "$T/box-one.ini" ] || t_fail "-c FILE -> '$(complete_of run -c "$T/box-o")'"
-[ "$(complete_of compare --form)" = "--format" ] || t_fail "compare --form -> '$(complete_of compare --form)'"
-[ "$(complete_of hw pl)" = plan ] || t_fail "hw pl -> '$(complete_of hw pl)'"
-[ "$(complete_of history t)" = trend ] || t_fail "history t -> '$(complete_of history t)'"
-[ "$(complete_of help con)" = config ] || t_fail "help con -> '$(complete_of help con)'"
+# completes WANT WORD...: bash offers exactly the words WANT (one string,
+# space-separated) for "nasbench WORD..."
+completes() {
+	local want=$1 got
+	shift
+	got=$(complete_of "$@" | tr '\n' ' ')
+	[ "$got" = "$want " ] || t_fail "$* -> '$got', expected '$want'"
+}
+completes run ru
+completes "seq512k-read seq512k-write seq512k-write-sync" run --workload seq5
+completes "seq512k-read,rand4k-mix" run -w seq512k-read,rand4k-m
+completes "--target" run --tar
+completes quick run --suite qu
+completes always run --sync al
+completes "layout=raidz1 layout=raidz2 layout=raidz3" run -l layout=raidz
+completes "mirror,raid1 mirror,raid10" hw plan --layout mirror,raid1
+completes "nfs://" run --target nf
+completes "$T/box-one.ini" run -c "$T/box-o"
+completes "--format" compare --form
+completes plan hw pl
+completes trend history t
+completes config help con
 run "$NB" help --completion zsh
 assert_rc 2
 assert_err "nasbench: help --completion: the shell is bash, not 'zsh'"

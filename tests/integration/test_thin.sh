@@ -12,37 +12,12 @@ command -v tgtd >/dev/null || { echo "FAIL: tgtd is not installed (ci/install-de
 # allocated bytes of a sparse file: what was really written to it
 alloc() { echo $(( $(stat -c '%b * %B' "$1") )); }
 
-tgt_up() {
-	TGT_C=$((400 + RANDOM % 500)) TGT_PORT=$((34000 + RANDOM % 1000))
-	truncate -s 256M "$T/big.img"
-	truncate -s 32M "$T/small.img"
-	truncate -s 32M "$T/foreign.img"
-	truncate -s 32M "$T/seqw.img"
-	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 &
-	TGT_PID=$!
-	for _ in $(seq 50); do tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 && break; sleep 0.1; done
-	local tid=0 name
-	for name in big small foreign seqw; do
-		tid=$((tid + 1))
-		tgtadm -C $TGT_C --lld iscsi --op new --mode target --tid $tid -T iqn.2026-11.org.nasbench:$name &&
-		tgtadm -C $TGT_C --lld iscsi --op new --mode logicalunit --tid $tid --lun 1 -b "$T/$name.img" &&
-		tgtadm -C $TGT_C --lld iscsi --op bind --mode target --tid $tid -I ALL || return 1
-	done
-}
-tgt_down() {
-	for tid in 1 2 3 4; do tgtadm -C $TGT_C --op delete --mode target --tid $tid --force >/dev/null 2>&1; done
-	tgtadm -C $TGT_C --op delete --mode system >/dev/null 2>&1
-	for _ in $(seq 50); do kill -0 $TGT_PID 2>/dev/null || break; sleep 0.1; done
-	kill -0 $TGT_PID 2>/dev/null && kill $TGT_PID
-	wait $TGT_PID 2>/dev/null
-}
-
-if ! tgt_up; then
+if ! tgt_up big:256M small:32M foreign:32M seqw:32M; then
 	t_case "private tgtd"; t_fail "cannot start tgtd: $(cat "$T/tgtd.log")"
 	t_done
 	exit
 fi
-LUN=iscsi://127.0.0.1:$TGT_PORT/iqn.2026-11.org.nasbench
+LUN=$TGT_IQN
 
 t_case "iSCSI: a read after a short syncprobe prefills what the probe did not write"
 # 0.2 s of queue-depth-1 writes covers far less than 256 MiB

@@ -1,6 +1,7 @@
 /* mem_runner.c - the in-memory runner of mem_runner.h. */
 #include "mem_runner.h"
 #include "../../core/err.h"
+#include "../../core/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@ struct nb_file {
 	char name[64];
 	unsigned char *data;
 	uint64_t size;
-	uint64_t cap;            /* bytes allocated: grows by doubling, so a
+	size_t cap;              /* bytes allocated: grows by doubling, so a
 				  * file written a byte at a time (bonnie's
 				  * put_char) is not copied once per byte */
 	struct nb_file *next;
@@ -124,18 +125,11 @@ static int64_t mem_do(struct nb_io *io)
 	uint64_t end = io->off + io->len;
 
 	if (io->op == NB_OP_WRITE) {
-		if (end > f->cap) {
-			uint64_t cap = f->cap ? f->cap : 65536;
-			unsigned char *d;
+		unsigned char *d = nb_grow(f->data, &f->cap, end, 65536);
 
-			while (cap < end)
-				cap *= 2;
-			d = realloc(f->data, cap);
-			if (!d)
-				return -ENOMEM;
-			f->data = d;
-			f->cap = cap;
-		}
+		if (!d)
+			return -ENOMEM;
+		f->data = d;
 		if (end > f->size) {
 			memset(f->data + f->size, 0, end - f->size);
 			nb_mem_faults.grown += end - f->size;
@@ -169,13 +163,9 @@ static int mem_reap(struct nb_target *t, struct nb_io **done, int max,
 		    int timeout_ms)
 {
 	struct mem *m = t->priv;
-	int n = m->ndone < max ? m->ndone : max;
 
 	(void)timeout_ms;
-	memcpy(done, m->done, (size_t)n * sizeof(*done));
-	memmove(m->done, m->done + n, (size_t)(m->ndone - n) * sizeof(*done));
-	m->ndone -= n;
-	return n;
+	return nb_io_take(m->done, &m->ndone, done, max);
 }
 
 const struct nb_runner_ops nb_runner_mem = {

@@ -12,6 +12,7 @@
 #include "../../core/err.h"
 #include "../../core/result.h"
 #include "../../reports/accept.h"
+#include "files.h"
 
 static void parse_ok(struct nb_criterion *c, const char *text)
 {
@@ -171,12 +172,10 @@ static void test_eval(void **state)
 static void test_junit(void **state)
 {
 	const double bw[] = { 50e6 };
-	char dir[] = "/tmp/nb-accept-unit.XXXXXX", path[128], buf[4096];
+	char dir[] = "/tmp/nb-accept-unit.XXXXXX", path[128], *buf;
 	struct nb_accept a;
 	struct nb_criterion c;
 	json_t *doc = doc_with("ok", bw, 1);
-	FILE *f;
-	size_t n;
 	int failed;
 
 	(void)state;
@@ -187,15 +186,12 @@ static void test_junit(void **state)
 	json_object_set_new(doc, "accept", nb_accept_eval(&a, doc, &failed));
 	snprintf(path, sizeof(path), "%s/j.xml", dir);
 	assert_int_equal(nb_accept_junit(doc, path), 0);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	buf = test_slurp(path);
 	assert_non_null(strstr(buf, "<testsuite name=\"nasbench.accept\" tests=\"1\" "
 			       "failures=\"1\""));
 	assert_non_null(strstr(buf, "<failure message=\"measured 50 MB/s (median), "
 			       "required &gt;= 80 MB/s\""));
+	free(buf);
 	unlink(path);
 	rmdir(dir);
 	json_decref(doc);

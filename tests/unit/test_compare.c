@@ -21,6 +21,7 @@
 #include "../../core/result.h"
 #include "../../reports/compare.h"
 #include "../../reports/gate.h"
+#include "files.h"
 
 #define G "tests/golden/compare/"
 
@@ -137,15 +138,22 @@ static void verdicts(void **state)
 static char *write_tmp(const char *text)
 {
 	static char path[64];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/tmp/nb-unit-gate.%d.ini", (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	test_write_file(path, text);
 	return path;
 }
+
+/* a gate file and its error after "FILE:" */
+static const struct {
+	const char *text;
+	const char *msg;
+} bad_gates[] = {
+	{ "[gate]\nmax-regres = 5%\n", "2: unknown key 'max-regres' in [gate]; did you mean 'max-regress'?" },
+	{ "; c\n[metric]\nbw_bytes = 5x\n", "3: bad threshold '5x' for 'bw_bytes' (a percentage like 5% or 'off')" },
+	{ "[gates]\nx = 1\n", "1: unknown section [gates] (expected [gate], [metric] or [workload NAME])" },
+	{ "[metric]\niops = 5%\njust words\n", "3: expected '[section]' or 'key = value'" },
+};
 
 static void gate_file(void **state)
 {
@@ -173,32 +181,13 @@ static void gate_file(void **state)
 	assert_int_equal(g.rules[0].line, 5);
 
 	/* errors name file:line and say what is wrong */
-	nb_gate_init(&g);
-	p = write_tmp("[gate]\nmax-regres = 5%\n");
-	assert_int_equal(nb_gate_load(&g, p), -EINVAL);
-	{
+	for (size_t i = 0; i < sizeof(bad_gates) / sizeof(bad_gates[0]); i++) {
 		char want[256];
 
-		snprintf(want, sizeof(want), "%s:2: unknown key 'max-regres' in "
-			 "[gate]; did you mean 'max-regress'?", p);
-		assert_string_equal(nb_err_last(), want);
 		nb_gate_init(&g);
-		p = write_tmp("; c\n[metric]\nbw_bytes = 5x\n");
+		p = write_tmp(bad_gates[i].text);
 		assert_int_equal(nb_gate_load(&g, p), -EINVAL);
-		snprintf(want, sizeof(want), "%s:3: bad threshold '5x' for 'bw_bytes' "
-			 "(a percentage like 5%% or 'off')", p);
-		assert_string_equal(nb_err_last(), want);
-		nb_gate_init(&g);
-		p = write_tmp("[gates]\nx = 1\n");
-		assert_int_equal(nb_gate_load(&g, p), -EINVAL);
-		snprintf(want, sizeof(want), "%s:1: unknown section [gates] (expected "
-			 "[gate], [metric] or [workload NAME])", p);
-		assert_string_equal(nb_err_last(), want);
-		nb_gate_init(&g);
-		p = write_tmp("[metric]\niops = 5%\njust words\n");
-		assert_int_equal(nb_gate_load(&g, p), -EINVAL);
-		snprintf(want, sizeof(want), "%s:3: expected '[section]' or 'key = "
-			 "value'", p);
+		snprintf(want, sizeof(want), "%s:%s", p, bad_gates[i].msg);
 		assert_string_equal(nb_err_last(), want);
 	}
 	unlink(p);
@@ -213,8 +202,8 @@ static void golden(const char *file, void (*fn)(FILE *, const json_t *, int))
 	json_t *base, *new_, *c, *doc;
 	struct nb_gate g;
 	struct nb_compare_opts co;
-	char *buf = NULL, *want = NULL, path[256];
-	size_t len = 0, cap = 0;
+	char *buf = NULL, path[256];
+	size_t len = 0;
 	FILE *f;
 
 	nb_gate_init(&g);
@@ -228,17 +217,8 @@ static void golden(const char *file, void (*fn)(FILE *, const json_t *, int))
 	fn(f, doc, 0);
 	fclose(f);
 	snprintf(path, sizeof(path), G "%s", file);
-	if (getenv("NASBENCH_UPDATE_GOLDEN")) {
-		f = fopen(path, "w");
-		fwrite(buf, 1, len, f);
-		fclose(f);
-	}
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_true(getdelim(&want, &cap, '\0', f) > 0);
-	fclose(f);
-	assert_string_equal(buf, want);
-	free(buf), free(want);
+	test_golden(buf, path);
+	free(buf);
 	json_decref(doc), json_decref(base), json_decref(new_);
 }
 

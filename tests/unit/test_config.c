@@ -11,19 +11,16 @@
 
 #include "../../core/config.h"
 #include "../../core/err.h"
+#include "files.h"
 
 static char path[64];
 
 static struct nb_config *load(const char *text, int want_rc)
 {
 	static struct nb_config c;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/tmp/nb-unit-cfg.%d.ini", (int)getpid());
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	test_write_file(path, text);
 	nb_config_free(&c);
 	nb_config_init(&c);
 	assert_int_equal(nb_config_load(&c, path), want_rc);
@@ -87,39 +84,37 @@ static void full_file(void **state)
 	assert_string_equal(c->raw[0].text, "seq512k-write@lun mb_s >= 80");
 }
 
+/* a box file, the line of its error and the message after "FILE:LINE: " */
+static const struct {
+	const char *text;
+	int line;
+	const char *msg;
+} bad_files[] = {
+	{ "[suite]\niodepht = 4\n", 2, "unknown key 'iodepht' in [suite]; did you mean 'iodepth'?" },
+	{ "[suite]\n\nzzzzzz = 4\n", 3, "unknown key 'zzzzzz' in [suite] (see 'nasbench help config')" },
+	{ "[suite]\nsize = 12Q\n", 2, "'size' in [suite]: invalid size '12Q' (use a number with K, M, G, T, KiB, GB...)" },
+	{ "[suite]\niterations = 0\n", 2, "'iterations' in [suite]: value '0' out of range (1 to 1000)" },
+	{ "[suite]\niodepth = 1000\n", 2, "'iodepth' in [suite]: value '1000' out of range (1 to 256)" },
+	{ "[suite]\nsync = sometimes\n", 2, "'sync' in [suite]: 'sometimes' is not one of none|end|always" },
+	{ "[box]\nlayout = raidz9\n", 2, "'layout' in [box]: 'raidz9' is not one of raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single; did you mean 'raidz1'?" },
+	{ "[suit]\n", 1, "unknown section [suit]; did you mean [suite]?" },
+	{ "[target]\nurl = /tmp\n", 1, "a target section needs a name: [target NAME]" },
+	{ "[target a]\nurl=/tmp\n[target a]\n", 3, "target 'a' is defined twice" },
+	{ "[box]\nname = a\n[suite]\n[box]\nname = b\n", 4, "duplicate section [box] (first at line 1)" },
+	{ "[suite]\nsize = 1G\n\n[suite]\n", 4, "duplicate section [suite] (first at line 1)" },
+	{ "[target a]\nurl = ftp://x/y\n", 2, "'url' in [target]: no runner for 'ftp://' URLs" },
+	{ "[target a]\ntimeout = soon\n", 2, "'timeout' in [target]: invalid duration 'soon' (use e.g. 30s, 500ms, 2m, 1h)" },
+	{ "[target a]\ndestroy-data = perhaps\n", 2, "'destroy-data' in [target]: invalid boolean 'perhaps' (use yes or no)" },
+	{ "[suite]\njunk\n", 2, "expected 'key = value'" },
+	{ "[box\n", 1, "section header without ']'" },
+	{ "[suite extra]\n", 1, "[suite] takes no name" },
+};
+
 static void errors(void **state)
 {
 	(void)state;
-	expect_error("[suite]\niodepht = 4\n", 2,
-		     "unknown key 'iodepht' in [suite]; did you mean 'iodepth'?");
-	expect_error("[suite]\n\nzzzzzz = 4\n", 3,
-		     "unknown key 'zzzzzz' in [suite] (see 'nasbench help config')");
-	expect_error("[suite]\nsize = 12Q\n", 2,
-		     "'size' in [suite]: invalid size '12Q' (use a number with K, M, G, T, KiB, GB...)");
-	expect_error("[suite]\niterations = 0\n", 2,
-		     "'iterations' in [suite]: value '0' out of range (1 to 1000)");
-	expect_error("[suite]\niodepth = 1000\n", 2,
-		     "'iodepth' in [suite]: value '1000' out of range (1 to 256)");
-	expect_error("[suite]\nsync = sometimes\n", 2,
-		     "'sync' in [suite]: 'sometimes' is not one of none|end|always");
-	expect_error("[box]\nlayout = raidz9\n", 2,
-		     "'layout' in [box]: 'raidz9' is not one of raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single; did you mean 'raidz1'?");
-	expect_error("[suit]\n", 1, "unknown section [suit]; did you mean [suite]?");
-	expect_error("[target]\nurl = /tmp\n", 1, "a target section needs a name: [target NAME]");
-	expect_error("[target a]\nurl=/tmp\n[target a]\n", 3, "target 'a' is defined twice");
-	expect_error("[box]\nname = a\n[suite]\n[box]\nname = b\n", 4,
-		     "duplicate section [box] (first at line 1)");
-	expect_error("[suite]\nsize = 1G\n\n[suite]\n", 4,
-		     "duplicate section [suite] (first at line 1)");
-	expect_error("[target a]\nurl = ftp://x/y\n", 2,
-		     "'url' in [target]: no runner for 'ftp://' URLs");
-	expect_error("[target a]\ntimeout = soon\n", 2,
-		     "'timeout' in [target]: invalid duration 'soon' (use e.g. 30s, 500ms, 2m, 1h)");
-	expect_error("[target a]\ndestroy-data = perhaps\n", 2,
-		     "'destroy-data' in [target]: invalid boolean 'perhaps' (use yes or no)");
-	expect_error("[suite]\njunk\n", 2, "expected 'key = value'");
-	expect_error("[box\n", 1, "section header without ']'");
-	expect_error("[suite extra]\n", 1, "[suite] takes no name");
+	for (size_t i = 0; i < sizeof(bad_files) / sizeof(bad_files[0]); i++)
+		expect_error(bad_files[i].text, bad_files[i].line, bad_files[i].msg);
 }
 
 static void missing(void **state)

@@ -1,4 +1,5 @@
-/* The engine on the real posix runner over a scratch directory. */
+/* The engine on the real posix runner over a scratch directory, and on a
+ * target with a simulated device behind it (queue depth, latency span). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../core/clock.h"
 #include "../../core/datagen.h"
 #include "../../core/engine.h"
 #include "../../core/err.h"
@@ -200,6 +202,111 @@ static void errors(void **state)
 	t.ops->fclose(f);
 }
 
+/*
+ * A target with a device behind it.  submit() sends the I/O at once and
+ * notes when it was sent (after at least one clock tick: sending takes
+ * time); each reap() first lets the device finish the older half of the
+ * I/Os it holds, then hands over what finished, up to MAX.  It counts the
+ * reaps that found fewer I/Os in flight (sent, not handed back) than the
+ * engine could have had, those that handed back more than one while there
+ * was work left (slots left empty at once), and the I/Os timed from before
+ * they were sent.
+ */
+struct dev_io {
+	struct nb_io *io;
+	uint64_t sent_at;
+};
+
+static struct dev {
+	struct dev_io held[NB_MAX_QD];   /* at the device, oldest first */
+	struct dev_io fin[NB_MAX_QD];    /* finished, not yet handed back */
+	int nheld, nfin;
+	uint64_t qd, total, sent, reaped;
+	int reaps, short_reaps, batched, early;
+} dev;
+
+static int dev_submit(struct nb_target *dt, struct nb_io *io)
+{
+	uint64_t t0 = nb_now_ns();
+
+	(void)dt;
+	while (nb_now_ns() == t0)
+		;
+	dev.held[dev.nheld].io = io;
+	dev.held[dev.nheld++].sent_at = nb_now_ns();
+	dev.sent++;
+	return 0;
+}
+
+static int dev_reap(struct nb_target *dt, struct nb_io **done, int max,
+		    int timeout_ms)
+{
+	uint64_t could = dev.total - dev.reaped;
+	int step = (dev.nheld + 1) / 2, n = 0;
+
+	(void)dt;
+	(void)timeout_ms;
+	dev.reaps++;
+	if ((uint64_t)(dev.nheld + dev.nfin) < (could < dev.qd ? could : dev.qd))
+		dev.short_reaps++;
+	memcpy(dev.fin + dev.nfin, dev.held, (size_t)step * sizeof(*dev.held));
+	dev.nfin += step;
+	dev.nheld -= step;
+	memmove(dev.held, dev.held + step, (size_t)dev.nheld * sizeof(*dev.held));
+	for (; n < max && n < dev.nfin; n++) {
+		struct nb_io *io = dev.fin[n].io;
+
+		if (io->t_submit < dev.fin[n].sent_at)
+			dev.early++;
+		io->result = io->len;
+		done[n] = io;
+	}
+	if (n > 1 && dev.sent < dev.total)
+		dev.batched++;
+	dev.nfin -= n;
+	memmove(dev.fin, dev.fin + n, (size_t)dev.nfin * sizeof(*dev.fin));
+	dev.reaped += (uint64_t)n;
+	return n;
+}
+
+static const struct nb_runner_ops dev_ops = {
+	.name = "dev",
+	.caps = NB_CAP_ASYNC,
+	.submit = dev_submit,
+	.reap = dev_reap,
+};
+
+/* At QD N the engine has N I/Os in flight at every reap while there is
+ * work, takes one completion at a time and refills its slot before the
+ * next (fio's defaults: iodepth_batch_complete_min=1, _max = the min), and
+ * times each I/O from its submission on, as fio's clat (issue 15 item 10:
+ * it took QD/8 at a time, and started the clock before the I/O was sent) */
+static void queue_depth_held(void **state)
+{
+	static const uint32_t depths[] = { 1, 2, 8, 32 };
+	struct nb_target_cfg dcfg = { .name = "dev" };
+	struct nb_target dt = { .ops = &dev_ops, .cfg = &dcfg, .block_size = 1 };
+	struct nb_file *f = (struct nb_file *)&dev;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(depths) / sizeof(depths[0]); i++) {
+		struct nb_iospec rd = { .pattern = NB_PAT_RAND, .rw = NB_RW_READ,
+					.bs = 4096, .qd = depths[i],
+					.size = 1 << 20, .seed = 4 };
+
+		memset(&dev, 0, sizeof(dev));
+		dev.qd = rd.qd;
+		dev.total = rd.size / rd.bs;
+		assert_int_equal(nb_engine_run(&dt, f, &rd, NULL, &r), 0);
+		assert_int_equal(r.ios, dev.total);
+		assert_int_equal(r.lat.count, dev.total);
+		assert_true(dev.reaps > 0);
+		assert_int_equal(dev.short_reaps, 0);
+		assert_int_equal(dev.batched, 0);
+		assert_int_equal(dev.early, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +314,7 @@ int main(void)
 		cmocka_unit_test(time_bound_and_stop),
 		cmocka_unit_test(sectors_unique),
 		cmocka_unit_test(errors),
+		cmocka_unit_test(queue_depth_held),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, setup, teardown);

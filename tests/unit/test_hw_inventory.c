@@ -21,6 +21,7 @@
 #include "../../core/config.h"
 #include "../../core/err.h"
 #include "../../hw/inventory.h"
+#include "files.h"
 
 static char root[64];
 
@@ -28,7 +29,6 @@ static char root[64];
 static void put(const char *rel, const char *text)
 {
 	char path[PATH_MAX];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
@@ -36,10 +36,7 @@ static void put(const char *rel, const char *text)
 		mkdir(path, 0755);
 		*p = '/';
 	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	test_write_file(path, text);
 }
 
 static void link_to(const char *rel, const char *target)
@@ -103,17 +100,27 @@ static void assert_int(const json_t *o, const char *path, long long want)
 	}
 }
 
-static void assert_jnull(const json_t *o, const char *path)
+/* assert_jnull(O, PATH...): each PATH of O is null */
+#define assert_jnull(o, ...) assert_jnulls(o, __VA_ARGS__, (const char *)NULL)
+
+static void assert_jnulls(const json_t *o, ...)
 {
-	const json_t *v = get(o, path);
+	const char *path;
+	va_list ap;
 
-	if (!json_is_null(v)) {
-		char *s = json_dumps(v, JSON_ENCODE_ANY);
+	va_start(ap, o);
+	while ((path = va_arg(ap, const char *))) {
+		const json_t *v = get(o, path);
 
-		print_error("%s = %s, expected null\n", path, s ? s : "(missing)");
-		free(s);
-		fail();
+		if (!json_is_null(v)) {
+			char *s = json_dumps(v, JSON_ENCODE_ANY);
+
+			print_error("%s = %s, expected null\n", path, s ? s : "(missing)");
+			free(s);
+			fail();
+		}
 	}
+	va_end(ap);
 }
 
 /* Two sockets, two cores each, two threads per core: 8 CPUs. */
@@ -240,8 +247,7 @@ static void test_full_tree(void **state)
 	assert_str(d, "scheduler", "bfq");
 	assert_int(d, "physical_block_size", 4096);
 	assert_true(json_is_false(json_object_get(d, "discard")));
-	assert_jnull(d, "vendor");
-	assert_jnull(d, "removable");
+	assert_jnull(d, "vendor", "removable");
 
 	d = json_array_get(json_object_get(inv, "arrays"), 0);
 	assert_str(d, "name", "md0");
@@ -281,21 +287,11 @@ static void test_empty_tree(void **state)
 	(void)state;
 	inv = nb_hw_inventory(root);
 	assert_non_null(inv);
-	assert_jnull(inv, "hostname");
-	assert_jnull(inv, "cpu.model");
-	assert_jnull(inv, "cpu.sockets");
-	assert_jnull(inv, "cpu.cores");
-	assert_jnull(inv, "cpu.threads");
-	assert_jnull(inv, "memory.total_bytes");
-	assert_jnull(inv, "disks");
-	assert_jnull(inv, "arrays");
-	assert_jnull(inv, "nics");
-	assert_jnull(inv, "os.name");
-	assert_jnull(inv, "os.kernel");
-	assert_jnull(inv, "os.arch");
-	assert_jnull(inv, "virtualization.virtual");
-	assert_jnull(inv, "virtualization.hypervisor");
-	assert_jnull(inv, "virtualization.platform");
+	assert_jnull(inv, "hostname", "cpu.model", "cpu.sockets", "cpu.cores",
+		     "cpu.threads", "memory.total_bytes", "disks", "arrays",
+		     "nics", "os.name", "os.kernel", "os.arch",
+		     "virtualization.virtual", "virtualization.hypervisor",
+		     "virtualization.platform");
 	assert_true(nb_hw_platform(inv) == NULL);
 	json_decref(inv);
 }
@@ -333,37 +329,27 @@ static void test_odd_tree(void **state)
 	assert_int(inv, "cpu.sockets", 1);
 	assert_int(inv, "cpu.cores", 2);
 	assert_int(inv, "cpu.threads", 3);
-	assert_jnull(inv, "memory.total_bytes");
-	assert_jnull(inv, "memory.swap_bytes");
-	assert_jnull(inv, "os.kernel");
-	assert_jnull(inv, "os.name");
+	assert_jnull(inv, "memory.total_bytes", "memory.swap_bytes",
+		     "os.kernel", "os.name");
 
 	d = json_array_get(json_object_get(inv, "disks"), 1);
 	assert_str(d, "name", "sdz");
-	assert_jnull(d, "model");
-	assert_jnull(d, "size_bytes");
-	assert_jnull(d, "rotational");
-	assert_jnull(d, "scheduler");
-	assert_jnull(d, "logical_block_size");
-	assert_jnull(d, "physical_block_size");
-	assert_jnull(d, "discard");
+	assert_jnull(d, "model", "size_bytes", "rotational", "scheduler",
+		     "logical_block_size", "physical_block_size", "discard");
 	d = json_array_get(json_object_get(inv, "disks"), 0);
 	assert_str(d, "name", "sdy");
 	assert_str(d, "scheduler", "none");
 
 	n = json_array_get(json_object_get(inv, "nics"), 0);
 	assert_str(n, "name", "eth9");
-	assert_jnull(n, "speed_mbit");
-	assert_jnull(n, "state");
-	assert_jnull(n, "duplex");
-	assert_jnull(n, "mtu");
+	assert_jnull(n, "speed_mbit", "state", "duplex", "mtu");
 	/* a plain directory without device/: virtual */
 	assert_true(json_is_true(json_object_get(n, "virtual")));
 
 	/* a Microsoft machine that is not a "Virtual Machine": unknown, as
 	 * cpuid is not read from a fake tree */
-	assert_jnull(inv, "virtualization.virtual");
-	assert_jnull(inv, "virtualization.hypervisor");
+	assert_jnull(inv, "virtualization.virtual",
+		     "virtualization.hypervisor");
 	json_decref(inv);
 }
 

@@ -199,6 +199,23 @@ static void test_md_capacity(void **state)
 
 static void test_layout_grammar(void **state)
 {
+	/* refused: a layout, the disks, the message (NULL: not checked) */
+	static const struct {
+		const char *layout;
+		int disks;
+		const char *msg;
+	} bad[] = {
+		/* a vdev count past int (found by fuzz_hwplan: signed overflow
+		 * under UBSan) is an unknown layout, not undefined behaviour */
+		{ "805555555555555555555xraidz1", 5, NULL },
+		{ "raid10", 5, "layout 'raid10' needs an even number of disks, not 5 (a ZFS pool of 2-way mirrors; md-raid10 takes odd counts)" },
+		{ "2xraidz2", 7, "layout '2xraidz2': 7 disks do not split into 2 equal vdevs" },
+		{ "3xraidz2", 9, "layout '3xraidz2' needs at least 4 disks per vdev, not 3 (9 disks in 3 vdevs)" },
+		{ "raidz4", 6, "unknown layout 'raidz4'; did you mean 'raidz1'?" },
+		{ "raidz3", 4, "layout 'raidz3' needs at least 5 disks, not 4" },
+		{ "jbod-ish", 4, NULL },
+		{ "md-raid6", 3, NULL },
+	};
 	struct nb_pool_layout l;
 
 	(void)state;
@@ -219,28 +236,11 @@ static void test_layout_grammar(void **state)
 	assert_int_equal(nb_pool_parse_layout("raid10", 4, &l), 0);
 	assert_true(l.nvdevs == 2 && l.width == 2 && l.zfs);
 
-	/* a vdev count past int (found by fuzz_hwplan: signed overflow
-	 * under UBSan) is an unknown layout, not undefined behaviour */
-	assert_int_equal(nb_pool_parse_layout("805555555555555555555xraidz1", 5, &l),
-			 -EINVAL);
-	assert_int_equal(nb_pool_parse_layout("raid10", 5, &l), -EINVAL);
-	assert_string_equal(nb_err_last(), "layout 'raid10' needs an even number "
-			    "of disks, not 5 (a ZFS pool of 2-way mirrors; md-raid10 "
-			    "takes odd counts)");
-	assert_int_equal(nb_pool_parse_layout("2xraidz2", 7, &l), -EINVAL);
-	assert_string_equal(nb_err_last(), "layout '2xraidz2': 7 disks do not split "
-			    "into 2 equal vdevs");
-	assert_int_equal(nb_pool_parse_layout("3xraidz2", 9, &l), -EINVAL);
-	assert_string_equal(nb_err_last(), "layout '3xraidz2' needs at least 4 disks "
-			    "per vdev, not 3 (9 disks in 3 vdevs)");
-	assert_int_equal(nb_pool_parse_layout("raidz4", 6, &l), -EINVAL);
-	assert_string_equal(nb_err_last(), "unknown layout 'raidz4'; did you mean "
-			    "'raidz1'?");
-	assert_int_equal(nb_pool_parse_layout("raidz3", 4, &l), -EINVAL);
-	assert_string_equal(nb_err_last(), "layout 'raidz3' needs at least 5 disks, "
-			    "not 4");
-	assert_int_equal(nb_pool_parse_layout("jbod-ish", 4, &l), -EINVAL);
-	assert_int_equal(nb_pool_parse_layout("md-raid6", 3, &l), -EINVAL);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(nb_pool_parse_layout(bad[i].layout, bad[i].disks, &l), -EINVAL);
+		if (bad[i].msg)
+			assert_string_equal(nb_err_last(), bad[i].msg);
+	}
 }
 
 static void test_parse_disks(void **state)
@@ -316,15 +316,23 @@ static void test_parse_slog(void **state)
 
 /* ---- speed ---- */
 
-static struct nb_plan_in n40l(void)
+/* the planner's defaults with DISKS, each of MBS MB/s and IOPS (-1: unknown) */
+static struct nb_plan_in box(const char *disks, double mbs, double iops)
 {
-	/* the N40L of the first story: 5 x WD Red 3 TB, 1 GbE */
 	struct nb_plan_in in;
 
 	nb_plan_defaults(&in);
-	assert_int_equal(nb_pool_parse_disks("5x3TB", &in.pool.disks), 0);
-	in.disk_mbs = 150;
-	in.disk_iops = 120;
+	assert_int_equal(nb_pool_parse_disks(disks, &in.pool.disks), 0);
+	in.disk_mbs = mbs;
+	in.disk_iops = iops;
+	return in;
+}
+
+static struct nb_plan_in n40l(void)
+{
+	/* the N40L of the first story: 5 x WD Red 3 TB, 1 GbE */
+	struct nb_plan_in in = box("5x3TB", 150, 120);
+
 	in.price = 80;
 	in.nic_bps = 1000000000ULL;
 	return in;
@@ -406,15 +414,11 @@ static void test_raid10_beats_raidz1_random(void **state)
 
 static void test_throttled(void **state)
 {
-	struct nb_plan_in in;
+	/* ci/lab's disk: 150 IOPS and 120 MiB/s through a cgroup */
+	struct nb_plan_in in = box("5x1GB", 125.8, 150);
 	struct nb_plan_out o;
 
 	(void)state;
-	/* ci/lab's disk: 150 IOPS and 120 MiB/s through a cgroup */
-	nb_plan_defaults(&in);
-	assert_int_equal(nb_pool_parse_disks("5x1GB", &in.pool.disks), 0);
-	in.disk_mbs = 125.8;
-	in.disk_iops = 150;
 	in.throttled = 1;
 	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
 	/* 128 KiB per I/O at 150 I/O per second: 19.7 MB/s a disk */
@@ -451,15 +455,11 @@ static void test_throttled(void **state)
 
 static void test_md_speeds(void **state)
 {
-	struct nb_plan_in in;
+	/* the DL380p: 10 x 500 GB SSD, local, 20% reserve */
+	struct nb_plan_in in = box("10x500GB", 500, 90000);
 	struct nb_plan_out o;
 
 	(void)state;
-	/* the DL380p: 10 x 500 GB SSD, local, 20% reserve */
-	nb_plan_defaults(&in);
-	assert_int_equal(nb_pool_parse_disks("10x500GB", &in.pool.disks), 0);
-	in.disk_mbs = 500;
-	in.disk_iops = 90000;
 	in.price = 80;
 	in.base_price = 700;
 	in.pool.reserve = 0.2;
@@ -476,12 +476,10 @@ static void test_md_speeds(void **state)
 
 static void test_unknowns(void **state)
 {
-	struct nb_plan_in in;
+	struct nb_plan_in in = box("4x1TB", -1, -1);
 	struct nb_plan_out o;
 
 	(void)state;
-	nb_plan_defaults(&in);
-	assert_int_equal(nb_pool_parse_disks("4x1TB", &in.pool.disks), 0);
 	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
 	assert_true(o.read < 0 && o.read_limit == NULL && o.rand_read < 0 &&
 		    o.sync_write < 0 && o.price_total < 0 && o.per_tb < 0);
@@ -546,6 +544,102 @@ static void test_measured(void **state)
 	json_decref(doc);
 }
 
+/* A plan file read back: every figure and limit as nb_plan_compute gave
+ * it; a figure in the wrong unit, a limit that is none of disks, link or
+ * box, a layout the disks do not allow: each named. */
+static void test_plan_file_round_trip(void **state)
+{
+	static const char *const layouts[] = { "raidz1", "md-raid10", "raidz2" };
+	/* what a bad plan file sets (JSON), and the message */
+	static const char *const bad[][2] = {
+		{ "{\"usable\": {\"value\": 1.0, \"unit\": \"TB\"}}", "'usable' is in 'TB', not 'B'" },
+		{ "{\"price\": {\"value\": 1.0, \"unit\": \"USD\"}}", "'price_per_tb' is in 'EUR', not 'USD'" },
+		{ "{\"seq_read\": \"fast\"}", "'seq_read' is not a figure ({\"value\": N, \"unit\": \"B/s\"} or null)" },
+		{ "{\"seq_write_limit\": \"cpu\"}", "'seq_write_limit' is not disks, link, box or null" },
+		{ "{\"layout\": \"raidz3\", \"disks\": 4}", "layout 'raidz3' needs at least 5 disks, not 4" },
+	};
+	struct nb_plan_in in = n40l();
+	struct nb_plan_out o, back;
+	json_t *j;
+
+	(void)state;
+	snprintf(in.currency, sizeof(in.currency), "EUR");
+	in.price = 80;
+	assert_int_equal(nb_plan_parse_slog("ssd", &in.slog), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(nb_plan_compute(&in, layouts[i], &o), 0);
+		j = nb_plan_json(&in, &o);
+		assert_int_equal(nb_plan_out_from_json(j, &back), 0);
+		assert_string_equal(back.layout, o.layout);
+		assert_int_equal(back.l.zfs, o.l.zfs);
+		assert_int_equal(back.may_fail_best, o.may_fail_best);
+		assert_near(back.cap.usable, o.cap.usable, 1e-3);
+		assert_near(back.read, o.read, 1e-3);
+		assert_near(back.write, o.write, 1e-3);
+		assert_near(back.rand_read, o.rand_read, 1e-6);
+		assert_near(back.rand_write, o.rand_write, 1e-6);
+		assert_near(back.sync_write, o.sync_write, 1e-3);
+		assert_near(back.sync_write_slog, o.sync_write_slog, 1e-3);
+		assert_near(back.per_tb, o.per_tb, 1e-9);
+		assert_string_equal(back.read_limit, o.read_limit);
+		assert_string_equal(back.rand_read_limit, o.rand_read_limit);
+		assert_string_equal(back.sync_limit, o.sync_limit);
+		if (o.sync_write_slog > 0)
+			assert_string_equal(back.sync_slog_limit, o.sync_slog_limit);
+		json_decref(j);
+	}
+	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	j = nb_plan_json(&in, &o);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *f = json_deep_copy(j), *set = json_loads(bad[i][0], 0, NULL);
+
+		assert_int_equal(json_object_update(f, set), 0);
+		assert_int_equal(nb_plan_out_from_json(f, &back), -EINVAL);
+		assert_string_equal(nb_err_last(), bad[i][1]);
+		json_decref(set);
+		json_decref(f);
+	}
+	json_decref(j);
+}
+
+/* A result against a plan file: the layout of its label ("raidz" is
+ * raidz1) among the plan's, else the first, with a note. */
+static void test_measured_file(void **state)
+{
+	struct nb_plan_in in = n40l();
+	struct nb_plan_out o[2];
+	json_t *plan, *doc, *m, *f;
+
+	(void)state;
+	assert_int_equal(nb_plan_compute(&in, "raidz2", &o[0]), 0);
+	assert_int_equal(nb_plan_compute(&in, "raidz1", &o[1]), 0);
+	plan = nb_plan_doc(&in, o, 2, NULL);
+	assert_non_null(plan);
+	doc = json_pack("{s:{s:s}, s:[{s:s, s:s, s:{s:{s:f}}}]}",
+		"labels", "layout", "raidz", "results",
+		"target", "nfs", "workload", "rand4k-read",
+		"summary", "iops", "median", 2 * o[1].rand_read);
+	m = nb_plan_measured_file(plan, "r.json", doc);
+	assert_string_equal(json_string_value(json_object_get(m, "layout")), "raidz1");
+	assert_string_equal(json_string_value(json_object_get(m, "note")), "");
+	assert_near(json_real_value(json_object_get(m, "over")), NB_PLAN_OVER, 0);
+	f = json_array_get(json_object_get(m, "figures"), 0);
+	assert_near(json_real_value(json_object_get(f, "share")), 2, 1e-9);
+	assert_string_equal(json_string_value(json_object_get(f, "flag")),
+			    NB_PLAN_OVER_MSG);
+	json_decref(m);
+	json_object_set_new(json_object_get(doc, "labels"), "layout",
+			    json_string("raid10"));
+	m = nb_plan_measured_file(plan, "r.json", doc);
+	assert_string_equal(json_string_value(json_object_get(m, "layout")), "raidz2");
+	assert_string_equal(json_string_value(json_object_get(m, "note")),
+			    "its layout label is not among the plan's layouts; "
+			    "against the first layout");
+	json_decref(m);
+	json_decref(doc);
+	json_decref(plan);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -569,6 +663,8 @@ int main(void)
 		cmocka_unit_test(test_unknowns),
 		cmocka_unit_test(test_json_units),
 		cmocka_unit_test(test_measured),
+		cmocka_unit_test(test_plan_file_round_trip),
+		cmocka_unit_test(test_measured_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include "../../core/err.h"
 #include "../../core/result.h"
 #include "../../reports/import.h"
+#include "files.h"
 
 static char dir[] = "/tmp/nb-unit-import.XXXXXX";
 
@@ -58,18 +59,12 @@ static int teardown(void **state)
 
 static json_t *load(const char *name)
 {
-	char path[256];
+	char path[256], *buf;
 	json_error_t e;
-	FILE *f;
 	json_t *j;
-	char *buf = NULL;
-	size_t cap = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_true(getdelim(&buf, &cap, '\0', f) > 0);
-	fclose(f);
+	buf = test_slurp(path);
 	j = json_loads(strchr(buf, '{'), JSON_DISABLE_EOF_CHECK, &e);
 	free(buf);
 	assert_non_null(j);
@@ -110,7 +105,9 @@ static void check_job(const json_t *doc, const char *target, const char *wl,
 			 1000) < 1e-9);
 	assert_true(fabs(metric(doc, target, wl, "lat_mean_us", it) -
 			 fio_fig(job, side, "lat_ns", "mean", NULL) / 1000) < 1e-6);
-	assert_true(metric(doc, target, wl, "bw_bytes", it) > 1e5);
+	/* a figure, not a plausibility bound: with two make checks and a
+	 * sanitizer run beside, this disk gave fio under 100 kB/s */
+	assert_true(metric(doc, target, wl, "bw_bytes", it) > 0);
 }
 
 static void fio_plain_and_json_plus(void **state)

@@ -18,37 +18,20 @@
 
 #include "../../core/err.h"
 #include "../../core/result.h"
+#include "../../hw/plan.h"
+#include "../../hw/plan_result.h"
 #include "../../reports/chart.h"
 #include "../../reports/report.h"
+#include "files.h"
 
 #define G "tests/golden/report/"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
-
-	assert_non_null(f);
-	assert_true(getdelim(&buf, &cap, '\0', f) > 0);
-	fclose(f);
-	return buf;
-}
-
 static void golden(const char *got, const char *file)
 {
-	char path[256], *want;
+	char path[256];
 
 	snprintf(path, sizeof(path), G "%s", file);
-	if (getenv("NASBENCH_UPDATE_GOLDEN")) {
-		FILE *f = fopen(path, "w");
-
-		fputs(got, f);
-		fclose(f);
-	}
-	want = slurp(path);
-	assert_string_equal(got, want);
-	free(want);
+	test_golden(got, path);
 }
 
 static int count(const char *hay, const char *needle)
@@ -90,7 +73,7 @@ static void report(void **state)
 	golden(buf, "report.md");
 	free(buf);
 	snprintf(path, sizeof(path), "%s/bars_bw_bytes.gp", dir);
-	buf = slurp(path);
+	buf = test_slurp(path);
 	golden(buf, "bars_bw_bytes.gp");
 	free(buf);
 
@@ -350,13 +333,89 @@ static void gnuplot_fails(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* The Plan section: a plan as 'hw plan --json' writes it (the N40L of
+ * the first story, three layouts, a SLOG, prices in EUR), read back from
+ * its file, the seed's published results held against it - one of them
+ * made to read 140 MB/s through a 117.7 MB/s link, which is flagged.  The
+ * section's Markdown is a golden file; the HTML has it and the flag's
+ * colour. */
+static void plan(void **state)
+{
+	static const char *const layouts[] = { "raidz1", "md-raid10", "raidz2" };
+	static const char *files[] = { "hw/profiles/n40l-raidz1.json",
+				       "hw/profiles/n40l-raidz1-slog.json" };
+	char dir[] = "/tmp/nb-unit-plan.XXXXXX", path[256], *buf = NULL, *sec, *end;
+	struct nb_plan_in in;
+	struct nb_plan_out out[3];
+	json_t *docs[2], *doc, *plan, *read;
+	struct nb_report *r;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	nb_plan_defaults(&in);
+	assert_int_equal(nb_pool_parse_disks("5x3TB", &in.pool.disks), 0);
+	in.disk_mbs = 150;
+	in.disk_iops = 120;
+	in.price = 80;
+	snprintf(in.currency, sizeof(in.currency), "EUR");
+	in.nic_bps = 1000000000ULL;
+	in.sync_io = 64 * 1024;
+	assert_int_equal(nb_plan_parse_slog("ssd", &in.slog), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(nb_plan_compute(&in, layouts[i], &out[i]), 0);
+	doc = nb_plan_doc(&in, out, 3, NULL);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/plan.json", dir);
+	assert_int_equal(json_dump_file(doc, path, JSON_INDENT(2)), 0);
+	json_decref(doc);
+	assert_int_equal(nb_plan_load(path, &plan), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(nb_result_load(files[i], &docs[i]), 0);
+	read = json_object_get(json_object_get(nb_result_find(docs[0], "iscsi",
+							      "seq512k-read"),
+					       "summary"), "bw_bytes");
+	json_object_set_new(read, "median", json_real(140e6));
+
+	r = nb_report_new(docs, files, 2);
+	nb_plan_measure_all(plan, docs, files, 2);
+	nb_report_plan(r, plan, path);
+	json_decref(plan);               /* the report holds its own */
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nb_report_markdown(r, f), 0);
+	fclose(f);
+	sec = strstr(buf, "## Plan\n");
+	assert_non_null(sec);
+	end = strstr(sec, "## Configurations\n");
+	assert_non_null(end);
+	*end = '\0';
+	golden(sec, "plan.md");
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nb_report_html(r, dir, f), 0);
+	fclose(f);
+	assert_int_equal(count(buf, "<h2>Plan</h2>"), 1);
+	assert_int_equal(count(buf, "<td class=\"num worse\">" NB_PLAN_OVER_MSG
+			       "</td>"), 1);
+	assert_int_equal(count(buf, "<td class=\"num\">400.00 EUR</td>"), 3);
+	free(buf);
+	nb_report_free(r);
+	for (int i = 0; i < 2; i++)
+		json_decref(docs[i]);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(report),
 					    cmocka_unit_test(grid),
 					    cmocka_unit_test(io_analyzer),
 					    cmocka_unit_test(bonnie_headline),
-					    cmocka_unit_test(gnuplot_fails) };
+					    cmocka_unit_test(gnuplot_fails),
+					    cmocka_unit_test(plan) };
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);
 }

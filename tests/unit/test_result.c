@@ -11,17 +11,9 @@
 
 #include "../../core/err.h"
 #include "../../core/result.h"
+#include "files.h"
 
 static char path[64];
-
-static void write_text(const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
 
 static void round_trip(void **state)
 {
@@ -75,15 +67,15 @@ static void bad_files(void **state)
 	(void)state;
 	assert_int_equal(nb_result_load("/nonexistent/r.json", &doc), -ENOENT);
 	assert_null(doc);
-	write_text("{\"schema\": 1, \"tool\": \"nasbench\", \"resu");
+	test_write_file(path, "{\"schema\": 1, \"tool\": \"nasbench\", \"resu");
 	assert_int_equal(nb_result_load(path, &doc), -EINVAL);
 	snprintf(want, sizeof(want), "'%s' is not valid JSON", path);
 	assert_non_null(strstr(nb_err_last(), want));
-	write_text("{\"jobs\": []}");
+	test_write_file(path, "{\"jobs\": []}");
 	assert_int_equal(nb_result_load(path, &doc), -EINVAL);
 	snprintf(want, sizeof(want), "'%s' is not a nasbench result", path);
 	assert_string_equal(nb_err_last(), want);
-	write_text("{\"schema\": 99, \"tool\": \"nasbench\", \"results\": []}");
+	test_write_file(path, "{\"schema\": 99, \"tool\": \"nasbench\", \"results\": []}");
 	assert_int_equal(nb_result_load(path, &doc), -EINVAL);
 	snprintf(want, sizeof(want), "'%s' has result schema 99, newer than this "
 		 "nasbench reads (1): upgrade nasbench", path);

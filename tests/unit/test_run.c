@@ -141,29 +141,38 @@ static void plan_errors(void **state)
 			    "number with K, M, G, T, KiB, GB...)");
 }
 
-/* Run WORKLOADS (i iterations, of SIZE) on one in-memory target "m". */
-static json_t *run_sized(const char *workloads, const char *iterations,
-			 const char *size, int *code)
+/* Run WORKLOADS (ITERATIONS of SIZE; NULL: the default count) on one
+ * target "m" served by OPS; the run must exit with CODE. The result. */
+static json_t *run_on(const struct nb_runner_ops *ops, const char *workloads,
+		      const char *iterations, const char *size, int code)
 {
 	struct nb_progress progress;
 	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
 			     .stop = &stop, .progress = &progress };
 
 	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
-	cfg.targets[0].ops = &nb_runner_mem;
+	cfg.targets[0].ops = ops;
 	cfg.targets[0].run_id = "unit";
 	set("size", size);
-	set("iterations", iterations);
+	if (iterations)
+		set("iterations", iterations);
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
 	assert_int_equal(nb_plan_make(&pl, &cfg, workloads, NULL, 0), 0);
 	nb_progress_init(&progress, stderr, 1);
 	x.doc = nb_result_new("unit", "nasbench run");
-	*code = nb_exec_run(&x);
+	assert_int_equal(nb_exec_run(&x), code);
 	nb_result_finish(x.doc, !stop);
 	return x.doc;
 }
 
-static json_t *run(const char *workloads, const char *iterations, int *code)
+/* the same on the in-memory runner, files of SIZE (run: 1M) */
+static json_t *run_sized(const char *workloads, const char *iterations,
+			 const char *size, int code)
+{
+	return run_on(&nb_runner_mem, workloads, iterations, size, code);
+}
+
+static json_t *run(const char *workloads, const char *iterations, int code)
 {
 	return run_sized(workloads, iterations, "1M", code);
 }
@@ -173,6 +182,22 @@ static const json_t *entry(const json_t *doc, int i)
 	return json_array_get(json_object_get(doc, "results"), (size_t)i);
 }
 
+/* the status and reason of result I, the error of the target */
+static const char *status(const json_t *doc, int i)
+{
+	return nb_jstr(entry(doc, i), "status");
+}
+
+static const char *reason(const json_t *doc, int i)
+{
+	return nb_jstr(entry(doc, i), "reason");
+}
+
+static const char *target_error(const json_t *doc)
+{
+	return nb_jstr(json_array_get(json_object_get(doc, "targets"), 0), "error");
+}
+
 static size_t iterations(const json_t *doc, int i)
 {
 	return json_array_size(json_object_get(entry(doc, i), "iterations"));
@@ -180,17 +205,15 @@ static size_t iterations(const json_t *doc, int i)
 
 static void exec_ok(void **state)
 {
-	int code;
-	json_t *doc = run("seq512k-write,rand4k-read", "2", &code);
+	json_t *doc = run("seq512k-write,rand4k-read", "2", NB_EXIT_OK);
 	const json_t *t = json_array_get(json_object_get(doc, "targets"), 0);
 
 	(void)state;
-	assert_int_equal(code, NB_EXIT_OK);
 	assert_string_equal(nb_jstr(t, "runner"), "mem");
 	assert_string_equal(nb_jstr(t, "url"), "/mem");
 	assert_string_equal(json_string_value(json_array_get(
 		json_object_get(t, "runner_caps"), 1)), "async");
-	assert_string_equal(nb_jstr(entry(doc, 0), "status"), "ok");
+	assert_string_equal(status(doc, 0), "ok");
 	assert_int_equal(iterations(doc, 0), 2);
 	assert_int_equal(iterations(doc, 1), 2);
 	assert_true(json_is_true(json_object_get(doc, "complete")));
@@ -199,81 +222,68 @@ static void exec_ok(void **state)
 
 static void exec_space_check(void **state)
 {
-	int code;
 	json_t *doc;
 
 	(void)state;
 	nb_mem_faults.space = 1000;
-	doc = run("seq512k-write", "1", &code);
-	assert_int_equal(code, NB_EXIT_TARGET);
-	assert_string_equal(nb_jstr(json_array_get(json_object_get(doc, "targets"), 0),
-				    "error"),
-			    "target 'm' has 1000 B free, but the workloads need "
-			    "1 MiB: lower the size (--size)");
+	doc = run("seq512k-write", "1", NB_EXIT_TARGET);
+	assert_string_equal(target_error(doc), "target 'm' has 1000 B free, but the "
+			    "workloads need 1 MiB: lower the size (--size)");
 	assert_int_equal(json_array_size(json_object_get(doc, "results")), 0);
 	json_decref(doc);
 }
 
 static void exec_open_error(void **state)
 {
-	int code;
 	json_t *doc;
 
 	(void)state;
 	nb_mem_faults.open_error = -ECONNREFUSED;
-	doc = run("seq512k-write", "1", &code);
-	assert_int_equal(code, NB_EXIT_TARGET);
-	assert_string_equal(nb_jstr(json_array_get(json_object_get(doc, "targets"), 0),
-				    "error"), "target 'm': cannot connect");
+	doc = run("seq512k-write", "1", NB_EXIT_TARGET);
+	assert_string_equal(target_error(doc), "target 'm': cannot connect");
 	json_decref(doc);
 }
 
 static void exec_skipped(void **state)
 {
-	int code;
-	json_t *doc = run("syncprobe,conform,seq512k-read", "1", &code);
+	json_t *doc = run("syncprobe,conform,seq512k-read", "1", NB_EXIT_OK);
 
 	(void)state;
-	assert_int_equal(code, NB_EXIT_OK);
-	assert_string_equal(nb_jstr(entry(doc, 0), "status"), "skipped");
-	assert_string_equal(nb_jstr(entry(doc, 0), "reason"), "the mem runner on "
+	assert_string_equal(status(doc, 0), "skipped");
+	assert_string_equal(reason(doc, 0), "the mem runner on "
 			    "this target has no durable (sync) writes");
-	assert_string_equal(nb_jstr(entry(doc, 1), "reason"), "it serves nfs,iscsi "
+	assert_string_equal(reason(doc, 1), "it serves nfs,iscsi "
 			    "targets only, not mem");
-	assert_string_equal(nb_jstr(entry(doc, 2), "status"), "ok");
+	assert_string_equal(status(doc, 2), "ok");
 	json_decref(doc);
 }
 
 static void exec_failed_then_skipped(void **state)
 {
-	int code;
 	json_t *doc;
 
 	(void)state;
 	nb_mem_faults.fail_after = 3;
-	doc = run("seq512k-write,rand4k-read", "2", &code);
-	assert_int_equal(code, NB_EXIT_TARGET);
-	assert_string_equal(nb_jstr(entry(doc, 0), "status"), "failed");
-	assert_non_null(strstr(nb_jstr(entry(doc, 0), "reason"), "Input/output error"));
+	doc = run("seq512k-write,rand4k-read", "2", NB_EXIT_TARGET);
+	assert_string_equal(status(doc, 0), "failed");
+	assert_non_null(strstr(reason(doc, 0), "Input/output error"));
 	assert_int_equal(iterations(doc, 0), 1);     /* the finished one */
-	assert_string_equal(nb_jstr(entry(doc, 1), "status"), "skipped");
-	assert_string_equal(nb_jstr(entry(doc, 1), "reason"), "an earlier workload "
+	assert_string_equal(status(doc, 1), "skipped");
+	assert_string_equal(reason(doc, 1), "an earlier workload "
 			    "on this target failed");
 	json_decref(doc);
 }
 
 static void exec_interrupt_keeps_what_finished(void **state)
 {
-	int code;
 	json_t *doc;
 
 	(void)state;
 	/* 1 MiB of 512 KiB writes: 2 I/Os an iteration; stop in the second */
 	nb_mem_faults.stop_after = 3;
-	doc = run("seq512k-write,rand4k-read", "3", &code);
-	assert_int_equal(code, NB_EXIT_OK);
+	doc = run("seq512k-write,rand4k-read", "3", NB_EXIT_OK);
 	assert_true(stop);
-	assert_string_equal(nb_jstr(entry(doc, 0), "status"), "interrupted");
+	assert_string_equal(status(doc, 0), "interrupted");
 	assert_int_equal(iterations(doc, 0), 1);
 	/* nothing more ran, and the document says it is incomplete */
 	assert_int_equal(json_array_size(json_object_get(doc, "results")), 1);
@@ -286,22 +296,13 @@ static void exec_interrupt_keeps_what_finished(void **state)
 static void exec_refused(void **state)
 {
 	static const struct nb_runner_ops fake_nfs = { .name = "nfs" };
-	struct nb_progress progress;
-	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
-			     .stop = &stop, .progress = &progress };
+	json_t *doc;
 
 	(void)state;
-	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
-	cfg.targets[0].ops = &fake_nfs;
-	set("size", "1M");
-	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_plan_make(&pl, &cfg, "seq512k-write,bonnie", NULL, 0), 0);
-	nb_progress_init(&progress, stderr, 1);
-	x.doc = nb_result_new("unit", "nasbench run");
-	assert_int_equal(nb_exec_run(&x), NB_EXIT_USAGE);
-	assert_int_equal(json_array_size(json_object_get(x.doc, "results")), 0);
-	assert_int_equal(json_array_size(json_object_get(x.doc, "targets")), 0);
-	json_decref(x.doc);
+	doc = run_on(&fake_nfs, "seq512k-write,bonnie", NULL, "1M", NB_EXIT_USAGE);
+	assert_int_equal(json_array_size(json_object_get(doc, "results")), 0);
+	assert_int_equal(json_array_size(json_object_get(doc, "targets")), 0);
+	json_decref(doc);
 }
 
 static double metric(const json_t *doc, const char *name)
@@ -318,13 +319,11 @@ static double metric(const json_t *doc, const char *name)
 static void exec_bonnie_per_char(void **state)
 {
 	const long blocks = (4 << 20) / 8192, chars = 3 << 20;
-	int code;
 	json_t *doc;
 
 	(void)state;
-	doc = run_sized("bonnie", "1", "4M", &code);
-	assert_int_equal(code, NB_EXIT_OK);
-	assert_string_equal(nb_jstr(entry(doc, 0), "status"), "ok");
+	doc = run_sized("bonnie", "1", "4M", NB_EXIT_OK);
+	assert_string_equal(status(doc, 0), "ok");
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(
 		entry(doc, 0), "spec"), "char_size")), chars);
 	assert_true(metric(doc, "put_char_kps") > 0 && metric(doc, "get_char_kps") > 0);
@@ -341,13 +340,11 @@ static void exec_bonnie_incompressible(void **state)
 {
 	size_t len, out_len, out_pos = 0;
 	unsigned char *out;
-	int code;
 	json_t *doc;
 
 	(void)state;
 	set("fast", "yes");
-	doc = run_sized("bonnie", "1", "4M", &code);
-	assert_int_equal(code, NB_EXIT_OK);
+	doc = run_sized("bonnie", "1", "4M", NB_EXIT_OK);
 	/* the seeks phase removes the file: its last contents */
 	len = nb_mem_faults.removed_size;
 	assert_int_equal(len, 4 << 20);
@@ -367,12 +364,10 @@ static void exec_bonnie_incompressible(void **state)
  * each time, not one allocation then overwrites (issue 15 item 7) */
 static void exec_iterations_alike(void **state)
 {
-	int code;
-	json_t *doc = run("seq512k-write", "3", &code);
+	json_t *doc = run("seq512k-write", "3", NB_EXIT_OK);
 	const json_t *its;
 
 	(void)state;
-	assert_int_equal(code, NB_EXIT_OK);
 	assert_int_equal(nb_mem_faults.grown, 3 << 20);
 	its = json_object_get(entry(doc, 0), "iterations");
 	for (size_t i = 0; i < 3; i++) {

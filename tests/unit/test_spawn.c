@@ -225,30 +225,33 @@ static void stop_request(void **state)
 	nb_spawn_free(&sp);
 }
 
+/* SP (with no argv: 'sh -c true') fails to run with RC and, unless NULL, MSG */
+static void fails(struct nb_spawn *sp, int rc, const char *msg)
+{
+	static char *sh_true[] = { "sh", "-c", "true", NULL };
+
+	if (!sp->argv)
+		sp->argv = sh_true;
+	assert_int_equal(nb_spawn_run(sp), rc);
+	if (msg)
+		assert_string_equal(nb_err_last(), msg);
+	nb_spawn_free(sp);
+}
+
 static void missing_program(void **state)
 {
 	char *argv[] = { "nasbench-no-such-tool", NULL };
 	char *abs[] = { "/nonexistent/tool", NULL };
-	struct nb_spawn sp = { .argv = argv };
+	struct nb_spawn sp = { .argv = argv, .prog = "/bin/true" };
 	char plain[128], want[200];
 
 	(void)state;
-	assert_int_equal(nb_spawn_run(&sp), -ENOENT);
-	assert_string_equal(nb_err_last(), "cannot run 'nasbench-no-such-tool': "
-			    "No such file or directory");
-	nb_spawn_free(&sp);
-
-	memset(&sp, 0, sizeof(sp));
-	sp.argv = abs;
-	assert_int_equal(nb_spawn_run(&sp), -ENOENT);
-	assert_string_equal(nb_err_last(), "cannot run '/nonexistent/tool': No "
-			    "such file or directory");
-	nb_spawn_free(&sp);
+	fails(&(struct nb_spawn){ .argv = argv }, -ENOENT,
+	      "cannot run 'nasbench-no-such-tool': No such file or directory");
+	fails(&(struct nb_spawn){ .argv = abs }, -ENOENT,
+	      "cannot run '/nonexistent/tool': No such file or directory");
 
 	/* PROG runs, with ARGV[0] as its name */
-	memset(&sp, 0, sizeof(sp));
-	sp.argv = argv;
-	sp.prog = "/bin/true";
 	assert_int_equal(nb_spawn_run(&sp), 0);
 	assert_int_equal(sp.status, 0);
 	nb_spawn_free(&sp);
@@ -258,27 +261,14 @@ static void missing_program(void **state)
 	fclose(fopen(plain, "w"));
 	chmod(plain, 0644);
 	snprintf(want, sizeof(want), "cannot run '%s': Permission denied", plain);
-	memset(&sp, 0, sizeof(sp));
-	sp.argv = argv;
-	sp.prog = plain;
-	assert_int_equal(nb_spawn_run(&sp), -EACCES);
-	assert_string_equal(nb_err_last(), want);
-	nb_spawn_free(&sp);
+	fails(&(struct nb_spawn){ .argv = argv, .prog = plain }, -EACCES, want);
 	unlink(plain);
 
 	/* a working directory that does not exist */
-	memset(&sp, 0, sizeof(sp));
-	sp.dir = "/nonexistent/dir";
-	assert_int_equal(sh(&sp, "true"), -ENOENT);
-	nb_spawn_free(&sp);
-
+	fails(&(struct nb_spawn){ .dir = "/nonexistent/dir" }, -ENOENT, NULL);
 	/* an output file that cannot be written */
-	memset(&sp, 0, sizeof(sp));
-	sp.out_path = "/nonexistent/out";
-	assert_int_equal(sh(&sp, "true"), -ENOENT);
-	assert_string_equal(nb_err_last(), "cannot write '/nonexistent/out': No "
-			    "such file or directory");
-	nb_spawn_free(&sp);
+	fails(&(struct nb_spawn){ .out_path = "/nonexistent/out" }, -ENOENT,
+	      "cannot write '/nonexistent/out': No such file or directory");
 }
 
 static void side_by_side(void **state)

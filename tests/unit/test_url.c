@@ -9,29 +9,38 @@
 #include "../../core/err.h"
 #include "../../core/url.h"
 
+/* URLs parsed: scheme, user, password, host, port, path */
+static const struct {
+	const char *url, *scheme, *user, *password, *host;
+	int port;
+	const char *path;
+} urls[] = {
+	{ "/mnt/tank", "file", "", "", "", 0, "/mnt/tank" },
+	{ "file:///srv/x", "file", "", "", "", 0, "/srv/x" },
+	{ "nfs://nas.example:2049/mnt/tank/bench?version=3&timeout=5", "nfs", "", "", "nas.example", 2049, "/mnt/tank/bench" },
+	{ "iscsi://bob%s3cret@10.0.0.1:3260/iqn.2005-10.org.freenas.ctl:bench/1", "iscsi", "bob", "s3cret", "10.0.0.1", 3260, "/iqn.2005-10.org.freenas.ctl:bench/1" },
+	/* an iSCSI password may hold '@' and '/' */
+	{ "iscsi://bob%p@s/s@host:3262/iqn.x:y/1", "iscsi", "bob", "p@s/s", "host", 3262, "/iqn.x:y/1" },
+};
+
 static void parse(void **state)
 {
 	struct nb_url u;
 
 	(void)state;
-	assert_int_equal(nb_url_parse("/mnt/tank", &u), 0);
-	assert_string_equal(u.scheme, "file");
-	assert_string_equal(u.path, "/mnt/tank");
-	assert_int_equal(nb_url_parse("file:///srv/x", &u), 0);
-	assert_string_equal(u.path, "/srv/x");
-	assert_int_equal(nb_url_parse("nfs://nas.example:2049/mnt/tank/bench?version=3&timeout=5", &u), 0);
-	assert_string_equal(u.scheme, "nfs");
-	assert_string_equal(u.host, "nas.example");
-	assert_int_equal(u.port, 2049);
-	assert_string_equal(u.path, "/mnt/tank/bench");
+	for (size_t i = 0; i < sizeof(urls) / sizeof(urls[0]); i++) {
+		assert_int_equal(nb_url_parse(urls[i].url, &u), 0);
+		assert_string_equal(u.scheme, urls[i].scheme);
+		assert_string_equal(u.user, urls[i].user);
+		assert_string_equal(u.password, urls[i].password);
+		assert_string_equal(u.host, urls[i].host);
+		assert_int_equal(u.port, urls[i].port);
+		assert_string_equal(u.path, urls[i].path);
+	}
+	assert_int_equal(nb_url_parse(urls[2].url, &u), 0);
 	assert_string_equal(nb_url_arg(&u, "version"), "3");
 	assert_string_equal(nb_url_arg(&u, "timeout"), "5");
 	assert_null(nb_url_arg(&u, "nope"));
-	assert_int_equal(nb_url_parse("iscsi://bob%s3cret@10.0.0.1:3260/iqn.2005-10.org.freenas.ctl:bench/1", &u), 0);
-	assert_string_equal(u.user, "bob");
-	assert_string_equal(u.password, "s3cret");
-	assert_string_equal(u.host, "10.0.0.1");
-	assert_string_equal(u.path, "/iqn.2005-10.org.freenas.ctl:bench/1");
 }
 
 static void bad(void **state)
@@ -68,18 +77,12 @@ static void bad(void **state)
 	assert_null(strstr(nb_err_last(), "topsecret"));
 }
 
+/* the error for a bad URL never shows the password */
 static void iscsi_password(void **state)
 {
 	struct nb_url u;
 
 	(void)state;
-	assert_int_equal(nb_url_parse("iscsi://bob%p@s/s@host:3262/iqn.x:y/1", &u), 0);
-	assert_string_equal(u.user, "bob");
-	assert_string_equal(u.password, "p@s/s");
-	assert_string_equal(u.host, "host");
-	assert_int_equal(u.port, 3262);
-	assert_string_equal(u.path, "/iqn.x:y/1");
-	/* the error for a bad URL never shows the password */
 	assert_int_equal(nb_url_parse("iscsi://bob%p@s/s@host:99999/iqn/1", &u), -EINVAL);
 	assert_null(strstr(nb_err_last(), "p@s"));
 	assert_non_null(strstr(nb_err_last(), "bob%***@host:99999"));
@@ -87,28 +90,24 @@ static void iscsi_password(void **state)
 
 static void redact(void **state)
 {
+	/* a URL, as a message shows it */
+	static const char *const cases[][2] = {
+		{ "iscsi://bob%s3cret@host/iqn/1", "iscsi://bob%***@host/iqn/1" },
+		{ "nfs://u:pw@host/x", "nfs://u:***@host/x" },
+		{ "iscsi://bob@host/iqn/1", "iscsi://bob@host/iqn/1" },
+		{ "/plain/path", "/plain/path" },
+		/* an iSCSI password may hold '@' or '/': none of it shows */
+		{ "iscsi://bob%p@s/s@host:3262/iqn.x:y/1", "iscsi://bob%***@host:3262/iqn.x:y/1" },
+		{ "lab=iscsi://bob%p@s/s@host/iqn.x:y/1", "lab=iscsi://bob%***@host/iqn.x:y/1" },
+		{ "iscsi://bob%@host/iqn/1", "iscsi://bob%***@host/iqn/1" },
+		/* an '@' in the path is not an authority */
+		{ "nfs://host/a%b@c", "nfs://host/a%b@c" },
+	};
 	char buf[256];
 
 	(void)state;
-	assert_string_equal(nb_url_redact("iscsi://bob%s3cret@host/iqn/1", buf, sizeof(buf)),
-			    "iscsi://bob%***@host/iqn/1");
-	assert_string_equal(nb_url_redact("nfs://u:pw@host/x", buf, sizeof(buf)),
-			    "nfs://u:***@host/x");
-	assert_string_equal(nb_url_redact("iscsi://bob@host/iqn/1", buf, sizeof(buf)),
-			    "iscsi://bob@host/iqn/1");
-	assert_string_equal(nb_url_redact("/plain/path", buf, sizeof(buf)), "/plain/path");
-	/* an iSCSI password may hold '@' or '/': none of it shows */
-	assert_string_equal(nb_url_redact("iscsi://bob%p@s/s@host:3262/iqn.x:y/1", buf,
-					  sizeof(buf)),
-			    "iscsi://bob%***@host:3262/iqn.x:y/1");
-	assert_string_equal(nb_url_redact("lab=iscsi://bob%p@s/s@host/iqn.x:y/1", buf,
-					  sizeof(buf)),
-			    "lab=iscsi://bob%***@host/iqn.x:y/1");
-	assert_string_equal(nb_url_redact("iscsi://bob%@host/iqn/1", buf, sizeof(buf)),
-			    "iscsi://bob%***@host/iqn/1");
-	/* an '@' in the path is not an authority */
-	assert_string_equal(nb_url_redact("nfs://host/a%b@c", buf, sizeof(buf)),
-			    "nfs://host/a%b@c");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(nb_url_redact(cases[i][0], buf, sizeof(buf)), cases[i][1]);
 }
 
 int main(void)
