@@ -243,24 +243,40 @@ static void grid(void **state)
 		json_decref(docs[i]);
 }
 
+/* The Markdown of a grid (ROWS, COLS, BASELINE) over two result files,
+ * each document passed to TWEAK first when there is one; all freed. */
+static char *grid_of(const char *files[2], void (*tweak)(json_t *doc),
+		     const char *rows, const char *cols, const char *baseline)
+{
+	json_t *docs[2];
+	struct nb_report *r;
+	char *md;
+
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(nb_result_load(files[i], &docs[i]), 0);
+		if (tweak)
+			tweak(docs[i]);
+	}
+	r = nb_report_new(docs, files, 2);
+	nb_report_skip_charts(r, NULL);
+	assert_int_equal(nb_report_grid(r, rows, cols, baseline, NULL), 0);
+	md = markdown(r);
+	nb_report_free(r);
+	for (int i = 0; i < 2; i++)
+		json_decref(docs[i]);
+	return md;
+}
+
 /* The seed's I/O Analyzer table (iSCSI vs NFS x read/write x sync, per
  * SLOG) as one grid of the published N40L figures. */
 static void io_analyzer(void **state)
 {
 	static const char *files[] = { "hw/profiles/n40l-raidz1.json",
 				       "hw/profiles/n40l-raidz1-slog.json" };
-	json_t *docs[2];
-	struct nb_report *r;
-	char *md;
+	char *md = grid_of(files, NULL, "layout,slog", "target,spec.rw,spec.sync",
+			   "slog=none");
 
 	(void)state;
-	for (int i = 0; i < 2; i++)
-		assert_int_equal(nb_result_load(files[i], &docs[i]), 0);
-	r = nb_report_new(docs, files, 2);
-	nb_report_skip_charts(r, NULL);
-	assert_int_equal(nb_report_grid(r, "layout,slog", "target,spec.rw,spec.sync",
-					"slog=none", NULL), 0);
-	md = markdown(r);
 	assert_non_null(strstr(md, "| layout / slog | target=iscsi spec.rw=write "
 				   "spec.sync=none | target=iscsi spec.rw=read spec.sync=none "
 				   "| target=nfs spec.rw=write spec.sync=always | target=nfs "
@@ -269,9 +285,16 @@ static void io_analyzer(void **state)
 				   "baseline | 5.24 n=1, baseline | 54.5 n=1, baseline |\n"));
 	assert_non_null(strstr(md, "| raidz1, SSD |  |  | 31.5 n=1, +500% |  |\n"));
 	free(md);
-	nb_report_free(r);
-	for (int i = 0; i < 2; i++)
-		json_decref(docs[i]);
+}
+
+/* A per-char figure added to a bonnie result's first iteration. */
+static void add_put_char(json_t *doc)
+{
+	json_t *it = json_array_get(json_object_get(json_array_get(
+		json_object_get(doc, "results"), 0), "iterations"), 0);
+
+	json_object_set_new(json_object_get(it, "metrics"), "put_char_bw_bytes",
+			    json_real(2e6));
 }
 
 /* bonnie's headline in the grid is its block write (the seed's put_block,
@@ -281,30 +304,12 @@ static void bonnie_headline(void **state)
 {
 	static const char *files[] = { "hw/profiles/dl380p-bare.json",
 				       "hw/profiles/dl380p-xen.json" };
-	json_t *docs[2];
-	struct nb_report *r;
-	char *md;
+	char *md = grid_of(files, add_put_char, NULL, NULL, NULL);
 
 	(void)state;
-	for (int i = 0; i < 2; i++) {
-		json_t *it;
-
-		assert_int_equal(nb_result_load(files[i], &docs[i]), 0);
-		it = json_array_get(json_object_get(json_array_get(
-			json_object_get(docs[i], "results"), 0), "iterations"), 0);
-		json_object_set_new(json_object_get(it, "metrics"), "put_char_bw_bytes",
-				    json_real(2e6));
-	}
-	r = nb_report_new(docs, files, 2);
-	nb_report_skip_charts(r, NULL);
-	assert_int_equal(nb_report_grid(r, NULL, NULL, NULL, NULL), 0);
-	md = markdown(r);
 	assert_non_null(strstr(md, "**put\\_block MB/s (median)**"));
 	assert_non_null(strstr(md, "| bonnie | 352.0 n=1, baseline | 222.8 n=1, -37% |\n"));
 	free(md);
-	nb_report_free(r);
-	for (int i = 0; i < 2; i++)
-		json_decref(docs[i]);
 }
 
 /* gnuplot failing on a script: the message names the script and carries
