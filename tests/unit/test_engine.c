@@ -223,6 +223,8 @@ static struct dev {
 	int nheld, nfin;
 	uint64_t qd, total, sent, reaped;
 	int reaps, short_reaps, batched, early;
+	void *bufs[NB_MAX_QD];           /* the distinct buffers sent */
+	int nbufs;
 } dev;
 
 static int dev_submit(struct nb_target *dt, struct nb_io *io)
@@ -235,6 +237,12 @@ static int dev_submit(struct nb_target *dt, struct nb_io *io)
 	dev.held[dev.nheld].io = io;
 	dev.held[dev.nheld++].sent_at = nb_now_ns();
 	dev.sent++;
+	for (int i = 0; i <= dev.nbufs && i < NB_MAX_QD; i++) {
+		if (i == dev.nbufs)
+			dev.bufs[dev.nbufs++] = io->buf;
+		if (dev.bufs[i] == io->buf)
+			break;
+	}
 	return 0;
 }
 
@@ -307,6 +315,31 @@ static void queue_depth_held(void **state)
 	}
 }
 
+/* Reads land in a buffer of their own for each I/O in flight, as fio
+ * gives them, unless the runner copies them out of its own receive
+ * buffers (share_read_buffers: iSCSI, NFS): with one shared buffer kept
+ * hot in the CPU's cache, posix seq512k-read measured 1.32x fio's MB/s. */
+static void read_buffers(void **state)
+{
+	struct nb_runner_ops copying = dev_ops;
+	struct nb_target_cfg dcfg = { .name = "dev" };
+	struct nb_target dt = { .ops = &dev_ops, .cfg = &dcfg, .block_size = 1 };
+	struct nb_file *f = (struct nb_file *)&dev;
+	struct nb_iospec rd = { .pattern = NB_PAT_SEQ, .rw = NB_RW_READ,
+				.bs = 4096, .qd = 8, .size = 1 << 20, .seed = 4 };
+
+	(void)state;
+	copying.share_read_buffers = 1;
+	for (int shared = 0; shared < 2; shared++) {
+		memset(&dev, 0, sizeof(dev));
+		dev.qd = rd.qd;
+		dev.total = rd.size / rd.bs;
+		dt.ops = shared ? &copying : &dev_ops;
+		assert_int_equal(nb_engine_run(&dt, f, &rd, NULL, &r), 0);
+		assert_int_equal(dev.nbufs, shared ? 1 : 8);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +348,7 @@ int main(void)
 		cmocka_unit_test(sectors_unique),
 		cmocka_unit_test(errors),
 		cmocka_unit_test(queue_depth_held),
+		cmocka_unit_test(read_buffers),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, setup, teardown);
