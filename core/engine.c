@@ -241,11 +241,11 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 		return nb_err_set("out of memory"), -ENOMEM;
 	}
 	/* Reads nobody checks share one buffer where the runner copies into
-	 * it (share_read_buffers): the bytes still cross the wire and land in
+	 * it (not own_read_buffers): the bytes still cross the wire and land in
 	 * memory, but the client's cache is not thrashed by QD x BS of buffers
 	 * (16 x 512 KiB cost ~20% more CPU per I/O over iSCSI, which libiscsi's
 	 * own iscsi-perf does not pay). */
-	shared = t->ops->share_read_buffers && s->rw == NB_RW_READ &&
+	shared = !t->ops->own_read_buffers && s->rw == NB_RW_READ &&
 		 !(h && h->check);
 	for (nfree = 0; nfree < (int)s->qd; nfree++) {
 		slots[nfree].io.buf = shared && nfree ? slots[0].io.buf

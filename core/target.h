@@ -109,13 +109,14 @@ struct nb_runner_ops {
 	const char *scheme;      /* "file" */
 	const char *help;        /* one line for 'nasbench list' */
 	unsigned caps;           /* enum nb_cap: the most this runner can do */
-	/* Reads nobody checks may share one buffer: the runner copies each
-	 * reply out of its own receive buffers (libiscsi, libnfs), work their
-	 * own tools (iscsi-perf) spare themselves.  0: every I/O in flight has
-	 * a buffer of its own, as fio gives it, because the kernel or the
-	 * device writes into it (a shared one stays in the CPU's cache: posix
-	 * seq512k-read measured 1.32x fio's MB/s on this machine with one). */
-	int share_read_buffers;
+	/* 1: the kernel or the device writes each read into the caller's
+	 * buffer (posix), so every I/O in flight has a buffer of its own, as
+	 * fio gives it (one shared buffer stays in the CPU's cache: posix
+	 * seq512k-read measured 1.32x fio's MB/s with one).  0: the runner
+	 * copies each reply out of its own receive buffers (libiscsi, libnfs)
+	 * and reads nobody checks share one, a copy into QD buffers their own
+	 * tools (iscsi-perf) do not make. */
+	int own_read_buffers;
 
 	/* Connect; on file targets create the scratch directory. */
 	int (*open)(struct nb_target *t);

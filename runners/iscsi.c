@@ -766,7 +766,6 @@ const struct nb_runner_ops nb_runner_iscsi = {
 	.scheme = "iscsi",
 	.help = "iSCSI LUN through libiscsi (iscsi://[user%pass@]host[:port]/iqn/lun)",
 	.caps = NB_CAP_BLOCK | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_DIRECT,
-	.share_read_buffers = 1,
 	.open = iscsi_open,
 	.close = iscsi_close,
 	.space = iscsi_space,

@@ -586,7 +586,6 @@ const struct nb_runner_ops nb_runner_nfs = {
 		"async = UNSTABLE + COMMIT)",
 	.caps = NB_CAP_FILES | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_META |
 		NB_CAP_DIRECT,
-	.share_read_buffers = 1,
 	.open = nfs_rt_open,
 	.close = nfs_rt_close,
 	.space = nfs_rt_space,

@@ -497,6 +497,7 @@ const struct nb_runner_ops nb_runner_posix = {
 	.help = "local directory, file or block device (io_uring, O_DIRECT)",
 	.caps = NB_CAP_FILES | NB_CAP_BLOCK | NB_CAP_ASYNC | NB_CAP_SYNC |
 		NB_CAP_META | NB_CAP_DIRECT,
+	.own_read_buffers = 1,
 	.open = posix_open,
 	.close = posix_close,
 	.space = posix_space,

@@ -316,12 +316,13 @@ static void queue_depth_held(void **state)
 }
 
 /* Reads land in a buffer of their own for each I/O in flight, as fio
- * gives them, unless the runner copies them out of its own receive
- * buffers (share_read_buffers: iSCSI, NFS): with one shared buffer kept
- * hot in the CPU's cache, posix seq512k-read measured 1.32x fio's MB/s. */
+ * gives them, where the kernel or the device writes them (own_read_buffers:
+ * posix); with one shared buffer kept hot in the CPU's cache, posix
+ * seq512k-read measured 1.32x fio's MB/s.  A runner that copies replies
+ * out of its own receive buffers (iSCSI, NFS) shares one. */
 static void read_buffers(void **state)
 {
-	struct nb_runner_ops copying = dev_ops;
+	struct nb_runner_ops owning = dev_ops;
 	struct nb_target_cfg dcfg = { .name = "dev" };
 	struct nb_target dt = { .ops = &dev_ops, .cfg = &dcfg, .block_size = 1 };
 	struct nb_file *f = (struct nb_file *)&dev;
@@ -329,12 +330,12 @@ static void read_buffers(void **state)
 				.bs = 4096, .qd = 8, .size = 1 << 20, .seed = 4 };
 
 	(void)state;
-	copying.share_read_buffers = 1;
+	owning.own_read_buffers = 1;
 	for (int shared = 0; shared < 2; shared++) {
 		memset(&dev, 0, sizeof(dev));
 		dev.qd = rd.qd;
 		dev.total = rd.size / rd.bs;
-		dt.ops = shared ? &copying : &dev_ops;
+		dt.ops = shared ? &dev_ops : &owning;
 		assert_int_equal(nb_engine_run(&dt, f, &rd, NULL, &r), 0);
 		assert_int_equal(dev.nbufs, shared ? 1 : 8);
 	}
