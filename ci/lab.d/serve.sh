@@ -75,7 +75,7 @@ lab_nfs_up() {
 		-p /run/ganesha.pid) >/dev/null 2>&1 </dev/null 9>&- &
 	echo $! >"$s/ganesha.pid"
 	for _ in $(seq 300); do
-		lab_pid_alive "$s/ganesha.pid" ganesha.nfsd ||
+		lab_pid_alive "$s/ganesha.pid" ganesha.nfsd starting ||
 			lab_die "ganesha exited: $(grep -v -e DBUS -e krb5 "$s/ganesha.log" | tail -3)"
 		if ip netns exec "$LAB_NS" rpcinfo -t "$LAB_BOX_IP" mountd 3 >/dev/null 2>&1 &&
 		   ip netns exec "$LAB_NS" rpcinfo -t "$LAB_BOX_IP" nfs 3 >/dev/null 2>&1; then
@@ -96,7 +96,7 @@ lab_iscsi_up() {
 	echo $! >"$s/tgtd.pid"
 	for _ in $(seq 100); do
 		lab_tgt_adm --op show --mode sys >/dev/null 2>&1 && break
-		lab_pid_alive "$s/tgtd.pid" tgtd || lab_die "tgtd exited: $(tail -3 "$s/tgtd.log")"
+		lab_pid_alive "$s/tgtd.pid" tgtd starting || lab_die "tgtd exited: $(tail -3 "$s/tgtd.log")"
 		sleep 0.1
 	done
 	lab_tgt_adm --op new --mode target --tid 1 -T "$LAB_IQN:$LAB_NAME" &&
