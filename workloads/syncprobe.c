@@ -224,11 +224,13 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 		rc = timed(c, i & 1 ? fa : fs, NB_OP_WRITE, buf, 512 * 1024, off,
 			   !(i & 1), &pr[3 + (i & 1)]);
 		if ((i & 1) && (i & 7) == 7) {
-			el = nb_now_ns() - t0;
-			nb_progress_update(c->progress, pr[3].bytes + pr[4].bytes, el);
+			uint64_t now = nb_now_ns();
+
+			nb_progress_update(c->progress, pr[3].bytes + pr[4].bytes,
+					   now - t0);
 			if (*c->stop)
 				rc = -EINTR;
-			if (nb_now_ns() - t1 >= runtime_us * 1000) {
+			if (now - t1 >= runtime_us * 1000) {
 				if ((i + 1 < big ? i + 1 : big) * 512 * 1024 > *covered)
 					*covered = (i + 1 < big ? i + 1 : big) * 512 * 1024;
 				break;
