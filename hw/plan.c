@@ -5,8 +5,6 @@
  * Constants:
  *   128 KiB: the aggregation of a throttled (ci/lab) disk's streaming I/O,
  *     zfs-fuse's vdev_queue.c zfs_vdev_aggregation_limit = SPA_MAXBLOCKSIZE.
- *   512 KiB: metaslab.c metaslab_aliquot: bytes allocated on one vdev
- *     before the allocator moves to the next.
  *   32 KiB: zfs_log.c zfs_immediate_write_sz: a larger sync write without
  *     a SLOG is written in place (WR_INDIRECT) and the log points to it.
  *   SLOG kinds: a consumer SATA SSD without power-loss protection takes
@@ -28,7 +26,6 @@
 
 #define AGGREGATE (128.0 * 1024)
 #define IMMEDIATE_WRITE_SZ (32 * 1024)
-#define ALIQUOT (512.0 * 1024)
 
 const char *nb_plan_layouts(void)
 {
@@ -275,24 +272,47 @@ static void speeds(const struct nb_plan_in *in, struct nb_plan_out *o)
 	o->rand_write = rw;
 }
 
-/* Sync writes: q writes of W per commit.  SLOG null: the log on the pool.
- * The allocator stays on a vdev for 512 KiB (metaslab.c metaslab_aliquot):
- * a commit's data goes to ceil(q W / 512 KiB) vdevs, not all of them. */
+/* Seconds to write a commit's BYTES in place (zfs_log.c WR_INDIRECT,
+ * dmu_sync): whole records of R bytes (a record partly written is written
+ * whole), spread over the vdevs, so a disk takes k of them, c bytes each (a
+ * raidz column; a mirror's or stripe's whole record).  A disk with heads
+ * positions once and streams the k; a throttled one charges each I/O
+ * (zfs-fuse issues a record's columns separately: ci/lab's 512 KiB sync
+ * writes on raidz1 of 5 take four 32 KiB tokens a disk, on raid10 two
+ * 128 KiB ones). */
+static double in_place(const struct nb_plan_in *in, const struct nb_plan_out *o,
+		       const struct disk *d, double bytes)
+{
+	double R = (double)o->cap.block, S = (double)(1 << in->pool.ashift);
+	double k = ceil(ceil(bytes / R) / o->l.nvdevs), c = R;
+
+	if (o->l.kind == NB_POOL_RAIDZ)
+		c = ceil(R / S / (o->l.width - o->l.parity)) * S;
+	return d->throttled ? k * io_time(d, c) : io_time(d, k * c);
+}
+
+/* Sync writes: q writes of W per commit.  SLOG null: the log on the pool:
+ * above 32 KiB the data is written in place and a log block points to it
+ * (one more I/O); up to 32 KiB it is copied into the log block and written
+ * again with its transaction group (at most half the pool's stream).  A
+ * SLOG takes the copy; the pool writes the data with its group. */
 static double sync_rate(const struct nb_plan_in *in, const struct nb_plan_out *o,
 			const struct nb_plan_slog *slog)
 {
+	struct disk d = { in->disk_mbs * 1e6, in->disk_iops, in->throttled };
 	double W = (double)in->sync_io, q = in->sync_qd, sw = o->disk_write;
-	double v = o->l.zfs ? o->l.nvdevs : 1, T, cap = sw, rate;
+	double T, cap = sw, rate;
 
-	if (sw <= 0 || in->disk_iops <= 0)
+	if (sw <= 0 || d.I <= 0 || d.B <= 0)
 		return -1;
-	sw = sw / v * fmin(v, ceil(q * W / ALIQUOT));
 	if (slog) {
 		T = q * W / (slog->mbs * 1e6) + 1 / slog->sync_iops;
-	} else if (!o->l.zfs || W > IMMEDIATE_WRITE_SZ) {
-		T = q * W / sw + 2 / in->disk_iops;
+	} else if (!o->l.zfs) {
+		T = q * W / sw + 2 / d.I;       /* the data's positioning, a flush */
+	} else if (W > IMMEDIATE_WRITE_SZ) {
+		T = in_place(in, o, &d, q * W) + io_time(&d, 4096);
 	} else {
-		T = q * W / sw + 1 / in->disk_iops;
+		T = q * W / sw + 1 / d.I;
 		cap = sw / 2;
 	}
 	if (o->link > 0)

@@ -139,13 +139,17 @@ assert_out "sync writes of 64 KiB, 1 committed together; SLOG ssd (400 MB/s, 100
 assert_out "sync write MB/s       3.8"
 assert_out "sync, SLOG MB/s       38.1"
 
-t_case "plan: ci/lab's disk profile (throttled, 32K stream I/Os): raidz1 streams, raid10 seeks"
-run "$NB" hw plan --disks 4x2GB --disk-iops 150 --disk-mbs 125.8 --throttled --box-io 32K --layout raidz1,raid10 --slog plp-nvme
+t_case "plan: ci/lab's disk profile (throttled): raidz1 streams, raid10 seeks and syncs"
+run "$NB" hw plan --disks 4x2GB --disk-iops 150 --disk-mbs 125.8 --throttled --layout raidz1,raid10 --slog plp-nvme
 assert_rc 0
 assert_out "4 x 2.00 GB disks, 126 MB/s and 150 IOPS each (throttled)"
-assert_out "seq write MB/s        14.3 disks      9.8 disks"
+assert_out "seq write MB/s        57.2 disks      39.3 disks"
 assert_out "rand read IOPS        200             600"
-assert_out "sync write MB/s       10.5            4.4"
+assert_out "sync write MB/s       15.7            26.2"
+assert_out "sync, SLOG MB/s       57.2            39.3"
+run "$NB" hw plan --disks 4x2GB --disk-iops 150 --disk-mbs 125.8 --throttled --box-io 32K --layout raidz1,raid10
+assert_rc 0
+assert_out "seq write MB/s        14.3 disks      9.8 disks"
 
 t_case "plan --json: every figure with its unit (the DL380p, 20% over-provisioning)"
 run "$NB" hw plan --disks 10x500GB --disk-mbs 500 --disk-iops 90000 --price 80 --base-price 700 --reserve 20% --layout raid6,raidz2,md-raid10 --currency USD --json
