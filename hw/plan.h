@@ -9,9 +9,9 @@
  * on a throttled disk (a token bucket, ci/lab's cgroup) t(s) = max(1/I,
  * s/B), and streaming runs in aggregated I/Os of 128 KiB, so it gives
  * min(B, 128 KiB x I).  Bs below is the streaming rate.  A box that hands a
- * client's stream to throttled disks in smaller I/Os (--box-io: FUSE
- * without a page cache, 32 KiB) streams min(B, box_io x I); a transaction
- * group's records (random writes) still go out aggregated.
+ * client's stream to throttled disks in smaller I/Os (--box-io: ci/lab's
+ * reads with its 64 MiB ARC, 32 KiB) streams min(B, box_io x I); a
+ * transaction group's records (random writes) still go out aggregated.
  *
  * Per vdev of w disks (raidz: P parity, d = w - P; eff = block / allocated
  * size of a block, hw/pool.c), block R = recordsize (or volblocksize):
@@ -26,13 +26,16 @@
  *   md-raid10 seq read N*Bs, write N/2*Bs, rand N/t(4K) and N/2/t(4K).
  *   (t(4K) = 1/I on a real disk.)
  *
- * Sync writes of W bytes, q in flight, committed together (the ZIL); the
- * data goes to ceil(q*W / 512 KiB) vdevs (seq_write below is theirs):
- *   no SLOG, W > 32 KiB: data written in place, a log block, a flush:
- *       T = q*W/seq_write + 2/I
+ * Sync writes of W bytes, q in flight, committed together (the ZIL):
+ *   no SLOG, W > 32 KiB: the data written in place, then a log block:
+ *       T = t_data + t(4K); the commit's ceil(q*W/R) records spread over
+ *       the vdevs, k = ceil(records / vdevs) a disk of c bytes each (raidz
+ *       R/d rounded up to sectors, mirror and stripe R): t_data = t(k*c)
+ *       on a real disk (one positioning), k*t(c) on a throttled one
  *   no SLOG, W <= 32 KiB: copied into the log block: T = q*W/seq_write + 1/I,
  *       and the data is written twice: at most seq_write/2
  *   SLOG (L bytes/s, J sync IOPS): T = q*W/L + 1/J, at most seq_write
+ *   mdadm: T = q*W/seq_write + 2/I
  *   rate = q*W / (T + W/link), at most the link.
  * The link carries rate/8 * efficiency bytes/s of payload, efficiency =
  * (MTU-52)/(MTU+38): 0.941 at MTU 1500.  Expected = the lower of disks and
@@ -66,8 +69,8 @@ struct nb_plan_in {
 	double box_mbs;          /* the box's own ceiling (CPU, software), MB/s;
 				  * < 0 none: a figure measured on fast disks */
 	uint64_t box_io;         /* the largest I/O a client's stream reaches a
-				  * throttled disk in (ci/lab, FUSE without
-				  * a page cache: 32 KiB); 0: aggregated */
+				  * throttled disk in (ci/lab's reads with
+				  * its 64 MiB ARC: 32 KiB); 0: aggregated */
 	uint64_t nic_bps;        /* line rate, bits/s; 0: local, no link */
 	double efficiency;       /* payload / line rate, 0 < e <= 1 */
 	struct nb_plan_slog slog;
