@@ -275,7 +275,8 @@ static void speeds(const struct nb_plan_in *in, struct nb_plan_out *o)
 /* Seconds to write a commit's BYTES in place (zfs_log.c WR_INDIRECT,
  * dmu_sync): whole records of R bytes (a record partly written is written
  * whole), spread over the vdevs, so a disk takes k of them, c bytes each (a
- * raidz column; a mirror's or stripe's whole record).  A disk with heads
+ * raidz column, and a small record is on fewer disks than the vdev's; a
+ * mirror's or stripe's whole record).  A disk with heads
  * positions once and streams the k; a throttled one charges each I/O
  * (zfs-fuse issues a record's columns separately: ci/lab's 512 KiB sync
  * writes on raidz1 of 5 take four 32 KiB tokens a disk, on raid10 two
@@ -284,10 +285,16 @@ static double in_place(const struct nb_plan_in *in, const struct nb_plan_out *o,
 		       const struct disk *d, double bytes)
 {
 	double R = (double)o->cap.block, S = (double)(1 << in->pool.ashift);
-	double k = ceil(ceil(bytes / R) / o->l.nvdevs), c = R;
+	double recs = ceil(ceil(bytes / R) / o->l.nvdevs), k = recs, c = R;
 
-	if (o->l.kind == NB_POOL_RAIDZ)
-		c = ceil(R / S / (o->l.width - o->l.parity)) * S;
+	if (o->l.kind == NB_POOL_RAIDZ) {
+		/* a record of n sectors: n data sectors in columns of
+		 * ceil(n/d) and P parity columns, on min(w, n + P) disks */
+		double w = o->l.width, n = ceil(R / S);
+
+		c = ceil(n / (w - o->l.parity)) * S;
+		k = ceil(recs * fmin(w, n + o->l.parity) / w);
+	}
 	return d->throttled ? k * io_time(d, c) : io_time(d, k * c);
 }
 

@@ -453,6 +453,12 @@ static void test_throttled(void **state)
 	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
 	assert_near(o.sync_write, 524288 / (4 / 150.0 + 1 / 150.0), 1e-6);
 	assert_near(o.sync_write / 1e6, 15.7, 0.05);
+	/* an iSCSI zvol of 8K blocks: 64 blocks of 2 data sectors and a
+	 * parity one, on 3 of the 5 disks: ceil(64 x 3 / 5) = 39 a disk */
+	in.pool.volblocksize = 8192;
+	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_near(o.sync_write, 524288 / (39 / 150.0 + 1 / 150.0), 1e-6);
+	in.pool.volblocksize = 0;
 	/* the box itself (FUSE, two cores) as measured on fast disks */
 	in.box_mbs = 40;
 	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
