@@ -276,11 +276,11 @@ static void speeds(const struct nb_plan_in *in, struct nb_plan_out *o)
  * dmu_sync): whole records of R bytes (a record partly written is written
  * whole), spread over the vdevs, so a disk takes k of them, c bytes each (a
  * raidz column, and a small record is on fewer disks than the vdev's; a
- * mirror's or stripe's whole record).  A disk with heads
- * positions once and streams the k; a throttled one charges each I/O
- * (zfs-fuse issues a record's columns separately: ci/lab's 512 KiB sync
- * writes on raidz1 of 5 take four 32 KiB tokens a disk, on raid10 two
- * 128 KiB ones). */
+ * mirror's or stripe's whole record).  A disk with heads positions once and
+ * streams the k; a throttled one charges each I/O (zfs-fuse issues a
+ * record's columns separately: ci/lab's 512 KiB sync writes on raidz1 of 5
+ * take four 32 KiB tokens a disk, on raid10 two 128 KiB ones).  The commit
+ * waits for its busiest disk: k is rounded up. */
 static double in_place(const struct nb_plan_in *in, const struct nb_plan_out *o,
 		       const struct disk *d, double bytes)
 {
