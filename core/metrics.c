@@ -162,6 +162,22 @@ static int order_of(const char *name)
 	return 1 << 20;
 }
 
+const char *nb_metric_headline(int random,
+			       int (*has)(const void *src, const char *name),
+			       const void *src)
+{
+	static const char *const headline[] = {
+		"bw_bytes", "iops", "put_block_bw_bytes", "sync_iops", "seconds",
+	};
+
+	if (random && has(src, "iops"))
+		return "iops";
+	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)
+		if (has(src, headline[i]))
+			return headline[i];
+	return NULL;
+}
+
 void nb_metric_sort(const char **names, size_t n)
 {
 	/* insertion sort: stable, and n is a handful */

@@ -39,6 +39,15 @@ int nb_metric_alias(const char *user, const char **stored, double *factor);
  * bonnie++ phases).  Stable. */
 void nb_metric_sort(const char **names, size_t n);
 
+/* The headline figure of a workload: the one compare's verdict, the
+ * history's trend and the report's grid show.  IOPS for random I/O
+ * (RANDOM), else the first of bw_bytes, iops, put_block_bw_bytes (bonnie's
+ * block write), sync_iops and seconds that HAS(SRC, name) says the
+ * workload carries; NULL when none. */
+const char *nb_metric_headline(int random,
+			       int (*has)(const void *src, const char *name),
+			       const void *src);
+
 /* All known metrics, NULL-name terminated. */
 extern const struct nb_metric nb_metrics[];
 

@@ -299,7 +299,7 @@ static int is_ok(const json_t *wl)
 	return !strcmp(nb_jstr(wl, "status"), "ok");
 }
 
-static int has_metric(const json_t *wl, const char *name)
+static int has_metric(const void *wl, const char *name)
 {
 	json_t *it;
 	size_t i;
@@ -338,9 +338,6 @@ static json_t *metric_order(const json_t *wl)
 static const char *primary_metric(const json_t *b, struct nb_gate *gate,
 				  const json_t *order)
 {
-	static const char *headline[] = {
-		"bw_bytes", "iops", "put_block_bw_bytes", "sync_iops", "seconds",
-	};
 	const char *pat = nb_jstr(json_object_get(b, "spec"), "pattern");
 	const char *g = nb_gate_primary(gate, nb_jstr(b, "workload"));
 	json_t *v;
@@ -348,13 +345,9 @@ static const char *primary_metric(const json_t *b, struct nb_gate *gate,
 
 	if (g)
 		return g;
-	if (!strcmp(pat, "seq") && has_metric(b, "bw_bytes"))
-		return "bw_bytes";
-	if (!strcmp(pat, "rand") && has_metric(b, "iops"))
-		return "iops";
-	for (i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)
-		if (has_metric(b, headline[i]))
-			return headline[i];
+	g = nb_metric_headline(!strcmp(pat, "rand"), has_metric, b);
+	if (g)
+		return g;
 	json_array_foreach(order, i, v)
 		if (nb_metric_find(json_string_value(v))->better)
 			return json_string_value(v);

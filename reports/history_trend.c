@@ -18,21 +18,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
+static int in_summary(const void *sum, const char *name)
+{
+	return json_object_get(sum, name) != NULL;
+}
+
 static const char *primary_of(const json_t *wl)
 {
 	const char *pat = nb_jstr(json_object_get(wl, "spec"), "pattern");
-	json_t *sum = json_object_get(wl, "summary");
-	static const char *headline[] = { "bw_bytes", "iops", "put_block_bw_bytes",
-					  "sync_iops", "seconds" };
 
-	if (!strcmp(pat, "seq") && json_object_get(sum, "bw_bytes"))
-		return "bw_bytes";
-	if (!strcmp(pat, "rand") && json_object_get(sum, "iops"))
-		return "iops";
-	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)
-		if (json_object_get(sum, headline[i]))
-			return headline[i];
-	return NULL;
+	return nb_metric_headline(!strcmp(pat, "rand"), in_summary,
+				  json_object_get(wl, "summary"));
 }
 
 static int write_html(const char *dir, const json_t *charts)

@@ -26,29 +26,29 @@
 #define SAME_PCT 5.0             /* a change under this is not coloured */
 
 /* The metric a cell shows for entry E: --metric, else the workload's
- * primary one (IOPS for random I/O, throughput otherwise, then the
- * headline figures compare's verdicts use, bonnie's block write first,
- * else its first figure in display order). */
+ * headline figure, the one compare's verdicts use (nb_metric_headline:
+ * a workload named rand* counts as random too), else its first figure in
+ * display order. */
+static int in_metrics(const void *m, const char *name)
+{
+	return json_object_get(m, name) != NULL;
+}
+
 static const char *primary(const struct grid *g, const json_t *e)
 {
-	static const char *headline[] = {
-		"bw_bytes", "iops", "put_block_bw_bytes", "sync_iops", "seconds",
-	};
 	const json_t *it0 = json_array_get(json_object_get(e, "iterations"), 0);
 	const json_t *m = json_object_get(it0, "metrics");
 	static __thread char first[64];
-	const char **names, *k;
+	const char **names, *k, *h;
 	json_t *v;
 	size_t n = 0;
 
 	if (g->metric)
 		return g->metric;
-	if ((!strcmp(nb_jstr(json_object_get(e, "spec"), "pattern"), "rand") ||
-	     !strncmp(nb_jstr(e, "workload"), "rand", 4)) && json_object_get(m, "iops"))
-		return "iops";
-	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)
-		if (json_object_get(m, headline[i]))
-			return headline[i];
+	h = nb_metric_headline(!strcmp(nb_jstr(json_object_get(e, "spec"), "pattern"), "rand") ||
+			       !strncmp(nb_jstr(e, "workload"), "rand", 4), in_metrics, m);
+	if (h)
+		return h;
 	names = calloc(json_object_size(m) + 1, sizeof(*names));
 	json_object_foreach((json_t *)m, k, v)
 		if (json_is_number(v))
