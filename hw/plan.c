@@ -193,6 +193,11 @@ struct disk {
 	int throttled;
 };
 
+static struct disk disk_of(const struct nb_plan_in *in)
+{
+	return (struct disk){ in->disk_mbs * 1e6, in->disk_iops, in->throttled };
+}
+
 /* seconds of a disk's time for a random I/O of s bytes: its IOPS figure
  * is for 4 KiB, a larger I/O adds the transfer of the rest */
 static double io_time(const struct disk *d, double s)
@@ -213,7 +218,7 @@ static double stream(const struct disk *d, double io)
 static void speeds(const struct nb_plan_in *in, struct nb_plan_out *o)
 {
 	const struct nb_pool_layout *l = &o->l;
-	struct disk d = { in->disk_mbs * 1e6, in->disk_iops, in->throttled };
+	struct disk d = disk_of(in);
 	double n = in->pool.disks.total - in->pool.spares, w = l->width;
 	double R = (double)o->cap.block, S = (double)(1 << in->pool.ashift);
 	double eff = o->cap.block_eff, v = l->nvdevs, p = l->parity;
@@ -306,7 +311,7 @@ static double in_place(const struct nb_plan_in *in, const struct nb_plan_out *o,
 static double sync_rate(const struct nb_plan_in *in, const struct nb_plan_out *o,
 			const struct nb_plan_slog *slog)
 {
-	struct disk d = { in->disk_mbs * 1e6, in->disk_iops, in->throttled };
+	struct disk d = disk_of(in);
 	double W = (double)in->sync_io, q = in->sync_qd, sw = o->disk_write;
 	double T, cap = sw, rate;
 

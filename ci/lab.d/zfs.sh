@@ -188,7 +188,8 @@ lab_zfs_up() {
 # unmount here reaches (this machine's / is not shared): they are detached
 # there (lazily, deepest first), once per namespace.
 lab_release() {
-	local p ns seen=" " m h=
+	local p ns seen=" " m h= own
+	own=$(readlink /proc/$$/ns/mnt)
 	for p in /proc/[0-9]*; do
 		if { readlink "$p/cwd" "$p/root"; ls -l "$p/fd" | sed 's/.* -> //'; } 2>/dev/null |
 		   grep -q "^$LAB_MNT\(/\|$\)"; then
@@ -196,7 +197,7 @@ lab_release() {
 			continue
 		fi
 		ns=$(readlink "$p/ns/mnt" 2>/dev/null) || continue
-		[ "$ns" != "$(readlink /proc/$$/ns/mnt)" ] && [ "${seen#* $ns }" = "$seen" ] || continue
+		[ "$ns" != "$own" ] && [ "${seen#* $ns }" = "$seen" ] || continue
 		m=$(awk -v d="$LAB_MNT" '$5 == d || index($5, d "/") == 1 { print $5 }' "$p/mountinfo" 2>/dev/null | sort -r)
 		[ -n "$m" ] || continue
 		seen="$seen$ns "

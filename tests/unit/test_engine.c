@@ -230,6 +230,7 @@ static struct dev {
 static int dev_submit(struct nb_target *dt, struct nb_io *io)
 {
 	uint64_t t0 = nb_now_ns();
+	int i = 0;
 
 	(void)dt;
 	while (nb_now_ns() == t0)
@@ -237,12 +238,11 @@ static int dev_submit(struct nb_target *dt, struct nb_io *io)
 	dev.held[dev.nheld].io = io;
 	dev.held[dev.nheld++].sent_at = nb_now_ns();
 	dev.sent++;
-	for (int i = 0; i <= dev.nbufs && i < NB_MAX_QD; i++) {
-		if (i == dev.nbufs)
-			dev.bufs[dev.nbufs++] = io->buf;
-		if (dev.bufs[i] == io->buf)
-			break;
-	}
+	/* the distinct buffers sent */
+	while (i < dev.nbufs && dev.bufs[i] != io->buf)
+		i++;
+	if (i == dev.nbufs && i < NB_MAX_QD)
+		dev.bufs[dev.nbufs++] = io->buf;
 	return 0;
 }
 
