@@ -45,13 +45,15 @@ struct nb_sync_verdict {
 	double k;                /* sync must cost K x the baseline */
 	double baseline_us;      /* min(async, read): a round trip, no commit */
 	double cost;             /* sync / baseline */
+	double p10_gap_us;       /* sync - baseline at the 10th percentiles */
+	int unshifted;           /* a median gap, none at p10: not a commit */
 	int durable;
 };
 void nb_syncprobe_judge(const char *media, const char *slog, double sync_us,
 			double async_us, double read_us, struct nb_sync_verdict *v);
 /* The verdict from the {sync, async, read} medians, or the 10th
  * percentiles where those show a commit and the medians' gap allows it;
- * returns the percentile used (50 or 10). */
+ * a commit shows a gap at both.  Returns the percentile used (50 or 10). */
 int nb_syncprobe_decide(const char *media, const char *slog,
 			const double p50[3], const double p10[3],
 			struct nb_sync_verdict *v);

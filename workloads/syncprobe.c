@@ -23,6 +23,11 @@
  *   durable = sync >= floor(media)  and  sync - baseline >= 20 us
  *             and  (sync >= K * baseline  or  sync - baseline >= 100 us)
  *
+ * and whichever percentile decides, both show a gap of 20 us: a commit
+ * delays every sync write, so it is in the medians' gap and the fastest
+ * tenth's alike (a median that flips between two latency modes opens a
+ * gap at p50 alone).
+ *
  *   floor: media=hdd without slog 2000 us (a rotational disk cannot commit
  *          faster); media=ssd 20 us, nvme 10 us; otherwise 0
  *   K:     1.5; 1.2 when media is ssd/nvme or a slog is declared (their
@@ -264,6 +269,8 @@ void nb_syncprobe_judge(const char *media, const char *slog, double sync_us,
 		v->floor_us = 10;
 	v->k = flash || has_slog ? 1.2 : 1.5;
 	v->baseline_us = async_us < read_us ? async_us : read_us;
+	v->p10_gap_us = 0;
+	v->unshifted = 0;
 	v->cost = v->baseline_us > 0 ? sync_us / v->baseline_us : 0;
 	v->durable = sync_us >= v->floor_us &&
 		     sync_us - v->baseline_us >= MIN_COMMIT_US &&
@@ -276,10 +283,21 @@ int nb_syncprobe_decide(const char *media, const char *slog,
 {
 	struct nb_sync_verdict v10;
 	double base50 = p50[1] < p50[2] ? p50[1] : p50[2];
+	double base10 = p10[1] < p10[2] ? p10[1] : p10[2];
 
 	nb_syncprobe_judge(media, slog, p50[0], p50[1], p50[2], v);
-	if (v->durable)
+	v->p10_gap_us = p10[0] - base10;
+	if (v->durable) {
+		/* A commit delays every sync write, the fastest tenth too.  A
+		 * median gap with none at p10 is latency flipping between two
+		 * modes (a server thread on this CPU or the other: 65 or
+		 * 170 us here) with the median of sync in the slow one. */
+		if (v->p10_gap_us >= MIN_COMMIT_US)
+			return 50;
+		v->durable = 0;
+		v->unshifted = 1;
 		return 50;
+	}
 	/* Queueing on a busy box adds alike to every I/O: it shrinks the
 	 * ratio at the median but leaves the commit's absolute cost there.
 	 * So the fastest tenth may only rescue the ratio, never a median gap
@@ -291,6 +309,7 @@ int nb_syncprobe_decide(const char *media, const char *slog,
 	if (!v10.durable)
 		return 50;
 	*v = v10;
+	v->p10_gap_us = p10[0] - base10;
 	return 10;
 }
 
@@ -327,7 +346,14 @@ static void describe(char *m, size_t n, const struct nb_sync_verdict *v,
 		     int pct, const double us[3], const char *media,
 		     const char *slog)
 {
-	if (v->durable)
+	if (v->unshifted)
+		snprintf(m, n, "a 4 KiB sync write's median (%.0f us) is %.0f us "
+			 "above a round trip without stable storage (%.0f us), but "
+			 "its fastest tenth is only %.0f us above the round trip's: "
+			 "the latency moved, a commit would delay every write",
+			 us[0], us[0] - v->baseline_us, v->baseline_us,
+			 v->p10_gap_us);
+	else if (v->durable)
 		snprintf(m, n, "a 4 KiB sync write (p%d %.0f us) costs %.1fx a "
 			 "round trip without stable storage (%.0f us)%s", pct,
 			 us[0], v->cost, v->baseline_us,

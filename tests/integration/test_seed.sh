@@ -121,6 +121,9 @@ assert_err "nasbench: --set preset: value '10' out of range (0 to 9)"
 assert_clean "$D"
 
 # ------------------------------------------------------------- syncprobe
+# what a failed verdict check prints: the class, its sentence, the p50 and
+# p10 of sync/async/read and the halves' p50
+PROBE_FIGURES='(lambda i, m: (i["verdict_class"], i["verdict"], [round(m[k]) for k in ("sync_lat_p50_us", "async_lat_p50_us", "read_lat_p50_us", "sync_lat_p10_us", "async_lat_p10_us", "read_lat_p10_us")], i["halves_p50_us"]))(d["results"][0]["iterations"][0], d["results"][0]["iterations"][0]["metrics"])'
 probe() { # NAME TARGET RESULT [ARGS...]
 	local name=$1 tgt=$2 out=$3
 	shift 3
@@ -216,7 +219,7 @@ if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
 	# said so, and still not durable
 	probe nfstmp "$NASBENCH_NFS_TMPFS_URL" "$T/nfst.json" --runtime 1.5s
 	assert_rc 0
-	assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0'
+	assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0' "$PROBE_FIGURES"
 	if J "$T/nfst.json" 'd["results"][0]["iterations"][0]["verdict_class"]' | grep -qx inconclusive; then
 		assert_err "warning: target 'nfstmp': syncprobe inconclusive: "
 	else
@@ -248,7 +251,7 @@ if [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
 	probe lun "$NASBENCH_ISCSI_SYNC_URL" "$T/lun.json" --destroy-data --size 8M -q --runtime 1.5s
 	assert_rc 0
 	assert_json "$T/lun.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 1 and d["results"][0]["iterations"][0]["verdict_class"] == "commit-cost-seen"' \
-		'(lambda i: (i["verdict_class"], i["verdict"]))(d["results"][0]["iterations"][0])'
+		"$PROBE_FIGURES"
 else
 	missing "LUN cases: NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
 fi
@@ -258,7 +261,8 @@ if [ -n "${NASBENCH_ISCSI_TMPFS_URL:-}" ]; then
 	# a longer probe keeps the 10th percentiles from deciding on jitter
 	probe lunt "$NASBENCH_ISCSI_TMPFS_URL" "$T/lunt.json" --destroy-data --size 8M --runtime 1.5s
 	assert_rc 0
-	assert_json "$T/lunt.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0 and d["results"][0]["iterations"][0]["verdict_class"] in ("no-commit-cost", "inconclusive")'
+	assert_json "$T/lunt.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0 and d["results"][0]["iterations"][0]["verdict_class"] in ("no-commit-cost", "inconclusive")' \
+		"$PROBE_FIGURES"
 	run "$NB" run -t "lunt=$NASBENCH_ISCSI_TMPFS_URL" -w bonnie -i 1 --size 8M --set fast=yes --destroy-data -q -o "$T/lunb.json"
 	assert_rc 2
 	assert_err "nasbench: target 'lunt': bonnie is refused on iscsi:// targets: nasbench's iSCSI initiator would send its I/O one synchronous 8 KiB request at a time, with no file system and none of the kernel's write-behind and read-ahead that bonnie++ runs on: a figure no bonnie++ user ever saw; instead, log in with iscsiadm, make a file system on the LUN and run bonnie on it (-t /mnt/lun), or run seq512k-write,seq512k-read on this target"

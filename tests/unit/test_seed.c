@@ -66,10 +66,22 @@ static void decide(void **state)
 	struct nb_sync_verdict v;
 
 	(void)state;
-	/* a clear median decides alone */
+	/* a clear median decides (this machine's disk: the fastest tenth
+	 * shows the flush too) */
 	assert_int_equal(nb_syncprobe_decide(NULL, NULL, (double[3]){ 157, 49, 49 },
-					     (double[3]){ 40, 45, 45 }, &v), 50);
+					     (double[3]){ 140, 45, 45 }, &v), 50);
 	assert_true(v.durable);
+	assert_false(v.unshifted);
+	/* a tmpfs LUN whose latency flips between two modes (65 or 170 us,
+	 * a server thread on this CPU or the other) with the median of sync
+	 * writes in the slow one: a 105 us gap at p50, none at p10 */
+	assert_int_equal(nb_syncprobe_decide(NULL, NULL, (double[3]){ 171, 66, 65 },
+					     (double[3]){ 60, 59, 57 }, &v), 50);
+	assert_false(v.durable);
+	assert_true(v.unshifted);
+	assert_true(v.p10_gap_us == 3);
+	nb_syncprobe_judge(NULL, NULL, 171, 66, 65, &v);
+	assert_true(v.durable);     /* what the medians alone would say */
 	/* a sync LUN behind a busy tgtd: +60 us at the median (ratio 1.07),
 	 * the fastest tenth shows the flush (300 vs 150 us) */
 	assert_int_equal(nb_syncprobe_decide(NULL, NULL, (double[3]){ 620, 700, 560 },
