@@ -34,7 +34,9 @@
  *       on a real disk (one positioning), k*t(c) on a throttled one
  *   no SLOG, W <= 32 KiB: copied into the log block: T = q*W/seq_write + 1/I,
  *       and the data is written twice: at most seq_write/2
- *   SLOG (L bytes/s, J sync IOPS): T = q*W/L + 1/J, at most seq_write
+ *   SLOG (L bytes/s, J sync IOPS): T = q*W/L + 1/J, at most seq_write,
+ *       and with --box-mbs B at most 1/(1/B + 1/seq_write): the box takes
+ *       each byte into the log and out with its group, one after the other
  *   mdadm: T = q*W/seq_write + 2/I
  *   rate = q*W / (T + W/link), at most the link.
  * The link carries rate/8 * efficiency bytes/s of payload, efficiency =
