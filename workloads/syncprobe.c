@@ -292,10 +292,8 @@ int nb_syncprobe_decide(const char *media, const char *slog,
 		 * median gap with none at p10 is latency flipping between two
 		 * modes (a server thread on this CPU or the other: 65 or
 		 * 170 us here) with the median of sync in the slow one. */
-		if (v->p10_gap_us >= MIN_COMMIT_US)
-			return 50;
-		v->durable = 0;
-		v->unshifted = 1;
+		v->unshifted = v->p10_gap_us < MIN_COMMIT_US;
+		v->durable = !v->unshifted;
 		return 50;
 	}
 	/* Queueing on a busy box adds alike to every I/O: it shrinks the

@@ -28,13 +28,14 @@ check("threads", hw["cpu"]["threads"],
 # lscpu names the hypervisor only for vendors it knows (not bhyve, say);
 # the CPU's hypervisor flag (CPUID leaf 1, ECX bit 31) is there either way
 hv = cpu.get("Hypervisor vendor")
-if hv or "hypervisor" in cpu.get("Flags", "").split():
+flagged = "hypervisor" in cpu.get("Flags", "").split()
+if hv or flagged:
     check("virtual", hw["virtualization"]["virtual"], True)
     check("cpuid hypervisor bit", hw["virtualization"]["evidence"]["cpuid_hypervisor_bit"], True)
 if hv:
     check("hypervisor", hw["virtualization"]["hypervisor"],
           {"KVM": "kvm", "Xen": "xen", "VMware": "vmware", "Microsoft": "hyperv"}.get(hv, hw["virtualization"]["hypervisor"]))
-elif "hypervisor" not in cpu.get("Flags", "").split():
+elif not flagged:
     check("virtual", hw["virtualization"]["virtual"] in (False, None), True)
 mem = {l.split(":")[0]: int(l.split()[1]) * 1024 for l in open("/proc/meminfo") if l.split()[-1] == "kB"}
 check("memory", hw["memory"]["total_bytes"], mem["MemTotal"])
