@@ -7,9 +7,9 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
-#include "../reports/compare.h"
-#include "../reports/gate.h"
-#include "../reports/history.h"
+#include "../compare/compare.h"
+#include "../compare/gate.h"
+#include "../history/history.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /*
  * export.c - 'nasbench export --csv RESULT...': results as a CSV table
- * for spreadsheets (reports/report_csv.c).
+ * for spreadsheets (formats/csv.c).
  */
 #include "cmd.h"
 #include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
-#include "../reports/report.h"
+#include "../formats/csv.h"
 
 #include <errno.h>
 #include <stdio.h>

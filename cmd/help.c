@@ -8,7 +8,7 @@
 #include "../core/config.h"
 #include "../core/err.h"
 #include "../core/suggest.h"
-#include "../reports/accept.h"
+#include "../accept/accept.h"
 
 #include <stdio.h>
 #include <string.h>

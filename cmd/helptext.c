@@ -12,7 +12,7 @@
 #include "cmd.h"
 #include "../core/knobs.h"
 #include "../core/version.h"
-#include "../reports/accept.h"
+#include "../accept/accept.h"
 #include "../runners/runner.h"
 #include "../workloads/workload.h"
 

@@ -7,9 +7,9 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
-#include "../reports/history.h"
-#include "../reports/import.h"
-#include "../reports/text.h"
+#include "../history/history.h"
+#include "../formats/import.h"
+#include "../formats/text.h"
 
 #include <errno.h>
 #include <stdint.h>

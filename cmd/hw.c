@@ -8,8 +8,8 @@
 #include "../core/result.h"
 #include "../core/units.h"
 #include "../hw/inventory.h"
-#include "../hw/plan.h"
-#include "../hw/plan_result.h"
+#include "../hw/planner.h"
+#include "../hw/planner_result.h"
 
 #include <errno.h>
 #include <math.h>
@@ -137,7 +137,7 @@ static int hw_inventory(int argc, char **argv)
 #define MAX_RESULTS 8
 
 struct plan_opts {
-	struct nb_plan_in in;
+	struct nb_planner_in in;
 	const char *layouts[MAX_LAYOUTS];
 	int nlayouts;
 	char layout_buf[512];
@@ -214,7 +214,7 @@ static int split_layouts(struct plan_opts *o, const char *v)
 	}
 	if (!o->nlayouts)
 		return nb_err(-EINVAL, "--layout: no layout given (layouts: %s)",
-			      nb_plan_layouts());
+			      nb_planner_layouts());
 	return 0;
 }
 
@@ -234,7 +234,7 @@ static int pct_opt(const char *opt, const char *v, int zero_ok, double *out)
 static int plan_option(int c, const struct nb_knob *k, char *v, void *payload)
 {
 	struct plan_opts *o = payload;
-	struct nb_plan_in *in = &o->in;
+	struct nb_planner_in *in = &o->in;
 	int mtu = 1500;
 
 	(void)k;
@@ -256,7 +256,7 @@ static int plan_option(int c, const struct nb_knob *k, char *v, void *payload)
 	case P_VBS: return block_opt("--volblocksize", v, &in->pool.volblocksize);
 	case P_ASHIFT: return int_opt("--ashift", v, 9, 16, &in->pool.ashift);
 	case P_SLOG:
-		return nb_plan_parse_slog(v, &in->slog) ?
+		return nb_planner_parse_slog(v, &in->slog) ?
 		       nb_err_prefix("--slog"), -EINVAL : 0;
 	case P_SYNC_IO:
 		return size_opt("--sync-io", v, 512, 64 << 20, "64M", &in->sync_io);
@@ -274,12 +274,12 @@ static int plan_option(int c, const struct nb_knob *k, char *v, void *payload)
 			in->nic_bps = 0;
 			return 0;
 		}
-		return nb_plan_parse_link(v, &in->nic_bps) ?
+		return nb_planner_parse_link(v, &in->nic_bps) ?
 		       nb_err_prefix("--nic"), -EINVAL : 0;
 	case P_MTU:
 		if (int_opt("--mtu", v, 576, 65535, &mtu))
 			return -EINVAL;
-		in->efficiency = nb_plan_efficiency(mtu);
+		in->efficiency = nb_planner_efficiency(mtu);
 		return 0;
 	case P_EFF: return pct_opt("--efficiency", v, 0, &in->efficiency);
 	case P_RESERVE: return pct_opt("--reserve", v, 1, &in->pool.reserve);
@@ -320,7 +320,7 @@ static int plan_args(struct plan_opts *o, int argc, char **argv)
 		{ "json", 0, NULL, NB_OPT_AT(struct plan_opts, json), NULL },
 	};
 
-	nb_plan_defaults(&o->in);
+	nb_planner_defaults(&o->in);
 	if (nb_opts_parse("hw", argc, argv, opts, NB_OPTS_N(opts), plan_option, o))
 		return -EINVAL;
 	if (optind < argc)
@@ -336,7 +336,7 @@ static int plan_args(struct plan_opts *o, int argc, char **argv)
 }
 
 /* The layouts named, or every one the disks allow. */
-static int compute_all(struct plan_opts *o, struct nb_plan_out *out, int *n)
+static int compute_all(struct plan_opts *o, struct nb_planner_out *out, int *n)
 {
 	static const char *const all[] = { "stripe", "mirror", "raid10", "raidz1",
 					   "raidz2", "raidz3", "md-raid5", "md-raid6" };
@@ -344,26 +344,26 @@ static int compute_all(struct plan_opts *o, struct nb_plan_out *out, int *n)
 	*n = 0;
 	if (o->nlayouts) {
 		for (int i = 0; i < o->nlayouts; i++)
-			if (nb_plan_compute(&o->in, o->layouts[i], &out[(*n)++]))
+			if (nb_planner_compute(&o->in, o->layouts[i], &out[(*n)++]))
 				return -EINVAL;
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (!nb_plan_compute(&o->in, all[i], &out[*n]))
+		if (!nb_planner_compute(&o->in, all[i], &out[*n]))
 			(*n)++;
 	nb_err_clear();
 	if (!*n)
 		return nb_err(-EINVAL, "no layout fits %d disk(s) (layouts: %s)",
 			      o->in.pool.disks.total - o->in.pool.spares,
-			      nb_plan_layouts());
+			      nb_planner_layouts());
 	return 0;
 }
 
 /* ---- the table ---- */
 
 struct ctx {
-	const struct nb_plan_in *in;
-	const struct nb_plan_out *o;
+	const struct nb_planner_in *in;
+	const struct nb_planner_out *o;
 };
 
 typedef void (*cell_fn)(char *b, size_t len, const struct ctx *c);
@@ -511,14 +511,14 @@ static const struct {
 	{ "per sync MB/s", c_per_sync, ALWAYS },
 };
 
-static void print_table(const struct plan_opts *o, const struct nb_plan_out *out,
+static void print_table(const struct plan_opts *o, const struct nb_planner_out *out,
 			int n)
 {
 	uint64_t blk = o->in.pool.volblocksize ? o->in.pool.volblocksize :
 		       o->in.pool.recordsize;
 	char cell[64], label[40], sz[32];
 
-	nb_plan_summary(stdout, &o->in);
+	nb_planner_summary(stdout, &o->in);
 	printf("\n\n");
 	printf("%-22s", "");
 	for (int j = 0; j < n; j++)
@@ -591,7 +591,7 @@ static void print_measured(const json_t *m)
 static int hw_plan(int argc, char **argv)
 {
 	struct plan_opts *o = calloc(1, sizeof(*o));
-	struct nb_plan_out out[MAX_LAYOUTS];
+	struct nb_planner_out out[MAX_LAYOUTS];
 	json_t *meas = json_array(), *res[MAX_RESULTS] = { NULL };
 	int n, rc = NB_EXIT_OK;
 
@@ -607,10 +607,10 @@ static int hw_plan(int argc, char **argv)
 			goto out;
 		}
 	for (int i = 0; i < o->nresults; i++)
-		json_array_append_new(meas, nb_plan_measured(&o->in, o->results[i],
+		json_array_append_new(meas, nb_planner_measured(&o->in, o->results[i],
 							     res[i], out, n));
 	if (o->json) {
-		json_t *doc = nb_plan_doc(&o->in, out, n, meas);
+		json_t *doc = nb_planner_doc(&o->in, out, n, meas);
 		char *s = nb_result_dump(doc);
 
 		puts(s ? s : "{}");

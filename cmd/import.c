@@ -7,7 +7,7 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
-#include "../reports/import.h"
+#include "../formats/import.h"
 
 #include <errno.h>
 #include <stdio.h>

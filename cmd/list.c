@@ -43,14 +43,14 @@ static int suite_items(const struct nb_suite *s, struct item *it, int max,
 	snprintf(list, sizeof(list), "%s", s->workloads);
 	for (char *p = strtok_r(list, ",", &save); p && n < max;
 	     p = strtok_r(NULL, ",", &save)) {
-		struct nb_plan_est e;
+		struct nb_estimate e;
 
-		if (nb_plan_item(p, name, sizeof(name), &it[n].its) ||
+		if (nb_suite_item(p, name, sizeof(name), &it[n].its) ||
 		    !(it[n].w = nb_workload_find(name)))
 			continue;
 		if (!it[n].its)
 			it[n].its = s->iterations ? s->iterations : 3;
-		nb_plan_estimate(it[n].w, &s->defaults, &e);
+		nb_estimate_workload(it[n].w, &s->defaults, &e);
 		it[n].secs = e.seconds * it[n].its;
 		it[n].written = e.written * (uint64_t)it[n].its;
 		*secs += it[n].secs;
@@ -83,10 +83,10 @@ static void list_suites(void)
 		for (int j = 0; j < n; j++)
 			printf("  %-20s   %-18s x%-3d %8s  writes %s\n", "",
 			       it[j].w->name, it[j].its,
-			       nb_plan_fmt_secs(it[j].secs, dur, sizeof(dur)),
+			       nb_estimate_fmt_secs(it[j].secs, dur, sizeof(dur)),
 			       nb_fmt_size(it[j].written, sz, sizeof(sz)));
 		printf("  %-20s   %-18s      %8s  writes %s per target\n", "", "total",
-		       nb_plan_fmt_secs(secs, dur, sizeof(dur)),
+		       nb_estimate_fmt_secs(secs, dur, sizeof(dur)),
 		       nb_fmt_size(written, sz, sizeof(sz)));
 	}
 }

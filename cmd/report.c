@@ -10,10 +10,10 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
-#include "../hw/plan.h"
-#include "../hw/plan_result.h"
-#include "../reports/chart.h"
-#include "../reports/report.h"
+#include "../hw/planner.h"
+#include "../hw/planner_result.h"
+#include "../formats/chart.h"
+#include "../report/report.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -253,14 +253,14 @@ int cmd_report(int argc, char **argv)
 	docs = nb_cmd_load_results(argv + optind, n);
 	if (!docs)
 		return NB_EXIT_USAGE;
-	if (o.plan && nb_plan_load(o.plan, &plan)) {
+	if (o.plan && nb_planner_load(o.plan, &plan)) {
 		nb_err_prefix("--plan");
 		rc = nb_cmd_usage("%s", nb_err_last());
 		goto out;
 	}
 	r = nb_report_new(docs, (const char *const *)argv + optind, n);
 	if (plan) {
-		nb_plan_measure_all(plan, docs, (const char *const *)argv + optind, n);
+		nb_planner_measure_all(plan, docs, (const char *const *)argv + optind, n);
 		nb_report_plan(r, plan, o.plan);
 	}
 	if (nb_report_grid(r, o.rows, o.cols, o.baseline, o.metric)) {

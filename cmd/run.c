@@ -1,6 +1,6 @@
 /*
  * run.c - 'nasbench run': options, signals and output around the run
- * pipeline (run/plan.c makes the plan, run/exec.c carries it out).
+ * pipeline (run/runplan.c makes the plan, run/exec.c carries it out).
  *
  * The knobs (--size, --timeout, ...) are rows of core/knobs.c: their
  * options and usage lines come from there; the options below are run's own.
@@ -13,9 +13,9 @@
 #include "../core/knobs.h"
 #include "../core/result.h"
 #include "../hw/inventory.h"
-#include "../reports/accept.h"
-#include "../reports/history.h"
-#include "../reports/text.h"
+#include "../accept/accept.h"
+#include "../history/history.h"
+#include "../formats/text.h"
 #include "../run/exec.h"
 #include "../workloads/io_fio.h"
 
@@ -157,7 +157,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 }
 
 /* Config, overrides, criteria, clients, targets and the plan: 0 or -EINVAL. */
-static int prepare(struct opts *o, struct nb_plan *pl, const char *run_id)
+static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 {
 	const char *names[64];
 	int n = 0;
@@ -173,7 +173,7 @@ static int prepare(struct opts *o, struct nb_plan *pl, const char *run_id)
 		return -EINVAL;
 	for (int i = 0; i < o->acc.n && n < 64; i++)
 		names[n++] = o->acc.c[i].workload;
-	if (nb_plan_make(pl, &o->cfg, o->workloads, names, n) ||
+	if (nb_runplan_make(pl, &o->cfg, o->workloads, names, n) ||
 	    nb_config_check_targets(&o->cfg))
 		return -EINVAL;
 	for (int i = 0; i < o->cfg.ntargets; i++) {
@@ -204,7 +204,7 @@ static int output_result(struct opts *o, json_t *doc, const char *path)
 	return 0;
 }
 
-static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
+static int execute(struct opts *o, const struct nb_runplan *pl, const char *run_id)
 {
 	char outbuf[128];
 	const char *out = o->output;
@@ -226,7 +226,7 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 	nb_hw_embed(x.doc, &o->cfg, o->box);
 	o->box = NULL;
 	if (!o->quiet)
-		nb_plan_headline(tty, pl, &o->cfg);
+		nb_runplan_headline(tty, pl, &o->cfg);
 	nb_progress_init(&progress, stderr, o->quiet);
 	if (o->status_ns)
 		progress.every_ns = o->status_ns;
@@ -265,7 +265,7 @@ static int execute(struct opts *o, const struct nb_plan *pl, const char *run_id)
 int cmd_run(int argc, char **argv)
 {
 	struct opts *o = calloc(1, sizeof(*o));
-	struct nb_plan pl;
+	struct nb_runplan pl;
 	char run_id[64];
 	int rc;
 
@@ -282,9 +282,9 @@ int cmd_run(int argc, char **argv)
 	if (prepare(o, &pl, o->dry_run ? "dry-run" : run_id)) {
 		rc = nb_cmd_usage("%s", nb_err_last());
 	} else if (o->dry_run && o->json) {
-		rc = nb_cmd_print_json(nb_run_plan_json(&pl, &o->cfg));
+		rc = nb_cmd_print_json(nb_runplan_json(&pl, &o->cfg));
 	} else if (o->dry_run) {
-		nb_plan_print(stdout, &pl, &o->cfg);
+		nb_runplan_print(stdout, &pl, &o->cfg);
 		nb_fio_clients_print(stdout, &o->clients);
 		rc = NB_EXIT_OK;
 	} else {

@@ -20,7 +20,7 @@
  *     } ] }
  *
  * The module builds, finishes, writes and loads such documents; it never
- * formats for people (reports/ do).
+ * formats for people (formats/, compare/, report/ ... do).
  */
 #ifndef NB_RESULT_H
 #define NB_RESULT_H

@@ -5,7 +5,7 @@
  * platform label derived from them.
  */
 #include "inventory.h"
-#include "plan.h"
+#include "planner.h"
 #include "../core/config.h"
 #include "../core/err.h"
 #include "../core/units.h"
@@ -74,7 +74,7 @@ static json_t *label_disks(const struct nb_config *c)
 	uint64_t bytes;
 	int n;
 
-	if (!d || nb_plan_parse_disks(d, &n, &bytes, model, sizeof(model)))
+	if (!d || nb_planner_parse_disks(d, &n, &bytes, model, sizeof(model)))
 		return json_null();      /* free text: kept as the label only */
 	if (media && !strcasecmp(media, "hdd"))
 		rot = json_true();

@@ -21,7 +21,7 @@ static void fail(struct nb_exec *x, int rc)
 
 static int space_check(struct nb_exec *x, struct nb_target *t)
 {
-	uint64_t need = nb_plan_space(x->pl), avail;
+	uint64_t need = nb_runplan_space(x->pl), avail;
 	char a[32], b[32];
 
 	if (t->ops->space(t, &avail))
@@ -51,7 +51,7 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 		.t = t, .wl = w, .p = &x->pl->p, .run_id = x->run_id,
 		.seed = nb_fnv1a(x->run_id, strlen(x->run_id), 0) +
 			(uint64_t)widx * 1000003 + (uint64_t)it,
-		.iteration = it, .iterations = nb_plan_iters(x->pl, widx),
+		.iteration = it, .iterations = nb_runplan_iters(x->pl, widx),
 		.stop = x->stop, .progress = x->progress,
 		.metrics = json_object(), .extra = json_object(),
 		.entry = entry, .labels = json_object_get(x->doc, "labels"),
@@ -128,7 +128,7 @@ static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
 		return 0;
 	}
 	cache_check(x, w, entry);
-	for (int it = 1; it <= nb_plan_iters(x->pl, widx) && !rc; it++)
+	for (int it = 1; it <= nb_runplan_iters(x->pl, widx) && !rc; it++)
 		rc = run_iteration(x, t, w, widx, it, entry);
 	if (rc == -EINTR || (rc == 0 && *x->stop))
 		nb_result_set_status(entry, "interrupted",

@@ -17,11 +17,11 @@
 #include <jansson.h>
 #include <signal.h>
 
-#include "plan.h"
+#include "runplan.h"
 #include "../core/progress.h"
 
 struct nb_exec {
-	const struct nb_plan *pl;
+	const struct nb_runplan *pl;
 	const struct nb_config *cfg;     /* its targets, finished */
 	json_t *doc;                     /* the result being filled */
 	const char *run_id;

@@ -330,10 +330,10 @@ int nb_bigfile_ensure(struct nb_wl_ctx *c, uint64_t size)
 }
 
 static void bigfile_estimate(const struct nb_workload *w,
-			     const struct nb_params *p, struct nb_plan_est *e)
+			     const struct nb_params *p, struct nb_estimate *e)
 {
 	e->written = nb_wl_size(w, p);
-	e->seconds = (p->verify > 0 ? 2 : 1) * (double)e->written / NB_PLAN_RATE;
+	e->seconds = (p->verify > 0 ? 2 : 1) * (double)e->written / NB_ESTIMATE_RATE;
 }
 
 const struct nb_workload nb_wl_bigfile = {

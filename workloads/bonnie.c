@@ -627,7 +627,7 @@ static uint64_t bonnie_plan_bytes(const struct nb_workload *w,
 }
 
 static void bonnie_estimate(const struct nb_workload *w,
-			    const struct nb_params *p, struct nb_plan_est *e)
+			    const struct nb_params *p, struct nb_estimate *e)
 {
 	uint64_t size = bonnie_plan_bytes(w, p);
 	uint64_t chars = p->fast == 1 ? 0 : size < CHAR_IO ? size : CHAR_IO;
@@ -635,8 +635,8 @@ static void bonnie_estimate(const struct nb_workload *w,
 
 	/* put_block, rewrite (a read and a write), get_block; per-char: a
 	 * system call per byte, about a microsecond each on a client */
-	e->seconds = 4 * (double)size / NB_PLAN_RATE + 2 * (double)chars / 1e6 +
-		     (SEEKS + 6 * files) / NB_PLAN_META_RATE;
+	e->seconds = 4 * (double)size / NB_ESTIMATE_RATE + 2 * (double)chars / 1e6 +
+		     (SEEKS + 6 * files) / NB_ESTIMATE_META_RATE;
 	e->written = 2 * size + chars;
 }
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void nb_plan_estimate(const struct nb_workload *w, const struct nb_params *p,
-		      struct nb_plan_est *e)
+void nb_estimate_workload(const struct nb_workload *w, const struct nb_params *p,
+		      struct nb_estimate *e)
 {
 	uint64_t b = w->plan_bytes ? w->plan_bytes(w, p) : 0;
 
@@ -18,12 +18,12 @@ void nb_plan_estimate(const struct nb_workload *w, const struct nb_params *p,
 		return;
 	}
 	e->seconds = p->runtime_us ? (double)p->runtime_us / 1e6 :
-		     (double)b / NB_PLAN_RATE;
+		     (double)b / NB_ESTIMATE_RATE;
 	if (!w->io || w->io->rw != NB_RW_READ)
-		e->written = p->runtime_us ? (uint64_t)(NB_PLAN_RATE * e->seconds) : b;
+		e->written = p->runtime_us ? (uint64_t)(NB_ESTIMATE_RATE * e->seconds) : b;
 }
 
-int nb_plan_item(const char *item, char *name, size_t len, int *iterations)
+int nb_suite_item(const char *item, char *name, size_t len, int *iterations)
 {
 	const char *star = strchr(item, '*');
 	size_t n = star ? (size_t)(star - item) : strlen(item);
@@ -45,7 +45,7 @@ int nb_plan_item(const char *item, char *name, size_t len, int *iterations)
 	return 0;
 }
 
-char *nb_plan_fmt_secs(double secs, char *buf, size_t len)
+char *nb_estimate_fmt_secs(double secs, char *buf, size_t len)
 {
 	uint64_t s = (uint64_t)(secs + 0.5);
 

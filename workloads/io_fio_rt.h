@@ -12,7 +12,7 @@
 
 #include "io_fio.h"
 #include "../fio/clients.h"
-#include "../fio/exec.h"
+#include "../fio/invoke.h"
 #include "../fio/job.h"
 #include "../fio/json.h"
 

@@ -518,7 +518,7 @@ static int syncprobe_run(struct nb_wl_ctx *c)
 }
 
 static void syncprobe_estimate(const struct nb_workload *w,
-			       const struct nb_params *p, struct nb_plan_est *e)
+			       const struct nb_params *p, struct nb_estimate *e)
 {
 	/* the 4 KiB round, then the 512 KiB round */
 	e->seconds = 2 * (double)(p->runtime_us ? p->runtime_us :

@@ -21,29 +21,29 @@
 
 struct nb_workload;
 
-/* A rough estimate of one iteration, at the nominal rates of plan.c. */
-struct nb_plan_est {
+/* A rough estimate of one iteration, at the nominal rates of estimate.c. */
+struct nb_estimate {
 	double seconds;
 	uint64_t written;        /* bytes written to the target */
 };
 
 /* Nominal rates for estimates: a box behind 1 GbE, xz at preset 6 on a
  * small client.  Estimates say "~", never promise. */
-#define NB_PLAN_RATE 100e6           /* bytes/s */
-#define NB_PLAN_META_RATE 1000.0     /* file operations/s */
-#define NB_PLAN_XZ_RATE 3e6          /* bytes/s */
+#define NB_ESTIMATE_RATE 100e6           /* bytes/s */
+#define NB_ESTIMATE_META_RATE 1000.0     /* file operations/s */
+#define NB_ESTIMATE_XZ_RATE 3e6          /* bytes/s */
 
 /* One iteration of W with P: the workload's estimate, else plan_bytes at
- * NB_PLAN_RATE (or the runtime when one is set). */
-void nb_plan_estimate(const struct nb_workload *w, const struct nb_params *p,
-		      struct nb_plan_est *e);
+ * NB_ESTIMATE_RATE (or the runtime when one is set). */
+void nb_estimate_workload(const struct nb_workload *w, const struct nb_params *p,
+		      struct nb_estimate *e);
 
 /* A suite item "NAME" or "NAME*N" (N iterations of NAME): 0, or -EINVAL
  * with the detail set.  *ITERATIONS is 0 when no count is given. */
-int nb_plan_item(const char *item, char *name, size_t len, int *iterations);
+int nb_suite_item(const char *item, char *name, size_t len, int *iterations);
 
 /* "~2h05m", "~40s": a rough duration. */
-char *nb_plan_fmt_secs(double secs, char *buf, size_t len);
+char *nb_estimate_fmt_secs(double secs, char *buf, size_t len);
 
 struct nb_wl_ctx {
 	struct nb_target *t;
@@ -75,7 +75,7 @@ struct nb_workload {
 	                                  * serves (NULL: any with the caps) */
 	const struct nb_iospec *io;      /* default spec of an I/O workload */
 	/* The criteria suite 'accept' implies on every target it can run on,
-	 * ';'-separated "METRIC OP VALUE" (reports/accept.c reads them). */
+	 * ';'-separated "METRIC OP VALUE" (accept/accept.c reads them). */
 	const char *accept;
 	/* One iteration: 0, -EINTR when stopped, or -errno (detail set). */
 	int (*run)(struct nb_wl_ctx *c);
@@ -84,9 +84,9 @@ struct nb_workload {
 	uint64_t (*plan_bytes)(const struct nb_workload *w,
 			       const struct nb_params *p);
 	uint64_t default_size;           /* without size= (nb_wl_size) */
-	/* Optional: a rough estimate of one iteration (see nb_plan_estimate). */
+	/* Optional: a rough estimate of one iteration (see nb_estimate_workload). */
 	void (*estimate)(const struct nb_workload *w, const struct nb_params *p,
-			 struct nb_plan_est *e);
+			 struct nb_estimate *e);
 };
 
 struct nb_suite {

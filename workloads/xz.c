@@ -290,9 +290,9 @@ static int xz_run(struct nb_wl_ctx *c)
 }
 
 static void xz_estimate(const struct nb_workload *w, const struct nb_params *p,
-			struct nb_plan_est *e)
+			struct nb_estimate *e)
 {
-	double secs = p->size ? (double)p->size / NB_PLAN_XZ_RATE :
+	double secs = p->size ? (double)p->size / NB_ESTIMATE_XZ_RATE :
 		      (double)XZ_DEFAULT_RUNTIME_US / 1e6;
 
 	(void)w;

@@ -4,7 +4,7 @@
  */
 #include "fuzz.h"
 
-#include "../../reports/criteria.h"
+#include "../../accept/criteria.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,7 +4,7 @@
  */
 #include "fuzz.h"
 
-#include "../../reports/gate.h"
+#include "../../compare/gate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,7 +6,7 @@
 #include "fuzz.h"
 
 #include "../../core/result.h"
-#include "../../reports/import.h"
+#include "../../formats/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,9 +7,9 @@
 #include "fuzz.h"
 
 #include "../../core/result.h"
-#include "../../hw/plan.h"
-#include "../../hw/plan_result.h"
-#include "../../reports/report.h"
+#include "../../hw/planner.h"
+#include "../../hw/planner_result.h"
+#include "../../report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -34,10 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			"summary", "iops", "median", 400.0,
 			"target", "local", "workload", "bonnie", "status", "ok",
 			"summary", "put_block_kps", "median", 343719.0);
-	if (!doc || nb_plan_load(fuzz_path(data, size), &plan) != 0)
+	if (!doc || nb_planner_load(fuzz_path(data, size), &plan) != 0)
 		return 0;
 	r = nb_report_new(&doc, &path, 1);
-	nb_plan_measure_all(plan, &doc, &path, 1);
+	nb_planner_measure_all(plan, &doc, &path, 1);
 	nb_report_plan(r, plan, "plan.json");
 	json_decref(plan);
 	nb_report_skip_charts(r, NULL);

@@ -6,9 +6,9 @@
 #include "fuzz.h"
 
 #include "../../core/result.h"
-#include "../../reports/compare.h"
-#include "../../reports/gate.h"
-#include "../../reports/text.h"
+#include "../../compare/compare.h"
+#include "../../compare/gate.h"
+#include "../../formats/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,7 +11,7 @@
 
 #include "../../core/err.h"
 #include "../../core/result.h"
-#include "../../reports/accept.h"
+#include "../../accept/accept.h"
 #include "files.h"
 
 static void parse_ok(struct nb_criterion *c, const char *text)

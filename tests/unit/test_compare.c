@@ -19,8 +19,8 @@
 #include "../../core/err.h"
 #include "../../core/metrics.h"
 #include "../../core/result.h"
-#include "../../reports/compare.h"
-#include "../../reports/gate.h"
+#include "../../compare/compare.h"
+#include "../../compare/gate.h"
 #include "files.h"
 
 #define G "tests/golden/compare/"

@@ -14,11 +14,11 @@
 #include "../../core/config.h"
 #include "../../core/err.h"
 #include "../../fio/clients.h"
-#include "../../fio/exec.h"
+#include "../../fio/invoke.h"
 #include "../../fio/job.h"
 #include "../../fio/json.h"
 #include "../../core/result.h"
-#include "../../reports/import.h"
+#include "../../formats/import.h"
 #include "../../workloads/io_fio_rt.h"
 
 #include <arpa/inet.h>

@@ -19,7 +19,7 @@
 
 #include "../../core/err.h"
 #include "../../core/result.h"
-#include "../../reports/import.h"
+#include "../../formats/import.h"
 #include "files.h"
 
 static char dir[] = "/tmp/nb-unit-import.XXXXXX";

@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../reports/escape.h"
-#include "../../reports/junit.h"
+#include "../../formats/escape.h"
+#include "../../formats/junit.h"
 
 static char *escaped(const char *s)
 {

@@ -18,10 +18,10 @@
 
 #include "../../core/err.h"
 #include "../../core/result.h"
-#include "../../hw/plan.h"
-#include "../../hw/plan_result.h"
-#include "../../reports/chart.h"
-#include "../../reports/report.h"
+#include "../../hw/planner.h"
+#include "../../hw/planner_result.h"
+#include "../../formats/chart.h"
+#include "../../report/report.h"
 #include "files.h"
 
 #define G "tests/golden/report/"
@@ -350,15 +350,15 @@ static void plan(void **state)
 	static const char *files[] = { "hw/profiles/n40l-raidz1.json",
 				       "hw/profiles/n40l-raidz1-slog.json" };
 	char dir[] = "/tmp/nb-unit-plan.XXXXXX", path[256], *buf = NULL, *sec, *end;
-	struct nb_plan_in in;
-	struct nb_plan_out out[3];
+	struct nb_planner_in in;
+	struct nb_planner_out out[3];
 	json_t *docs[2], *doc, *plan, *read;
 	struct nb_report *r;
 	size_t len = 0;
 	FILE *f;
 
 	(void)state;
-	nb_plan_defaults(&in);
+	nb_planner_defaults(&in);
 	assert_int_equal(nb_pool_parse_disks("5x3TB", &in.pool.disks), 0);
 	in.disk_mbs = 150;
 	in.disk_iops = 120;
@@ -366,15 +366,15 @@ static void plan(void **state)
 	snprintf(in.currency, sizeof(in.currency), "EUR");
 	in.nic_bps = 1000000000ULL;
 	in.sync_io = 64 * 1024;
-	assert_int_equal(nb_plan_parse_slog("ssd", &in.slog), 0);
+	assert_int_equal(nb_planner_parse_slog("ssd", &in.slog), 0);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(nb_plan_compute(&in, layouts[i], &out[i]), 0);
-	doc = nb_plan_doc(&in, out, 3, NULL);
+		assert_int_equal(nb_planner_compute(&in, layouts[i], &out[i]), 0);
+	doc = nb_planner_doc(&in, out, 3, NULL);
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/plan.json", dir);
 	assert_int_equal(json_dump_file(doc, path, JSON_INDENT(2)), 0);
 	json_decref(doc);
-	assert_int_equal(nb_plan_load(path, &plan), 0);
+	assert_int_equal(nb_planner_load(path, &plan), 0);
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(nb_result_load(files[i], &docs[i]), 0);
 	read = json_object_get(json_object_get(nb_result_find(docs[0], "iscsi",
@@ -383,7 +383,7 @@ static void plan(void **state)
 	json_object_set_new(read, "median", json_real(140e6));
 
 	r = nb_report_new(docs, files, 2);
-	nb_plan_measure_all(plan, docs, files, 2);
+	nb_planner_measure_all(plan, docs, files, 2);
 	nb_report_plan(r, plan, path);
 	json_decref(plan);               /* the report holds its own */
 	f = open_memstream(&buf, &len);
@@ -402,7 +402,7 @@ static void plan(void **state)
 	assert_int_equal(nb_report_html(r, dir, f), 0);
 	fclose(f);
 	assert_int_equal(count(buf, "<h2>Plan</h2>"), 1);
-	assert_int_equal(count(buf, "<td class=\"num worse\">" NB_PLAN_OVER_MSG
+	assert_int_equal(count(buf, "<td class=\"num worse\">" NB_PLANNER_OVER_MSG
 			       "</td>"), 1);
 	assert_int_equal(count(buf, "<td class=\"num\">400.00 EUR</td>"), 3);
 	free(buf);

@@ -1,4 +1,4 @@
-/* The run pipeline (run/plan.c, run/exec.c) through the in-memory runner:
+/* The run pipeline (run/runplan.c, run/exec.c) through the in-memory runner:
  * plans from config and overrides, the space check, every status, an
  * interrupt, partial results. */
 #include <setjmp.h>
@@ -18,7 +18,7 @@
 #include "../../run/exec.h"
 
 static struct nb_config cfg;
-static struct nb_plan pl;
+static struct nb_runplan pl;
 static volatile sig_atomic_t stop;
 
 static int setup(void **state)
@@ -48,7 +48,7 @@ static void set(const char *key, const char *value)
 	assert_int_equal(nb_config_override(&cfg, "suite", key, value, where), 0);
 }
 
-static const char *names(const struct nb_plan *p)
+static const char *names(const struct nb_runplan *p)
 {
 	static char buf[512];
 	size_t len = 0;
@@ -57,14 +57,14 @@ static const char *names(const struct nb_plan *p)
 	for (int i = 0; i < p->nwl; i++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s*%d",
 					i ? "," : "", p->wl[i]->name,
-					nb_plan_iters(p, i));
+					nb_runplan_iters(p, i));
 	return buf;
 }
 
 static void plan_default(void **state)
 {
 	(void)state;
-	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), 0);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, NULL, NULL, 0), 0);
 	assert_string_equal(names(&pl), "seq512k-write*3,seq512k-read*3,"
 			    "rand4k-write*3,rand4k-read*3");
 	assert_null(pl.suite);
@@ -77,13 +77,13 @@ static void plan_suite_under_overrides(void **state)
 	set("suite", "quick");
 	set("size", "64M");
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), 0);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, NULL, NULL, 0), 0);
 	assert_string_equal(pl.suite->name, "quick");
 	/* the user's size, the suite's runtime where the user set none */
 	assert_int_equal(pl.p.size, 64 << 20);
 	assert_int_equal(pl.p.runtime_us, 2000000);
 	assert_int_equal(pl.p.direct, -1);
-	assert_int_equal(nb_plan_space(&pl), 64 << 20);
+	assert_int_equal(nb_runplan_space(&pl), 64 << 20);
 }
 
 static void plan_items_and_iterations(void **state)
@@ -91,15 +91,15 @@ static void plan_items_and_iterations(void **state)
 	(void)state;
 	set("suite", "seed2");
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), 0);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, NULL, NULL, 0), 0);
 	assert_string_equal(names(&pl), "bonnie*5,bigfile*1,xz*1");
 	/* -i overrides NAME*N */
 	set("iterations", "2");
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), 0);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, NULL, NULL, 0), 0);
 	assert_string_equal(names(&pl), "bonnie*2,bigfile*2,xz*2");
 	/* --workload wins over the suite */
-	assert_int_equal(nb_plan_make(&pl, &cfg, "xz,rand4k-read*4", NULL, 0), 0);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, "xz,rand4k-read*4", NULL, 0), 0);
 	assert_string_equal(names(&pl), "xz*2,rand4k-read*2");
 }
 
@@ -110,28 +110,28 @@ static void plan_accept_runs_what_criteria_name(void **state)
 	(void)state;
 	set("suite", "accept");
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, extra, 2), 0);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, NULL, extra, 2), 0);
 	assert_string_equal(names(&pl), "integrity*3,syncprobe*3,conform*3,"
 			    "seq512k-read*3");
-	assert_int_equal(nb_plan_make(&pl, &cfg, "syncprobe", extra, 2), 0);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, "syncprobe", extra, 2), 0);
 	assert_string_equal(names(&pl), "syncprobe*3");
 }
 
 static void plan_errors(void **state)
 {
 	(void)state;
-	assert_int_equal(nb_plan_make(&pl, &cfg, "seq512k-wirte", NULL, 0), -EINVAL);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, "seq512k-wirte", NULL, 0), -EINVAL);
 	assert_string_equal(nb_err_last(), "unknown workload 'seq512k-wirte'; did "
 			    "you mean 'seq512k-write'?");
-	assert_int_equal(nb_plan_make(&pl, &cfg, "zzzzzzzz", NULL, 0), -EINVAL);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, "zzzzzzzz", NULL, 0), -EINVAL);
 	assert_string_equal(nb_err_last(), "unknown workload 'zzzzzzzz' (see "
 			    "'nasbench list workloads')");
-	assert_int_equal(nb_plan_make(&pl, &cfg, "xz*0", NULL, 0), -EINVAL);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, "xz*0", NULL, 0), -EINVAL);
 	assert_string_equal(nb_err_last(), "workload item 'xz*0': expected NAME*N "
 			    "with N from 1 to 1000");
 	set("suite", "quik");
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_plan_make(&pl, &cfg, NULL, NULL, 0), -EINVAL);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, NULL, NULL, 0), -EINVAL);
 	assert_string_equal(nb_err_last(), "unknown suite 'quik'; did you mean "
 			    "'quick'?");
 	/* a bad value names the option it came from */
@@ -157,7 +157,7 @@ static json_t *run_on(const struct nb_runner_ops *ops, const char *workloads,
 	if (iterations)
 		set("iterations", iterations);
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_plan_make(&pl, &cfg, workloads, NULL, 0), 0);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, workloads, NULL, 0), 0);
 	nb_progress_init(&progress, stderr, 1);
 	x.doc = nb_result_new("unit", "nasbench run");
 	assert_int_equal(nb_exec_run(&x), code);

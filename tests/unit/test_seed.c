@@ -155,48 +155,48 @@ static void items(void **state)
 	int it;
 
 	(void)state;
-	assert_int_equal(nb_plan_item("bonnie*5", name, sizeof(name), &it), 0);
+	assert_int_equal(nb_suite_item("bonnie*5", name, sizeof(name), &it), 0);
 	assert_string_equal(name, "bonnie");
 	assert_int_equal(it, 5);
-	assert_int_equal(nb_plan_item("xz", name, sizeof(name), &it), 0);
+	assert_int_equal(nb_suite_item("xz", name, sizeof(name), &it), 0);
 	assert_string_equal(name, "xz");
 	assert_int_equal(it, 0);
-	assert_int_equal(nb_plan_item("bonnie*0", name, sizeof(name), &it), -EINVAL);
+	assert_int_equal(nb_suite_item("bonnie*0", name, sizeof(name), &it), -EINVAL);
 	assert_string_equal(nb_err_last(), "workload item 'bonnie*0': expected "
 			    "NAME*N with N from 1 to 1000");
-	assert_int_equal(nb_plan_item("bonnie*x", name, sizeof(name), &it), -EINVAL);
-	assert_int_equal(nb_plan_item("*3", name, sizeof(name), &it), -EINVAL);
+	assert_int_equal(nb_suite_item("bonnie*x", name, sizeof(name), &it), -EINVAL);
+	assert_int_equal(nb_suite_item("*3", name, sizeof(name), &it), -EINVAL);
 }
 
 static void estimates(void **state)
 {
 	struct nb_params p = NB_PARAMS_INIT;
-	struct nb_plan_est e;
+	struct nb_estimate e;
 	char buf[32];
 
 	(void)state;
 	p.size = 1000000000ULL;
-	nb_plan_estimate(nb_workload_find("bigfile"), &p, &e);
+	nb_estimate_workload(nb_workload_find("bigfile"), &p, &e);
 	assert_true(e.written == 1000000000ULL);
 	assert_true(e.seconds > 9.9 && e.seconds < 10.1);
 	p.verify = 1;
-	nb_plan_estimate(nb_workload_find("bigfile"), &p, &e);
+	nb_estimate_workload(nb_workload_find("bigfile"), &p, &e);
 	assert_true(e.seconds > 19.9 && e.seconds < 20.1);
 	/* bonnie: put_block and rewrite write the file, put_char 3 MiB */
-	nb_plan_estimate(nb_workload_find("bonnie"), &p, &e);
+	nb_estimate_workload(nb_workload_find("bonnie"), &p, &e);
 	assert_true(e.written == 2000000000ULL + (3 << 20));
 	p.fast = 1;
-	nb_plan_estimate(nb_workload_find("bonnie"), &p, &e);
+	nb_estimate_workload(nb_workload_find("bonnie"), &p, &e);
 	assert_true(e.written == 2000000000ULL);
 	/* xz: size at ~3 MB/s, or the runtime when shorter */
-	nb_plan_estimate(nb_workload_find("xz"), &p, &e);
+	nb_estimate_workload(nb_workload_find("xz"), &p, &e);
 	assert_true(e.seconds > 333 && e.seconds < 334 && e.written == 0);
 	p.runtime_us = 30000000;
-	nb_plan_estimate(nb_workload_find("xz"), &p, &e);
+	nb_estimate_workload(nb_workload_find("xz"), &p, &e);
 	assert_true(e.seconds == 30);
-	assert_string_equal(nb_plan_fmt_secs(59.6, buf, sizeof(buf)), "~60s");
-	assert_string_equal(nb_plan_fmt_secs(600, buf, sizeof(buf)), "~10m");
-	assert_string_equal(nb_plan_fmt_secs(3 * 3600 + 25 * 60, buf, sizeof(buf)),
+	assert_string_equal(nb_estimate_fmt_secs(59.6, buf, sizeof(buf)), "~60s");
+	assert_string_equal(nb_estimate_fmt_secs(600, buf, sizeof(buf)), "~10m");
+	assert_string_equal(nb_estimate_fmt_secs(3 * 3600 + 25 * 60, buf, sizeof(buf)),
 			    "~3h25m");
 }
 

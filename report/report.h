@@ -21,7 +21,7 @@ struct nb_report *nb_report_new(json_t *const *docs, const char *const *paths,
 				size_t ndocs);
 void nb_report_free(struct nb_report *r);
 
-/* The configuration grid (report_grid.c): ROWS and COLS are
+/* The configuration grid (grid.c): ROWS and COLS are
  * comma-separated dimensions (labels; workload, target, runner, file;
  * spec.rw, spec.sync, spec.bs ... of what ran), NULL for the default
  * (the two labels with the most values); BASELINE "key=value,..." the
@@ -31,9 +31,9 @@ void nb_report_free(struct nb_report *r);
 int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 		   const char *baseline, const char *metric);
 
-/* Include a plan (report_plan.c): PLAN is a plan file's document, read
- * and checked by hw/ (nb_plan_load) with its "measured" those of these
- * results (nb_plan_measure_all); PATH names the file.  The report gets a
+/* Include a plan (plan_section.c): PLAN is a plan file's document, read
+ * and checked by hw/ (nb_planner_load) with its "measured" those of these
+ * results (nb_planner_measure_all); PATH names the file.  The report gets a
  * "Plan" section after the grid: the layouts side by side, then the
  * measured figures beside the expected.  Takes a reference to PLAN;
  * PATH is borrowed. */
@@ -52,11 +52,5 @@ void nb_report_skip_charts(struct nb_report *r, const char *why);
  * PNGs.  0 or -errno (message names the missing chart). */
 int nb_report_markdown(const struct nb_report *r, FILE *out);
 int nb_report_html(const struct nb_report *r, const char *dir, FILE *out);
-
-/* 'nasbench export --csv' (report_csv.c): NDOCS results as CSV, a row
- * per result x workload x iteration, labels and metrics as columns.  0 or
- * -1 on a write error. */
-int nb_report_csv(json_t *const *docs, const char *const *paths, size_t ndocs,
-		  FILE *out);
 
 #endif

@@ -1,10 +1,10 @@
 /*
- * report_out.c - the documents of 'nasbench report': the tables (one
+ * documents.c - the documents of 'nasbench report': the tables (one
  * shape for both renderers), report.md and report.html with the charts
  * inline.
  */
-#include "report_model.h"
-#include "escape.h"
+#include "model.h"
+#include "../formats/escape.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/metrics.h"

@@ -1,11 +1,11 @@
 /*
- * report_charts.c - the charts of 'nasbench report' as gnuplot inputs
- * (reports/chart.c draws them): throughput and IOPS across workloads, per
+ * charts.c - the charts of 'nasbench report' as gnuplot inputs
+ * (formats/chart.c draws them): throughput and IOPS across workloads, per
  * workload the latency percentiles, the throughput over time and the
  * other figures grouped by unit.
  */
-#include "report_model.h"
-#include "chart.h"
+#include "model.h"
+#include "../formats/chart.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"

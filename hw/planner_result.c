@@ -1,7 +1,7 @@
 /*
- * plan_result.c - measured beside expected (plan_result.h).
+ * planner_result.c - measured beside expected (planner_result.h).
  */
-#include "plan_result.h"
+#include "planner_result.h"
 #include "../core/err.h"
 #include "../core/result.h"
 
@@ -60,7 +60,7 @@ static int measured(const json_t *wl, struct measure *m)
 	return m->f != F_NONE && !nb_result_stat(wl, m->metric, "median", &m->v);
 }
 
-static double expected(const struct nb_plan_out *o, enum figure f, int slog,
+static double expected(const struct nb_planner_out *o, enum figure f, int slog,
 		       const char **why)
 {
 	switch (f) {
@@ -88,7 +88,7 @@ static int has_slog(const json_t *doc)
 	       strcasecmp(s, "off");
 }
 
-static json_t *row(const struct nb_plan_out *p, const json_t *wl,
+static json_t *row(const struct nb_planner_out *p, const json_t *wl,
 		   const struct measure *ms, int slog)
 {
 	const char *why, *wname = json_string_value(json_object_get(wl, "workload"));
@@ -116,11 +116,11 @@ static json_t *row(const struct nb_plan_out *p, const json_t *wl,
 		json_object_set_new(r, "limit", why ? json_string(why) : json_null());
 		json_object_set_new(r, "share", json_real(v / e));
 		if (ms->f == F_SYNC)
-			json_object_set_new(r, "flag", v > NB_PLAN_SYNC_OVER * e ?
-					    json_string(NB_PLAN_SYNC_MSG) : json_null());
+			json_object_set_new(r, "flag", v > NB_PLANNER_SYNC_OVER * e ?
+					    json_string(NB_PLANNER_SYNC_MSG) : json_null());
 		else
-			json_object_set_new(r, "flag", v > NB_PLAN_OVER * e ?
-					    json_string(NB_PLAN_OVER_MSG) : json_null());
+			json_object_set_new(r, "flag", v > NB_PLANNER_OVER * e ?
+					    json_string(NB_PLANNER_OVER_MSG) : json_null());
 	} else {
 		json_object_set_new(r, "expected", json_null());
 		json_object_set_new(r, "limit", json_null());
@@ -131,7 +131,7 @@ static json_t *row(const struct nb_plan_out *p, const json_t *wl,
 }
 
 /* The figures of DOC against plan P; NOTE says why P. */
-static json_t *against(const struct nb_plan_out *p, const char *path,
+static json_t *against(const struct nb_planner_out *p, const char *path,
 		       const json_t *doc, const char *note)
 {
 	json_t *rows = json_array(), *wl;
@@ -148,7 +148,7 @@ static json_t *against(const struct nb_plan_out *p, const char *path,
 	return json_pack("{s:s, s:s, s:s, s:b, s:f, s:f, s:o}", "file", path,
 			 "layout", p->layout, "note", note, "published",
 			 json_is_object(json_object_get(doc, "published")),
-			 "over", NB_PLAN_OVER, "sync_over", NB_PLAN_SYNC_OVER,
+			 "over", NB_PLANNER_OVER, "sync_over", NB_PLANNER_SYNC_OVER,
 			 "figures", rows);
 }
 
@@ -158,13 +158,13 @@ static const char *layout_label(const json_t *doc)
 						 "layout"));
 }
 
-json_t *nb_plan_measured(const struct nb_plan_in *in, const char *path,
-			 const json_t *doc, const struct nb_plan_out *plans, int n)
+json_t *nb_planner_measured(const struct nb_planner_in *in, const char *path,
+			 const json_t *doc, const struct nb_planner_out *plans, int n)
 {
 	const char *layout = layout_label(doc);
-	struct nb_plan_out own;
+	struct nb_planner_out own;
 
-	if (layout && !nb_plan_compute(in, layout, &own))
+	if (layout && !nb_planner_compute(in, layout, &own))
 		return against(&own, path, doc, "");
 	nb_err_clear();
 	if (!n)
@@ -175,13 +175,13 @@ json_t *nb_plan_measured(const struct nb_plan_in *in, const char *path,
 			      : "no layout label; against the first layout");
 }
 
-json_t *nb_plan_measured_file(const json_t *plan, const char *path,
+json_t *nb_planner_measured_file(const json_t *plan, const char *path,
 			      const json_t *doc)
 {
 	const json_t *layouts = json_object_get(plan, "layouts"), *l;
 	const char *label = layout_label(doc);
 	size_t n = json_array_size(layouts), i, pick = 0;
-	struct nb_plan_out *outs = calloc(n ? n : 1, sizeof(*outs));
+	struct nb_planner_out *outs = calloc(n ? n : 1, sizeof(*outs));
 	int found = 0;
 	json_t *r = NULL;
 
@@ -191,8 +191,8 @@ json_t *nb_plan_measured_file(const json_t *plan, const char *path,
 		struct nb_pool_layout want;
 		int disks = (int)json_integer_value(json_object_get(l, "disks"));
 
-		if (nb_plan_out_from_json(l, &outs[i]))
-			goto out;        /* nb_plan_load() checked them */
+		if (nb_planner_out_from_json(l, &outs[i]))
+			goto out;        /* nb_planner_load() checked them */
 		if (!found && label && !nb_pool_parse_layout(label, disks, &want) &&
 		    !strcmp(want.name, outs[i].layout)) {
 			pick = i;
@@ -210,13 +210,13 @@ out:
 	return r;
 }
 
-void nb_plan_measure_all(json_t *plan, json_t *const *docs,
+void nb_planner_measure_all(json_t *plan, json_t *const *docs,
 			 const char *const *paths, size_t n)
 {
 	json_t *all = json_array();
 
 	for (size_t i = 0; i < n; i++) {
-		json_t *m = nb_plan_measured_file(plan, paths[i], docs[i]);
+		json_t *m = nb_planner_measured_file(plan, paths[i], docs[i]);
 
 		if (m)
 			json_array_append_new(all, m);

@@ -1,10 +1,10 @@
 /*
- * plan_doc.c - the plan as a document: what 'nasbench hw plan --json'
+ * planner_doc.c - the plan as a document: what 'nasbench hw plan --json'
  * prints (every figure with its unit), the summary of what it assumes, and
- * reading a plan file back (nasbench report --plan).  plan.h has the
+ * reading a plan file back (nasbench report --plan).  planner.h has the
  * contract.
  */
-#include "plan.h"
+#include "planner.h"
 #include "../core/err.h"
 #include "../core/units.h"
 
@@ -27,7 +27,7 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-json_t *nb_plan_json(const struct nb_plan_in *in, const struct nb_plan_out *o)
+json_t *nb_planner_json(const struct nb_planner_in *in, const struct nb_planner_out *o)
 {
 	const struct nb_pool_cap *c = &o->cap;
 	const char *cur = *in->currency ? in->currency : "price";
@@ -81,7 +81,7 @@ json_t *nb_plan_json(const struct nb_plan_in *in, const struct nb_plan_out *o)
 	return j;
 }
 
-json_t *nb_plan_input_json(const struct nb_plan_in *in)
+json_t *nb_planner_input_json(const struct nb_planner_in *in)
 {
 	const struct nb_pool_disks *d = &in->pool.disks;
 	const char *cur = *in->currency ? in->currency : "price";
@@ -120,7 +120,7 @@ json_t *nb_plan_input_json(const struct nb_plan_in *in)
 	return j;
 }
 
-void nb_plan_summary(FILE *f, const struct nb_plan_in *in)
+void nb_planner_summary(FILE *f, const struct nb_planner_in *in)
 {
 	const struct nb_pool_disks *d = &in->pool.disks;
 	char mbs[32], iops[32], sz[32];
@@ -158,7 +158,7 @@ void nb_plan_summary(FILE *f, const struct nb_plan_in *in)
 		fprintf(f, "\nno link (local): the disks are the limit");
 }
 
-json_t *nb_plan_doc(const struct nb_plan_in *in, const struct nb_plan_out *out,
+json_t *nb_planner_doc(const struct nb_planner_in *in, const struct nb_planner_out *out,
 		    int n, json_t *measured)
 {
 	json_t *plans = json_array(), *doc;
@@ -167,15 +167,15 @@ json_t *nb_plan_doc(const struct nb_plan_in *in, const struct nb_plan_out *out,
 	FILE *f = open_memstream(&sum, &len);
 
 	if (f) {
-		nb_plan_summary(f, in);
+		nb_planner_summary(f, in);
 		fclose(f);
 	}
 	for (int i = 0; i < n; i++)
-		json_array_append_new(plans, nb_plan_json(in, &out[i]));
+		json_array_append_new(plans, nb_planner_json(in, &out[i]));
 	doc = json_pack("{s:s, s:i, s:f, s:s, s:o, s:o, s:o}",
-			"kind", NB_PLAN_KIND, "schema", NB_PLAN_SCHEMA,
+			"kind", NB_PLANNER_KIND, "schema", NB_PLANNER_SCHEMA,
 			"link_efficiency", in->efficiency,
-			"summary", sum ? sum : "", "input", nb_plan_input_json(in),
+			"summary", sum ? sum : "", "input", nb_planner_input_json(in),
 			"layouts", plans, "measured",
 			measured ? json_incref(measured) : json_array());
 	free(sum);
@@ -184,11 +184,11 @@ json_t *nb_plan_doc(const struct nb_plan_in *in, const struct nb_plan_out *out,
 
 /* ---- reading back ---- */
 
-#define OUT(m) offsetof(struct nb_plan_out, m)
+#define OUT(m) offsetof(struct nb_planner_out, m)
 #define NONE ((size_t)-1)         /* checked, not kept */
 #define CUR NULL                  /* the plan's currency (or "price") */
 
-/* Every figure nb_plan_json() writes, its unit, where it goes. */
+/* Every figure nb_planner_json() writes, its unit, where it goes. */
 static const struct {
 	const char *key, *unit;
 	size_t off;
@@ -265,7 +265,7 @@ static int read_int(const json_t *j, const char *key, long long max, int *v)
 	return 0;
 }
 
-int nb_plan_out_from_json(const json_t *j, struct nb_plan_out *o)
+int nb_planner_out_from_json(const json_t *j, struct nb_planner_out *o)
 {
 	static const char *const why[] = { "disks", "link", "box" };
 	const char *name = json_string_value(json_object_get(j, "layout")), *cur = NULL;
@@ -308,12 +308,12 @@ int nb_plan_out_from_json(const json_t *j, struct nb_plan_out *o)
 	return 0;
 }
 
-int nb_plan_load(const char *path, json_t **out)
+int nb_planner_load(const char *path, json_t **out)
 {
 	json_error_t e;
 	json_t *doc = json_load_file(path, 0, &e), *layouts, *l;
 	const char *kind;
-	struct nb_plan_out o;
+	struct nb_planner_out o;
 	size_t i;
 
 	*out = NULL;
@@ -325,25 +325,25 @@ int nb_plan_load(const char *path, json_t **out)
 	}
 	kind = json_string_value(json_object_get(doc, "kind"));
 	layouts = json_object_get(doc, "layouts");
-	if (!kind || strcmp(kind, NB_PLAN_KIND)) {
+	if (!kind || strcmp(kind, NB_PLANNER_KIND)) {
 		json_decref(doc);
 		return nb_err(-EINVAL, "'%s' is not a plan (make one with 'nasbench "
 			      "hw plan ... --json > FILE')", path);
 	}
-	if (json_integer_value(json_object_get(doc, "schema")) > NB_PLAN_SCHEMA) {
+	if (json_integer_value(json_object_get(doc, "schema")) > NB_PLANNER_SCHEMA) {
 		long long v = (long long)json_integer_value(json_object_get(doc, "schema"));
 
 		json_decref(doc);
 		return nb_err(-EINVAL, "'%s' has plan schema %lld, newer than this "
 			      "nasbench reads (%d): upgrade nasbench", path, v,
-			      NB_PLAN_SCHEMA);
+			      NB_PLANNER_SCHEMA);
 	}
 	if (!json_array_size(layouts)) {
 		json_decref(doc);
 		return nb_err(-EINVAL, "'%s' is a plan without layouts", path);
 	}
 	json_array_foreach(layouts, i, l)
-		if (nb_plan_out_from_json(l, &o)) {
+		if (nb_planner_out_from_json(l, &o)) {
 			json_decref(doc);
 			return nb_err_prefix("'%s': layout %zu", path, i + 1), -EINVAL;
 		}

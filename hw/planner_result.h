@@ -1,5 +1,5 @@
 /*
- * plan_result.h - a result file held against the plan: every measured
+ * planner_result.h - a result file held against the plan: every measured
  * figure the plan has an expectation for, with its share of the ceiling.
  *
  * seq*-read / seq*-write: bw_bytes against the sequential ceilings;
@@ -11,36 +11,36 @@
  * ceiling (the model is good to a factor of 2): twice the estimate is
  * flagged, as writes that may not be durable.
  */
-#ifndef NB_HW_PLAN_RESULT_H
-#define NB_HW_PLAN_RESULT_H
+#ifndef NB_HW_PLANNER_RESULT_H
+#define NB_HW_PLANNER_RESULT_H
 
-#include "plan.h"
+#include "planner.h"
 
 #include <jansson.h>
 
-#define NB_PLAN_OVER 1.10
-#define NB_PLAN_OVER_MSG "cached or compressed - check the data set size"
-#define NB_PLAN_SYNC_OVER 2.0
-#define NB_PLAN_SYNC_MSG "faster than the disks commit - are the writes durable?"
+#define NB_PLANNER_OVER 1.10
+#define NB_PLANNER_OVER_MSG "cached or compressed - check the data set size"
+#define NB_PLANNER_SYNC_OVER 2.0
+#define NB_PLANNER_SYNC_MSG "faster than the disks commit - are the writes durable?"
 
 /* {"file", "layout", "note", "published", "over": 1.1, "sync_over": 2.0,
  * "figures": [{"target",
  * "workload", "metric", "what", "measured": {value, unit}, "expected":
  * {value, unit} | null, "limit", "share", "flag"}]}.  The plan is the one
  * of the result's layout label when it fits the disks, else PLANS[0]. */
-json_t *nb_plan_measured(const struct nb_plan_in *in, const char *path,
-			 const json_t *doc, const struct nb_plan_out *plans,
+json_t *nb_planner_measured(const struct nb_planner_in *in, const char *path,
+			 const json_t *doc, const struct nb_planner_out *plans,
 			 int n);
 
-/* The same against a plan file PLAN (nb_plan_load()): the plan's layout
+/* The same against a plan file PLAN (nb_planner_load()): the plan's layout
  * of the result's layout label ("raidz" is raidz1), else its first.  NULL
  * only when PLAN has no valid layout. */
-json_t *nb_plan_measured_file(const json_t *plan, const char *path,
+json_t *nb_planner_measured_file(const json_t *plan, const char *path,
 			      const json_t *doc);
 
 /* PLAN's "measured" becomes those of the N results DOCS (named PATHS):
  * what 'nasbench report --plan' shows. */
-void nb_plan_measure_all(json_t *plan, json_t *const *docs,
+void nb_planner_measure_all(json_t *plan, json_t *const *docs,
 			 const char *const *paths, size_t n);
 
 #endif

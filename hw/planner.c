@@ -1,6 +1,6 @@
 /*
- * plan.c - throughput ceilings and cost of a layout (the formulas are in
- * plan.h and docs/hw.md; capacity is hw/pool.c's).
+ * planner.c - throughput ceilings and cost of a layout (the formulas are in
+ * planner.h and docs/hw.md; capacity is hw/pool.c's).
  *
  * Constants:
  *   128 KiB: the aggregation of a throttled (ci/lab) disk's streaming I/O,
@@ -12,7 +12,7 @@
  *     the flush is free (20000); NVMe likewise (2000 / 50000).  Give the
  *     figure of your device with ssd:NNNiops.
  */
-#include "plan.h"
+#include "planner.h"
 #include "../core/err.h"
 #include "../core/units.h"
 
@@ -27,19 +27,19 @@
 #define AGGREGATE (128.0 * 1024)
 #define IMMEDIATE_WRITE_SZ (32 * 1024)
 
-const char *nb_plan_layouts(void)
+const char *nb_planner_layouts(void)
 {
 	return nb_pool_layouts();
 }
 
-double nb_plan_efficiency(int mtu)
+double nb_planner_efficiency(int mtu)
 {
 	/* payload: MTU - IP (20) - TCP (20) - timestamps (12);
 	 * wire: MTU + Ethernet header (14) + FCS (4) + preamble (8) + gap (12) */
 	return (double)(mtu - 52) / (double)(mtu + 38);
 }
 
-void nb_plan_defaults(struct nb_plan_in *in)
+void nb_planner_defaults(struct nb_planner_in *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->pool.ashift = 12;
@@ -47,12 +47,12 @@ void nb_plan_defaults(struct nb_plan_in *in)
 	in->pool.max_slop = 128ULL << 30;
 	in->disk_mbs = in->disk_iops = in->price = in->box_mbs = -1;
 	in->box_io = 0;
-	in->efficiency = nb_plan_efficiency(1500);
+	in->efficiency = nb_planner_efficiency(1500);
 	in->sync_io = 512 * 1024;
 	in->sync_qd = 1;
 }
 
-int nb_plan_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,
+int nb_planner_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,
 			size_t len)
 {
 	const char *x;
@@ -69,7 +69,7 @@ int nb_plan_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,
 
 /* ---- link and log device ---- */
 
-int nb_plan_parse_link(const char *s, uint64_t *bps)
+int nb_planner_parse_link(const char *s, uint64_t *bps)
 {
 	char unit[32];
 	const char *u;
@@ -135,7 +135,7 @@ static const struct {
 	{ "hdd", 150, 120 },
 };
 
-int nb_plan_parse_slog(const char *s, struct nb_plan_slog *slog)
+int nb_planner_parse_slog(const char *s, struct nb_planner_slog *slog)
 {
 	char buf[64], *save = NULL, *tok;
 	int first = 1;
@@ -193,7 +193,7 @@ struct disk {
 	int throttled;
 };
 
-static struct disk disk_of(const struct nb_plan_in *in)
+static struct disk disk_of(const struct nb_planner_in *in)
 {
 	return (struct disk){ in->disk_mbs * 1e6, in->disk_iops, in->throttled };
 }
@@ -215,7 +215,7 @@ static double stream(const struct disk *d, double io)
 	return d->B;
 }
 
-static void speeds(const struct nb_plan_in *in, struct nb_plan_out *o)
+static void speeds(const struct nb_planner_in *in, struct nb_planner_out *o)
 {
 	const struct nb_pool_layout *l = &o->l;
 	struct disk d = disk_of(in);
@@ -286,7 +286,7 @@ static void speeds(const struct nb_plan_in *in, struct nb_plan_out *o)
  * record's columns separately: ci/lab's 512 KiB sync writes on raidz1 of 5
  * take four 32 KiB tokens a disk, on raid10 two 128 KiB ones).  The commit
  * waits for its busiest disk: k is rounded up. */
-static double in_place(const struct nb_plan_in *in, const struct nb_plan_out *o,
+static double in_place(const struct nb_planner_in *in, const struct nb_planner_out *o,
 		       const struct disk *d, double bytes)
 {
 	double R = (double)o->cap.block, S = (double)(1 << in->pool.ashift);
@@ -313,8 +313,8 @@ static double in_place(const struct nb_plan_in *in, const struct nb_plan_out *o,
  * lab's writers wait while a group syncs (its SLOG idle for seconds, the
  * disks busy): on 2 cores, box 129 MB/s, raidz1 of 5 gave 38.2 MB/s, the
  * sum 48.9, the pool alone 78.6. */
-static double sync_rate(const struct nb_plan_in *in, const struct nb_plan_out *o,
-			const struct nb_plan_slog *slog)
+static double sync_rate(const struct nb_planner_in *in, const struct nb_planner_out *o,
+			const struct nb_planner_slog *slog)
 {
 	struct disk d = disk_of(in);
 	double W = (double)in->sync_io, q = in->sync_qd, sw = o->disk_write;
@@ -355,7 +355,7 @@ static double lower(double disks, double link, const char **why)
 }
 
 /* bytes/s: the lower of disks, link and the box's own ceiling */
-static double lower_box(const struct nb_plan_in *in, double disks, double link,
+static double lower_box(const struct nb_planner_in *in, double disks, double link,
 			const char **why)
 {
 	double v = lower(disks, link, why);
@@ -372,8 +372,8 @@ static double per(double price, double v, double unit)
 	return price < 0 || v <= 0 ? -1 : price / (v / unit);
 }
 
-int nb_plan_compute(const struct nb_plan_in *in, const char *name,
-		    struct nb_plan_out *o)
+int nb_planner_compute(const struct nb_planner_in *in, const char *name,
+		    struct nb_planner_out *o)
 {
 	int n = in->pool.disks.total - in->pool.spares;
 

@@ -1,8 +1,8 @@
 /*
- * report_model.h - the model behind 'nasbench report', shared by its
- * parts: report_model.c gathers the results into configurations and
- * workloads, report_charts.c writes the gnuplot inputs, report_out.c the
- * Markdown and HTML.  Not for use outside reports/report_*.c: report.h is
+ * model.h - the model behind 'nasbench report', shared by its
+ * parts: report.c gathers the results into configurations and
+ * workloads, charts.c writes the gnuplot inputs, documents.c the
+ * Markdown and HTML.  Not for use outside report/: report.h is
  * the interface.
  */
 #ifndef NB_REPORT_REPORT_MODEL_H
@@ -43,7 +43,7 @@ struct nb_report {
 	struct nb_report_chart *charts;
 	size_t ncharts;
 	double *v;               /* scratch for pooled values */
-	json_t *grids;           /* the configuration grid (report_grid.c) */
+	json_t *grids;           /* the configuration grid (grid.c) */
 	json_t *grid_note;       /* how to read it: dims, baseline, colours */
 	int no_charts;           /* charts skipped */
 	char skip_why[512];      /* why, "" when not said (Markdown to stdout) */
@@ -93,13 +93,13 @@ const char **nb_report_metrics(const struct nb_report *r, const char *wl,
 			       size_t *n);
 void nb_report_names_free(const char **names, size_t n);
 
-/* report_meta.c: the table of the results (file, configuration, when,
+/* meta.c: the table of the results (file, configuration, when,
  * where, complete, acceptance), and one result's details (time, versions,
  * command, targets, hardware, labels, warnings, criteria), as tables. */
 json_t *nb_report_runs(const struct nb_report *r);
 json_t *nb_report_run_detail(const struct nb_report *r, size_t i);
 
-/* report_plan.c: the Plan section of PLAN (read from PATH) as its parts,
+/* plan_section.c: the Plan section of PLAN (read from PATH) as its parts,
  * in order: {"para": text}, {"caption": text}, {"table": {head, rows}}. */
 json_t *nb_report_plan_parts(const json_t *plan, const char *path);
 

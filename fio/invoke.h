@@ -1,8 +1,8 @@
 /*
- * exec.h - running the fio binary (through core/spawn.c).
+ * invoke.h - running the fio binary (through core/spawn.c).
  */
-#ifndef NB_FIO_EXEC_H
-#define NB_FIO_EXEC_H
+#ifndef NB_FIO_INVOKE_H
+#define NB_FIO_INVOKE_H
 
 #include <signal.h>
 #include <stddef.h>

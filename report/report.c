@@ -1,9 +1,9 @@
 /*
- * report_model.c - the results of 'nasbench report' gathered into
+ * report.c - the results of 'nasbench report' gathered into
  * configurations (the labels that differ) and workloads, and the pooled
  * iterations of one configuration and workload.
  */
-#include "report_model.h"
+#include "model.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"

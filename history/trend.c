@@ -1,10 +1,10 @@
 /*
- * history_trend.c - 'nasbench history trend': one gnuplot chart per
+ * trend.c - 'nasbench history trend': one gnuplot chart per
  * workload over the runs of the history, and trend.html (history.h).
  */
 #include "history.h"
-#include "chart.h"
-#include "escape.h"
+#include "../formats/chart.h"
+#include "../formats/escape.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/metrics.h"

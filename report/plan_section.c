@@ -1,10 +1,10 @@
 /*
- * report_plan.c - the report's Plan section: a plan file of 'nasbench hw
+ * plan_section.c - the report's Plan section: a plan file of 'nasbench hw
  * plan --json' (read and checked by hw/, held against the report's results
  * there: cmd/report.c joins the two) as paragraphs and tables, the layouts
  * side by side and the measured figures beside the expected ones.
  */
-#include "report_model.h"
+#include "model.h"
 #include "../core/result.h"
 #include "../core/units.h"
 

@@ -1,7 +1,7 @@
 /*
- * exec.c - running the fio binary (see exec.h).
+ * invoke.c - running the fio binary (see invoke.h).
  */
-#include "exec.h"
+#include "invoke.h"
 #include "../core/err.h"
 #include "../core/spawn.h"
 

@@ -1,5 +1,5 @@
 /*
- * plan.h - what a run will do: workloads x iterations with their knobs.
+ * runplan.h - the run plan: workloads x iterations with their knobs.
  *
  * The plan comes from the config (the box file with the command line's
  * overrides applied): --workload names, else [suite] workloads, else the
@@ -7,8 +7,8 @@
  * set none; iterations from [suite] (or -i), else the suite's, else 3,
  * where a suite item NAME*N does not say otherwise.
  */
-#ifndef NB_RUN_PLAN_H
-#define NB_RUN_PLAN_H
+#ifndef NB_RUN_RUNPLAN_H
+#define NB_RUN_RUNPLAN_H
 
 #include <jansson.h>
 #include <stdio.h>
@@ -16,14 +16,14 @@
 #include "../core/config.h"
 #include "../workloads/workload.h"
 
-#define NB_PLAN_MAX 64
+#define NB_RUNPLAN_MAX 64
 
 /* The workloads a run with no suite and no --workload runs. */
-#define NB_PLAN_DEFAULT "seq512k-write,seq512k-read,rand4k-write,rand4k-read"
+#define NB_RUNPLAN_DEFAULT "seq512k-write,seq512k-read,rand4k-write,rand4k-read"
 
-struct nb_plan {
-	const struct nb_workload *wl[NB_PLAN_MAX];
-	int iters[NB_PLAN_MAX];  /* NAME*N in a suite; 0: iterations */
+struct nb_runplan {
+	const struct nb_workload *wl[NB_RUNPLAN_MAX];
+	int iters[NB_RUNPLAN_MAX];  /* NAME*N in a suite; 0: iterations */
 	int nwl;
 	int iterations;
 	const struct nb_suite *suite;    /* the named suite, or NULL */
@@ -36,22 +36,22 @@ struct nb_plan {
  * without --workload, where it lacks them: the workloads its criteria
  * name.  0, or -EINVAL with the detail set (an unknown suite or
  * workload). */
-int nb_plan_make(struct nb_plan *pl, const struct nb_config *cfg,
+int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 		 const char *workloads, const char *const *extra, int n);
 
 /* Iterations of the plan's workload W. */
-int nb_plan_iters(const struct nb_plan *pl, int w);
+int nb_runplan_iters(const struct nb_runplan *pl, int w);
 
 /* Bytes of target space the plan needs: its largest workload's. */
-uint64_t nb_plan_space(const struct nb_plan *pl);
+uint64_t nb_runplan_space(const struct nb_runplan *pl);
 
 /* The plan as --dry-run prints it: targets, then per workload the
  * iterations, space, writes and a rough time. */
 /* The plan's first line: targets x workloads x iterations, and where the
  * workload list came from (a suite, --workload, or the default). */
-void nb_plan_headline(FILE *out, const struct nb_plan *pl,
+void nb_runplan_headline(FILE *out, const struct nb_runplan *pl,
 		      const struct nb_config *cfg);
-void nb_plan_print(FILE *out, const struct nb_plan *pl,
+void nb_runplan_print(FILE *out, const struct nb_runplan *pl,
 		   const struct nb_config *cfg);
 
 /* The plan as 'run --dry-run --json' prints it: { "source", "suite",
@@ -60,6 +60,6 @@ void nb_plan_print(FILE *out, const struct nb_plan *pl,
  * seconds }], "per_target": { space_bytes, written_bytes, seconds },
  * "total": { written_bytes, seconds }, "assumed": { bw_bytes,
  * xz_bw_bytes } } - bytes and seconds as numbers, estimates rough. */
-json_t *nb_run_plan_json(const struct nb_plan *pl, const struct nb_config *cfg);
+json_t *nb_runplan_json(const struct nb_runplan *pl, const struct nb_config *cfg);
 
 #endif

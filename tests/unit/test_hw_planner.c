@@ -1,5 +1,5 @@
 /*
- * test_hw_plan.c - the planner: capacity against figures ZFS showed (each
+ * test_hw_planner.c - the planner: capacity against figures ZFS showed (each
  * cited), the layout grammar, link and log-device parsing, the speed model
  * on cases worked by hand (docs/hw.md shows the arithmetic), the seeds'
  * boxes among them, and measured beside expected.
@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "../../core/err.h"
-#include "../../hw/plan.h"
-#include "../../hw/plan_result.h"
+#include "../../hw/planner.h"
+#include "../../hw/planner_result.h"
 #include "../../hw/pool.h"
 
 /* cmocka 1.1.5's assert_float_equal works in float: too coarse for bytes */
@@ -261,11 +261,11 @@ static void test_parse_disks(void **state)
 			    "'3XB' (use a number with K, M, G, T, KiB, GB...)");
 
 	/* one group with a model, as box labels give it */
-	assert_int_equal(nb_plan_parse_disks("5 x 3TB WD Red", &n, &b, rest,
+	assert_int_equal(nb_planner_parse_disks("5 x 3TB WD Red", &n, &b, rest,
 					     sizeof(rest)), 0);
 	assert_true(n == 5 && b == 3000000000000ULL);
 	assert_string_equal(rest, "WD Red");
-	assert_int_equal(nb_plan_parse_disks("x3TB", &n, &b, NULL, 0), -EINVAL);
+	assert_int_equal(nb_planner_parse_disks("x3TB", &n, &b, NULL, 0), -EINVAL);
 	assert_string_equal(nb_err_last(),
 			    "invalid disks 'x3TB' (use COUNTxSIZE, e.g. 5x3TB)");
 }
@@ -283,55 +283,55 @@ static void test_parse_link(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		assert_int_equal(nb_plan_parse_link(ok[i].s, &v), 0);
+		assert_int_equal(nb_planner_parse_link(ok[i].s, &v), 0);
 		assert_true(v == ok[i].bps);
 	}
-	assert_int_equal(nb_plan_parse_link("fast", &v), -EINVAL);
+	assert_int_equal(nb_planner_parse_link("fast", &v), -EINVAL);
 	assert_string_equal(nb_err_last(), "invalid link speed 'fast' (use e.g. "
 			    "1gbit, 10GbE, 2.5G, 800mbit, 1gbps: bits/s; 125MB/s: "
 			    "bytes/s)");
-	assert_int_equal(nb_plan_parse_link("1000", &v), -EINVAL);
-	assert_int_equal(nb_plan_parse_link("125MB", &v), -EINVAL);
+	assert_int_equal(nb_planner_parse_link("1000", &v), -EINVAL);
+	assert_int_equal(nb_planner_parse_link("125MB", &v), -EINVAL);
 }
 
 static void test_parse_slog(void **state)
 {
-	struct nb_plan_slog s;
+	struct nb_planner_slog s;
 
 	(void)state;
-	assert_int_equal(nb_plan_parse_slog("none", &s), 0);
+	assert_int_equal(nb_planner_parse_slog("none", &s), 0);
 	assert_false(s.present);
-	assert_int_equal(nb_plan_parse_slog("ssd", &s), 0);
+	assert_int_equal(nb_planner_parse_slog("ssd", &s), 0);
 	assert_true(s.present && s.mbs == 400 && s.sync_iops == 1000);
-	assert_int_equal(nb_plan_parse_slog("ssd:20000iops", &s), 0);
+	assert_int_equal(nb_planner_parse_slog("ssd:20000iops", &s), 0);
 	assert_true(s.sync_iops == 20000 && s.mbs == 400);
-	assert_int_equal(nb_plan_parse_slog("nvme:5000iops:1500MB/s", &s), 0);
+	assert_int_equal(nb_planner_parse_slog("nvme:5000iops:1500MB/s", &s), 0);
 	assert_true(s.sync_iops == 5000 && s.mbs == 1500);
-	assert_int_equal(nb_plan_parse_slog("floppy", &s), -EINVAL);
+	assert_int_equal(nb_planner_parse_slog("floppy", &s), -EINVAL);
 	assert_string_equal(nb_err_last(), "unknown log device 'floppy' (use none, "
 			    "ssd, plp-ssd, nvme, plp-nvme or hdd, with :NNNiops and "
 			    ":NNNMB/s, e.g. ssd:20000iops)");
-	assert_int_equal(nb_plan_parse_slog("ssd:fast", &s), -EINVAL);
+	assert_int_equal(nb_planner_parse_slog("ssd:fast", &s), -EINVAL);
 }
 
 /* ---- speed ---- */
 
 /* the planner's defaults with DISKS, each of MBS MB/s and IOPS (-1: unknown) */
-static struct nb_plan_in box(const char *disks, double mbs, double iops)
+static struct nb_planner_in box(const char *disks, double mbs, double iops)
 {
-	struct nb_plan_in in;
+	struct nb_planner_in in;
 
-	nb_plan_defaults(&in);
+	nb_planner_defaults(&in);
 	assert_int_equal(nb_pool_parse_disks(disks, &in.pool.disks), 0);
 	in.disk_mbs = mbs;
 	in.disk_iops = iops;
 	return in;
 }
 
-static struct nb_plan_in n40l(void)
+static struct nb_planner_in n40l(void)
 {
 	/* the N40L of the first story: 5 x WD Red 3 TB, 1 GbE */
-	struct nb_plan_in in = box("5x3TB", 150, 120);
+	struct nb_planner_in in = box("5x3TB", 150, 120);
 
 	in.price = 80;
 	in.nic_bps = 1000000000ULL;
@@ -341,17 +341,17 @@ static struct nb_plan_in n40l(void)
 static void test_efficiency(void **state)
 {
 	(void)state;
-	assert_near(nb_plan_efficiency(1500), 1448.0 / 1538, 1e-12);
-	assert_near(nb_plan_efficiency(9000), 8948.0 / 9038, 1e-12);
+	assert_near(nb_planner_efficiency(1500), 1448.0 / 1538, 1e-12);
+	assert_near(nb_planner_efficiency(9000), 8948.0 / 9038, 1e-12);
 }
 
 static void test_n40l_raidz1(void **state)
 {
-	struct nb_plan_in in = n40l();
-	struct nb_plan_out o;
+	struct nb_planner_in in = n40l();
+	struct nb_planner_out o;
 
 	(void)state;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	assert_string_equal(o.layout, "raidz1");
 	assert_near(o.data_disks, 4, 0);
 	assert_near(o.usable_bytes / TIB, 10.77, 0.005);
@@ -375,16 +375,16 @@ static void test_n40l_raidz1(void **state)
 
 static void test_n40l_seed_sync(void **state)
 {
-	struct nb_plan_in in = n40l();
-	struct nb_plan_out o;
+	struct nb_planner_in in = n40l();
+	struct nb_planner_out o;
 	double noslog, slog;
 
 	(void)state;
 	/* ESXi through FreeNAS's NFS server: FreeBSD 9's nfsd moved at most
 	 * 64 KiB per WRITE, one at a time */
 	in.sync_io = 65536;
-	assert_int_equal(nb_plan_parse_slog("ssd", &in.slog), 0);
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_parse_slog("ssd", &in.slog), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	/* a 64K write into a 128K record writes the record whole */
 	noslog = 65536 / (2 / 120.0 + (32768 - 4096) / 150e6 + 65536 / GBE_PAYLOAD);
 	slog = 65536 / (65536 / 400e6 + 1 / 1000.0 + 65536 / GBE_PAYLOAD);
@@ -401,13 +401,13 @@ static void test_n40l_seed_sync(void **state)
 
 static void test_raid10_beats_raidz1_random(void **state)
 {
-	struct nb_plan_in in = n40l();
-	struct nb_plan_out z, m;
+	struct nb_planner_in in = n40l();
+	struct nb_planner_out z, m;
 
 	(void)state;
 	in.pool.disks.n[0] = in.pool.disks.total = 4;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &z), 0);
-	assert_int_equal(nb_plan_compute(&in, "raid10", &m), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &z), 0);
+	assert_int_equal(nb_planner_compute(&in, "raid10", &m), 0);
 	assert_near(m.rand_read, 4 / (1.0 / 120 + (131072 - 4096) / 150e6), 1e-9);
 	assert_true(m.rand_read > 2 * z.rand_read);
 	assert_true(m.rand_write > z.rand_write);
@@ -418,12 +418,12 @@ static void test_raid10_beats_raidz1_random(void **state)
 static void test_throttled(void **state)
 {
 	/* ci/lab's disk: 150 IOPS and 120 MiB/s through a cgroup */
-	struct nb_plan_in in = box("5x1GB", 125.8, 150);
-	struct nb_plan_out o;
+	struct nb_planner_in in = box("5x1GB", 125.8, 150);
+	struct nb_planner_out o;
 
 	(void)state;
 	in.throttled = 1;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	/* 128 KiB per I/O at 150 I/O per second: 19.7 MB/s a disk */
 	assert_near(o.disk_write, 5 * 150 * 131072.0 * 0.8, 1);
 	/* no seek: a 32K read costs its 1/150 s token */
@@ -431,37 +431,37 @@ static void test_throttled(void **state)
 	/* a box that hands the stream over in 32K I/Os (ci/lab, FUSE without
 	 * a page cache): 5 x 150 x 32K x 0.8; records still go out in 128K */
 	in.box_io = 32768;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	assert_near(o.disk_write, 5 * 150 * 32768.0 * 0.8, 1);
 	assert_near(o.rand_write, 1 / (1 / o.rand_read + 131072 / (5 * 150 * 131072.0 *
 								    0.8)), 1e-9);
 	in.pool.disks.n[0] = in.pool.disks.total = 4;
-	assert_int_equal(nb_plan_compute(&in, "raid10", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raid10", &o), 0);
 	assert_near(o.disk_write, 2 * 150 * 32768.0, 1);
 	in.box_io = 0;
 	/* sync writes are records written in place, whatever the stream:
 	 * raid10 of 4: the four 128K records of a 512K write spread over both
 	 * mirrors, two whole-record I/Os (tokens) a disk, then the log block;
 	 * ci/lab (ARC 512 MiB) measured 24.6 MB/s (ci/bench-plan) */
-	assert_int_equal(nb_plan_compute(&in, "raid10", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raid10", &o), 0);
 	assert_near(o.sync_write, 524288 / (2 / 150.0 + 1 / 150.0), 1e-6);
 	assert_near(o.sync_write / 1e6, 26.2, 0.05);
 	/* raidz1 of 5: a 32K column of each record on every disk (four
 	 * tokens), then the log block; ci/lab measured 16.0 MB/s: fewer
 	 * tokens a disk make raid10 the faster layout for sync writes */
 	in.pool.disks.n[0] = in.pool.disks.total = 5;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	assert_near(o.sync_write, 524288 / (4 / 150.0 + 1 / 150.0), 1e-6);
 	assert_near(o.sync_write / 1e6, 15.7, 0.05);
 	/* an iSCSI zvol of 8K blocks: 64 blocks of 2 data sectors and a
 	 * parity one, on 3 of the 5 disks: ceil(64 x 3 / 5) = 39 a disk */
 	in.pool.volblocksize = 8192;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	assert_near(o.sync_write, 524288 / (39 / 150.0 + 1 / 150.0), 1e-6);
 	in.pool.volblocksize = 0;
 	/* the box itself (FUSE, two cores) as measured on fast disks */
 	in.box_mbs = 40;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	assert_near(o.write, 40e6, 1e-6);
 	assert_string_equal(o.write_limit, "box");
 	assert_near(o.disk_write, 5 * 150 * 131072.0 * 0.8, 1);
@@ -469,9 +469,9 @@ static void test_throttled(void **state)
 	 * group, one after the other: this machine's lab (box 129 MB/s
 	 * unthrottled, the pool's stream 78.6) gave 38.2 MB/s; the pool
 	 * alone, the old cap, said 78.6 (0.49) */
-	assert_int_equal(nb_plan_parse_slog("plp-nvme", &in.slog), 0);
+	assert_int_equal(nb_planner_parse_slog("plp-nvme", &in.slog), 0);
 	in.box_mbs = 129;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	assert_near(o.sync_write_slog, 1 / (1 / 129e6 + 1 / o.disk_write), 1);
 	assert_near(o.sync_write_slog / 1e6, 48.9, 0.05);
 	assert_string_equal(o.sync_slog_limit, "disks");
@@ -479,21 +479,21 @@ static void test_throttled(void **state)
 	memset(&in.slog, 0, sizeof(in.slog));
 	in.box_mbs = -1;
 	in.throttled = 0;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	assert_near(o.disk_write, 5 * 125.8e6 * 0.8, 1);
 }
 
 static void test_md_speeds(void **state)
 {
 	/* the DL380p: 10 x 500 GB SSD, local, 20% reserve */
-	struct nb_plan_in in = box("10x500GB", 500, 90000);
-	struct nb_plan_out o;
+	struct nb_planner_in in = box("10x500GB", 500, 90000);
+	struct nb_planner_out o;
 
 	(void)state;
 	in.price = 80;
 	in.base_price = 700;
 	in.pool.reserve = 0.2;
-	assert_int_equal(nb_plan_compute(&in, "raid6", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raid6", &o), 0);
 	assert_near(o.usable_bytes, 3.2e12, 1);
 	assert_near(o.read, 4000e6, 1);
 	assert_string_equal(o.read_limit, "disks");
@@ -506,29 +506,29 @@ static void test_md_speeds(void **state)
 
 static void test_unknowns(void **state)
 {
-	struct nb_plan_in in = box("4x1TB", -1, -1);
-	struct nb_plan_out o;
+	struct nb_planner_in in = box("4x1TB", -1, -1);
+	struct nb_planner_out o;
 
 	(void)state;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	assert_true(o.read < 0 && o.read_limit == NULL && o.rand_read < 0 &&
 		    o.sync_write < 0 && o.price_total < 0 && o.per_tb < 0);
 	in.pool.spares = 4;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), -EINVAL);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), -EINVAL);
 	assert_string_equal(nb_err_last(), "no disks left for a layout after 4 "
 			    "spare(s) of 4 disks");
 }
 
 static void test_json_units(void **state)
 {
-	struct nb_plan_in in = n40l();
-	struct nb_plan_out o;
+	struct nb_planner_in in = n40l();
+	struct nb_planner_out o;
 	json_t *j;
 
 	(void)state;
 	snprintf(in.currency, sizeof(in.currency), "EUR");
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
-	j = nb_plan_json(&in, &o);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
+	j = nb_planner_json(&in, &o);
 	assert_string_equal(json_string_value(json_object_get(j, "layout")), "raidz1");
 	assert_string_equal(json_string_value(json_object_get(
 		json_object_get(j, "usable"), "unit")), "B");
@@ -542,12 +542,12 @@ static void test_json_units(void **state)
 
 static void test_measured(void **state)
 {
-	struct nb_plan_in in = n40l();
-	struct nb_plan_out o;
+	struct nb_planner_in in = n40l();
+	struct nb_planner_out o;
 	json_t *doc, *m, *f;
 
 	(void)state;
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
 	doc = json_pack("{s:{s:s}, s:[{s:s, s:s, s:{s:{s:f}}}, {s:s, s:s, s:{s:{s:f}}},"
 			" {s:s, s:s, s:{s:{s:f}}}]}",
 		"labels", "layout", "raidz1", "results",
@@ -557,24 +557,24 @@ static void test_measured(void **state)
 		"summary", "bw_bytes", "median", 100e6,
 		"target", "nfs", "workload", "seq512k-write-sync",
 		"summary", "bw_bytes", "median", 3 * o.sync_write);
-	m = nb_plan_measured(&in, "r.json", doc, &o, 1);
+	m = nb_planner_measured(&in, "r.json", doc, &o, 1);
 	assert_string_equal(json_string_value(json_object_get(m, "layout")), "raidz1");
 	f = json_array_get(json_object_get(m, "figures"), 0);
 	/* 300 MB/s through a 117.7 MB/s link: the client's cache */
 	assert_string_equal(json_string_value(json_object_get(f, "flag")),
-			    NB_PLAN_OVER_MSG);
+			    NB_PLANNER_OVER_MSG);
 	f = json_array_get(json_object_get(m, "figures"), 1);
 	assert_true(json_is_null(json_object_get(f, "flag")));
 	assert_near(json_real_value(json_object_get(f, "share")), 100e6 / GBE_PAYLOAD,
 		    1e-9);
 	f = json_array_get(json_object_get(m, "figures"), 2);
 	assert_string_equal(json_string_value(json_object_get(f, "flag")),
-			    NB_PLAN_SYNC_MSG);
+			    NB_PLANNER_SYNC_MSG);
 	json_decref(m);
 	json_decref(doc);
 }
 
-/* A plan file read back: every figure and limit as nb_plan_compute gave
+/* A plan file read back: every figure and limit as nb_planner_compute gave
  * it; a figure in the wrong unit, a limit that is none of disks, link or
  * box, a layout the disks do not allow: each named. */
 static void test_plan_file_round_trip(void **state)
@@ -588,18 +588,18 @@ static void test_plan_file_round_trip(void **state)
 		{ "{\"seq_write_limit\": \"cpu\"}", "'seq_write_limit' is not disks, link, box or null" },
 		{ "{\"layout\": \"raidz3\", \"disks\": 4}", "layout 'raidz3' needs at least 5 disks, not 4" },
 	};
-	struct nb_plan_in in = n40l();
-	struct nb_plan_out o, back;
+	struct nb_planner_in in = n40l();
+	struct nb_planner_out o, back;
 	json_t *j;
 
 	(void)state;
 	snprintf(in.currency, sizeof(in.currency), "EUR");
 	in.price = 80;
-	assert_int_equal(nb_plan_parse_slog("ssd", &in.slog), 0);
+	assert_int_equal(nb_planner_parse_slog("ssd", &in.slog), 0);
 	for (int i = 0; i < 3; i++) {
-		assert_int_equal(nb_plan_compute(&in, layouts[i], &o), 0);
-		j = nb_plan_json(&in, &o);
-		assert_int_equal(nb_plan_out_from_json(j, &back), 0);
+		assert_int_equal(nb_planner_compute(&in, layouts[i], &o), 0);
+		j = nb_planner_json(&in, &o);
+		assert_int_equal(nb_planner_out_from_json(j, &back), 0);
 		assert_string_equal(back.layout, o.layout);
 		assert_int_equal(back.l.zfs, o.l.zfs);
 		assert_int_equal(back.may_fail_best, o.may_fail_best);
@@ -618,13 +618,13 @@ static void test_plan_file_round_trip(void **state)
 			assert_string_equal(back.sync_slog_limit, o.sync_slog_limit);
 		json_decref(j);
 	}
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o), 0);
-	j = nb_plan_json(&in, &o);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o), 0);
+	j = nb_planner_json(&in, &o);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		json_t *f = json_deep_copy(j), *set = json_loads(bad[i][0], 0, NULL);
 
 		assert_int_equal(json_object_update(f, set), 0);
-		assert_int_equal(nb_plan_out_from_json(f, &back), -EINVAL);
+		assert_int_equal(nb_planner_out_from_json(f, &back), -EINVAL);
 		assert_string_equal(nb_err_last(), bad[i][1]);
 		json_decref(set);
 		json_decref(f);
@@ -636,31 +636,31 @@ static void test_plan_file_round_trip(void **state)
  * raidz1) among the plan's, else the first, with a note. */
 static void test_measured_file(void **state)
 {
-	struct nb_plan_in in = n40l();
-	struct nb_plan_out o[2];
+	struct nb_planner_in in = n40l();
+	struct nb_planner_out o[2];
 	json_t *plan, *doc, *m, *f;
 
 	(void)state;
-	assert_int_equal(nb_plan_compute(&in, "raidz2", &o[0]), 0);
-	assert_int_equal(nb_plan_compute(&in, "raidz1", &o[1]), 0);
-	plan = nb_plan_doc(&in, o, 2, NULL);
+	assert_int_equal(nb_planner_compute(&in, "raidz2", &o[0]), 0);
+	assert_int_equal(nb_planner_compute(&in, "raidz1", &o[1]), 0);
+	plan = nb_planner_doc(&in, o, 2, NULL);
 	assert_non_null(plan);
 	doc = json_pack("{s:{s:s}, s:[{s:s, s:s, s:{s:{s:f}}}]}",
 		"labels", "layout", "raidz", "results",
 		"target", "nfs", "workload", "rand4k-read",
 		"summary", "iops", "median", 2 * o[1].rand_read);
-	m = nb_plan_measured_file(plan, "r.json", doc);
+	m = nb_planner_measured_file(plan, "r.json", doc);
 	assert_string_equal(json_string_value(json_object_get(m, "layout")), "raidz1");
 	assert_string_equal(json_string_value(json_object_get(m, "note")), "");
-	assert_near(json_real_value(json_object_get(m, "over")), NB_PLAN_OVER, 0);
+	assert_near(json_real_value(json_object_get(m, "over")), NB_PLANNER_OVER, 0);
 	f = json_array_get(json_object_get(m, "figures"), 0);
 	assert_near(json_real_value(json_object_get(f, "share")), 2, 1e-9);
 	assert_string_equal(json_string_value(json_object_get(f, "flag")),
-			    NB_PLAN_OVER_MSG);
+			    NB_PLANNER_OVER_MSG);
 	json_decref(m);
 	json_object_set_new(json_object_get(doc, "labels"), "layout",
 			    json_string("raid10"));
-	m = nb_plan_measured_file(plan, "r.json", doc);
+	m = nb_planner_measured_file(plan, "r.json", doc);
 	assert_string_equal(json_string_value(json_object_get(m, "layout")), "raidz2");
 	assert_string_equal(json_string_value(json_object_get(m, "note")),
 			    "its layout label is not among the plan's layouts; "

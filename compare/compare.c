@@ -1,5 +1,5 @@
 #include "compare.h"
-#include "escape.h"
+#include "../formats/escape.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"

@@ -3,8 +3,8 @@
  * Markdown (a pull-request comment), JUnit XML (CI systems), JSON.
  */
 #include "compare.h"
-#include "escape.h"
-#include "junit.h"
+#include "../formats/escape.h"
+#include "../formats/junit.h"
 #include "../core/result.h"
 
 #include <math.h>

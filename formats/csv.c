@@ -1,10 +1,10 @@
 /*
- * report_csv.c - 'nasbench export --csv': results as one CSV table for a
+ * csv.c - 'nasbench export --csv': results as one CSV table for a
  * spreadsheet, a row per result x workload entry x iteration; the labels
  * of every result and the metrics of every workload are columns (empty
  * where a row has none).  RFC 4180 quoting.
  */
-#include "report.h"
+#include "csv.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/url.h"

@@ -1,13 +1,13 @@
 /*
- * report_grid.h - inside the configuration grid of 'nasbench report':
+ * grid.h - inside the configuration grid of 'nasbench report':
  * the grid model (items, the dimensions they vary in, rows, columns and
- * facets) shared by report_grid_dims.c, which finds the dimensions, and
- * report_grid.c, which pools the cells and renders the grid.
+ * facets) shared by grid_dims.c, which finds the dimensions, and
+ * grid.c, which pools the cells and renders the grid.
  */
 #ifndef NB_REPORT_GRID_H
 #define NB_REPORT_GRID_H
 
-#include "report_model.h"
+#include "model.h"
 
 #include <stddef.h>
 

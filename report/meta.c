@@ -1,11 +1,11 @@
 /*
- * report_meta.c - what 'nasbench report' says about each result: when and
+ * meta.c - what 'nasbench report' says about each result: when and
  * where it ran, with which nasbench and libraries, against which targets
  * (no secrets), the command line, the client's and the box's hardware,
  * every warning, the acceptance verdict with its criteria, and whether it
  * finished.
  */
-#include "report_model.h"
+#include "model.h"
 #include "../core/result.h"
 #include "../core/units.h"
 #include "../core/url.h"

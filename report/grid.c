@@ -1,5 +1,5 @@
 /*
- * report_grid.c - the configuration grid of 'nasbench report': the
+ * grid.c - the configuration grid of 'nasbench report': the
  * dimensions the results vary in (labels, target, workload, what ran),
  * two sets of them as rows and columns, each cell the primary metric of
  * the workload (median, spread, n) and its change against a baseline.
@@ -10,7 +10,7 @@
  * workload, usually); the others follow from the rows and columns (the
  * 'disks' label of a platform) and are left out.
  */
-#include "report_grid.h"
+#include "grid.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"

@@ -3,7 +3,7 @@
  * and the JUnit XML a CI system reads (criteria, then conformance tests).
  */
 #include "accept.h"
-#include "junit.h"
+#include "../formats/junit.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"

@@ -1,5 +1,5 @@
 /*
- * plan.h - the pre-purchase planner: what a set of disks in a layout gives
+ * planner.h - the pre-purchase planner: what a set of disks in a layout gives
  * behind a network link, for the money.  Capacity is hw/pool.h's; this is
  * the speed model.  docs/hw.md says why each formula is what it is.
  *
@@ -44,8 +44,8 @@
  * link; random IOPS are capped by payload / 4 KiB.  --box-mbs caps every
  * bytes/s figure too (limit "box").
  */
-#ifndef NB_HW_PLAN_H
-#define NB_HW_PLAN_H
+#ifndef NB_HW_PLANNER_H
+#define NB_HW_PLANNER_H
 
 #include "pool.h"
 
@@ -53,14 +53,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct nb_plan_slog {
+struct nb_planner_slog {
 	int present;
 	char name[48];
 	double mbs;              /* MB/s (10^6) */
 	double sync_iops;        /* small write + cache flush per second */
 };
 
-struct nb_plan_in {
+struct nb_planner_in {
 	struct nb_pool_in pool;  /* disks, spares, ashift, block sizes, reserve */
 	double disk_mbs;         /* MB/s (10^6) per disk; < 0 unknown */
 	double disk_iops;        /* random IOPS per disk; < 0 unknown */
@@ -75,12 +75,12 @@ struct nb_plan_in {
 				  * its 64 MiB ARC: 32 KiB); 0: aggregated */
 	uint64_t nic_bps;        /* line rate, bits/s; 0: local, no link */
 	double efficiency;       /* payload / line rate, 0 < e <= 1 */
-	struct nb_plan_slog slog;
+	struct nb_planner_slog slog;
 	uint64_t sync_io;        /* bytes of one sync write (512 KiB) */
 	int sync_qd;             /* sync writes committed together (1) */
 };
 
-struct nb_plan_out {
+struct nb_planner_out {
 	struct nb_pool_layout l;
 	struct nb_pool_cap cap;
 	const char *layout;      /* l.name */
@@ -102,65 +102,65 @@ struct nb_plan_out {
 };
 
 /* Payload efficiency of TCP over Ethernet at MTU. */
-double nb_plan_efficiency(int mtu);
+double nb_planner_efficiency(int mtu);
 
 /* One group "5x3TB", "5 x 3TB WD Red": count and size; REST (may be NULL)
  * gets what follows the size.  0, or -EINVAL with the detail set. */
-int nb_plan_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,
+int nb_planner_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,
 			size_t len);
 
 /* A link speed: 1gbit, 10GbE, 2.5G, 800mbit, 1gbps, 100Mb/s (bits);
  * 125MB/s, 1GB/s (bytes).  0, or -EINVAL with the detail set. */
-int nb_plan_parse_link(const char *s, uint64_t *bits_per_s);
+int nb_planner_parse_link(const char *s, uint64_t *bits_per_s);
 
 /* A log device: none, ssd, plp-ssd, nvme, plp-nvme, hdd, each optionally
  * with :NNNiops and :NNNMB/s (ssd:20000iops).  0, or -EINVAL. */
-int nb_plan_parse_slog(const char *s, struct nb_plan_slog *slog);
+int nb_planner_parse_slog(const char *s, struct nb_planner_slog *slog);
 
 /* Defaults: 12-bit sectors, 128 KiB records, 128 GiB slop cap, 512 KiB
  * sync writes one at a time, MTU 1500, unknown speeds and prices. */
-void nb_plan_defaults(struct nb_plan_in *in);
+void nb_planner_defaults(struct nb_planner_in *in);
 
 /* Plan LAYOUT (hw/pool.h grammar).  0, or -EINVAL with the detail set. */
-int nb_plan_compute(const struct nb_plan_in *in, const char *layout,
-		    struct nb_plan_out *out);
+int nb_planner_compute(const struct nb_planner_in *in, const char *layout,
+		    struct nb_planner_out *out);
 
 /* The comma-separated list of layouts, for messages and help. */
-const char *nb_plan_layouts(void);
+const char *nb_planner_layouts(void);
 
 /* ---- the plan as a document (plan_doc.c) ---- */
 
-#define NB_PLAN_KIND "nasbench-plan"
-#define NB_PLAN_SCHEMA 3
+#define NB_PLANNER_KIND "nasbench-plan"
+#define NB_PLANNER_SCHEMA 3
 
 /* One layout, every figure with its unit: {"value": v, "unit": "B/s"} or
  * null (unknown); prices in the currency (or "price"); each ceiling's
  * limit ("disks", "link", "box" or null). */
-json_t *nb_plan_json(const struct nb_plan_in *in, const struct nb_plan_out *o);
+json_t *nb_planner_json(const struct nb_planner_in *in, const struct nb_planner_out *o);
 
 /* What the plan assumes, every figure with its unit: the disks (count and
  * size), one disk's B/s and IOPS, the box, block sizes, sync writes, the
  * SLOG, the link (bit/s) and its efficiency, prices and the currency. */
-json_t *nb_plan_input_json(const struct nb_plan_in *in);
+json_t *nb_planner_input_json(const struct nb_planner_in *in);
 
 /* The same for a person, the header of the planner's table: three lines
  * (disks; ZFS and sync writes; the link), no final newline. */
-void nb_plan_summary(FILE *f, const struct nb_plan_in *in);
+void nb_planner_summary(FILE *f, const struct nb_planner_in *in);
 
 /* What 'nasbench hw plan --json' prints: {"kind": "nasbench-plan",
  * "schema", "link_efficiency", "summary", "input", "layouts": [N of
- * nb_plan_json()], "measured": MEASURED (borrowed; NULL: [])}. */
-json_t *nb_plan_doc(const struct nb_plan_in *in, const struct nb_plan_out *out,
+ * nb_planner_json()], "measured": MEASURED (borrowed; NULL: [])}. */
+json_t *nb_planner_doc(const struct nb_planner_in *in, const struct nb_planner_out *out,
 		    int n, json_t *measured);
 
-/* Read a layout of nb_plan_json() back: its name, vdevs, capacity,
+/* Read a layout of nb_planner_json() back: its name, vdevs, capacity,
  * ceilings, limits and prices (every figure's unit is checked; the
  * currency is one for all prices).  0, or -EINVAL with the detail set. */
-int nb_plan_out_from_json(const json_t *layout, struct nb_plan_out *o);
+int nb_planner_out_from_json(const json_t *layout, struct nb_planner_out *o);
 
-/* Load a plan file (nb_plan_doc()'s shape, any schema up to this one) and
+/* Load a plan file (nb_planner_doc()'s shape, any schema up to this one) and
  * check each of its layouts.  0, or -ENOENT/-EINVAL with "... 'PATH' ..."
  * set (cannot read, not JSON, not a plan, which layout is wrong). */
-int nb_plan_load(const char *path, json_t **doc);
+int nb_planner_load(const char *path, json_t **doc);
 
 #endif

@@ -1,5 +1,5 @@
-/* plan.c - from the config to workloads x iterations, and --dry-run. */
-#include "plan.h"
+/* runplan.c - the run plan: config -> workloads x iterations, --dry-run. */
+#include "runplan.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
 #include "../core/suggest.h"
@@ -29,16 +29,16 @@ static int unknown(const char *kind, const char *name)
 		      name, kind);
 }
 
-static int plan_add(struct nb_plan *pl, const struct nb_workload *w, int its)
+static int plan_add(struct nb_runplan *pl, const struct nb_workload *w, int its)
 {
-	if (pl->nwl == NB_PLAN_MAX)
+	if (pl->nwl == NB_RUNPLAN_MAX)
 		return nb_err(-EINVAL, "too many workloads");
 	pl->iters[pl->nwl] = its;
 	pl->wl[pl->nwl++] = w;
 	return 0;
 }
 
-static int plan_has(const struct nb_plan *pl, const struct nb_workload *w)
+static int plan_has(const struct nb_runplan *pl, const struct nb_workload *w)
 {
 	for (int k = 0; k < pl->nwl; k++)
 		if (pl->wl[k] == w)
@@ -47,7 +47,7 @@ static int plan_has(const struct nb_plan *pl, const struct nb_workload *w)
 }
 
 /* The workloads of LIST ("a,b*5"); --iterations overrides NAME*N. */
-static int plan_list(struct nb_plan *pl, const char *list, int iterations_set)
+static int plan_list(struct nb_runplan *pl, const char *list, int iterations_set)
 {
 	char buf[1024], *save = NULL;
 
@@ -58,7 +58,7 @@ static int plan_list(struct nb_plan *pl, const char *list, int iterations_set)
 		char name[64];
 		int its;
 
-		if (nb_plan_item(item, name, sizeof(name), &its))
+		if (nb_suite_item(item, name, sizeof(name), &its))
 			return -EINVAL;
 		w = nb_workload_find(name);
 		if (!w)
@@ -69,7 +69,7 @@ static int plan_list(struct nb_plan *pl, const char *list, int iterations_set)
 	return 0;
 }
 
-int nb_plan_make(struct nb_plan *pl, const struct nb_config *cfg,
+int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 		 const char *workloads, const char *const *extra, int n)
 {
 	const struct nb_suite_cfg *sc = &cfg->suite;
@@ -91,7 +91,7 @@ int nb_plan_make(struct nb_plan *pl, const struct nb_config *cfg,
 		list = pl->suite->workloads;
 		pl->why = "suite";
 	} else {
-		list = NB_PLAN_DEFAULT;
+		list = NB_RUNPLAN_DEFAULT;
 		pl->why = "the default workloads: no --suite or --workload given";
 	}
 	if (plan_list(pl, list, sc->iterations != 0))
@@ -120,12 +120,12 @@ int nb_plan_make(struct nb_plan *pl, const struct nb_config *cfg,
 	return 0;
 }
 
-int nb_plan_iters(const struct nb_plan *pl, int w)
+int nb_runplan_iters(const struct nb_runplan *pl, int w)
 {
 	return pl->iters[w] ? pl->iters[w] : pl->iterations;
 }
 
-static uint64_t plan_bytes(const struct nb_plan *pl, int w)
+static uint64_t plan_bytes(const struct nb_runplan *pl, int w)
 {
 	const struct nb_workload *wl = pl->wl[w];
 
@@ -134,12 +134,12 @@ static uint64_t plan_bytes(const struct nb_plan *pl, int w)
 
 /* Workload W of the plan: its iterations; E the estimate for all of them,
  * added to *SECS and *WRITTEN. */
-static int plan_row(const struct nb_plan *pl, int w, struct nb_plan_est *e,
+static int plan_row(const struct nb_runplan *pl, int w, struct nb_estimate *e,
 		    double *secs, uint64_t *written)
 {
-	int its = nb_plan_iters(pl, w);
+	int its = nb_runplan_iters(pl, w);
 
-	nb_plan_estimate(pl->wl[w], &pl->p, e);
+	nb_estimate_workload(pl->wl[w], &pl->p, e);
 	e->seconds *= its;
 	e->written *= (uint64_t)its;
 	*secs += e->seconds;
@@ -147,7 +147,7 @@ static int plan_row(const struct nb_plan *pl, int w, struct nb_plan_est *e,
 	return its;
 }
 
-uint64_t nb_plan_space(const struct nb_plan *pl)
+uint64_t nb_runplan_space(const struct nb_runplan *pl)
 {
 	uint64_t need = 0;
 
@@ -157,33 +157,33 @@ uint64_t nb_plan_space(const struct nb_plan *pl)
 	return need;
 }
 
-static const char *plan_source(const struct nb_plan *pl, char *buf, size_t len);
+static const char *plan_source(const struct nb_runplan *pl, char *buf, size_t len);
 
-void nb_plan_headline(FILE *out, const struct nb_plan *pl,
+void nb_runplan_headline(FILE *out, const struct nb_runplan *pl,
 		      const struct nb_config *cfg)
 {
 	int uniform = 1;
 	char src[160];
 
 	for (int w = 0; w < pl->nwl; w++)
-		uniform &= nb_plan_iters(pl, w) == nb_plan_iters(pl, 0);
+		uniform &= nb_runplan_iters(pl, w) == nb_runplan_iters(pl, 0);
 	fprintf(out, "plan: %d target(s) x %d workload(s) x ", cfg->ntargets,
 		pl->nwl);
 	if (uniform && pl->nwl)
-		fprintf(out, "%d iteration(s)", nb_plan_iters(pl, 0));
+		fprintf(out, "%d iteration(s)", nb_runplan_iters(pl, 0));
 	else
 		fprintf(out, "the iterations listed");
 	fprintf(out, " (%s)\n", plan_source(pl, src, sizeof(src)));
 }
 
-void nb_plan_print(FILE *out, const struct nb_plan *pl,
+void nb_runplan_print(FILE *out, const struct nb_runplan *pl,
 		   const struct nb_config *cfg)
 {
 	uint64_t written = 0;
 	double secs = 0;
 	char sz[32], wr[32], dur[32];
 
-	nb_plan_headline(out, pl, cfg);
+	nb_runplan_headline(out, pl, cfg);
 	for (int i = 0; i < cfg->ntargets; i++) {
 		char red[1100];
 
@@ -193,28 +193,28 @@ void nb_plan_print(FILE *out, const struct nb_plan *pl,
 	fprintf(out, "  %-20s %5s %12s %12s %10s\n", "workload", "iter",
 		"space", "writes", "time");
 	for (int w = 0; w < pl->nwl; w++) {
-		struct nb_plan_est e;
+		struct nb_estimate e;
 		int its = plan_row(pl, w, &e, &secs, &written);
 
 		fprintf(out, "  %-20s %5d %12s %12s %10s\n", pl->wl[w]->name, its,
 			nb_fmt_size(plan_bytes(pl, w), sz, sizeof(sz)),
 			nb_fmt_size(e.written, wr, sizeof(wr)),
-			nb_plan_fmt_secs(e.seconds, dur, sizeof(dur)));
+			nb_estimate_fmt_secs(e.seconds, dur, sizeof(dur)));
 	}
 	fprintf(out, "  per target: space %s, writes %s, time %s (at ~%.0f MB/s, "
-		"xz ~%.0f MB/s)\n", nb_fmt_size(nb_plan_space(pl), sz, sizeof(sz)),
+		"xz ~%.0f MB/s)\n", nb_fmt_size(nb_runplan_space(pl), sz, sizeof(sz)),
 		nb_fmt_size(written, wr, sizeof(wr)),
-		nb_plan_fmt_secs(secs, dur, sizeof(dur)), NB_PLAN_RATE / 1e6,
-		NB_PLAN_XZ_RATE / 1e6);
+		nb_estimate_fmt_secs(secs, dur, sizeof(dur)), NB_ESTIMATE_RATE / 1e6,
+		NB_ESTIMATE_XZ_RATE / 1e6);
 	if (cfg->ntargets > 1)
 		fprintf(out, "  all %d targets: writes %s, time %s\n",
 			cfg->ntargets,
 			nb_fmt_size(written * (uint64_t)cfg->ntargets, wr, sizeof(wr)),
-			nb_plan_fmt_secs(secs * cfg->ntargets, dur, sizeof(dur)));
+			nb_estimate_fmt_secs(secs * cfg->ntargets, dur, sizeof(dur)));
 }
 
 /* Where the workload list came from, as the headline says it. */
-static const char *plan_source(const struct nb_plan *pl, char *buf, size_t len)
+static const char *plan_source(const struct nb_runplan *pl, char *buf, size_t len)
 {
 	if (pl->suite && !strcmp(pl->why, "suite"))
 		snprintf(buf, len, "suite '%s'", pl->suite->name);
@@ -223,7 +223,7 @@ static const char *plan_source(const struct nb_plan *pl, char *buf, size_t len)
 	return buf;
 }
 
-json_t *nb_run_plan_json(const struct nb_plan *pl, const struct nb_config *cfg)
+json_t *nb_runplan_json(const struct nb_runplan *pl, const struct nb_config *cfg)
 {
 	json_t *doc, *targets = json_array(), *wls = json_array();
 	uint64_t written = 0;
@@ -239,7 +239,7 @@ json_t *nb_run_plan_json(const struct nb_plan *pl, const struct nb_config *cfg)
 			"scheme", cfg->targets[i].u.scheme));
 	}
 	for (int w = 0; w < pl->nwl; w++) {
-		struct nb_plan_est e;
+		struct nb_estimate e;
 		int its = plan_row(pl, w, &e, &secs, &written);
 
 		json_array_append_new(wls, json_pack("{s:s, s:i, s:I, s:I, s:f}",
@@ -254,11 +254,11 @@ json_t *nb_run_plan_json(const struct nb_plan *pl, const struct nb_config *cfg)
 		"iterations", pl->iterations,
 		"size_bytes", (json_int_t)pl->p.size,
 		"targets", targets, "workloads", wls,
-		"per_target", "space_bytes", (json_int_t)nb_plan_space(pl),
+		"per_target", "space_bytes", (json_int_t)nb_runplan_space(pl),
 		"written_bytes", (json_int_t)written, "seconds", secs,
 		"total", "written_bytes", (json_int_t)(written * (uint64_t)cfg->ntargets),
 		"seconds", secs * cfg->ntargets,
-		"assumed", "bw_bytes", (double)NB_PLAN_RATE, "xz_bw_bytes",
-		(double)NB_PLAN_XZ_RATE);
+		"assumed", "bw_bytes", (double)NB_ESTIMATE_RATE, "xz_bw_bytes",
+		(double)NB_ESTIMATE_XZ_RATE);
 	return doc;
 }

@@ -1,10 +1,10 @@
 /*
- * report_grid_dims.c - the dimensions of the configuration grid of
+ * grid_dims.c - the dimensions of the configuration grid of
  * 'nasbench report': each item's value in a dimension (a label, or a
  * pseudo-dimension such as workload, target or spec.bs), which of them
  * vary, the rows and columns asked for or chosen, and the facets.
  */
-#include "report_grid.h"
+#include "grid.h"
 #include "../core/err.h"
 #include "../core/result.h"
 #include "../core/units.h"
