@@ -1,5 +1,6 @@
 /*
- * nasbench.c - the command table (git-style) and main().
+ * nasbench.c - main(): a command of the table (cmd/commands.c) with its
+ * arguments.
  *
  * nasbench is a storage benchmark and acceptance-test suite: it measures a
  * NAS over NFS (libnfs) and iSCSI (libiscsi), local files and devices, and
@@ -13,30 +14,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-#define CMD(n, sum) { .name = #n, .fn = cmd_##n, .summary = sum, .usage = &cmd_##n##_usage }
-
-const struct nb_command nb_commands[] = {
-	CMD(run, "run workloads against targets, write a result file"),
-	CMD(compare, "compare results, gate on regressions"),
-	CMD(report, "HTML/Markdown report with charts of results"),
-	CMD(export, "results as CSV for a spreadsheet"),
-	CMD(history, "keep results in SQLite: add, list, show, rm, trend"),
-	CMD(import, "turn fio JSON / bonnie++ CSV into results"),
-	CMD(list, "list workloads, suites and runners"),
-	CMD(version, "print versions of nasbench and its libraries"),
-	CMD(hw, "hardware inventory, and a planner of layouts"),
-	CMD(help, "show help for a command or the config keys"),
-	{ .name = NULL },
-};
-
-const struct nb_command *nb_command_find(const char *name)
-{
-	for (int i = 0; nb_commands[i].name; i++)
-		if (!strcmp(nb_commands[i].name, name))
-			return &nb_commands[i];
-	return NULL;
-}
 
 int main(int argc, char **argv)
 {

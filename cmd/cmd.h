@@ -61,7 +61,7 @@ void nb_cmd_free_results(json_t **docs, size_t n);
  * NB_EXIT_TARGET when it cannot be written. */
 int nb_cmd_print_json(json_t *doc);
 
-/* The table in nasbench.c. */
+/* The table (cmd/commands.c). */
 extern const struct nb_command nb_commands[];
 const struct nb_command *nb_command_find(const char *name);
 

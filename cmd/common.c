@@ -2,8 +2,10 @@
  * common.c - what the commands share.
  */
 #include "cmd.h"
+#include "opts.h"
 #include "../core/err.h"
 #include "../core/result.h"
+#include "../core/suggest.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,4 +63,26 @@ int nb_cmd_print_json(json_t *doc)
 		nb_die_msg("cannot write the JSON to standard output");
 	json_decref(doc);
 	return rc ? NB_EXIT_TARGET : NB_EXIT_OK;
+}
+
+int nb_cmd_unknown_in(const char *what, const char *help, const char *name,
+		      const char *const *cands, size_t n)
+{
+	const char *near = nb_suggest(name, cands, n);
+
+	if (near)
+		nb_die_msg("'%s' is not %s; did you mean '%s'?", name, what, near);
+	else
+		nb_die_msg("'%s' is not %s; see 'nasbench help%s%s'", name, what,
+			   *help ? " " : "", help);
+	return NB_EXIT_USAGE;
+}
+
+void nb_cmd_print_usage(const struct nb_command *c, FILE *out)
+{
+	fputs(c->usage->head, out);
+	if (c->usage->opts)
+		nb_opts_usage(out, c->usage->opts, c->usage->n);
+	if (c->usage->tail)
+		fputs(c->usage->tail, out);
 }

@@ -285,7 +285,7 @@ static void man_pre(FILE *out, void (*fn)(FILE *))
 	free(buf);
 }
 
-void nb_help_man(FILE *out)
+void nb_help_man(FILE *out, const struct nb_command *cmds)
 {
 	fprintf(out, ".\\\" nasbench(1), made by 'nasbench help --man' from the "
 		"tables of 'nasbench help'\n"
@@ -306,12 +306,12 @@ void nb_help_man(FILE *out)
 	      ".PP\nData goes to standard output, messages and progress to "
 	      "standard error.\n"
 	      ".SH COMMANDS\n", out);
-	for (int i = 0; nb_commands[i].name; i++)
-		man_item(out, nb_commands[i].name, nb_commands[i].summary);
-	for (int i = 0; nb_commands[i].name; i++) {
-		char *text = usage_text(&nb_commands[i]);
+	for (int i = 0; cmds[i].name; i++)
+		man_item(out, cmds[i].name, cmds[i].summary);
+	for (int i = 0; cmds[i].name; i++) {
+		char *text = usage_text(&cmds[i]);
 
-		fprintf(out, ".SS \"nasbench %s\"\n", nb_commands[i].name);
+		fprintf(out, ".SS \"nasbench %s\"\n", cmds[i].name);
 		if (text)
 			man_usage(out, text);
 		free(text);
@@ -448,13 +448,13 @@ static void command_subs(const struct nb_command *c, char *subs, size_t len)
 }
 
 /* The command names, each followed by a space (a compgen word list). */
-static void command_words(FILE *out)
+static void command_words(FILE *out, const struct nb_command *cmds)
 {
-	for (int i = 0; nb_commands[i].name; i++)
-		fprintf(out, "%s ", nb_commands[i].name);
+	for (int i = 0; cmds[i].name; i++)
+		fprintf(out, "%s ", cmds[i].name);
 }
 
-void nb_help_completion_bash(FILE *out)
+void nb_help_completion_bash(FILE *out, const struct nb_command *cmds)
 {
 	char words[4096] = "", files[1024] = "";
 
@@ -513,14 +513,14 @@ void nb_help_completion_bash(FILE *out)
 	      "\tCOMPREPLY=()\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W '", out);
-	command_words(out);
+	command_words(out, cmds);
 	fputs("--help --version' -- \"$cur\"))\n\t\treturn\n\tfi\n", out);
 
 	/* values of options, by the option before the word */
-	for (int i = 0; nb_commands[i].name; i++) {
+	for (int i = 0; cmds[i].name; i++) {
 		char opts[2048] = "";
 
-		command_opts(&nb_commands[i], opts, sizeof(opts), files, sizeof(files));
+		command_opts(&cmds[i], opts, sizeof(opts), files, sizeof(files));
 	}
 	fputs("\tcase $prev in\n"
 	      "\t--completion) COMPREPLY=($(compgen -W bash -- \"$cur\")); return ;;\n"
@@ -562,13 +562,13 @@ void nb_help_completion_bash(FILE *out)
 		fprintf(out, "\t%s) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n",
 			files);
 	fputs("\tesac\n\tcase $cmd in\n", out);
-	for (int i = 0; nb_commands[i].name; i++) {
+	for (int i = 0; cmds[i].name; i++) {
 		char opts[2048] = "", ignore[1024] = "", subs[256] = "";
 
-		command_opts(&nb_commands[i], opts, sizeof(opts), ignore, sizeof(ignore));
+		command_opts(&cmds[i], opts, sizeof(opts), ignore, sizeof(ignore));
 		add_word(opts, sizeof(opts), "--help");
-		command_subs(&nb_commands[i], subs, sizeof(subs));
-		fprintf(out, "\t%s) opts='%s'%s%s%s ;;\n", nb_commands[i].name, opts,
+		command_subs(&cmds[i], subs, sizeof(subs));
+		fprintf(out, "\t%s) opts='%s'%s%s%s ;;\n", cmds[i].name, opts,
 			*subs ? " subs='" : "", subs, *subs ? "'" : "");
 	}
 	fputs("\tesac\n"
@@ -576,7 +576,7 @@ void nb_help_completion_bash(FILE *out)
 	      "\t\tCOMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
 	      "\telif [ \"$cmd\" = help ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W '", out);
-	command_words(out);
+	command_words(out, cmds);
 	fputs("config accept' -- \"$cur\"))\n"
 	      "\telif [ \"$cmd\" = list ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W 'workloads suites runners' -- \"$cur\"))\n"

@@ -18,6 +18,7 @@
 #include "../formats/text.h"
 #include "../run/exec.h"
 #include "../workloads/io_fio.h"
+#include "../workloads/io_fio_clients.h"
 
 #include <errno.h>
 #include <signal.h>

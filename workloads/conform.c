@@ -1,40 +1,44 @@
 /*
  * conform.c - the conformance workload: one protocol's checks per
- * iteration (conform_iscsi.c, conform_nfs.c), recorded as tests (see
- * conform.h).
+ * iteration (the protocols of conform_check.h), recorded as tests.
  */
-#include "conform.h"
+#include "conform_check.h"
 #include "../core/err.h"
 
+#include <errno.h>
 #include <string.h>
 
-void nb_conform_add(struct nb_conform_tests *ts, const char *name, int ok,
-		    const char *msg)
-{
-	json_t *o = json_pack("{s:s, s:s}", "name", name, "status",
-			      ok ? "pass" : "fail");
+static const struct nb_conform_proto *const protos[] = {
+	&nb_conform_iscsi,
+	&nb_conform_nfs,
+};
 
-	if (msg && *msg)
-		json_object_set_new(o, "message", json_string(msg));
-	json_array_append_new(ts->list, o);
-	if (ok)
-		ts->passed++;
-	else
-		ts->failed++;
+static const struct nb_conform_proto *proto_of(const char *runner)
+{
+	for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++)
+		if (!strcmp(protos[i]->runner, runner))
+			return protos[i];
+	return NULL;
 }
 
 static int conform_run(struct nb_wl_ctx *c)
 {
 	struct nb_conform_tests ts = { .list = json_array() };
-	int iscsi = !strcmp(c->t->ops->name, "iscsi");
-	json_t *conf = json_pack("{s:s}", "tool", iscsi ? "iscsi-test-cu" : "nasbench-nfs");
+	const struct nb_conform_proto *p = proto_of(c->t->ops->name);
+	json_t *conf;
 	int rc;
 
+	if (!p) {
+		json_decref(ts.list);
+		return nb_err(-ENOTSUP, "conform: no checks for runner '%s'",
+			      c->t->ops->name);
+	}
+	conf = json_pack("{s:s}", "tool", p->tool);
 	if (c->iteration == 1)
-		c->spec = iscsi ? json_pack("{s:s, s:s}", "tool", "iscsi-test-cu",
-					    "tests", nb_conform_iscsi_subset)
-				: json_pack("{s:s}", "tool", "nasbench-nfs");
-	rc = iscsi ? nb_conform_iscsi(c, &ts, conf) : nb_conform_nfs(c, &ts);
+		c->spec = p->tests ? json_pack("{s:s, s:s}", "tool", p->tool,
+					       "tests", p->tests)
+				   : json_pack("{s:s}", "tool", p->tool);
+	rc = p->run(c, &ts, conf);
 	if (rc) {
 		json_decref(ts.list);
 		json_decref(conf);
@@ -47,10 +51,8 @@ static int conform_run(struct nb_wl_ctx *c)
 	if (ts.failed)
 		nb_wl_warn(c, "iteration %d: %d of %d conformance tests failed",
 			   c->iteration, ts.failed, ts.passed + ts.failed);
-	/* it wrote all over the LUN; a LUN that refuses writes keeps it */
-	if (iscsi && nb_conform_leave_fresh(c))
-		nb_wl_warn(c, "could not zero the start of the LUN after the "
-			   "conformance tests: %s", nb_err_last());
+	if (p->after)
+		p->after(c);
 	return 0;
 }
 

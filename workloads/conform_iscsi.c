@@ -10,7 +10,7 @@
  * replaced with NASBENCH_ISCSI_TEST_CU=PATH (tests use it for a missing or
  * crashing tool).  Missing, crashing, or unable to log in: -EIO (exit 3).
  */
-#include "conform.h"
+#include "conform_check.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/guard.h"
@@ -28,7 +28,7 @@ extern char **environ;
 #define TOOL_TIMEOUT_S 900
 
 /* The families run: read/write/verify, write-same, unmap, inquiry. */
-const char nb_conform_iscsi_subset[] =
+static const char subset[] =
 	"SCSI.TestUnitReady,SCSI.Inquiry,SCSI.ReadCapacity10,SCSI.ReadCapacity16,"
 	"SCSI.Read10,SCSI.Read16,SCSI.Write10,SCSI.Write16,SCSI.Verify10,"
 	"SCSI.Verify16,SCSI.WriteVerify10,SCSI.WriteVerify16,SCSI.WriteSame10,"
@@ -220,7 +220,7 @@ static int tool_verdict(const struct nb_target_cfg *cfg, const char *tool,
 	return 0;
 }
 
-int nb_conform_iscsi(struct nb_wl_ctx *c, struct nb_conform_tests *ts, json_t *conf)
+static int iscsi_run(struct nb_wl_ctx *c, struct nb_conform_tests *ts, json_t *conf)
 {
 	const struct nb_target_cfg *cfg = c->t->cfg;
 	const struct nb_url *u = &cfg->u;
@@ -248,7 +248,7 @@ int nb_conform_iscsi(struct nb_wl_ctx *c, struct nb_conform_tests *ts, json_t *c
 	snprintf(url, sizeof(url), "iscsi://%s%s%s%s%s", u->user, *u->user ? "@" : "",
 		 u->host, port, u->path);
 	snprintf(cmdline, sizeof(cmdline), "%s -d -x -t %s %s", tool,
-		 nb_conform_iscsi_subset, url);
+		 subset, url);
 	json_object_set_new(conf, "command", json_string(cmdline));
 	if (!mkdtemp(dir))
 		return nb_err(-errno, "cannot create a scratch directory for "
@@ -263,7 +263,7 @@ int nb_conform_iscsi(struct nb_wl_ctx *c, struct nb_conform_tests *ts, json_t *c
 	argv[1] = "-d";              /* the write tests: destroy-data was said */
 	argv[2] = "-x";              /* CUnit XML into the working directory */
 	argv[3] = "-t";
-	argv[4] = (char *)nb_conform_iscsi_subset;
+	argv[4] = (char *)subset;
 	argv[5] = url;
 	argv[6] = NULL;
 	sp.envp = envp;
@@ -300,7 +300,7 @@ int nb_conform_iscsi(struct nb_wl_ctx *c, struct nb_conform_tests *ts, json_t *c
 /* iscsi-test-cu leaves arbitrary data on the LUN; zero its start so the
  * LUN reads as a fresh one (nothing for the data-loss guard to protect)
  * rather than as "data nasbench did not write". */
-int nb_conform_leave_fresh(struct nb_wl_ctx *c)
+static int leave_fresh(struct nb_wl_ctx *c)
 {
 	uint64_t len = NB_GUARD_PROBE;
 	struct nb_file *f;
@@ -333,3 +333,19 @@ int nb_conform_leave_fresh(struct nb_wl_ctx *c)
 	free(z);
 	return rc;
 }
+
+/* it wrote all over the LUN; a LUN that refuses writes keeps it */
+static void iscsi_after(struct nb_wl_ctx *c)
+{
+	if (leave_fresh(c))
+		nb_wl_warn(c, "could not zero the start of the LUN after the "
+			   "conformance tests: %s", nb_err_last());
+}
+
+const struct nb_conform_proto nb_conform_iscsi = {
+	.runner = "iscsi",
+	.tool = "iscsi-test-cu",
+	.tests = subset,
+	.run = iscsi_run,
+	.after = iscsi_after,
+};

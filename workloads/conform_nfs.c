@@ -17,7 +17,7 @@
  *                    later mtime
  * Each failure says what was expected and what was seen.
  */
-#include "conform.h"
+#include "conform_check.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
 
@@ -271,11 +271,13 @@ static int nfs_checks(struct nfsck *k)
 	return 0;
 }
 
-int nb_conform_nfs(struct nb_wl_ctx *c, struct nb_conform_tests *ts)
+static int nfs_run(struct nb_wl_ctx *c, struct nb_conform_tests *ts, json_t *conf)
 {
 	struct nfsck k = { .c = c, .a = c->t, .ts = ts, .seed = c->seed };
 	struct nb_target_cfg bc, ccfg;
 	int rc;
+
+	(void)conf;     /* its tool and tests are the whole record */
 
 	k.buf = nb_io_alloc(FILE_LEN);
 	k.rd = nb_io_alloc(FILE_LEN);
@@ -298,3 +300,9 @@ int nb_conform_nfs(struct nb_wl_ctx *c, struct nb_conform_tests *ts)
 	free(k.rd);
 	return rc;
 }
+
+const struct nb_conform_proto nb_conform_nfs = {
+	.runner = "nfs",
+	.tool = "nasbench-nfs",
+	.run = nfs_run,
+};

@@ -44,18 +44,9 @@ int nb_wl_fio_wanted(const struct nb_wl_ctx *c);
 int nb_wl_fio_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		  nb_wl_io_fn native);
 
-/* The run's fio clients: FILE (--clients) when given, else the box file's
- * [clients] lines (errors name "BOX:LINE").  0 or -EINVAL. */
-int nb_fio_clients_setup(struct nb_fio_clients *cl,
-			 const struct nb_config *cfg, const char *file);
-
 /* Apply --engine / --ioengine (NULL: keep the box file's) and the client
  * list to target T, and check that fio can serve it.  0 or -EINVAL. */
 int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 			const char *ioengine, const struct nb_fio_clients *cl);
-
-/* Print the command that starts 'fio --server' on each client host
- * (nothing without clients). */
-void nb_fio_clients_print(FILE *out, const struct nb_fio_clients *cl);
 
 #endif

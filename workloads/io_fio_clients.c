@@ -6,7 +6,8 @@
  * directory, unlink=1 so fio removes it) through 'fio --client', all at
  * once; the job files live in a temporary directory while fio runs.
  */
-#include "io_fio_rt.h"
+#include "io_fio_clients.h"
+#include "io_fio_common.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/progress.h"

@@ -19,7 +19,9 @@
 #include "../../fio/json.h"
 #include "../../core/result.h"
 #include "../../formats/import.h"
-#include "../../workloads/io_fio_rt.h"
+#include "../../workloads/io_fio.h"
+#include "../../workloads/io_fio_clients.h"
+#include "../../workloads/io_fio_common.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

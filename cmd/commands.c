@@ -1,13 +1,13 @@
 /*
- * help.c - 'nasbench help': the commands, one command's usage, the box
- * file's keys, the acceptance criteria.
+ * commands.c - the command table (git-style), and 'nasbench help', which
+ * reads it: the commands, one command's usage, the box file's keys, the
+ * acceptance criteria, the man page and the completion.
  */
 #include "cmd.h"
 #include "helptext.h"
 #include "opts.h"
 #include "../core/config.h"
 #include "../core/err.h"
-#include "../core/suggest.h"
 #include "../accept/accept.h"
 
 #include <stdio.h>
@@ -26,6 +26,30 @@ const struct nb_usage cmd_help_usage = { .head =
 	"                         the completion script of SHELL (bash; zsh\n"
 	"                         loads it through bashcompinit)\n" };
 
+#define CMD(n, sum) { .name = #n, .fn = cmd_##n, .summary = sum, .usage = &cmd_##n##_usage }
+
+const struct nb_command nb_commands[] = {
+	CMD(run, "run workloads against targets, write a result file"),
+	CMD(compare, "compare results, gate on regressions"),
+	CMD(report, "HTML/Markdown report with charts of results"),
+	CMD(export, "results as CSV for a spreadsheet"),
+	CMD(history, "keep results in SQLite: add, list, show, rm, trend"),
+	CMD(import, "turn fio JSON / bonnie++ CSV into results"),
+	CMD(list, "list workloads, suites and runners"),
+	CMD(version, "print versions of nasbench and its libraries"),
+	CMD(hw, "hardware inventory, and a planner of layouts"),
+	CMD(help, "show help for a command or the config keys"),
+	{ .name = NULL },
+};
+
+const struct nb_command *nb_command_find(const char *name)
+{
+	for (int i = 0; nb_commands[i].name; i++)
+		if (!strcmp(nb_commands[i].name, name))
+			return &nb_commands[i];
+	return NULL;
+}
+
 void nb_cmd_overview(FILE *out)
 {
 	fputs("usage: nasbench COMMAND [ARGS]\n\nCommands:\n", out);
@@ -34,19 +58,6 @@ void nb_cmd_overview(FILE *out)
 			nb_commands[i].summary);
 	fputs("\nnasbench help COMMAND shows a command's options; "
 	      "nasbench help config the box file's keys.\n", out);
-}
-
-int nb_cmd_unknown_in(const char *what, const char *help, const char *name,
-		      const char *const *cands, size_t n)
-{
-	const char *near = nb_suggest(name, cands, n);
-
-	if (near)
-		nb_die_msg("'%s' is not %s; did you mean '%s'?", name, what, near);
-	else
-		nb_die_msg("'%s' is not %s; see 'nasbench help%s%s'", name, what,
-			   *help ? " " : "", help);
-	return NB_EXIT_USAGE;
 }
 
 /* Unknown command: name the nearest, as git does. */
@@ -60,15 +71,6 @@ int nb_cmd_unknown(const char *name)
 	return nb_cmd_unknown_in("a nasbench command", "", name, cands, n);
 }
 
-void nb_cmd_print_usage(const struct nb_command *c, FILE *out)
-{
-	fputs(c->usage->head, out);
-	if (c->usage->opts)
-		nb_opts_usage(out, c->usage->opts, c->usage->n);
-	if (c->usage->tail)
-		fputs(c->usage->tail, out);
-}
-
 int cmd_help(int argc, char **argv)
 {
 	const struct nb_command *c;
@@ -78,14 +80,14 @@ int cmd_help(int argc, char **argv)
 		return NB_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--man") && argc == 2) {
-		nb_help_man(stdout);
+		nb_help_man(stdout, nb_commands);
 		return fflush(stdout) ? NB_EXIT_TARGET : NB_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--completion")) {
 		if (argc != 3 || strcmp(argv[2], "bash"))
 			return nb_cmd_usage("help --completion: the shell is bash, "
 					    "not '%s'", argc > 2 ? argv[2] : "");
-		nb_help_completion_bash(stdout);
+		nb_help_completion_bash(stdout, nb_commands);
 		return fflush(stdout) ? NB_EXIT_TARGET : NB_EXIT_OK;
 	}
 	if (argv[1][0] == '-') {

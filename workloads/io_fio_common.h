@@ -1,16 +1,16 @@
 /*
- * io_fio_rt.h - what io_fio.c (local runs, cross-check) and
- *               io_fio_clients.c (client/server runs) share; not for
- *               other files.
+ * io_fio_common.h - what io_fio.c (local runs, cross-check) and
+ *               io_fio_clients.c (client/server runs) share
+ *               (io_fio_common.c); not for other files.
  */
-#ifndef NB_IO_FIO_RT_H
-#define NB_IO_FIO_RT_H
+#ifndef NB_IO_FIO_COMMON_H
+#define NB_IO_FIO_COMMON_H
 
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io_fio.h"
+#include "workload.h"
 #include "../fio/clients.h"
 #include "../fio/invoke.h"
 #include "../fio/job.h"
@@ -36,9 +36,5 @@ const char *nb_wl_fio_complaint(const char *err, char *buf, size_t len);
 
 /* How long fio may run for S before it is stopped (0: no limit). */
 uint64_t nb_wl_fio_limit(const struct nb_iospec *s);
-
-/* Run S on the target's fio clients (io_fio_clients.c).  0, -EINTR, or
- * -EIO with the figures of the clients that answered kept. */
-int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s);
 
 #endif
