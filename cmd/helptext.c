@@ -252,10 +252,11 @@ static void man_knobs(FILE *out)
 				!strcmp(k->section, "target") ? " NAME" : "");
 			sec = k->section;
 		}
-		snprintf(desc, sizeof(desc), "%s%s%s%s%s%s", k->help,
-			 k->choices ? " (" : "", k->choices ? k->choices : "",
-			 k->choices ? ")" : "", k->opt ? "; option --" : "",
-			 k->opt ? k->opt : "");
+		char help[512];
+
+		snprintf(desc, sizeof(desc), "%s%s%s",
+			 nb_knob_help(k, help, sizeof(help)),
+			 k->opt ? "; option --" : "", k->opt ? k->opt : "");
 		man_item(out, k->name, desc);
 	}
 	fputs(".SS [accept]\nOne criterion a line: \\fIWORKLOAD\\fR@\\fITARGET METRIC OP "

@@ -2,6 +2,7 @@
 #include "cmd.h"
 #include "opts.h"
 #include "../core/err.h"
+#include "../core/knobs.h"
 #include "../core/suggest.h"
 #include "../core/units.h"
 #include "../runners/runner.h"
@@ -49,7 +50,8 @@ static int suite_items(const struct nb_suite *s, struct item *it, int max,
 		    !(it[n].w = nb_workload_find(name)))
 			continue;
 		if (!it[n].its)
-			it[n].its = s->iterations ? s->iterations : 3;
+			it[n].its = s->iterations ? s->iterations
+				  : (int)nb_knob_default("suite", "iterations");
 		nb_estimate_workload(it[n].w, &s->defaults, &e);
 		it[n].secs = e.seconds * it[n].its;
 		it[n].written = e.written * (uint64_t)it[n].its;

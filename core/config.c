@@ -82,7 +82,7 @@ static struct nb_target_cfg *new_target(struct nb_config *c, const char *name)
 	t = &c->targets[c->ntargets++];
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "%s", name);
-	t->timeout_us = 10000000;
+	t->timeout_us = nb_knob_default("target", "timeout");
 	return t;
 }
 

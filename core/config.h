@@ -29,7 +29,7 @@ struct nb_label {
 struct nb_suite_cfg {
 	char workloads[1024];    /* comma-separated names */
 	char suite[32];
-	uint64_t iterations;     /* 0: the suite's or 3 */
+	uint64_t iterations;     /* 0: the suite's, else the knob's default */
 	struct nb_params p;
 };
 

@@ -9,110 +9,189 @@
 #include <string.h>
 #include <strings.h>
 
-#define FIELD(type, f) offsetof(type, f), sizeof(((type *)0)->f)
-#define CFG(f) NB_KB_CONFIG, FIELD(struct nb_config, f)
-#define PRM(f) NB_KB_PARAMS, FIELD(struct nb_params, f)
-#define TGT(f) NB_KB_TARGET, FIELD(struct nb_target_cfg, f)
-#define LABEL NB_KB_NONE, 0, 0
+/* Where a knob's value lives: its base struct, the field's offset and size
+ * (a label lives nowhere). */
+#define FIELD(b, type, f) .base = b, .off = offsetof(type, f), \
+			  .len = sizeof(((type *)0)->f)
+#define CFG(f) FIELD(NB_KB_CONFIG, struct nb_config, f)
+#define PRM(f) FIELD(NB_KB_PARAMS, struct nb_params, f)
+#define TGT(f) FIELD(NB_KB_TARGET, struct nb_target_cfg, f)
 
-/* Rows without an option leave the option's fields out. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const struct nb_knob nb_knobs[] = {
-	{ "box", "name", NB_KT_LABEL, LABEL, NULL, 0, 0, "name of the box under test" },
-	{ "box", "layout", NB_KT_LABEL, LABEL,
-	  "raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single",
-	  0, 0, "pool or array layout" },
-	{ "box", "disks", NB_KT_LABEL, LABEL, NULL, 0, 0,
-	  "the disks, e.g. '5 x 3TB WD Red'" },
-	{ "box", "slog", NB_KT_LABEL, LABEL, NULL, 0, 0,
-	  "separate intent log: none, or what it is" },
-	{ "box", "sync", NB_KT_LABEL, LABEL, "standard|always|disabled", 0, 0,
-	  "ZFS sync property of the dataset" },
-	{ "box", "platform", NB_KT_LABEL, LABEL,
-	  "bare|xen|esxi|vmware|kvm|hyperv|other|auto", 0, 0,
-	  "bare metal or hypervisor (auto: detected on this client)" },
-	{ "box", "media", NB_KT_LABEL, LABEL, "hdd|ssd|nvme|mixed", 0, 0,
-	  "the pool's disks: rotational or not" },
-	{ "box", "disk", NB_KT_LABEL, LABEL, "hdd|ssd|none", 0, 0,
-	  "disk profile of a simulated box (ci/lab --disk): the rate its "
-	  "disks are throttled to, not what they are (that is media)" },
-	{ "box", "plp", NB_KT_LABEL, LABEL, "yes|no", 0, 0,
-	  "power-loss-protected write cache (PLP SSD, NVRAM, BBU): sync "
-	  "writes may be durable at async cost" },
-	{ "box", "compression", NB_KT_LABEL, LABEL, NULL, 0, 0,
-	  "compression of the pool or share, e.g. off, lz4, lzjb, gzip-6" },
-	{ "box", "arc", NB_KT_LABEL, LABEL, NULL, 0, 0,
-	  "ZFS ARC (read cache) size, e.g. 64M" },
-	{ "box", "ram", NB_KT_SIZE, PRM(ram), NULL, 0, 0,
-	  "the box's memory (bonnie sizes its file at twice this)" },
-	{ "box", "cpu", NB_KT_LABEL, LABEL, NULL, 0, 0, "the box's processor" },
-	{ "box", "nic", NB_KT_LABEL, LABEL, NULL, 0, 0,
-	  "the box's network link, e.g. 1gbit" },
-	{ "box", "os", NB_KT_LABEL, LABEL, NULL, 0, 0, "the box's OS, e.g. FreeNAS 9.3" },
-	{ "box", "notes", NB_KT_LABEL, LABEL, NULL, 0, 0, "free text" },
-	{ "box", "history", NB_KT_BOOL, CFG(history), NULL, 0, 0,
-	  "record every run in the results history ($NASBENCH_DB, else "
+	{ .section = "box", .name = "name", .type = NB_KT_LABEL,
+	  .help = "name of the box under test",
+	},
+	{ .section = "box", .name = "layout", .type = NB_KT_LABEL,
+	  .choices = "raidz1|raidz2|raidz3|mirror|raid10|raid5|raid6|raid1|raid0|stripe|single",
+	  .help = "pool or array layout",
+	},
+	{ .section = "box", .name = "disks", .type = NB_KT_LABEL,
+	  .help = "the disks, e.g. '5 x 3TB WD Red'",
+	},
+	{ .section = "box", .name = "slog", .type = NB_KT_LABEL,
+	  .help = "separate intent log: none, or what it is",
+	},
+	{ .section = "box", .name = "sync", .type = NB_KT_LABEL,
+	  .choices = "standard|always|disabled",
+	  .help = "ZFS sync property of the dataset",
+	},
+	{ .section = "box", .name = "platform", .type = NB_KT_LABEL,
+	  .choices = "bare|xen|esxi|vmware|kvm|hyperv|other|auto",
+	  .help = "bare metal or hypervisor (auto: detected on this client)",
+	},
+	{ .section = "box", .name = "media", .type = NB_KT_LABEL,
+	  .choices = "hdd|ssd|nvme|mixed",
+	  .help = "the pool's disks: rotational or not",
+	},
+	{ .section = "box", .name = "disk", .type = NB_KT_LABEL,
+	  .choices = "hdd|ssd|none",
+	  .help = "disk profile of a simulated box (ci/lab --disk): the rate its "
+	  "disks are throttled to, not what they are (that is media)",
+	},
+	{ .section = "box", .name = "plp", .type = NB_KT_LABEL,
+	  .choices = "yes|no",
+	  .help = "power-loss-protected write cache (PLP SSD, NVRAM, BBU): sync "
+	  "writes may be durable at async cost",
+	},
+	{ .section = "box", .name = "compression", .type = NB_KT_LABEL,
+	  .help = "compression of the pool or share, e.g. off, lz4, lzjb, gzip-6",
+	},
+	{ .section = "box", .name = "arc", .type = NB_KT_LABEL,
+	  .help = "ZFS ARC (read cache) size, e.g. 64M",
+	},
+	{ .section = "box", .name = "ram", .type = NB_KT_SIZE,
+	  PRM(ram),
+	  .help = "the box's memory (bonnie sizes its file at twice this)",
+	},
+	{ .section = "box", .name = "cpu", .type = NB_KT_LABEL,
+	  .help = "the box's processor",
+	},
+	{ .section = "box", .name = "nic", .type = NB_KT_LABEL,
+	  .help = "the box's network link, e.g. 1gbit",
+	},
+	{ .section = "box", .name = "os", .type = NB_KT_LABEL,
+	  .help = "the box's OS, e.g. FreeNAS 9.3",
+	},
+	{ .section = "box", .name = "notes", .type = NB_KT_LABEL,
+	  .help = "free text",
+	},
+	{ .section = "box", .name = "history", .type = NB_KT_BOOL,
+	  CFG(history),
+	  .help = "record every run in the results history ($NASBENCH_DB, else "
 	  "~/.local/share/nasbench/history.db; as run --history)",
-	  NULL, 0, NULL, NB_KF_NOLABEL },
+	  .flags = NB_KF_NOLABEL,
+	},
 
-	{ "target", "url", NB_KT_URL, TGT(url), NULL, 0, 0,
-	  "path, file:///path, nfs://host/export/dir or iscsi://host/iqn/lun" },
-	{ "target", "timeout", NB_KT_DURATION, TGT(timeout_us), NULL, 1000,
-	  3600000000ULL, "give up on an unanswered request after this long "
-	  "(default 10s)", "timeout", 0, "TIME" },
-	{ "target", "destroy-data", NB_KT_BOOL, TGT(destroy_data), NULL, 0, 0,
-	  "allow writing over a LUN or device that holds data", "destroy-data",
-	  0, NULL, NB_KF_NOARG },
-	{ "target", "keep", NB_KT_BOOL, TGT(keep), NULL, 0, 0,
-	  "keep the scratch directory nasbench.<run-id>/ afterwards", "keep", 0,
-	  NULL, NB_KF_NOARG },
-	{ "target", "offset", NB_KT_SIZE, TGT(offset), NULL, 0, 0,
-	  "block targets: start of the window used" },
-	{ "target", "size", NB_KT_SIZE, TGT(size), NULL, 0, 0,
-	  "block targets: length of the window used" },
-	{ "target", "engine", NB_KT_STR, TGT(engine), "native|fio", 0, 0,
-	  "who does the I/O: nasbench itself (native) or fio", "engine", 0, "E" },
-	{ "target", "ioengine", NB_KT_STR, TGT(ioengine), "io_uring|libaio|psync",
-	  0, 0, "fio's ioengine when engine = fio", "ioengine", 0, "E" },
+	{ .section = "target", .name = "url", .type = NB_KT_URL,
+	  TGT(url),
+	  .help = "path, file:///path, nfs://host/export/dir or iscsi://host/iqn/lun",
+	},
+	{ .section = "target", .name = "timeout", .type = NB_KT_DURATION,
+	  TGT(timeout_us), .min = 1000, .max = 3600000000ULL, .def = "10s",
+	  .help = "give up on an unanswered request after this long",
+	  .opt = "timeout", .metavar = "TIME",
+	},
+	{ .section = "target", .name = "destroy-data", .type = NB_KT_BOOL,
+	  TGT(destroy_data),
+	  .help = "allow writing over a LUN or device that holds data",
+	  .opt = "destroy-data", .flags = NB_KF_NOARG,
+	},
+	{ .section = "target", .name = "keep", .type = NB_KT_BOOL,
+	  TGT(keep),
+	  .help = "keep the scratch directory nasbench.<run-id>/ afterwards",
+	  .opt = "keep", .flags = NB_KF_NOARG,
+	},
+	{ .section = "target", .name = "offset", .type = NB_KT_SIZE,
+	  TGT(offset),
+	  .help = "block targets: start of the window used",
+	},
+	{ .section = "target", .name = "size", .type = NB_KT_SIZE,
+	  TGT(size),
+	  .help = "block targets: length of the window used",
+	},
+	{ .section = "target", .name = "engine", .type = NB_KT_STR,
+	  TGT(engine),
+	  .choices = "native|fio",
+	  .help = "who does the I/O: nasbench itself (native) or fio",
+	  .opt = "engine", .metavar = "E",
+	},
+	{ .section = "target", .name = "ioengine", .type = NB_KT_STR,
+	  TGT(ioengine),
+	  .choices = "io_uring|libaio|psync",
+	  .help = "fio's ioengine when engine = fio",
+	  .opt = "ioengine", .metavar = "E",
+	},
 
-	{ "suite", "workloads", NB_KT_STR, CFG(suite.workloads), NULL, 0, 0,
-	  "comma-separated workloads (see 'nasbench list')" },
-	{ "suite", "suite", NB_KT_STR, CFG(suite.suite), NULL, 0, 0,
-	  "a named suite (see 'nasbench list suites')", "suite", 's', "NAME" },
-	{ "suite", "iterations", NB_KT_UINT, CFG(suite.iterations), NULL, 1, 1000,
-	  "repetitions of each workload (default 3)", "iterations", 'i', "N" },
-	{ "suite", "size", NB_KT_SIZE, PRM(size), NULL, 4096, 0,
-	  "bytes of the data file or LUN window per workload (default 1G); "
+	{ .section = "suite", .name = "workloads", .type = NB_KT_STR,
+	  CFG(suite.workloads),
+	  .help = "comma-separated workloads (see 'nasbench list')",
+	},
+	{ .section = "suite", .name = "suite", .type = NB_KT_STR,
+	  CFG(suite.suite),
+	  .help = "a named suite (see 'nasbench list suites')",
+	  .opt = "suite", .short_opt = 's', .metavar = "NAME",
+	},
+	{ .section = "suite", .name = "iterations", .type = NB_KT_UINT,
+	  CFG(suite.iterations), .min = 1, .max = 1000, .def = "3",
+	  .help = "repetitions of each workload",
+	  .opt = "iterations", .short_opt = 'i', .metavar = "N",
+	},
+	{ .section = "suite", .name = "size", .type = NB_KT_SIZE,
+	  PRM(size), .min = 4096,
+	  .help = "bytes of the data file or LUN window per workload (default 1G); "
 	  "auto: twice the box's RAM ([box] ram or --label ram=SIZE), so "
 	  "reads cannot come from its cache",
-	  "size", 0, "SIZE", NB_KF_AUTO },
-	{ "suite", "runtime", NB_KT_DURATION, PRM(runtime_us), NULL, 1000, 0,
-	  "run each iteration this long instead of once over the size",
-	  "runtime", 0, "TIME" },
-	{ "suite", "iodepth", NB_KT_UINT32, PRM(iodepth), NULL, 1, NB_MAX_QD,
-	  "I/Os in flight (default: the workload's)", "iodepth", 0, "N" },
-	{ "suite", "bs", NB_KT_SIZE32, PRM(bs), NULL, 512, 64 << 20,
-	  "bytes per I/O (default: the workload's)", "bs", 0, "SIZE" },
-	{ "suite", "direct", NB_KT_BOOL, PRM(direct), NULL, 0, 0,
-	  "bypass the client's page cache (default yes)", "direct", 0, "yes|no" },
-	{ "suite", "sync", NB_KT_CHOICE, PRM(sync), "none|end|always", 0, 0,
-	  "write durability: none, one flush at the end, or every write",
-	  "sync", 0, "MODE" },
-	{ "suite", "verify", NB_KT_BOOL, PRM(verify), NULL, 0, 0,
-	  "read written data back and check every block" },
-	{ "suite", "preset", NB_KT_UINT, PRM(preset), NULL, 0, 9,
-	  "xz preset (default 6)" },
-	{ "suite", "files", NB_KT_UINT, PRM(files), NULL, 1, 10000000,
-	  "bonnie: files to create, stat and delete (default 16384)" },
-	{ "suite", "fast", NB_KT_BOOL, PRM(fast), NULL, 0, 0,
-	  "bonnie: skip the per-character phases, like bonnie++ -f (default no)" },
-	{ "suite", "cross-check", NB_KT_BOOL, PRM(cross_check), NULL, 0, 0,
-	  "run I/O workloads with nasbench and fio, flag >10% differences",
-	  "cross-check", 0, NULL, NB_KF_NOARG },
+	  .opt = "size", .metavar = "SIZE", .flags = NB_KF_AUTO,
+	},
+	{ .section = "suite", .name = "runtime", .type = NB_KT_DURATION,
+	  PRM(runtime_us), .min = 1000,
+	  .help = "run each iteration this long instead of once over the size",
+	  .opt = "runtime", .metavar = "TIME",
+	},
+	{ .section = "suite", .name = "iodepth", .type = NB_KT_UINT32,
+	  PRM(iodepth), .min = 1, .max = NB_MAX_QD,
+	  .help = "I/Os in flight (default: the workload's)",
+	  .opt = "iodepth", .metavar = "N",
+	},
+	{ .section = "suite", .name = "bs", .type = NB_KT_SIZE32,
+	  PRM(bs), .min = 512, .max = 64 << 20,
+	  .help = "bytes per I/O (default: the workload's)",
+	  .opt = "bs", .metavar = "SIZE",
+	},
+	{ .section = "suite", .name = "direct", .type = NB_KT_BOOL,
+	  PRM(direct),
+	  .help = "bypass the client's page cache (default yes)",
+	  .opt = "direct", .metavar = "yes|no",
+	},
+	{ .section = "suite", .name = "sync", .type = NB_KT_CHOICE,
+	  PRM(sync),
+	  .choices = "none|end|always",
+	  .help = "write durability: none, one flush at the end, or every write",
+	  .opt = "sync", .metavar = "MODE",
+	},
+	{ .section = "suite", .name = "verify", .type = NB_KT_BOOL,
+	  PRM(verify),
+	  .help = "read written data back and check every block",
+	},
+	{ .section = "suite", .name = "preset", .type = NB_KT_UINT,
+	  PRM(preset), .max = 9,
+	  .help = "xz preset (default 6)",
+	},
+	{ .section = "suite", .name = "files", .type = NB_KT_UINT,
+	  PRM(files), .min = 1, .max = 10000000,
+	  .help = "bonnie: files to create, stat and delete (default 16384)",
+	},
+	{ .section = "suite", .name = "fast", .type = NB_KT_BOOL,
+	  PRM(fast),
+	  .help = "bonnie: skip the per-character phases, like bonnie++ -f (default no)",
+	},
+	{ .section = "suite", .name = "cross-check", .type = NB_KT_BOOL,
+	  PRM(cross_check),
+	  .help = "run I/O workloads with nasbench and fio, flag >10% differences",
+	  .opt = "cross-check", .flags = NB_KF_NOARG,
+	},
 	{ NULL },
 };
-#pragma GCC diagnostic pop
 
 const struct nb_knob *nb_knob_find(const char *section, const char *name)
 {
@@ -284,6 +363,37 @@ void nb_params_merge(struct nb_params *p, const struct nb_params *d)
 	}
 }
 
+uint64_t nb_knob_default(const char *section, const char *name)
+{
+	const struct nb_knob *k = nb_knob_find(section, name);
+	uint64_t n = 0;
+
+	if (!k || !k->def)
+		return 0;
+	switch (k->type) {
+	case NB_KT_SIZE:
+	case NB_KT_SIZE32:
+		nb_parse_size(k->def, &n);
+		break;
+	case NB_KT_DURATION:
+		nb_parse_duration_us(k->def, &n);
+		break;
+	default:
+		nb_parse_uint(k->def, 0, UINT64_MAX, &n);
+		break;
+	}
+	return n;
+}
+
+const char *nb_knob_help(const struct nb_knob *k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s%s%s", k->help,
+		 k->def ? " (default " : "", k->def ? k->def : "",
+		 k->def ? ")" : "", k->choices ? " (" : "",
+		 k->choices ? k->choices : "", k->choices ? ")" : "");
+	return buf;
+}
+
 void nb_knobs_help(FILE *out)
 {
 	const char *sec = "";
@@ -294,9 +404,10 @@ void nb_knobs_help(FILE *out)
 				!strcmp(k->section, "target") ? " NAME" : "");
 			sec = k->section;
 		}
-		fprintf(out, "  %-14s %s%s%s%s\n", k->name, k->help,
-			k->choices ? " (" : "", k->choices ? k->choices : "",
-			k->choices ? ")" : "");
+		char help[512];
+
+		fprintf(out, "  %-14s %s\n", k->name,
+			nb_knob_help(k, help, sizeof(help)));
 	}
 }
 
@@ -345,11 +456,8 @@ void nb_knobs_usage(FILE *out, const char *section)
 
 		if (!k->opt || strcmp(k->section, section))
 			continue;
-		/* the choices, unless the value's name spells them */
-		snprintf(help, sizeof(help), "%s%s%s%s", k->help,
-			 k->choices ? " (" : "", k->choices ? k->choices : "",
-			 k->choices ? ")" : "");
 		nb_usage_line(out, k->short_opt, k->opt,
-			      (k->flags & NB_KF_NOARG) ? NULL : k->metavar, help);
+			      (k->flags & NB_KF_NOARG) ? NULL : k->metavar,
+			      nb_knob_help(k, help, sizeof(help)));
 	}
 }

@@ -7,7 +7,9 @@
  * (core/config.c), run's long options and their usage text, 'nasbench help
  * config', and the merge of a suite's defaults under the user's knobs.
  * Adding a knob is adding a row (and, for a workload knob, its field in
- * struct nb_params).
+ * struct nb_params).  Rows name their fields (designated initialisers);
+ * a default that nasbench itself applies is the row's .def, said nowhere
+ * else: the help texts append it, the code reads it (nb_knob_default()).
  */
 #ifndef NB_KNOBS_H
 #define NB_KNOBS_H
@@ -53,6 +55,10 @@ struct nb_knob {
 	size_t off, len;         /* the field in its base */
 	const char *choices;     /* '|'-separated (labels, NB_KT_STR, CHOICE) */
 	uint64_t min, max;       /* 0: no bound */
+	/* The default as a user writes it ("10s", "3"), shown in the help as
+	 * " (default 10s)"; NULL where there is none, or the workload's own
+	 * (the help says so). */
+	const char *def;
 	const char *help;
 	/* 'nasbench run': the long option (without "--"), its short letter
 	 * (0: none), the value's name in the usage text; NULL: no option.
@@ -88,6 +94,14 @@ int nb_knob_parse(const struct nb_knob *k, void *base, const char *v);
 /* Under the user's params P, the knobs a suite sets (D) where the user set
  * none: a number of 0 or a switch below 0 is "not set". */
 void nb_params_merge(struct nb_params *p, const struct nb_params *d);
+
+/* The default of SECTION's knob NAME (a number, size or duration: its
+ * row's .def parsed), or 0 when it has none. */
+uint64_t nb_knob_default(const char *section, const char *name);
+
+/* K's help as the user reads it: its text, " (default DEF)", and
+ * " (a|b|c)" for its choices, into BUF.  Returns BUF. */
+const char *nb_knob_help(const struct nb_knob *k, char *buf, size_t len);
 
 /* 'nasbench help config': every row of the table, by section. */
 void nb_knobs_help(FILE *out);

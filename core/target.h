@@ -80,7 +80,7 @@ struct nb_target_cfg {
 	char name[64];
 	char url[1024];          /* as given: may hold a password, never print it */
 	struct nb_url u;
-	uint64_t timeout_us;     /* default 10 s */
+	uint64_t timeout_us;     /* 0: the timeout knob's default */
 	int destroy_data;        /* allowed to overwrite a LUN that holds data */
 	int keep;                /* keep the scratch directory */
 	uint64_t offset, size;   /* window on a block target (0: all of it) */

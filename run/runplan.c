@@ -116,7 +116,8 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 	}
 	pl->iterations = sc->iterations ? (int)sc->iterations :
 			 pl->suite && pl->suite->iterations ?
-			 pl->suite->iterations : 3;
+			 pl->suite->iterations :
+			 (int)nb_knob_default("suite", "iterations");
 	return 0;
 }
 

@@ -4,8 +4,8 @@
  * The plan comes from the config (the box file with the command line's
  * overrides applied): --workload names, else [suite] workloads, else the
  * suite's, else the default four; the suite's knobs apply where the user
- * set none; iterations from [suite] (or -i), else the suite's, else 3,
- * where a suite item NAME*N does not say otherwise.
+ * set none; iterations from [suite] (or -i), else the suite's, else the
+ * knob's default, where a suite item NAME*N does not say otherwise.
  */
 #ifndef NB_RUN_RUNPLAN_H
 #define NB_RUN_RUNPLAN_H

@@ -17,6 +17,7 @@
 #include "iscsi.h"
 #include "runner.h"
 #include "../core/err.h"
+#include "../core/knobs.h"
 #include "../core/guard.h"
 #include "../core/clock.h"
 
@@ -121,7 +122,8 @@ static void log_cb(int level, const char *msg)
 
 static uint64_t timeout_ms(const struct nb_target *t)
 {
-	uint64_t us = t->cfg->timeout_us ? t->cfg->timeout_us : 10000000;
+	uint64_t us = t->cfg->timeout_us ? t->cfg->timeout_us
+					 : nb_knob_default("target", "timeout");
 
 	return (us + 999) / 1000;
 }

@@ -18,6 +18,7 @@
 #include "nfs_rt.h"
 #include "nfs.h"
 #include "../core/err.h"
+#include "../core/knobs.h"
 #include "../core/suggest.h"
 #include "../core/clock.h"
 
@@ -86,7 +87,8 @@ static int nfs_rt_open(struct nb_target *t)
 		return nb_err(-ENOMEM, "out of memory");
 	t->priv = p;
 	p->t = t;
-	p->timeout_ns = (cfg->timeout_us ? cfg->timeout_us : 10000000ULL) * 1000;
+	p->timeout_ns = (cfg->timeout_us ? cfg->timeout_us
+					 : nb_knob_default("target", "timeout")) * 1000;
 	snprintf(p->host, sizeof(p->host), "%s", cfg->u.host);
 	/* bad arguments before any network traffic */
 	rc = nb_nfs_libnfs_url(cfg->name, &cfg->u, NULL, lurl, sizeof(lurl));

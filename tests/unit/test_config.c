@@ -11,6 +11,7 @@
 
 #include "../../core/config.h"
 #include "../../core/err.h"
+#include "../../core/knobs.h"
 #include "files.h"
 
 static char path[64];
@@ -159,11 +160,47 @@ static void overrides(void **state)
 	nb_config_free(&c);
 }
 
+/* Each default is said once, in its knob row: it is a value the row's own
+ * parser takes, the help shows it, and a target starts with it. */
+static void defaults(void **state)
+{
+	struct nb_config scratch;
+	struct nb_target_cfg t;
+	struct nb_params p;
+	char help[512];
+	struct nb_config *c;
+
+	(void)state;
+	for (const struct nb_knob *k = nb_knobs; k->name; k++) {
+		void *base = k->base == NB_KB_TARGET ? (void *)&t :
+			     k->base == NB_KB_PARAMS ? (void *)&p : (void *)&scratch;
+
+		if (!k->def)
+			continue;
+		memset(&scratch, 0, sizeof(scratch));
+		memset(&t, 0, sizeof(t));
+		memset(&p, 0, sizeof(p));
+		assert_int_equal(nb_knob_parse(k, base, k->def), 0);
+		assert_non_null(strstr(nb_knob_help(k, help, sizeof(help)), k->def));
+	}
+	assert_int_equal(nb_knob_default("target", "timeout"), 10000000);
+	assert_int_equal(nb_knob_default("suite", "iterations"), 3);
+	assert_int_equal(nb_knob_default("suite", "bs"), 0);
+	assert_string_equal(nb_knob_help(nb_knob_find("target", "timeout"), help,
+					 sizeof(help)),
+			    "give up on an unanswered request after this long "
+			    "(default 10s)");
+	c = load("[target a]\nurl = /tmp\n", 0);
+	assert_int_equal(c->targets[0].timeout_us, 10000000);
+	nb_config_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(full_file), cmocka_unit_test(errors),
 		cmocka_unit_test(missing), cmocka_unit_test(overrides),
+		cmocka_unit_test(defaults),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
