@@ -61,8 +61,15 @@ static uint64_t next_offset(struct run *run)
 {
 	uint64_t off;
 
-	if (run->s->pattern == NB_PAT_RAND)
-		return nb_rng_below(&run->rng, run->blocks) * run->s->bs;
+	if (run->s->pattern == NB_PAT_RAND &&
+	    (run->s->rand_pct <= 0 || run->s->rand_pct >= 100 ||
+	     nb_rng_below(&run->rng, 100) < (uint64_t)run->s->rand_pct)) {
+		off = nb_rng_below(&run->rng, run->blocks) * run->s->bs;
+		run->next_off = off + run->s->bs;
+		if (run->next_off + run->s->bs > run->blocks * run->s->bs)
+			run->next_off = 0;
+		return off;
+	}
 	off = run->next_off;
 	run->next_off += run->s->bs;
 	if (run->next_off + run->s->bs > run->blocks * run->s->bs)

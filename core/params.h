@@ -22,12 +22,36 @@ struct nb_params {
 	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
 	int fast;                /* bonnie: skip per-char phases (-f), -1 default (no) */
 	int cross_check;         /* I/O workloads with both engines (fio) */
+	/* the load sweep ([capacity], docs/capacity.md; core/sweep.h) */
+	char sweep[128];         /* steps: "" no sweep, "auto", "1,2,4", "1..64" */
+	char slo[128];           /* latency objective ("" NB_SLO_DEFAULT) */
+	uint64_t step_us;        /* each step's run time (0: NB_STEP_DEFAULT_US) */
+	uint64_t sweep_us;       /* the whole sweep's time limit (0: none) */
+	/* [vm]: the VM profile (0 or -1: its default, NB_VM_*) */
+	uint32_t vm_bs;
+	int vm_read;             /* read %, 0..100 */
+	int vm_random;           /* random %, 0..100 */
+	uint64_t vm_iops;        /* IOPS one VM does */
+	int vm_sync;             /* every write durable (ESXi over NFS) */
 };
 
 /* size = auto: twice the box's RAM, resolved when the run is planned */
 #define NB_SIZE_AUTO UINT64_MAX
 
-#define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
-			 .fast = -1 }
+/* What "not set" is for every field that is not 0; a suite's defaults
+ * start from it: { NB_PARAMS_UNSET, .size = ... }. */
+#define NB_PARAMS_UNSET .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
+			.fast = -1, .vm_read = -1, .vm_random = -1, .vm_sync = -1
+
+#define NB_PARAMS_INIT { NB_PARAMS_UNSET }
+
+/* The defaults of the sweep and the VM profile (docs/capacity.md). */
+#define NB_SLO_DEFAULT "p99=20ms"
+#define NB_STEP_DEFAULT_US 10000000ULL
+#define NB_VM_BS 8192
+#define NB_VM_READ 70
+#define NB_VM_RANDOM 80
+#define NB_VM_IOPS 50
+#define NB_VM_SYNC 0
 
 #endif

@@ -59,6 +59,9 @@ struct nb_wl_ctx {
 	json_t *entry;                   /* the result entry (for warnings) */
 	json_t *spec;                    /* what ran: fill on iteration 1 */
 	const json_t *labels;            /* the box labels (media, slog...) */
+	const char *phase;               /* shown with the iteration on the
+					  * progress line ("step 3, 4
+					  * outstanding"), or NULL */
 };
 
 /* What every workload needs one of unless it says otherwise: a place for
@@ -133,6 +136,12 @@ void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)
 void nb_iospec_resolve(const struct nb_iospec *def, const struct nb_params *p,
 		       const struct nb_target *t, struct nb_iospec *out);
 json_t *nb_iospec_json(const struct nb_iospec *s);
+/* Run the resolved spec S of an I/O workload: once (nasbench's engine
+ * or fio, as the target says) or, with --sweep, as a load sweep
+ * (workloads/io_sweep.c; VM, borrowed, and VM_IOPS > 0 give capacity in
+ * VMs).  0, -EINTR or -errno. */
+int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		      json_t *vm, double vm_iops);
 /* Put the standard figures of an engine run into c->metrics. */
 void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r);
 
