@@ -76,6 +76,16 @@ const struct nb_metric nb_metrics[] = {
 	{ "blocks_checked", "checked", "blocks", NB_NEITHER, 1, "integrity: blocks read back and checked" },
 	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
 	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
+	/* a load sweep (workloads/io_sweep.c, docs/capacity.md) */
+	{ "vms", "VMs", "VMs", NB_HIGHER, 1, "VMs of the [vm] profile served at the latency objective (capacity IOPS / a VM's IOPS)" },
+	{ "iops_at_slo", "IOPS at SLO", "ops/s", NB_HIGHER, 1, "capacity: the highest IOPS whose latency meets the objective" },
+	{ "slo_bw_bytes", "MB/s at SLO", "bytes/s", NB_HIGHER, 1e-6, "capacity as throughput" },
+	{ "knee_iops", "knee IOPS", "ops/s", NB_HIGHER, 1, "the sweep's knee: where latency starts growing faster than throughput" },
+	{ "knee_vms", "knee VMs", "VMs", NB_HIGHER, 1, "the knee in VMs" },
+	{ "sat_iops", "sat IOPS", "ops/s", NB_HIGHER, 1, "saturation: the sweep's highest IOPS" },
+	{ "sat_bw_bytes", "sat MB/s", "bytes/s", NB_HIGHER, 1e-6, "saturation: the sweep's highest throughput" },
+	{ "sweep_steps", "steps", "steps", NB_NEITHER, 1, "steps the sweep ran" },
+	{ "little_failed", "Little off", "steps", NB_LOWER, 1, "sweep steps failing Little's law (IOPS x mean latency vs outstanding I/O, 10%)" },
 	{ NULL, NULL, NULL, 0, 0, NULL },
 };
 
@@ -93,6 +103,7 @@ static const struct {
 	{ "max_us", "lat_max_us", 1 },
 	{ "mean_us", "lat_mean_us", 1 },
 	{ "p99_ms", "lat_p99_us", 1e-3 },
+	{ "mb_s_at_slo", "slo_bw_bytes", 1e-6 },
 };
 
 /* What a name's suffix says about a metric the table does not list
@@ -170,6 +181,11 @@ const char *nb_metric_headline(int random,
 		"bw_bytes", "iops", "put_block_bw_bytes", "sync_iops", "seconds",
 	};
 
+	/* a sweep's answer: VMs at the objective, else its IOPS */
+	if (has(src, "vms"))
+		return "vms";
+	if (has(src, "iops_at_slo"))
+		return "iops_at_slo";
 	if (random && has(src, "iops"))
 		return "iops";
 	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)
