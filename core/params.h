@@ -23,7 +23,8 @@ struct nb_params {
 	int fast;                /* bonnie: skip per-char phases (-f), -1 default (no) */
 	int cross_check;         /* I/O workloads with both engines (fio) */
 	/* the load sweep ([capacity], docs/capacity.md; core/sweep.h) */
-	char sweep[128];         /* steps: "" no sweep, "auto", "1,2,4", "1..64" */
+	int sweep;               /* -1 unset: swept when steps are given */
+	char steps[128];         /* "" or "auto": 1, 2, 4 ... 256; "1,2,4", "1..64" */
 	char slo[128];           /* latency objective ("" NB_SLO_DEFAULT) */
 	uint64_t step_us;        /* each step's run time (0: NB_STEP_DEFAULT_US) */
 	uint64_t sweep_us;       /* the whole sweep's time limit (0: none) */
@@ -41,7 +42,7 @@ struct nb_params {
 /* What "not set" is for every field that is not 0; a suite's defaults
  * start from it: { NB_PARAMS_UNSET, .size = ... }. */
 #define NB_PARAMS_UNSET .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
-			.fast = -1, .vm_read = -1, .vm_random = -1, .vm_sync = -1
+			.fast = -1, .sweep = -1, .vm_read = -1, .vm_random = -1, .vm_sync = -1
 
 #define NB_PARAMS_INIT { NB_PARAMS_UNSET }
 

@@ -24,20 +24,7 @@
 
 int nb_wl_sweep_wanted(const struct nb_params *p)
 {
-	return p->sweep[0] && strcasecmp(p->sweep, "no") &&
-	       strcasecmp(p->sweep, "off") && strcasecmp(p->sweep, "false") &&
-	       strcmp(p->sweep, "0");
-}
-
-/* The steps' source: "yes"/"on"/"1"/"true" as --sweep alone says. */
-static const char *steps_text(const struct nb_params *p)
-{
-	const char *s = p->sweep;
-
-	if (!strcasecmp(s, "yes") || !strcasecmp(s, "on") ||
-	    !strcasecmp(s, "true") || !strcmp(s, "1"))
-		return "auto";
-	return s;
+	return p->sweep > 0 || (p->sweep < 0 && p->steps[0]);
 }
 
 int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
@@ -49,9 +36,15 @@ int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
 
 	if (nb_slo_parse(p->slo[0] ? p->slo : NB_SLO_DEFAULT, &slo))
 		return -EINVAL;
-	if (nb_sweep_steps_parse(steps_text(p), NB_MAX_QD * (clients ? clients : 1),
-				 steps, &n))
+	if (nb_sweep_steps_parse(p->steps, NB_SWEEP_MAX_OUTSTANDING, steps, &n))
 		return -EINVAL;
+	/* one engine keeps at most NB_MAX_QD in flight, each client as many */
+	while (n && steps[n - 1] > NB_MAX_QD * (clients ? clients : 1))
+		n--;
+	if (!n)
+		return nb_err(-EINVAL, "every step of '%s' is above %u outstanding "
+			      "I/Os (%u a client)", p->steps,
+			      NB_MAX_QD * (clients ? clients : 1), NB_MAX_QD);
 	nb_sweep_init(sw, steps, n, &slo);
 	sw->max_us = p->sweep_us;
 	return 0;

@@ -57,7 +57,7 @@ const struct nb_suite nb_suites[] = {
 	{ "capacity", "how many VMs like [vm] the box serves at the objective "
 		      "([capacity] slo, default p99=20ms): the VM profile's "
 		      "workload swept 1, 2, 4 ... 256 outstanding, 10 s a step",
-	  "vm", 3, { NB_PARAMS_UNSET, .sweep = "auto" } },
+	  "vm", 3, { NB_PARAMS_UNSET, .steps = "auto" } },
 	{ NULL, NULL, NULL, 0, NB_PARAMS_INIT },
 };
 
