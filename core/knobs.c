@@ -2,6 +2,7 @@
 #include "config.h"
 #include "err.h"
 #include "suggest.h"
+#include "sweep.h"
 #include "units.h"
 
 #include <errno.h>
@@ -190,6 +191,66 @@ const struct nb_knob nb_knobs[] = {
 	  .help = "run I/O workloads with nasbench and fio, flag >10% differences",
 	  .opt = "cross-check", .flags = NB_KF_NOARG,
 	},
+
+	/* the load sweep and its objective (docs/capacity.md) */
+	{ .section = "capacity", .name = "sweep", .type = NB_KT_BOOL,
+	  PRM(sweep),
+	  .help = "run each I/O workload as a load sweep: outstanding I/O 1, 2, "
+	  "4 ... 256 (or the steps), capacity at the objective, knee, saturation",
+	  .opt = "sweep", .flags = NB_KF_NOARG,
+	},
+	{ .section = "capacity", .name = "steps", .type = NB_KT_STR,
+	  PRM(steps), .def = "auto", .check = nb_sweep_steps_check,
+	  .help = "the sweep's steps of outstanding I/O: a list 1,2,4,8 or a "
+	  "doubling range 4..64 (auto: 1, 2, 4 ... 256); sets sweep",
+	  .opt = "steps", .metavar = "LIST",
+	},
+	{ .section = "capacity", .name = "slo", .type = NB_KT_STR,
+	  PRM(slo), .def = "p99=20ms", .check = nb_slo_check,
+	  .help = "the latency objective: p99=20ms, p99.9=50ms, mean=5ms, p50=, "
+	  "p90=, several joined by commas",
+	  .opt = "slo", .metavar = "OBJ",
+	},
+	{ .section = "capacity", .name = "step-time", .type = NB_KT_DURATION,
+	  PRM(step_us), .min = 100000, .max = 3600000000ULL, .def = "10s",
+	  .help = "how long each step of a sweep runs",
+	  .opt = "step-time", .metavar = "TIME",
+	},
+	{ .section = "capacity", .name = "sweep-time", .type = NB_KT_DURATION,
+	  PRM(sweep_us), .min = 1000000,
+	  .help = "start no step after the sweep has run this long (default: "
+	  "no limit)",
+	  .opt = "sweep-time", .metavar = "TIME",
+	},
+
+	/* the VM profile: what one VM does (docs/capacity.md) */
+	{ .section = "vm", .name = "bs", .type = NB_KT_SIZE32,
+	  PRM(vm_bs), .min = 512, .max = 64 << 20, .def = "8K",
+	  .help = "block size of a VM's I/O",
+	  .opt = "vm-bs", .metavar = "SIZE",
+	},
+	{ .section = "vm", .name = "read", .type = NB_KT_UINT,
+	  PRM(vm_read), .max = 100, .def = "70",
+	  .help = "% of a VM's I/Os that read",
+	  .opt = "vm-read", .metavar = "PCT",
+	},
+	{ .section = "vm", .name = "random", .type = NB_KT_UINT,
+	  PRM(vm_random), .max = 100, .def = "80",
+	  .help = "% of a VM's I/Os at a random offset (the others follow the "
+	  "one before)",
+	  .opt = "vm-random", .metavar = "PCT",
+	},
+	{ .section = "vm", .name = "iops", .type = NB_KT_UINT,
+	  PRM(vm_iops), .min = 1, .max = 100000000, .def = "50",
+	  .help = "IOPS one VM does: capacity in VMs is capacity IOPS / this",
+	  .opt = "vm-iops", .metavar = "N",
+	},
+	{ .section = "vm", .name = "sync", .type = NB_KT_BOOL,
+	  PRM(vm_sync), .def = "no",
+	  .help = "every write of a VM durable, as an ESXi VM on an NFS "
+	  "datastore writes",
+	  .opt = "vm-sync", .metavar = "yes|no",
+	},
 	{ NULL },
 };
 
@@ -324,6 +385,8 @@ int nb_knob_parse(const struct nb_knob *k, void *base, const char *v)
 			return nb_err(-EINVAL, "value too long");
 		if (!nb_knob_allows(k, v))
 			return nb_knob_check_choice(k, v);
+		if (k->check && k->check(v))
+			return -EINVAL;
 		snprintf(field, k->len, "%s", v);
 		return 0;
 	case NB_KT_BOOL:
@@ -350,7 +413,10 @@ void nb_params_merge(struct nb_params *p, const struct nb_params *d)
 
 		if (k->base != NB_KB_PARAMS)
 			continue;
-		if (k->len == sizeof(int) && k->type != NB_KT_UINT32 &&
+		if (k->type == NB_KT_STR) {
+			if (!*mine)
+				memcpy(mine, theirs, k->len);
+		} else if (k->len == sizeof(int) && k->type != NB_KT_UINT32 &&
 		    k->type != NB_KT_SIZE32) {
 			if (*(int *)mine < 0)
 				*(int *)mine = *(const int *)theirs;

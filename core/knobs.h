@@ -67,6 +67,9 @@ struct nb_knob {
 	char short_opt;
 	const char *metavar;
 	unsigned flags;          /* enum nb_knob_flag */
+	/* NB_KT_STR: checks a value (0, or -EINVAL with the reason set);
+	 * NULL: any string that fits */
+	int (*check)(const char *v);
 };
 
 /* The table, ended by a row with a NULL name. */

@@ -25,10 +25,10 @@ struct nb_params {
 	/* the load sweep ([capacity], docs/capacity.md; core/sweep.h) */
 	int sweep;               /* -1 unset: swept when steps are given */
 	char steps[128];         /* "" or "auto": 1, 2, 4 ... 256; "1,2,4", "1..64" */
-	char slo[128];           /* latency objective ("" NB_SLO_DEFAULT) */
-	uint64_t step_us;        /* each step's run time (0: NB_STEP_DEFAULT_US) */
+	char slo[128];           /* latency objective ("": the row's default) */
+	uint64_t step_us;        /* each step's run time (0: the row's default) */
 	uint64_t sweep_us;       /* the whole sweep's time limit (0: none) */
-	/* [vm]: the VM profile (0 or -1: its default, NB_VM_*) */
+	/* [vm]: the VM profile (0 or -1: its row's default, core/knobs.c) */
 	uint32_t vm_bs;
 	int vm_read;             /* read %, 0..100 */
 	int vm_random;           /* random %, 0..100 */
@@ -46,13 +46,5 @@ struct nb_params {
 
 #define NB_PARAMS_INIT { NB_PARAMS_UNSET }
 
-/* The defaults of the sweep and the VM profile (docs/capacity.md). */
-#define NB_SLO_DEFAULT "p99=20ms"
-#define NB_STEP_DEFAULT_US 10000000ULL
-#define NB_VM_BS 8192
-#define NB_VM_READ 70
-#define NB_VM_RANDOM 80
-#define NB_VM_IOPS 50
-#define NB_VM_SYNC 0
 
 #endif

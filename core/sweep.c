@@ -108,6 +108,13 @@ bad:
 	return -EINVAL;
 }
 
+int nb_slo_check(const char *s)
+{
+	struct nb_slo slo;
+
+	return nb_slo_parse(s, &slo);
+}
+
 /* 20000 us -> "20ms", 500 -> "500us", 1500 -> "1.5ms" (parseable);
  * SPACED, for a person: "20 ms", "12.35 ms", "500 us". */
 static void fmt_latency(double us, int spaced, char *buf, size_t len)
@@ -241,6 +248,14 @@ int nb_sweep_steps_parse(const char *s, uint32_t max, uint32_t *steps,
 	memcpy(steps, tmp, k * sizeof(*tmp));
 	*n = k;
 	return 0;
+}
+
+int nb_sweep_steps_check(const char *s)
+{
+	uint32_t steps[NB_SWEEP_MAX];
+	size_t n;
+
+	return nb_sweep_steps_parse(s, NB_SWEEP_MAX_OUTSTANDING, steps, &n);
 }
 
 char *nb_sweep_steps_str(const uint32_t *steps, size_t n, char *buf,

@@ -59,6 +59,9 @@ struct nb_slo {
  * ..."); OUT is untouched on failure. */
 int nb_slo_parse(const char *s, struct nb_slo *out);
 
+/* nb_slo_parse() as a check of a knob's value: 0 or -EINVAL. */
+int nb_slo_check(const char *s);
+
 /* "p99", "p99.9", "mean"; the result metric: "lat_p99_us"... */
 const char *nb_slo_stat_name(int stat);
 const char *nb_slo_stat_metric(int stat);
@@ -97,6 +100,9 @@ void nb_sweep_steps_default(uint32_t *steps, size_t *n);
  * the detail set. */
 int nb_sweep_steps_parse(const char *s, uint32_t max, uint32_t *steps,
 			 size_t *n);
+/* nb_sweep_steps_parse() up to NB_SWEEP_MAX_OUTSTANDING as a check of a
+ * knob's value: 0 or -EINVAL. */
+int nb_sweep_steps_check(const char *s);
 /* "1,2,4,8" into BUF. */
 char *nb_sweep_steps_str(const uint32_t *steps, size_t n, char *buf,
 			 size_t len);

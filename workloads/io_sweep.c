@@ -14,6 +14,7 @@
 #include "io_sweep.h"
 #include "../core/clock.h"
 #include "../core/err.h"
+#include "../core/knobs.h"
 #include "../core/sweep.h"
 
 #include <errno.h>
@@ -27,6 +28,12 @@ int nb_wl_sweep_wanted(const struct nb_params *p)
 	return p->sweep > 0 || (p->sweep < 0 && p->steps[0]);
 }
 
+/* Each step's run time: step-time, else its row's default. */
+static uint64_t step_us(const struct nb_params *p)
+{
+	return p->step_us ? p->step_us : nb_knob_default("capacity", "step-time");
+}
+
 int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
 		      struct nb_sweep *sw)
 {
@@ -34,7 +41,8 @@ int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
 	struct nb_slo slo;
 	size_t n;
 
-	if (nb_slo_parse(p->slo[0] ? p->slo : NB_SLO_DEFAULT, &slo))
+	if (nb_slo_parse(p->slo[0] ? p->slo : nb_knob_find("capacity", "slo")->def,
+			 &slo))
 		return -EINVAL;
 	if (nb_sweep_steps_parse(p->steps, NB_SWEEP_MAX_OUTSTANDING, steps, &n))
 		return -EINVAL;
@@ -152,7 +160,7 @@ static int run_step(struct sweep_run *r, uint32_t out)
 	r->last_qd = qd;
 	ss.qd = qd;
 	ss.bytes = 0;
-	ss.runtime_us = r->c->p->step_us ? r->c->p->step_us : NB_STEP_DEFAULT_US;
+	ss.runtime_us = step_us(r->c->p);
 	snprintf(phase, sizeof(phase), "step %zu, %u outstanding", r->sw.n + 1,
 		 qd * r->clients);
 	sc.phase = phase;
@@ -237,8 +245,7 @@ static json_t *curve_json(const struct sweep_run *r, int why,
 			 "objective_text", nb_slo_fmt(&sw->slo, human, sizeof(human)),
 			 "plan", nb_sweep_steps_str(sw->plan, sw->nplan, plan,
 						    sizeof(plan)),
-			 "step_s", (double)(r->c->p->step_us ? r->c->p->step_us :
-					    NB_STEP_DEFAULT_US) / 1e6,
+			 "step_s", (double)step_us(r->c->p) / 1e6,
 			 "complete", why != NB_SWEEP_STOP_INTR &&
 				     why != NB_SWEEP_STOP_ERROR,
 			 "stop", nb_sweep_stop_name(why), "clients", (int)r->clients,
@@ -284,6 +291,21 @@ static void put_answers(struct sweep_run *r, const struct nb_capacity *cap)
 			   "bound of the box's");
 }
 
+/* The data file made once, before the first step (its prefill is no
+ * step's time or CPU); a sequential write makes its own file each step. */
+static int prepare(struct nb_wl_ctx *c, const struct nb_iospec *s)
+{
+	struct nb_file *f;
+	int rc;
+
+	if (s->pattern == NB_PAT_SEQ && s->rw == NB_RW_WRITE)
+		return 0;
+	rc = nb_wl_io_open(c, s, &f);
+	if (!rc)
+		c->t->ops->fclose(f);
+	return rc;
+}
+
 static unsigned fio_clients(const struct nb_wl_ctx *c)
 {
 	return c->t->cfg->clients && c->t->cfg->clients->n ?
@@ -302,6 +324,16 @@ int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	if (nb_wl_sweep_setup(c->p, r.clients, &r.sw))
 		return -EINVAL;
 	spread(&r.sw, r.clients);
+	if (r.clients == 1 && (rc = prepare(c, s)))
+		return rc;
+	if (c->spec) {
+		char plan[256];
+
+		json_object_set_new(c->spec, "sweep", json_string(
+			nb_sweep_steps_str(r.sw.plan, r.sw.nplan, plan, sizeof(plan))));
+		json_object_set_new(c->spec, "step_s",
+				    json_real((double)step_us(c->p) / 1e6));
+	}
 	r.steps = json_array();
 	while ((why = nb_sweep_next(&r.sw, (nb_now_ns() - t0) / 1000)) ==
 	       NB_SWEEP_GO) {

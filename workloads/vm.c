@@ -3,12 +3,14 @@
  *        block size, read %, random %, durable writes or not) and, swept
  *        (--sweep, suite capacity), the box's capacity in such VMs.
  *
- * The default profile (docs/capacity.md says why): 8 KiB, 70% reads, 80%
- * random, 50 IOPS a VM, writes not each durable.  An ESXi VM on an NFS
- * datastore writes synchronously: sync = yes.
+ * The default profile is the [vm] rows' defaults (core/knobs.c; docs/
+ * capacity.md says why).  An ESXi VM on an NFS datastore writes
+ * synchronously: sync = yes.
  */
 #include "workload.h"
 #include "../core/err.h"
+#include "../core/knobs.h"
+#include "../core/units.h"
 
 #include <errno.h>
 #include <string.h>
@@ -20,13 +22,24 @@ struct vm_profile {
 	uint64_t iops;
 };
 
+/* The default of [vm] NAME, as its row says. */
+static uint64_t def(const char *name)
+{
+	return nb_knob_default("vm", name);
+}
+
 static void vm_profile(const struct nb_params *p, struct vm_profile *v)
 {
-	v->bs = p->vm_bs ? p->vm_bs : (p->bs ? p->bs : NB_VM_BS);
-	v->read = p->vm_read >= 0 ? p->vm_read : NB_VM_READ;
-	v->random = p->vm_random >= 0 ? p->vm_random : NB_VM_RANDOM;
-	v->sync = p->vm_sync >= 0 ? p->vm_sync : NB_VM_SYNC;
-	v->iops = p->vm_iops ? p->vm_iops : NB_VM_IOPS;
+	const struct nb_knob *k = nb_knob_find("vm", "sync");
+	int sync = 0;
+
+	if (k->def)
+		nb_parse_bool(k->def, &sync);
+	v->bs = p->vm_bs ? p->vm_bs : (p->bs ? p->bs : (uint32_t)def("bs"));
+	v->read = p->vm_read >= 0 ? p->vm_read : (int)def("read");
+	v->random = p->vm_random >= 0 ? p->vm_random : (int)def("random");
+	v->sync = p->vm_sync >= 0 ? p->vm_sync : sync;
+	v->iops = p->vm_iops ? p->vm_iops : def("iops");
 }
 
 /* The I/O spec the profile implies, over the resolved DEFAULT spec. */
@@ -42,9 +55,10 @@ static void vm_spec(const struct vm_profile *v, struct nb_iospec *s)
 	s->size -= s->size % s->bs;
 }
 
+/* What the profile does not set; vm_spec() puts the profile over it. */
 static const struct nb_iospec vm_default = {
-	.pattern = NB_PAT_RAND, .rw = NB_RW_MIX, .read_pct = NB_VM_READ,
-	.bs = NB_VM_BS, .qd = 32, .direct = 1, .sync = NB_SYNC_END,
+	.pattern = NB_PAT_RAND, .rw = NB_RW_MIX, .read_pct = 50, .bs = 4096,
+	.qd = 32, .direct = 1, .sync = NB_SYNC_END,
 };
 
 static int vm_run(struct nb_wl_ctx *c)
