@@ -6,6 +6,7 @@
 #include "../core/result.h"
 #include "../core/units.h"
 #include "../runners/runner.h"
+#include "../workloads/io_sweep.h"
 
 #include <errno.h>
 #include <string.h>
@@ -121,15 +122,24 @@ static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
 	json_t *entry = nb_result_add(x->doc, t->cfg->name, w->name);
 	char why[256];
 	const char *skip = nb_workload_unsupported(w, t, why, sizeof(why));
-	int rc = 0;
+	int rc = 0, said = 0;
 
 	if (skip) {
 		nb_result_set_status(entry, "skipped", skip);
 		return 0;
 	}
 	cache_check(x, w, entry);
-	for (int it = 1; it <= nb_runplan_iters(x->pl, widx) && !rc; it++)
+	for (int it = 1; it <= nb_runplan_iters(x->pl, widx) && !rc; it++) {
 		rc = run_iteration(x, t, w, widx, it, entry);
+		/* a sweep no step of which met the objective fails the run
+		 * (exit 1), its curve kept (docs/capacity.md) */
+		if (!rc && !said && nb_wl_sweep_missed(entry, why, sizeof(why))) {
+			said = 1;
+			nb_die_msg("target '%s': %s: %s", t->cfg->name, w->name, why);
+			if (x->exit_code == NB_EXIT_OK)
+				x->exit_code = NB_EXIT_FAIL;
+		}
+	}
 	if (rc == -EINTR || (rc == 0 && *x->stop))
 		nb_result_set_status(entry, "interrupted",
 				     "stopped by a signal; finished iterations kept");
