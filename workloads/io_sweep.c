@@ -111,7 +111,10 @@ static json_t *step_json(const struct nb_sweep_step *st, uint32_t qd,
 			      "little_ok", st->little_ok,
 			      "client_bound", st->client_bound);
 	json_t *per = json_object_get(extra, "clients");
+	json_t *ios = json_object_get(extra, "ios");
 
+	if (ios)
+		json_object_set(j, "ios", ios);
 	if (per)
 		json_object_set(j, "per_client", per);
 	return j;
