@@ -64,5 +64,6 @@ void nb_report_text(FILE *out, const json_t *doc)
 			fprintf(out, "%s %s: warning: %s\n", nb_jstr(wl, "target"),
 				nb_jstr(wl, "workload"), json_string_value(w));
 	}
+	nb_report_sweeps(out, doc);
 	nb_report_seed(out, doc);
 }

@@ -15,4 +15,9 @@ void nb_report_text(FILE *out, const json_t *doc);
  * nothing when the run had none.  Called at the end of nb_report_text. */
 void nb_report_seed(FILE *out, const json_t *doc);
 
+/* A load sweep's answers, a line per swept target x workload (its last
+ * sweep's capacity, knee, saturation; the median over several); nothing
+ * without sweeps.  Called by nb_report_text. */
+void nb_report_sweeps(FILE *out, const json_t *doc);
+
 #endif
