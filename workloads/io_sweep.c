@@ -14,6 +14,7 @@
 #include "io_sweep.h"
 #include "../core/clock.h"
 #include "../core/err.h"
+#include "../core/hook.h"
 #include "../core/knobs.h"
 #include "../core/sweep.h"
 
@@ -106,7 +107,8 @@ static json_t *step_json(const struct nb_sweep_step *st, uint32_t qd,
 			      "lat_p90_us", num(st->lat_p90_us),
 			      "lat_p99_us", num(st->lat_p99_us),
 			      "lat_p99.9_us", num(st->lat_p999_us), "seconds", secs,
-			      "cpu_per_thread", num(st->cpu_per_thread),
+			      "cpu_per_thread", st->cpu_per_thread >= 0 ?
+			      json_real(st->cpu_per_thread) : json_null(),
 			      "slo_met", st->slo_met, "little", st->little,
 			      "little_ok", st->little_ok,
 			      "client_bound", st->client_bound);
@@ -127,7 +129,6 @@ struct sweep_run {
 	unsigned clients;        /* fio clients (1: this host alone) */
 	struct nb_sweep sw;
 	json_t *steps;
-	uint32_t last_qd;
 };
 
 static void step_line(const struct sweep_run *r, const struct nb_sweep_step *st)
@@ -145,8 +146,8 @@ static void step_line(const struct sweep_run *r, const struct nb_sweep_step *st)
 		st->client_bound ? "  CLIENT-BOUND" : "");
 }
 
-/* Run step N (outstanding OUT): 0, 1 when it repeats the last queue depth
- * (skipped), -EINTR or -errno. */
+/* Run the next step, OUT outstanding (a multiple of the clients): 0,
+ * -EINTR or -errno. */
 static int run_step(struct sweep_run *r, uint32_t out)
 {
 	struct nb_wl_ctx sc = *r->c;
@@ -158,12 +159,14 @@ static int run_step(struct sweep_run *r, uint32_t out)
 	double c0, secs;
 	int rc;
 
-	if (qd == r->last_qd)
-		return 1;
-	r->last_qd = qd;
 	ss.qd = qd;
 	ss.bytes = 0;
 	ss.runtime_us = step_us(r->c->p);
+	/* a test build may stop before a step: "sweep:vm:2" */
+	snprintf(phase, sizeof(phase), "sweep:%s:%zu", r->c->wl->name, r->sw.n + 1);
+	rc = nb_hook(phase, NULL, r->c->stop);
+	if (rc)
+		return rc;
 	snprintf(phase, sizeof(phase), "step %zu, %u outstanding", r->sw.n + 1,
 		 qd * r->clients);
 	sc.phase = phase;
