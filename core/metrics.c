@@ -80,8 +80,6 @@ const struct nb_metric nb_metrics[] = {
 	{ "vms", "VMs", "VMs", NB_HIGHER, 1, "VMs of the [vm] profile served at the latency objective (capacity IOPS / a VM's IOPS)" },
 	{ "iops_at_slo", "IOPS at SLO", "ops/s", NB_HIGHER, 1, "capacity: the highest IOPS whose latency meets the objective" },
 	{ "slo_bw_bytes", "MB/s at SLO", "bytes/s", NB_HIGHER, 1e-6, "capacity as throughput" },
-	{ "knee_iops", "knee IOPS", "ops/s", NB_HIGHER, 1, "the sweep's knee: where latency starts growing faster than throughput" },
-	{ "knee_vms", "knee VMs", "VMs", NB_HIGHER, 1, "the knee in VMs" },
 	{ "sat_iops", "sat IOPS", "ops/s", NB_HIGHER, 1, "saturation: the sweep's highest IOPS" },
 	{ "sat_bw_bytes", "sat MB/s", "bytes/s", NB_HIGHER, 1e-6, "saturation: the sweep's highest throughput" },
 	{ "sweep_steps", "steps", "steps", NB_NEITHER, 1, "steps the sweep ran" },

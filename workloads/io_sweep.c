@@ -278,11 +278,6 @@ static void put_answers(struct sweep_run *r, const struct nb_capacity *cap)
 	nb_wl_metric(c, "slo_bw_bytes", cap->bw_bytes);
 	if (cap->vm_iops > 0)
 		nb_wl_metric(c, "vms", cap->vms);
-	if (cap->knee >= 0) {
-		nb_wl_metric(c, "knee_iops", cap->knee_iops);
-		if (cap->vm_iops > 0)
-			nb_wl_metric(c, "knee_vms", cap->knee_vms);
-	}
 	nb_wl_metric(c, "sat_iops", cap->sat_iops);
 	nb_wl_metric(c, "sat_bw_bytes", cap->sat_bw);
 	nb_wl_metric(c, "little_failed", (double)cap->little_failed);

@@ -19,7 +19,9 @@
  *     "saturation": { "iops", "saturated", "vms" },
  *     "little": { "failed", "tolerance" }, "client_bound_steps" }
  * and its metrics: sweep_steps, iops_at_slo, slo_bw_bytes, vms (with a VM
- * profile), knee_iops, knee_vms, sat_iops, sat_bw_bytes, little_failed.
+ * profile), sat_iops, sat_bw_bytes, little_failed (the knee, which a curve
+ * may lack, is the sweep's alone: a metric missing in one result would
+ * read as a regression to compare).
  */
 #ifndef NB_IO_SWEEP_H
 #define NB_IO_SWEEP_H
