@@ -251,6 +251,29 @@ static int parse_value(struct nb_criterion *c, const struct nb_metric *m,
 	return 0;
 }
 
+/* "min_vms = 24", "min_iops_at_slo = 500": a floor for every swept
+ * workload of the run, on every target ("*", expanded by
+ * nb_accept_finish from the result). */
+static int parse_min(struct nb_criterion *c, const char *text, const char *where)
+{
+	char name[64], value[96], full[256], as_written[sizeof(c->text)];
+	int rc;
+
+	if (sscanf(text, "min_%63[^ =] = %95s", name, value) != 2 &&
+	    sscanf(text, "min_%63[^ =]=%95s", name, value) != 2)
+		return nb_err(-EINVAL, "%s: expected 'min_vms = N' or "
+			      "'min_iops_at_slo = N', not '%s'", where, text);
+	if (strcmp(name, "vms") && strcmp(name, "iops_at_slo"))
+		return nb_err(-EINVAL, "%s: unknown floor 'min_%s' (min_vms, "
+			      "min_iops_at_slo)", where, name);
+	snprintf(as_written, sizeof(as_written), "%s", text);
+	snprintf(full, sizeof(full), "%s@* %s >= %s",
+		 strcmp(name, "vms") ? "*" : "vm", name, value);
+	rc = nb_accept_parse(c, full, where);
+	snprintf(c->text, sizeof(c->text), "%s", as_written);
+	return rc;
+}
+
 int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 {
 	char wt[160], metric[96], op[8], value[96];
@@ -276,6 +299,8 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 		c->text[k] = '\0';
 	}
 	text = c->text;
+	if (!strncmp(text, "min_", 4) && !strchr(text, '@'))
+		return parse_min(c, text, where);
 	n = sscanf(text, "%159s %95s %7s %95[^\n]", wt, metric, op, value);
 	/* "mb_s>=80" without spaces: split at the operator */
 	if (n == 2 || n == 3) {
@@ -319,7 +344,7 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 		return nb_err(-EINVAL, "%s: workload or target name too long", where);
 	snprintf(c->workload, sizeof(c->workload), "%s", wt);
 	snprintf(c->target, sizeof(c->target), "%s", at + 1);
-	if (!nb_workload_find(c->workload))
+	if (strcmp(c->workload, "*") && !nb_workload_find(c->workload))
 		return unknown_workload(where, c->workload);
 
 	st = NB_ST_DEFAULT;
@@ -402,7 +427,7 @@ int nb_accept_check_targets(const struct nb_accept *a, const char *const *names,
 		const char *near;
 		char list[512] = "";
 		size_t len = 0;
-		int found = 0;
+		int found = !strcmp(c->target, "*");
 
 		for (int j = 0; j < n; j++) {
 			found |= !strcmp(names[j], c->target);
@@ -453,6 +478,16 @@ int nb_accept_check(const struct nb_accept *a, const struct nb_config *cfg)
 	return rc;
 }
 
+int nb_accept_workloads(const struct nb_accept *a, const char **names, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < a->n && n < max; i++)
+		if (strcmp(a->c[i].workload, "*"))
+			names[n++] = a->c[i].workload;
+	return n;
+}
+
 void nb_accept_help(FILE *out)
 {
 	fputs("Acceptance criteria: one a line in the box file's [accept] section or\n"
@@ -461,7 +496,11 @@ void nb_accept_help(FILE *out)
 	      "  seq512k-write-sync@nfs mb_s >= 80\n"
 	      "  rand4k-read@iscsi      p99_us <= 5ms\n"
 	      "  syncprobe@nfs          durable = yes\n"
-	      "  integrity@nfs          corrupt_blocks = 0\n\n"
+	      "  integrity@nfs          corrupt_blocks = 0\n"
+	      "  vm@nfs                 vms >= 24\n\n"
+	      "A floor for every swept workload (--sweep) on every target:\n"
+	      "  min_vms = 24           (the vm workload's VMs at the objective)\n"
+	      "  min_iops_at_slo = 500\n\n"
 	      "OP:    >= <= > < = !=\n"
 	      "STAT:  median (default for figures), worst (default for durable,\n"
 	      "       *_blocks and conform_failed), best, mean, min, max\n"

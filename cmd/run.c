@@ -40,9 +40,7 @@ static const struct nb_opt run_opts[] = {
 	{ NULL, 0, "suite", 0, NULL },
 	{ "set", 0, "KEY=VALUE", O_SET, "any [suite] key (see 'nasbench help "
 	  "config')" },
-	{ NULL, 0, NULL, 0, "Load sweep and VM profile (docs/capacity.md):" },
-	{ NULL, 0, "capacity", 0, NULL },
-	{ NULL, 0, "vm", 0, NULL },
+	{ NULL, 0, "capacity", 0, NULL }, { NULL, 0, "vm", 0, NULL },
 	{ NULL, 0, NULL, 0, "Every target of the run:" },
 	{ NULL, 0, "target", 0, NULL },
 	{ "clients", 0, "FILE", O_CLIENTS, "run I/O workloads on these fio "
@@ -73,10 +71,10 @@ const struct nb_usage cmd_run_usage = {
 		"Run workloads against the targets of a box file and/or --target, and\n"
 		"write one JSON result (default nasbench-<run-id>.json).\n",
 	.opts = run_opts, .n = NB_OPTS_N(run_opts),
-	.tail = "\nExit status: 0 ok, 1 an acceptance criterion failed, 2 usage or config\n"
-		"error, 3 target or I/O error or the result cannot be written (wins\n"
-		"over 1), 130 interrupted (the result keeps what finished,\n"
-		"\"complete\": false).\n",
+	.tail = "\nExit status: 0 ok, 1 an acceptance criterion failed or no step of a\n"
+		"sweep met the objective, 2 usage or config error, 3 target or I/O\n"
+		"error or the result cannot be written (wins over 1), 130 interrupted\n"
+		"(the result keeps what finished, \"complete\": false).\n",
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -164,7 +162,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 {
 	const char *names[64];
-	int n = 0;
+	int n;
 
 	if ((o->config && nb_config_load(&o->cfg, o->config)) ||
 	    nb_config_apply(&o->cfg, 0) ||
@@ -175,8 +173,7 @@ static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	    nb_config_select_targets(&o->cfg, o->targets, o->ntargets) ||
 	    nb_config_apply(&o->cfg, 1) || nb_accept_check(&o->acc, &o->cfg))
 		return -EINVAL;
-	for (int i = 0; i < o->acc.n && n < 64; i++)
-		names[n++] = o->acc.c[i].workload;
+	n = nb_accept_workloads(&o->acc, names, 64);
 	if (nb_runplan_make(pl, &o->cfg, o->workloads, names, n) ||
 	    nb_config_check_targets(&o->cfg))
 		return -EINVAL;
