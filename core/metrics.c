@@ -77,7 +77,7 @@ const struct nb_metric nb_metrics[] = {
 	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
 	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
 	/* a load sweep (workloads/io_sweep.c, docs/capacity.md) */
-	{ "vms", "VMs", "VMs", NB_HIGHER, 1, "VMs of the [vm] profile served at the latency objective (capacity IOPS / a VM's IOPS)" },
+	{ "vms", "VMs at the objective", "VMs", NB_HIGHER, 1, "VMs of the [vm] profile served at the latency objective (capacity IOPS / a VM's IOPS)" },
 	{ "iops_at_slo", "IOPS at SLO", "ops/s", NB_HIGHER, 1, "capacity: the highest IOPS whose latency meets the objective" },
 	{ "slo_bw_bytes", "MB/s at SLO", "bytes/s", NB_HIGHER, 1e-6, "capacity as throughput" },
 	{ "sat_iops", "sat IOPS", "ops/s", NB_HIGHER, 1, "saturation: the sweep's highest IOPS" },

@@ -18,7 +18,7 @@ static const struct {
 	[NB_SLO_P50] = { "p50", "lat_p50_us" },
 	[NB_SLO_P90] = { "p90", "lat_p90_us" },
 	[NB_SLO_P99] = { "p99", "lat_p99_us" },
-	[NB_SLO_P999] = { "p99.9", "lat_p999_us" },
+	[NB_SLO_P999] = { "p99.9", "lat_p99.9_us" },
 };
 
 const char *nb_slo_stat_name(int stat)

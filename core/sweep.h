@@ -62,7 +62,7 @@ int nb_slo_parse(const char *s, struct nb_slo *out);
 /* nb_slo_parse() as a check of a knob's value: 0 or -EINVAL. */
 int nb_slo_check(const char *s);
 
-/* "p99", "p99.9", "mean"; the result metric: "lat_p99_us"... */
+/* "p99", "p99.9", "mean"; the result metric: "lat_p99_us", "lat_p99.9_us"... */
 const char *nb_slo_stat_name(int stat);
 const char *nb_slo_stat_metric(int stat);
 

@@ -9,6 +9,7 @@
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
+#include "../core/sweep.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,8 +17,10 @@
 
 static int is_standard(const char *m)
 {
+	/* a sweep's step count and Little's-law tally: no chart of their own */
 	return !strcmp(m, "bw_bytes") || !strcmp(m, "iops") ||
-	       !strcmp(m, "seconds") || !strncmp(m, "lat_", 4);
+	       !strcmp(m, "seconds") || !strncmp(m, "lat_", 4) ||
+	       !strcmp(m, "sweep_steps") || !strcmp(m, "little_failed");
 }
 
 /* The unit group of a non-standard metric: the table's unit, else the
@@ -267,6 +270,122 @@ static const struct cfg_chart cdf_chart = {
 	"latency, microseconds (log scale)", "% of I/Os", 1, 1, cdf_line,
 };
 
+/* ---- the response-time curve of a load sweep (docs/capacity.md) ---- */
+
+/* The sweep of C for WL whose capacity is nearest the median of the
+ * configuration's, or NULL. */
+static const json_t *sweep_of(const struct nb_report *r,
+			      const struct nb_report_cfg *c, const char *wl)
+{
+	const json_t *best = NULL;
+	double med = NAN, dist = INFINITY;
+	size_t n = nb_report_pool(r, c, wl, "iops_at_slo");
+
+	if (n)
+		med = nb_stats_median(r->v, n);
+	NB_REPORT_FOR_ENTRIES(r, c, wl, e, {
+		json_t *it;
+		size_t x;
+
+		json_array_foreach(json_object_get(e, "iterations"), x, it) {
+			json_t *sw = json_object_get(it, "sweep");
+			json_t *v = json_object_get(json_object_get(it, "metrics"),
+						    "iops_at_slo");
+			double d = json_is_number(v) && !isnan(med) ?
+				   fabs(json_number_value(v) - med) : INFINITY / 2;
+
+			if (json_array_size(json_object_get(sw, "steps")) &&
+			    (!best || d < dist))
+				best = sw, dist = d;
+		}
+	});
+	return best;
+}
+
+/* Sweep SW's steps as a line: IOPS across, the latency of the
+ * objective's first statistic (SLO, ms) up; its knee (K) and capacity
+ * (C: on the objective when interpolated, else at its step). */
+static size_t curve_series(const struct nb_slo *slo, const json_t *sw,
+			   double **x, double **y, double *kx, double *ky,
+			   double *cx, double *cy)
+{
+	const json_t *steps = json_object_get(sw, "steps"), *st;
+	const json_t *knee = json_object_get(sw, "knee");
+	const json_t *cap = json_object_get(sw, "capacity");
+	const char *m = nb_slo_stat_metric(slo->t[0].stat);
+	size_t n = json_array_size(steps), i;
+
+	*x = calloc(n, sizeof(double));
+	*y = calloc(n, sizeof(double));
+	json_array_foreach(steps, i, st) {
+		(*x)[i] = json_number_value(json_object_get(st, "iops"));
+		(*y)[i] = json_number_value(json_object_get(st, m)) / 1e3;
+	}
+	*kx = *ky = *cx = *cy = NAN;
+	if (json_is_object(knee)) {
+		size_t k = (size_t)json_integer_value(json_object_get(knee, "step"));
+
+		*kx = k < n ? (*x)[k] : NAN;
+		*ky = k < n ? (*y)[k] : NAN;
+	}
+	if (json_is_true(json_object_get(cap, "found"))) {
+		size_t k = (size_t)json_integer_value(json_object_get(cap, "step"));
+
+		*cx = json_number_value(json_object_get(cap, "iops"));
+		*cy = json_is_true(json_object_get(cap, "interpolated")) ?
+		      slo->t[0].limit_us / 1e3 : k < n ? (*y)[k] : NAN;
+	}
+	return n;
+}
+
+/* The response-time curves of workload WL, one per configuration that
+ * swept it, on one chart. */
+static int curve_chart(struct nb_report *r, const char *dir, const char *wl,
+		       const char *slug, int wl_index)
+{
+	size_t ns = 0, *n = calloc(r->ncfg, sizeof(*n));
+	double **x = calloc(r->ncfg, sizeof(*x)), **y = calloc(r->ncfg, sizeof(*y));
+	double *kx = calloc(r->ncfg, sizeof(double)), *ky = calloc(r->ncfg, sizeof(double));
+	double *cx = calloc(r->ncfg, sizeof(double)), *cy = calloc(r->ncfg, sizeof(double));
+	const char **names = calloc(r->ncfg, sizeof(*names));
+	struct nb_slo slo = { 0 };
+	char name[160], title[300], ylab[64], obj[160], objt[200];
+	int rc = 0;
+
+	for (size_t c = 0; c < r->ncfg; c++) {
+		const json_t *sw = sweep_of(r, &r->cfgs[c], wl);
+
+		/* the first configuration's objective is the chart's */
+		if (!sw || (!ns && nb_slo_parse(nb_jstr(sw, "objective"), &slo)))
+			continue;
+		n[ns] = curve_series(&slo, sw, &x[ns], &y[ns], &kx[ns], &ky[ns], &cx[ns],
+				     &cy[ns]);
+		names[ns++] = r->cfgs[c].name;
+	}
+	if (ns) {
+		snprintf(name, sizeof(name), "curve_%s", slug);
+		snprintf(title, sizeof(title), "%s: response time against throughput",
+			 wl);
+		snprintf(ylab, sizeof(ylab), "%s latency, ms",
+			 nb_slo_stat_name(slo.t[0].stat));
+		snprintf(objt, sizeof(objt), "objective %s",
+			 nb_slo_fmt(&slo, obj, sizeof(obj)));
+		struct nb_curve k = { { name, title, "IOPS", ylab,
+					ns, names, n, (const double *const *)x,
+					(const double *const *)y },
+				      slo.t[0].limit_us / 1e3, objt, kx, ky, cx, cy };
+
+		rc = nb_chart_curve(dir, &k);
+		if (!rc)
+			add_chart(r, name, title, wl_index);
+	}
+	for (size_t i = 0; i < ns; i++)
+		free(x[i]), free(y[i]);
+	free(x), free(y), free(n), free(names);
+	free(kx), free(ky), free(cx), free(cy);
+	return rc;
+}
+
 /* File-name form of workload W, unique among the workloads. */
 static void wl_slug(const struct nb_report *r, size_t w, char *out, size_t len)
 {
@@ -311,6 +430,8 @@ static int workload_charts(struct nb_report *r, const char *dir, size_t w)
 		rc = cfg_chart(r, dir, wl, slug, (int)w, &cdf_chart);
 	if (!rc)
 		rc = cfg_chart(r, dir, wl, slug, (int)w, &series_chart);
+	if (!rc)
+		rc = curve_chart(r, dir, wl, slug, (int)w);
 	/* the other metrics (bonnie phases...), side by side per unit */
 	for (size_t i = 0; i < nm && !rc; i++) {
 		const char *g = unit_group(ms[i]), *grp[256];
