@@ -60,6 +60,31 @@ assert_json "$T/none.json" "$SW[\"stop\"] == \"objective-broken\" and len($SW[\"
 SW2='d["results"][0]["iterations"][0]'
 assert_json "$T/none.json" "$SW2[\"metrics\"][\"vms\"] == 0 and $SW2[\"metrics\"][\"iops_at_slo\"] == 0 and d[\"complete\"]"
 
+t_case "compare judges VMs at the objective; export has a row per step; report draws the curve"
+run "$NB" compare --strict "$T/vm.json" "$T/none.json"     # one sweep each: low confidence, --strict fails it
+assert_rc 1
+assert_out_re "^ +local +vm +VMs at the objective .* worse"
+run "$NB" export --csv "$T/vm.json"
+assert_rc 0
+CSV=$OUT python3 - "$T/vm.json" <<'PY' || t_fail "the CSV rows of the sweep: $OUT"
+import csv, io, json, os, sys
+rows = list(csv.DictReader(io.StringIO(os.environ["CSV"])))
+steps = json.load(open(sys.argv[1]))["results"][0]["iterations"][0]["sweep"]["steps"]
+assert len(rows) == 1 + len(steps), len(rows)
+assert rows[0]["step"] == "" and float(rows[0]["vms"]) > 0
+for i, (r, s) in enumerate(zip(rows[1:], steps)):
+    assert r["step"] == str(i + 1) and r["outstanding"] == str(s["outstanding"]), r
+    assert abs(float(r["iops"]) - s["iops"]) < 1e-3 * s["iops"] and r["little_ok"] == "true", r
+PY
+run "$NB" report "$T/vm.json" "$T/none.json" -o "$T/rep"
+assert_rc 0
+assert_file "$T/rep/curve_vm.gp"
+assert_file "$T/rep/curve_vm.svg"
+grep -q 'title "objective mean <= 10 ms"' "$T/rep/curve_vm.gp" || t_fail "the curve has no objective line"
+grep -q 'title "knee"' "$T/rep/curve_vm.gp" || t_fail "the curve marks no knee"
+grep -q 'title "capacity"' "$T/rep/curve_vm.gp" || t_fail "the curve marks no capacity"
+grep -q "VMs at the objective" "$T/rep/report.md" || t_fail "the grid does not say VMs at the objective"
+
 t_case "bad objectives, steps and [vm] values: exit 2 naming the key, nothing written"
 REFUSED_ARGS=(-w vm --slo p98=1ms)
 refused "$D" 2 "nasbench: --slo: invalid objective 'p98=1ms': unknown statistic in 'p98=1ms' (use mean, p50, p90, p99 or p99.9)"
