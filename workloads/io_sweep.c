@@ -9,7 +9,7 @@
  * spread across them (queue depth = outstanding / clients each) and each
  * client's figures are kept.  The iteration's "sweep" object holds the
  * curve (shape in /work/wt/SHAPES.md, docs/capacity.md); its metrics are
- * the answers (vms, iops_at_slo, knee_iops, sat_iops...).
+ * the answers (vms, iops_at_slo, sat_iops...).
  */
 #include "io_sweep.h"
 #include "../core/clock.h"
@@ -36,11 +36,11 @@ static uint64_t step_us(const struct nb_params *p)
 }
 
 int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
-		      struct nb_sweep *sw)
+		      struct nb_sweep *sw, size_t *dropped)
 {
 	uint32_t steps[NB_SWEEP_MAX];
 	struct nb_slo slo;
-	size_t n;
+	size_t n, all;
 
 	if (nb_slo_parse(p->slo[0] ? p->slo : nb_knob_find("capacity", "slo")->def,
 			 &slo))
@@ -48,8 +48,11 @@ int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
 	if (nb_sweep_steps_parse(p->steps, NB_SWEEP_MAX_OUTSTANDING, steps, &n))
 		return -EINVAL;
 	/* one engine keeps at most NB_MAX_QD in flight, each client as many */
+	all = n;
 	while (n && steps[n - 1] > NB_MAX_QD * (clients ? clients : 1))
 		n--;
+	if (dropped)
+		*dropped = all - n;
 	if (!n)
 		return nb_err(-EINVAL, "every step of '%s' is above %u outstanding "
 			      "I/Os (%u a client)", p->steps,
@@ -320,10 +323,15 @@ int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 			       .clients = fio_clients(c) };
 	struct nb_capacity cap;
 	uint64_t t0 = nb_now_ns();
+	size_t dropped;
 	int why, rc = 0;
 
-	if (nb_wl_sweep_setup(c->p, r.clients, &r.sw))
+	if (nb_wl_sweep_setup(c->p, r.clients, &r.sw, &dropped))
 		return -EINVAL;
+	if (dropped && c->iteration == 1)
+		nb_wl_warn(c, "%zu step(s) above %u outstanding I/Os left out (%u a "
+			   "client; more clients with --clients)", dropped,
+			   NB_MAX_QD * r.clients, NB_MAX_QD);
 	spread(&r.sw, r.clients);
 	if (r.clients == 1 && (rc = prepare(c, s)))
 		return rc;

@@ -32,10 +32,11 @@
 /* Whether P asks for a sweep (sweep = a list, auto or yes). */
 int nb_wl_sweep_wanted(const struct nb_params *p);
 
-/* The sweep P describes (objective, steps up to NB_MAX_QD x CLIENTS).
- * 0, or -EINVAL with the detail set. */
+/* The sweep P describes (objective, steps up to NB_MAX_QD x CLIENTS;
+ * *DROPPED, may be NULL, the steps above that left out).  0, or -EINVAL
+ * with the detail set. */
 int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
-		      struct nb_sweep *sw);
+		      struct nb_sweep *sw, size_t *dropped);
 
 /* One iteration of S as a sweep; ONCE runs S at one depth (the usual
  * single run).  VM (borrowed, may be NULL) is recorded as the profile and
