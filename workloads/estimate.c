@@ -25,10 +25,15 @@ void nb_estimate_workload(const struct nb_workload *w, const struct nb_params *p
 		uint64_t step = p->step_us ? p->step_us :
 				nb_knob_default("capacity", "step-time");
 
+		double steps_s;
+
 		if (nb_wl_sweep_setup(p, 1, &sw, NULL))
 			sw.nplan = 0;
-		e->seconds = (double)sw.nplan * (double)step / 1e6 +
-			     (double)b / NB_ESTIMATE_RATE;
+		steps_s = (double)sw.nplan * (double)step / 1e6;
+		/* no step starts after sweep-time: the last one runs on */
+		if (p->sweep_us && steps_s > (double)(p->sweep_us + step) / 1e6)
+			steps_s = (double)(p->sweep_us + step) / 1e6;
+		e->seconds = steps_s + (double)b / NB_ESTIMATE_RATE;
 		e->written = b + (uint64_t)(NB_ESTIMATE_RATE * e->seconds *
 			     (w->io->rw == NB_RW_READ ? 0 : w->io->rw == NB_RW_MIX ?
 			      (100 - w->io->read_pct) / 100.0 : 1));
