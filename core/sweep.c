@@ -54,7 +54,11 @@ static int slo_term_parse(const char *s, size_t len, struct nb_slo_term *t)
 	eq = strchr(term, '=');
 	if (!eq)
 		return nb_err(-EINVAL, "'%s' is not STAT=LATENCY", term);
-	stat = slo_stat_find(term, (size_t)(eq - term));
+	for (len = (size_t)(eq - term); len && term[len - 1] == ' '; len--)
+		;
+	stat = slo_stat_find(term, len);
+	while (eq[1] == ' ')
+		eq++;
 	if (stat < 0)
 		return nb_err(-EINVAL, "unknown statistic in '%s' (use mean, p50, "
 			      "p90, p99 or p99.9)", term);
@@ -77,21 +81,21 @@ int nb_slo_parse(const char *s, struct nb_slo *out)
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		const char *a = p, *b = p + len;
+		struct nb_slo_term t;
 
 		while (a < b && (*a == ' ' || *a == '\t'))
 			a++;
 		while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
 			b--;
-		if (slo.n == NB_SLO_MAX ||
-		    slo_term_parse(a, (size_t)(b - a), &slo.t[slo.n]))
+		if (slo_term_parse(a, (size_t)(b - a), &t))
 			goto bad;
+		/* a statistic once: so at most NB_SLO_MAX terms */
 		for (unsigned i = 0; i < slo.n; i++)
-			if (slo.t[i].stat == slo.t[slo.n].stat) {
-				nb_err_set("'%s' given twice",
-					   nb_slo_stat_name(slo.t[i].stat));
+			if (slo.t[i].stat == t.stat) {
+				nb_err_set("'%s' given twice", nb_slo_stat_name(t.stat));
 				goto bad;
 			}
-		slo.n++;
+		slo.t[slo.n++] = t;
 		p += len + (p[len] == ',');
 		if (p[-1] == ',' && !*p) {
 			nb_err_set("empty term");

@@ -33,6 +33,8 @@ static void slo_parse(void **state)
 			    "p99.9=50ms,mean=500us,p50=1.5ms");
 	assert_string_equal(nb_slo_fmt(&s, buf, sizeof(buf)),
 			    "p99.9 <= 50 ms, mean <= 500 us, p50 <= 1.5 ms");
+	assert_int_equal(nb_slo_parse("p99 = 5 ms", &s), 0);      /* as INI spaces it */
+	assert_true(s.n == 1 && s.t[0].stat == NB_SLO_P99 && s.t[0].limit_us == 5000);
 	assert_int_equal(nb_slo_parse("MEAN=1s", &s), 0);
 	assert_string_equal(nb_slo_str(&s, buf, sizeof(buf)), "mean=1s");
 }
@@ -56,6 +58,10 @@ static void slo_refused(void **state)
 			    "not STAT=LATENCY");
 	assert_int_equal(nb_slo_parse("p99=1ms,p99=2ms", &s), -EINVAL);
 	assert_string_equal(nb_err_last(), "invalid objective 'p99=1ms,p99=2ms': "
+			    "'p99' given twice");
+	assert_int_equal(nb_slo_parse("p99=1ms,mean=1ms,p50=1ms,p90=1ms,p99.9=1ms,"
+				      "p99=2ms", &s), -EINVAL);
+	assert_string_equal(nb_err_last() + strlen(nb_err_last()) - 17,
 			    "'p99' given twice");
 	assert_int_equal(nb_slo_parse("p99=1ms,", &s), -EINVAL);
 	assert_int_equal(nb_slo_parse("p99=1ms,,mean=1ms", &s), -EINVAL);
