@@ -251,41 +251,40 @@ static int parse_value(struct nb_criterion *c, const struct nb_metric *m,
 	return 0;
 }
 
-int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
+/* TEXT as written, without its comment, blanks collapsed (a stable name),
+ * into C->text. */
+static void criterion_text(struct nb_criterion *c, const char *text)
 {
-	char wt[160], metric[96], op[8], value[96];
-	const struct nb_metric *m;
-	const char *stored;
-	char *at, *colon;
-	int n, st;
+	size_t k = 0, end = strcspn(text, "#;");
 
-	memset(c, 0, sizeof(*c));
-	snprintf(c->where, sizeof(c->where), "%s", where);
-	/* as written, without its comment, blanks collapsed (a stable name) */
-	{
-		size_t k = 0, end = strcspn(text, "#;");
-
-		for (size_t i = 0; i < end && k + 1 < sizeof(c->text); i++) {
-			if (isspace((unsigned char)text[i]) &&
-			    (!k || c->text[k - 1] == ' '))
-				continue;
-			c->text[k++] = isspace((unsigned char)text[i]) ? ' ' : text[i];
-		}
-		while (k && c->text[k - 1] == ' ')
-			k--;
-		c->text[k] = '\0';
+	for (size_t i = 0; i < end && k + 1 < sizeof(c->text); i++) {
+		if (isspace((unsigned char)text[i]) && (!k || c->text[k - 1] == ' '))
+			continue;
+		c->text[k++] = isspace((unsigned char)text[i]) ? ' ' : text[i];
 	}
-	text = c->text;
-	n = sscanf(text, "%159s %95s %7s %95[^\n]", wt, metric, op, value);
-	/* "mb_s>=80" without spaces: split at the operator */
-	if (n == 2 || n == 3) {
+	while (k && c->text[k - 1] == ' ')
+		k--;
+	c->text[k] = '\0';
+}
+
+/* TEXT's four words: WORKLOAD@TARGET, METRIC, OP, VALUE ("mb_s>=80"
+ * without spaces is split at the operator); VALUE without a trailing
+ * comment or blanks, a number and at most a unit.  0 or -EINVAL. */
+static int criterion_words(const char *text, const char *where, char *wt,
+			   char *metric, char *op, size_t oplen, char *value,
+			   size_t vlen)
+{
+	int n = sscanf(text, "%159s %95s %7s %95[^\n]", wt, metric, op, value);
+	const char *sp;
+
+	if (n == 2) {
 		char *p = strpbrk(metric, "<>=!");
 
-		if (p && n == 2) {
+		if (p) {
 			size_t ol = strspn(p, "<>=!");
 
-			snprintf(op, sizeof(op), "%.*s", (int)ol, p);
-			snprintf(value, sizeof(value), "%s", p + ol);
+			snprintf(op, oplen, "%.*s", (int)ol, p);
+			snprintf(value, vlen, "%s", p + ol);
 			*p = '\0';
 			n = value[0] ? 4 : 3;
 		}
@@ -302,16 +301,20 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 		}
 	for (size_t l = strlen(value); l && isspace((unsigned char)value[l - 1]);)
 		value[--l] = '\0';
-	{
-		/* a number, optionally a unit after a blank: nothing more */
-		const char *sp = strchr(value, ' ');
+	/* a number, optionally a unit after a blank: nothing more */
+	sp = strchr(value, ' ');
+	if (sp && (strchr(sp + strspn(sp, " "), ' ') ||
+		   isdigit((unsigned char)sp[strspn(sp, " ")])))
+		return nb_err(-EINVAL, "%s: unexpected text after the value "
+			      "in '%s'", where, text);
+	return 0;
+}
 
-		if (sp && (strchr(sp + strspn(sp, " "), ' ') ||
-			   isdigit((unsigned char)sp[strspn(sp, " ")])))
-			return nb_err(-EINVAL, "%s: unexpected text after the value "
-				      "in '%s'", where, text);
-	}
-	at = strchr(wt, '@');
+/* WT ("WORKLOAD@TARGET") into C, the workload a known one.  0 or -EINVAL. */
+static int criterion_place(struct nb_criterion *c, char *wt, const char *where)
+{
+	char *at = strchr(wt, '@');
+
 	if (!at || at == wt || !at[1] || strchr(at + 1, '@'))
 		return nb_err(-EINVAL, "%s: '%s' is not WORKLOAD@TARGET", where, wt);
 	*at = '\0';
@@ -321,13 +324,22 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 	snprintf(c->target, sizeof(c->target), "%s", at + 1);
 	if (!nb_workload_find(c->workload))
 		return unknown_workload(where, c->workload);
+	return 0;
+}
 
-	st = NB_ST_DEFAULT;
-	colon = strchr(metric, ':');
+/* METRIC[:STAT] into C (the stored name behind an alias); *ST the
+ * statistic, NB_ST_DEFAULT when none is named.  0 or -EINVAL. */
+static int criterion_metric(struct nb_criterion *c, char *metric, int *st,
+			    const char *where)
+{
+	char *colon = strchr(metric, ':');
+	const char *stored;
+
+	*st = NB_ST_DEFAULT;
 	if (colon) {
 		*colon = '\0';
-		st = parse_stat(colon + 1);
-		if (st < 0)
+		*st = parse_stat(colon + 1);
+		if (*st < 0)
 			return nb_err(-EINVAL, "%s: unknown statistic '%s' (median, "
 				      "worst, best, mean, min, max)", where, colon + 1);
 	}
@@ -339,8 +351,25 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 	if (stored == c->metric && !known_metric(stored))
 		return unknown_metric(where, c->metric);
 	snprintf(c->stored, sizeof(c->stored), "%s", stored);
-	m = nb_metric_find(c->stored);
+	return 0;
+}
 
+int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
+{
+	char wt[160], metric[96], op[8], value[96];
+	const struct nb_metric *m;
+	int st;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->where, sizeof(c->where), "%s", where);
+	criterion_text(c, text);
+	text = c->text;
+	if (criterion_words(text, where, wt, metric, op, sizeof(op), value,
+			    sizeof(value)) ||
+	    criterion_place(c, wt, where) ||
+	    criterion_metric(c, metric, &st, where))
+		return -EINVAL;
+	m = nb_metric_find(c->stored);
 	c->op = -1;
 	for (int i = 0; i < 6; i++)
 		if (!strcmp(op, op_names[i]))
