@@ -172,7 +172,7 @@ static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
  * next completion is taken and the target holds QD I/Os all the time.
  * Completions are timed when taken, not when a runner first sees them:
  * otherwise the depth the target holds falls below the one named
- * (docs/engine.md has the measurement).
+ * (docs/fio.md, "Which latency", has the measurement).
  */
 static int pump(struct run *run, struct slot **free_slots, int *nfree)
 {
@@ -215,7 +215,7 @@ static int pump(struct run *run, struct slot **free_slots, int *nfree)
  * Reads nobody checks share one buffer where the runner copies into it
  * (not own_read_buffers): the bytes still cross the wire and land in
  * memory, but QD x BS of buffers would thrash the client's cache and cost
- * CPU per I/O that the protocol's own tools do not pay (docs/engine.md).
+ * CPU per I/O that the protocol's own tools do not pay (docs/fio.md).
  * 0 or -ENOMEM; *SHARED whether they share. */
 static int engine_slots(struct run *run, struct slot **slots,
 			struct slot ***free_slots, int *shared)
