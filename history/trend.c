@@ -112,18 +112,17 @@ struct trend {
 static void trend_band(struct trend *t, int last)
 {
 	size_t from = t->n > (size_t)last ? t->n - (size_t)last : 0;
-	double w[1024], med, dev[1024];
+	double w[1024], med, spread;
 	size_t c = 0;
 
 	for (size_t q = from; q < t->n && c < 1024; q++)
 		w[c++] = t->y[q];
 	med = nb_stats_median(w, c);
-	for (size_t q = 0; q < c; q++)
-		dev[q] = fabs(w[q] - med);
+	spread = nb_stats_mad(w, c);
 	t->bx[t->nb] = t->x[t->n];
 	t->bm[t->nb] = med;
-	t->lo[t->nb] = med - 1.4826 * nb_stats_median(dev, c);
-	t->hi[t->nb] = med + 1.4826 * nb_stats_median(dev, c);
+	t->lo[t->nb] = med - spread;
+	t->hi[t->nb] = med + spread;
 	t->nb++;
 }
 
