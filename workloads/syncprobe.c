@@ -290,8 +290,8 @@ int nb_syncprobe_decide(const char *media, const char *slog,
 	if (v->durable) {
 		/* A commit delays every sync write, the fastest tenth too.  A
 		 * median gap with none at p10 is latency flipping between two
-		 * modes (a server thread on this CPU or the other: 65 or
-		 * 170 us here) with the median of sync in the slow one. */
+		 * modes (a server thread on this CPU or the other; docs/seed.md)
+		 * with the median of sync in the slow one. */
 		v->unshifted = v->p10_gap_us < MIN_COMMIT_US;
 		v->durable = !v->unshifted;
 		return 50;
