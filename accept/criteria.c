@@ -251,6 +251,109 @@ static int parse_value(struct nb_criterion *c, const struct nb_metric *m,
 	return 0;
 }
 
+/* TEXT as written, without its comment, blanks collapsed (a stable name),
+ * into C->text. */
+static void criterion_text(struct nb_criterion *c, const char *text)
+{
+	size_t k = 0, end = strcspn(text, "#;");
+
+	for (size_t i = 0; i < end && k + 1 < sizeof(c->text); i++) {
+		if (isspace((unsigned char)text[i]) && (!k || c->text[k - 1] == ' '))
+			continue;
+		c->text[k++] = isspace((unsigned char)text[i]) ? ' ' : text[i];
+	}
+	while (k && c->text[k - 1] == ' ')
+		k--;
+	c->text[k] = '\0';
+}
+
+/* TEXT's four words: WORKLOAD@TARGET, METRIC, OP, VALUE ("mb_s>=80"
+ * without spaces is split at the operator); VALUE without a trailing
+ * comment or blanks, a number and at most a unit.  0 or -EINVAL. */
+static int criterion_words(const char *text, const char *where, char *wt,
+			   char *metric, char *op, size_t oplen, char *value,
+			   size_t vlen)
+{
+	int n = sscanf(text, "%159s %95s %7s %95[^\n]", wt, metric, op, value);
+	const char *sp;
+
+	if (n == 2) {
+		char *p = strpbrk(metric, "<>=!");
+
+		if (p) {
+			size_t ol = strspn(p, "<>=!");
+
+			snprintf(op, oplen, "%.*s", (int)ol, p);
+			snprintf(value, vlen, "%s", p + ol);
+			*p = '\0';
+			n = value[0] ? 4 : 3;
+		}
+	}
+	if (n < 4)
+		return nb_err(-EINVAL, "%s: expected 'WORKLOAD@TARGET METRIC OP VALUE' "
+			      "(e.g. 'seq512k-write@nfs mb_s >= 80'), not '%s'",
+			      where, text);
+	/* trailing comment, trailing blanks */
+	for (char *p = value; *p; p++)
+		if (*p == '#' || *p == ';') {
+			*p = '\0';
+			break;
+		}
+	for (size_t l = strlen(value); l && isspace((unsigned char)value[l - 1]);)
+		value[--l] = '\0';
+	/* a number, optionally a unit after a blank: nothing more */
+	sp = strchr(value, ' ');
+	if (sp && (strchr(sp + strspn(sp, " "), ' ') ||
+		   isdigit((unsigned char)sp[strspn(sp, " ")])))
+		return nb_err(-EINVAL, "%s: unexpected text after the value "
+			      "in '%s'", where, text);
+	return 0;
+}
+
+/* WT ("WORKLOAD@TARGET") into C, the workload a known one.  0 or -EINVAL. */
+static int criterion_place(struct nb_criterion *c, char *wt, const char *where)
+{
+	char *at = strchr(wt, '@');
+
+	if (!at || at == wt || !at[1] || strchr(at + 1, '@'))
+		return nb_err(-EINVAL, "%s: '%s' is not WORKLOAD@TARGET", where, wt);
+	*at = '\0';
+	if (strlen(wt) >= sizeof(c->workload) || strlen(at + 1) >= sizeof(c->target))
+		return nb_err(-EINVAL, "%s: workload or target name too long", where);
+	snprintf(c->workload, sizeof(c->workload), "%s", wt);
+	snprintf(c->target, sizeof(c->target), "%s", at + 1);
+	if (strcmp(c->workload, "*") && !nb_workload_find(c->workload))
+		return unknown_workload(where, c->workload);
+	return 0;
+}
+
+/* METRIC[:STAT] into C (the stored name behind an alias); *ST the
+ * statistic, NB_ST_DEFAULT when none is named.  0 or -EINVAL. */
+static int criterion_metric(struct nb_criterion *c, char *metric, int *st,
+			    const char *where)
+{
+	char *colon = strchr(metric, ':');
+	const char *stored;
+
+	*st = NB_ST_DEFAULT;
+	if (colon) {
+		*colon = '\0';
+		*st = parse_stat(colon + 1);
+		if (*st < 0)
+			return nb_err(-EINVAL, "%s: unknown statistic '%s' (median, "
+				      "worst, best, mean, min, max)", where, colon + 1);
+	}
+	if (strlen(metric) >= sizeof(c->metric))
+		return unknown_metric(where, metric);
+	snprintf(c->metric, sizeof(c->metric), "%s", metric);
+	nb_metric_alias(c->metric, &stored, &c->factor);
+	/* nb_metric_alias hands back the name itself when it is no alias */
+	if (stored == c->metric && !known_metric(stored))
+		return unknown_metric(where, c->metric);
+	snprintf(c->stored, sizeof(c->stored), "%s", stored);
+	return 0;
+}
+
 /* "min_vms = 24", "min_iops_at_slo = 500": a floor for every swept
  * workload of the run, on every target ("*", expanded by
  * nb_accept_finish from the result). */
@@ -278,94 +381,20 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 {
 	char wt[160], metric[96], op[8], value[96];
 	const struct nb_metric *m;
-	const char *stored;
-	char *at, *colon;
-	int n, st;
+	int st;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->where, sizeof(c->where), "%s", where);
-	/* as written, without its comment, blanks collapsed (a stable name) */
-	{
-		size_t k = 0, end = strcspn(text, "#;");
-
-		for (size_t i = 0; i < end && k + 1 < sizeof(c->text); i++) {
-			if (isspace((unsigned char)text[i]) &&
-			    (!k || c->text[k - 1] == ' '))
-				continue;
-			c->text[k++] = isspace((unsigned char)text[i]) ? ' ' : text[i];
-		}
-		while (k && c->text[k - 1] == ' ')
-			k--;
-		c->text[k] = '\0';
-	}
+	criterion_text(c, text);
 	text = c->text;
 	if (!strncmp(text, "min_", 4) && !strchr(text, '@'))
 		return parse_min(c, text, where);
-	n = sscanf(text, "%159s %95s %7s %95[^\n]", wt, metric, op, value);
-	/* "mb_s>=80" without spaces: split at the operator */
-	if (n == 2 || n == 3) {
-		char *p = strpbrk(metric, "<>=!");
-
-		if (p && n == 2) {
-			size_t ol = strspn(p, "<>=!");
-
-			snprintf(op, sizeof(op), "%.*s", (int)ol, p);
-			snprintf(value, sizeof(value), "%s", p + ol);
-			*p = '\0';
-			n = value[0] ? 4 : 3;
-		}
-	}
-	if (n < 4)
-		return nb_err(-EINVAL, "%s: expected 'WORKLOAD@TARGET METRIC OP VALUE' "
-			      "(e.g. 'seq512k-write@nfs mb_s >= 80'), not '%s'",
-			      where, text);
-	/* trailing comment, trailing blanks */
-	for (char *p = value; *p; p++)
-		if (*p == '#' || *p == ';') {
-			*p = '\0';
-			break;
-		}
-	for (size_t l = strlen(value); l && isspace((unsigned char)value[l - 1]);)
-		value[--l] = '\0';
-	{
-		/* a number, optionally a unit after a blank: nothing more */
-		const char *sp = strchr(value, ' ');
-
-		if (sp && (strchr(sp + strspn(sp, " "), ' ') ||
-			   isdigit((unsigned char)sp[strspn(sp, " ")])))
-			return nb_err(-EINVAL, "%s: unexpected text after the value "
-				      "in '%s'", where, text);
-	}
-	at = strchr(wt, '@');
-	if (!at || at == wt || !at[1] || strchr(at + 1, '@'))
-		return nb_err(-EINVAL, "%s: '%s' is not WORKLOAD@TARGET", where, wt);
-	*at = '\0';
-	if (strlen(wt) >= sizeof(c->workload) || strlen(at + 1) >= sizeof(c->target))
-		return nb_err(-EINVAL, "%s: workload or target name too long", where);
-	snprintf(c->workload, sizeof(c->workload), "%s", wt);
-	snprintf(c->target, sizeof(c->target), "%s", at + 1);
-	if (strcmp(c->workload, "*") && !nb_workload_find(c->workload))
-		return unknown_workload(where, c->workload);
-
-	st = NB_ST_DEFAULT;
-	colon = strchr(metric, ':');
-	if (colon) {
-		*colon = '\0';
-		st = parse_stat(colon + 1);
-		if (st < 0)
-			return nb_err(-EINVAL, "%s: unknown statistic '%s' (median, "
-				      "worst, best, mean, min, max)", where, colon + 1);
-	}
-	if (strlen(metric) >= sizeof(c->metric))
-		return unknown_metric(where, metric);
-	snprintf(c->metric, sizeof(c->metric), "%s", metric);
-	nb_metric_alias(c->metric, &stored, &c->factor);
-	/* nb_metric_alias hands back the name itself when it is no alias */
-	if (stored == c->metric && !known_metric(stored))
-		return unknown_metric(where, c->metric);
-	snprintf(c->stored, sizeof(c->stored), "%s", stored);
+	if (criterion_words(text, where, wt, metric, op, sizeof(op), value,
+			    sizeof(value)) ||
+	    criterion_place(c, wt, where) ||
+	    criterion_metric(c, metric, &st, where))
+		return -EINVAL;
 	m = nb_metric_find(c->stored);
-
 	c->op = -1;
 	for (int i = 0; i < 6; i++)
 		if (!strcmp(op, op_names[i]))

@@ -29,60 +29,6 @@ void nb_compare_opts_init(struct nb_compare_opts *o)
 
 /* ---- the test ---- */
 
-/* Two-sided p of Student's t with DF degrees of freedom. */
-static double t_p(double t, double df)
-{
-	if (!isfinite(t))
-		return 0;
-	return nb_stats_betai(df / 2, 0.5, df / (df + t * t));
-}
-
-/* The t beyond which the two-sided p is below ALPHA. */
-static double t_crit(double alpha, double df)
-{
-	double lo = 0, hi = 1e3;
-
-	for (int i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (t_p(mid, df) > alpha)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return hi;
-}
-
-static double mean(const double *v, int n)
-{
-	double s = 0;
-
-	for (int i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / n : 0;
-}
-
-/* Sum of squared deviations from the mean. */
-static double ss(const double *v, int n)
-{
-	double m = mean(v, n), s = 0;
-
-	for (int i = 0; i < n; i++)
-		s += (v[i] - m) * (v[i] - m);
-	return s;
-}
-
-/* The median absolute deviation of V, scaled to a normal sd (1.4826). */
-static double mad(const double *v, int n)
-{
-	static _Thread_local double dev[MAXV];
-	double m = nb_stats_median(v, (size_t)n);
-
-	for (int i = 0; i < n; i++)
-		dev[i] = fabs(v[i] - m);
-	return 1.4826 * nb_stats_median(dev, (size_t)n);
-}
-
 /*
  * The run-level t-test (docs/compare.md).  X are the values on the test's
  * scale (logarithms, or ratios to the base median when a value is <= 0).
@@ -101,7 +47,7 @@ static void run_t(const double *xb, const int *run, int nb, const double *xn,
 		  double *d_out, double *se_out, double *df_out)
 {
 	static _Thread_local double lvl[MAXRUNS], grp[MAXV];
-	double m = mad(xn, nn), ssw = (nn - 1) * m * m, sw2, sb2, se2, df;
+	double m = nb_stats_mad(xn, (size_t)nn), ssw = (nn - 1) * m * m, sw2, sb2, se2, df;
 	int dfw = nn - 1, runs = 0;
 
 	/* the runs' levels and the pooled within-run variance */
@@ -114,7 +60,7 @@ static void run_t(const double *xb, const int *run, int nb, const double *xn,
 		if (!k)
 			continue;
 		lvl[runs++] = nb_stats_median(grp, (size_t)k);
-		m = mad(grp, k);
+		m = nb_stats_mad(grp, (size_t)k);
 		ssw += (k - 1) * m * m;
 		dfw += k - 1;
 	}
@@ -122,13 +68,13 @@ static void run_t(const double *xb, const int *run, int nb, const double *xn,
 	if (runs >= 3) {
 		/* Var(level) = s_b^2 + s_w^2 / n is measured directly; the new
 		 * run is one more draw, the base level a mean of RUNS */
-		double vr = ss(lvl, runs) / (runs - 1);
+		double vr = nb_stats_ss(lvl, (size_t)runs) / (runs - 1);
 		double floor = sw2 / ((double)nb / runs);
 
 		vr = fmax(vr, floor);
 		se2 = vr * (1 + 1.0 / runs);
 		df = runs - 1;
-		*d_out = nb_stats_median(xn, (size_t)nn) - mean(lvl, runs);
+		*d_out = nb_stats_median(xn, (size_t)nn) - nb_stats_mean(lvl, (size_t)runs);
 	} else {
 		sb2 = fmax(sw2, o->run_noise * o->run_noise);
 		se2 = 2 * sb2 + sw2 * (1.0 / nb + 1.0 / nn);
@@ -162,13 +108,13 @@ static int significant(const double *base, const int *run, int nb,
 	run_t(xb, run, nb, xn, nn, o, &runs, &d, &se, &df);
 	j->runs = runs;
 	j->test = "run-t";
-	tc = t_crit(o->alpha, df);
+	tc = nb_stats_t_crit(o->alpha, df);
 	j->noise = logs ? exp(tc * se) - 1 : tc * se;
 	if (se == 0) {
 		j->p = d == 0 ? 1 : 0;
 		return d != 0;
 	}
-	j->p = t_p(d / se, df);
+	j->p = nb_stats_t_p(d / se, df);
 	return j->p < o->alpha;
 }
 

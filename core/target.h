@@ -111,8 +111,8 @@ struct nb_runner_ops {
 	unsigned caps;           /* enum nb_cap: the most this runner can do */
 	/* 1: the kernel or the device writes each read into the caller's
 	 * buffer (posix), so every I/O in flight has a buffer of its own, as
-	 * fio gives it (one shared buffer stays in the CPU's cache: posix
-	 * seq512k-read measured 1.32x fio's MB/s with one).  0: the runner
+	 * fio gives it (one shared buffer would stay in the CPU's cache and
+	 * flatter the figures; docs/fio.md).  0: the runner
 	 * copies each reply out of its own receive buffers (libiscsi, libnfs)
 	 * and reads nobody checks share one, a copy into QD buffers their own
 	 * tools (iscsi-perf) do not make. */

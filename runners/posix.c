@@ -119,8 +119,9 @@ static int open_space(struct nb_target *t, struct posix *p, const char *path,
  * The ring as fio 3.33's io_uring engine sets it up: completions posted
  * when the task asks for them (DEFER_TASKRUN, SINGLE_ISSUER: one target is
  * used by one thread) rather than by interrupting it (COOP_TASKRUN), each
- * flag dropped when the kernel does not know it.  With the default, under
- * load the engine was woken once per ~20 completions where fio took 1-4.
+ * flag dropped when the kernel does not know it.  The default wakes the
+ * engine far less often than fio is woken, batching completions that fio
+ * takes one by one (docs/fio.md has the measurement).
  */
 static int ring_init(struct io_uring *ring)
 {
@@ -344,11 +345,10 @@ static int64_t posix_pio(struct nb_file *f, int op, void *buf, uint32_t len,
 /*
  * Send IO at once: one io_uring_enter per I/O, as fio's default
  * (iodepth_batch_submit=1), which also posts the completions the ring
- * deferred, as fio's commit does.  Sending a refill's batch in one call was
- * cheaper, but an I/O's time can then only start once the whole batch was
- * sent (or before any of it): under load a batch of 24 reads took 93 us to
- * send, which fio's clat, started after each I/O's own call, neither hides
- * nor adds.
+ * deferred, as fio's commit does.  Sending a refill's batch in one call is
+ * cheaper, but an I/O's time could then only start once the whole batch
+ * was sent (or before any of it), which fio's clat, started after each
+ * I/O's own call, neither hides nor adds (docs/fio.md).
  */
 static int posix_submit(struct nb_target *t, struct nb_io *io)
 {

@@ -31,7 +31,6 @@ export NASBENCH_LAB_WAIT=600
 # the client measuring the lab has a CPU of its own too, as the lab's NAS
 # has (LAB_NICE in ci/lab): another make check beside does not slow it
 NICE=-20
-J() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 # bw WORKLOAD EXTRA...: MB/s of one iteration on the lab's NFS target
 bw() {
@@ -39,12 +38,12 @@ bw() {
 	shift
 	nice -n "$NICE" "$NB" run "$NASBENCH_LAB_BOX" -t lab-nfs -w "$w" -i 1 -q -o "$T/bw.json" "$@" 2>"$T/bw.err" ||
 		{ t_fail "$w $*: $(cat "$T/bw.err")"; echo 0; return; }
-	J "$T/bw.json" 'd["results"][0]["summary"]["bw_bytes"]["median"] / 1e6'
+	J "$T/bw.json" 'result(d, "'"$w"'")["summary"]["bw_bytes"]["median"] / 1e6'
 }
 iops() {
 	nice -n "$NICE" "$NB" run "$NASBENCH_LAB_BOX" -t lab-nfs -w rand4k-read -i 1 -q -o "$T/iops.json" "$@" 2>"$T/iops.err" ||
 		{ t_fail "rand4k-read: $(cat "$T/iops.err")"; echo 0; return; }
-	J "$T/iops.json" 'd["results"][0]["summary"]["iops"]["median"]'
+	J "$T/iops.json" 'result(d, "rand4k-read")["summary"]["iops"]["median"]'
 }
 up() { # ARGS...: up and eval the assignments
 	run "$LAB" up "$@"
