@@ -148,6 +148,14 @@ struct nb_runner_ops {
 	int64_t (*pio)(struct nb_file *f, int op, void *buf, uint32_t len,
 		       uint64_t off, unsigned fua);
 
+	/* Optional: discard (TRIM / UNMAP) the LEN bytes at OFF of F (a block
+	 * window from its start, or a file), so the device may free them:
+	 * BLKDISCARD, FALLOC_FL_PUNCH_HOLE, SCSI UNMAP.  F is open for writing
+	 * (the data-loss guard passed).  *HOW names the call used.  0,
+	 * -EOPNOTSUPP when the target refuses it, or -errno (detail set). */
+	int (*discard)(struct nb_file *f, uint64_t off, uint64_t len,
+		       const char **how);
+
 	/* Metadata (NB_CAP_META), paths relative to the scratch directory. */
 	int (*mkdir)(struct nb_target *t, const char *path);
 	int (*rmdir)(struct nb_target *t, const char *path);
