@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "steady.h"
+
 struct nb_params {
 	uint64_t size;           /* bytes of the file or LUN window used */
 	uint64_t runtime_us;     /* time-bound instead of size-bound */
@@ -22,12 +24,32 @@ struct nb_params {
 	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
 	int fast;                /* bonnie: skip per-char phases (-f), -1 default (no) */
 	int cross_check;         /* I/O workloads with both engines (fio) */
+	/* steady state (docs/steady-state.md): kind NB_SS_OFF is off */
+	struct nb_steady_crit steady;
+	uint64_t round_us;       /* a round's length (default 60 s) */
+	uint32_t steady_window;  /* rounds judged together (default 5) */
+	uint32_t steady_rounds;  /* round limit (default 25) */
+	uint64_t steady_max_us;  /* time limit of the rounds (0: none) */
+	int precondition;        /* -1 default (no), 0, 1 */
+	uint32_t precondition_passes;  /* sequential passes (default 2) */
+	uint32_t fill_pct;       /* directory targets: % of the free space
+				  * preconditioning fills (default 50) */
+	int trim;                /* -1 default (no), else enum nb_trim */
+	int trim_optional;       /* -1 default (no): a refused discard is
+				  * a warning, not a failure */
 };
+
+enum nb_trim { NB_TRIM_NO = 0, NB_TRIM_BEFORE = 1, NB_TRIM_EACH = 2 };
+
+#define NB_ROUND_US_DEFAULT 60000000ULL
+#define NB_PRECONDITION_PASSES 2
+#define NB_FILL_PCT_DEFAULT 50
 
 /* size = auto: twice the box's RAM, resolved when the run is planned */
 #define NB_SIZE_AUTO UINT64_MAX
 
 #define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
-			 .fast = -1 }
+			 .fast = -1, .precondition = -1, .trim = -1, \
+			 .trim_optional = -1 }
 
 #endif

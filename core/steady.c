@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CRIT_HELP "snia, snia:bw, snia:iops, bw:P%, iops:P%, bw_slope:P% " \
-		  "or iops_slope:P% (P in (0, 100])"
+const char nb_steady_help[] = "snia, snia:bw, snia:iops, bw:P%, iops:P%, "
+			     "bw_slope:P% or iops_slope:P% (P in (0, 100])";
 
 static const char *const metric_names[] = { "bw", "iops" };
 
@@ -41,7 +41,7 @@ static int find_metric(const char *s, size_t n)
 static int bad(const char *crit)
 {
 	return nb_err(-EINVAL, "unknown steady-state criterion '%s': one of %s",
-		      crit, CRIT_HELP);
+		      crit, nb_steady_help);
 }
 
 int nb_steady_parse(const char *crit, struct nb_steady_crit *out)

@@ -32,9 +32,10 @@
 #define NB_STEADY_SNIA_SLOPE 10.0  /* % of the mean */
 
 enum nb_steady_kind {
-	NB_SS_SNIA = 0,           /* range AND slope */
-	NB_SS_DEV = 1,            /* every round within P% of the mean */
-	NB_SS_SLOPE = 2,          /* the fit's excursion within P% */
+	NB_SS_OFF = 0,            /* no steady-state run (a zeroed struct) */
+	NB_SS_SNIA = 1,           /* range AND slope */
+	NB_SS_DEV = 2,            /* every round within P% of the mean */
+	NB_SS_SLOPE = 3,          /* the fit's excursion within P% */
 };
 
 enum nb_steady_metric { NB_SS_BW = 0, NB_SS_IOPS = 1 };
@@ -59,6 +60,9 @@ struct nb_steady_verdict {
 	double range_pct, excursion_pct, dev_pct;   /* of the mean */
 	char why[160];            /* not steady: the limit missed, in words */
 };
+
+/* What --steady-state accepts, for messages and help. */
+extern const char nb_steady_help[];
 
 /* Parse CRIT ("snia", "snia:iops", "bw:20%", "iops_slope:10%"; the % is
  * optional, the limit in (0, 100]).  0, or -EINVAL with the detail set:

@@ -99,6 +99,12 @@ static int io_run(struct nb_wl_ctx *c)
 				  "%llu asked for", c->t->cfg->name,
 				  (unsigned long long)c->t->capacity,
 				  (unsigned long long)s.size), -ENOSPC;
+	if (c->p->steady.kind && nb_wl_fio_wanted(c))
+		return nb_err(-EINVAL, "--steady-state runs on nasbench's own "
+			      "engine: leave out engine = fio, --clients and "
+			      "--cross-check");
+	if (c->p->steady.kind)
+		return nb_wl_steady_run(c, &s);
 	/* engine = fio, --cross-check, --clients: workloads/io_fio.c */
 	if (nb_wl_fio_wanted(c))
 		return nb_wl_fio_run(c, &s, io_native);
