@@ -206,3 +206,34 @@ int nb_wl_steady_run(struct nb_wl_ctx *c, const struct nb_iospec *s)
 	free(rs.v);
 	return rc;
 }
+
+void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series)
+{
+	const struct nb_params *p = c->p;
+	struct rounds rs = { .c = c, .crit = p->steady,
+			     .window = p->steady_window ? p->steady_window
+							: NB_STEADY_WINDOW };
+	unsigned n = (unsigned)json_array_size(series), round_s;
+	double *sec = calloc(n + 1, sizeof(*sec)), *v = calloc(n + 1, sizeof(*v));
+	json_t *j;
+
+	round_s = (unsigned)((p->round_us ? p->round_us : NB_ROUND_US_DEFAULT) / 1000000);
+	if (!round_s)
+		round_s = 1;
+	if (!rs.crit.kind)
+		nb_steady_parse("snia", &rs.crit);
+	for (unsigned i = 0; sec && i < n; i++)
+		sec[i] = json_number_value(json_array_get(series, i));
+	rs.v = v;
+	rs.max = rs.n = sec && v ? nb_steady_rounds(sec, n, round_s, v, n) : 0;
+	nb_steady_judge(&rs.crit, v, rs.n, rs.window, &rs.vd);
+	j = verdict_json(&rs);
+	/* the window's rounds, and where they start in the series */
+	json_object_set_new(j, "round_s", json_integer(round_s));
+	json_object_set_new(j, "window_first_s", json_integer(
+		n - (rs.n - rs.vd.first) * round_s));
+	json_object_del(j, "max_rounds");
+	json_object_set_new(c->extra, "steady", j);
+	free(sec);
+	free(v);
+}

@@ -170,4 +170,9 @@ int nb_wl_trim(struct nb_wl_ctx *c, const char *when);
  * iterations (the last one in c->metrics).  0, -EINTR or -errno. */
 int nb_wl_steady_run(struct nb_wl_ctx *c, const struct nb_iospec *s);
 
+/* Judge the last window of rounds of a per-second throughput SERIES
+ * (bytes per second; bigfile's) by c->p->steady (default snia:bw) with
+ * rounds of c->p->round_us (default 60 s): the iteration's "steady". */
+void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series);
+
 #endif
