@@ -69,6 +69,25 @@ static int plan_list(struct nb_runplan *pl, const char *list, int iterations_set
 	return 0;
 }
 
+/* The steady-state knobs agree with each other: 0 or -EINVAL. */
+static int steady_check(const struct nb_params *p)
+{
+	unsigned window = p->steady_window ? p->steady_window : NB_STEADY_WINDOW;
+	unsigned rounds = p->steady_rounds ? p->steady_rounds : NB_STEADY_MAX_ROUNDS;
+
+	if (!p->steady.kind) {
+		if (p->steady_window || p->steady_rounds || p->steady_max_us)
+			return nb_err(-EINVAL, "--steady-window, --steady-rounds "
+				      "and --steady-limit need --steady-state CRIT");
+		return 0;
+	}
+	if (window > rounds)
+		return nb_err(-EINVAL, "--steady-window %u is larger than the round "
+			      "limit --steady-rounds %u: it accepts 2 to the round "
+			      "limit", window, rounds);
+	return 0;
+}
+
 int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 		 const char *workloads, const char *const *extra, int n)
 {
@@ -114,6 +133,8 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 				      "pass --label ram=SIZE");
 		pl->p.size = 2 * pl->p.ram;
 	}
+	if (steady_check(&pl->p))
+		return -EINVAL;
 	pl->iterations = sc->iterations ? (int)sc->iterations :
 			 pl->suite && pl->suite->iterations ?
 			 pl->suite->iterations :
@@ -123,6 +144,9 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 
 int nb_runplan_iters(const struct nb_runplan *pl, int w)
 {
+	/* in rounds until steady: once (workloads/steady.c) */
+	if (pl->p.steady.kind && pl->wl[w]->io)
+		return 1;
 	return pl->iters[w] ? pl->iters[w] : pl->iterations;
 }
 

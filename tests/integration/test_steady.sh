@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Steady state, preconditioning, TRIM and --span (issue 28; docs/steady-state.md).
+# The ground truth is a loop device throttled by cgroup-v1 blkio
+# (throttle.write_bps_device bites on O_DIRECT writes; a change takes effect
+# within a second).  The throttle changes at a known point of the run: the
+# test build stops after round N ("round:WORKLOAD:N", core/hook.h), the test
+# changes it and lets the run go on; never after a sleep.  The long
+# demonstrations (400 -> 100 MiB/s at second 20, a 3 s oscillation out of
+# phase with the rounds) are ci/bench-steady.
+. "$(dirname "$0")/lib.sh"
+
+for c in losetup lsblk tgtd; do
+	command -v $c >/dev/null || { missing "$c is not installed"; t_done; exit; }
+done
+[ -d /sys/fs/cgroup/blkio ] || { missing "no cgroup-v1 blkio controller"; t_done; exit; }
+
+CG=/sys/fs/cgroup/blkio/nbtest-steady-$$
+mkdir "$CG" || { missing "cannot create the blkio cgroup $CG"; t_done; exit; }
+at_exit 'rmdir "$CG"'
+# loopdev NAME SIZE: a loop device over the sparse file $T/NAME.img; sets
+# DEV_NAME=/dev/loopN and MM_NAME=MAJ:MIN
+loopdev() {
+	local dev
+	truncate -s "$2" "$T/$1.img"
+	dev=$(losetup -f --show "$T/$1.img") || return 1
+	at_exit "losetup -d $dev"
+	printf -v "DEV_$1" %s "$dev"
+	printf -v "MM_$1" %s "$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')"
+}
+# throttle MAJ:MIN MiB/s: the cgroup's write limit on that device
+throttle() { echo "$1 $(($2 << 20))" >"$CG/blkio.throttle.write_bps_device"; }
+# in_cg CMD...: CMD inside the throttled cgroup
+in_cg() { sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG" "$@"; }
+# alloc FILE: bytes the file system really holds for FILE
+alloc() { echo $(( $(stat -c '%b * %B' "$1") )); }
+MB=1048576
+STEADY=(--steady-state snia --round 1s -w seq512k-write -q)
+
+loopdev a 64M && loopdev b 64M && loopdev c 48M || { missing "no loop device"; t_done; exit; }
+
+t_case "bad values exit 2 naming the knob and what it accepts"
+REFUSED_ARGS=(--span 0)
+refused "$DEV_a" 2 "--span" "a percentage in (0, 100] or a size"
+REFUSED_ARGS=(--span 150%)
+refused "$DEV_a" 2 "--span" "a percentage in (0, 100] or a size"
+REFUSED_ARGS=(--steady-state fast)
+refused "$DEV_a" 2 "--steady-state" "unknown steady-state criterion 'fast': one of snia, snia:bw"
+REFUSED_ARGS=(--steady-state snia --steady-window 10 --steady-rounds 5)
+refused "$DEV_a" 2 "--steady-window 10 is larger than the round limit --steady-rounds 5"
+REFUSED_ARGS=(--trim sometimes)
+refused "$DEV_a" 2 "--trim" "before|each|no"
+run "$NB" run -t "$DEV_a" --span 65M -w seq512k-write -q -o "$T/beyond.json"
+assert_rc 2
+assert_err "target 'local': --span 68157440 bytes is beyond the end of the target (67108864 bytes)"
+
+t_case "a constant throttle is steady after the minimum window of 5 rounds"
+throttle "$MM_a" 40
+run in_cg "$NB" run -t "$DEV_a" "${STEADY[@]}" -o "$T/const.json"
+assert_rc 0
+assert_json "$T/const.json" 'd["results"][0]["steady"]["reached"] and d["results"][0]["steady"]["rounds_run"] == 5' 'd["results"][0]["steady"]'
+assert_json "$T/const.json" 'len(d["results"][0]["iterations"]) == 5 and d["results"][0]["steady"]["window_first"] == 1'
+# the figure is the throttle's: 40 MiB/s = 41.9 MB/s, within 10%
+assert_json "$T/const.json" 'abs(d["results"][0]["summary"]["bw_bytes"]["mean"] / (40 << 20) - 1) < 0.1' 'd["results"][0]["summary"]["bw_bytes"]'
+assert_json "$T/const.json" 'abs(d["results"][0]["steady"]["mean"] - d["results"][0]["summary"]["bw_bytes"]["mean"]) < 1'
+
+t_case "a step 160 -> 40 MiB/s after round 3: steady at 40, rounds 1-3 the transient"
+H=$(hook_dir)
+throttle "$MM_b" 160
+NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=round:seq512k-write:3 \
+	in_cg "$NBT" run -t "$DEV_b" "${STEADY[@]}" -o "$T/step.json" 2>"$T/step.err" &
+pid=$!
+hook_wait "$H" round:seq512k-write:3 && throttle "$MM_b" 40
+hook_go "$H" round:seq512k-write:3
+wait $pid; RC=$?; ERR=$(cat "$T/step.err")
+assert_rc 0
+assert_json "$T/step.json" 'd["results"][0]["steady"]["reached"]' 'd["results"][0]["steady"]'
+assert_json "$T/step.json" '[r["transient"] for r in d["results"][0]["steady"]["rounds"][:3]] == [True] * 3'
+assert_json "$T/step.json" 'd["results"][0]["steady"]["window_first"] >= 4'
+assert_json "$T/step.json" 'all(r["metrics"]["bw_bytes"] > 2 * (40 << 20) for r in d["results"][0]["steady"]["rounds"][:3])' 'd["results"][0]["steady"]["rounds"]'
+assert_json "$T/step.json" 'abs(d["results"][0]["steady"]["mean"] / (40 << 20) - 1) < 0.1' 'd["results"][0]["steady"]["mean"]'
+
+t_case "a throttle flipped 40/120 MiB/s every round is not steady at the round limit; compare does not gate on it"
+H=$(hook_dir)
+throttle "$MM_b" 40
+NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT='round:seq512k-write:*' \
+	in_cg "$NBT" run -t "$DEV_b" "${STEADY[@]}" --steady-rounds 8 -o "$T/osc.json" 2>"$T/osc.err" &
+pid=$!
+for k in 1 2 3 4 5 6 7 8; do
+	hook_wait "$H" round:seq512k-write:$k || break
+	throttle "$MM_b" $((k % 2 ? 120 : 40))
+	hook_go "$H" round:seq512k-write:$k
+done
+wait $pid; RC=$?
+assert_rc 0
+assert_json "$T/osc.json" 'not d["results"][0]["steady"]["reached"] and d["results"][0]["steady"]["rounds_run"] == 8' 'd["results"][0]["steady"]'
+assert_json "$T/osc.json" '"range is" in d["results"][0]["steady"]["why"]'
+assert_json "$T/osc.json" '[r["round"] for r in d["results"][0]["steady"]["rounds"]] == list(range(1, 9))'
+run "$NB" compare "$T/const.json" "$T/osc.json"
+assert_rc 0
+assert_out "not steady"
+run "$NB" compare --format json "$T/const.json" "$T/osc.json"
+assert_rc 0
+echo "$OUT" >"$T/cmp.json"
+assert_json "$T/cmp.json" 'd["comparisons"][0]["verdicts"][0]["verdict"] == "not-steady" and not d["comparisons"][0]["verdicts"][0]["regression"]' 'd["comparisons"][0]["verdicts"][0]'
+run "$NB" compare --allow-unsteady --format json "$T/const.json" "$T/osc.json"
+echo "$OUT" >"$T/cmp2.json"
+assert_json "$T/cmp2.json" 'd["comparisons"][0]["verdicts"][0]["verdict"] != "not-steady"'
+
+t_case "SIGINT during a steady-state run keeps the finished rounds (complete: false)"
+H=$(hook_dir)
+throttle "$MM_b" 120
+NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=round:seq512k-write:3 \
+	in_cg "$NBT" run -t "$DEV_b" "${STEADY[@]}" -o "$T/int.json" 2>"$T/int.err" &
+pid=$!
+hook_wait "$H" round:seq512k-write:3 && kill -INT $pid
+wait $pid; RC=$?
+assert_rc 130
+assert_json "$T/int.json" 'd["complete"] is False and d["results"][0]["status"] == "interrupted"'
+assert_json "$T/int.json" 'd["results"][0]["steady"]["rounds_run"] == 3 and not d["results"][0]["steady"]["reached"]'
+assert_json "$T/int.json" 'len(d["results"][0]["iterations"]) == 3'
+
+t_case "TRIM on a loop device over a sparse file: BLKDISCARD frees the backing blocks"
+run "$NB" run -t "$DEV_a" -w seq512k-write -i 1 -q -o "$T/fill.json"
+assert_rc 0
+before=$(alloc "$T/a.img")
+[ "$before" -ge $((64 * MB)) ] || t_fail "the loop file holds $before bytes after a full write"
+run "$NB" run -t "$DEV_a" --trim before --destroy-data -w rand4k-read --size 4M -i 1 -q -o "$T/trim.json"
+assert_rc 0
+after=$(alloc "$T/a.img")
+assert_json "$T/trim.json" 'd["results"][0]["discard"] == {"when": "before", "method": "BLKDISCARD", "offset": 0, "bytes": 64 << 20, "accepted": True}' 'd["results"][0]["discard"]'
+[ "$after" -le $((5 * MB)) ] || t_fail "after the discard the loop file holds $after bytes (before: $before)"
+echo "loop TRIM: allocated $before -> $after bytes" >&2
+
+t_case "--span 80% never touches the last 20%: preconditioning, TRIM and writes stay in the span"
+head -c $((48 * MB)) /dev/urandom >"$T/orig.img"
+dd if="$T/orig.img" of="$DEV_c" bs=1M oflag=direct status=none
+run "$NB" run -t "$DEV_c" --span 80% --destroy-data --precondition --trim before -w seq512k-write,rand4k-write -i 1 -q -o "$T/span.json"
+assert_rc 0
+assert_json "$T/span.json" 'd["targets"][0]["span"] == {"bytes": 40265728, "of": 48 << 20, "pct": 80.0}' 'd["targets"][0].get("span")'
+assert_json "$T/span.json" 'd["results"][0]["preconditioning"]["span_bytes"] == 40265728 and d["results"][0]["preconditioning"]["bytes_written"] == 2 * 40265728'
+assert_json "$T/span.json" 'd["results"][0]["discard"]["bytes"] == 40265728'
+cmp -s <(tail -c +$((40265728 + 1)) "$T/orig.img") <(tail -c +$((40265728 + 1)) "$T/c.img") ||
+	t_fail "bytes beyond 80% of the device changed"
+cmp -s -n $((1 * MB)) "$T/orig.img" "$T/c.img" && t_fail "the span was not written at all"
+
+t_case "a thin tgtd LUN: SCSI UNMAP frees the backing file's blocks; a thick one refuses"
+if tgt_up thin:64M thick:32M; then
+	tgtadm -C $TGT_C --lld iscsi --op update --mode logicalunit --tid 1 --lun 1 --params thin_provisioning=1
+	run "$NB" run -t "lun=$TGT_IQN:thin/1" -w seq512k-write -i 1 -q -o "$T/lunfill.json"
+	assert_rc 0
+	before=$(alloc "$T/thin.img")
+	run "$NB" run -t "lun=$TGT_IQN:thin/1" --trim before --destroy-data -w rand4k-read --size 4M -i 1 -q -o "$T/luntrim.json"
+	assert_rc 0
+	after=$(alloc "$T/thin.img")
+	assert_json "$T/luntrim.json" 'd["results"][0]["discard"]["method"] == "SCSI UNMAP" and d["results"][0]["discard"]["accepted"]' 'd["results"][0]["discard"]'
+	[ "$before" -ge $((64 * MB)) ] && [ "$after" -le $((5 * MB)) ] ||
+		t_fail "the LUN file held $before bytes, after UNMAP $after"
+	echo "tgtd UNMAP: allocated $before -> $after bytes" >&2
+	run "$NB" run -t "lun=$TGT_IQN:thick/1" --trim before -w rand4k-read --size 4M -i 1 -q -o "$T/thick.json"
+	assert_rc 3
+	assert_err "the LUN refuses UNMAP (is it thin-provisioned? tgtd: --params thin_provisioning=1)"
+	run "$NB" run -t "lun=$TGT_IQN:thick/1" --trim before --trim-optional -w rand4k-read --size 4M -i 1 -q -o "$T/thick.json"
+	assert_rc 0
+	assert_err "going on without TRIM (--trim-optional)"
+	assert_json "$T/thick.json" 'd["results"][0]["status"] == "ok" and d["results"][0]["discard"]["accepted"] is False and "refuses UNMAP" in d["results"][0]["discard"]["error"]'
+	tgt_down
+else
+	t_fail "cannot start tgtd: $(cat "$T/tgtd.log")"
+fi
+
+t_done
