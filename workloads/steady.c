@@ -133,11 +133,14 @@ static void record(struct rounds *rs, int final)
 		json_t *x = json_array_get(rs->extras, i);
 
 		if (i + 1 < last || final) {
-			nb_result_iteration(c->entry, json_deep_copy(m),
-					    json_incref(x));
+			json_t *copy = json_deep_copy(m);
+
+			json_object_set_new(copy, "steady", json_real(rs->vd.steady));
+			nb_result_iteration(c->entry, copy, json_incref(x));
 			continue;
 		}
 		json_object_update(c->metrics, m);
+		json_object_set_new(c->metrics, "steady", json_real(rs->vd.steady));
 		json_object_update(c->extra, x);
 	}
 }
