@@ -26,24 +26,22 @@ struct nb_params {
 	int cross_check;         /* I/O workloads with both engines (fio) */
 	/* steady state (docs/steady-state.md): kind NB_SS_OFF is off */
 	struct nb_steady_crit steady;
-	uint64_t round_us;       /* a round's length (default 60 s) */
-	uint32_t steady_window;  /* rounds judged together (default 5) */
-	uint32_t steady_rounds;  /* round limit (default 25) */
+	/* the defaults of these are their knob rows' (core/knobs.c), filled
+	 * in when the run is planned (run/runplan.c) */
+	uint64_t round_us;       /* a round's length */
+	uint32_t steady_window;  /* rounds judged together */
+	uint32_t steady_rounds;  /* round limit */
 	uint64_t steady_max_us;  /* time limit of the rounds (0: none) */
 	int precondition;        /* -1 default (no), 0, 1 */
-	uint32_t precondition_passes;  /* sequential passes (default 2) */
+	uint32_t precondition_passes;  /* sequential passes */
 	uint32_t fill_pct;       /* directory targets: % of the free space
-				  * preconditioning fills (default 50) */
+				  * preconditioning fills */
 	int trim;                /* -1 default (no), else enum nb_trim */
 	int trim_optional;       /* -1 default (no): a refused discard is
 				  * a warning, not a failure */
 };
 
 enum nb_trim { NB_TRIM_NO = 0, NB_TRIM_BEFORE = 1, NB_TRIM_EACH = 2 };
-
-#define NB_ROUND_US_DEFAULT 60000000ULL
-#define NB_PRECONDITION_PASSES 2
-#define NB_FILL_PCT_DEFAULT 50
 
 /* size = auto: twice the box's RAM, resolved when the run is planned */
 #define NB_SIZE_AUTO UINT64_MAX

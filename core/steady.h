@@ -2,7 +2,7 @@
  * steady.h - has a series of rounds settled?  (steady-state detection)
  *
  * A workload run for steady state is cut into rounds of a fixed length;
- * after each round the last N rounds (the window, default 5) are judged
+ * after each round the last N rounds (the window; SNIA's is 5) are judged
  * by one criterion:
  *
  *   snia[:bw|:iops]    SNIA PTS 2.0 (the default): within the window the
@@ -26,8 +26,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NB_STEADY_WINDOW 5         /* SNIA's measurement window */
-#define NB_STEADY_MAX_ROUNDS 25    /* SNIA's round limit */
 #define NB_STEADY_SNIA_RANGE 20.0  /* % of the mean */
 #define NB_STEADY_SNIA_SLOPE 10.0  /* % of the mean */
 

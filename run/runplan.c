@@ -69,11 +69,29 @@ static int plan_list(struct nb_runplan *pl, const char *list, int iterations_set
 	return 0;
 }
 
+/* The rows' defaults of the steady-state and preconditioning knobs. */
+static void steady_defaults(struct nb_params *p)
+{
+	if (!p->round_us)
+		p->round_us = nb_knob_default("suite", "round");
+	if (!p->steady_window)
+		p->steady_window = (uint32_t)nb_knob_default("suite", "steady-window");
+	if (!p->steady_rounds)
+		p->steady_rounds = (uint32_t)nb_knob_default("suite", "steady-rounds");
+	if (!p->precondition_passes)
+		p->precondition_passes =
+			(uint32_t)nb_knob_default("suite", "precondition-passes");
+	if (!p->fill_pct)
+		p->fill_pct = (uint32_t)nb_knob_default("suite", "precondition-fill");
+}
+
 /* The steady-state knobs agree with each other: 0 or -EINVAL. */
 static int steady_check(const struct nb_params *p)
 {
-	unsigned window = p->steady_window ? p->steady_window : NB_STEADY_WINDOW;
-	unsigned rounds = p->steady_rounds ? p->steady_rounds : NB_STEADY_MAX_ROUNDS;
+	unsigned window = p->steady_window ? p->steady_window :
+			  (unsigned)nb_knob_default("suite", "steady-window");
+	unsigned rounds = p->steady_rounds ? p->steady_rounds :
+			  (unsigned)nb_knob_default("suite", "steady-rounds");
 
 	if (!p->steady.kind) {
 		if (p->steady_window || p->steady_rounds || p->steady_max_us)
@@ -135,6 +153,7 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 	}
 	if (steady_check(&pl->p))
 		return -EINVAL;
+	steady_defaults(&pl->p);
 	pl->iterations = sc->iterations ? (int)sc->iterations :
 			 pl->suite && pl->suite->iterations ?
 			 pl->suite->iterations :

@@ -83,7 +83,7 @@ static int pc_pass(struct nb_wl_ctx *c, struct pc *pc, const char *name,
 /* A directory target: the fill file's size, a share of the free space. */
 static int fill_size(struct nb_wl_ctx *c, uint64_t *size)
 {
-	unsigned pct = c->p->fill_pct ? c->p->fill_pct : NB_FILL_PCT_DEFAULT;
+	unsigned pct = c->p->fill_pct;
 	uint64_t avail;
 	int rc = c->t->ops->space(c->t, &avail);
 
@@ -101,9 +101,7 @@ static int fill_size(struct nb_wl_ctx *c, uint64_t *size)
 int nb_wl_precondition(struct nb_wl_ctx *c)
 {
 	int block = !!(c->t->caps & NB_CAP_BLOCK);
-	unsigned passes = block ? (c->p->precondition_passes ?
-				   c->p->precondition_passes :
-				   NB_PRECONDITION_PASSES) : 1;
+	unsigned passes = block ? c->p->precondition_passes : 1;
 	struct pc pc = { .progress = c->progress, .seed = c->seed | 1 };
 	uint64_t size = c->t->capacity, written = 0, t0 = nb_now_ns();
 	char label[200];
@@ -125,8 +123,7 @@ int nb_wl_precondition(struct nb_wl_ctx *c)
 		      (json_int_t)written, "seconds",
 		      (double)(nb_now_ns() - t0) / 1e9);
 	if (!block)
-		json_object_set_new(j, "fill_pct", json_integer(
-			c->p->fill_pct ? c->p->fill_pct : NB_FILL_PCT_DEFAULT));
+		json_object_set_new(j, "fill_pct", json_integer(c->p->fill_pct));
 	if (rc)
 		json_object_set_new(j, "error", json_string(nb_err_last()));
 	json_object_set_new(c->entry, "preconditioning", j);

@@ -53,7 +53,7 @@ static int one_round(struct rounds *rs, struct nb_file *f,
 
 	if (!r)
 		return nb_err(-ENOMEM, "out of memory");
-	round.runtime_us = c->p->round_us ? c->p->round_us : NB_ROUND_US_DEFAULT;
+	round.runtime_us = c->p->round_us;
 	round.bytes = 0;
 	round.start = *next;
 	snprintf(label, sizeof(label), "%s on %s (round %u/%u%s%s)", c->wl->name,
@@ -91,7 +91,7 @@ static json_t *verdict_json(const struct rounds *rs)
 		"{s:s, s:s, s:f, s:i, s:i, s:b, s:i, s:i, s:i}",
 		"criterion", nb_steady_name(&rs->crit, name, sizeof(name)),
 		"metric", nb_steady_metric_name(&rs->crit),
-		"round_s", (double)(p->round_us ? p->round_us : NB_ROUND_US_DEFAULT) / 1e6,
+		"round_s", (double)p->round_us / 1e6,
 		"window", (int)rs->window, "max_rounds", (int)rs->max,
 		"reached", o->steady, "rounds_run", (int)rs->n,
 		"window_first", (int)(o->n ? o->first + 1 : 0),
@@ -168,10 +168,7 @@ int nb_wl_steady_run(struct nb_wl_ctx *c, const struct nb_iospec *s)
 {
 	const struct nb_params *p = c->p;
 	struct rounds rs = { .c = c, .crit = p->steady,
-			     .window = p->steady_window ? p->steady_window
-							: NB_STEADY_WINDOW,
-			     .max = p->steady_rounds ? p->steady_rounds
-						     : NB_STEADY_MAX_ROUNDS,
+			     .window = p->steady_window, .max = p->steady_rounds,
 			     .max_ns = p->steady_max_us * 1000,
 			     .list = json_array(), .extras = json_array() };
 	uint64_t next = s->start, moved = 0;
@@ -214,13 +211,12 @@ void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series)
 {
 	const struct nb_params *p = c->p;
 	struct rounds rs = { .c = c, .crit = p->steady,
-			     .window = p->steady_window ? p->steady_window
-							: NB_STEADY_WINDOW };
+			     .window = p->steady_window };
 	unsigned n = (unsigned)json_array_size(series), round_s;
 	double *sec = calloc(n + 1, sizeof(*sec)), *v = calloc(n + 1, sizeof(*v));
 	json_t *j;
 
-	round_s = (unsigned)((p->round_us ? p->round_us : NB_ROUND_US_DEFAULT) / 1000000);
+	round_s = (unsigned)(p->round_us / 1000000);
 	if (!round_s)
 		round_s = 1;
 	if (!rs.crit.kind)

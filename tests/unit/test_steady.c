@@ -24,7 +24,7 @@ static unsigned first_steady(const struct nb_steady_crit *c, const double *v,
 			     unsigned n, struct nb_steady_verdict *o)
 {
 	for (unsigned k = 1; k <= n; k++) {
-		nb_steady_judge(c, v, k, NB_STEADY_WINDOW, o);
+		nb_steady_judge(c, v, k, 5, o);
 		if (o->steady)
 			return k;
 	}
