@@ -27,7 +27,7 @@ static void steady_line(FILE *out, const json_t *wl, const json_t *s)
 	double scale = !strcmp(nb_jstr(s, "metric"), "iops") ? 1 : 1e-6;
 
 	fprintf(out, "%s %s: %s (%s, rounds of %gs): %d round(s), window %d-%d "
-		"mean %.1f %s, range %.1f%%, slope %.1f%% of the mean",
+		": mean %.1f %s, range %.1f%%, slope %.1f%% of the mean",
 		nb_jstr(wl, "target"), nb_jstr(wl, "workload"),
 		reached ? "steady" : "NOT STEADY", nb_jstr(s, "criterion"),
 		num(s, "round_s"), n, first, last, num(s, "mean") * scale,
@@ -55,7 +55,7 @@ static void care_lines(FILE *out, const json_t *wl)
 			"REFUSED", *nb_jstr(d, "error") ? ": " : "", nb_jstr(d, "error"));
 	if (p)
 		fprintf(out, "%s %s: preconditioned: %s, %d pass(es) over %s, %s "
-			"written in %.0f s\n", nb_jstr(wl, "target"),
+			"written in %.1f s\n", nb_jstr(wl, "target"),
 			nb_jstr(wl, "workload"), nb_jstr(p, "mode"),
 			(int)json_integer_value(json_object_get(p, "passes")),
 			nb_fmt_size((uint64_t)num(p, "span_bytes"), a, sizeof(a)),
