@@ -28,6 +28,7 @@
 struct pc {
 	struct nb_progress *progress;
 	uint64_t seed, done;     /* bytes of the passes before this one */
+	uint64_t t0;             /* when the first pass began (ns) */
 };
 
 static void pc_fill(void *buf, uint32_t len, uint64_t off, void *payload)
@@ -42,10 +43,10 @@ static void pc_fill(void *buf, uint32_t len, uint64_t off, void *payload)
 
 static void pc_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)
 {
-	(void)elapsed_ns;
 	struct pc *pc = payload;
 
-	nb_progress_update(pc->progress, pc->done + bytes, 0);
+	(void)elapsed_ns;        /* of this pass; the line shows all of them */
+	nb_progress_update(pc->progress, pc->done + bytes, nb_now_ns() - pc->t0);
 }
 
 /* Write [0, SIZE) of NAME once, sequentially; *WRITTEN grows. */
@@ -102,7 +103,8 @@ int nb_wl_precondition(struct nb_wl_ctx *c)
 {
 	int block = !!(c->t->caps & NB_CAP_BLOCK);
 	unsigned passes = block ? c->p->precondition_passes : 1;
-	struct pc pc = { .progress = c->progress, .seed = c->seed | 1 };
+	struct pc pc = { .progress = c->progress, .seed = c->seed | 1,
+			 .t0 = nb_now_ns() };
 	uint64_t size = c->t->capacity, written = 0, t0 = nb_now_ns();
 	char label[200];
 	json_t *j;

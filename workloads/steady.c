@@ -207,12 +207,14 @@ int nb_wl_steady_run(struct nb_wl_ctx *c, const struct nb_iospec *s)
 	return rc;
 }
 
-void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series)
+void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series,
+			 unsigned whole)
 {
 	const struct nb_params *p = c->p;
 	struct rounds rs = { .c = c, .crit = p->steady,
 			     .window = p->steady_window };
-	unsigned n = (unsigned)json_array_size(series), round_s;
+	unsigned size = (unsigned)json_array_size(series), round_s;
+	unsigned n = size < whole ? size : whole;
 	double *sec = calloc(n + 1, sizeof(*sec)), *v = calloc(n + 1, sizeof(*v));
 	json_t *j;
 

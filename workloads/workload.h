@@ -171,8 +171,10 @@ int nb_wl_trim(struct nb_wl_ctx *c, const char *when);
 int nb_wl_steady_run(struct nb_wl_ctx *c, const struct nb_iospec *s);
 
 /* Judge the last window of rounds of a per-second throughput SERIES
- * (bytes per second; bigfile's) by c->p->steady (default snia:bw) with
- * rounds of c->p->round_us (default 60 s): the iteration's "steady". */
-void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series);
+ * (bytes per second; bigfile's), of which the first WHOLE seconds count
+ * (the last part-second is no rate), by c->p->steady (default snia:bw)
+ * with rounds of c->p->round_us: the iteration's "steady". */
+void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series,
+			 unsigned whole);
 
 #endif

@@ -9,7 +9,7 @@
 # phase with the rounds) are ci/bench-steady.
 . "$(dirname "$0")/lib.sh"
 
-for c in losetup lsblk tgtd; do
+for c in losetup lsblk tgtd mkfs.ext4 blkid; do
 	command -v $c >/dev/null || { missing "$c is not installed"; t_done; exit; }
 done
 [ -d /sys/fs/cgroup/blkio ] || { missing "no cgroup-v1 blkio controller"; t_done; exit; }
@@ -17,12 +17,16 @@ done
 CG=/sys/fs/cgroup/blkio/nbtest-steady-$$
 mkdir "$CG" || { missing "cannot create the blkio cgroup $CG"; t_done; exit; }
 at_exit 'rmdir "$CG"'
-# loopdev NAME SIZE: a loop device over the sparse file $T/NAME.img; sets
+# the loop devices' files live in RAM (tmpfs): the machine's own disk, shared
+# with other runs, is then no part of the ground truth
+SHM=$(mktemp -d /dev/shm/nbtest-steady.XXXXXX) || { missing "no /dev/shm"; t_done; exit; }
+at_exit 'rm -rf "$SHM"'
+# loopdev NAME SIZE: a loop device over the sparse file $SHM/NAME.img; sets
 # DEV_NAME=/dev/loopN and MM_NAME=MAJ:MIN
 loopdev() {
 	local dev
-	truncate -s "$2" "$T/$1.img"
-	dev=$(losetup -f --show "$T/$1.img") || return 1
+	truncate -s "$2" "$SHM/$1.img"
+	dev=$(losetup -f --show "$SHM/$1.img") || return 1
 	at_exit "losetup -d $dev"
 	printf -v "DEV_$1" %s "$dev"
 	printf -v "MM_$1" %s "$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')"
@@ -38,9 +42,11 @@ cg_bg() { local e=$1; shift; (in_cg "$@" 2>"$e") & }
 # alloc FILE: bytes the file system really holds for FILE
 alloc() { echo $(( $(stat -c '%b * %B' "$1") )); }
 MB=1048576
-STEADY=(--steady-state snia --round 1s -w seq512k-write -q)
+# queue depth 4: 2 MiB in flight, 50 ms at 40 MiB/s, so a round of 1 s holds
+# many completions
+STEADY=(--steady-state snia --round 1s -w seq512k-write --iodepth 4 -q)
 
-loopdev a 64M && loopdev b 16M && loopdev c 48M || { missing "no loop device"; t_done; exit; }
+loopdev a 64M && loopdev b 16M && loopdev c 48M && loopdev g 16M || { missing "no loop device"; t_done; exit; }
 
 t_case "bad values exit 2 naming the knob and what it accepts"
 REFUSED_ARGS=(--span 0)
@@ -61,7 +67,7 @@ t_case "a constant throttle is steady after the minimum window of 5 rounds"
 throttle "$MM_b" 40
 run cg_run "$NB" run -t "$DEV_b" "${STEADY[@]}" -o "$T/const.json"
 assert_rc 0
-assert_json "$T/const.json" 'd["results"][0]["steady"]["reached"] and d["results"][0]["steady"]["rounds_run"] == 5' 'd["results"][0]["steady"]'
+assert_json "$T/const.json" 'd["results"][0]["steady"]["reached"] and d["results"][0]["steady"]["rounds_run"] == 5' '[round(r["metrics"]["bw_bytes"] / 1e6, 1) for r in d["results"][0]["steady"]["rounds"]]'
 assert_json "$T/const.json" 'len(d["results"][0]["iterations"]) == 5 and d["results"][0]["steady"]["window_first"] == 1'
 # the figure is the throttle's: 40 MiB/s = 41.9 MB/s, within 10%
 assert_json "$T/const.json" 'abs(d["results"][0]["summary"]["bw_bytes"]["mean"] / (40 << 20) - 1) < 0.1' 'd["results"][0]["summary"]["bw_bytes"]'
@@ -123,14 +129,23 @@ assert_json "$T/int.json" 'd["complete"] is False and d["results"][0]["status"] 
 assert_json "$T/int.json" 'd["results"][0]["steady"]["rounds_run"] == 3 and not d["results"][0]["steady"]["reached"]'
 assert_json "$T/int.json" 'len(d["results"][0]["iterations"]) == 3'
 
+t_case "bigfile's per-second series: its last 5 rounds are judged, steady under a constant throttle"
+# queue depth 2: with more in flight blk-throttle releases 1 MiB writes in
+# bursts (0, 1, 8, 8 MiB a second at 8 MiB/s and depth 16)
+throttle "$MM_a" 16
+run cg_run "$NB" run -t "$DEV_a" -w bigfile --size 60M --iodepth 2 --round 1s -i 1 -q -o "$T/big.json"
+assert_rc 0
+assert_json "$T/big.json" '(lambda s: s["reached"] and s["window"] == 5 and s["round_s"] == 1 and 0.3 < s["mean"] / (16 << 20) < 1.05)(d["results"][0]["iterations"][0]["steady"])' '(d["results"][0]["iterations"][0].get("steady"), d["results"][0]["iterations"][0]["series_bw_bytes"])'
+throttle "$MM_a" 0
+
 t_case "TRIM on a loop device over a sparse file: BLKDISCARD frees the backing blocks"
 run "$NB" run -t "$DEV_a" -w seq512k-write -i 1 -q -o "$T/fill.json"
 assert_rc 0
-before=$(alloc "$T/a.img")
+before=$(alloc "$SHM/a.img")
 [ "$before" -ge $((64 * MB)) ] || t_fail "the loop file holds $before bytes after a full write"
 run "$NB" run -t "$DEV_a" --trim before --destroy-data -w rand4k-read --size 4M -i 1 -q -o "$T/trim.json"
 assert_rc 0
-after=$(alloc "$T/a.img")
+after=$(alloc "$SHM/a.img")
 assert_json "$T/trim.json" 'd["results"][0]["discard"] == {"when": "before", "method": "BLKDISCARD", "offset": 0, "bytes": 64 << 20, "accepted": True}' 'd["results"][0]["discard"]'
 [ "$after" -le $((5 * MB)) ] || t_fail "after the discard the loop file holds $after bytes (before: $before)"
 echo "loop TRIM: allocated $before -> $after bytes" >&2
@@ -145,9 +160,18 @@ SPAN=$(( (48 * MB * 8 / 10) / 512 * 512 ))
 assert_json "$T/span.json" 'd["targets"][0]["span"] == {"bytes": '$SPAN', "of": 48 << 20, "pct": 80.0}' 'd["targets"][0].get("span")'
 assert_json "$T/span.json" 'd["results"][0]["preconditioning"]["span_bytes"] == '$SPAN' and d["results"][0]["preconditioning"]["bytes_written"] == 2 * '$SPAN'' 'd["results"][0]["preconditioning"]'
 assert_json "$T/span.json" 'd["results"][0]["discard"]["bytes"] == '$SPAN''
-cmp -s <(tail -c +$((SPAN + 1)) "$T/orig.img") <(tail -c +$((SPAN + 1)) "$T/c.img") ||
+cmp -s <(tail -c +$((SPAN + 1)) "$T/orig.img") <(tail -c +$((SPAN + 1)) "$SHM/c.img") ||
 	t_fail "bytes beyond 80% of the device changed"
-cmp -s -n $((1 * MB)) "$T/orig.img" "$T/c.img" && t_fail "the span was not written at all"
+cmp -s -n $((1 * MB)) "$T/orig.img" "$SHM/c.img" && t_fail "the span was not written at all"
+
+t_case "preconditioning and TRIM of a device holding a file system are refused without --destroy-data"
+mkfs.ext4 -q "$DEV_g" || t_fail "mkfs.ext4 failed"
+for opt in --precondition "--trim before"; do
+	run "$NB" run -t "$DEV_g" $opt -w rand4k-read --size 4M -i 1 -q -o "$T/guard.json"
+	assert_rc 3
+	assert_err "holds an ext2/3/4 file system: writing would destroy it" "--destroy-data"
+done
+[ "$(blkid -o value -s TYPE "$DEV_g")" = ext4 ] || t_fail "the file system on $DEV_g is gone"
 
 t_case "a thin tgtd LUN: SCSI UNMAP frees the backing file's blocks; a thick one refuses"
 if tgt_up thin:64M thick:32M; then
