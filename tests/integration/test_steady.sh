@@ -63,12 +63,18 @@ run "$NB" run -t "$DEV_a" --span 65M -w seq512k-write -q -o "$T/beyond.json"
 assert_rc 2
 assert_err "target 'local': --span 68157440 bytes is beyond the end of the target (67108864 bytes)"
 
-t_case "a constant throttle is steady after the minimum window of 5 rounds"
+t_case "a constant throttle is steady once a window of 5 rounds agrees; the figure is the window's mean"
 throttle "$MM_b" 40
-run cg_run "$NB" run -t "$DEV_b" "${STEADY[@]}" -o "$T/const.json"
+printf 'seq512k-write@local steady = yes\nseq512k-write@local mb_s >= 1\n' >"$T/steady.acc"
+run cg_run "$NB" run -t "$DEV_b" "${STEADY[@]}" --accept "$T/steady.acc" -o "$T/const.json"
 assert_rc 0
-assert_json "$T/const.json" 'd["results"][0]["steady"]["reached"] and d["results"][0]["steady"]["rounds_run"] == 5' '[round(r["metrics"]["bw_bytes"] / 1e6, 1) for r in d["results"][0]["steady"]["rounds"]]'
-assert_json "$T/const.json" 'len(d["results"][0]["iterations"]) == 5 and d["results"][0]["steady"]["window_first"] == 1'
+assert_json "$T/const.json" 'd["accept"]["verdict"] == "pass"' 'd["accept"]'
+# steady as soon as 5 rounds agree: after round 5 on a quiet machine
+# (ci/bench-steady's 5 s rounds: always); 1 s rounds on a machine others
+# load may dip, so the test holds the window to the rounds, not their count
+echo "constant: rounds $(python3 -c 'import json,sys; print([round(r["metrics"]["bw_bytes"] / 1e6, 1) for r in json.load(open(sys.argv[1]))["results"][0]["steady"]["rounds"]])' "$T/const.json")" >&2
+assert_json "$T/const.json" 'd["results"][0]["steady"]["reached"] and d["results"][0]["steady"]["rounds_run"] >= 5' 'd["results"][0]["steady"]'
+assert_json "$T/const.json" '(lambda s: len(d["results"][0]["iterations"]) == 5 and s["window_last"] == s["rounds_run"] and s["window_first"] == s["rounds_run"] - 4)(d["results"][0]["steady"])'
 # the figure is the throttle's: 40 MiB/s = 41.9 MB/s, within 10%
 assert_json "$T/const.json" 'abs(d["results"][0]["summary"]["bw_bytes"]["mean"] / (40 << 20) - 1) < 0.1' 'd["results"][0]["summary"]["bw_bytes"]'
 assert_json "$T/const.json" 'abs(d["results"][0]["steady"]["mean"] - d["results"][0]["summary"]["bw_bytes"]["mean"]) < 1'
@@ -89,11 +95,11 @@ assert_json "$T/step.json" 'd["results"][0]["steady"]["window_first"] >= 4'
 assert_json "$T/step.json" 'all(r["metrics"]["bw_bytes"] > 2 * (40 << 20) for r in d["results"][0]["steady"]["rounds"][:3])' 'd["results"][0]["steady"]["rounds"]'
 assert_json "$T/step.json" 'abs(d["results"][0]["steady"]["mean"] / (40 << 20) - 1) < 0.1' 'd["results"][0]["steady"]["mean"]'
 
-t_case "a throttle flipped 40/120 MiB/s every round is not steady at the round limit; compare does not gate on it"
+t_case "a throttle flipped 40/120 MiB/s every round is not steady at the round limit; accept can require steady; compare does not gate on it"
 H=$(hook_dir)
 throttle "$MM_b" 40
 NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT='round:seq512k-write:*' \
-	cg_bg "$T/osc.err" "$NBT" run -t "$DEV_b" "${STEADY[@]}" --steady-rounds 6 -o "$T/osc.json"
+	cg_bg "$T/osc.err" "$NBT" run -t "$DEV_b" "${STEADY[@]}" --steady-rounds 6 --accept "$T/steady.acc" -o "$T/osc.json"
 pid=$!
 for k in 1 2 3 4 5 6; do
 	hook_wait "$H" round:seq512k-write:$k || break
@@ -101,7 +107,11 @@ for k in 1 2 3 4 5 6; do
 	hook_go "$H" round:seq512k-write:$k
 done
 wait $pid; RC=$?; ERR=$(cat "$T/osc.err")
-assert_rc 0
+# accept can require steady state: 'steady = yes' fails, and the figure's
+# criterion passes but says it was measured on an unsteady window
+assert_rc 1
+assert_json "$T/osc.json" '[c["verdict"] for c in d["accept"]["criteria"]] == ["fail", "pass"]' 'd["accept"]'
+assert_json "$T/osc.json" 'd["accept"]["criteria"][1]["reason"].startswith("not steady (the range is ")'
 assert_json "$T/osc.json" 'not d["results"][0]["steady"]["reached"] and d["results"][0]["steady"]["rounds_run"] == 6' 'd["results"][0]["steady"]'
 assert_json "$T/osc.json" '"range is" in d["results"][0]["steady"]["why"]'
 assert_json "$T/osc.json" '[r["round"] for r in d["results"][0]["steady"]["rounds"]] == list(range(1, 7))'
