@@ -46,7 +46,7 @@ MB=1048576
 # many completions
 STEADY=(--steady-state snia --round 1s -w seq512k-write --iodepth 4 -q)
 
-loopdev a 64M && loopdev b 16M && loopdev c 48M && loopdev g 16M || { missing "no loop device"; t_done; exit; }
+loopdev a 64M && loopdev b 16M && loopdev c 48M && loopdev g 16M && loopdev f 240M || { missing "no loop device"; t_done; exit; }
 
 t_case "bad values exit 2 naming the knob and what it accepts"
 REFUSED_ARGS=(--span 0)
@@ -92,7 +92,9 @@ assert_rc 0
 assert_json "$T/step.json" 'd["results"][0]["steady"]["reached"]' 'd["results"][0]["steady"]'
 assert_json "$T/step.json" '[r["transient"] for r in d["results"][0]["steady"]["rounds"][:3]] == [True] * 3'
 assert_json "$T/step.json" 'd["results"][0]["steady"]["window_first"] >= 4'
-assert_json "$T/step.json" 'all(r["metrics"]["bw_bytes"] > 2 * (40 << 20) for r in d["results"][0]["steady"]["rounds"][:3])' 'd["results"][0]["steady"]["rounds"]'
+# the rounds before the change ran at 160 MiB/s, as far as a loaded machine
+# lets them: well above the settled figure
+assert_json "$T/step.json" 'all(r["metrics"]["bw_bytes"] > 1.3 * d["results"][0]["steady"]["mean"] for r in d["results"][0]["steady"]["rounds"][:3])' '[round(r["metrics"]["bw_bytes"] / 1e6, 1) for r in d["results"][0]["steady"]["rounds"]]'
 assert_json "$T/step.json" 'abs(d["results"][0]["steady"]["mean"] / (40 << 20) - 1) < 0.1' 'd["results"][0]["steady"]["mean"]'
 
 t_case "a throttle flipped 40/120 MiB/s every round is not steady at the round limit; accept can require steady; compare does not gate on it"
@@ -139,14 +141,15 @@ assert_json "$T/int.json" 'd["complete"] is False and d["results"][0]["status"] 
 assert_json "$T/int.json" 'd["results"][0]["steady"]["rounds_run"] == 3 and not d["results"][0]["steady"]["reached"]'
 assert_json "$T/int.json" 'len(d["results"][0]["iterations"]) == 3'
 
-t_case "bigfile's per-second series: its last 5 rounds are judged, steady under a constant throttle"
-# queue depth 2: with more in flight blk-throttle releases 1 MiB writes in
-# bursts (0, 1, 8, 8 MiB a second at 8 MiB/s and depth 16)
-throttle "$MM_a" 16
-run cg_run "$NB" run -t "$DEV_a" -w bigfile --size 60M --iodepth 2 --round 1s -i 1 -q -o "$T/big.json"
+t_case "bigfile's per-second series: its last 5 rounds are judged by the SNIA criteria"
+# what is held is the judgement of the series the run recorded, not the
+# machine's steadiness (1 s of a shared machine may dip)
+throttle "$MM_f" 64
+run cg_run "$NB" run -t "$DEV_f" -w bigfile --size 224M --round 1s -i 1 -q -o "$T/big.json"
 assert_rc 0
-assert_json "$T/big.json" '(lambda s: s["reached"] and s["window"] == 5 and s["round_s"] == 1 and 0.3 < s["mean"] / (16 << 20) < 1.05)(d["results"][0]["iterations"][0]["steady"])' '(d["results"][0]["iterations"][0].get("steady"), d["results"][0]["iterations"][0]["series_bw_bytes"])'
-throttle "$MM_a" 0
+assert_json "$T/big.json" '(lambda it, s: s["window"] == 5 and s["round_s"] == 1 and s["rounds_run"] >= 5 and s["window_last"] == s["rounds_run"] and abs(s["mean"] - sum(it["series_bw_bytes"][s["window_first_s"]:s["window_first_s"] + 5]) / 5) < 1 and s["reached"] == (s["range_pct"] <= 20 and s["excursion_pct"] <= 10))(d["results"][0]["iterations"][0], d["results"][0]["iterations"][0]["steady"])' '(d["results"][0]["iterations"][0].get("steady"), d["results"][0]["iterations"][0]["series_bw_bytes"])'
+assert_json "$T/big.json" 'd["results"][0]["iterations"][0]["steady"]["mean"] < 1.05 * (64 << 20)'
+throttle "$MM_f" 0
 
 t_case "TRIM on a loop device over a sparse file: BLKDISCARD frees the backing blocks"
 run "$NB" run -t "$DEV_a" -w seq512k-write -i 1 -q -o "$T/fill.json"
@@ -159,6 +162,21 @@ after=$(alloc "$SHM/a.img")
 assert_json "$T/trim.json" 'd["results"][0]["discard"] == {"when": "before", "method": "BLKDISCARD", "offset": 0, "bytes": 64 << 20, "accepted": True}' 'd["results"][0]["discard"]'
 [ "$after" -le $((5 * MB)) ] || t_fail "after the discard the loop file holds $after bytes (before: $before)"
 echo "loop TRIM: allocated $before -> $after bytes" >&2
+
+t_case "directory targets: --trim each punches the data file locally; over NFSv3 (no DEALLOCATE) removes it and says so"
+mkdir -p "$T/dir"
+run "$NB" run -t "$T/dir" --trim each -w seq512k-write,rand4k-read --size 8M -i 1 -q -o "$T/dirtrim.json"
+assert_rc 0
+assert_json "$T/dirtrim.json" '[r["discard"]["method"] for r in d["results"]] == ["none (no data file yet)", "FALLOC_FL_PUNCH_HOLE"]' '[r.get("discard") for r in d["results"]]'
+assert_json "$T/dirtrim.json" 'd["results"][1]["discard"]["accepted"] and d["results"][1]["discard"]["bytes"] == 8 << 20'
+if [ -n "${NASBENCH_NFS_URL:-}" ]; then
+	run "$NB" run -t "$NASBENCH_NFS_URL" --trim each -w seq512k-write,rand4k-read --size 8M -i 1 -q -o "$T/nfstrim.json"
+	assert_rc 0
+	assert_json "$T/nfstrim.json" 'd["results"][1]["discard"] == {"when": "each", "method": "unlink", "offset": 0, "bytes": 8 << 20, "accepted": True}' 'd["results"][1].get("discard")'
+	assert_json "$T/nfstrim.json" 'any("NFSv3 has no DEALLOCATE, that is NFS 4.2): the data file was removed instead" in w for w in d["results"][1]["warnings"])' 'd["results"][1].get("warnings")'
+else
+	t_fail "no NASBENCH_NFS_URL: run it under tests/integration/run (the testbox)"
+fi
 
 t_case "--span 80% never touches the last 20%: preconditioning, TRIM and writes stay in the span"
 head -c $((48 * MB)) /dev/urandom >"$T/orig.img"
