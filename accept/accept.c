@@ -69,6 +69,19 @@ static const char *target_error(const json_t *doc, const char *name)
 	return NULL;
 }
 
+/* A figure of a steady-state run that did not settle: say so by it. */
+static void not_steady(json_t *o, const json_t *wl)
+{
+	const json_t *s = json_object_get(wl, "steady");
+
+	if (!s || json_is_true(json_object_get(s, "reached")))
+		return;
+	json_object_set_new(o, "not_steady", json_true());
+	json_object_set_new(o, "reason", json_sprintf(
+		"not steady (%s): measured on the last window of rounds",
+		nb_jstr(s, "why")));
+}
+
 static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 {
 	const json_t *wl = nb_result_find(doc, c->target, c->workload);
@@ -111,6 +124,7 @@ static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 	}
 	m = pick(v, n, c->stat, nb_metric_find(c->stored)->better);
 	json_object_set_new(o, "measured", user_value(c, m));
+	not_steady(o, wl);
 	if (!holds(m, c->op, c->required)) {
 		json_object_set_new(o, "verdict", json_string("fail"));
 		return o;

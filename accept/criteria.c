@@ -32,13 +32,13 @@ static const char *const stat_names[] = { "default", "median", "worst", "best",
 /* Metrics judged by their worst iteration unless told otherwise. */
 static const char *const verdict_metrics[] = {
 	"durable", "corrupt_blocks", "misplaced_blocks", "stale_blocks",
-	"conform_failed", NULL,
+	"conform_failed", "steady", NULL,
 };
 
 /* Names offered in "did you mean" (aliases first). */
 static const char *const user_names[] = {
 	"mb_s", "mib_s", "bw", "iops", "p50_us", "p90_us", "p99_us",
-	"p99.9_us", "max_us", "mean_us", "p99_ms", "durable",
+	"p99.9_us", "max_us", "mean_us", "p99_ms", "durable", "steady",
 };
 
 const char *nb_accept_op_name(int op)
@@ -209,7 +209,8 @@ static int parse_value(struct nb_criterion *c, const struct nb_metric *m,
 		       const char *v, const char *where)
 {
 	/* durable is syncprobe's verdict whatever unit its row gives it */
-	enum kind mk = !strcmp(c->stored, "durable") ? K_BOOL : unit_kind(m->unit), vk;
+	enum kind mk = !strcmp(c->stored, "durable") || !strcmp(c->stored, "steady") ?
+		       K_BOOL : unit_kind(m->unit), vk;
 	double x, to_stored, stored_unit_us;
 	char *end;
 	int b;
@@ -526,15 +527,16 @@ void nb_accept_help(FILE *out)
 	      "  rand4k-read@iscsi      p99_us <= 5ms\n"
 	      "  syncprobe@nfs          durable = yes\n"
 	      "  integrity@nfs          corrupt_blocks = 0\n"
-	      "  vm@nfs                 vms >= 24\n\n"
+	      "  vm@nfs                 vms >= 24\n"
+	      "  rand4k-write@ssd       steady = yes     (--steady-state reached it)\n\n"
 	      "A floor for every swept workload (--sweep) on every target:\n"
 	      "  min_vms = 24           (the vm workload's VMs at the objective)\n"
 	      "  min_iops_at_slo = 500\n\n"
 	      "OP:    >= <= > < = !=\n"
 	      "STAT:  median (default for figures), worst (default for durable,\n"
-	      "       *_blocks and conform_failed), best, mean, min, max\n"
+	      "       steady, *_blocks and conform_failed), best, mean, min, max\n"
 	      "UNIT:  throughput B/s KB/s MB/s GB/s KiB/s MiB/s GiB/s; time ns us ms s;\n"
-	      "       iops; yes/no for durable.  A bare number is in the metric's unit.\n\n"
+	      "       iops; yes/no for durable and steady.  A bare number is in the metric's unit.\n\n"
 	      "Metrics (aliases):\n"
 	      "  mb_s mib_s bw        throughput (bw_bytes)\n"
 	      "  p50_us p90_us p99_us p99.9_us max_us mean_us p99_ms   latency\n\n"

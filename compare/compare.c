@@ -16,7 +16,8 @@
 const char *nb_verdict_name(enum nb_verdict v)
 {
 	static const char *names[] = { "unchanged", "better", "worse", "noise",
-				       "changed", "missing", "changed-settings" };
+				       "changed", "missing", "changed-settings",
+				       "not-steady" };
 
 	return names[v];
 }
@@ -341,6 +342,28 @@ static int gating(const struct ctx *c)
 	return c->gate->max_regress != NB_GATE_OFF && !c->quiet;
 }
 
+/* A steady-state run on either side that did not reach it: the verdict is
+ * not-steady, nothing gates, and *REASON says which side and why. */
+static void mark_unsteady(const struct ctx *c, const json_t *b, const json_t *n,
+			  struct nb_judgement *j, const char **reason)
+{
+	static _Thread_local char why[400];
+	const json_t *sb = json_object_get(b, "steady");
+	const json_t *sn = json_object_get(n, "steady");
+	int ub = sb && !json_is_true(json_object_get(sb, "reached"));
+	int un = sn && !json_is_true(json_object_get(sn, "reached"));
+
+	if ((!ub && !un) || c->co->allow_unsteady)
+		return;
+	snprintf(why, sizeof(why), "%s not steady (%s): its figure had not "
+		 "settled, no change is called significant (--allow-unsteady "
+		 "judges it)", ub && un ? "neither run is" : ub ? "the base run is"
+		 : "the new run is", nb_jstr(ub ? sb : sn, "why"));
+	j->verdict = NB_V_UNSTEADY;
+	j->regression = 0;
+	*reason = why;
+}
+
 /* A row: the judgement of METRIC of B against N (N NULL: missing). */
 static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 		   const char *metric, int primary, json_t *settings,
@@ -367,6 +390,7 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 		nn = 0;
 	if (nn) {
 		nb_compare_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
+		mark_unsteady(c, b, n, &j, &reason);
 	} else {
 		memset(&j, 0, sizeof(j));
 		j.base = median_of_runs(vb, several ? rb : NULL, nb);

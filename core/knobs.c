@@ -1,5 +1,6 @@
 #include "knobs.h"
 #include "config.h"
+#include "steady.h"
 #include "err.h"
 #include "suggest.h"
 #include "sweep.h"
@@ -7,6 +8,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -68,10 +70,22 @@ const struct nb_knob nb_knobs[] = {
 	  .help = "keep the scratch directory nasbench.<run-id>/ afterwards",
 	  .opt = "keep", .flags = NB_KF_NOARG },
 	{ .section = "target", .name = "offset", .type = NB_KT_SIZE,
-	  TGT(offset), .help = "block targets: start of the window used" },
-	{ .section = "target", .name = "size", .type = NB_KT_SIZE, TGT(size),
-	  .help = "block targets: length of the window used" },
-	{ .section = "target", .name = "engine", .type = NB_KT_STR, TGT(engine),
+	  TGT(offset),
+	  .help = "block targets: start of the window used",
+	},
+	{ .section = "target", .name = "size", .type = NB_KT_SIZE,
+	  TGT(size),
+	  .help = "block targets: length of the window used",
+	},
+	{ .section = "target", .name = "span", .type = NB_KT_SPAN,
+	  TGT(span),
+	  .help = "use only the first part of a device, LUN or file: a "
+	  "percentage or a size (over-provisioning: 80% leaves a fifth "
+	  "unwritten; docs/steady-state.md)",
+	  .opt = "span", .metavar = "PCT|SIZE",
+	},
+	{ .section = "target", .name = "engine", .type = NB_KT_STR,
+	  TGT(engine),
 	  .choices = "native|fio",
 	  .help = "who does the I/O: nasbench itself (native) or fio",
 	  .opt = "engine", .metavar = "E" },
@@ -190,6 +204,65 @@ const struct nb_knob nb_knobs[] = {
 	  "datastore writes",
 	  .opt = "vm-sync", .metavar = "yes|no",
 	},
+	{ .section = "suite", .name = "steady-state", .type = NB_KT_STEADY,
+	  PRM(steady),
+	  .help = "run each I/O workload once, in rounds, until the last rounds "
+	  "agree: snia (SNIA PTS: range 20%, slope 10%), bw:P%, iops:P%, "
+	  "bw_slope:P% or iops_slope:P% (docs/steady-state.md)",
+	  .opt = "steady-state", .metavar = "CRIT",
+	},
+	{ .section = "suite", .name = "round", .type = NB_KT_DURATION,
+	  PRM(round_us), .min = 100000, .def = "60s",
+	  .help = "steady state: the length of a round",
+	  .opt = "round", .metavar = "TIME",
+	},
+	{ .section = "suite", .name = "steady-window", .type = NB_KT_UINT32,
+	  PRM(steady_window), .min = 2, .max = 1000, .def = "5",
+	  .help = "steady state: rounds judged together",
+	  .opt = "steady-window", .metavar = "N",
+	},
+	{ .section = "suite", .name = "steady-rounds", .type = NB_KT_UINT32,
+	  PRM(steady_rounds), .min = 2, .max = 100000, .def = "25",
+	  .help = "steady state: the round limit, after which the last window "
+	  "is reported, not steady",
+	  .opt = "steady-rounds", .metavar = "N",
+	},
+	{ .section = "suite", .name = "steady-limit", .type = NB_KT_DURATION,
+	  PRM(steady_max_us), .min = 1000000,
+	  .help = "steady state: stop the rounds after this long (default: "
+	  "only the round limit)",
+	  .opt = "steady-limit", .metavar = "TIME",
+	},
+	{ .section = "suite", .name = "precondition", .type = NB_KT_BOOL,
+	  PRM(precondition),
+	  .help = "before the first workload, write the span of a device, LUN "
+	  "or file sequentially with incompressible data (--precondition-passes "
+	  "times), or fill a share of a directory's free space",
+	  .opt = "precondition", .flags = NB_KF_NOARG,
+	},
+	{ .section = "suite", .name = "precondition-passes", .type = NB_KT_UINT32,
+	  PRM(precondition_passes), .min = 1, .max = 100, .def = "2",
+	  .help = "sequential preconditioning passes over the span",
+	  .opt = "precondition-passes", .metavar = "N",
+	},
+	{ .section = "suite", .name = "precondition-fill", .type = NB_KT_UINT32,
+	  PRM(fill_pct), .min = 1, .max = 95, .def = "50",
+	  .help = "directory targets: % of the free space preconditioning fills",
+	  .opt = "precondition-fill", .metavar = "PCT",
+	},
+	{ .section = "suite", .name = "trim", .type = NB_KT_CHOICE,
+	  PRM(trim),
+	  .choices = "no|before|each",
+	  .help = "discard the span (BLKDISCARD, hole punch, SCSI UNMAP) before "
+	  "the first workload of a target, or before each",
+	  .opt = "trim", .metavar = "WHEN",
+	},
+	{ .section = "suite", .name = "trim-optional", .type = NB_KT_BOOL,
+	  PRM(trim_optional),
+	  .help = "a target that refuses the discard: a warning, and the run "
+	  "goes on",
+	  .opt = "trim-optional", .flags = NB_KF_NOARG,
+	},
 	{ NULL },
 };
 
@@ -301,6 +374,26 @@ static int parse_number(const struct nb_knob *k, void *field, const char *v)
 	return 0;
 }
 
+/* "80%" or "200G": 0, or -EINVAL with what it accepts. */
+static int parse_span(struct nb_span *sp, const char *v)
+{
+	size_t n = strlen(v);
+	char *end;
+
+	memset(sp, 0, sizeof(*sp));
+	if (n && v[n - 1] == '%') {
+		sp->pct = strtod(v, &end);
+		if (end == v + n - 1 && sp->pct > 0 && sp->pct <= 100)
+			return 0;
+	} else if (!nb_parse_size(v, &sp->bytes) && sp->bytes) {
+		return 0;
+	}
+	nb_err_clear();
+	memset(sp, 0, sizeof(*sp));
+	return nb_err(-EINVAL, "'%s' is not a span: it accepts a percentage "
+		      "in (0, 100] or a size (80%%, 200G)", v);
+}
+
 int nb_knob_parse(const struct nb_knob *k, void *base, const char *v)
 {
 	void *field = (char *)base + k->off;
@@ -333,6 +426,10 @@ int nb_knob_parse(const struct nb_knob *k, void *base, const char *v)
 			return -EINVAL;
 		*(int *)field = b;
 		return 0;
+	case NB_KT_STEADY:
+		return nb_steady_parse(v, field);
+	case NB_KT_SPAN:
+		return parse_span(field, v);
 	case NB_KT_CHOICE:
 		b = choice_index(k->choices, v);
 		if (b < 0)
@@ -352,7 +449,10 @@ void nb_params_merge(struct nb_params *p, const struct nb_params *d)
 
 		if (k->base != NB_KB_PARAMS)
 			continue;
-		if (k->type == NB_KT_STR) {
+		if (k->type == NB_KT_STEADY) {
+			if (!((struct nb_steady_crit *)mine)->kind)
+				memcpy(mine, theirs, k->len);
+		} else if (k->type == NB_KT_STR) {
 			if (!*mine)
 				memcpy(mine, theirs, k->len);
 		} else if (k->len == sizeof(int) && k->type != NB_KT_UINT32 &&

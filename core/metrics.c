@@ -70,6 +70,7 @@ const struct nb_metric nb_metrics[] = {
 	  "512 KiB sync / async throughput" },
 	{ "xcheck_bw_ratio", "fio/nb", "ratio", NB_NEITHER, 1, "cross-check: fio's throughput over nasbench's" },
 	{ "durable", "durable", "bool", NB_HIGHER, 1, "syncprobe: 1 when sync writes cost what durable writes cost" },
+	{ "steady", "steady", "bool", NB_HIGHER, 1, "--steady-state: 1 when the window of rounds was steady" },
 	{ "corrupt_blocks", "corrupt", "blocks", NB_LOWER, 1, "integrity: blocks whose header or checksum is wrong" },
 	{ "misplaced_blocks", "misplaced", "blocks", NB_LOWER, 1, "integrity: good blocks found at another offset" },
 	{ "stale_blocks", "stale", "blocks", NB_LOWER, 1, "integrity: blocks of an older write (lost writes)" },

@@ -470,7 +470,7 @@ static void fmt_amount(double vm_iops, double iops, double bw, char *buf,
 	if (vm_iops > 0)
 		snprintf(buf, len, "%.1f VMs (%.0f IOPS)", iops / vm_iops, iops);
 	else
-		snprintf(buf, len, "%.0f IOPS (%.1f MB/s)", iops, nb_mb_s(bw));
+		snprintf(buf, len, "%.0f IOPS (%.1f MB/s)", iops, bw / 1e6);
 }
 
 char *nb_capacity_fmt(const struct nb_sweep *sw, const struct nb_capacity *c,

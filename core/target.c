@@ -18,9 +18,46 @@ static int check_ops(const struct nb_runner_ops *o)
 		 o->rename));
 }
 
+/* --span: the window shrinks to its first part, in whole blocks. */
+static int apply_span(struct nb_target *t)
+{
+	const struct nb_span *sp = &t->cfg->span;
+	uint64_t of = t->capacity, bytes, bs = t->block_size ? t->block_size : 1;
+	char what[64];
+
+	if (!sp->bytes && !sp->pct)
+		return 0;
+	if (!(t->caps & NB_CAP_BLOCK))
+		return nb_err(-EINVAL, "target '%s': --span is for a device, a LUN "
+			      "or a file, not the directory of a file target: "
+			      "give one of those, or a smaller --size",
+			      t->cfg->name);
+	if (sp->pct)
+		snprintf(what, sizeof(what), "%g%%", sp->pct);
+	else
+		snprintf(what, sizeof(what), "%llu bytes",
+			 (unsigned long long)sp->bytes);
+	bytes = sp->pct ? (uint64_t)((double)of * sp->pct / 100) : sp->bytes;
+	if (bytes > of)
+		return nb_err(-EINVAL, "target '%s': --span %s is beyond the end of "
+			      "the target (%llu bytes): it accepts a percentage "
+			      "in (0, 100] or a size up to the target's",
+			      t->cfg->name, what, (unsigned long long)of);
+	bytes -= bytes % bs;
+	if (!bytes)
+		return nb_err(-EINVAL, "target '%s': --span %s is less than one "
+			      "%llu-byte block", t->cfg->name, what,
+			      (unsigned long long)bs);
+	t->capacity = bytes;
+	t->span_of = of;
+	return 0;
+}
+
 int nb_target_open_ops(struct nb_target *t, const struct nb_target_cfg *cfg,
 		       const struct nb_runner_ops *ops)
 {
+	int rc;
+
 	memset(t, 0, sizeof(*t));
 	t->cfg = cfg;
 	nb_url_redact(cfg->url, t->desc, sizeof(t->desc));
@@ -32,7 +69,8 @@ int nb_target_open_ops(struct nb_target *t, const struct nb_target_cfg *cfg,
 	t->ops = ops;
 	t->caps = ops->caps;
 	t->block_size = 1;
-	return ops->open(t);
+	rc = ops->open(t);
+	return rc ? rc : apply_span(t);
 }
 
 void nb_target_close(struct nb_target *t)

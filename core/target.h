@@ -75,6 +75,13 @@ struct nb_io {
 	void *rpriv;             /* the runner's */
 };
 
+/* --span: the first part of a device, LUN or file every workload (and
+ * the preconditioning) is limited to: BYTES, or PCT of it (0: all). */
+struct nb_span {
+	uint64_t bytes;
+	double pct;
+};
+
 /* What a target was configured with ([target NAME] and the command line). */
 struct nb_target_cfg {
 	char name[64];
@@ -84,6 +91,7 @@ struct nb_target_cfg {
 	int destroy_data;        /* allowed to overwrite a LUN that holds data */
 	int keep;                /* keep the scratch directory */
 	uint64_t offset, size;   /* window on a block target (0: all of it) */
+	struct nb_span span;     /* limits the window further (--span) */
 	char engine[16];         /* "" (native) or "fio" */
 	char ioengine[32];       /* for the fio engine */
 	const struct nb_fio_clients *clients;  /* run through fio on these hosts */
@@ -148,6 +156,14 @@ struct nb_runner_ops {
 	int64_t (*pio)(struct nb_file *f, int op, void *buf, uint32_t len,
 		       uint64_t off, unsigned fua);
 
+	/* Optional: discard (TRIM / UNMAP) the LEN bytes at OFF of F (a block
+	 * window from its start, or a file), so the device may free them:
+	 * BLKDISCARD, FALLOC_FL_PUNCH_HOLE, SCSI UNMAP.  F is open for writing
+	 * (the data-loss guard passed).  *HOW names the call used.  0,
+	 * -EOPNOTSUPP when the target refuses it, or -errno (detail set). */
+	int (*discard)(struct nb_file *f, uint64_t off, uint64_t len,
+		       const char **how);
+
 	/* Metadata (NB_CAP_META), paths relative to the scratch directory. */
 	int (*mkdir)(struct nb_target *t, const char *path);
 	int (*rmdir)(struct nb_target *t, const char *path);
@@ -176,6 +192,8 @@ struct nb_target {
 	                          * that this run is known to have written, as
 	                          * each writer counts what really completed
 	                          * (nb_wl_wrote); reads prefill the rest */
+	uint64_t span_of;        /* --span: the bytes the span was taken of
+				  * (0: no span) */
 	uint64_t cached_opens;   /* opens that asked for O_DIRECT and went
 	                          * through the client's page cache (refused) */
 	char leftover[1400];     /* set by close: what it could not remove from

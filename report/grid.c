@@ -11,6 +11,7 @@
  * 'disks' label of a platform) and are left out.
  */
 #include "grid.h"
+#include "../formats/text.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
@@ -64,6 +65,7 @@ struct cell {
 	double median, spread;
 	char metric[64];
 	int incomplete, present;
+	int unsteady;            /* a steady-state run that did not settle */
 	char status[256];
 };
 
@@ -105,6 +107,8 @@ static void pool(const struct grid *g, const char *const *dims, size_t nd,
 		if (strcmp(nb_jstr(e, "status"), "ok") ||
 		    !json_is_true(json_object_get(g->it[i].doc, "complete")))
 			c->incomplete = 1;
+		if (nb_report_steady_state(e) == 0)
+			c->unsteady = 1;
 		c->n += (size_t)nb_result_values(e, m, r->v + c->n,
 						 (int)(NB_REPORT_MAXV - c->n));
 		c->nitems++;
@@ -151,7 +155,9 @@ static void cell_text(const struct grid *g, const struct cell *c, int unit,
 	if (c->runs > 1 && l < len)
 		l += (size_t)snprintf(out + l, len - l, " (%zu runs)", c->runs);
 	if (c->incomplete && l < len)
-		snprintf(out + l, len - l, " incomplete");
+		l += (size_t)snprintf(out + l, len - l, " incomplete");
+	if (c->unsteady && l < len)
+		snprintf(out + l, len - l, " not steady");
 }
 
 static json_t *dim_label(const char *const *dims, size_t n, const char *sep)

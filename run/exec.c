@@ -115,6 +115,32 @@ static void cache_check(struct nb_exec *x, const struct nb_workload *w,
 	nb_result_warn(entry, m);
 }
 
+/* --trim and --precondition before workload WIDX (workloads/ssd.c): TRIM
+ * before the first workload that runs on a target or before each, then
+ * preconditioning when the target was not preconditioned since. */
+static int ssd_care(struct nb_exec *x, struct nb_target *t, int widx,
+		    json_t *entry)
+{
+	const struct nb_params *p = &x->pl->p;
+	struct nb_wl_ctx c = {
+		.t = t, .wl = x->pl->wl[widx], .p = p, .run_id = x->run_id,
+		.seed = nb_fnv1a(x->run_id, strlen(x->run_id), 0) ^ 0x7072,
+		.stop = x->stop, .progress = x->progress, .entry = entry,
+	};
+	int rc = 0;
+
+	if (p->trim == NB_TRIM_EACH || (p->trim == NB_TRIM_BEFORE && !x->trimmed)) {
+		rc = nb_wl_trim(&c, p->trim == NB_TRIM_EACH ? "each" : "before");
+		x->trimmed = 1;
+		x->conditioned = 0;
+	}
+	if (!rc && p->precondition > 0 && !x->conditioned) {
+		rc = nb_wl_precondition(&c);
+		x->conditioned = 1;
+	}
+	return rc;
+}
+
 /* Every iteration of one workload; returns 0, -EINTR, or -errno. */
 static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
 {
@@ -129,6 +155,7 @@ static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
 		return 0;
 	}
 	cache_check(x, w, entry);
+	rc = ssd_care(x, t, widx, entry);
 	for (int it = 1; it <= nb_runplan_iters(x->pl, widx) && !rc; it++) {
 		rc = run_iteration(x, t, w, widx, it, entry);
 		/* a sweep no step of which met the objective fails the run
@@ -175,6 +202,12 @@ static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
 
 	if (!rc && !x->no_space_check)
 		rc = space_check(x, &t);
+	x->trimmed = x->conditioned = 0;
+	if (!rc && t.span_of)
+		json_object_set_new(tj, "span", json_pack(
+			"{s:I, s:I, s:f}", "bytes", (json_int_t)t.capacity, "of",
+			(json_int_t)t.span_of, "pct", tc->span.pct ? tc->span.pct :
+			100.0 * (double)t.capacity / (double)t.span_of));
 	if (rc) {
 		json_object_set_new(tj, "error", json_string(nb_err_last()));
 		fail(x, rc);

@@ -29,6 +29,8 @@ struct nb_exec {
 	struct nb_progress *progress;
 	int no_space_check;
 	int exit_code;                   /* the worst so far (enum nb_exit) */
+	int trimmed, conditioned;        /* the current target: --trim before
+					  * done, --precondition done since */
 };
 
 /* Run every target of X.  Returns X->exit_code: NB_EXIT_OK, NB_EXIT_USAGE

@@ -411,6 +411,32 @@ static int posix_reap(struct nb_target *t, struct nb_io **done, int max,
 	return n;
 }
 
+/* TRIM: BLKDISCARD on a device, a punched hole in a file (the file
+ * system frees the blocks; a loop device over it passes the discard on). */
+static int posix_discard(struct nb_file *f, uint64_t off, uint64_t len,
+			 const char **how)
+{
+	struct nb_target *t = f->t;
+	uint64_t range[2] = { f->base + off, len };
+	int rc;
+
+	if (P(t)->kind == K_BLOCK) {
+		*how = "BLKDISCARD";
+		rc = ioctl(f->fd, BLKDISCARD, range);
+	} else {
+		*how = "FALLOC_FL_PUNCH_HOLE";
+		rc = fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			       (off_t)range[0], (off_t)len);
+	}
+	if (!rc)
+		return 0;
+	rc = errno == ENOTTY || errno == EINVAL ? EOPNOTSUPP : errno;
+	nb_err_set("target '%s': %s of %llu bytes at %llu refused: %s",
+		   t->cfg->name, *how, (unsigned long long)len,
+		   (unsigned long long)range[0], strerror(errno));
+	return -rc;
+}
+
 static int posix_mkdir(struct nb_target *t, const char *path)
 {
 	char full[PATH_MAX + 256];
@@ -508,6 +534,7 @@ const struct nb_runner_ops nb_runner_posix = {
 	.submit = posix_submit,
 	.reap = posix_reap,
 	.pio = posix_pio,
+	.discard = posix_discard,
 	.mkdir = posix_mkdir,
 	.rmdir = posix_rmdir,
 	.unlink = posix_unlink,

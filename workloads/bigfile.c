@@ -217,6 +217,7 @@ static void bigfile_record(struct nb_wl_ctx *c, struct bigfile *b,
 
 	nb_wl_io_metrics(c, r);
 	nb_wl_metric(c, "datagen_bw_bytes", gen);
+	nb_wl_steady_series(c, b->series, (unsigned)(r->elapsed_ns / 1000000000ULL));
 	json_object_set_new(c->extra, "series_bw_bytes", b->series);
 	json_object_set_new(c->extra, "size", json_integer((json_int_t)size));
 	if (gen > 0 && gen < 2 * (double)r->bytes_written /

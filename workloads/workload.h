@@ -163,4 +163,27 @@ void nb_wl_wrote(struct nb_wl_ctx *c, uint64_t end);
 int nb_wl_io_open(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		  struct nb_file **f);
 
+/* Precondition target c->t (workloads/ssd.c): a block target's span
+ * written sequentially c->p->precondition_passes times with fresh
+ * incompressible data, a directory target filled to c->p->fill_pct of its
+ * free space; recorded as the entry's "preconditioning".  0 or -errno. */
+int nb_wl_precondition(struct nb_wl_ctx *c);
+
+/* Discard (TRIM) the span of c->t or its data file, recorded as the
+ * entry's "discard" with WHEN ("before", "each").  A refusal is -errno
+ * with the detail set, or 0 with a warning when c->p->trim_optional. */
+int nb_wl_trim(struct nb_wl_ctx *c, const char *when);
+
+/* Run the I/O spec S in rounds until steady (c->p->steady; workloads/
+ * steady.c): the entry gets "steady", the window's rounds become its
+ * iterations (the last one in c->metrics).  0, -EINTR or -errno. */
+int nb_wl_steady_run(struct nb_wl_ctx *c, const struct nb_iospec *s);
+
+/* Judge the last window of rounds of a per-second throughput SERIES
+ * (bytes per second; bigfile's), of which the first WHOLE seconds count
+ * (the last part-second is no rate), by c->p->steady (default snia:bw)
+ * with rounds of c->p->round_us: the iteration's "steady". */
+void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series,
+			 unsigned whole);
+
 #endif
