@@ -1,0 +1,103 @@
+/*
+ * telem_rt.h - what the telemetry modules share (telem.c: the thread,
+ *              telem_local.c and telem_ssh.c: the sources, telem_series.c:
+ *              the series and the summary).  Not a public header.
+ */
+#ifndef NB_TELEM_RT_H
+#define NB_TELEM_RT_H
+
+#include "telem.h"
+#include "telem_parse.h"
+
+#include <pthread.h>
+#include <stdint.h>
+
+enum nb_telem_os { NB_TELEM_LINUX, NB_TELEM_FREEBSD };
+
+/* How the box's ARC counters are read (Linux). */
+enum nb_telem_arc { NB_ARC_NONE, NB_ARC_KSTAT, NB_ARC_KV };
+
+struct nb_telem_snap {
+	uint64_t t_ns;
+	struct nb_tp_cpu cpu;
+	struct nb_tp_mem mem;
+	struct nb_tp_disks disks;
+	struct nb_tp_arc arc;
+};
+
+struct nb_telem_ssh {
+	char user[64], host[256];
+	int port;
+	char dir[64];            /* the scratch directory of the socket */
+	char ctl[96];            /* its control socket */
+};
+
+/* Per disk over the iteration: the sum of the samples' busy shares. */
+struct nb_telem_acc {
+	char name[NB_TP_NAME];
+	double sum;
+	int n;
+};
+
+struct nb_telem {
+	struct nb_telem_cfg cfg;
+	char source[320];
+	int os;                  /* enum nb_telem_os */
+	int arc_kind;            /* enum nb_telem_arc (local and Linux boxes) */
+	uint64_t interval_ns, timeout_us;
+	struct nb_telem_ssh ssh;
+
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_condattr_t ca;
+	pthread_cond_t cv;
+	int running, stop, lost;
+	char warning[640];
+
+	/* the iteration being sampled (the sampler thread's alone) */
+	uint64_t t0;
+	int have_first, samples;
+	struct nb_telem_snap first, prev;
+	struct nb_tp_vdevs vdevs;
+	json_t *series;
+	double cpu_max;
+	int cpu_busiest;
+	uint64_t avail_min, total, swap_max;
+	uint64_t arc_size_max;
+	int nacc;
+	struct nb_telem_acc acc[NB_TP_MAXDISK];
+};
+
+/* The warning of TM: "telemetry from 'SOURCE': TEXT". */
+void nb_telem_warn(struct nb_telem *tm, const char *text);
+
+/* Local: what this machine gives (0, or -ENOENT with a warning); a
+ * snapshot (0, or -EIO). */
+int nb_telem_local_probe(struct nb_telem *tm);
+int nb_telem_local_sample(struct nb_telem *tm, struct nb_telem_snap *s);
+
+/* SSH: "ssh://[user@]host[:port]" (0 or -EINVAL, detail set); connect and
+ * tell the system (0, or -EIO with a warning); a snapshot; the end. */
+int nb_telem_ssh_parse(const char *url, struct nb_telem_ssh *s);
+int nb_telem_ssh_open(struct nb_telem *tm);
+int nb_telem_ssh_sample(struct nb_telem *tm, struct nb_telem_snap *s);
+void nb_telem_ssh_close(struct nb_telem *tm);
+/* Run SCRIPT on the box: its output into *OUT (free it); 0, or -EIO with
+ * ssh's complaint in ERR. */
+int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,
+		     char *err, size_t errlen);
+
+/* The pools' vdevs (zpool iostat -v), local or remote, into TM->vdevs. */
+void nb_telem_vdevs(struct nb_telem *tm);
+
+/* The "@NAME" sections of a box's answer parsed into S (both systems). */
+int nb_telem_parse_answer(const char *text, int os, struct nb_telem_snap *s);
+
+/* The iteration's series: begun, one snapshot added (after TM->prev),
+ * ended into the object nb_telem_stop() returns. */
+int nb_telem_series_new(struct nb_telem *tm);
+void nb_telem_add(struct nb_telem *tm, const struct nb_telem_snap *cur);
+json_t *nb_telem_series_end(struct nb_telem *tm);
+void nb_telem_series_free(struct nb_telem *tm);
+
+#endif

@@ -1,0 +1,279 @@
+/*
+ * telem_ssh.c - a box's counters over SSH: OpenSSH's client in batch mode
+ *               (keys or an agent: it never asks, and no password is
+ *               ever given to it), one master connection for the run
+ *               (ControlMaster) that every sample rides on.
+ */
+#include "telem_rt.h"
+#include "err.h"
+#include "fsutil.h"
+#include "spawn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int nb_telem_ssh_parse(const char *url, struct nb_telem_ssh *s)
+{
+	const char *p = url + 6, *at, *colon, *end;
+	char *e;
+
+	memset(s, 0, sizeof(*s));
+	if (strncmp(url, "ssh://", 6))
+		return nb_err(-EINVAL, "monitor '%s' is not ssh://[user@]host[:port]",
+			      url);
+	end = p + strcspn(p, "/?#");
+	if (*end && strcmp(end, "/"))
+		return nb_err(-EINVAL, "monitor '%s': nothing may follow the host "
+			      "and port", url);
+	at = memchr(p, '@', (size_t)(end - p));
+	if (at) {
+		if (memchr(p, ':', (size_t)(at - p)) || memchr(p, '%', (size_t)(at - p)))
+			return nb_err(-EINVAL, "monitor: a password in the URL is "
+				      "refused; use a key or an agent");
+		if (at == p || at - p >= (long)sizeof(s->user))
+			return nb_err(-EINVAL, "monitor '%s': bad user name", url);
+		memcpy(s->user, p, (size_t)(at - p));
+		p = at + 1;
+	}
+	colon = memchr(p, ':', (size_t)(end - p));
+	if (!colon)
+		colon = end;
+	if (colon == p || colon - p >= (long)sizeof(s->host) ||
+	    strcspn(p, " \t'\";`$\\") < (size_t)(colon - p))
+		return nb_err(-EINVAL, "monitor '%s': bad host name", url);
+	memcpy(s->host, p, (size_t)(colon - p));
+	if (*colon == ':') {
+		long port = strtol(colon + 1, &e, 10);
+
+		if (e != end || port < 1 || port > 65535)
+			return nb_err(-EINVAL, "monitor '%s': bad port", url);
+		s->port = (int)port;
+	}
+	return 0;
+}
+
+/* ssh's arguments for TM, then SCRIPT (NULL: "-O exit"). */
+static void ssh_argv(struct nb_telem *tm, const char *script, char **argv,
+		     char bufs[][320])
+{
+	const struct nb_telem_cfg *c = &tm->cfg;
+	int n = 0, b = 0;
+
+#define ARG(s) (argv[n++] = (char *)(s))
+#define OPT(...) (snprintf(bufs[b], 320, __VA_ARGS__), ARG("-o"), ARG(bufs[b++]))
+	ARG(c->ssh ? c->ssh : "ssh");
+	OPT("BatchMode=yes");
+	OPT("ConnectTimeout=%u", (unsigned)(tm->timeout_us / 2000000 + 1));
+	OPT("ControlMaster=auto");
+	OPT("ControlPath=%s", tm->ssh.ctl);
+	/* the master outlives a pause between workloads, not a lost run */
+	OPT("ControlPersist=120");
+	OPT("ServerAliveInterval=5");
+	OPT("ServerAliveCountMax=2");
+	OPT("LogLevel=ERROR");
+	if (c->identity) {
+		OPT("IdentityFile=%s", c->identity);
+		OPT("IdentitiesOnly=yes");
+	}
+	if (c->known_hosts)
+		OPT("UserKnownHostsFile=%s", c->known_hosts);
+	if (tm->ssh.port)
+		OPT("Port=%d", tm->ssh.port);
+	if (tm->ssh.user[0])
+		OPT("User=%s", tm->ssh.user);
+	if (!script) {
+		ARG("-O");
+		ARG("exit");
+	}
+	ARG(tm->ssh.host);
+	if (script) {
+		ARG("--");
+		ARG(script);
+	}
+	argv[n] = NULL;
+#undef OPT
+#undef ARG
+}
+
+/* ssh's last line of complaint, or why it did not answer. */
+static void why(const struct nb_spawn *sp, char *err, size_t len,
+		uint64_t limit_us)
+{
+	const char *e = sp->err ? sp->err : "";
+	size_t n = strlen(e);
+
+	while (n && (e[n - 1] == '\n' || e[n - 1] == '\r'))
+		n--;
+	for (size_t i = n; i > 0; i--)
+		if (e[i - 1] == '\n') {
+			e += i;
+			n -= i;
+			break;
+		}
+	if (sp->timed_out)
+		snprintf(err, len, "no answer within %.0f s",
+			 (double)limit_us / 1e6);
+	else if (strstr(sp->err ? sp->err : "", "Host key verification failed") ||
+		 strstr(sp->err ? sp->err : "", "IDENTIFICATION HAS CHANGED"))
+		snprintf(err, len, "its host key is not the one known_hosts "
+			 "holds (ssh: Host key verification failed): check "
+			 "the key; nasbench never accepts a changed one");
+	else if (n)
+		snprintf(err, len, "ssh: %.*s", (int)n, e);
+	else
+		snprintf(err, len, "ssh exited with status %d", sp->status);
+}
+
+int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,
+		     char *err, size_t errlen)
+{
+	char *argv[40], bufs[16][320];
+	struct nb_spawn sp = { .argv = argv, .limit_us = tm->timeout_us,
+			       .grace_us = 1000000 };
+	int rc;
+
+	*out = NULL;
+	ssh_argv(tm, script, argv, bufs);
+	rc = nb_spawn_run(&sp);
+	if (rc) {
+		snprintf(err, errlen, "%s", nb_err_last());
+		nb_err_clear();
+		nb_spawn_free(&sp);
+		return -EIO;
+	}
+	if (sp.status || sp.timed_out) {
+		why(&sp, err, errlen, tm->timeout_us);
+		nb_spawn_free(&sp);
+		return -EIO;
+	}
+	*out = sp.out;
+	sp.out = NULL;
+	nb_spawn_free(&sp);
+	return 0;
+}
+
+/* What the box has, asked once: its system and its counters' files. */
+static const char probe[] =
+	"uname -s; "
+	"[ -r /proc/stat ] && [ -r /proc/meminfo ] && echo have-proc; "
+	"[ -r /proc/spl/kstat/zfs/arcstats ] && echo have-arc-kstat; "
+	"[ -r /zfs-kstat/zfs/arcstats/hits ] && echo have-arc-kv; "
+	"command -v sysctl >/dev/null 2>&1 && sysctl -n kern.cp_times "
+	">/dev/null 2>&1 && echo have-sysctl; true";
+
+static int tell_os(struct nb_telem *tm, const char *out)
+{
+	char os[64] = "";
+
+	sscanf(out, "%63s", os);
+	if (!strcmp(os, "Linux") && strstr(out, "have-proc")) {
+		tm->os = NB_TELEM_LINUX;
+		tm->arc_kind = strstr(out, "have-arc-kstat") ? NB_ARC_KSTAT :
+			       strstr(out, "have-arc-kv") ? NB_ARC_KV : NB_ARC_NONE;
+		return 0;
+	}
+	if (!strcmp(os, "FreeBSD") && strstr(out, "have-sysctl")) {
+		tm->os = NB_TELEM_FREEBSD;
+		return 0;
+	}
+	{
+		char w[320];
+
+		snprintf(w, sizeof(w), "the box says it is '%s' (uname -s) and has "
+			 "neither Linux's /proc nor FreeBSD's sysctl counters: "
+			 "no telemetry", os[0] ? os : "nothing");
+		nb_telem_warn(tm, w);
+	}
+	return -EIO;
+}
+
+int nb_telem_ssh_open(struct nb_telem *tm)
+{
+	char tmpl[] = "/tmp/nb-ssh.XXXXXX", err[400], w[480];
+	char *out = NULL;
+	int rc;
+
+	if (!mkdtemp(tmpl)) {
+		snprintf(w, sizeof(w), "cannot make a scratch directory: %s",
+			 strerror(errno));
+		nb_telem_warn(tm, w);
+		return -EIO;
+	}
+	snprintf(tm->ssh.dir, sizeof(tm->ssh.dir), "%s", tmpl);
+	snprintf(tm->ssh.ctl, sizeof(tm->ssh.ctl), "%s/ctl", tmpl);
+	rc = nb_telem_ssh_run(tm, probe, &out, err, sizeof(err));
+	if (rc) {
+		snprintf(w, sizeof(w), "%s; no telemetry, the run goes on", err);
+		nb_telem_warn(tm, w);
+	} else {
+		rc = tell_os(tm, out);
+	}
+	free(out);
+	return rc;
+}
+
+static void script_of(struct nb_telem *tm, char *buf, size_t len)
+{
+	unsigned secs = (unsigned)((tm->interval_ns + 500000000) / 1000000000ULL);
+
+	if (tm->os == NB_TELEM_FREEBSD) {
+		snprintf(buf, len, "echo @sysctl; sysctl -i kern.cp_times hw.physmem "
+			 "hw.pagesize vm.stats.vm.v_page_count vm.stats.vm.v_free_count "
+			 "vm.stats.vm.v_inactive_count vm.stats.vm.v_cache_count "
+			 "vm.stats.vm.v_page_size vm.stats.vm.v_swappgsin "
+			 "vm.stats.vm.v_swappgsout kstat.zfs.misc.arcstats.hits "
+			 "kstat.zfs.misc.arcstats.misses kstat.zfs.misc.arcstats.size "
+			 "kstat.zfs.misc.arcstats.c_max "
+			 "kstat.zfs.misc.arcstats.demand_data_hits "
+			 "kstat.zfs.misc.arcstats.demand_data_misses 2>/dev/null; "
+			 "echo @swapinfo; swapinfo -k 2>/dev/null; "
+			 "echo @iostat; iostat -x -d -w %u -c 2 2>/dev/null; true",
+			 secs ? secs : 1);
+		return;
+	}
+	snprintf(buf, len, "echo @stat; cat /proc/stat; echo @meminfo; "
+		 "cat /proc/meminfo; echo @vmstat; grep pswp /proc/vmstat; "
+		 "echo @diskstats; cat /proc/diskstats; %s true",
+		 tm->arc_kind == NB_ARC_KSTAT ?
+		 "echo @arc-kstat; cat /proc/spl/kstat/zfs/arcstats;" :
+		 tm->arc_kind == NB_ARC_KV ?
+		 "echo @arc-kv; cd /zfs-kstat/zfs/arcstats && for f in hits "
+		 "misses size c_max demand_data_hits demand_data_misses; do "
+		 "echo \"$f $(cat $f)\"; done;" : "");
+}
+
+int nb_telem_ssh_sample(struct nb_telem *tm, struct nb_telem_snap *s)
+{
+	char script[1200], err[400];
+	char *out = NULL;
+	int rc;
+
+	script_of(tm, script, sizeof(script));
+	rc = nb_telem_ssh_run(tm, script, &out, err, sizeof(err));
+	if (rc) {
+		nb_telem_warn(tm, err);
+	} else if (!nb_telem_parse_answer(out, tm->os, s)) {
+		nb_telem_warn(tm, "the box's answer held none of the counters "
+			      "asked for");
+		rc = -EIO;
+	}
+	free(out);
+	return rc;
+}
+
+void nb_telem_ssh_close(struct nb_telem *tm)
+{
+	char *argv[40], bufs[16][320];
+	struct nb_spawn sp = { .argv = argv, .limit_us = 5000000 };
+
+	if (!tm->ssh.dir[0])
+		return;
+	ssh_argv(tm, NULL, argv, bufs);
+	nb_spawn_run(&sp);
+	nb_spawn_free(&sp);
+	nb_err_clear();
+	nb_rmtree(tm->ssh.dir);
+	tm->ssh.dir[0] = 0;
+}
