@@ -23,10 +23,11 @@
  *     json_t *j = nb_telem_stop(tm);       // its series and summary
  *     nb_telem_close(tm);
  *
- * The object nb_telem_stop() returns (see /work/wt/SHAPES.md and
+ * The object nb_telem_stop() returns (see docs/telemetry.md;
  * docs/telemetry.md):
  *
  *   { "source": "local", "os": "linux", "interval_ms": 1000,
+ *     "t0_ms": (the monotonic clock at the start, in ms),
  *     "series": { "t_ms": [1000, 2000], "cpu_busy_max_pct": [..],
  *                 "cpu_busy_pct": [..], "mem_avail_bytes": [..],
  *                 "swap_used_bytes": [..], "swap_io_pages": [..],

@@ -281,10 +281,11 @@ json_t *nb_telem_series_end(struct nb_telem *tm)
 	mem_summary(tm, sum);
 	arc_summary(tm, sum);
 	disks_summary(tm, sum);
-	o = json_pack("{s:s, s:s, s:I, s:O, s:o, s:o}",
+	o = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o, s:o}",
 		      "source", tm->source,
 		      "os", tm->os == NB_TELEM_FREEBSD ? "freebsd" : "linux",
 		      "interval_ms", (json_int_t)(tm->interval_ns / 1000000),
+		      "t0_ms", (json_int_t)(tm->t0 / 1000000),
 		      "series", tm->series, "summary", sum,
 		      "vdevs", vdevs_json(&tm->vdevs));
 	return o;
