@@ -525,6 +525,8 @@ static void zp_disk(struct nb_tp_vdev *v, const char *name)
 struct zp_state {
 	char pool[NB_TP_NAME];
 	int special, base;       /* the pool line's indent */
+	int index;               /* of the pool's next top-level vdev */
+	int self;                /* CUR's one disk is itself (no child yet) */
 	struct nb_tp_vdev *cur;  /* the vdev whose disks follow */
 };
 
@@ -540,8 +542,10 @@ static void zp_line(struct nb_tp_vdevs *v, struct zp_state *st, char *line)
 		st->special = !strcmp(tok[0], "logs") || !strcmp(tok[0], "cache") ||
 			      !strcmp(tok[0], "spares") || !strcmp(tok[0], "special") ||
 			      !strcmp(tok[0], "dedup");
-		if (!st->special)
+		if (!st->special) {
 			snprintf(st->pool, sizeof(st->pool), "%s", tok[0]);
+			st->index = 0;
+		}
 		st->cur = NULL;
 	} else if (ind <= st->base + 2) {
 		struct nb_tp_vdev *x;
@@ -551,16 +555,26 @@ static void zp_line(struct nb_tp_vdevs *v, struct zp_state *st, char *line)
 		x = &v->v[v->n++];
 		memset(x, 0, sizeof(*x));
 		snprintf(x->pool, sizeof(x->pool), "%s", st->pool);
-		snprintf(x->name, sizeof(x->name), "%s", tok[0]);
+		/* zfs-fuse prints "mirror", "raidz1": named as zpool status
+		 * names them ("mirror-1"), so that two are told apart */
+		if (!strchr(tok[0], '-') && (!strncmp(tok[0], "mirror", 6) ||
+					     !strncmp(tok[0], "raidz", 5)))
+			snprintf(x->name, sizeof(x->name), "%s-%d", tok[0], st->index);
+		else
+			snprintf(x->name, sizeof(x->name), "%s", tok[0]);
+		if (!st->special)
+			st->index++;
 		x->special = st->special;
 		x->ops_read = suffixed(tok[3]);
 		x->ops_write = suffixed(tok[4]);
 		st->cur = x;
 		zp_disk(x, tok[0]);      /* a single disk is its own vdev */
+		st->self = 1;
 	} else if (st->cur) {
-		if (st->cur->ndisks == 1 &&
-		    !strcmp(st->cur->disks[0], st->cur->name))
+		if (st->self) {
 			st->cur->ndisks = 0; /* it has children: not a disk */
+			st->self = 0;
+		}
 		zp_disk(st->cur, tok[0]);
 	}
 }
@@ -582,7 +596,6 @@ int nb_tp_zpool_iostat(const char *text, struct nb_tp_vdevs *v)
 		}
 		zp_line(v, &st, line);
 	}
-	/* a vdev named as a disk whose name is its own is a single disk */
 	return v->n;
 }
 

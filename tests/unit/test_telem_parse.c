@@ -212,6 +212,19 @@ static void zpool_iostat(void **state)
 	assert_true(nb_tp_zpool_iostat(f, &v) >= 1);
 	assert_int_equal(v.v[0].ndisks, 5);
 	assert_string_equal(v.v[0].disks[0], "loop0");
+	/* zfs-fuse's "raidz1" named as zpool status names it */
+	assert_string_equal(v.v[0].name, "raidz1-0");
+	assert_int_equal(nb_tp_zpool_iostat(
+		"pool alloc free read write read write\n"
+		"tank 1G 1G 0 0 0 0\n"
+		"  mirror 1G 1G 0 0 0 0\n"
+		"    loop3 - - 0 0 0 0\n"
+		"    loop4 - - 0 0 0 0\n"
+		"  mirror 1G 1G 0 0 0 0\n"
+		"    loop5 - - 0 0 0 0\n"
+		"    loop6 - - 0 0 0 0\n", &v), 2);
+	assert_string_equal(v.v[1].name, "mirror-1");
+	assert_string_equal(v.v[1].disks[1], "loop6");
 	free(z);
 	free(f);
 }
