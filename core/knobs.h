@@ -67,6 +67,9 @@ struct nb_knob {
 	char short_opt;
 	const char *metavar;
 	unsigned flags;          /* enum nb_knob_flag */
+	/* NB_KT_STR: a check of the value beyond its choices (NULL: none);
+	 * 0, or -EINVAL with the reason set. */
+	int (*check)(const char *v);
 };
 
 /* The table, ended by a row with a NULL name. */

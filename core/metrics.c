@@ -76,6 +76,18 @@ const struct nb_metric nb_metrics[] = {
 	{ "blocks_checked", "checked", "blocks", NB_NEITHER, 1, "integrity: blocks read back and checked" },
 	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
 	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
+	/* the box's telemetry (docs/telemetry.md): what the box did, shown
+	 * beside the figures and judged only where less is plainly better */
+	{ "box_cpu_max_pct", "box %CPU", "%", NB_NEITHER, 1,
+	  "the box's busiest core, its busiest second" },
+	{ "box_mem_avail_min_pct", "box mem%", "%", NB_NEITHER, 1,
+	  "the box's available memory at its lowest, % of its RAM" },
+	{ "box_swapped_bytes", "box swapped", "bytes", NB_LOWER, 1,
+	  "bytes the box pushed out to swap during the iteration" },
+	{ "box_arc_hit_pct", "ARC hit%", "%", NB_NEITHER, 1,
+	  "share of the box's ARC demand reads answered from the ARC" },
+	{ "box_disk_busy_max_pct", "disk busy%", "%", NB_NEITHER, 1,
+	  "the box's busiest disk, % of the iteration busy" },
 	{ NULL, NULL, NULL, 0, 0, NULL },
 };
 
@@ -93,6 +105,7 @@ static const struct {
 	{ "max_us", "lat_max_us", 1 },
 	{ "mean_us", "lat_mean_us", 1 },
 	{ "p99_ms", "lat_p99_us", 1e-3 },
+	{ "max_swap_used", "box_swapped_bytes", 1 },
 };
 
 /* What a name's suffix says about a metric the table does not list

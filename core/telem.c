@@ -156,7 +156,8 @@ static void *sampler(void *arg)
 	}
 	/* a last part-interval, so that a short iteration has a figure */
 	if (tm->have_first && !tm->lost &&
-	    nb_now_ns() - tm->prev.t_ns > tm->interval_ns / 5 && !take(tm, cur))
+	    (!tm->samples || nb_now_ns() - tm->prev.t_ns > tm->interval_ns / 5) &&
+	    !take(tm, cur))
 		nb_telem_add(tm, cur);
 	free(cur);
 	return NULL;

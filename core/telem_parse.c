@@ -93,8 +93,9 @@ int nb_tp_linux_stat(const char *text, struct nb_tp_cpu *cpu)
 			continue;
 		for (int i = 0; i < 8 && i + 1 < n; i++)
 			total += v[i] = u64(tok[i + 1]);
-		/* guest time is counted in user already: not added again */
-		got += cpu_add(cpu, total - v[3] - v[4], total);
+		/* guest time is counted in user already: not added again; idle,
+		 * I/O wait and steal (the hypervisor's) are not the box's work */
+		got += cpu_add(cpu, total - v[3] - v[4] - v[7], total);
 	}
 	return got;
 }
