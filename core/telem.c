@@ -24,7 +24,7 @@ int nb_telem_check(const char *m)
 	if (!m || !strcmp(m, "local"))
 		return 0;
 	if (strncmp(m, "ssh://", 6))
-		return nb_err(-EINVAL, "monitor '%s' is not 'local' or "
+		return nb_err(-EINVAL, "'%s' is not auto, local, off or "
 			      "ssh://[user@]host[:port]", m);
 	return nb_telem_ssh_parse(m, &s);
 }

@@ -21,19 +21,18 @@ int nb_telem_ssh_parse(const char *url, struct nb_telem_ssh *s)
 
 	memset(s, 0, sizeof(*s));
 	if (strncmp(url, "ssh://", 6))
-		return nb_err(-EINVAL, "monitor '%s' is not ssh://[user@]host[:port]",
-			      url);
+		return nb_err(-EINVAL, "'%s' is not ssh://[user@]host[:port]", url);
 	end = p + strcspn(p, "/?#");
 	if (*end && strcmp(end, "/"))
-		return nb_err(-EINVAL, "monitor '%s': nothing may follow the host "
-			      "and port", url);
+		return nb_err(-EINVAL, "'%s': nothing may follow the host and "
+			      "port", url);
 	at = memchr(p, '@', (size_t)(end - p));
 	if (at) {
 		if (memchr(p, ':', (size_t)(at - p)) || memchr(p, '%', (size_t)(at - p)))
-			return nb_err(-EINVAL, "monitor: a password in the URL is "
-				      "refused; use a key or an agent");
+			return nb_err(-EINVAL, "a password in the URL is refused; "
+				      "use a key or an agent");
 		if (at == p || at - p >= (long)sizeof(s->user))
-			return nb_err(-EINVAL, "monitor '%s': bad user name", url);
+			return nb_err(-EINVAL, "'%s': bad user name", url);
 		memcpy(s->user, p, (size_t)(at - p));
 		p = at + 1;
 	}
@@ -42,13 +41,13 @@ int nb_telem_ssh_parse(const char *url, struct nb_telem_ssh *s)
 		colon = end;
 	if (colon == p || colon - p >= (long)sizeof(s->host) ||
 	    strcspn(p, " \t'\";`$\\") < (size_t)(colon - p))
-		return nb_err(-EINVAL, "monitor '%s': bad host name", url);
+		return nb_err(-EINVAL, "'%s': bad host name", url);
 	memcpy(s->host, p, (size_t)(colon - p));
 	if (*colon == ':') {
 		long port = strtol(colon + 1, &e, 10);
 
 		if (e != end || port < 1 || port > 65535)
-			return nb_err(-EINVAL, "monitor '%s': bad port", url);
+			return nb_err(-EINVAL, "'%s': bad port", url);
 		s->port = (int)port;
 	}
 	return 0;
@@ -121,7 +120,8 @@ static void why(const struct nb_spawn *sp, char *err, size_t len,
 			 "holds (ssh: Host key verification failed): check "
 			 "the key; nasbench never accepts a changed one");
 	else if (n)
-		snprintf(err, len, "ssh: %.*s", (int)n, e);
+		snprintf(err, len, "%s%.*s", strncmp(e, "ssh: ", 5) ? "ssh: " : "",
+			 (int)n, e);
 	else
 		snprintf(err, len, "ssh exited with status %d", sp->status);
 }
