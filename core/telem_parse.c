@@ -168,8 +168,12 @@ static int is_partition(const struct nb_tp_disks *d, const char *name)
 
 		if (l >= n || strncmp(d->d[i].name, name, l))
 			continue;
+		/* after a name that ends in a digit a partition needs its 'p'
+		 * (or FreeBSD's slice 's'): loop10 is no partition of loop1 */
 		if (*rest == 'p' || *rest == 's')
 			rest++;
+		else if (isdigit((unsigned char)name[l - 1]))
+			continue;
 		if (is_uint(rest))
 			return 1;
 	}

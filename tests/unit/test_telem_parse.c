@@ -87,6 +87,12 @@ static void linux_diskstats(void **state)
 		" 259 0 nvme0n1 4 0 8 1 2 0 4 1 0 3 2 0 0 0 0\n"
 		" 259 1 nvme0n1p1 4 0 8 1 2 0 4 1 0 3 2 0 0 0 0\n", &x), 2);
 	assert_string_equal(x.d[1].name, "nvme0n1");
+	/* loop10 is a disk beside loop1, not its partition */
+	assert_int_equal(nb_tp_linux_diskstats(
+		"   7 1 loop1 10 0 80 1 5 0 40 1 0 7 2 0 0 0 0\n"
+		"   7 10 loop10 10 0 80 1 5 0 40 1 0 9 2 0 0 0 0\n"
+		" 259 2 loop1p1 4 0 8 1 2 0 4 1 0 3 2 0 0 0 0\n", &x), 2);
+	assert_string_equal(x.d[1].name, "loop10");
 	free(a);
 	free(b);
 }
