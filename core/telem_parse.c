@@ -202,6 +202,7 @@ static struct nb_tp_disk *disk_add(struct nb_tp_disks *d, const char *name)
 	memset(k, 0, sizeof(*k));
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	k->busy_pct = -1;
+	k->read_rate = -1;
 	return k;
 }
 
@@ -223,6 +224,7 @@ int nb_tp_linux_diskstats(const char *text, struct nb_tp_disks *d)
 			continue;
 		k->ios = ios;
 		k->io_ms = u64(tok[12]);
+		k->read_bytes = u64(tok[5]) * 512;     /* sectors of 512 bytes */
 	}
 	return drop_partitions(d);
 }
@@ -462,7 +464,7 @@ int nb_tp_bsd_vmstat(const char *text, struct nb_tp_cpu *cpu,
 int nb_tp_bsd_iostat(const char *text, struct nb_tp_disks *d)
 {
 	char line[LINE_MAX_], *tok[MAXTOK];
-	int b = -1, in_hdr = 0;
+	int b = -1, kr = -1, in_hdr = 0;
 
 	d->n = 0;
 	while (next_line(&text, line, sizeof(line))) {
@@ -476,13 +478,17 @@ int nb_tp_bsd_iostat(const char *text, struct nb_tp_disks *d)
 		}
 		if (in_hdr && n > 2 && !strcmp(tok[0], "device")) {
 			b = col_of(tok, n, "%b");
+			kr = col_of(tok, n, "kr/s");
 			in_hdr = 0;
 			continue;
 		}
 		if (b < 0 || n <= b || !isdigit((unsigned char)tok[1][0]))
 			continue;
-		if ((k = disk_add(d, tok[0])))
+		if ((k = disk_add(d, tok[0]))) {
 			k->busy_pct = atof(tok[b]);
+			if (kr > 0 && kr < n)
+				k->read_rate = atof(tok[kr]) * 1024;
+		}
 	}
 	return drop_partitions(d);
 }

@@ -61,6 +61,9 @@ struct nb_tp_disk {
 	uint64_t io_ms;
 	double busy_pct;         /* -1: not given, compute from io_ms */
 	uint64_t ios;            /* reads + writes completed (Linux) */
+	uint64_t read_bytes;     /* read since boot (Linux) */
+	double read_rate;        /* bytes/s read in the tool's interval
+				  * (FreeBSD iostat; -1: not given) */
 };
 
 struct nb_tp_disks {

@@ -37,6 +37,7 @@ struct nb_telem_acc {
 	char name[NB_TP_NAME];
 	double sum;
 	int n;
+	double read_bytes;       /* read in the iteration */
 };
 
 struct nb_telem {

@@ -112,6 +112,10 @@ static void disks_add(struct nb_telem *tm, const struct nb_telem_snap *p,
 		json_t *arr = json_object_get(all, d->name);
 		double pct;
 
+		if (a && d->read_rate >= 0)
+			a->read_bytes += d->read_rate * dt_ms / 1e3;
+		else if (a && was && d->read_bytes >= was->read_bytes)
+			a->read_bytes += (double)(d->read_bytes - was->read_bytes);
 		if (d->busy_pct >= 0)
 			pct = d->busy_pct;
 		else if (was && d->io_ms >= was->io_ms && dt_ms > 0)
@@ -179,6 +183,25 @@ void nb_telem_add(struct nb_telem *tm, const struct nb_telem_snap *c)
 	tm->prev = *c;
 }
 
+/* Bytes the pools' disks read in the iteration (every disk's when no
+ * pool is known): what reads the client's reads cost the disks. */
+static double pool_reads(const struct nb_telem *tm)
+{
+	double sum = 0;
+
+	for (int i = 0; i < tm->nacc; i++) {
+		int in = !tm->vdevs.n;
+
+		for (int v = 0; v < tm->vdevs.n && !in; v++)
+			for (int k = 0; k < tm->vdevs.v[v].ndisks && !in; k++)
+				in = !tm->vdevs.v[v].special &&
+				     !strcmp(tm->vdevs.v[v].disks[k], tm->acc[i].name);
+		if (in)
+			sum += tm->acc[i].read_bytes;
+	}
+	return sum;
+}
+
 /* Per-disk busy over the iteration, the busiest and the least busy. */
 static void disks_summary(struct nb_telem *tm, json_t *sum)
 {
@@ -196,6 +219,7 @@ static void disks_summary(struct nb_telem *tm, json_t *sum)
 			lo = i;
 	}
 	json_object_set_new(sum, "disk_busy_pct", d);
+	json_object_set_new(sum, "disks_read_bytes", json_real(pool_reads(tm)));
 	if (hi >= 0) {
 		json_object_set_new(sum, "disk_busiest", json_string(tm->acc[hi].name));
 		json_object_set_new(sum, "disk_least_busy",

@@ -4,8 +4,10 @@
  * From one iteration's telemetry (the object nb_telem_stop() returned):
  *
  *   memory     the box swapped, or its available memory fell under 5%
- *   cache      a read that should reach the disks was served by the ARC:
- *              more than half the demand reads were hits
+ *   cache      a read that should reach the disks was served by the box's
+ *              RAM: more than half the ARC's demand reads were hits, or
+ *              the disks read less than half the bytes the client read
+ *              (the ARC's dbufs, a page cache: counters the ARC misses)
  *   cpu        the box was CPU-bound: its busiest core at >= 95% for at
  *              least half the samples (compression, checksums, nfsd)
  *   slow-disk  one disk of a vdev >= 1.5x busier than the median of its
@@ -24,6 +26,8 @@
 #define NB_TV_MEM_AVAIL_PCT 5.0
 #define NB_TV_CACHE_HIT_PCT 50.0
 #define NB_TV_CACHE_MIN_READS 100
+#define NB_TV_CACHE_DISK_SHARE 0.5
+#define NB_TV_CACHE_MIN_BYTES (8 << 20)
 #define NB_TV_CPU_PCT 95.0
 #define NB_TV_SLOW_RATIO 1.5
 #define NB_TV_SLOW_MIN_PCT 20.0
@@ -34,6 +38,7 @@ struct nb_tv_ctx {
 	int iteration;
 	int uncached_read;       /* its reads should come from the disks */
 	double figure_bytes;     /* its throughput (0: none) */
+	double read_bytes;       /* the bytes it read (0: none) */
 	double ceiling_bytes;    /* the network's ceiling (0: not measured) */
 };
 

@@ -119,6 +119,10 @@ static void verdicts(const struct nb_workload *w, int iteration, json_t *tel,
 		.figure_bytes = json_number_value(json_object_get(metrics, "bw_bytes")),
 		.ceiling_bytes = ceiling,
 	};
+
+	/* what the client read: its throughput over the I/O's time */
+	c.read_bytes = c.uncached_read ? c.figure_bytes *
+		       json_number_value(json_object_get(metrics, "seconds")) : 0;
 	json_t *v = nb_tv_judge(tel, &c, metrics), *all, *x;
 	size_t i;
 

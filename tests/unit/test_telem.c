@@ -178,6 +178,27 @@ static void verdicts(void **state)
 	assert_null(text_of(v, "network"));
 	json_decref(v);
 	json_decref(t);
+
+	/* reads the ARC never saw (zfs-fuse's dbufs, a page cache) and the
+	 * disks did not serve either: 1 MiB read for 320 MiB asked */
+	t = telemetry("{\"disks_read_bytes\": 1048576, \"arc_hits\": 0,"
+		      " \"arc_misses\": 0}", "[10]");
+	c.uncached_read = 1;
+	c.figure_bytes = 0;
+	c.read_bytes = 320 << 20;
+	v = nb_tv_judge(t, &c, NULL);
+	assert_string_equal(text_of(v, "cache"), "bonnie iteration 4: the box's "
+			    "disks read 1 MiB for the 320 MiB the client read: the "
+			    "box answered from its RAM, not its disks; use a data "
+			    "set of at least twice its RAM");
+	json_decref(v);
+	/* the disks read more than was asked (raidz reads whole records) */
+	json_object_set_new(json_object_get(t, "summary"), "disks_read_bytes",
+			    json_real(900 << 20));
+	v = nb_tv_judge(t, &c, NULL);
+	assert_null(text_of(v, "cache"));
+	json_decref(v);
+	json_decref(t);
 	json_decref(m);
 }
 

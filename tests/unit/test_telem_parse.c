@@ -79,6 +79,7 @@ static void linux_diskstats(void **state)
 	assert_non_null(d);
 	assert_int_equal(d->io_ms, 3160);
 	assert_int_equal(d->ios, 641 + 7265 + 47);
+	assert_int_equal(d->read_bytes, 51328ULL * 512);
 	assert_true(d->busy_pct < 0);
 	/* partitions are not disks */
 	assert_int_equal(nb_tp_linux_diskstats(
@@ -185,6 +186,7 @@ static void freebsd_iostat_gstat(void **state)
 	assert_string_equal(d.d[3].name, "ada3");
 	assert_true(d.d[3].busy_pct == 93);
 	assert_true(d.d[0].busy_pct == 41);
+	assert_true(d.d[0].read_rate == 19328.0 * 1024);
 	/* gstat: partitions and labels are not disks */
 	assert_int_equal(nb_tp_bsd_gstat(g, &d), 4);
 	assert_non_null(nb_tp_disk_find(&d, "ada1"));
