@@ -235,6 +235,9 @@ static void mem_summary(struct nb_telem *tm, json_t *sum)
 	if (tm->total)
 		json_object_set_new(sum, "mem_total_bytes",
 				    json_integer((json_int_t)tm->total));
+	if (f->avail)
+		json_object_set_new(sum, "mem_avail_start_bytes",
+				    json_integer((json_int_t)f->avail));
 	if (tm->avail_min != UINT64_MAX) {
 		json_object_set_new(sum, "mem_avail_min_bytes",
 				    json_integer((json_int_t)tm->avail_min));
