@@ -144,8 +144,10 @@ static void *sampler(void *arg)
 		tm->have_first = 1;
 	}
 	while (tm->have_first && !wait_until(tm, next)) {
-		if (take(tm, cur)) {
-			tm->lost = 1;
+		int rc = take(tm, cur);
+
+		if (rc) {
+			tm->lost = rc != -EINTR;
 			break;
 		}
 		nb_telem_add(tm, cur);
@@ -154,7 +156,10 @@ static void *sampler(void *arg)
 		if (next < nb_now_ns())
 			next = nb_now_ns() + tm->interval_ns / 10;
 	}
-	/* a last part-interval, so that a short iteration has a figure */
+	/* a last part-interval, so that a short iteration has a figure: not
+	 * cut short by the stop, bounded by a timeout of its own */
+	tm->halt = 0;
+	tm->final = 1;
 	if (tm->have_first && !tm->lost &&
 	    (!tm->samples || nb_now_ns() - tm->prev.t_ns > tm->interval_ns / 5) &&
 	    !take(tm, cur))
@@ -172,6 +177,7 @@ int nb_telem_start(struct nb_telem *tm)
 		return 0;
 	tm->warning[0] = 0;
 	tm->stop = tm->lost = tm->have_first = 0;
+	tm->halt = tm->final = 0;
 	rc = nb_telem_series_new(tm);
 	if (rc)
 		return rc;
@@ -194,6 +200,7 @@ json_t *nb_telem_stop(struct nb_telem *tm)
 		return NULL;
 	pthread_mutex_lock(&tm->mu);
 	tm->stop = 1;
+	tm->halt = 1;
 	pthread_cond_signal(&tm->cv);
 	pthread_mutex_unlock(&tm->mu);
 	pthread_join(tm->th, NULL);

@@ -10,6 +10,7 @@
 #include "telem_parse.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 
 enum nb_telem_os { NB_TELEM_LINUX, NB_TELEM_FREEBSD };
@@ -53,6 +54,8 @@ struct nb_telem {
 	pthread_condattr_t ca;
 	pthread_cond_t cv;
 	int running, stop, lost;
+	volatile sig_atomic_t halt; /* stop asked: a sample's ssh is ended */
+	int final;               /* the last sample: a short timeout instead */
 	char warning[640];
 
 	/* the iteration being sampled (the sampler thread's alone) */

@@ -10,6 +10,7 @@
 #include "spawn.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,8 +136,19 @@ int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,
 	int rc;
 
 	*out = NULL;
+	if (tm->final && sp.limit_us > 3000000)
+		sp.limit_us = 3000000;
 	ssh_argv(tm, script, argv, bufs);
+	/* the iteration ended: a sample still waiting for the box is let go
+	 * (no wait of up to the timeout at every iteration's end) */
+	sp.stop = &tm->halt;
+	sp.stop_sig = SIGTERM;
 	rc = nb_spawn_run(&sp);
+	if (!rc && sp.stopped) {
+		nb_spawn_free(&sp);
+		snprintf(err, errlen, "stopped");
+		return -EINTR;
+	}
 	if (rc) {
 		snprintf(err, errlen, "%s", nb_err_last());
 		nb_err_clear();
@@ -252,7 +264,10 @@ int nb_telem_ssh_sample(struct nb_telem *tm, struct nb_telem_snap *s)
 
 	script_of(tm, script, sizeof(script));
 	rc = nb_telem_ssh_run(tm, script, &out, err, sizeof(err));
-	if (rc) {
+	if (rc == -EINTR) {
+		free(out);
+		return rc;           /* the end of the iteration, not a loss */
+	} else if (rc) {
 		nb_telem_warn(tm, err);
 	} else if (!nb_telem_parse_answer(out, tm->os, s)) {
 		nb_telem_warn(tm, "the box's answer held none of the counters "
