@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -130,6 +131,16 @@ static int wait_until(struct nb_telem *tm, uint64_t deadline)
 	return stop;
 }
 
+static uint64_t cpu_us(int who)
+{
+	struct rusage ru;
+
+	if (getrusage(who, &ru))
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
 static void *sampler(void *arg)
 {
 	struct nb_telem *tm = arg;
@@ -165,6 +176,7 @@ static void *sampler(void *arg)
 	    !take(tm, cur))
 		nb_telem_add(tm, cur);
 	free(cur);
+	tm->thread_cpu_us = cpu_us(RUSAGE_THREAD);
 	return NULL;
 }
 
@@ -182,6 +194,8 @@ int nb_telem_start(struct nb_telem *tm)
 	if (rc)
 		return rc;
 	tm->t0 = nb_now_ns();
+	tm->thread_cpu_us = 0;
+	tm->children_us0 = cpu_us(RUSAGE_CHILDREN);
 	/* signals stay with the main thread (its SIGINT handler) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -196,6 +210,8 @@ int nb_telem_start(struct nb_telem *tm)
 
 json_t *nb_telem_stop(struct nb_telem *tm)
 {
+	json_t *j;
+
 	if (!tm || !tm->running)
 		return NULL;
 	pthread_mutex_lock(&tm->mu);
@@ -209,7 +225,14 @@ json_t *nb_telem_stop(struct nb_telem *tm)
 		warnf(tm, "the box stopped answering after %.0f s; the "
 		      "figures of the iteration are kept",
 		      (double)(tm->prev.t_ns - tm->t0) / 1e9);
-	return nb_telem_series_end(tm);
+	j = nb_telem_series_end(tm);
+	/* what watching cost this process: the thread, and the programs it
+	 * ran (ssh, zpool; with engine = fio, fio's too) */
+	if (j)
+		json_object_set_new(j, "cost_cpu_ms", json_pack("{s:f, s:f}",
+			"thread", (double)tm->thread_cpu_us / 1e3, "children",
+			(double)(cpu_us(RUSAGE_CHILDREN) - tm->children_us0) / 1e3));
+	return j;
 }
 
 void nb_telem_close(struct nb_telem *tm)

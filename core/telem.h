@@ -43,7 +43,11 @@
  *                  "disk_busy_pct": { "loop0": 41.0, ... },
  *                  "disk_busiest": "loop3", "disk_least_busy": "loop1" },
  *     "vdevs": [ { "pool": "tank", "vdev": "raidz1-0",
- *                  "disks": ["loop0", ...] } ] }
+ *                  "disks": ["loop0", ...] } ],
+ *     "cost_cpu_ms": { "thread": 3.1, "children": 41.0 } }
+ *
+ * cost_cpu_ms: the sampler thread's CPU in the iteration, and that of the
+ * process's children that ended in it (the sampler's ssh and zpool).
  */
 #ifndef NB_TELEM_H
 #define NB_TELEM_H

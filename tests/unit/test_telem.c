@@ -37,8 +37,9 @@ static void local_sampler(void **state)
 	assert_string_equal(json_string_value(json_object_get(j, "os")), "linux");
 	se = json_object_get(j, "series");
 	su = json_object_get(j, "summary");
-	/* every series as long as the time axis */
-	assert_true(json_array_size(json_object_get(se, "t_ms")) >= 2);
+	/* every series as long as the time axis; at least the last sample,
+	 * however slowly a loaded machine ran the thread (no timing here) */
+	assert_true(json_array_size(json_object_get(se, "t_ms")) >= 1);
 	assert_int_equal(json_array_size(json_object_get(se, "mem_avail_bytes")),
 			 json_array_size(json_object_get(se, "t_ms")));
 	assert_int_equal(json_integer_value(json_object_get(su, "samples")),
@@ -47,6 +48,9 @@ static void local_sampler(void **state)
 	assert_true(json_integer_value(json_object_get(su, "mem_total_bytes")) > 0);
 	assert_true(json_is_object(json_object_get(su, "disk_busy_pct")));
 	assert_string_equal(nb_telem_warning(tm), "");
+	/* what it cost is said */
+	assert_true(json_is_number(json_object_get(json_object_get(j, "cost_cpu_ms"),
+						   "thread")));
 	json_decref(j);
 	/* a second iteration on the same source */
 	assert_int_equal(nb_telem_start(tm), 0);
