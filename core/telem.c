@@ -155,7 +155,11 @@ static void *sampler(void *arg)
 		tm->have_first = 1;
 	}
 	while (tm->have_first && !wait_until(tm, next)) {
-		int rc = take(tm, cur);
+		int rc;
+
+		tm->haltable = 1;
+		rc = take(tm, cur);
+		tm->haltable = 0;
 
 		if (rc) {
 			tm->lost = rc != -EINTR;

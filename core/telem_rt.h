@@ -56,6 +56,9 @@ struct nb_telem {
 	int running, stop, lost;
 	volatile sig_atomic_t halt; /* stop asked: a sample's ssh is ended */
 	int final;               /* the last sample: a short timeout instead */
+	int haltable;            /* a sample of the loop: ended by a stop (the
+				  * first and the last are not: they make the
+				  * iteration's one interval) */
 	uint64_t thread_cpu_us;  /* the sampler thread's CPU in the iteration */
 	uint64_t children_us0;   /* the process's children's CPU at the start */
 	char warning[640];

@@ -141,8 +141,10 @@ int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,
 	ssh_argv(tm, script, argv, bufs);
 	/* the iteration ended: a sample still waiting for the box is let go
 	 * (no wait of up to the timeout at every iteration's end) */
-	sp.stop = &tm->halt;
-	sp.stop_sig = SIGTERM;
+	if (tm->haltable) {
+		sp.stop = &tm->halt;
+		sp.stop_sig = SIGTERM;
+	}
 	rc = nb_spawn_run(&sp);
 	if (!rc && sp.stopped) {
 		nb_spawn_free(&sp);
