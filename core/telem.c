@@ -184,6 +184,12 @@ static void *sampler(void *arg)
 	return NULL;
 }
 
+void nb_telem_set_path(struct nb_telem *tm, const char *path)
+{
+	if (tm)
+		snprintf(tm->path, sizeof(tm->path), "%s", path ? path : "");
+}
+
 int nb_telem_start(struct nb_telem *tm)
 {
 	sigset_t all, old;

@@ -77,6 +77,12 @@ int nb_telem_check(const char *monitor);
  * only for a bad CFG (detail set). */
 int nb_telem_open(struct nb_telem **tm, const struct nb_telem_cfg *cfg);
 
+/* Where the data of the target being measured is on the box (a local
+ * path, an NFS export's path; NULL or "": unknown, an iSCSI LUN): only
+ * the pool that holds it has its vdevs judged ('zfs list'), none when it
+ * is on no pool.  Until changed, for every start. */
+void nb_telem_set_path(struct nb_telem *tm, const char *path);
+
 /* Begin sampling (a thread).  0 or -errno (detail set). */
 int nb_telem_start(struct nb_telem *tm);
 

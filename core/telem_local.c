@@ -151,24 +151,52 @@ int nb_telem_parse_answer(const char *text, int os, struct nb_telem_snap *s)
 	return got;
 }
 
+/* Run ARGV here or SCRIPT on the box: its output (free it), or NULL. */
+static char *box_out(struct nb_telem *tm, char *const *argv, const char *script)
+{
+	struct nb_spawn sp = { .argv = argv, .limit_us = tm->timeout_us };
+	char err[256], *out = NULL;
+
+	if (tm->ssh.host[0]) {
+		if (nb_telem_ssh_run(tm, script, &out, err, sizeof(err)))
+			free(out), out = NULL;
+		return out;
+	}
+	if (nb_spawn_run(&sp) == 0 && sp.status == 0)
+		out = sp.out, sp.out = NULL;
+	nb_spawn_free(&sp);
+	nb_err_clear();
+	return out;
+}
+
+/* Keep the vdevs of the pool that holds TM->path (none when it is on no
+ * dataset); all of them when the path is not known. */
+static void vdevs_of_path(struct nb_telem *tm)
+{
+	char *const argv[] = { "zfs", "list", "-H", "-o", "name,mountpoint", NULL };
+	char *out, pool[NB_TP_NAME];
+	int n = 0, on;
+
+	if (!tm->path[0] || !tm->vdevs.n)
+		return;
+	out = box_out(tm, argv, "zfs list -H -o name,mountpoint 2>/dev/null");
+	on = out && nb_tp_zfs_pool_of(out, tm->path, pool, sizeof(pool));
+	free(out);
+	for (int i = 0; i < tm->vdevs.n; i++)
+		if (on && !strcmp(tm->vdevs.v[i].pool, pool))
+			tm->vdevs.v[n++] = tm->vdevs.v[i];
+	tm->vdevs.n = n;
+}
+
 void nb_telem_vdevs(struct nb_telem *tm)
 {
 	char *const argv[] = { "zpool", "iostat", "-v", NULL };
-	struct nb_spawn sp = { .argv = argv, .limit_us = tm->timeout_us };
-	char err[256];
-	char *out = NULL;
+	char *out = box_out(tm, argv, "zpool iostat -v 2>/dev/null");
 
-	tm->vdevs.n = 0;
-	if (tm->ssh.host[0]) {
-		if (!nb_telem_ssh_run(tm, "zpool iostat -v 2>/dev/null", &out,
-				      err, sizeof(err)))
-			nb_tp_zpool_iostat(out, &tm->vdevs);
-		free(out);
-		return;
-	}
 	/* no zpool, or no pool: no vdevs, and no slow-disk verdict */
-	if (nb_spawn_run(&sp) == 0 && sp.status == 0)
-		nb_tp_zpool_iostat(sp.out, &tm->vdevs);
-	nb_spawn_free(&sp);
-	nb_err_clear();
+	tm->vdevs.n = 0;
+	if (out)
+		nb_tp_zpool_iostat(out, &tm->vdevs);
+	free(out);
+	vdevs_of_path(tm);
 }

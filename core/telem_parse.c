@@ -203,6 +203,7 @@ static struct nb_tp_disk *disk_add(struct nb_tp_disks *d, const char *name)
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	k->busy_pct = -1;
 	k->read_rate = -1;
+	k->ms_per_io = -1;
 	return k;
 }
 
@@ -464,7 +465,7 @@ int nb_tp_bsd_vmstat(const char *text, struct nb_tp_cpu *cpu,
 int nb_tp_bsd_iostat(const char *text, struct nb_tp_disks *d)
 {
 	char line[LINE_MAX_], *tok[MAXTOK];
-	int b = -1, kr = -1, in_hdr = 0;
+	int b = -1, kr = -1, mt = -1, in_hdr = 0;
 
 	d->n = 0;
 	while (next_line(&text, line, sizeof(line))) {
@@ -479,6 +480,7 @@ int nb_tp_bsd_iostat(const char *text, struct nb_tp_disks *d)
 		if (in_hdr && n > 2 && !strcmp(tok[0], "device")) {
 			b = col_of(tok, n, "%b");
 			kr = col_of(tok, n, "kr/s");
+			mt = col_of(tok, n, "ms/t");
 			in_hdr = 0;
 			continue;
 		}
@@ -488,6 +490,8 @@ int nb_tp_bsd_iostat(const char *text, struct nb_tp_disks *d)
 			k->busy_pct = atof(tok[b]);
 			if (kr > 0 && kr < n)
 				k->read_rate = atof(tok[kr]) * 1024;
+			if (mt > 0 && mt < n)
+				k->ms_per_io = atof(tok[mt]);
 		}
 	}
 	return drop_partitions(d);
@@ -608,6 +612,30 @@ int nb_tp_zpool_iostat(const char *text, struct nb_tp_vdevs *v)
 		zp_line(v, &st, line);
 	}
 	return v->n;
+}
+
+int nb_tp_zfs_pool_of(const char *text, const char *path, char *pool,
+		      size_t len)
+{
+	char line[LINE_MAX_], *tok[MAXTOK];
+	size_t best = 0;
+
+	while (next_line(&text, line, sizeof(line))) {
+		size_t l;
+
+		/* NAME<tab>MOUNTPOINT; "-", "none", "legacy" are no place */
+		if (split(line, tok) != 2 || tok[1][0] != '/')
+			continue;
+		l = strlen(tok[1]);
+		while (l > 1 && tok[1][l - 1] == '/')
+			l--;
+		if (strncmp(path, tok[1], l) || (path[l] && path[l] != '/' && l > 1) ||
+		    l < best)
+			continue;
+		best = l;
+		snprintf(pool, len, "%.*s", (int)strcspn(tok[0], "/"), tok[0]);
+	}
+	return best > 0;
 }
 
 const struct nb_tp_disk *nb_tp_disk_find(const struct nb_tp_disks *d,

@@ -30,6 +30,7 @@
 #ifndef NB_TELEM_PARSE_H
 #define NB_TELEM_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define NB_TP_MAXCPU 128
@@ -64,6 +65,8 @@ struct nb_tp_disk {
 	uint64_t read_bytes;     /* read since boot (Linux) */
 	double read_rate;        /* bytes/s read in the tool's interval
 				  * (FreeBSD iostat; -1: not given) */
+	double ms_per_io;        /* the tool's mean time per transaction
+				  * (FreeBSD iostat ms/t; -1: not given) */
 };
 
 struct nb_tp_disks {
@@ -123,6 +126,12 @@ int nb_tp_bsd_gstat(const char *text, struct nb_tp_disks *d);
  * several reports, the operations of the last.  Disk names lose a
  * leading "/dev/" (they are then diskstats' and iostat's names). */
 int nb_tp_zpool_iostat(const char *text, struct nb_tp_vdevs *v);
+
+/* The pool whose dataset holds PATH, from 'zfs list -H -o name,mountpoint'
+ * (the dataset with the longest mountpoint PATH is at or below), into
+ * POOL.  1 when found, 0 when PATH is on no dataset. */
+int nb_tp_zfs_pool_of(const char *text, const char *path, char *pool,
+		      size_t len);
 
 /* The disk named NAME in D, or NULL. */
 const struct nb_tp_disk *nb_tp_disk_find(const struct nb_tp_disks *d,

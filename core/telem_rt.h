@@ -39,11 +39,15 @@ struct nb_telem_acc {
 	double sum;
 	int n;
 	double read_bytes;       /* read in the iteration */
+	double ios, io_ms;       /* I/Os done and ms busy (Linux's counters) */
+	double ms_sum;           /* or the tool's ms per I/O, summed (FreeBSD) */
+	int ms_n;
 };
 
 struct nb_telem {
 	struct nb_telem_cfg cfg;
 	char source[320];
+	char path[1024];         /* the target's data on the box ("": unknown) */
 	int os;                  /* enum nb_telem_os */
 	int arc_kind;            /* enum nb_telem_arc (local and Linux boxes) */
 	uint64_t interval_ns, timeout_us;

@@ -116,6 +116,13 @@ static void disks_add(struct nb_telem *tm, const struct nb_telem_snap *p,
 			a->read_bytes += d->read_rate * dt_ms / 1e3;
 		else if (a && was && d->read_bytes >= was->read_bytes)
 			a->read_bytes += (double)(d->read_bytes - was->read_bytes);
+		if (a && d->ms_per_io >= 0) {
+			a->ms_sum += d->ms_per_io;
+			a->ms_n++;
+		} else if (a && was && d->ios >= was->ios && d->io_ms >= was->io_ms) {
+			a->ios += (double)(d->ios - was->ios);
+			a->io_ms += (double)(d->io_ms - was->io_ms);
+		}
 		if (d->busy_pct >= 0)
 			pct = d->busy_pct;
 		else if (was && d->io_ms >= was->io_ms && dt_ms > 0)
@@ -202,6 +209,24 @@ static double pool_reads(const struct nb_telem *tm)
 	return sum;
 }
 
+/* Each disk's busy time per I/O over the iteration (ms): what tells a
+ * slow disk from one that only had more to do. */
+static json_t *per_io(const struct nb_telem *tm)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; i < tm->nacc; i++) {
+		const struct nb_telem_acc *a = &tm->acc[i];
+
+		if (a->ms_n)
+			json_object_set_new(o, a->name, num(a->ms_sum / a->ms_n));
+		else if (a->ios > 0)
+			json_object_set_new(o, a->name, json_real(
+				round(a->io_ms / a->ios * 1000) / 1000));
+	}
+	return o;
+}
+
 /* Per-disk busy over the iteration, the busiest and the least busy. */
 static void disks_summary(struct nb_telem *tm, json_t *sum)
 {
@@ -219,6 +244,7 @@ static void disks_summary(struct nb_telem *tm, json_t *sum)
 			lo = i;
 	}
 	json_object_set_new(sum, "disk_busy_pct", d);
+	json_object_set_new(sum, "disk_ms_per_io", per_io(tm));
 	json_object_set_new(sum, "disks_read_bytes", json_real(pool_reads(tm)));
 	if (hi >= 0) {
 		json_object_set_new(sum, "disk_busiest", json_string(tm->acc[hi].name));

@@ -122,7 +122,7 @@ static void cpu(const json_t *tel, const struct nb_tv_ctx *c, json_t *out)
 	add(out, c, "cpu", t);
 }
 
-/* The median busy share of VDEV's disks other than SKIP; -1: none. */
+/* The median of BUSY's figures of VDEV's disks other than SKIP; -1: none. */
 static double peers(const json_t *disks, const json_t *busy, size_t skip)
 {
 	json_t *a = json_array(), *d;
@@ -140,7 +140,7 @@ static double peers(const json_t *disks, const json_t *busy, size_t skip)
 	return m;
 }
 
-static void slow_vdev(const json_t *v, const json_t *busy,
+static void slow_vdev(const json_t *v, const json_t *busy, const json_t *per_io,
 		      const struct nb_tv_ctx *c, json_t *out)
 {
 	const json_t *disks = json_object_get(v, "disks"), *d;
@@ -151,10 +151,15 @@ static void slow_vdev(const json_t *v, const json_t *busy,
 	json_array_foreach(disks, i, d) {
 		const char *name = json_string_value(d);
 		double b = dnum(busy, name, -1), p = peers(disks, busy, i);
+		double m = dnum(per_io, name, -1), pm = peers(disks, per_io, i);
 		char t[400];
 		json_t *j;
 
 		if (b < NB_TV_SLOW_MIN_PCT || p < 0 || b < NB_TV_SLOW_RATIO * p)
+			continue;
+		/* busier for taking longer over each I/O, not for having more
+		 * of them (raidz's first disk takes more small writes) */
+		if (m >= 0 && pm > 0 && m < NB_TV_SLOW_RATIO * pm)
 			continue;
 		snprintf(t, sizeof(t), "disk %s of %s was %.1fx busier than its "
 			 "peers during %s iteration %d (%.0f%% against %.0f%%): a "
@@ -217,7 +222,8 @@ json_t *nb_tv_judge(const json_t *tel, const struct nb_tv_ctx *c,
 		cache(s, c, out);
 		cpu(tel, c, out);
 		json_array_foreach(json_object_get(tel, "vdevs"), i, v)
-			slow_vdev(v, json_object_get(s, "disk_busy_pct"), c, out);
+			slow_vdev(v, json_object_get(s, "disk_busy_pct"),
+				  json_object_get(s, "disk_ms_per_io"), c, out);
 	}
 	network(c, out);
 	return out;

@@ -11,7 +11,9 @@
  *   cpu        the box was CPU-bound: its busiest core at >= 95% for at
  *              least half the samples (compression, checksums, nfsd)
  *   slow-disk  one disk of a vdev >= 1.5x busier than the median of its
- *              peers (and at least 20% busy): named
+ *              peers (and at least 20% busy), and as much slower over each
+ *              of its I/Os where the box tells (not a disk that only had
+ *              more to do): named
  *   network    the figure is within 10% of the link's measured ceiling
  *
  * Each verdict is { "kind", "iteration", "text" [, "disk", "vdev"] }; the

@@ -78,6 +78,10 @@ void nb_run_telem_target(struct nb_run_telem *rt, struct nb_target *t,
 	rt->ceiling = 0;
 	if (monitor)
 		open_source(rt, monitor);
+	/* which pool holds the target's data: its path on the box (a local
+	 * path, an NFS export's); a LUN's is not known */
+	nb_telem_set_path(rt->tm, t->ops && !strcmp(t->ops->name, "iscsi") ?
+			  NULL : t->cfg->u.path);
 	if (!netbase_wanted(rt, t))
 		return;
 	if (nb_netbase_run(t, p, &nc, &net)) {

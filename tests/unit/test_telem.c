@@ -44,7 +44,8 @@ static void local_sampler(void **state)
 			 json_array_size(json_object_get(se, "t_ms")));
 	assert_int_equal(json_integer_value(json_object_get(su, "samples")),
 			 json_array_size(json_object_get(se, "t_ms")));
-	assert_true(json_number_value(json_object_get(su, "cpu_busy_max_pct")) > 0);
+	assert_true(json_is_number(json_object_get(su, "cpu_busy_max_pct")));
+	assert_true(json_number_value(json_object_get(su, "cpu_busy_max_pct")) <= 100);
 	assert_true(json_integer_value(json_object_get(su, "mem_total_bytes")) > 0);
 	assert_true(json_is_object(json_object_get(su, "disk_busy_pct")));
 	assert_string_equal(nb_telem_warning(tm), "");
@@ -172,6 +173,19 @@ static void verdicts(void **state)
 			    "is within 10% of the network's ceiling (94.0 MB/s, "
 			    "measured before the workloads): the figure is the "
 			    "link's, not the disks'");
+	json_decref(v);
+	/* busier for more I/Os, each as quick as its peers': no slow disk;
+	 * each I/O 3x as long: the slow one */
+	json_object_set_new(json_object_get(t, "summary"), "disk_ms_per_io",
+			    json_loads("{\"loop0\": 2.0, \"loop1\": 2.1, \"loop2\": 1.9,"
+				       " \"loop3\": 2.2}", 0, NULL));
+	v = nb_tv_judge(t, &c, NULL);
+	assert_null(text_of(v, "slow-disk"));
+	json_decref(v);
+	json_object_set_new(json_object_get(json_object_get(t, "summary"), "disk_ms_per_io"),
+			    "loop3", json_real(6.0));
+	v = nb_tv_judge(t, &c, NULL);
+	assert_non_null(text_of(v, "slow-disk"));
 	json_decref(v);
 	/* under the thresholds: no cache verdict for a read meant to be
 	 * cached, none for a figure 11% under the ceiling */

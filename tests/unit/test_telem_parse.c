@@ -187,6 +187,7 @@ static void freebsd_iostat_gstat(void **state)
 	assert_true(d.d[3].busy_pct == 93);
 	assert_true(d.d[0].busy_pct == 41);
 	assert_true(d.d[0].read_rate == 19328.0 * 1024);
+	assert_true(d.d[3].ms_per_io == 26);
 	/* gstat: partitions and labels are not disks */
 	assert_int_equal(nb_tp_bsd_gstat(g, &d), 4);
 	assert_non_null(nb_tp_disk_find(&d, "ada1"));
@@ -238,6 +239,27 @@ static void zpool_iostat(void **state)
 	free(f);
 }
 
+static void zfs_pool_of(void **state)
+{
+	static const char list[] =
+		"nblab\t/var/tmp/nasbench-lab/mnt\n"
+		"nblab/nfs\t/var/tmp/nasbench-lab/mnt/nfs\n"
+		"tank\t/mnt/tank\n"
+		"tank/vm\tlegacy\n"
+		"other\t/var/tmp/nasbench-lab/mnt/nfsx\n";
+	char pool[48] = "";
+
+	(void)state;
+	assert_int_equal(nb_tp_zfs_pool_of(list, "/var/tmp/nasbench-lab/mnt/nfs/nasbench.x",
+					   pool, sizeof(pool)), 1);
+	assert_string_equal(pool, "nblab");
+	assert_int_equal(nb_tp_zfs_pool_of(list, "/mnt/tank", pool, sizeof(pool)), 1);
+	assert_string_equal(pool, "tank");
+	/* /mnt/tankx is not below /mnt/tank; /tmp is on no pool */
+	assert_int_equal(nb_tp_zfs_pool_of(list, "/mnt/tankx/a", pool, sizeof(pool)), 0);
+	assert_int_equal(nb_tp_zfs_pool_of(list, "/tmp/x", pool, sizeof(pool)), 0);
+}
+
 static void answer_sections(void **state)
 {
 	char *st = test_slurp(G "linux-stat.1"), *mi = test_slurp(G "linux-meminfo");
@@ -276,6 +298,7 @@ int main(void)
 		cmocka_unit_test(freebsd_swapinfo_vmstat),
 		cmocka_unit_test(freebsd_iostat_gstat),
 		cmocka_unit_test(zpool_iostat),
+		cmocka_unit_test(zfs_pool_of),
 		cmocka_unit_test(answer_sections),
 	};
 
