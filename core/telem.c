@@ -231,6 +231,8 @@ json_t *nb_telem_stop(struct nb_telem *tm)
 	pthread_mutex_unlock(&tm->mu);
 	pthread_join(tm->th, NULL);
 	tm->running = 0;
+	if (tm->ssh.host[0])
+		nb_telem_ssh_stream_end(tm);
 	if (tm->lost && !tm->warning[0])
 		warnf(tm, "the box stopped answering after %.0f s; the "
 		      "figures of the iteration are kept",

@@ -31,6 +31,13 @@ struct nb_telem_ssh {
 	int port;
 	char dir[64];            /* the scratch directory of the socket */
 	char ctl[96];            /* its control socket */
+	/* an iteration's samples: one remote loop that prints a sample each
+	 * half interval into a FIFO the sampler drains (one ssh client an
+	 * iteration, not one a sample) */
+	int streaming, fd;
+	char fifo[96];
+	char *buf;
+	size_t len, cap;
 };
 
 /* Per disk over the iteration: the sum of the samples' busy shares. */
@@ -52,6 +59,7 @@ struct nb_telem {
 	int arc_kind;            /* enum nb_telem_arc (local and Linux boxes) */
 	uint64_t interval_ns, timeout_us;
 	struct nb_telem_ssh ssh;
+	void *stream;            /* the remote loop's struct nb_spawn */
 
 	pthread_t th;
 	pthread_mutex_t mu;
@@ -94,6 +102,8 @@ int nb_telem_local_sample(struct nb_telem *tm, struct nb_telem_snap *s);
 int nb_telem_ssh_parse(const char *url, struct nb_telem_ssh *s);
 int nb_telem_ssh_open(struct nb_telem *tm);
 int nb_telem_ssh_sample(struct nb_telem *tm, struct nb_telem_snap *s);
+/* End the iteration's remote loop (its ssh client). */
+void nb_telem_ssh_stream_end(struct nb_telem *tm);
 void nb_telem_ssh_close(struct nb_telem *tm);
 /* Run SCRIPT on the box: its output into *OUT (free it); 0, or -EIO with
  * ssh's complaint in ERR. */

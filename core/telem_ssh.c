@@ -5,15 +5,21 @@
  *               (ControlMaster) that every sample rides on.
  */
 #include "telem_rt.h"
+#include "clock.h"
 #include "err.h"
+#include "grow.h"
 #include "fsutil.h"
 #include "spawn.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int nb_telem_ssh_parse(const char *url, struct nb_telem_ssh *s)
 {
@@ -258,26 +264,152 @@ static void script_of(struct nb_telem *tm, char *buf, size_t len)
 		 "echo \"$f $(cat $f)\"; done;" : "");
 }
 
+/* The remote loop of this iteration: SCRIPT, "@end", a half interval's
+ * sleep (FreeBSD's iostat takes the interval itself), again. */
+static int stream_start(struct nb_telem *tm)
+{
+	char *argv[40], bufs[16][320], script[1200], loop[1500], err[128];
+	struct nb_spawn *sp = calloc(1, sizeof(*sp));
+	double half = (double)tm->interval_ns / 2e9;
+
+	if (!sp)
+		return -ENOMEM;
+	snprintf(tm->ssh.fifo, sizeof(tm->ssh.fifo), "%s/stream", tm->ssh.dir);
+	snprintf(err, sizeof(err), "%s/stream.err", tm->ssh.dir);
+	unlink(tm->ssh.fifo);
+	if (mkfifo(tm->ssh.fifo, 0600) ||
+	    (tm->ssh.fd = open(tm->ssh.fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		free(sp);
+		return -errno;
+	}
+	script_of(tm, script, sizeof(script));
+	snprintf(loop, sizeof(loop), "while :; do %s; echo @end; %s; done", script,
+		 tm->os == NB_TELEM_FREEBSD ? "true" : "sleep %.3f");
+	snprintf(script, sizeof(script), loop, half < 0.1 ? 0.1 : half);
+	ssh_argv(tm, script, argv, bufs);
+	sp->argv = argv;
+	sp->out_path = tm->ssh.fifo;
+	sp->err_path = strdup(err);
+	if (nb_spawn_start(sp)) {
+		free((char *)sp->err_path);
+		free(sp);
+		close(tm->ssh.fd);
+		nb_err_clear();
+		return -EIO;
+	}
+	tm->stream = sp;
+	tm->ssh.streaming = 1;
+	tm->ssh.len = 0;
+	return 0;
+}
+
+void nb_telem_ssh_stream_end(struct nb_telem *tm)
+{
+	struct nb_spawn *sp = tm->stream;
+
+	if (!tm->ssh.streaming)
+		return;
+	nb_spawn_free(sp);       /* its group killed and reaped */
+	free((char *)sp->err_path);
+	free(sp);
+	tm->stream = NULL;
+	close(tm->ssh.fd);
+	unlink(tm->ssh.fifo);
+	tm->ssh.streaming = 0;
+}
+
+/* What the FIFO holds now, appended to the buffer; -1 at its end (the
+ * remote loop is gone). */
+static int drain(struct nb_telem *tm)
+{
+	char chunk[16384];
+	ssize_t n;
+
+	while ((n = read(tm->ssh.fd, chunk, sizeof(chunk))) > 0) {
+		char *b = nb_grow(tm->ssh.buf, &tm->ssh.cap, tm->ssh.len + (size_t)n + 1,
+				  65536);
+
+		if (!b)
+			return -1;
+		tm->ssh.buf = b;
+		memcpy(b + tm->ssh.len, chunk, (size_t)n);
+		tm->ssh.len += (size_t)n;
+		b[tm->ssh.len] = 0;
+	}
+	return n == 0 ? -1 : 0;  /* 0: no writer left */
+}
+
+/* The latest whole sample of the buffer into S (the older ones dropped):
+ * 1, or 0 when none is whole yet. */
+static int latest(struct nb_telem *tm, struct nb_telem_snap *s, int *got)
+{
+	char *b = tm->ssh.buf, *end = NULL, *prev = NULL, *p;
+
+	for (p = b; b && (p = strstr(p, "@end\n")); p += 5)
+		if (p == b || p[-1] == '\n')
+			prev = end, end = p;
+	if (!end)
+		return 0;
+	*end = 0;
+	*got = nb_telem_parse_answer(prev ? prev + 5 : b, tm->os, s);
+	tm->ssh.len -= (size_t)(end + 5 - b);
+	memmove(b, end + 5, tm->ssh.len + 1);
+	return 1;
+}
+
+static void stream_why(struct nb_telem *tm, char *err, size_t len)
+{
+	char path[128], *e = NULL;
+
+	snprintf(path, sizeof(path), "%s/stream.err", tm->ssh.dir);
+	if (!nb_read_file(path, &e, NULL) && e[0]) {
+		size_t n = strlen(e);
+
+		while (n && e[n - 1] == '\n')
+			e[--n] = 0;
+		snprintf(err, len, "ssh: %s", strrchr(e, '\n') ? strrchr(e, '\n') + 1 : e);
+	} else {
+		snprintf(err, len, "the box stopped answering");
+	}
+	free(e);
+}
+
 int nb_telem_ssh_sample(struct nb_telem *tm, struct nb_telem_snap *s)
 {
-	char script[1200], err[400];
-	char *out = NULL;
-	int rc;
+	uint64_t deadline = nb_now_us() + (tm->final && tm->timeout_us > 3000000 ?
+					   3000000 : tm->timeout_us);
+	char err[400];
+	int got = 0, gone = 0;
 
-	script_of(tm, script, sizeof(script));
-	rc = nb_telem_ssh_run(tm, script, &out, err, sizeof(err));
-	if (rc == -EINTR) {
-		free(out);
-		return rc;           /* the end of the iteration, not a loss */
-	} else if (rc) {
-		nb_telem_warn(tm, err);
-	} else if (!nb_telem_parse_answer(out, tm->os, s)) {
+	if (!tm->ssh.streaming && stream_start(tm)) {
+		nb_telem_warn(tm, "cannot start the remote sampler");
+		return -EIO;
+	}
+	for (;;) {
+		struct pollfd pf = { tm->ssh.fd, POLLIN, 0 };
+
+		gone = drain(tm) < 0;
+		if (latest(tm, s, &got))
+			break;
+		if (tm->haltable && tm->halt)
+			return -EINTR;
+		if (gone || nb_now_us() >= deadline) {
+			if (gone)
+				stream_why(tm, err, sizeof(err));
+			else
+				snprintf(err, sizeof(err), "no answer within %.0f s",
+					 (double)tm->timeout_us / 1e6);
+			nb_telem_warn(tm, err);
+			return -EIO;
+		}
+		poll(&pf, 1, 50);
+	}
+	if (!got) {
 		nb_telem_warn(tm, "the box's answer held none of the counters "
 			      "asked for");
-		rc = -EIO;
+		return -EIO;
 	}
-	free(out);
-	return rc;
+	return 0;
 }
 
 void nb_telem_ssh_close(struct nb_telem *tm)
@@ -285,6 +417,9 @@ void nb_telem_ssh_close(struct nb_telem *tm)
 	char *argv[40], bufs[16][320];
 	struct nb_spawn sp = { .argv = argv, .limit_us = 5000000 };
 
+	nb_telem_ssh_stream_end(tm);
+	free(tm->ssh.buf);
+	tm->ssh.buf = NULL;
 	if (!tm->ssh.dir[0])
 		return;
 	ssh_argv(tm, NULL, argv, bufs);
