@@ -6,7 +6,7 @@
  * the client is the box) or a box reached over SSH ("ssh://user@host[:port]":
  * OpenSSH's client in batch mode, keys or an agent only, one connection
  * multiplexed for the run through a control socket in a scratch directory
- * of its own).  Linux boxes give /proc and the ARC's kstat (OpenZFS, or
+ * of its own; an iteration's samples come from one remote loop).  Linux boxes give /proc and the ARC's kstat (OpenZFS, or
  * zfs-fuse's /zfs-kstat files); FreeBSD/TrueNAS boxes sysctl, swapinfo and
  * iostat -x; both 'zpool iostat -v' for the pools' vdevs.
  *
