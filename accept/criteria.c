@@ -32,13 +32,14 @@ static const char *const stat_names[] = { "default", "median", "worst", "best",
 /* Metrics judged by their worst iteration unless told otherwise. */
 static const char *const verdict_metrics[] = {
 	"durable", "corrupt_blocks", "misplaced_blocks", "stale_blocks",
-	"conform_failed", "steady", NULL,
+	"conform_failed", "steady", "box_swapped_bytes", NULL,
 };
 
 /* Names offered in "did you mean" (aliases first). */
 static const char *const user_names[] = {
 	"mb_s", "mib_s", "bw", "iops", "p50_us", "p90_us", "p99_us",
 	"p99.9_us", "max_us", "mean_us", "p99_ms", "durable", "steady",
+	"max_swap_used",
 };
 
 const char *nb_accept_op_name(int op)

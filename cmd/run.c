@@ -50,6 +50,8 @@ static const struct nb_opt run_opts[] = {
 	{ "no-space-check", 0, NULL, O_NO_SPACE, "do not refuse when the target "
 	  "reports too little free space (quotas, thin provisioning may "
 	  "misreport)" },
+	{ NULL, 0, NULL, 0, "What the box did (docs/telemetry.md):" },
+	{ NULL, 0, "box", 0, NULL },
 	{ NULL, 0, NULL, 0, "Acceptance and output:" },
 	{ "accept", 0, "FILE", O_ACCEPT, "acceptance criteria (instead of the box "
 	  "file's [accept] section; see docs/accept.md)" },

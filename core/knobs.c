@@ -4,6 +4,7 @@
 #include "err.h"
 #include "suggest.h"
 #include "sweep.h"
+#include "telem.h"
 #include "units.h"
 
 #include <errno.h>
@@ -21,6 +22,14 @@
 #define TGT(f) FIELD(NB_KB_TARGET, struct nb_target_cfg, f)
 /* A [box] key that is a label of the result only (it lives nowhere). */
 #define LABEL(n) .section = "box", .name = n, .type = NB_KT_LABEL
+
+/* The monitor's URL: local, auto, off, or an ssh:// URL nasbench can use. */
+static int monitor_check(const char *v)
+{
+	if (!strcmp(v, "auto") || !strcmp(v, "off") || !strcmp(v, "none"))
+		return 0;
+	return nb_telem_check(v);
+}
 
 const struct nb_knob nb_knobs[] = {
 	{ LABEL("name"), .help = "name of the box under test" },
@@ -54,7 +63,40 @@ const struct nb_knob nb_knobs[] = {
 	{ .section = "box", .name = "history", .type = NB_KT_BOOL, CFG(history),
 	  .help = "record every run in the results history ($NASBENCH_DB, else "
 	  "~/.local/share/nasbench/history.db; as run --history)",
-	  .flags = NB_KF_NOLABEL },
+	  .flags = NB_KF_NOLABEL,
+	},
+	{ .section = "box", .name = "monitor", .type = NB_KT_STR,
+	  CFG(monitor.url), .def = "auto", .check = monitor_check,
+	  .help = "what the box did during the run (docs/telemetry.md): local "
+	  "(this machine is the box), ssh://[user@]host[:port] (OpenSSH, keys "
+	  "or an agent only), auto (local for a local path target, else "
+	  "none) or off",
+	  .opt = "monitor", .metavar = "WHERE", .flags = NB_KF_NOLABEL,
+	},
+	{ .section = "box", .name = "monitor-interval", .type = NB_KT_DURATION,
+	  CFG(monitor.interval_us), .min = 100000, .max = 60000000, .def = "1s",
+	  .help = "the box's telemetry: time between samples",
+	  .opt = "monitor-interval", .metavar = "TIME", .flags = NB_KF_NOLABEL,
+	},
+	{ .section = "box", .name = "monitor-identity", .type = NB_KT_STR,
+	  CFG(monitor.identity),
+	  .help = "ssh monitor: the private key file (else the agent's and "
+	  "ssh's own)",
+	  .flags = NB_KF_NOLABEL,
+	},
+	{ .section = "box", .name = "monitor-known-hosts", .type = NB_KT_STR,
+	  CFG(monitor.known_hosts),
+	  .help = "ssh monitor: the known_hosts file that holds the box's host "
+	  "key (else ssh's own)",
+	  .flags = NB_KF_NOLABEL,
+	},
+	{ .section = "box", .name = "netbase", .type = NB_KT_CHOICE,
+	  CFG(monitor.netbase), .choices = "auto|yes|no", .def = "auto",
+	  .help = "network baseline before an NFS or iSCSI target's workloads: "
+	  "round trips and the ceiling of re-reading a region from the box's "
+	  "RAM (auto: when a monitor is set)",
+	  .opt = "netbase", .metavar = "auto|yes|no", .flags = NB_KF_NOLABEL,
+	},
 
 	{ .section = "target", .name = "url", .type = NB_KT_URL, TGT(url),
 	  .help = "path, file:///path, nfs://host/export/dir or iscsi://host/iqn/lun" },

@@ -85,6 +85,18 @@ const struct nb_metric nb_metrics[] = {
 	{ "sat_bw_bytes", "sat MB/s", "bytes/s", NB_HIGHER, 1e-6, "saturation: the sweep's highest throughput" },
 	{ "sweep_steps", "steps", "steps", NB_NEITHER, 1, "steps the sweep ran" },
 	{ "little_failed", "Little off", "steps", NB_LOWER, 1, "sweep steps failing Little's law (IOPS x mean latency vs outstanding I/O, 10%)" },
+	/* the box's telemetry (docs/telemetry.md): what the box did, shown
+	 * beside the figures and judged only where less is plainly better */
+	{ "box_cpu_max_pct", "box %CPU", "%", NB_NEITHER, 1,
+	  "the box's busiest core, its busiest second" },
+	{ "box_mem_avail_min_pct", "box mem%", "%", NB_NEITHER, 1,
+	  "the box's available memory at its lowest, % of its RAM" },
+	{ "box_swapped_bytes", "box swapped", "bytes", NB_LOWER, 1,
+	  "bytes the box pushed out to swap during the iteration" },
+	{ "box_arc_hit_pct", "ARC hit%", "%", NB_NEITHER, 1,
+	  "share of the box's ARC demand reads answered from the ARC" },
+	{ "box_disk_busy_max_pct", "disk busy%", "%", NB_NEITHER, 1,
+	  "the box's busiest disk, % of the iteration busy" },
 	{ NULL, NULL, NULL, 0, 0, NULL },
 };
 
@@ -103,6 +115,7 @@ static const struct {
 	{ "mean_us", "lat_mean_us", 1 },
 	{ "p99_ms", "lat_p99_us", 1e-3 },
 	{ "mb_s_at_slo", "slo_bw_bytes", 1e-6 },
+	{ "max_swap_used", "box_swapped_bytes", 1 },
 };
 
 /* What a name's suffix says about a metric the table does not list

@@ -179,6 +179,11 @@ struct nb_runner_ops {
 	 * program that needs a path (fio).  NULL on remote runners. */
 	int (*local_path)(struct nb_target *t, const char *name, char *buf,
 			  size_t len, uint64_t *base);
+
+	/* Optional: one protocol round trip that touches no data (NFS NULL,
+	 * iSCSI NOP-Out), its time into *RTT_NS: the link's floor latency.
+	 * Called with no I/O in flight.  0 or -errno (detail set). */
+	int (*ping)(struct nb_target *t, uint64_t *rtt_ns);
 };
 
 struct nb_target {

@@ -1,8 +1,8 @@
 /*
  * charts.c - the charts of 'nasbench report' as gnuplot inputs
  * (formats/chart.c draws them): throughput and IOPS across workloads, per
- * workload the latency percentiles, the throughput over time and the
- * other figures grouped by unit.
+ * workload the latency percentiles, the throughput over time, what the
+ * box did over the same seconds, and the other figures grouped by unit.
  */
 #include "model.h"
 #include "../formats/chart.h"
@@ -15,12 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Figures with charts of their own (the box's: box_chart()). */
 static int is_standard(const char *m)
 {
 	/* a sweep's step count and Little's-law tally: no chart of their own */
 	return !strcmp(m, "bw_bytes") || !strcmp(m, "iops") ||
 	       !strcmp(m, "seconds") || !strncmp(m, "lat_", 4) ||
-	       !strcmp(m, "sweep_steps") || !strcmp(m, "little_failed");
+	       !strcmp(m, "sweep_steps") || !strcmp(m, "little_failed") ||
+	       !strncmp(m, "box_", 4);
 }
 
 /* The unit group of a non-standard metric: the table's unit, else the
@@ -116,8 +118,8 @@ static int bars(struct nb_report *r, const char *dir, const char *name,
 
 /* The iteration of C for WL whose bw_bytes is the median, if it carries a
  * per-second series; else the first that carries one. */
-static const json_t *series_of(const struct nb_report *r, const struct nb_report_cfg *c,
-			       const char *wl)
+static const json_t *iteration_of(const struct nb_report *r,
+				  const struct nb_report_cfg *c, const char *wl)
 {
 	const json_t *best = NULL;
 	double med = NAN, dist = INFINITY;
@@ -137,7 +139,7 @@ static const json_t *series_of(const struct nb_report *r, const struct nb_report
 				   fabs(json_number_value(bw) - med) : INFINITY / 2;
 
 			if (json_array_size(s) && (!best || d < dist))
-				best = s, dist = d;
+				best = it, dist = d;
 		}
 	});
 	return best;
@@ -192,7 +194,8 @@ static int cfg_chart(struct nb_report *r, const char *dir, const char *wl,
 static size_t series_line(const struct nb_report *r, size_t c, const char *wl,
 			  double **x, double **y)
 {
-	const json_t *sr = series_of(r, &r->cfgs[c], wl);
+	const json_t *sr = json_object_get(iteration_of(r, &r->cfgs[c], wl),
+					   "series_bw_bytes");
 	size_t len = json_array_size(sr);
 
 	if (len < 2)     /* one second is a point, not a line */
@@ -210,6 +213,105 @@ static const struct cfg_chart series_chart = {
 	"series", "throughput over time", "seconds into the run", "MB/s", 0, 0,
 	series_line,
 };
+
+#define BOX_LINES 10
+
+/* One line of the box chart: the series NAME of TEL (SCALE times each
+ * value), on the I/O series' time axis.  Its points, 0 when none. */
+static size_t box_line(const json_t *tel, const json_t *values, double scale,
+		       double **x, double **y)
+{
+	const json_t *t = json_object_get(json_object_get(tel, "series"), "t_ms");
+	double off = json_number_value(json_object_get(tel, "io_offset_ms"));
+	size_t n = json_array_size(t), m = 0;
+
+	*x = calloc(n + 1, sizeof(double));
+	*y = calloc(n + 1, sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		const json_t *v = json_array_get(values, i);
+
+		if (!json_is_number(v))
+			continue;
+		(*x)[m] = (json_number_value(json_array_get(t, i)) - off) / 1e3;
+		(*y)[m++] = json_number_value(v) * scale;
+	}
+	if (!m) {
+		free(*x), free(*y);
+		*x = *y = NULL;
+	}
+	return m;
+}
+
+/* Which disks the box chart shows: the pools' (not logs or caches), else
+ * those that were busy at all. */
+static int box_disk(const json_t *tel, const char *disk)
+{
+	const json_t *vd = json_object_get(tel, "vdevs"), *v, *d;
+	size_t i, k;
+
+	if (!json_array_size(vd))
+		return json_number_value(json_object_get(json_object_get(
+			json_object_get(tel, "summary"), "disk_busy_pct"), disk)) >= 1;
+	json_array_foreach(vd, i, v)
+		json_array_foreach(json_object_get(v, "disks"), k, d)
+			if (!json_is_true(json_object_get(v, "special")) &&
+			    !strcmp(json_string_value(d), disk))
+				return 1;
+	return 0;
+}
+
+/* Configuration C's chart under the throughput over time: what the box
+ * did over the same seconds of the same iteration (its busiest core,
+ * memory available, each disk's busy share; docs/telemetry.md). */
+static int box_cfg_chart(struct nb_report *r, const char *dir, const char *wl,
+			 const char *slug, int wl_index, size_t c)
+{
+	const json_t *tel = json_object_get(iteration_of(r, &r->cfgs[c], wl),
+					    "telemetry");
+	const json_t *se = json_object_get(tel, "series"), *arr;
+	double total = json_number_value(json_object_get(
+		json_object_get(tel, "summary"), "mem_total_bytes"));
+	const char *names[BOX_LINES];
+	double *x[BOX_LINES], *y[BOX_LINES];
+	size_t n[BOX_LINES], ns = 0;
+	char name[200], title[300], label[BOX_LINES][80];
+	const char *disk;
+	int rc = 0;
+
+	if (!tel)
+		return 0;
+	n[ns] = box_line(tel, json_object_get(se, "cpu_busy_max_pct"), 1, &x[ns], &y[ns]);
+	names[ns] = "CPU, the busiest core";
+	ns += n[ns] > 0;
+	if (total > 0) {
+		n[ns] = box_line(tel, json_object_get(se, "mem_avail_bytes"),
+				 100 / total, &x[ns], &y[ns]);
+		names[ns] = "memory available";
+		ns += n[ns] > 0;
+	}
+	json_object_foreach((json_t *)json_object_get(se, "disk_busy_pct"), disk, arr) {
+		if (ns == BOX_LINES || !box_disk(tel, disk))
+			continue;
+		n[ns] = box_line(tel, arr, 1, &x[ns], &y[ns]);
+		snprintf(label[ns], sizeof(label[ns]), "%s busy", disk);
+		names[ns] = label[ns];
+		ns += n[ns] > 0;
+	}
+	snprintf(name, sizeof(name), "box_%s_%zu", slug, c);
+	snprintf(title, sizeof(title), "%s: the box during it (%s)", wl, r->cfgs[c].name);
+	if (ns) {
+		struct nb_lines l = { name, title, "seconds into the run", "%", ns,
+				      names, n, (const double *const *)x,
+				      (const double *const *)y };
+
+		rc = nb_chart_lines_ax(dir, &l, 0, 1);
+		if (!rc)
+			add_chart(r, name, title, wl_index);
+	}
+	for (size_t i = 0; i < ns; i++)
+		free(x[i]), free(y[i]);
+	return rc;
+}
 
 struct bucket {
 	double lo;
@@ -432,6 +534,8 @@ static int workload_charts(struct nb_report *r, const char *dir, size_t w)
 		rc = cfg_chart(r, dir, wl, slug, (int)w, &series_chart);
 	if (!rc)
 		rc = curve_chart(r, dir, wl, slug, (int)w);
+	for (size_t c = 0; c < r->ncfg && !rc; c++)
+		rc = box_cfg_chart(r, dir, wl, slug, (int)w, c);
 	/* the other metrics (bonnie phases...), side by side per unit */
 	for (size_t i = 0; i < nm && !rc; i++) {
 		const char *g = unit_group(ms[i]), *grp[256];

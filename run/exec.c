@@ -63,11 +63,13 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 	int rc;
 
 	nb_err_clear();
-	/* a test build may stop here: "start:rand4k-read:1" */
+	nb_run_telem_begin(&x->telem);
+	/* a test build may stop here: "start:rand4k-read:1" (telemetry runs) */
 	snprintf(point, sizeof(point), "start:%s:%d", w->name, it);
 	rc = nb_hook(point, NULL, x->stop);
 	if (!rc)
 		rc = w->run(&c);
+	nb_run_telem_end(&x->telem, w, it, c.metrics, c.extra, entry);
 	if (c.spec)
 		json_object_set_new(entry, "spec", c.spec);
 	spec = json_object_get(entry, "spec");
@@ -208,6 +210,9 @@ static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
 			"{s:I, s:I, s:f}", "bytes", (json_int_t)t.capacity, "of",
 			(json_int_t)t.span_of, "pct", tc->span.pct ? tc->span.pct :
 			100.0 * (double)t.capacity / (double)t.span_of));
+	if (!rc)
+		nb_run_telem_target(&x->telem, &t, &x->pl->p, tj, x->run_id,
+				    x->stop, x->progress);
 	if (rc) {
 		json_object_set_new(tj, "error", json_string(nb_err_last()));
 		fail(x, rc);
@@ -267,8 +272,10 @@ int nb_exec_run(struct nb_exec *x)
 {
 	if (refused(x))
 		return x->exit_code;
+	nb_run_telem_init(&x->telem, x->cfg);
 	for (int i = 0; i < x->cfg->ntargets && !*x->stop; i++)
 		run_target(x, &x->cfg->targets[i]);
+	nb_run_telem_close(&x->telem);
 	return x->exit_code;
 }
 

@@ -722,6 +722,29 @@ static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
 	return nb_io_take(p->done, &p->ndone, done, max);
 }
 
+/* A NOP-Out and its NOP-In: the target's round trip with no SCSI work. */
+static int iscsi_ping(struct nb_target *t, uint64_t *rtt_ns)
+{
+	struct iscsi *p = P(t);
+	struct wait w = { 0 };
+	uint64_t t0 = nb_now_ns();
+	char e[512];
+	int rc;
+
+	if (iscsi_nop_out_async(p->ctx, nb_iscsi_wait_cb, NULL, 0, &w))
+		return nb_err(-EIO, "target '%s': cannot send a NOP-Out: %s",
+			      t->cfg->name, lib_error(p, e, sizeof(e)));
+	rc = wait_for(p, &w, timeout_ms(t));
+	if (rc == -ETIMEDOUT)
+		return nb_err(rc, "target '%s': no NOP-In within %llu ms",
+			      t->cfg->name, (unsigned long long)timeout_ms(t));
+	if (rc || w.status)
+		return nb_err(-EIO, "target '%s': NOP-Out failed: %s", t->cfg->name,
+			      lib_error(p, e, sizeof(e)));
+	*rtt_ns = nb_now_ns() - t0;
+	return 0;
+}
+
 const struct nb_runner_ops nb_runner_iscsi = {
 	.name = "iscsi",
 	.scheme = "iscsi",
@@ -737,4 +760,5 @@ const struct nb_runner_ops nb_runner_iscsi = {
 	.submit = iscsi_submit,
 	.reap = iscsi_reap,
 	.discard = nb_iscsi_discard,
+	.ping = iscsi_ping,
 };

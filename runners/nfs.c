@@ -37,6 +37,8 @@
 #include <unistd.h>
 
 #include <nfsc/libnfs.h>
+#include <nfsc/libnfs-raw.h>
+#include <nfsc/libnfs-raw-nfs.h>
 
 /* ---- open / close ------------------------------------------------------ */
 
@@ -581,6 +583,32 @@ static int nfs_rt_readdir(struct nb_target *t, const char *rel,
 	return 0;
 }
 
+static void null_cb(struct rpc_context *rpc, int status, void *data, void *priv)
+{
+	struct call *c = priv;
+
+	(void)rpc;
+	(void)data;
+	c->done = 1;
+	c->status = status == RPC_STATUS_SUCCESS ? 0 :
+		    status == RPC_STATUS_TIMEOUT ? -EINTR : -EIO;
+}
+
+/* NFSv3 NULL: the server's round trip with no file system work. */
+static int nfs_rt_ping(struct nb_target *t, uint64_t *rtt_ns)
+{
+	struct nfsrt *p = P(t);
+	struct call c = { 0 };
+	uint64_t t0 = nb_now_ns();
+	int rc = rpc_nfs3_null_async(nfs_get_rpc_context(p->nfs), null_cb, &c);
+
+	rc = nb_nfs_wait_call(p, rc, &c, "NULL", p->mounted);
+	if (rc < 0)
+		return rc;
+	*rtt_ns = nb_now_ns() - t0;
+	return 0;
+}
+
 const struct nb_runner_ops nb_runner_nfs = {
 	.name = "nfs",
 	.scheme = "nfs",
@@ -603,4 +631,5 @@ const struct nb_runner_ops nb_runner_nfs = {
 	.stat = nfs_rt_stat,
 	.rename = nfs_rt_rename,
 	.readdir = nfs_rt_readdir,
+	.ping = nfs_rt_ping,
 };

@@ -10,6 +10,7 @@
 #include "workload.h"
 #include "io_fio.h"
 #include "io_sweep.h"
+#include "../core/clock.h"
 #include "../core/err.h"
 
 #include <errno.h>
@@ -64,6 +65,8 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		 c->phase ? ", " : "", c->phase ? c->phase : "");
 	nb_progress_begin(c->progress, label, s.runtime_us ? 0 : (s.bytes ? s.bytes : s.size),
 			  s.runtime_us * 1000);
+	/* where the series begins on the clock (telemetry aligns to it) */
+	json_object_set_new(c->extra, "series_t0_ms", json_integer((json_int_t)nb_now_ms()));
 	rc = nb_engine_run(c->t, f, &s, &h, r);
 	nb_progress_end(c->progress);
 	c->t->ops->fclose(f);

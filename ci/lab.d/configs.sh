@@ -21,7 +21,7 @@ ssd 20000 524288000 20000 IOPS, 500 MiB/s (a SATA SSD)
 none 0 0 unthrottled (this machine's disk)"
 
 LAB_OPTIONS="--slog --page-cache --compression lzjb|gzip|gzip-1..9|zle|off --disk hdd|ssd|none
---arc MiB (16..16384) --disks N --disk-size SIZE --lun-size SIZE"
+--arc MiB (16..16384) --disks N --disk-size SIZE --lun-size SIZE --slow-disk N"
 
 lab_usage() {
 	cat <<EOF
@@ -42,6 +42,8 @@ $(echo "$LAB_PROFILES" | awk '{ printf "                        %-5s", $1; for (
   --disks N           number of disks (default: the configuration's)
   --disk-size SIZE    size of each (sparse) disk, e.g. 2G (default 2G)
   --lun-size SIZE     size of the iSCSI LUN file (default 1G)
+  --slow-disk N       disk N (0 = the first) throttled to a third of the others
+                      (with --disk none: to the hdd profile), for the slow-disk verdict
 EOF
 }
 
@@ -79,12 +81,12 @@ lab_parse() {
 		"(known: $(echo "$LAB_CONFIGS" | awk '{ print $1 }' | paste -sd, - | sed 's/,/, /g'))"
 	LAB_DISKS=$(lab_config_field "$LAB_NAME" 3)
 	LAB_SLOG=none LAB_COMPRESSION=off LAB_PROFILE=hdd LAB_ARC=64
-	LAB_DISK_SIZE=2G LAB_LUN_SIZE=1G LAB_PAGE_CACHE=off
+	LAB_DISK_SIZE=2G LAB_LUN_SIZE=1G LAB_PAGE_CACHE=off LAB_SLOW=none
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--slog) LAB_SLOG=ssd ;;
 		--page-cache) LAB_PAGE_CACHE=on ;;
-		--compression|--disk|--arc|--disks|--disk-size|--lun-size)
+		--compression|--disk|--arc|--disks|--disk-size|--lun-size|--slow-disk)
 			[ $# -ge 2 ] || lab_usage_die "option '$1' needs a value"
 			case $1 in
 			--compression) LAB_COMPRESSION=$2 ;;
@@ -93,6 +95,7 @@ lab_parse() {
 			--disks) LAB_DISKS=$2 ;;
 			--disk-size) LAB_DISK_SIZE=$2 ;;
 			--lun-size) LAB_LUN_SIZE=$2 ;;
+			--slow-disk) LAB_SLOW=$2 ;;
 			esac
 			shift ;;
 		*) lab_usage_die "unknown option '$1' (known: $(echo $LAB_OPTIONS | sed 's/ --/, --/g'))" ;;
@@ -121,6 +124,8 @@ lab_check() {
 	b=$(lab_bytes "$LAB_DISK_SIZE")
 	[ -n "$b" ] && [ "$b" -ge $((128 << 20)) ] ||
 		lab_usage_die "--disk-size '$LAB_DISK_SIZE': a size of at least 128M, e.g. 2G"
+	[ "$LAB_SLOW" = none ] || { [[ $LAB_SLOW =~ ^[0-9]+$ ]] && [ "$LAB_SLOW" -lt "$LAB_DISKS" ]; } ||
+		lab_usage_die "--slow-disk '$LAB_SLOW': a disk from 0 to $((LAB_DISKS - 1))"
 	b=$(lab_bytes "$LAB_LUN_SIZE")
 	[ -n "$b" ] && [ "$b" -ge $((16 << 20)) ] ||
 		lab_usage_die "--lun-size '$LAB_LUN_SIZE': a size of at least 16M, e.g. 1G"
@@ -129,7 +134,8 @@ lab_check() {
 # One line that says everything about a lab: identical labs print the same.
 lab_canon() {
 	echo "$LAB_NAME disks=$LAB_DISKS disk=$LAB_PROFILE slog=$LAB_SLOG" \
-	     "compression=$LAB_COMPRESSION arc=$LAB_ARC page-cache=$LAB_PAGE_CACHE disk-size=$LAB_DISK_SIZE lun-size=$LAB_LUN_SIZE"
+	     "compression=$LAB_COMPRESSION arc=$LAB_ARC page-cache=$LAB_PAGE_CACHE disk-size=$LAB_DISK_SIZE lun-size=$LAB_LUN_SIZE" \
+	     "slow-disk=$LAB_SLOW"
 }
 
 # The box's labels, as [box] keys of a box file (and --label K=V).

@@ -50,7 +50,7 @@ up() { # ARGS...: up and eval the assignments
 	assert_rc 0
 	eval "$OUT"
 }
-# the processes of the lab that is up (zfs-fuse, rpcbind, ganesha, tgtd)
+# the processes of the lab that is up (zfs-fuse, rpcbind, ganesha, tgtd, sshd)
 lab_pids() { cat "$NASBENCH_LAB_STATE"/zfs.pid "$NASBENCH_LAB_STATE"/serve/*.pid 2>/dev/null; }
 # nothing of the lab is left: loops, mounts, cgroup, processes (PIDS), namespace
 assert_gone() {
@@ -167,7 +167,7 @@ awk -v z="$zraid" -v m="$mirror" 'BEGIN { exit !(z > 0 && m > 1.5 * z) }' ||
 
 t_case "down leaves nothing behind (loops, mounts, cgroup, processes, namespace)"
 pids=$(lab_pids)
-[ "$(wc -w <<<"$pids")" = 4 ] || t_fail "the lab's pids: '$pids'"
+[ "$(wc -w <<<"$pids")" = 5 ] || t_fail "the lab's pids: '$pids'"
 # a mount namespace made while the lab is up (as a testbox server's 'ip
 # netns exec') has copies of the pool's mounts: zpool destroy was busy
 unshare -m --propagation slave sleep 120 &
