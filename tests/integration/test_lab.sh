@@ -86,7 +86,14 @@ assert_rc 2
 assert_err "lab: --disks '5': raid10 needs an even number (2-way mirrors)"
 
 t_case "not root, no /dev/fuse or loop devices: exit 2 naming what is missing"
-run setpriv --reuid 65534 --regid 65534 --clear-groups "$LAB" up raidz1
+# uid 65534 cannot enter a checkout under a 0700 directory (root's home, a
+# mktemp -d): it runs a copy of ci/lab in a directory anyone may enter
+PUB=$(mktemp -d /tmp/nblab-pub.XXXXXX)
+chmod 755 "$PUB"
+cp -r "$ROOT/ci/lab" "$ROOT/ci/lab.d" "$PUB/"
+chmod -R a+rX "$PUB"
+run setpriv --reuid 65534 --regid 65534 --clear-groups "$PUB/lab" up raidz1
+rm -rf "$PUB"
 assert_rc 2
 assert_err "lab: needs root"
 # a /dev without fuse and loop-control, in a private mount namespace
