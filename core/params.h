@@ -22,6 +22,13 @@ struct nb_params {
 	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
 	int fast;                /* bonnie: skip per-char phases (-f), -1 default (no) */
 	int cross_check;         /* I/O workloads with both engines (fio) */
+	/* crashcheck (workloads/crashcheck.c) */
+	uint64_t crash_writes;   /* crash after this many acknowledged writes */
+	uint64_t crash_time_us;  /* ... or after this long (0: no limit) */
+	char crash_cmd[1024];    /* [box] crash: the command that crashes the
+	                          * box ("": the user pulls the plug) */
+	char journal[1024];      /* where the journal goes / is read from */
+	int crash_verify;        /* only verify the journal (run --verify) */
 };
 
 /* size = auto: twice the box's RAM, resolved when the run is planned */
