@@ -1,0 +1,57 @@
+/* crash.c - crashcheck's journal path and the set-up of run --verify. */
+#include "crash.h"
+#include "../core/err.h"
+#include "../workloads/crashcheck.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
+		       const char *workloads, char **targets, int *ntargets)
+{
+	struct nb_crash_journal j;
+	int rc = 0;
+
+	if (!r->verify)
+		return 0;
+	if (workloads && *workloads)
+		return nb_err(-EINVAL, "--verify runs crashcheck alone: no --workload");
+	if (nb_crash_journal_load(&j, r->verify))
+		return nb_err_prefix("--verify");
+	if (*ntargets > 1)
+		rc = nb_err(-EINVAL, "--verify: one target, the journal's ('%s'), "
+			    "not %d", j.target, *ntargets);
+	if (!*ntargets && nb_config_target(cfg, j.target))
+		snprintf(r->target, sizeof(r->target), "%s", j.target);
+	else if (!*ntargets)
+		snprintf(r->target, sizeof(r->target), "%s=%s", j.target, j.url);
+	if (!*ntargets)
+		targets[(*ntargets)++] = r->target;
+	snprintf(r->run_id, sizeof(r->run_id), "%s", j.run_id);
+	cfg->suite.p.crash_verify = 1;
+	cfg->suite.iterations = 1;
+	cfg->suite.suite[0] = '\0';
+	snprintf(cfg->suite.workloads, sizeof(cfg->suite.workloads), "crashcheck");
+	nb_crash_journal_free(&j);
+	return rc;
+}
+
+void nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
+			  const char *output, const char *run_id)
+{
+	char *jp = cfg->suite.p.journal;
+	size_t n = output ? strlen(output) : 0, len = sizeof(cfg->suite.p.journal);
+
+	if (r->verify || r->journal)
+		snprintf(jp, len, "%s", r->verify ? r->verify : r->journal);
+	else if (!n)
+		snprintf(jp, len, "nasbench-%s.journal", run_id);
+	else
+		snprintf(jp, len, "%.*s.journal", (int)(n > 5 && !strcmp(output + n - 5,
+			 ".json") ? n - 5 : n), output);
+	for (int i = 0; r->verify && i < cfg->ntargets; i++) {
+		cfg->targets[i].run_id = r->run_id;
+		cfg->targets[i].attach = 1;
+	}
+}

@@ -1,0 +1,36 @@
+/*
+ * crash.h - what 'nasbench run' sets up for crashcheck (workloads/
+ *           crashcheck.h): where its journal goes, and a run of --verify.
+ */
+#ifndef NB_RUN_CRASH_H
+#define NB_RUN_CRASH_H
+
+#include "../core/config.h"
+
+struct nb_run_crash {
+	const char *verify;      /* --verify JOURNAL */
+	const char *journal;     /* --journal FILE */
+	char target[1200];       /* --verify without --target: the journal's */
+	char run_id[64];         /* --verify: the run that wrote the journal */
+};
+
+/*
+ * Before the targets are chosen.  With --verify: crashcheck alone, once,
+ * reading the journal (WORKLOADS, the command line's --workload, must be
+ * empty); with no --target (*NTARGETS 0) the journal's is added to
+ * TARGETS (R->target): a configured target of its name, else "NAME=URL"
+ * with the URL it recorded.
+ * The target itself is matched against the journal once open
+ * (nb_crash_journal_match), before anything is read.  0 or -EINVAL.
+ */
+int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
+		       const char *workloads, char **targets, int *ntargets);
+
+/* Once the targets are chosen: the journal's path (--journal, else beside
+ * the result OUTPUT, "x.json" -> "x.journal", else
+ * nasbench-RUN_ID.journal) and, with --verify, the scratch directory of
+ * the journal's run on every target. */
+void nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
+			  const char *output, const char *run_id);
+
+#endif
