@@ -173,6 +173,20 @@ lab_pool_up() {
 		lab_die "cannot create the LUN file on $LAB_POOL/iscsi"
 }
 
+# After a crash: the restarted daemon imports the pool from its disks (its
+# pool cache may have done it already) and mounts the datasets.
+lab_pool_import() {
+	zpool list -H -o name 2>/dev/null | grep -qx "$LAB_POOL" ||
+		zpool import -f -d /dev "$LAB_POOL" >"$LAB/import.log" 2>&1 ||
+		lab_die "zpool import $LAB_POOL failed: $(tail -3 "$LAB/import.log")"
+	zfs mount -a >>"$LAB/import.log" 2>&1 || true
+	for _ in $(seq 100); do
+		mountpoint -q "$LAB_MNT/nfs" && mountpoint -q "$LAB_MNT/iscsi" && return 0
+		sleep 0.1
+	done
+	lab_die "the datasets of $LAB_POOL are not mounted after the import (see $LAB/import.log)"
+}
+
 lab_zfs_up() {
 	lab_loops_up
 	lab_cgroup_up
