@@ -176,7 +176,7 @@ static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	    nb_config_check_targets(&o->cfg))
 		return -EINVAL;
 	for (int i = 0; i < o->cfg.ntargets; i++) {
-		o->cfg.targets[i].run_id = run_id;
+		o->cfg.targets[i].run_id = o->crash.verify ? o->crash.run_id : run_id;
 		if (nb_fio_target_setup(&o->cfg.targets[i], NULL, NULL, &o->clients))
 			return -EINVAL;
 	}

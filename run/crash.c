@@ -50,8 +50,6 @@ void nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
 	else
 		snprintf(jp, len, "%.*s.journal", (int)(n > 5 && !strcmp(output + n - 5,
 			 ".json") ? n - 5 : n), output);
-	for (int i = 0; r->verify && i < cfg->ntargets; i++) {
-		cfg->targets[i].run_id = r->run_id;
+	for (int i = 0; r->verify && i < cfg->ntargets; i++)
 		cfg->targets[i].attach = 1;
-	}
 }

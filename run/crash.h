@@ -28,8 +28,8 @@ int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
 
 /* Once the targets are chosen: the journal's path (--journal, else beside
  * the result OUTPUT, "x.json" -> "x.journal", else
- * nasbench-RUN_ID.journal) and, with --verify, the scratch directory of
- * the journal's run on every target. */
+ * nasbench-RUN_ID.journal) and, with --verify, every target on the
+ * scratch directory of an earlier run (run_id: R->run_id, the caller's). */
 void nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
 			  const char *output, const char *run_id);
 

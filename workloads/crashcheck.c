@@ -33,6 +33,7 @@
 #include "../core/err.h"
 #include "../core/hook.h"
 #include "../core/journal.h"
+#include "../core/knobs.h"
 #include "../core/spawn.h"
 
 #include <errno.h>
@@ -43,7 +44,6 @@
 #include <unistd.h>
 
 #define DEFAULT_REGION (1ULL << 20)
-#define DEFAULT_WRITES 1000
 #define RECONNECT_S 600
 #define HOOK_LIMIT_US (600ULL * 1000000)
 
@@ -230,7 +230,7 @@ static int crash_due(const struct crash *cr)
 {
 	const struct nb_params *p = cr->c->p;
 	uint64_t n = p->crash_writes ? p->crash_writes :
-		     p->crash_time_us ? 0 : DEFAULT_WRITES;
+		     p->crash_time_us ? 0 : nb_knob_default("suite", "crash-writes");
 
 	if (n && cr->acked >= n)
 		return 1;
@@ -398,7 +398,8 @@ static int crashcheck_run(struct nb_wl_ctx *c)
 static void crashcheck_estimate(const struct nb_workload *w,
 				const struct nb_params *p, struct nb_plan_est *e)
 {
-	uint64_t n = p->crash_writes ? p->crash_writes : DEFAULT_WRITES;
+	uint64_t n = p->crash_writes ? p->crash_writes :
+		     nb_knob_default("suite", "crash-writes");
 	uint32_t bs = p->bs ? p->bs : NB_CRASH_BLOCK;
 
 	(void)w;

@@ -351,11 +351,11 @@ json_t *nb_crash_verdict(const json_t *entry, const json_t *current,
 		tally_one(&t, json_object_get(it, "metrics"));
 	if (current)
 		tally_one(&t, current);
-	if (sync_label && *sync_label)
+	if (sync_label && *sync_label && t.losing)
 		snprintf(pre, sizeof(pre), "sync=%s: ", sync_label);
 	if (!t.losing)
-		snprintf(s, sizeof(s), "%s%d of %d crash%s: 0 acknowledged writes "
-			 "lost", pre, t.crashes, t.crashes, t.crashes == 1 ? "" : "es");
+		snprintf(s, sizeof(s), "%d of %d crash%s: 0 acknowledged writes lost",
+			 t.crashes, t.crashes, t.crashes == 1 ? "" : "es");
 	else if (t.losing == 1)
 		snprintf(s, sizeof(s), "%s%.0f acknowledged writes lost in crash "
 			 "%d of %d", pre, t.lost, t.first, t.crashes);
