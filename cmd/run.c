@@ -171,8 +171,8 @@ static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 		return -EINVAL;
 	for (int i = 0; i < o->acc.n && n < 64; i++)
 		names[n++] = o->acc.c[i].workload;
-	nb_run_crash_targets(&o->crash, &o->cfg, o->output, run_id);
-	if (nb_runplan_make(pl, &o->cfg, o->workloads, names, n) ||
+	if (nb_run_crash_targets(&o->crash, &o->cfg, o->output, run_id) ||
+	    nb_runplan_make(pl, &o->cfg, o->workloads, names, n) ||
 	    nb_config_check_targets(&o->cfg))
 		return -EINVAL;
 	for (int i = 0; i < o->cfg.ntargets; i++) {

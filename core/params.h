@@ -28,6 +28,8 @@ struct nb_params {
 	char crash_cmd[1024];    /* [box] crash: the command that crashes the
 	                          * box ("": the user pulls the plug) */
 	char journal[1024];      /* where the journal goes / is read from */
+	int journal_each;        /* several targets: one journal each, the
+	                          * target's name before the extension */
 	int crash_verify;        /* only verify the journal (run --verify) */
 };
 

@@ -1,6 +1,7 @@
 /* crash.c - crashcheck's journal path and the set-up of run --verify. */
 #include "crash.h"
 #include "../core/err.h"
+#include "../core/url.h"
 #include "../workloads/crashcheck.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@ int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
 	if (!*ntargets)
 		targets[(*ntargets)++] = r->target;
 	snprintf(r->run_id, sizeof(r->run_id), "%s", j.run_id);
+	snprintf(r->url, sizeof(r->url), "%s", j.url);
 	cfg->suite.p.crash_verify = 1;
 	cfg->suite.iterations = 1;
 	cfg->suite.suite[0] = '\0';
@@ -37,9 +39,11 @@ int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
 	return rc;
 }
 
-void nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
-			  const char *output, const char *run_id)
+int nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
+			 const char *output, const char *run_id)
 {
+	char url[1100];
+
 	char *jp = cfg->suite.p.journal;
 	size_t n = output ? strlen(output) : 0, len = sizeof(cfg->suite.p.journal);
 
@@ -50,6 +54,17 @@ void nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
 	else
 		snprintf(jp, len, "%.*s.journal", (int)(n > 5 && !strcmp(output + n - 5,
 			 ".json") ? n - 5 : n), output);
-	for (int i = 0; r->verify && i < cfg->ntargets; i++)
-		cfg->targets[i].attach = 1;
+	cfg->suite.p.journal_each = !r->verify && cfg->ntargets > 1;
+	for (int i = 0; r->verify && i < cfg->ntargets; i++) {
+		struct nb_target_cfg *t = &cfg->targets[i];
+
+		t->attach = 1;
+		nb_url_redact(t->url, url, sizeof(url));
+		if (strcmp(url, r->url))
+			return nb_err(-EINVAL, "--verify: journal '%s' was written on "
+				      "'%s', not on target '%s' (%s): verify it against "
+				      "the target it was written on", r->verify, r->url,
+				      t->name, url);
+	}
+	return 0;
 }

@@ -12,6 +12,7 @@ struct nb_run_crash {
 	const char *journal;     /* --journal FILE */
 	char target[1200];       /* --verify without --target: the journal's */
 	char run_id[64];         /* --verify: the run that wrote the journal */
+	char url[1100];          /* --verify: its target's URL (redacted) */
 };
 
 /*
@@ -28,9 +29,12 @@ int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
 
 /* Once the targets are chosen: the journal's path (--journal, else beside
  * the result OUTPUT, "x.json" -> "x.journal", else
- * nasbench-RUN_ID.journal) and, with --verify, every target on the
- * scratch directory of an earlier run (run_id: R->run_id, the caller's). */
-void nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
-			  const char *output, const char *run_id);
+ * nasbench-RUN_ID.journal; with several targets one each, "x.NAME.journal")
+ * and, with --verify, every target on the
+ * scratch directory of an earlier run (run_id: R->run_id, the caller's).
+ * 0, or with --verify -EINVAL when the target's URL is not the journal's
+ * (nothing is opened: the size is checked once it is). */
+int nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
+			 const char *output, const char *run_id);
 
 #endif

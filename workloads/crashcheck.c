@@ -54,11 +54,26 @@ struct crash {
 	struct nb_crash_journal j;       /* what the journal holds so far */
 	struct nb_journal out;
 	const char *path;
+	char path_buf[1200];
 	uint64_t region, acked, t0;
 	uint32_t bs;
 	int sync, at_point;
 	json_t *info;                    /* the iteration's "crash" object */
 };
+
+/* p->journal, or with one journal per target "x.NAME.journal" for it. */
+static void journal_name(struct crash *cr)
+{
+	const char *j = cr->c->p->journal, *dot = strrchr(j, '.');
+	size_t n = dot && !strchr(dot, '/') ? (size_t)(dot - j) : strlen(j);
+
+	if (cr->c->p->journal_each)
+		snprintf(cr->path_buf, sizeof(cr->path_buf), "%.*s.%s%s", (int)n, j,
+			 cr->c->t->cfg->name, j + n);
+	else
+		snprintf(cr->path_buf, sizeof(cr->path_buf), "%s", j);
+	cr->path = cr->path_buf;
+}
 
 static int settings(struct crash *cr)
 {
@@ -76,10 +91,9 @@ static int settings(struct crash *cr)
 	if (cr->region < cr->bs)
 		return nb_err(-EINVAL, "crashcheck: the region (size) must hold at "
 			      "least one write of %u bytes", cr->bs);
-	if (!c->p->journal[0])
-		return nb_err(-EINVAL, "crashcheck: no journal file (--journal)");
-	cr->path = c->p->journal;
-	return 0;
+	journal_name(cr);
+	return cr->path[0] ? 0 : nb_err(-EINVAL, "crashcheck: no journal file "
+					"(--journal)");
 }
 
 static char *header_text(struct crash *cr)
@@ -333,7 +347,6 @@ static int verify_only(struct crash *cr)
 	struct nb_wl_ctx *c = cr->c;
 	int rc;
 
-	cr->path = c->p->journal;
 	rc = nb_crash_journal_load(&cr->j, cr->path);
 	if (!rc)
 		rc = nb_crash_journal_match(&cr->j, c->t, cr->path);
@@ -356,9 +369,10 @@ static int crashcheck_run(struct nb_wl_ctx *c)
 	struct crash cr = { .c = c, .out = { .fd = -1 } };
 	int rc;
 
+	journal_name(&cr);
 	cr.info = json_pack("{s:s, s:s}", "mode", c->p->crash_verify ? "verify" :
 			    c->p->crash_cmd[0] ? "hook" : "manual", "journal",
-			    c->p->journal);
+			    cr.path);
 	if (c->p->crash_verify) {
 		rc = verify_only(&cr);
 	} else {
