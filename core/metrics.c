@@ -76,6 +76,13 @@ const struct nb_metric nb_metrics[] = {
 	{ "blocks_checked", "checked", "blocks", NB_NEITHER, 1, "integrity: blocks read back and checked" },
 	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
 	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
+	{ "crash_lost", "lost", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes not read back intact after the crash (missing + stale + torn)" },
+	{ "crash_missing", "missing", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes of which nothing is on the box" },
+	{ "crash_stale", "stale", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes found as an older generation" },
+	{ "crash_torn", "torn", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes found half written" },
+	{ "crash_intact", "intact", "writes", NB_NEITHER, 1, "crashcheck: acknowledged writes read back intact" },
+	{ "crash_checked", "checked", "writes", NB_NEITHER, 1, "crashcheck: journalled locations read back (the last write of each)" },
+	{ "crash_acked", "acked", "writes", NB_NEITHER, 1, "crashcheck: writes acknowledged and journalled before the crash" },
 	{ NULL, NULL, NULL, 0, 0, NULL },
 };
 
@@ -93,6 +100,7 @@ static const struct {
 	{ "max_us", "lat_max_us", 1 },
 	{ "mean_us", "lat_mean_us", 1 },
 	{ "p99_ms", "lat_p99_us", 1e-3 },
+	{ "crash_lost_max", "crash_lost", 1 },   /* issue 33's spelling */
 };
 
 /* What a name's suffix says about a metric the table does not list

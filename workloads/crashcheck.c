@@ -215,7 +215,7 @@ static int run_hook(struct crash *cr)
 static int crash_point(struct crash *cr)
 {
 	struct nb_wl_ctx *c = cr->c;
-	char rec[64];
+	char rec[64], detail[1300];
 	int rc;
 
 	cr->at_point = 1;
@@ -228,7 +228,9 @@ static int crash_point(struct crash *cr)
 		return rc;
 	/* a test build may stop here: "crash:1" */
 	snprintf(rec, sizeof(rec), "crash:%d", c->iteration);
-	rc = nb_hook(rec, NULL, c->stop);
+	snprintf(detail, sizeof(detail), "acked=%" PRIu64 "\njournal=%s\n",
+		 cr->acked, cr->path);
+	rc = nb_hook(rec, detail, c->stop);
 	if (rc || c->p->crash_cmd[0])
 		return rc ? rc : run_hook(cr);
 	fprintf(stderr, "nasbench: crashcheck on target '%s': %" PRIu64

@@ -100,8 +100,8 @@ int nb_crash_journal_load(struct nb_crash_journal *j, const char *path)
 	memset(j, 0, sizeof(*j));
 	rc = nb_journal_read(path, on_line, &l, &j->torn_tail);
 	if (!rc && !j->header)
-		rc = nb_err(-EINVAL, "journal '%s': empty: not a crashcheck journal",
-			    path);
+		rc = nb_err(-EINVAL, "journal '%s': no header line that checks out: "
+			    "not a crashcheck journal", path);
 	if (rc)
 		nb_crash_journal_free(j);
 	return rc;
