@@ -32,7 +32,8 @@ static const char *const stat_names[] = { "default", "median", "worst", "best",
 /* Metrics judged by their worst iteration unless told otherwise. */
 static const char *const verdict_metrics[] = {
 	"durable", "corrupt_blocks", "misplaced_blocks", "stale_blocks",
-	"conform_failed", NULL,
+	"conform_failed", "crash_lost", "crash_missing", "crash_stale",
+	"crash_torn", NULL,
 };
 
 /* Names offered in "did you mean" (aliases first). */
@@ -461,15 +462,18 @@ void nb_accept_help(FILE *out)
 	      "  seq512k-write-sync@nfs mb_s >= 80\n"
 	      "  rand4k-read@iscsi      p99_us <= 5ms\n"
 	      "  syncprobe@nfs          durable = yes\n"
-	      "  integrity@nfs          corrupt_blocks = 0\n\n"
+	      "  integrity@nfs          corrupt_blocks = 0\n"
+	      "  crashcheck@nfs         crash_lost = 0\n\n"
 	      "OP:    >= <= > < = !=\n"
 	      "STAT:  median (default for figures), worst (default for durable,\n"
-	      "       *_blocks and conform_failed), best, mean, min, max\n"
+	      "       *_blocks, conform_failed and crash_lost, _missing, _stale,\n"
+	      "       _torn), best, mean, min, max\n"
 	      "UNIT:  throughput B/s KB/s MB/s GB/s KiB/s MiB/s GiB/s; time ns us ms s;\n"
 	      "       iops; yes/no for durable.  A bare number is in the metric's unit.\n\n"
 	      "Metrics (aliases):\n"
 	      "  mb_s mib_s bw        throughput (bw_bytes)\n"
-	      "  p50_us p90_us p99_us p99.9_us max_us mean_us p99_ms   latency\n\n"
+	      "  p50_us p90_us p99_us p99.9_us max_us mean_us p99_ms   latency\n"
+	      "  crash_lost_max       crash_lost (its worst iteration is the default)\n\n"
 	      "Metrics (as stored):\n", out);
 	for (int i = 0; nb_metrics[i].name; i++)
 		fprintf(out, "  %-20s %-8s %s\n", nb_metrics[i].name,

@@ -412,7 +412,7 @@ static int crashcheck_run(struct nb_wl_ctx *c)
 }
 
 static void crashcheck_estimate(const struct nb_workload *w,
-				const struct nb_params *p, struct nb_plan_est *e)
+				const struct nb_params *p, struct nb_estimate *e)
 {
 	uint64_t n = p->crash_writes ? p->crash_writes :
 		     nb_knob_default("suite", "crash-writes");
