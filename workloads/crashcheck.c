@@ -296,9 +296,16 @@ static int write_phase(struct crash *cr)
 		}
 	}
 	nb_progress_end(c->progress);
-	if (f)
+	if (f && !rc) {
 		c->t->ops->fclose(f);     /* the box may be gone: whatever it says */
-	nb_err_clear();
+		nb_err_clear();
+	} else if (f) {
+		char keep[1024];
+
+		snprintf(keep, sizeof(keep), "%s", nb_err_last());
+		c->t->ops->fclose(f);
+		nb_err_set("%s", keep);
+	}
 	free(buf);
 	return rc;
 }
