@@ -1,6 +1,7 @@
 /* crash.c - crashcheck's journal path and the set-up of run --verify. */
 #include "crash.h"
 #include "../core/err.h"
+#include "../core/result.h"
 #include "../core/url.h"
 #include "../workloads/crashcheck.h"
 
@@ -67,4 +68,49 @@ int nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
 				      t->name, url);
 	}
 	return 0;
+}
+
+/* The worst (lowest) "durable" of a syncprobe entry: 1 only when every
+ * iteration judged the sync writes durable. */
+static int probe_durable(const json_t *probe)
+{
+	double v[64];
+	int n = nb_result_values(probe, "durable", v, 64), d = n > 0;
+
+	for (int i = 0; i < n; i++)
+		d = d && v[i] >= 1;
+	return d;
+}
+
+void nb_run_crash_durability(json_t *doc)
+{
+	const json_t *results = json_object_get(doc, "results"), *crash;
+	json_t *all = json_array();
+	size_t i;
+
+	json_array_foreach(results, i, crash) {
+		const char *t = nb_jstr(crash, "target");
+		const json_t *probe = nb_result_find(doc, t, "syncprobe"), *last;
+		const json_t *v = json_object_get(crash, "crash_verdict");
+		json_int_t lost;
+		int durable;
+
+		if (strcmp(nb_jstr(crash, "workload"), "crashcheck") || !probe || !v ||
+		    !json_array_size(json_object_get(probe, "iterations")))
+			continue;
+		last = json_array_get(json_object_get(probe, "iterations"),
+				      json_array_size(json_object_get(probe,
+								      "iterations")) - 1);
+		lost = json_integer_value(json_object_get(v, "lost"));
+		durable = probe_durable(probe);
+		json_array_append_new(all, json_pack(
+			"{s:s, s:s, s:b, s:s, s:I, s:b}", "target", t, "syncprobe",
+			nb_jstr(last, "verdict_class"), "syncprobe_durable", durable,
+			"crash", nb_jstr(v, "summary"), "crash_lost", lost, "agree",
+			durable == !lost));
+	}
+	if (json_array_size(all))
+		json_object_set_new(doc, "durability", all);
+	else
+		json_decref(all);
 }

@@ -5,6 +5,8 @@
 #ifndef NB_RUN_CRASH_H
 #define NB_RUN_CRASH_H
 
+#include <jansson.h>
+
 #include "../core/config.h"
 
 struct nb_run_crash {
@@ -36,5 +38,12 @@ int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
  * (nothing is opened: the size is checked once it is). */
 int nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
 			 const char *output, const char *run_id);
+
+/* Where syncprobe and crashcheck both ran on a target of result DOC, the
+ * timing verdict and the crash verdict side by side: DOC's "durability",
+ * [ { target, syncprobe (its verdict class), syncprobe_durable, crash (the
+ * crash verdict's summary), crash_lost, agree } ] (agree: the probe called
+ * the sync writes durable exactly when no crash lost one). */
+void nb_run_crash_durability(json_t *doc);
 
 #endif

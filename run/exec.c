@@ -1,5 +1,6 @@
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
+#include "crash.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/hook.h"
@@ -226,6 +227,7 @@ int nb_exec_run(struct nb_exec *x)
 		return x->exit_code;
 	for (int i = 0; i < x->cfg->ntargets && !*x->stop; i++)
 		run_target(x, &x->cfg->targets[i]);
+	nb_run_crash_durability(x->doc);
 	return x->exit_code;
 }
 
