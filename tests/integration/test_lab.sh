@@ -188,20 +188,12 @@ assert_gone "$pids"
 
 # ------------------------------------------------------------ raid10 2x2
 t_case "raid10 (2x2) beats raidz1 (5) on uncached rand4k-read (> 1.5x)"
-# (with sync disabled, which reads do not see, for the crash case below)
-up raid10 --sync disabled
-assert_out "NASBENCH_LAB_LABELS='layout=raid10 disks=4x2G disk=hdd slog=none" "sync=disabled'"
+up raid10
+assert_out "NASBENCH_LAB_LABELS='layout=raid10 disks=4x2G disk=hdd slog=none"
 mirror=$(iops --size 256M --runtime 4s)
 echo "test_lab: rand4k-read IOPS, 256 MiB over ARC 64 MiB: raidz1 $zraid, raid10 $mirror" >&2
 awk -v z="$zraid" -v m="$mirror" 'BEGIN { exit !(z > 0 && m > 1.5 * z) }' ||
 	t_fail "raid10 $mirror IOPS is not 1.5 x raidz1 $zraid IOPS"
-
-t_case "crashcheck, --sync disabled: the crash loses acknowledged writes, accept fails"
-crashbox "$T/crash2.ini"
-run "$NB" run "$T/crash2.ini" -w crashcheck -i 1 --crash-writes 100 --size 256K -o "$T/crash2.json"
-assert_rc 1
-assert_json "$T/crash2.json" 'all(r["crash_verdict"]["lost"] > 0 and r["crash_verdict"]["summary"].startswith("sync=disabled: ") for r in d["results"])' '[r.get("crash_verdict", r.get("reason")) for r in d["results"]]'
-assert_json "$T/crash2.json" 'd["accept"]["verdict"] == "fail"'
 
 t_case "down leaves nothing behind (loops, mounts, cgroup, processes, namespace)"
 pids=$(lab_pids)
@@ -220,5 +212,16 @@ kill "$holder"
 wait "$holder" 2>/dev/null
 assert_gone "$pids"
 assert_no_file "$NASBENCH_LAB_STATE/disks"
+
+t_case "crashcheck, --sync disabled: the crash loses acknowledged writes, accept fails"
+up single --sync disabled
+assert_out "sync=disabled'"
+crashbox "$T/crash2.ini"
+run "$NB" run "$T/crash2.ini" -w crashcheck -i 1 --crash-writes 100 --size 256K -o "$T/crash2.json"
+assert_rc 1
+assert_json "$T/crash2.json" 'all(r["crash_verdict"]["lost"] > 0 and r["crash_verdict"]["summary"].startswith("sync=disabled: ") for r in d["results"])' '[r.get("crash_verdict", r.get("reason")) for r in d["results"]]'
+assert_json "$T/crash2.json" 'd["accept"]["verdict"] == "fail"'
+run "$LAB" down
+assert_rc 0
 
 t_done
