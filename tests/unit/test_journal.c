@@ -18,6 +18,7 @@
 #include "../../core/err.h"
 #include "../../core/fsutil.h"
 #include "../../core/journal.h"
+#include "../../run/crash.h"
 #include "../../workloads/crashcheck.h"
 
 struct seen {
@@ -205,6 +206,35 @@ static void verdict(void **state)
 	json_decref(e);
 }
 
+/* syncprobe's verdict beside crashcheck's where both ran on a target */
+static void durability(void **state)
+{
+	json_t *doc = json_pack(
+		"{s:[{s:s, s:s, s:[{s:{s:i}, s:s}]}, {s:s, s:s, s:{s:i, s:s}},"
+		" {s:s, s:s, s:{s:i, s:s}}]}", "results",
+		"target", "nfs", "workload", "syncprobe", "iterations", "metrics",
+		"durable", 0, "verdict_class", "no-commit-cost",
+		"target", "nfs", "workload", "crashcheck", "crash_verdict", "lost",
+		412, "summary", "sync=disabled: 412 acknowledged writes lost in crash 1 of 3",
+		"target", "lun", "workload", "crashcheck", "crash_verdict", "lost", 0,
+		"summary", "3 of 3 crashes: 0 acknowledged writes lost");
+	json_t *d;
+
+	(void)state;
+	nb_run_crash_durability(doc);
+	d = json_object_get(doc, "durability");
+	/* only where both ran */
+	assert_int_equal(json_array_size(d), 1);
+	d = json_array_get(d, 0);
+	assert_string_equal(json_string_value(json_object_get(d, "target")), "nfs");
+	assert_string_equal(json_string_value(json_object_get(d, "syncprobe")),
+			    "no-commit-cost");
+	assert_true(json_is_false(json_object_get(d, "syncprobe_durable")));
+	assert_int_equal(json_integer_value(json_object_get(d, "crash_lost")), 412);
+	assert_true(json_is_true(json_object_get(d, "agree")));
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +242,7 @@ int main(void)
 		cmocka_unit_test(torn_tail),
 		cmocka_unit_test(crash_journal),
 		cmocka_unit_test(verdict),
+		cmocka_unit_test(durability),
 	};
 
 	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);
