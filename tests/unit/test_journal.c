@@ -181,10 +181,9 @@ static void verdict(void **state)
 {
 	json_t *e = json_pack("{s:[o,o]}", "iterations", iteration(0, 64),
 			      iteration(0, 64));
-	json_t *cur = json_object_get(iteration(0, 64), "metrics"), *v;
+	json_t *it = iteration(0, 64), *cur = json_object_get(it, "metrics"), *v;
 
 	(void)state;
-	json_incref(cur);
 	v = nb_crash_verdict(e, cur, "");
 	assert_string_equal(json_string_value(json_object_get(v, "summary")),
 			    "3 of 3 crashes: 0 acknowledged writes lost");
@@ -202,7 +201,7 @@ static void verdict(void **state)
 	assert_string_equal(json_string_value(json_object_get(v, "summary")),
 			    "420 acknowledged writes lost in 2 of 2 crashes (412 in crash 1)");
 	json_decref(v);
-	json_decref(cur);
+	json_decref(it);
 	json_decref(e);
 }
 
