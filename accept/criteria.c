@@ -32,7 +32,8 @@ static const char *const stat_names[] = { "default", "median", "worst", "best",
 /* Metrics judged by their worst iteration unless told otherwise. */
 static const char *const verdict_metrics[] = {
 	"durable", "corrupt_blocks", "misplaced_blocks", "stale_blocks",
-	"conform_failed", "steady", "box_swapped_bytes", NULL,
+	"conform_failed", "steady", "box_swapped_bytes", "crash_lost",
+	"crash_missing", "crash_stale", "crash_torn", NULL,
 };
 
 /* Names offered in "did you mean" (aliases first). */
@@ -532,15 +533,18 @@ void nb_accept_help(FILE *out)
 	      "  rand4k-write@ssd       steady = yes     (--steady-state reached it)\n\n"
 	      "A floor for every swept workload (--sweep) on every target:\n"
 	      "  min_vms = 24           (the vm workload's VMs at the objective)\n"
-	      "  min_iops_at_slo = 500\n\n"
+	      "  min_iops_at_slo = 500\n"
+	      "  crashcheck@nfs         crash_lost = 0\n\n"
 	      "OP:    >= <= > < = !=\n"
 	      "STAT:  median (default for figures), worst (default for durable,\n"
-	      "       steady, *_blocks and conform_failed), best, mean, min, max\n"
+	      "       steady, *_blocks, conform_failed and crash_lost, _missing,\n"
+	      "       _stale, _torn), best, mean, min, max\n"
 	      "UNIT:  throughput B/s KB/s MB/s GB/s KiB/s MiB/s GiB/s; time ns us ms s;\n"
 	      "       iops; yes/no for durable and steady.  A bare number is in the metric's unit.\n\n"
 	      "Metrics (aliases):\n"
 	      "  mb_s mib_s bw        throughput (bw_bytes)\n"
-	      "  p50_us p90_us p99_us p99.9_us max_us mean_us p99_ms   latency\n\n"
+	      "  p50_us p90_us p99_us p99.9_us max_us mean_us p99_ms   latency\n"
+	      "  crash_lost_max       crash_lost (its worst iteration is the default)\n\n"
 	      "Metrics (as stored):\n", out);
 	for (int i = 0; nb_metrics[i].name; i++)
 		fprintf(out, "  %-20s %-8s %s\n", nb_metrics[i].name,

@@ -60,6 +60,14 @@ const struct nb_knob nb_knobs[] = {
 	{ LABEL("nic"), .help = "the box's network link, e.g. 1gbit" },
 	{ LABEL("os"), .help = "the box's OS, e.g. FreeNAS 9.3" },
 	{ LABEL("notes"), .help = "free text" },
+	{ .section = "box", .name = "crash", .type = NB_KT_STR,
+	  PRM(crash_cmd),
+	  .help = "crashcheck: the command that crashes the box at the crash "
+	  "point (a PDU or IPMI power-off, 'ci/lab crash'; run with sh -c, it "
+	  "returns once the box is back); without it the run says 'pull the "
+	  "plug now'",
+	  .flags = NB_KF_NOLABEL,
+	},
 	{ .section = "box", .name = "history", .type = NB_KT_BOOL, CFG(history),
 	  .help = "record every run in the results history ($NASBENCH_DB, else "
 	  "~/.local/share/nasbench/history.db; as run --history)",
@@ -305,6 +313,17 @@ const struct nb_knob nb_knobs[] = {
 	  "goes on",
 	  .opt = "trim-optional", .flags = NB_KF_NOARG,
 	},
+	{ .section = "suite", .name = "crash-writes", .type = NB_KT_UINT,
+	  PRM(crash_writes), .min = 1, .def = "1000",
+	  .help = "crashcheck: crash after this many acknowledged writes",
+	  .opt = "crash-writes", .metavar = "N",
+	},
+	{ .section = "suite", .name = "crash-time", .type = NB_KT_DURATION,
+	  PRM(crash_time_us), .min = 1000,
+	  .help = "crashcheck: crash this long after the first write (with "
+	  "crash-writes: whichever comes first)",
+	  .opt = "crash-time", .metavar = "TIME",
+	},
 	{ NULL },
 };
 
@@ -496,7 +515,7 @@ void nb_params_merge(struct nb_params *p, const struct nb_params *d)
 				memcpy(mine, theirs, k->len);
 		} else if (k->type == NB_KT_STR) {
 			if (!*mine)
-				memcpy(mine, theirs, k->len);
+				snprintf(mine, k->len, "%s", theirs);
 		} else if (k->len == sizeof(int) && k->type != NB_KT_UINT32 &&
 		    k->type != NB_KT_SIZE32) {
 			if (*(int *)mine < 0)

@@ -97,6 +97,13 @@ const struct nb_metric nb_metrics[] = {
 	  "share of the box's ARC demand reads answered from the ARC" },
 	{ "box_disk_busy_max_pct", "disk busy%", "%", NB_NEITHER, 1,
 	  "the box's busiest disk, % of the iteration busy" },
+	{ "crash_lost", "lost", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes not read back intact after the crash (missing + stale + torn)" },
+	{ "crash_missing", "missing", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes of which nothing is on the box" },
+	{ "crash_stale", "stale", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes found as an older generation" },
+	{ "crash_torn", "torn", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes found half written" },
+	{ "crash_intact", "intact", "writes", NB_NEITHER, 1, "crashcheck: acknowledged writes read back intact" },
+	{ "crash_checked", "checked", "writes", NB_NEITHER, 1, "crashcheck: journalled locations read back (the last write of each)" },
+	{ "crash_acked", "acked", "writes", NB_NEITHER, 1, "crashcheck: writes acknowledged and journalled before the crash" },
 	{ NULL, NULL, NULL, 0, 0, NULL },
 };
 
@@ -116,6 +123,7 @@ static const struct {
 	{ "p99_ms", "lat_p99_us", 1e-3 },
 	{ "mb_s_at_slo", "slo_bw_bytes", 1e-6 },
 	{ "max_swap_used", "box_swapped_bytes", 1 },
+	{ "crash_lost_max", "crash_lost", 1 },   /* issue 33's spelling */
 };
 
 /* What a name's suffix says about a metric the table does not list

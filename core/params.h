@@ -51,6 +51,15 @@ struct nb_params {
 	int trim;                /* -1 default (no), else enum nb_trim */
 	int trim_optional;       /* -1 default (no): a refused discard is
 				  * a warning, not a failure */
+	/* crashcheck (workloads/crashcheck.c) */
+	uint64_t crash_writes;   /* crash after this many acknowledged writes */
+	uint64_t crash_time_us;  /* ... or after this long (0: no limit) */
+	char crash_cmd[1024];    /* [box] crash: the command that crashes the
+	                          * box ("": the user pulls the plug) */
+	char journal[1024];      /* where the journal goes / is read from */
+	int journal_each;        /* several targets: one journal each, the
+	                          * target's name before the extension */
+	int crash_verify;        /* only verify the journal (run --verify) */
 };
 
 enum nb_trim { NB_TRIM_NO = 0, NB_TRIM_BEFORE = 1, NB_TRIM_EACH = 2 };

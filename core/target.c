@@ -60,6 +60,7 @@ int nb_target_open_ops(struct nb_target *t, const struct nb_target_cfg *cfg,
 
 	memset(t, 0, sizeof(*t));
 	t->cfg = cfg;
+	t->attach = cfg->attach;
 	nb_url_redact(cfg->url, t->desc, sizeof(t->desc));
 	if (!ops)
 		return nb_err(-EINVAL, "target '%s': no runner for '%s://' URLs",
@@ -78,6 +79,31 @@ void nb_target_close(struct nb_target *t)
 	if (t->ops)
 		t->ops->close(t);
 	t->ops = NULL;
+}
+
+int nb_target_reconnect(struct nb_target *t)
+{
+	const struct nb_runner_ops *ops = t->ops;
+	const struct nb_target_cfg *cfg = t->cfg;
+	uint64_t filled = t->filled, cached = t->cached_opens;
+
+	if (ops) {
+		t->detach = 1;
+		ops->close(t);
+	}
+	ops = ops ? ops : cfg->ops;
+	memset(t, 0, sizeof(*t));
+	t->cfg = cfg;
+	nb_url_redact(cfg->url, t->desc, sizeof(t->desc));
+	if (!ops)
+		return nb_err(-EINVAL, "target '%s': not open", cfg->name);
+	t->ops = ops;
+	t->caps = ops->caps;
+	t->block_size = 1;
+	t->attach = 1;
+	t->filled = filled;
+	t->cached_opens = cached;
+	return ops->open(t);
 }
 
 int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,

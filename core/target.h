@@ -96,6 +96,8 @@ struct nb_target_cfg {
 	char ioengine[32];       /* for the fio engine */
 	const struct nb_fio_clients *clients;  /* run through fio on these hosts */
 	const char *run_id;      /* names the scratch directory nasbench.<run-id> */
+	int attach;              /* use the scratch directory nasbench.<run-id>
+	                          * a crashed run left (crashcheck --verify) */
 	/* the runner, when not the one of the URL's scheme (tests) */
 	const struct nb_runner_ops *ops;
 };
@@ -203,6 +205,9 @@ struct nb_target {
 	                          * through the client's page cache (refused) */
 	char leftover[1400];     /* set by close: what it could not remove from
 	                          * the target, and why (the result records it) */
+	int attach;              /* open: the scratch directory exists (made if
+	                          * the box lost it), it is still this run's */
+	int detach;              /* close: leave the scratch directory as it is */
 	void *priv;
 };
 
@@ -211,6 +216,12 @@ struct nb_target {
 int nb_target_open_ops(struct nb_target *t, const struct nb_target_cfg *cfg,
 		       const struct nb_runner_ops *ops);
 void nb_target_close(struct nb_target *t);
+
+/* The box went away (crashed, rebooted) and may be back: drop T's
+ * connection without touching the target and open it again, on the same
+ * scratch directory (a file target) or LUN window.  0 or -errno (detail
+ * set); T is closed either way until it succeeds. */
+int nb_target_reconnect(struct nb_target *t);
 
 /* Blocking one-shot I/O (for setup and synchronous phases like bonnie's):
  * ops->pio when the runner has one, else submit + reap; call it with no

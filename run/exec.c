@@ -1,5 +1,6 @@
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
+#include "crash.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/hook.h"
@@ -276,6 +277,7 @@ int nb_exec_run(struct nb_exec *x)
 	for (int i = 0; i < x->cfg->ntargets && !*x->stop; i++)
 		run_target(x, &x->cfg->targets[i]);
 	nb_run_telem_close(&x->telem);
+	nb_run_crash_durability(x->doc);
 	return x->exit_code;
 }
 

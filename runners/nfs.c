@@ -111,6 +111,9 @@ static int nfs_rt_open(struct nb_target *t)
 	snprintf(p->root, sizeof(p->root), "%s/nasbench.%s", sub,
 		 cfg->run_id ? cfg->run_id : "run");
 	rc = do_mkdir(p, p->root);
+	/* attach: a crashed run's directory, or made again if the box lost it */
+	if (rc == -EEXIST && t->attach)
+		rc = 0;
 	if (rc == -EACCES || rc == -EPERM || rc == -EROFS)
 		return nb_err(rc, "target '%s': cannot create the scratch directory "
 			      "'%s%s' on NFS server '%s': %s", cfg->name, p->mounted,
@@ -173,7 +176,7 @@ static void nfs_rt_close(struct nb_target *t)
 
 	if (!p)
 		return;
-	if (p->made_root && !t->cfg->keep) {
+	if (p->made_root && !t->cfg->keep && !t->detach) {
 		if (p->nfs && p->ninflight)
 			nb_nfs_lose(p, -EIO, "closed with I/O in flight");
 		if (!p->nfs || remove_tree(p, p->root, 0)) {

@@ -64,7 +64,8 @@ static int open_dir(struct nb_target *t, struct posix *p, const char *path)
 {
 	snprintf(p->root, sizeof(p->root), "%s/nasbench.%s", path,
 		 t->cfg->run_id ? t->cfg->run_id : "run");
-	if (mkdir(p->root, 0755))
+	/* attach: a crashed run's directory, or made again if the box lost it */
+	if (mkdir(p->root, 0755) && !(t->attach && errno == EEXIST))
 		return fail_errno(t, "cannot create scratch directory", p->root, errno);
 	p->made_root = 1;
 	t->caps = NB_CAP_FILES | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_META |
@@ -181,7 +182,8 @@ static void posix_close(struct nb_target *t)
 		return;
 	if (p->ring.ring_fd > 0)
 		io_uring_queue_exit(&p->ring);
-	if (p->made_root && !t->cfg->keep && (rc = nb_rmtree(p->root))) {
+	if (p->made_root && !t->cfg->keep && !t->detach &&
+	    (rc = nb_rmtree(p->root))) {
 		snprintf(t->leftover, sizeof(t->leftover),
 			 "could not remove '%s': %s", p->root, strerror(-rc));
 		nb_warn("target '%s': %s", t->cfg->name, t->leftover);

@@ -9,7 +9,8 @@ extern const struct nb_workload nb_wl_seq512k_read, nb_wl_seq512k_write,
 	nb_wl_rand4k_write_sync, nb_wl_rand4k_mix;
 extern const struct nb_workload nb_wl_bigfile, nb_wl_syncprobe,
 	nb_wl_xz, nb_wl_bonnie;
-extern const struct nb_workload nb_wl_integrity, nb_wl_conform;
+extern const struct nb_workload nb_wl_integrity, nb_wl_conform,
+	nb_wl_crashcheck;
 extern const struct nb_workload nb_wl_vm;
 
 const struct nb_workload *const nb_workloads[] = {
@@ -27,6 +28,7 @@ const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_xz,
 	&nb_wl_integrity,
 	&nb_wl_conform,
+	&nb_wl_crashcheck,
 	NULL,
 };
 

@@ -83,9 +83,22 @@ assert_err "lab: unknown option '--bogus' (known: --slog, --page-cache, --compre
 run "$LAB" up raid10 --disks 5
 assert_rc 2
 assert_err "lab: --disks '5': raid10 needs an even number (2-way mirrors)"
+run "$LAB" up raidz1 --sync maybe
+assert_rc 2
+assert_err "lab: --sync 'maybe': not one of standard, disabled"
+run "$LAB" crash
+assert_rc 1
+assert_err "lab: no lab is up in $NASBENCH_LAB_STATE"
 
 t_case "not root, no /dev/fuse or loop devices: exit 2 naming what is missing"
-run setpriv --reuid 65534 --regid 65534 --clear-groups "$LAB" up raidz1
+# uid 65534 cannot enter a checkout under a 0700 directory (root's home, a
+# mktemp -d): it runs a copy of ci/lab in a directory anyone may enter
+PUB=$(mktemp -d /tmp/nblab-pub.XXXXXX)
+chmod 755 "$PUB"
+cp -r "$ROOT/ci/lab" "$ROOT/ci/lab.d" "$PUB/"
+chmod -R a+rX "$PUB"
+run setpriv --reuid 65534 --regid 65534 --clear-groups "$PUB/lab" up raidz1
+rm -rf "$PUB"
 assert_rc 2
 assert_err "lab: needs root"
 # a /dev without fuse and loop-control, in a private mount namespace
@@ -98,7 +111,7 @@ t_case "up raidz1 --slog: assignments, a box file, the labels in the result"
 up raidz1 --slog
 assert_out "NASBENCH_LAB_NFS=nfs://198.18.14.2$NASBENCH_LAB_STATE/mnt/nfs"
 assert_out "NASBENCH_LAB_ISCSI=iscsi://198.18.14.2:3260/iqn.2026-11.org.nasbench.lab:raidz1/1"
-assert_out "NASBENCH_LAB_LABELS='layout=raidz1 disks=5x2G disk=hdd slog=ssd compression=off arc=64M'"
+assert_out "NASBENCH_LAB_LABELS='layout=raidz1 disks=5x2G disk=hdd slog=ssd compression=off arc=64M sync=standard'"
 assert_out "NASBENCH_LAB_POOL=nblab"
 run "$NB" run "$NASBENCH_LAB_BOX" -w seq512k-write --size 8M -i 1 -q -o "$T/labels.json"
 assert_rc 0
@@ -136,6 +149,22 @@ awk -v s="$s" -v g="$g" 'BEGIN { exit !(s > 0 && g >= 2 * s) }' ||
 
 t_case "raidz1 (5) uncached rand4k-read"
 zraid=$(iops --size 256M --runtime 4s)
+
+# crashcheck (docs/crashcheck.md): the box crashed by 'ci/lab crash' after
+# a known number of acknowledged writes; ci/bench-crash does 3 crashes each
+crashbox() { # FILE: the lab's box file with the crash command
+	sed "/^\[box\]/a crash = $LAB crash" "$NASBENCH_LAB_BOX" >"$1"
+	printf '[accept]\ncrashcheck@lab-nfs crash_lost = 0\ncrashcheck@lab-iscsi crash_lost = 0\n' >>"$1"
+}
+t_case "crashcheck, sync honoured: a crash after 100 acknowledged writes loses none (NFS, iSCSI)"
+crashbox "$T/crash.ini"
+run "$NB" run "$T/crash.ini" -w crashcheck -i 1 --crash-writes 100 --size 256K -o "$T/crash.json"
+assert_rc 0
+assert_json "$T/crash.json" 'all(r["crash_verdict"]["summary"] == "1 of 1 crash: 0 acknowledged writes lost" and r["iterations"][0]["metrics"]["crash_checked"] == 64 and r["iterations"][0]["crash"]["hook"]["status"] == 0 for r in d["results"])' '[r.get("crash_verdict", r.get("reason")) for r in d["results"]]'
+assert_json "$T/crash.json" 'd["accept"]["verdict"] == "pass"'
+# the box is back: a new zfs-fuse, the pool imported
+[ "$(zpool list -H -o health "$NASBENCH_LAB_POOL" 2>/dev/null)" = ONLINE ] ||
+	t_fail "the pool is not ONLINE after the crashes: $(zpool list 2>&1)"
 
 t_case "zfs-fuse killed under a run: nasbench exits 3 naming the target; down cleans up"
 "$NB" run "$NASBENCH_LAB_BOX" -t lab-nfs -w seq512k-write --runtime 60s --size 64M -i 1 -q --timeout 10s \
@@ -182,5 +211,16 @@ kill "$holder"
 wait "$holder" 2>/dev/null
 assert_gone "$pids"
 assert_no_file "$NASBENCH_LAB_STATE/disks"
+
+t_case "crashcheck, --sync disabled: the crash loses acknowledged writes, accept fails"
+up single --sync disabled
+assert_out "sync=disabled'"
+crashbox "$T/crash2.ini"
+run "$NB" run "$T/crash2.ini" -w crashcheck -i 1 --crash-writes 100 --size 256K -o "$T/crash2.json"
+assert_rc 1
+assert_json "$T/crash2.json" 'all(r["crash_verdict"]["lost"] > 0 and r["crash_verdict"]["summary"].startswith("sync=disabled: ") for r in d["results"])' '[r.get("crash_verdict", r.get("reason")) for r in d["results"]]'
+assert_json "$T/crash2.json" 'd["accept"]["verdict"] == "fail"'
+run "$LAB" down
+assert_rc 0
 
 t_done
