@@ -427,7 +427,7 @@ static int nfs_rt_submit(struct nb_target *t, struct nb_io *io)
 				    nfs_get_error(p->nfs));
 		}
 	}
-	return 0;
+	return nb_nfs_kick(p);
 }
 
 static int pop_done(struct nfsrt *p, struct nb_io **done, int max)
