@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,6 +79,21 @@ static int check_dir(struct nfsrt *p, const char *sub)
 	return 0;
 }
 
+/*
+ * libnfs allocates each RPC's buffer (a 512 KiB WRITE's is the data and its
+ * header, a READ's answer likewise) and frees it when the answer comes.
+ * glibc hands blocks that large back to the kernel (munmap, or trimming the
+ * top of the heap), so the next one is new pages, each a page fault and a
+ * page of zeroes: 12.5 faults per 512 KiB write here, fio's nfs engine 7.8.
+ * Keep freed memory for reuse (the process is a benchmark: what it held at
+ * its peak, QD buffers, it may as well keep).
+ */
+static void keep_rpc_buffers(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+}
+
 static int nfs_rt_open(struct nb_target *t)
 {
 	const struct nb_target_cfg *cfg = t->cfg;
@@ -89,6 +105,7 @@ static int nfs_rt_open(struct nb_target *t)
 		return nb_err(-ENOMEM, "out of memory");
 	t->priv = p;
 	p->t = t;
+	keep_rpc_buffers();
 	p->timeout_ns = (cfg->timeout_us ? cfg->timeout_us
 					 : nb_knob_default("target", "timeout")) * 1000;
 	snprintf(p->host, sizeof(p->host), "%s", cfg->u.host);
@@ -432,7 +449,7 @@ static int nfs_rt_submit(struct nb_target *t, struct nb_io *io)
 				    nfs_get_error(p->nfs));
 		}
 	}
-	return 0;
+	return nb_nfs_kick(p);
 }
 
 static int pop_done(struct nfsrt *p, struct nb_io **done, int max)

@@ -33,6 +33,10 @@ t_case "iSCSI: a read-only run on a blank LUN writes it first, once"
 run "$NB" run -t "lun=$LUN:small/1" -w seq512k-read,rand4k-read -i 2 -q -o "$T/blank.json"
 assert_rc 0
 assert_json "$T/blank.json" '[i["prefilled_bytes"] for r in d["results"] for i in r["iterations"]] == [32 << 20, 0, 0, 0]'
+# the prefill's CPU is its iteration's prefill_cpu_s (ci/bench-fio-engines
+# leaves it out of nasbench's CPU per I/O); iterations without one have none
+assert_json "$T/blank.json" '[("prefill_cpu_s" in i) for r in d["results"] for i in r["iterations"]] == [True, False, False, False]'
+assert_json "$T/blank.json" '0 < d["results"][0]["iterations"][0]["prefill_cpu_s"] < 30'
 assert_json "$T/blank.json" 'not any(r.get("warnings") for r in d["results"])'
 [ "$(alloc "$T/small.img")" -ge $((32 << 20)) ] || t_fail "LUN file has $(alloc "$T/small.img") bytes allocated, not 32 MiB"
 
