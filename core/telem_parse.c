@@ -28,16 +28,22 @@ static int next_line(const char **p, char *buf, size_t len)
 	return 1;
 }
 
-/* LINE split at white space into TOK (up to MAXTOK); the count. */
-static int split(char *line, char **tok)
+/* LINE split at white space into TOK, which holds MAX; the count. */
+static int split_max(char *line, char **tok, int max)
 {
 	char *save = NULL;
 	int n = 0;
 
-	for (char *s = strtok_r(line, " \t\r", &save); s && n < MAXTOK;
+	for (char *s = strtok_r(line, " \t\r", &save); s && n < max;
 	     s = strtok_r(NULL, " \t\r", &save))
 		tok[n++] = s;
 	return n;
+}
+
+/* LINE split into TOK[MAXTOK]; the count. */
+static int split(char *line, char **tok)
+{
+	return split_max(line, tok, MAXTOK);
 }
 
 static int is_uint(const char *s)
@@ -511,7 +517,8 @@ int nb_tp_bsd_gstat(const char *text, struct nb_tp_disks *d)
 			continue;
 		*bar = 0;
 		n = split(line, tok);
-		if (n < 2 || !split(bar + 1, tok + n))
+		if (n < 2 || n == MAXTOK ||
+		    !split_max(bar + 1, tok + n, MAXTOK - n))
 			continue;
 		/* ... %busy| NAME */
 		if ((k = disk_add(d, tok[n])))

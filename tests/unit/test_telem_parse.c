@@ -198,6 +198,23 @@ static void freebsd_iostat_gstat(void **state)
 	free(g);
 }
 
+/* A gstat line with more columns than the parser holds is skipped, not
+ * written past the token array (found by ci/fuzz). */
+static void gstat_too_many_columns(void **state)
+{
+	char text[512] = "";
+	struct nb_tp_disks d;
+
+	(void)state;
+	for (int i = 0; i < 60; i++)
+		strcat(text, "1 ");
+	strcat(text, "| ada9\n 0 1 2 3 4 5 6 7 8 9.5| ada1\n");
+	assert_int_equal(nb_tp_bsd_gstat(text, &d), 1);
+	assert_non_null(nb_tp_disk_find(&d, "ada1"));
+	assert_null(nb_tp_disk_find(&d, "ada9"));
+	assert_true(nb_tp_disk_find(&d, "ada1")->busy_pct == 9.5);
+}
+
 static void zpool_iostat(void **state)
 {
 	char *z = test_slurp(G "freebsd-zpool-iostat-v");
@@ -297,6 +314,7 @@ int main(void)
 		cmocka_unit_test(freebsd_sysctl),
 		cmocka_unit_test(freebsd_swapinfo_vmstat),
 		cmocka_unit_test(freebsd_iostat_gstat),
+		cmocka_unit_test(gstat_too_many_columns),
 		cmocka_unit_test(zpool_iostat),
 		cmocka_unit_test(zfs_pool_of),
 		cmocka_unit_test(answer_sections),
