@@ -276,6 +276,8 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 	if (!rc && s->sync != NB_SYNC_NONE && r->bytes_written) {
 		uint64_t t0 = nb_now_ns();
 
+		if (h)
+			nb_progress_phase(h->live, "flushing");
 		rc = t->ops->flush(f);
 		r->flush_ns = nb_now_ns() - t0;
 	}
