@@ -344,9 +344,11 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 	}
 	nb_summary_fig(c[0].wv, metric, a, sizeof(a));
 	nb_summary_fig(c[0].rv, metric, b, sizeof(b));
-	if (nc > 1)
+	if (nc > 1 && tmax - tmin >= 0.005)
 		snprintf(where, sizeof(where), "; %zu comparisons, %.2fx to %.2fx",
 			 nc, tmin, tmax);
+	else if (nc > 1)
+		snprintf(where, sizeof(where), "; %zu comparisons", nc);
 	else if (*g0)
 		snprintf(where, sizeof(where), ", %s", g0);
 	if (same == nc) {
