@@ -30,6 +30,8 @@
 
 #include <stdio.h>
 
+#include "../core/bands.h"
+
 #define NB_GATE_OFF (-1.0)
 #define NB_GATE_MAX_RULES 256
 
@@ -58,6 +60,7 @@ struct nb_gate {
 	struct nb_gate_rule rules[NB_GATE_MAX_RULES];
 	int nprimary;
 	struct nb_gate_primary primary[NB_GATE_MAX_PRIMARY];
+	struct nb_bands_set bands;   /* [bands], a workload's bands, --bands */
 };
 
 void nb_gate_init(struct nb_gate *g);
