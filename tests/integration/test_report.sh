@@ -122,6 +122,42 @@ assert rows_coloured > 300, ("too little colour: blank charts?", rows_coloured)
 print("ok", rows_coloured)
 PY
 
+t_case "report of one demo-like result: the summary on the first screen, <= 12 charts, < 300 KB"
+# what 'make demo' writes: the quick suite's five workloads on a local
+# directory and the testbox's NFS export and iSCSI LUN, 2 iterations
+if [ -z "${NASBENCH_NFS_URL:-}" ] || [ -z "${NASBENCH_ISCSI_URL:-}" ]; then
+	missing "the demo case: NASBENCH_NFS_URL / NASBENCH_ISCSI_URL unset (ci/testbox up)"
+else
+	"$NB" run --suite quick -i 2 --size 16M --runtime 0.5s --label name=demo --destroy-data \
+		-w seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,rand4k-read \
+		--target "local=$BOX" --target "nfs=$NASBENCH_NFS_URL" --target "iscsi=$NASBENCH_ISCSI_URL" \
+		-q -o "$T/demo.json" >/dev/null 2>"$T/run.err" || t_fail "demo run failed: $(cat "$T/run.err")"
+	run "$NB" report "$T/demo.json" -o "$T/demo"
+	assert_rc 0
+	grep -q "columns: ;" "$T/demo/report.md" && t_fail "an empty column axis: $(grep Rows: "$T/demo/report.md")"
+	grep -qF "Rows: workload; columns: target." "$T/demo/report.md" ||
+		t_fail "one result on 3 targets: not workload x target: $(grep Rows: "$T/demo/report.md")"
+	nsvg=$(ls "$T"/demo/*.svg | wc -l)
+	[ "$nsvg" -le 12 ] || t_fail "$nsvg charts, more than 12"
+	size=$(stat -c %s "$T/demo/report.html")
+	[ "$size" -lt 300000 ] || t_fail "report.html is $size bytes, not under 300 KB"
+	python3 "$ROOT/tests/support/html_check.py" "$T/demo/report.html" >"$T/html.err" ||
+		t_fail "report.html is not valid: $(head -5 "$T/html.err")"
+	# the Markdown opens with the summary, the grid after it
+	head -c 2000 "$T/demo/report.md" | grep -q "^## Summary" || t_fail "report.md does not open with the summary"
+	# the page as Chromium draws it at 1280x800: the first screen kept in build/
+	mkdir -p "$ROOT/build"
+	python3 "$ROOT/tests/support/html_render.py" "$T/demo/report.html" \
+		"$ROOT/build/report-first-screen.png" >"$T/render.json" 2>"$T/render.err" ||
+		t_fail "chromium did not render the page: $(cat "$T/render.err")"
+	assert_json "$T/render.json" 'd["summary_top"] is not None and d["summary_bottom"] <= 800' 'd'
+	assert_json "$T/render.json" 'd["charts"] == '"$nsvg"' and d["svg_texts"] > 20 and d["min_svg_font_px"] >= 12' 'd'
+	assert_json "$T/render.json" 'd["details"] >= 5 and d["details_open"] == 0 and d["page_width"] <= 1280 and 0 < d["grid_width"] <= 1280' 'd'
+	assert_file "$ROOT/build/report-first-screen.png"
+	grep -q "target: local wins" "$T/demo/report.md" || grep -q "target: .* about the same" "$T/demo/report.md" ||
+		t_fail "the summary names no winner among the targets: $(sed -n '/## Summary/,/^## [^S]/p' "$T/demo/report.md")"
+fi
+
 t_case "report: latency CDF from the stored histograms, throughput over time of a runtime run"
 for f in cdf_rand4k-read cdf_seq512k-write latency_rand4k-read; do
 	assert_file "$T/rep/$f.svg"
