@@ -18,8 +18,8 @@
  * Each line is { "kind": K, "level": "info"|"ok"|"warn"|"fail",
  * "text": T }, in that order of kinds.
  */
-#ifndef NB_REPORT_SUMMARY_H
-#define NB_REPORT_SUMMARY_H
+#ifndef NB_FORMATS_SUMMARY_H
+#define NB_FORMATS_SUMMARY_H
 
 #include <jansson.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /*
  * summary_int.h - what summary.c and summary_out.c share: the items (one
  * workload entry of one result) and the questions they vary in.  Not for
- * use outside reports/summary*.c: summary.h is the interface.
+ * use outside formats/summary*.c: summary.h is the interface.
  */
-#ifndef NB_REPORT_SUMMARY_INT_H
-#define NB_REPORT_SUMMARY_INT_H
+#ifndef NB_FORMATS_SUMMARY_INT_H
+#define NB_FORMATS_SUMMARY_INT_H
 
 #include <jansson.h>
 #include <stddef.h>
