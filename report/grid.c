@@ -97,7 +97,7 @@ static void pool(const struct grid *g, const char *const *dims, size_t nd,
 				snprintf(c->status, sizeof(c->status), "%s", nb_jstr(e, "status"));
 			continue;
 		}
-		m = primary(g, e);
+		m = g->it[i].metric ? g->it[i].metric : primary(g, e);
 		if (!c->metric[0])
 			snprintf(c->metric, sizeof(c->metric), "%s", m);
 		else if (strcmp(c->metric, m))
@@ -176,9 +176,12 @@ static void kv_text(const char *const *dims, size_t n, const char *vals,
 	for (size_t i = 0; i < n && l < len; i++) {
 		size_t vl = strcspn(vals, "\x1f");
 
-		if (with_keys)
+		if (with_keys && !nb_grid_is_metric_axis(dims[i]))
 			l += (size_t)snprintf(out + l, len - l, "%s%s=%.*s", i ? " " : "",
 					      dims[i], (int)vl, vals);
+		else if (with_keys)      /* a figure's column: its name says it */
+			l += (size_t)snprintf(out + l, len - l, "%s%.*s", i ? " " : "",
+					      (int)vl, vals);
 		else
 			l += (size_t)snprintf(out + l, len - l, "%s%.*s", i ? ", " : "",
 					      (int)vl, vals);
@@ -273,7 +276,7 @@ static json_t *one_grid(struct grid *g, const char *f)
 			char text[512];
 			size_t l;
 
-			cell_text(g, c, !one_metric, text, sizeof(text));
+			cell_text(g, c, !one_metric && !g->metric_axis, text, sizeof(text));
 			l = strlen(text);
 			if (c->n && json_object_size(g->base)) {
 				char bwant[6200];
@@ -335,7 +338,9 @@ static json_t *one_grid(struct grid *g, const char *f)
 			kv_text(g->facets, g->nfacets, f, 1, buf, sizeof(buf));
 			l = (size_t)snprintf(title, sizeof(title), "%s: ", buf);
 		}
-		if (one_metric && metric0)
+		if (g->metric_axis)
+			snprintf(title + l, sizeof(title) - l, "the figures (median)");
+		else if (one_metric && metric0)
 			snprintf(title + l, sizeof(title) - l, "%s (median)",
 				 g->metric ? g->metric_user : nb_metric_find(metric0)->label);
 		else
@@ -346,6 +351,45 @@ static json_t *one_grid(struct grid *g, const char *f)
 	json_decref(rows);
 	json_decref(cols);
 	return json_pack("{s:s, s:o, s:o}", "title", title, "head", head, "rows", body);
+}
+
+/* A "metric" axis: each item becomes one per figure it has of MB/s,
+ * IOPS and p99 latency (its headline figure when it has none of them). */
+static int metric_axis(struct grid *g)
+{
+	static const char *const figs[] = { "bw_bytes", "iops", "lat_p99_us" };
+	struct item *out;
+	size_t n = 0;
+
+	if (!nb_grid_in(g->rows, g->nrows, "metric") &&
+	    !nb_grid_in(g->cols, g->ncols, "metric"))
+		return 0;
+	if (g->metric)
+		return nb_err(-EINVAL, "--metric: the grid already has the figures "
+			      "as an axis ('metric' in --rows or --cols)");
+	g->metric_axis = 1;
+	out = calloc(g->nit * 3 + 1, sizeof(*out));
+	for (size_t i = 0; i < g->nit; i++) {
+		const json_t *m = json_object_get(json_array_get(json_object_get(
+			g->it[i].e, "iterations"), 0), "metrics");
+		size_t had = n;
+
+		for (size_t k = 0; k < 3; k++)
+			if (json_object_get(m, figs[k])) {
+				out[n] = g->it[i];
+				out[n++].metric = figs[k];
+			}
+		if (n == had) {          /* its own headline figure */
+			json_array_append_new(g->keep, json_string(primary(g, g->it[i].e)));
+			out[n] = g->it[i];
+			out[n++].metric = json_string_value(json_array_get(g->keep,
+						json_array_size(g->keep) - 1));
+		}
+	}
+	free(g->it);
+	g->it = out;
+	g->nit = n;
+	return 0;
 }
 
 static int parse_base(struct grid *g, const char *s)
@@ -380,7 +424,7 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 {
 	json_t *const *docs = r->docs;
 	const char *const *paths = r->paths;
-	struct grid g = { .r = r };
+	struct grid g = { .r = r, .keep = json_array() };
 	json_t *keep = json_array(), *facets, *fv, *e;
 	size_t i, j, cap = 16;
 	int rc = 0;
@@ -391,7 +435,7 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 		json_array_foreach(json_object_get(docs[i], "results"), j, e) {
 			if (g.nit == cap)
 				g.it = realloc(g.it, (cap *= 2) * sizeof(*g.it));
-			g.it[g.nit++] = (struct item){ docs[i], e, paths[i] };
+			g.it[g.nit++] = (struct item){ docs[i], e, paths[i], NULL };
 		}
 	g.base = json_object();
 	if (metric) {
@@ -427,6 +471,8 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 		}
 	if (!g.nrows || !g.ncols)
 		nb_grid_default_dims(&g, !g.nrows, !g.ncols);
+	if ((rc = metric_axis(&g)))
+		goto out;
 	if (baseline && (rc = parse_base(&g, baseline)))
 		goto out;
 	nb_grid_find_facets(&g);
@@ -452,7 +498,7 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 				const char *k = lists[l][i];
 
 				if (!strcmp(k, "workload") || !strncmp(k, "spec.", 5) ||
-				    !strcmp(k, "file"))
+				    !strcmp(k, "file") || nb_grid_is_metric_axis(k))
 					continue;
 				json_t *vals = nb_grid_dim_values(&g, k), *v;
 				size_t x;
@@ -518,6 +564,7 @@ out:
 		free(g.key[i]);
 	free(g.key);
 	json_decref(g.base);
+	json_decref(g.keep);
 	json_decref(keep);
 	free(g.it);
 	return rc;
