@@ -35,6 +35,18 @@ int nb_chart_lines(const char *dir, const struct nb_lines *l);
 int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
 		      int percent);
 
+/* Small multiples: one panel per NLINES entry (its NAME unused, its TITLE
+ * the panel's), on the same axes (LOGX, PERCENT as above), up to three a
+ * row; a series has the same colour in every panel.  One chart for many
+ * workloads: the report's budget is charts, not panels. */
+struct nb_panels {
+	const char *name, *title, *xlabel, *ylabel;
+	int logx, percent;
+	size_t npanels;
+	const struct nb_lines *panel;
+};
+int nb_chart_panels(const char *dir, const struct nb_panels *p);
+
 /* Run gnuplot on NAME.gp for each name, two at a time.  PROG is the
  * gnuplot program (NULL: $NASBENCH_GNUPLOT or "gnuplot").  0; -ENOENT when
  * gnuplot cannot be run ("gnuplot not found ..."); -EIO when it failed on

@@ -1,8 +1,10 @@
 /*
  * charts.c - the charts of 'nasbench report' as gnuplot inputs
- * (formats/chart.c draws them): throughput and IOPS across workloads, per
- * workload the latency percentiles, the throughput over time and the
- * other figures grouped by unit.
+ * (formats/chart.c draws them), one per family of figures rather than one
+ * per workload: throughput, IOPS and p99 latency across the workloads, the
+ * latency CDFs and the throughput over time as small multiples (a panel
+ * per workload), then the other figures by unit (bonnie's K/s, ops/s ...)
+ * across the workloads, at most NB_REPORT_MAX_CHARTS in all.
  */
 #include "model.h"
 #include "../formats/chart.h"
@@ -47,30 +49,44 @@ static int add_chart(struct nb_report *r, const char *name, const char *title,
 	return 0;
 }
 
-/* Bars of METRICS (rows) x configurations (series) for workload WL, or of
- * one metric across every workload when WL is NULL. */
-static int bars(struct nb_report *r, const char *dir, const char *name,
-		const char *title, const char *ylabel, int logy, const char *wl,
-		const char *const *metrics, size_t nm, int wl_index)
+/* The rows of a bar chart: workload WLS[i]'s metric MS[i], labelled
+ * LABELS[i]; one bar per configuration. */
+struct bar_rows {
+	size_t n;
+	const char **wls, **ms, **labels;
+};
+
+static void bar_rows_free(struct bar_rows *br)
 {
-	size_t nrows = wl ? nm : json_array_size(r->wls), ns = r->ncfg;
-	const char **rows = calloc(nrows, sizeof(*rows));
+	for (size_t i = 0; i < br->n; i++)
+		free((char *)br->labels[i]), free((char *)br->ms[i]);
+	free(br->wls), free(br->ms), free(br->labels);
+}
+
+/* Bars of the rows BR x configurations (series); LOGY, or a log axis
+ * anyway when the figures are decades apart. */
+static int bars(struct nb_report *r, const char *dir, const char *name,
+		const char *title, const char *ylabel, int logy,
+		const struct bar_rows *br)
+{
+	size_t ns = r->ncfg, used = 0;
+	const char **rows = calloc(br->n + 1, sizeof(*rows));
 	const char **series = calloc(ns, sizeof(*series));
-	double *v = calloc(nrows * ns, sizeof(*v));
-	double *lo = calloc(nrows * ns, sizeof(*v)), *hi = calloc(nrows * ns, sizeof(*v));
-	size_t used = 0;
+	double *v = calloc(br->n * ns + 1, sizeof(*v));
+	double *lo = calloc(br->n * ns + 1, sizeof(*v)), *hi = calloc(br->n * ns + 1, sizeof(*v));
+	double vmin = INFINITY, vmax = 0;
+	char yl[128];
 	int rc = 0;
 
 	for (size_t s = 0; s < ns; s++)
 		series[s] = r->cfgs[s].name;
-	for (size_t row = 0; row < nrows; row++) {
-		const char *w = wl ? wl : json_string_value(json_array_get(r->wls, row));
-		const char *m = wl ? metrics[row] : metrics[0];
-		const struct nb_metric *d = nb_metric_find(m);
+	for (size_t row = 0; row < br->n; row++) {
+		const struct nb_metric *d = nb_metric_find(br->ms[row]);
 		int any = 0;
 
 		for (size_t s = 0; s < ns; s++) {
-			size_t n = nb_report_pool(r, &r->cfgs[s], w, m), k = used * ns + s;
+			size_t n = nb_report_pool(r, &r->cfgs[s], br->wls[row], br->ms[row]);
+			size_t k = used * ns + s;
 			struct nb_summary sum;
 
 			nb_stats_summary(r->v, n, &sum);
@@ -78,36 +94,51 @@ static int bars(struct nb_report *r, const char *dir, const char *name,
 			lo[k] = n ? sum.min * d->show_scale : NAN;
 			hi[k] = n ? sum.max * d->show_scale : NAN;
 			any |= n > 0;
+			if (n && v[k] > 0)
+				vmin = fmin(vmin, v[k]), vmax = fmax(vmax, v[k]);
 		}
-		if (any)         /* the label may live in a thread-local buffer */
-			rows[used++] = strdup(wl ? nb_metric_find(m)->label : w);
+		if (any)
+			rows[used++] = br->labels[row];
+	}
+	/* figures decades apart (5 k and 400 k IOPS): a log axis, or the
+	 * small bars vanish */
+	if (!logy && vmax > 0 && vmax / vmin >= 30) {
+		logy = 1;
+		snprintf(yl, sizeof(yl), "%s (log scale)", ylabel);
+		ylabel = yl;
 	}
 	if (used) {
-		char yl[128];
-		double vmin = INFINITY, vmax = 0;
-
-		/* figures decades apart (5 k and 400 k IOPS): a log axis, or
-		 * the small bars vanish */
-		for (size_t k = 0; k < used * ns; k++)
-			if (isfinite(v[k]) && v[k] > 0) {
-				vmin = v[k] < vmin ? v[k] : vmin;
-				vmax = v[k] > vmax ? v[k] : vmax;
-			}
-		if (!logy && vmax > 0 && vmax / vmin >= 30) {
-			logy = 1;
-			snprintf(yl, sizeof(yl), "%s (log scale)", ylabel);
-			ylabel = yl;
-		}
 		struct nb_bars b = { name, title, ylabel, logy, used, ns, rows,
-				     series, v, lo, hi, wl ? "figure" : "workload" };
+				     series, v, lo, hi, NULL };
 
 		rc = nb_chart_bars(dir, &b);
 		if (!rc)
-			add_chart(r, name, title, wl_index);
+			add_chart(r, name, title, -1);
 	}
-	for (size_t i = 0; i < used; i++)
-		free((char *)rows[i]);
 	free(rows), free(series), free(v), free(lo), free(hi);
+	return rc;
+}
+
+/* One metric M across every workload. */
+static int bars_across(struct nb_report *r, const char *dir, const char *m,
+		       const char *title, int logy)
+{
+	size_t nw = json_array_size(r->wls);
+	struct bar_rows br = { 0, calloc(nw + 1, sizeof(char *)),
+			       calloc(nw + 1, sizeof(char *)),
+			       calloc(nw + 1, sizeof(char *)) };
+	char name[64], yl[128];
+	int rc;
+
+	for (size_t w = 0; w < nw; w++) {
+		br.wls[br.n] = json_string_value(json_array_get(r->wls, w));
+		br.ms[br.n] = strdup(m);
+		br.labels[br.n++] = strdup(br.wls[w]);
+	}
+	snprintf(name, sizeof(name), "bars_%s", m);
+	snprintf(yl, sizeof(yl), "%s%s", nb_metric_find(m)->label, logy ? " (log)" : "");
+	rc = bars(r, dir, name, title, yl, logy, &br);
+	bar_rows_free(&br);
 	return rc;
 }
 
@@ -151,39 +182,6 @@ struct cfg_chart {
 		       double **x, double **y);
 };
 
-/* Chart K of workload WL (when a configuration has a line) and list it
- * under workload WL_INDEX. */
-static int cfg_chart(struct nb_report *r, const char *dir, const char *wl,
-		     const char *slug, int wl_index, const struct cfg_chart *k)
-{
-	size_t ns = 0, *n = calloc(r->ncfg, sizeof(*n));
-	double **x = calloc(r->ncfg, sizeof(*x)), **y = calloc(r->ncfg, sizeof(*y));
-	const char **names = calloc(r->ncfg, sizeof(*names));
-	char name[160], title[300];
-	int rc = 0;
-
-	for (size_t c = 0; c < r->ncfg; c++) {
-		n[ns] = k->line(r, c, wl, &x[ns], &y[ns]);
-		if (n[ns])
-			names[ns++] = r->cfgs[c].name;
-	}
-	snprintf(name, sizeof(name), "%s_%s", k->prefix, slug);
-	snprintf(title, sizeof(title), "%s: %s", wl, k->title);
-	if (ns) {
-		struct nb_lines l = { name, title, k->xlabel, k->ylabel, ns, names,
-				      n, (const double *const *)x,
-				      (const double *const *)y };
-
-		rc = nb_chart_lines_ax(dir, &l, k->logx, k->percent);
-		if (!rc)
-			add_chart(r, name, title, wl_index);
-	}
-	for (size_t i = 0; i < ns; i++)
-		free(x[i]), free(y[i]);
-	free(x), free(y), free(n), free(names);
-	return rc;
-}
-
 /* The throughput series (MB/s per second) of the iteration nearest the
  * median. */
 static size_t series_line(const struct nb_report *r, size_t c, const char *wl,
@@ -207,6 +205,8 @@ static const struct cfg_chart series_chart = {
 	"series", "throughput over time", "seconds into the run", "MB/s", 0, 0,
 	series_line,
 };
+
+#define CDF_STEP 1.0             /* percent between two points of a CDF */
 
 struct bucket {
 	double lo;
@@ -255,6 +255,10 @@ static size_t cdf_line(const struct nb_report *r, size_t c, const char *wl,
 		cum += b[i].n;
 		if (i + 1 < nb && b[i + 1].lo == b[i].lo)
 			continue;        /* merged with the next */
+		/* a point per CDF_STEP percent at most: the line looks the
+		 * same, the page is a tenth of the size */
+		if (m && i + 1 < nb && 100 * cum / total - (*y)[m - 1] < CDF_STEP)
+			continue;
 		(*x)[m] = b[i].lo > 0 ? b[i].lo / 1e3 : 0.001;
 		(*y)[m++] = 100 * cum / total;
 	}
@@ -267,93 +271,191 @@ static const struct cfg_chart cdf_chart = {
 	"latency, microseconds (log scale)", "% of I/Os", 1, 1, cdf_line,
 };
 
-/* File-name form of workload W, unique among the workloads. */
-static void wl_slug(const struct nb_report *r, size_t w, char *out, size_t len)
+/* Workload key KEY's panel name (the workload, without its target) and
+ * its series' name in the panel: the target and/or the configuration. */
+static void panel_names(const struct nb_report *r, const char *key, size_t c,
+			char *panel, size_t plen, char *series, size_t slen)
 {
-	char other[128];
+	const char *slash = r->by_target ? strrchr(key, '/') : NULL;
 
-	nb_chart_slug(out, len, json_string_value(json_array_get(r->wls, w)));
-	for (size_t i = 0; i < w; i++) {
-		nb_chart_slug(other, sizeof(other),
-			      json_string_value(json_array_get(r->wls, i)));
-		if (!strcmp(other, out)) {
-			size_t l = strlen(out);
-
-			snprintf(out + l, len - l, "_%zu", w);
-			return;
-		}
-	}
+	snprintf(panel, plen, "%s", slash ? slash + 1 : key);
+	if (slash && r->ncfg > 1)
+		snprintf(series, slen, "%.*s %s", (int)(slash - key), key, r->cfgs[c].name);
+	else if (slash)
+		snprintf(series, slen, "%.*s", (int)(slash - key), key);
+	else
+		snprintf(series, slen, "%s", r->cfgs[c].name);
 }
 
-static int workload_charts(struct nb_report *r, const char *dir, size_t w)
+/* The panels being gathered: one per workload, a line per target and
+ * configuration. */
+struct panel_set {
+	size_t n, cap;           /* panels; series room in each */
+	struct nb_lines *l;
+	char **titles;
+};
+
+static struct nb_lines *panel_of(struct panel_set *ps, const char *title)
 {
-	const char *wl = json_string_value(json_array_get(r->wls, w));
-	static const char *pct[] = { "lat_p50_us", "lat_p90_us", "lat_p99_us",
-				     "lat_p99.9_us", "lat_max_us" };
-	const char *lat[5], **ms, *done[256];
-	size_t nm, nlat = 0, ndone = 0;
-	char slug[128], name[200], title[300];
+	struct nb_lines *l;
+
+	for (size_t i = 0; i < ps->n; i++)
+		if (!strcmp(ps->titles[i], title))
+			return &ps->l[i];
+	l = &ps->l[ps->n];
+	ps->titles[ps->n++] = strdup(title);
+	l->title = ps->titles[ps->n - 1];
+	l->series = calloc(ps->cap, sizeof(char *));
+	l->n = calloc(ps->cap, sizeof(size_t));
+	l->x = calloc(ps->cap, sizeof(double *));
+	l->y = calloc(ps->cap, sizeof(double *));
+	return l;
+}
+
+static void panel_set_free(struct panel_set *ps)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		struct nb_lines *l = &ps->l[i];
+
+		for (size_t s = 0; s < l->nseries; s++) {
+			free((char *)l->series[s]);
+			free((double *)l->x[s]), free((double *)l->y[s]);
+		}
+		free((void *)l->series), free((void *)l->n);
+		free((void *)l->x), free((void *)l->y);
+		free(ps->titles[i]);
+	}
+	free(ps->l), free(ps->titles);
+}
+
+/* Chart K as small multiples: a panel per workload. */
+static int panels(struct nb_report *r, const char *dir, const struct cfg_chart *k)
+{
+	size_t nw = json_array_size(r->wls);
+	struct panel_set ps = { 0, nw * r->ncfg + 1, calloc(nw + 1, sizeof(struct nb_lines)),
+				calloc(nw + 1, sizeof(char *)) };
+	char name[64], title[200];
 	int rc = 0;
 
-	wl_slug(r, w, slug, sizeof(slug));
-	ms = nb_report_metrics(r, wl, &nm);
-	for (size_t p = 0; p < 5; p++)
-		for (size_t i = 0; i < nm; i++)
-			if (!strcmp(ms[i], pct[p]))
-				lat[nlat++] = pct[p];
-	if (nlat) {
-		snprintf(name, sizeof(name), "latency_%s", slug);
-		snprintf(title, sizeof(title), "%s: latency percentiles", wl);
-		rc = bars(r, dir, name, title, "microseconds (log)", 1, wl, lat,
-			  nlat, (int)w);
-	}
-	if (!rc)
-		rc = cfg_chart(r, dir, wl, slug, (int)w, &cdf_chart);
-	if (!rc)
-		rc = cfg_chart(r, dir, wl, slug, (int)w, &series_chart);
-	/* the other metrics (bonnie phases...), side by side per unit */
-	for (size_t i = 0; i < nm && !rc; i++) {
-		const char *g = unit_group(ms[i]), *grp[256];
-		size_t ng = 0, d;
-		char gs[64];
+	for (size_t w = 0; w < nw; w++) {
+		const char *key = json_string_value(json_array_get(r->wls, w));
 
-		if (is_standard(ms[i]))
-			continue;
-		for (d = 0; d < ndone && strcmp(done[d], g); d++)
-			;
-		if (d < ndone || ndone == 256)
-			continue;
-		done[ndone++] = g;
-		for (size_t j = i; j < nm && ng < 256; j++)
-			if (!is_standard(ms[j]) && !strcmp(unit_group(ms[j]), g))
-				grp[ng++] = ms[j];
-		nb_chart_slug(gs, sizeof(gs), g);
-		snprintf(name, sizeof(name), "phases_%s_%s", slug, gs);
-		snprintf(title, sizeof(title), "%s: %s", wl, g);
-		rc = bars(r, dir, name, title, g, !strcmp(g, "us"), wl, grp, ng,
-			  (int)w);
+		for (size_t c = 0; c < r->ncfg; c++) {
+			double *x, *y;
+			size_t n = k->line(r, c, key, &x, &y);
+			char pn[300], sn[300];
+			struct nb_lines *l;
+
+			if (!n)
+				continue;
+			panel_names(r, key, c, pn, sizeof(pn), sn, sizeof(sn));
+			l = panel_of(&ps, pn);
+			((size_t *)l->n)[l->nseries] = n;
+			((double **)l->x)[l->nseries] = x;
+			((double **)l->y)[l->nseries] = y;
+			((const char **)l->series)[l->nseries++] = strdup(sn);
+		}
 	}
-	nb_report_names_free(ms, nm);
+	snprintf(name, sizeof(name), "%s_all", k->prefix);
+	snprintf(title, sizeof(title), "%s, per workload", k->title);
+	if (ps.n) {
+		struct nb_panels p = { name, title, k->xlabel, k->ylabel, k->logx,
+				       k->percent, ps.n, ps.l };
+
+		rc = nb_chart_panels(dir, &p);
+		if (!rc)
+			add_chart(r, name, title, -1);
+	}
+	panel_set_free(&ps);
+	return rc;
+}
+
+/* One chart of the figures of unit group G, every workload's. */
+static int unit_chart(struct nb_report *r, const char *dir, const char *g)
+{
+	size_t nw = json_array_size(r->wls), cap = 16;
+	struct bar_rows br = { 0, calloc(cap, sizeof(char *)), calloc(cap, sizeof(char *)),
+			       calloc(cap, sizeof(char *)) };
+	char name[96], title[160], gs[64];
+	int rc;
+
+	for (size_t w = 0; w < nw; w++) {
+		const char *wl = json_string_value(json_array_get(r->wls, w));
+		size_t nm;
+		const char **ms = nb_report_metrics(r, wl, &nm);
+
+		for (size_t i = 0; i < nm; i++) {
+			char label[300];
+
+			if (is_standard(ms[i]) || strcmp(unit_group(ms[i]), g))
+				continue;
+			if (br.n + 1 >= cap) {
+				cap *= 2;
+				br.wls = realloc(br.wls, cap * sizeof(char *));
+				br.ms = realloc(br.ms, cap * sizeof(char *));
+				br.labels = realloc(br.labels, cap * sizeof(char *));
+			}
+			snprintf(label, sizeof(label), "%s: %s", wl, nb_metric_find(ms[i])->label);
+			br.wls[br.n] = wl;
+			br.ms[br.n] = strdup(ms[i]);
+			br.labels[br.n++] = strdup(label);
+		}
+		nb_report_names_free(ms, nm);
+	}
+	nb_chart_slug(gs, sizeof(gs), g);
+	snprintf(name, sizeof(name), "figures_%s", gs);
+	snprintf(title, sizeof(title), "Other figures in %s (median, min-max)", g);
+	rc = bars(r, dir, name, title, g, !strcmp(g, "us"), &br);
+	bar_rows_free(&br);
+	return rc;
+}
+
+/* The other figures (bonnie's phases, xz's ratio...) one chart per unit,
+ * a bar per workload and figure, while the budget lasts. */
+static int unit_charts(struct nb_report *r, const char *dir)
+{
+	size_t nw = json_array_size(r->wls), ng = 0;
+	char groups[64][64];
+	int rc = 0;
+
+	for (size_t w = 0; w < nw; w++) {
+		size_t nm;
+		const char **ms = nb_report_metrics(r, json_string_value(
+			json_array_get(r->wls, w)), &nm);
+
+		for (size_t i = 0; i < nm; i++) {
+			const char *g = unit_group(ms[i]);
+			size_t d;
+
+			for (d = 0; d < ng && strcmp(groups[d], g); d++)
+				;
+			if (!is_standard(ms[i]) && d == ng && ng < 64)
+				snprintf(groups[ng++], sizeof(groups[0]), "%s", g);
+		}
+		nb_report_names_free(ms, nm);
+	}
+	for (size_t g = 0; g < ng && !rc && r->ncharts < NB_REPORT_MAX_CHARTS; g++)
+		rc = unit_chart(r, dir, groups[g]);
 	return rc;
 }
 
 int nb_report_charts(struct nb_report *r, const char *dir, char ***names,
 		     size_t *n)
 {
-	static const char *top[] = { "bw_bytes", "iops" };
-	static const char *titles[] = { "Throughput per workload (median, min-max)",
-					"IOPS per workload (median, min-max)" };
-	int rc = 0;
+	int rc = bars_across(r, dir, "bw_bytes", "Throughput per workload "
+			     "(median, min-max)", 0);
 
-	for (size_t i = 0; i < 2 && !rc; i++) {
-		char name[64];
-		const struct nb_metric *d = nb_metric_find(top[i]);
-
-		snprintf(name, sizeof(name), "bars_%s", top[i]);
-		rc = bars(r, dir, name, titles[i], d->label, 0, NULL, &top[i], 1, -1);
-	}
-	for (size_t w = 0; w < json_array_size(r->wls) && !rc; w++)
-		rc = workload_charts(r, dir, w);
+	if (!rc)
+		rc = bars_across(r, dir, "iops", "IOPS per workload (median, min-max)", 0);
+	if (!rc)
+		rc = bars_across(r, dir, "lat_p99_us", "p99 latency per workload "
+				 "(median, min-max)", 1);
+	if (!rc)
+		rc = panels(r, dir, &cdf_chart);
+	if (!rc)
+		rc = panels(r, dir, &series_chart);
+	if (!rc)
+		rc = unit_charts(r, dir);
 	*n = r->ncharts;
 	*names = calloc(r->ncharts + 1, sizeof(**names));
 	for (size_t i = 0; i < r->ncharts; i++)

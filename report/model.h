@@ -15,6 +15,7 @@
 #include "report.h"
 
 #define NB_REPORT_MAXV 65536     /* pooled iterations per configuration */
+#define NB_REPORT_MAX_CHARTS 12  /* a report's charts: families, not workloads */
 
 /* A configuration: results with the same differing labels. */
 struct nb_report_cfg {
