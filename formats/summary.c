@@ -192,11 +192,12 @@ struct cmp {
 	double wv, rv, t, noise;
 	int same, nvals;
 	char rank[RANKMAX][128];
-	double rv_[RANKMAX];
+	double rv_[RANKMAX], sp_[RANKMAX];   /* medians, spreads (%) */
 };
 
-/* Insert VALUE (median M) into C's ranking, best first. */
-static void rank_in(struct cmp *c, const char *value, double m, int better)
+/* Insert VALUE (median M, spread SP %) into C's ranking, best first. */
+static void rank_in(struct cmp *c, const char *value, double m, double sp,
+		    int better)
 {
 	int i = c->nvals < RANKMAX ? c->nvals : RANKMAX - 1;
 
@@ -205,9 +206,11 @@ static void rank_in(struct cmp *c, const char *value, double m, int better)
 	for (; i > 0 && m * better > c->rv_[i - 1] * better; i--) {
 		memcpy(c->rank[i], c->rank[i - 1], sizeof(c->rank[i]));
 		c->rv_[i] = c->rv_[i - 1];
+		c->sp_[i] = c->sp_[i - 1];
 	}
 	snprintf(c->rank[i], sizeof(c->rank[i]), "%s", value);
 	c->rv_[i] = m;
+	c->sp_[i] = sp;
 	if (c->nvals < RANKMAX)
 		c->nvals++;
 }
@@ -217,7 +220,6 @@ static void rank_in(struct cmp *c, const char *value, double m, int better)
 static int judge_group(const json_t *g, const char *metric, struct cmp *c)
 {
 	int better = nb_metric_find(metric)->better;
-	double spread = 0;
 	const char *k;
 	json_t *vals;
 
@@ -234,10 +236,8 @@ static int judge_group(const json_t *g, const char *metric, struct cmp *c)
 		nb_stats_summary(v, n, &st);
 		if (!n || !(st.median > 0))
 			continue;
-		/* the noise: the largest spread of any value's iterations */
-		if (n > 1 && 100 * st.stddev / st.median > spread)
-			spread = 100 * st.stddev / st.median;
-		rank_in(c, k, st.median, better);
+		rank_in(c, k, st.median, n > 1 ? 100 * st.stddev / st.median : 0,
+			better);
 	}
 	if (c->nvals < 2)
 		return -1;
@@ -245,8 +245,10 @@ static int judge_group(const json_t *g, const char *metric, struct cmp *c)
 	snprintf(c->run, sizeof(c->run), "%s", c->rank[1]);
 	c->wv = c->rv_[0], c->rv = c->rv_[1];
 	c->t = nb_bands_time(c->wv, c->rv, better);
-	c->noise = fmax(SAME_PCT, spread);
-	c->same = 100 * (c->t - 1) < c->noise;
+	/* as the grid colours a cell: within max(5%, the two spreads) of
+	 * the runner-up's median is the same */
+	c->noise = fmax(SAME_PCT, fmax(c->sp_[0], c->sp_[1]));
+	c->same = 100 * fabs(c->wv - c->rv) / c->rv < c->noise;
 	return 0;
 }
 
@@ -310,20 +312,44 @@ static json_t *pool_groups(const struct nb_sctx *s, const char *dim,
 	return groups;
 }
 
-/* "raid10 ahead in 3 of 4 comparisons": the value ahead most often. */
+/* "raidz1 ahead in 3 of 4 comparisons (1.19x to 1.89x), raid10 in 1
+ * (1.05x)": each value that came out ahead, most often first. */
 static void most_wins(const struct cmp *c, size_t nc, char *out, size_t len)
 {
-	size_t best = 0, bi = 0;
+	int *done = calloc(nc + 1, sizeof(int));
+	size_t l = 0, shown = 0;
 
-	for (size_t i = 0; i < nc; i++) {
-		size_t n = 0;
+	out[0] = '\0';
+	while (done && shown < 3) {
+		size_t best = 0, bi = 0;
+		double lo = INFINITY, hi = 0;
 
+		for (size_t i = 0; i < nc; i++) {
+			size_t n = 0;
+
+			for (size_t j = 0; j < nc && !done[i] && !c[i].same; j++)
+				n += !c[j].same && !strcmp(c[j].win, c[i].win);
+			if (n > best)
+				best = n, bi = i;
+		}
+		if (!best)
+			break;
 		for (size_t j = 0; j < nc; j++)
-			n += !c[j].same && !strcmp(c[j].win, c[i].win);
-		if (n > best)
-			best = n, bi = i;
+			if (!c[j].same && !strcmp(c[j].win, c[bi].win)) {
+				done[j] = 1;
+				lo = fmin(lo, c[j].t), hi = fmax(hi, c[j].t);
+			}
+		if (hi - lo >= 0.005)
+			l += (size_t)snprintf(out + l, l < len ? len - l : 0, "%s%s %s %zu%s "
+					      "(%.2fx to %.2fx)", l ? ", " : "", c[bi].win,
+					      l ? "in" : "ahead in", best, "", lo, hi);
+		else
+			l += (size_t)snprintf(out + l, l < len ? len - l : 0, "%s%s %s %zu%s "
+					      "(%.2fx)", l ? ", " : "", c[bi].win,
+					      l ? "in" : "ahead in", best, "", lo);
+		shown++;
 	}
-	snprintf(out, len, "%s ahead in %zu of %zu comparisons", c[bi].win, best, nc);
+	free(done);
 }
 
 /* The line of one question DIM about workload WL over its comparisons. */
@@ -335,6 +361,7 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 	char a[32], b[32], lead[512], where[1100] = "", mw[300];
 	size_t wins = 0, same = 0;
 	double tmin = INFINITY, tmax = 0;
+	int order = 0;           /* a winner first, then the same, then mixed */
 
 	snprintf(lead, sizeof(lead), "%s (%s), %s:", nb_summary_family(e0), wl, dim);
 	for (size_t i = 0; i < nc; i++) {
@@ -352,6 +379,7 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 	else if (*g0)
 		snprintf(where, sizeof(where), ", %s", g0);
 	if (same == nc) {
+		order = 1;
 		nb_summary_add(s->lines, "winner", "info", "%s %s and %s about the "
 			       "same (within %.0f%%: %s vs %s %s%s)", lead, c[0].win,
 			       c[0].run, c[0].noise, a, b, unit, where);
@@ -366,10 +394,17 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 			       c[0].run, c[0].nvals > 2 ? ", the next" : "", a, b, unit,
 			       where);
 	} else {
+		char tail[64] = "";
+
 		most_wins(c, nc, mw, sizeof(mw));
-		nb_summary_add(s->lines, "winner", "info", "%s no consistent winner: "
-			       "%s, %zu about the same", lead, mw, same);
+		if (same)
+			snprintf(tail, sizeof(tail), "; about the same in %zu", same);
+		nb_summary_add(s->lines, "winner", "info", "%s no consistent winner "
+			       "in %zu comparisons: %s%s", lead, nc, mw, tail);
+		order = 2;
 	}
+	json_object_set_new(json_array_get(s->lines, json_array_size(s->lines) - 1),
+			    "order", json_integer(order));
 }
 
 /* Two results and nothing else differs: WL before -> after, per group. */
@@ -438,6 +473,24 @@ static void winner_line(struct nb_sctx *s, const char *dim, const char *wl)
 	json_decref(groups);
 }
 
+/* The lines in their "order" (stable), the key removed. */
+static void sort_lines(json_t *lines)
+{
+	json_t *sorted = json_array(), *x;
+	size_t i;
+
+	for (json_int_t o = 0; o < 3; o++)
+		json_array_foreach(lines, i, x)
+			if (json_integer_value(json_object_get(x, "order")) == o)
+				json_array_append(sorted, x);
+	json_array_clear(lines);
+	json_array_foreach(sorted, i, x) {
+		json_object_del(x, "order");
+		json_array_append(lines, x);
+	}
+	json_decref(sorted);
+}
+
 void nb_summary_winners(struct nb_sctx *s)
 {
 	json_t *wls = json_array(), *seen = json_object(), *w;
@@ -457,4 +510,5 @@ void nb_summary_winners(struct nb_sctx *s)
 			winner_line(s, s->dims[d], json_string_value(w));
 	json_decref(seen);
 	json_decref(wls);
+	sort_lines(s->lines);
 }

@@ -190,7 +190,7 @@ static size_t series_line(const struct nb_report *r, size_t c, const char *wl,
 	const json_t *sr = series_of(r, &r->cfgs[c], wl);
 	size_t len = json_array_size(sr);
 
-	if (len < 2)     /* one second is a point, not a line */
+	if (len < 3)     /* two seconds are hardly a line: not worth a panel */
 		return 0;
 	*x = calloc(len, sizeof(double));
 	*y = calloc(len, sizeof(double));
@@ -387,7 +387,8 @@ static int unit_chart(struct nb_report *r, const char *dir, const char *g)
 		for (size_t i = 0; i < nm; i++) {
 			char label[300];
 
-			if (is_standard(ms[i]) || strcmp(unit_group(ms[i]), g))
+			if (is_standard(ms[i]) || strcmp(unit_group(ms[i]), g) ||
+			    nb_metric_find(ms[i])->better == NB_NEITHER)
 				continue;
 			if (br.n + 1 >= cap) {
 				cap *= 2;
@@ -429,7 +430,10 @@ static int unit_charts(struct nb_report *r, const char *dir)
 
 			for (d = 0; d < ng && strcmp(groups[d], g); d++)
 				;
-			if (!is_standard(ms[i]) && d == ng && ng < 64)
+			/* a figure with no better direction (a verdict, a
+			 * count, CPU time) is in the tables, not charted */
+			if (!is_standard(ms[i]) && d == ng && ng < 64 &&
+			    nb_metric_find(ms[i])->better != NB_NEITHER)
 				snprintf(groups[ng++], sizeof(groups[0]), "%s", g);
 		}
 		nb_report_names_free(ms, nm);

@@ -350,7 +350,8 @@ static json_t *one_grid(struct grid *g, const char *f)
 	free(cells);
 	json_decref(rows);
 	json_decref(cols);
-	return json_pack("{s:s, s:o, s:o}", "title", title, "head", head, "rows", body);
+	return json_pack("{s:s, s:o, s:o, s:s}", "title", title, "head", head, "rows", body,
+			 "class", "grid");
 }
 
 /* A "metric" axis: each item becomes one per figure it has of MB/s,
