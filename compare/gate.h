@@ -20,6 +20,11 @@
  *   primary     = lat_p99_us  ;   its verdict's metric (default: MB/s for
  *                             ;   sequential, IOPS for random workloads)
  *   lat_p99_us  = 30%         ;   one metric (wins over everything)
+ *   bands       = 5%,1.5x     ;   its viability bands (core/bands.h)
+ *
+ *   [bands]                   ; viability bands (compare --bands wins)
+ *   default     = 10%,2x      ;   every judged figure
+ *   lat_p99_us  = 20%,3x      ;   a metric: judged too
  *
  * Precedence: workload+metric > workload > metric > default.  Only the
  * primary metric of a workload gates unless a rule names a metric: a
