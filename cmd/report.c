@@ -7,6 +7,7 @@
  */
 #include "cmd.h"
 #include "opts.h"
+#include "../core/bands.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
@@ -26,7 +27,7 @@
 struct opts {
 	const char *out, *gnuplot, *format;
 	const char *rows, *cols, *baseline, *metric;     /* the grid */
-	const char *plan;
+	const char *plan, *bands;
 };
 
 #define AT(field) NB_OPT_AT(struct opts, field)
@@ -34,8 +35,12 @@ struct opts {
 static const struct nb_opt report_opts[] = {
 	{ "output", 'o', "DIR", AT(out), "the report directory (required); '-' "
 	  "writes\nthe Markdown to standard output, no charts" },
-	{ "format", 0, "markdown", AT(format), "the Markdown to standard output "
-	  "(as -o -)" },
+	{ "format", 0, "FMT", AT(format), "markdown: the Markdown to standard "
+	  "output (as\n-o -); pr: only the summary and the grid, for\na pull "
+	  "request's comment (under 64 KiB)" },
+	{ "bands", 0, "V,N", AT(bands), "viability bands: each result against "
+	  "the first,\nviable / decide / not viable in the summary\n(as compare "
+	  "--bands; docs/compare.md)" },
 	{ "rows", 0, "K,..", AT(rows), "the grid's rows (default: the label with "
 	  "the\nmost values)" },
 	{ "cols", 0, "K,..", AT(cols), "its columns (default: the label with the "
@@ -220,6 +225,7 @@ int cmd_report(int argc, char **argv)
 	char dir[4096], tmp[4200];
 	json_t **docs, *plan = NULL;
 	struct nb_report *r = NULL;
+	struct nb_bands bands;
 	size_t n, ncharts = 0;
 	int rc = 0, nocharts = 0, to_stdout;
 
@@ -228,14 +234,18 @@ int cmd_report(int argc, char **argv)
 		return nb_cmd_usage("%s", nb_err_last());
 	out = o.out;
 	format = o.format;
-	if (format && strcmp(format, "markdown") && strcmp(format, "html")) {
-		nb_opts_bad_choice("--format", format, "html|markdown");
+	if (format && strcmp(format, "markdown") && strcmp(format, "html") &&
+	    strcmp(format, "pr")) {
+		nb_opts_bad_choice("--format", format, "html|markdown|pr");
 		return nb_cmd_usage("%s", nb_err_last());
 	}
-	to_stdout = (out && !strcmp(out, "-")) || (format && !strcmp(format, "markdown"));
+	if (o.bands && nb_bands_parse("--bands", o.bands, &bands))
+		return nb_cmd_usage("%s", nb_err_last());
+	to_stdout = (out && !strcmp(out, "-")) ||
+		    (format && (!strcmp(format, "markdown") || !strcmp(format, "pr")));
 	if (to_stdout && out && strcmp(out, "-"))
-		return nb_cmd_usage("--format markdown writes to standard output; "
-				    "drop -o %s or use -o -", out);
+		return nb_cmd_usage("--format %s writes to standard output; "
+				    "drop -o %s or use -o -", format, out);
 	if (!out && !to_stdout)
 		return nb_cmd_usage("%s", "-o DIR is required; see 'nasbench help report'");
 	if (optind >= argc)
@@ -267,9 +277,12 @@ int cmd_report(int argc, char **argv)
 		rc = nb_cmd_usage("%s", nb_err_last());
 		goto out;
 	}
+	if (o.bands)
+		nb_report_bands(r, &bands);
 	if (to_stdout) {
 		nb_report_skip_charts(r, NULL);
-		rc = nb_report_markdown(r, stdout) || fflush(stdout) ? NB_EXIT_TARGET : 0;
+		rc = (format && !strcmp(format, "pr") ? nb_report_markdown_pr(r, stdout) :
+		      nb_report_markdown(r, stdout)) || fflush(stdout) ? NB_EXIT_TARGET : 0;
 		goto out;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());

@@ -28,6 +28,13 @@
 json_t *nb_summary_new(json_t *const *docs, const char *const *paths,
 		       size_t ndocs);
 
+struct nb_bands;
+/* summary_bands.c: the viability bands B, each result after the first
+ * against the first: a line per judged figure (the headline figure and
+ * each phase's throughput) and one per result overall, kind "band". */
+void nb_summary_bands(json_t *lines, json_t *const *docs, const char *const *paths,
+		      size_t ndocs, const struct nb_bands *b);
+
 /* Append a line to LINES. */
 void nb_summary_add(json_t *lines, const char *kind, const char *level,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));

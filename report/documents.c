@@ -287,10 +287,17 @@ static int sections(FILE *out, const struct nb_report *r, const char *dir,
 	return 0;
 }
 
-/* The decision summary of the results. */
+/* The decision summary of the results: the bands' verdicts first. */
 static json_t *summary(const struct nb_report *r)
 {
-	return nb_summary_new(r->docs, r->paths, r->ndocs);
+	json_t *lines = json_array(), *rest = nb_summary_new(r->docs, r->paths,
+							     r->ndocs);
+
+	if (r->has_bands)
+		nb_summary_bands(lines, r->docs, r->paths, r->ndocs, &r->bands);
+	json_array_extend(lines, rest);
+	json_decref(rest);
+	return lines;
 }
 
 /* ---- Markdown ---- */
@@ -403,6 +410,51 @@ int nb_report_markdown(const struct nb_report *r, FILE *out)
 		fputs(". The gnuplot scripts (*.gp) are beside this file.\n\n", out);
 	}
 	return sections(out, r, NULL, &md);
+}
+
+/* The summary and the grids, at most NB_REPORT_PR_MAX characters: for a
+ * pull request's comment. */
+int nb_report_markdown_pr(const struct nb_report *r, FILE *out)
+{
+	json_t *lines = summary(r), *t;
+	char *buf = NULL, intro_text[1024];
+	size_t len = 0, i, kept = 0, left = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		json_decref(lines);
+		return nb_err(-ENOMEM, "out of memory");
+	}
+	intro(r, intro_text, sizeof(intro_text));
+	fprintf(f, "# nasbench report\n\n%s.\n\n", intro_text);
+	nb_summary_markdown(f, lines);
+	json_decref(lines);
+	if (r->grids) {
+		fputs("## Grid\n\n", f);
+		md_note(f, r);
+	}
+	json_array_foreach(r->grids, i, t) {
+		long at = ftell(f);
+
+		md_caption(f, nb_jstr(t, "title"));
+		md_table(f, t);
+		fflush(f);
+		if (len > NB_REPORT_PR_MAX - 200) {   /* room for the note */
+			fseek(f, at, SEEK_SET);
+			left = json_array_size(r->grids) - kept;
+			break;
+		}
+		kept++;
+	}
+	if (left)
+		fprintf(f, "(%zu more grid%s in report.md: a comment holds 65536 "
+			"characters)\n", left, left == 1 ? "" : "s");
+	fclose(f);
+	if (len > NB_REPORT_PR_MAX)
+		len = NB_REPORT_PR_MAX;
+	fwrite(buf, 1, len, out);
+	free(buf);
+	return ferror(out) ? -EIO : 0;
 }
 
 /* ---- HTML ---- */
