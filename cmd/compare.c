@@ -234,6 +234,22 @@ static int missing(const json_t *doc)
 	return 0;
 }
 
+/* Settings that differ make the figures meaningless (a usage error);
+ * with bands their verdict, else the gate's. */
+static int exit_status(const json_t *doc)
+{
+	if (json_integer_value(json_object_get(doc, "changed_settings"))) {
+		nb_die_msg("settings differ between the results (the verdicts "
+			   "say which); compare like with like, or --allow-changed");
+		return NB_EXIT_USAGE;
+	}
+	if (json_object_get(doc, "bands"))
+		return missing(doc) ? NB_EXIT_FAIL : (int)json_integer_value(
+			json_object_get(json_object_get(doc, "bands"), "exit"));
+	return json_integer_value(json_object_get(doc, "regressions")) ?
+	       NB_EXIT_FAIL : NB_EXIT_OK;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { .fmt = F_TEXT, .color = -1 };
@@ -301,18 +317,7 @@ judged:
 		nb_die_msg("%s", nb_err_last());
 		return NB_EXIT_TARGET;
 	}
-	/* settings that differ make the figures meaningless: a usage error */
-	if (json_integer_value(json_object_get(doc, "changed_settings"))) {
-		nb_die_msg("settings differ between the results (the verdicts "
-			   "say which); compare like with like, or --allow-changed");
-		status = NB_EXIT_USAGE;
-	} else if (json_object_get(doc, "bands")) {
-		status = missing(doc) ? NB_EXIT_FAIL : (int)json_integer_value(
-			json_object_get(json_object_get(doc, "bands"), "exit"));
-	} else {
-		status = json_integer_value(json_object_get(doc, "regressions")) ?
-			 NB_EXIT_FAIL : NB_EXIT_OK;
-	}
+	status = exit_status(doc);
 	json_decref(doc);
 	return status;
 }

@@ -218,6 +218,27 @@ static int swap_in(const char *tmp, const char *dir)
 	return 0;
 }
 
+static void say_done(const char *dir, size_t ncharts, int nocharts)
+{
+	if (nocharts)
+		printf("report: %s/report.html (tables only: charts skipped, %s/report.md)\n",
+		       dir, dir);
+	else
+		printf("report: %s/report.html (%zu charts, %s/report.md)\n", dir,
+		       ncharts, dir);
+}
+
+/* --format and --bands: 0, or -EINVAL with the message set. */
+static int check_format_bands(const struct opts *o, struct nb_bands *b)
+{
+	if (o->format && strcmp(o->format, "markdown") && strcmp(o->format, "html") &&
+	    strcmp(o->format, "pr"))
+		return nb_opts_bad_choice("--format", o->format, "html|markdown|pr");
+	if (o->bands)
+		return nb_bands_parse("--bands", o->bands, b);
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct opts o = { 0 };
@@ -234,12 +255,7 @@ int cmd_report(int argc, char **argv)
 		return nb_cmd_usage("%s", nb_err_last());
 	out = o.out;
 	format = o.format;
-	if (format && strcmp(format, "markdown") && strcmp(format, "html") &&
-	    strcmp(format, "pr")) {
-		nb_opts_bad_choice("--format", format, "html|markdown|pr");
-		return nb_cmd_usage("%s", nb_err_last());
-	}
-	if (o.bands && nb_bands_parse("--bands", o.bands, &bands))
+	if (check_format_bands(&o, &bands))
 		return nb_cmd_usage("%s", nb_err_last());
 	to_stdout = (out && !strcmp(out, "-")) ||
 		    (format && (!strcmp(format, "markdown") || !strcmp(format, "pr")));
@@ -300,12 +316,7 @@ int cmd_report(int argc, char **argv)
 		rc = NB_EXIT_TARGET;
 		goto out;
 	}
-	if (nocharts)
-		printf("report: %s/report.html (tables only: charts skipped, %s/report.md)\n",
-		       dir, dir);
-	else
-		printf("report: %s/report.html (%zu charts, %s/report.md)\n", dir,
-		       ncharts, dir);
+	say_done(dir, ncharts, nocharts);
 out:
 	nb_report_free(r);
 	json_decref(plan);
