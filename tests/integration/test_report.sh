@@ -172,7 +172,7 @@ assert_json "$T/long.json" 'len(d["results"][0]["iterations"][0]["series_bw_byte
 run "$NB" report "$T/long.json" -o "$T/replong"
 assert_rc 0
 assert_file "$T/replong/series_all.svg"
-grep -q 'rand4k-read: throughput over time' "$T/replong/report.html" || t_fail "no time series in the page"
+grep -q 'throughput over time, per workload' "$T/replong/report.html" && grep -q '<title>rand4k-read</title>\|>rand4k-read<' "$T/replong/series_all.svg" || t_fail "no time series in the page"
 
 t_case "report --format pr: the summary first, then the grid, under 65536 characters for 50 results"
 python3 - "$T/pr" <<'PY'
