@@ -121,6 +121,15 @@ static void steady_lines(struct nb_sctx *s)
 	}
 }
 
+/* The classes of doubt, and the kinds of the box's telemetry verdicts
+ * (results[].box_verdicts, issue 30) that fall in each. */
+static const char *const classes[][2] = {
+	{ "a cache", "cache" }, { "compressible data", "" },
+	{ "swap used", "memory" }, { "a busy CPU", "cpu" },
+	{ "a slow disk", "slow-disk" }, { "the network", "network" },
+};
+#define NCLASSES (sizeof(classes) / sizeof(classes[0]))
+
 /* The class of a warning's text: what makes the figure doubtful. */
 static const char *warn_class(const char *w)
 {
@@ -133,39 +142,71 @@ static const char *warn_class(const char *w)
 	return NULL;
 }
 
-/* One line per class of warning: how many, the first few named. */
+/* The doubt of class K in entry E, its text or NULL: a telemetry
+ * verdict of the class's kind first, else a warning of that class that is
+ * not a telemetry verdict's text. */
+static const char *doubt_of(const json_t *e, size_t k)
+{
+	const json_t *x;
+	size_t j;
+
+	json_array_foreach(json_object_get(e, "box_verdicts"), j, x)
+		if (*classes[k][1] && !strcmp(nb_jstr(x, "kind"), classes[k][1]))
+			return nb_jstr(x, "text");
+	json_array_foreach(json_object_get(e, "warnings"), j, x) {
+		const char *c = warn_class(json_string_value(x));
+
+		if (c && !strcmp(c, classes[k][0]))
+			return json_string_value(x);
+	}
+	return NULL;
+}
+
+/* a capacity sweep's answer: the load at the objective (issue 27) */
+static void capacity_lines(struct nb_sctx *s)
+{
+	for (size_t i = 0; i < s->nit; i++) {
+		const json_t *it, *cap = NULL;
+		char w[600];
+		size_t j;
+
+		json_array_foreach(json_object_get(s->it[i].e, "iterations"), j, it)
+			if (json_object_get(json_object_get(it, "sweep"), "capacity"))
+				cap = json_object_get(json_object_get(it, "sweep"), "capacity");
+		if (!cap)
+			continue;
+		where(&s->it[i], w, sizeof(w));
+		nb_summary_add(s->lines, "capacity", json_is_true(json_object_get(cap,
+			       "found")) ? "info" : "warn", "capacity of %s: %s", w,
+			       *nb_jstr(cap, "text") ? nb_jstr(cap, "text") :
+			       "no step met the objective");
+	}
+}
+
+/* One line per class of doubt: how many figures, the first few named. */
 static void warning_lines(struct nb_sctx *s)
 {
-	static const char *const classes[] = { "a cache", "compressible data",
-					       "swap used" };
-
-	for (size_t k = 0; k < sizeof(classes) / sizeof(classes[0]); k++) {
+	for (size_t k = 0; k < NCLASSES; k++) {
 		char buf[1600] = "", first[600] = "", w[600];
 		size_t n = 0, l = 0;
 
 		for (size_t i = 0; i < s->nit; i++) {
-			const json_t *x;
-			size_t j;
+			const char *d = doubt_of(s->it[i].e, k);
 
-			json_array_foreach(json_object_get(s->it[i].e, "warnings"), j, x) {
-				const char *c = warn_class(json_string_value(x));
-
-				if (!c || strcmp(c, classes[k]))
-					continue;
-				if (!first[0])
-					snprintf(first, sizeof(first), "%s", json_string_value(x));
-				if (n++ < LIST_MAX) {
-					where(&s->it[i], w, sizeof(w));
-					l += (size_t)snprintf(buf + l, l < sizeof(buf) ?
-							      sizeof(buf) - l : 0, "%s%s",
-							      l ? ", " : "", w);
-				}
-				break;
+			if (!d)
+				continue;
+			if (!first[0])
+				snprintf(first, sizeof(first), "%s", d);
+			if (n++ < LIST_MAX) {
+				where(&s->it[i], w, sizeof(w));
+				l += (size_t)snprintf(buf + l, l < sizeof(buf) ?
+						      sizeof(buf) - l : 0, "%s%s",
+						      l ? ", " : "", w);
 			}
 		}
 		if (n)
 			nb_summary_add(s->lines, "warning", "warn", "doubtful (%s): %zu "
-				       "figure%s: %s%s (\"%s\")", classes[k], n,
+				       "figure%s: %s%s (\"%s\")", classes[k][0], n,
 				       n == 1 ? "" : "s", buf, n > LIST_MAX ? ", ..." : "",
 				       first);
 	}
@@ -231,6 +272,7 @@ json_t *nb_summary_new(json_t *const *docs, const char *const *paths,
 	}
 	nb_summary_winners(&s);
 	accept_lines(&s, docs, paths, ndocs);
+	capacity_lines(&s);
 	crash_lines(&s, docs, paths, ndocs);
 	steady_lines(&s);
 	warning_lines(&s);

@@ -220,6 +220,46 @@ static void doubts_and_verdicts(void **state)
 	json_decref(docs[0]);
 }
 
+/* A capacity sweep (issue 27's shape) and the box's telemetry verdicts
+ * (issue 30's): the load at the objective, swap and a slow disk. */
+static void capacity_and_telemetry(void **state)
+{
+	json_t *docs[1], *l;
+	const char *paths[1] = { "vm.json" };
+
+	(void)state;
+	docs[0] = json_loads("{\"schema\": 1, \"tool\": \"nasbench\", \"complete\": true, "
+		"\"labels\": {}, \"results\": ["
+		"{\"target\": \"nfs\", \"workload\": \"vm\", \"status\": \"ok\", "
+		" \"iterations\": ["
+		"  {\"metrics\": {\"vms\": 18}, \"sweep\": {\"capacity\": {\"found\": true, "
+		"   \"text\": \"18.0 VMs (1800 IOPS) at mean <= 10 ms\"}}},"
+		"  {\"metrics\": {\"vms\": 20}, \"sweep\": {\"capacity\": {\"found\": true, "
+		"   \"text\": \"20.0 VMs (2001 IOPS) at mean <= 10 ms\"}}},"
+		"  {\"metrics\": {\"vms\": 19}}]},"
+		"{\"target\": \"nfs\", \"workload\": \"bonnie\", \"status\": \"ok\", "
+		" \"warnings\": [\"the box swapped 3.9 GiB during bonnie iteration 4\"], "
+		" \"box_verdicts\": [{\"kind\": \"memory\", \"iteration\": 4, \"text\": "
+		"  \"the box swapped 3.9 GiB during bonnie iteration 4\"}, {\"kind\": "
+		"  \"slow-disk\", \"disk\": \"loop3\", \"text\": \"loop3 was 92% busy, the "
+		"others 41%\"}], "
+		" \"iterations\": [{\"metrics\": {\"put_block_bw_bytes\": 1e8}}, "
+		"  {\"metrics\": {\"put_block_bw_bytes\": 1e8}}, "
+		"  {\"metrics\": {\"put_block_bw_bytes\": 1e8}}]}]}", 0, NULL);
+	assert_non_null(docs[0]);
+	l = nb_summary_new(docs, paths, 1);
+	dump(l);
+	assert_true(has(l, "capacity of vm on nfs (vm.json): 20.0 VMs (2001 IOPS) at "
+			"mean <= 10 ms"));
+	assert_true(has(l, "doubtful (swap used): 1 figure: bonnie on nfs (vm.json) "
+			"(\"the box swapped 3.9 GiB during bonnie iteration 4\")"));
+	assert_true(has(l, "doubtful (a slow disk): 1 figure: bonnie on nfs (vm.json) "
+			"(\"loop3 was 92% busy, the others 41%\")"));
+	assert_false(has(l, "doubtful (a cache)"));
+	json_decref(l);
+	json_decref(docs[0]);
+}
+
 /* The renderers: Markdown a list, HTML a section with an id, levels. */
 static void renderers(void **state)
 {
@@ -260,6 +300,7 @@ int main(void)
 		cmocka_unit_test(before_after),
 		cmocka_unit_test(targets_ranked),
 		cmocka_unit_test(doubts_and_verdicts),
+		cmocka_unit_test(capacity_and_telemetry),
 		cmocka_unit_test(renderers),
 	};
 
