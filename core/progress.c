@@ -32,7 +32,13 @@ void nb_progress_begin(struct nb_progress *p, const char *label,
 	p->iops = 0;
 	p->lat = NULL;
 	p->untimed = 0;
+	p->average = 0;
 	p->phase[0] = '\0';
+}
+
+void nb_progress_average(struct nb_progress *p)
+{
+	p->average = 1;
 }
 
 void nb_progress_begin_untimed(struct nb_progress *p, const char *label,
@@ -128,7 +134,10 @@ void nb_progress_update(struct nb_progress *p, uint64_t bytes,
 	if (p->mode == NB_PROGRESS_QUIET || !dt)
 		return;
 	now_rate = (double)(bytes - p->last_bytes) * 1e9 / (double)dt;
-	p->rate = p->rate ? 0.6 * p->rate + 0.4 * now_rate : now_rate;
+	if (p->average)
+		p->rate = (double)bytes * 1e9 / (double)elapsed_ns;
+	else
+		p->rate = p->rate ? 0.6 * p->rate + 0.4 * now_rate : now_rate;
 	now_iops = (double)(p->ios - p->last_ios) * 1e9 / (double)dt;
 	p->iops = p->iops ? 0.6 * p->iops + 0.4 * now_iops : now_iops;
 	p->last_ios = p->ios;

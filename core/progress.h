@@ -40,6 +40,7 @@ struct nb_progress {
 	double iops;             /* ops/s, smoothed */
 	const struct nb_hist *lat;
 	int untimed;             /* begun with nb_progress_begin_untimed() */
+	int average;             /* nb_progress_average(): bytes / elapsed */
 	char phase[48];          /* nb_progress_phase(), or "" */
 };
 
@@ -54,6 +55,10 @@ void nb_progress_begin(struct nb_progress *p, const char *label,
  * once, on a terminal and off one. */
 void nb_progress_begin_untimed(struct nb_progress *p, const char *label,
 			       uint64_t total_bytes);
+/* Show the average rate since begin (bytes / elapsed), not the rate of
+ * the last moments: for a workload whose figure is that average and whose
+ * pace jumps (xz's encoder threads finish blocks in bursts). */
+void nb_progress_average(struct nb_progress *p);
 /* The part of the timed work now running, shown after the label (e.g.
  * "flushing"); "" or NULL for none.  On a terminal the line is redrawn at
  * once.  P may be NULL. */

@@ -17,7 +17,8 @@
  * bytes per second including the final flush of the stream.
  *
  * The progress line shows that figure as it grows: the input the encoder's
- * threads have compressed (lzma_get_progress), not the input read — the
+ * threads have compressed so far (lzma_get_progress) over the time so far,
+ * not the input read — the
  * encoder takes in a block per thread (24 MiB at preset 6) at memory speed
  * before it compresses any.  The encoder's timeout lets lzma_code() return
  * now and then so the line moves while the stream is finished.
@@ -249,6 +250,7 @@ static int xz_run(struct nb_wl_ctx *c)
 		snprintf(label, sizeof(label), "xz -%d on %s (%d/%d)", preset,
 			 c->t->cfg->name, c->iteration, c->iterations);
 		nb_progress_begin(c->progress, label, x.limit, runtime * 1000);
+		nb_progress_average(c->progress);   /* the figure is the average */
 	}
 	nb_phase_begin(&ph);
 	t0 = x.t0 = ph.t0;
