@@ -266,6 +266,33 @@ static void rank_text(const struct cmp *c, const char *metric, char *out,
 				      c->rank[i], nb_bands_time(c->wv, c->rv_[i], better));
 }
 
+/* The pseudo-question "configuration": every label question at once. */
+static int is_config(const char *dim)
+{
+	return !strcmp(dim, "configuration");
+}
+
+static int is_label(const char *dim)
+{
+	return strcmp(dim, "target") && strcmp(dim, "file");
+}
+
+/* "layout=raidz1 slog=ssd": IT's values of the label questions. */
+static void config_of(const struct nb_sctx *s, const struct nb_sitem *it,
+		      char *out, size_t len)
+{
+	size_t l = 0;
+	char v[256];
+
+	out[0] = '\0';
+	for (size_t d = 0; d < s->ndims; d++)
+		if (is_label(s->dims[d])) {
+			nb_summary_dimval(it, s->dims[d], v, sizeof(v));
+			l += (size_t)snprintf(out + l, l < len ? len - l : 0, "%s%s=%s",
+					      l ? " " : "", s->dims[d], v);
+		}
+}
+
 /* Pool the figures of WL's items into { group: { value of DIM: [..] } }:
  * the group is the other questions' values.  *METRIC: the primary one. */
 static json_t *pool_groups(const struct nb_sctx *s, const char *dim,
@@ -292,13 +319,16 @@ static json_t *pool_groups(const struct nb_sctx *s, const char *dim,
 			continue;
 		}
 		for (size_t d = 0; d < s->ndims; d++) {
-			if (s->dims[d] == dim)
+			if (s->dims[d] == dim || (is_config(dim) && is_label(s->dims[d])))
 				continue;
 			nb_summary_dimval(&s->it[i], s->dims[d], v, sizeof(v));
 			l += (size_t)snprintf(g + l, l < sizeof(g) ? sizeof(g) - l : 0,
 					      "%s%s=%s", l ? ", " : "", s->dims[d], v);
 		}
-		nb_summary_dimval(&s->it[i], dim, v, sizeof(v));
+		if (is_config(dim))
+			config_of(s, &s->it[i], v, sizeof(v));
+		else
+			nb_summary_dimval(&s->it[i], dim, v, sizeof(v));
 		gobj = json_object_get(groups, g);
 		if (!gobj)
 			json_object_set_new(groups, g, gobj = json_object());
@@ -363,7 +393,16 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 	double tmin = INFINITY, tmax = 0;
 	int order = 0;           /* a winner first, then the same, then mixed */
 
-	snprintf(lead, sizeof(lead), "%s (%s), %s:", nb_summary_family(e0), wl, dim);
+	if (is_config(dim) && !strncmp(g0, "target=", 7))
+		snprintf(lead, sizeof(lead), "%s (%s) on %s, best configuration:",
+			 nb_summary_family(e0), wl, g0 + 7);
+	else if (is_config(dim))
+		snprintf(lead, sizeof(lead), "%s (%s), best configuration:",
+			 nb_summary_family(e0), wl);
+	else
+		snprintf(lead, sizeof(lead), "%s (%s), %s:", nb_summary_family(e0), wl, dim);
+	if (is_config(dim))
+		g0 = "";         /* said in the lead */
 	for (size_t i = 0; i < nc; i++) {
 		same += (size_t)c[i].same;
 		wins += !c[i].same && !strcmp(c[i].win, c[0].win);
@@ -380,9 +419,14 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 		snprintf(where, sizeof(where), ", %s", g0);
 	if (same == nc) {
 		order = 1;
+		if (nc == 1 && c[0].nvals > 2)
+			rank_text(&c[0], metric, mw, sizeof(mw));
 		nb_summary_add(s->lines, "winner", "info", "%s %s and %s about the "
-			       "same (within %.0f%%: %s vs %s %s%s)", lead, c[0].win,
-			       c[0].run, c[0].noise, a, b, unit, where);
+			       "same (within %.0f%%: %s vs %s %s%s)%s%s%s", lead, c[0].win,
+			       c[0].run, c[0].noise, a, b, unit, where,
+			       nc == 1 && c[0].nvals > 2 ? "; the others take " : "",
+			       nc == 1 && c[0].nvals > 2 ? strchr(mw, ',') + 2 : "",
+			       nc == 1 && c[0].nvals > 2 ? " the time" : "");
 	} else if (wins == nc && c[0].nvals > 2 && nc == 1) {
 		rank_text(&c[0], metric, mw, sizeof(mw));
 		nb_summary_add(s->lines, "winner", "info", "%s %s wins with %s %s; "
@@ -465,9 +509,12 @@ static void winner_line(struct nb_sctx *s, const char *dim, const char *wl)
 		    !judge_group(g, metric, &c[nc])) {
 			if (!nc)
 				g0 = k;
+			/* the best configuration: a line per target */
+			if (is_config(dim))
+				winner_text(s, dim, wl, e0, metric, &c[nc], 1, k);
 			nc++;
 		}
-	if (nc)
+	if (nc && !is_config(dim))
 		winner_text(s, dim, wl, e0, metric, c, nc, g0);
 	free(c);
 	json_decref(groups);
@@ -505,6 +552,12 @@ void nb_summary_winners(struct nb_sctx *s)
 			json_array_append_new(wls, json_string(wl));
 		}
 	}
+	/* two label questions or more: first the best configuration of
+	 * each workload on each target, then each question on its own */
+	for (size_t d = 0, nl = 0; d < s->ndims; d++)
+		if (is_label(s->dims[d]) && ++nl == 2)
+			json_array_foreach(wls, i, w)
+				winner_line(s, "configuration", json_string_value(w));
 	for (size_t d = 0; d < s->ndims; d++)
 		json_array_foreach(wls, i, w)
 			winner_line(s, s->dims[d], json_string_value(w));
