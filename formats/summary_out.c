@@ -14,6 +14,8 @@
 
 #define LIST_MAX 3               /* examples named in one line */
 #define FEW_ITERATIONS 3         /* fewer: low confidence (as compare) */
+#define HTML_LINES 14            /* more: the undecided ones folded, so the
+				  * summary fits a 1280x800 first screen */
 
 static const char *base_name(const char *p)
 {
@@ -321,21 +323,49 @@ void nb_summary_markdown(FILE *out, const json_t *lines)
 	fputc('\n', out);
 }
 
+static void html_item(FILE *out, const json_t *x)
+{
+	fputs("<li class=\"", out), nb_xml_escape(out, nb_jstr(x, "level"));
+	fputs("\">", out);
+	if (*level_word(x))
+		fprintf(out, "<strong>%s:</strong> ", level_word(x));
+	nb_xml_escape(out, nb_jstr(x, "text"));
+	fputs("</li>\n", out);
+}
+
+/* A comparison that decided nothing (about the same, no consistent
+ * winner): folded when the summary would not fit the first screen. */
+static int undecided(const json_t *x)
+{
+	return !strcmp(nb_jstr(x, "kind"), "winner") &&
+	       (strstr(nb_jstr(x, "text"), " about the same (") ||
+		strstr(nb_jstr(x, "text"), " no consistent winner "));
+}
+
 void nb_summary_html(FILE *out, const json_t *lines)
 {
+	int fold = json_array_size(lines) > HTML_LINES;
 	const json_t *x;
-	size_t i;
+	size_t i, nfold = 0;
 
 	fputs("<section id=\"summary\">\n<h2>Summary</h2>\n<ul>\n", out);
 	json_array_foreach(lines, i, x) {
-		fputs("<li class=\"", out), nb_xml_escape(out, nb_jstr(x, "level"));
-		fputs("\">", out);
-		if (*level_word(x))
-			fprintf(out, "<strong>%s:</strong> ", level_word(x));
-		nb_xml_escape(out, nb_jstr(x, "text"));
-		fputs("</li>\n", out);
+		if (fold && undecided(x))
+			nfold++;
+		else
+			html_item(out, x);
 	}
 	if (!json_array_size(lines))
 		fputs("<li>nothing to decide: one configuration, no warning</li>\n", out);
-	fputs("</ul>\n</section>\n", out);
+	fputs("</ul>\n", out);
+	if (nfold) {
+		fprintf(out, "<details><summary>%zu comparison%s that decided nothing "
+			"(about the same, or no consistent winner)</summary>\n<ul>\n",
+			nfold, nfold == 1 ? "" : "s");
+		json_array_foreach(lines, i, x)
+			if (undecided(x))
+				html_item(out, x);
+		fputs("</ul>\n</details>\n", out);
+	}
+	fputs("</section>\n", out);
 }

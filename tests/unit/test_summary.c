@@ -289,6 +289,30 @@ static void renderers(void **state)
 	assert_non_null(strstr(buf, "<li class=\"fail\"><strong>FAIL:</strong> "
 			       "acceptance of a.json: FAIL, 1 of 1 &lt;x&gt;</li>"));
 	free(buf);
+	/* past 14 lines the undecided comparisons fold, the rest stays */
+	{
+		json_t *many = json_array();
+		char *h = NULL;
+		size_t hl = 0;
+		FILE *hf;
+
+		for (int i = 0; i < 12; i++)
+			nb_summary_add(many, "winner", "info", "w%d: a wins by 2.00x", i);
+		for (int i = 0; i < 3; i++)
+			nb_summary_add(many, "winner", "info", "u%d: a and b about the "
+				       "same (within 5%%: 1 vs 1 MB/s)", i);
+		nb_summary_add(many, "warning", "warn", "low confidence");
+		hf = open_memstream(&h, &hl);
+		nb_summary_html(hf, many);
+		fclose(hf);
+		assert_non_null(strstr(h, "<details><summary>3 comparisons that decided "
+				       "nothing (about the same, or no consistent "
+				       "winner)</summary>"));
+		assert_true(strstr(h, "low confidence") < strstr(h, "<details>"));
+		assert_true(strstr(h, "u0: a and b") > strstr(h, "<details>"));
+		free(h);
+		json_decref(many);
+	}
 	f = open_memstream(&buf, &len);
 	nb_summary_text(f, l);
 	fclose(f);
