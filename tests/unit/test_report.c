@@ -117,6 +117,38 @@ static void report(void **state)
 		json_decref(docs[i]);
 }
 
+/* One result: never an empty axis; on one target its figures across. */
+static void one_result_grid(void **state)
+{
+	static const char *files[] = { G "a.json" };
+	json_t *docs[1];
+	struct nb_report *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(nb_result_load(files[0], &docs[0]), 0);
+	r = nb_report_new(docs, files, 1);
+	assert_int_equal(nb_report_grid(r, NULL, NULL, NULL, NULL), 0);
+	nb_report_skip_charts(r, NULL);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nb_report_markdown(r, f), 0);
+	fclose(f);
+	assert_null(strstr(buf, "columns: ;"));
+	assert_non_null(strstr(buf, "Rows: workload; columns: metric."));
+	assert_non_null(strstr(buf, "| workload | MB/s | IOPS | p99 us | put\\_block K/s |"));
+	assert_non_null(strstr(buf, "| bigfile | 346.5 ±1% n=2 | 660.9 ±1% n=2 | 5050 ±1% n=2 |  |"));
+	assert_true(strstr(buf, "## Summary") < strstr(buf, "## Grid"));
+	/* --metric and a metric axis: which figure would a cell show? */
+	assert_int_equal(nb_report_grid(r, NULL, "metric", NULL, "iops"), -EINVAL);
+	assert_string_equal(nb_err_last(), "--metric: the grid already has the "
+			    "figures as an axis ('metric' in --rows or --cols)");
+	free(buf);
+	nb_report_free(r);
+	json_decref(docs[0]);
+}
+
 #define GG G "grid/"
 
 /* The median, spread and n of METRIC (scaled by SCALE) over the
@@ -421,6 +453,7 @@ static void plan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(report),
+					    cmocka_unit_test(one_result_grid),
 					    cmocka_unit_test(grid),
 					    cmocka_unit_test(io_analyzer),
 					    cmocka_unit_test(bonnie_headline),
