@@ -127,6 +127,8 @@ static int bands_key(struct parse *p, const char *workload, const char *key,
 		b->on |= !rc;
 	} else {
 		rc = nb_bands_set_rule(b, workload, workload ? "" : key, what, value);
+		if (!rc)
+			b->rules[b->nrules - 1].line = p->line;
 	}
 	if (rc)
 		p->failed = p->line;
@@ -285,6 +287,17 @@ static const char *hint(const char *name, int metric, char *buf, size_t len)
 void nb_gate_warn_unused(const struct nb_gate *g)
 {
 	char hw[96], hm[96];
+
+	for (int i = 0; i < g->bands.nrules; i++) {
+		const struct nb_bands_rule *r = &g->bands.rules[i];
+
+		if (!r->used && r->line)
+			nb_warn("%s:%d: bands: no %s '%s' judged in the results%s",
+				g->path, r->line, r->workload[0] ? "workload" : "metric",
+				r->workload[0] ? r->workload : r->metric,
+				hint(r->workload[0] ? r->workload : r->metric,
+				     !r->workload[0], hw, sizeof(hw)));
+	}
 
 	for (int i = 0; i < g->nprimary; i++)
 		if (!g->primary[i].used)

@@ -46,7 +46,8 @@ struct nb_bands_rule {
 	char workload[128];      /* "" = any */
 	char metric[64];         /* stored metric name; "" = any */
 	struct nb_bands b;
-	int used;
+	int used;                /* nb_bands_for() chose it */
+	int line;                /* where a file gave it, or 0 */
 };
 
 struct nb_bands_set {
