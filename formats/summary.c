@@ -389,7 +389,7 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 {
 	const char *unit = nb_metric_find(metric)->label;
 	char a[32], b[32], lead[512], where[1100] = "", mw[300];
-	size_t wins = 0, same = 0;
+	size_t wins = 0, same = 0, ref = 0;
 	double tmin = INFINITY, tmax = 0;
 	int order = 0;           /* a winner first, then the same, then mixed */
 
@@ -403,9 +403,11 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 		snprintf(lead, sizeof(lead), "%s (%s), %s:", nb_summary_family(e0), wl, dim);
 	if (is_config(dim))
 		g0 = "";         /* said in the lead */
+	while (ref + 1 < nc && c[ref].same)
+		ref++;           /* the first comparison that decided */
 	for (size_t i = 0; i < nc; i++) {
 		same += (size_t)c[i].same;
-		wins += !c[i].same && !strcmp(c[i].win, c[0].win);
+		wins += !c[i].same && !strcmp(c[i].win, c[ref].win);
 		tmin = fmin(tmin, c[i].t), tmax = fmax(tmax, c[i].t);
 	}
 	nb_summary_fig(c[0].wv, metric, a, sizeof(a));
@@ -437,6 +439,24 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 			       "%s%s (%s vs %s %s%s)", lead, c[0].win, c[0].t,
 			       c[0].run, c[0].nvals > 2 ? ", the next" : "", a, b, unit,
 			       where);
+	} else if (wins == nc - same) {
+		/* one value ahead wherever there is a difference */
+		double lo = INFINITY, hi = 0;
+
+		for (size_t i = 0; i < nc; i++)
+			if (!c[i].same)
+				lo = fmin(lo, c[i].t), hi = fmax(hi, c[i].t);
+		char never[160] = "";
+
+		if (c[ref].nvals == 2)
+			snprintf(never, sizeof(never), " (%s never ahead)", c[ref].run);
+		if (hi - lo >= 0.005)
+			snprintf(mw, sizeof(mw), "%.2fx to %.2fx", lo, hi);
+		else
+			snprintf(mw, sizeof(mw), "%.2fx", lo);
+		nb_summary_add(s->lines, "winner", "info", "%s %s wins in %zu of %zu "
+			       "comparisons by %s, about the same in the other %zu%s",
+			       lead, c[ref].win, wins, nc, mw, same, never);
 	} else {
 		char tail[64] = "";
 
