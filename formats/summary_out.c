@@ -338,6 +338,7 @@ static void html_item(FILE *out, const json_t *x)
 static int undecided(const json_t *x)
 {
 	return !strcmp(nb_jstr(x, "kind"), "winner") &&
+	       !strstr(nb_jstr(x, "text"), ", best configuration: ") &&
 	       (strstr(nb_jstr(x, "text"), " about the same (") ||
 		strstr(nb_jstr(x, "text"), " no consistent winner "));
 }
