@@ -69,6 +69,8 @@ int nb_fio_jobfile(const struct nb_fio_job *j, char *buf, size_t len)
 	PUT("rw=%s\n", rw_name(s));
 	if (s->rw == NB_RW_MIX)
 		PUT("rwmixread=%d\n", s->read_pct);
+	if (s->pattern == NB_PAT_RAND && s->rand_pct > 0 && s->rand_pct < 100)
+		PUT("percentage_random=%d\n", s->rand_pct);
 	PUT("bs=%u\n", s->bs);
 	PUT("iodepth=%u\n", s->qd);
 	PUT("direct=%d\n", s->direct ? 1 : 0);

@@ -382,43 +382,60 @@ static void most_wins(const struct cmp *c, size_t nc, char *out, size_t len)
 	free(done);
 }
 
+/* The start of the line of question DIM about workload WL (in group G0,
+ * "target=..." or ""): what is compared. */
+static void winner_lead(const char *dim, const char *wl, const json_t *e0,
+			const char *g0, char *lead, size_t len)
+{
+	if (is_config(dim) && !strncmp(g0, "target=", 7))
+		snprintf(lead, len, "%s (%s) on %s, best configuration:",
+			 nb_summary_family(e0), wl, g0 + 7);
+	else if (is_config(dim))
+		snprintf(lead, len, "%s (%s), best configuration:",
+			 nb_summary_family(e0), wl);
+	else
+		snprintf(lead, len, "%s (%s), %s:", nb_summary_family(e0), wl, dim);
+}
+
+/* Where the NC comparisons of C were made (their count and the range of
+ * their time factors, or the group G0). */
+static void winner_where(const struct cmp *c, size_t nc, const char *g0,
+			 char *where, size_t len)
+{
+	double tmin = INFINITY, tmax = 0;
+
+	for (size_t i = 0; i < nc; i++)
+		tmin = fmin(tmin, c[i].t), tmax = fmax(tmax, c[i].t);
+	where[0] = '\0';
+	if (nc > 1 && tmax - tmin >= 0.005)
+		snprintf(where, len, "; %zu comparisons, %.2fx to %.2fx", nc, tmin, tmax);
+	else if (nc > 1)
+		snprintf(where, len, "; %zu comparisons", nc);
+	else if (*g0)
+		snprintf(where, len, ", %s", g0);
+}
+
 /* The line of one question DIM about workload WL over its comparisons. */
 static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 			const json_t *e0, const char *metric, const struct cmp *c,
 			size_t nc, const char *g0)
 {
 	const char *unit = nb_metric_find(metric)->label;
-	char a[32], b[32], lead[512], where[1100] = "", mw[300];
+	char a[32], b[32], lead[512], where[1100], mw[300];
 	size_t wins = 0, same = 0, ref = 0;
-	double tmin = INFINITY, tmax = 0;
 	int order = 0;           /* a winner first, then the same, then mixed */
 
-	if (is_config(dim) && !strncmp(g0, "target=", 7))
-		snprintf(lead, sizeof(lead), "%s (%s) on %s, best configuration:",
-			 nb_summary_family(e0), wl, g0 + 7);
-	else if (is_config(dim))
-		snprintf(lead, sizeof(lead), "%s (%s), best configuration:",
-			 nb_summary_family(e0), wl);
-	else
-		snprintf(lead, sizeof(lead), "%s (%s), %s:", nb_summary_family(e0), wl, dim);
-	if (is_config(dim))
-		g0 = "";         /* said in the lead */
+	winner_lead(dim, wl, e0, g0, lead, sizeof(lead));
+	/* a configuration's group is said in the lead */
+	winner_where(c, nc, is_config(dim) ? "" : g0, where, sizeof(where));
 	while (ref + 1 < nc && c[ref].same)
 		ref++;           /* the first comparison that decided */
 	for (size_t i = 0; i < nc; i++) {
 		same += (size_t)c[i].same;
 		wins += !c[i].same && !strcmp(c[i].win, c[ref].win);
-		tmin = fmin(tmin, c[i].t), tmax = fmax(tmax, c[i].t);
 	}
 	nb_summary_fig(c[0].wv, metric, a, sizeof(a));
 	nb_summary_fig(c[0].rv, metric, b, sizeof(b));
-	if (nc > 1 && tmax - tmin >= 0.005)
-		snprintf(where, sizeof(where), "; %zu comparisons, %.2fx to %.2fx",
-			 nc, tmin, tmax);
-	else if (nc > 1)
-		snprintf(where, sizeof(where), "; %zu comparisons", nc);
-	else if (*g0)
-		snprintf(where, sizeof(where), ", %s", g0);
 	if (same == nc) {
 		order = 1;
 		if (nc == 1 && c[0].nvals > 2)

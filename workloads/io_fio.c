@@ -40,58 +40,131 @@ int nb_wl_fio_wanted(const struct nb_wl_ctx *c)
 
 /* fio on this machine: the file the native engine would use. */
 
-static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
+/* The target's data file as an absolute path (so the recorded job file
+ * works from anywhere) and its window's start, prepared (and guarded) as
+ * the native engine prepares it.  0 or -errno. */
+static int local_file(struct nb_wl_ctx *c, struct nb_iospec *s, char *path,
+		      size_t len, uint64_t *base)
 {
 	struct nb_target *t = c->t;
-	struct nb_iospec s = *spec;
-	struct nb_fio_job job = { .ioengine = nb_wl_fio_ioengine(t) };
-	struct nb_fio_output *out = NULL;
-	struct nb_fio_exec x;
-	char path[PATH_MAX], comment[256], label[200], line[512];
-	char *text = NULL;
-	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
 	struct nb_file *f;
-	uint64_t base = 0;
-	json_t *fj;
-	int rc, n;
+	int rc;
 
 	if (!t->ops->local_path)
 		return nb_fio_check_scheme(t->cfg->name, t->cfg->u.scheme,
 					   "engine = fio");
-	/* the same preparation (and data-loss guard) as the native engine */
-	rc = nb_wl_io_open(c, &s, &f);
+	rc = nb_wl_io_open(c, s, &f);
 	if (rc)
 		return rc;
 	t->ops->fclose(f);
-	rc = t->ops->local_path(t, "data", path, sizeof(path), &base);
+	rc = t->ops->local_path(t, "data", path, len, base);
 	if (!rc && path[0] != '/') {
-		/* absolute, so the recorded job file works from anywhere */
 		char cwd[PATH_MAX], rel[PATH_MAX];
 
 		snprintf(rel, sizeof(rel), "%s", path);
 		if (!getcwd(cwd, sizeof(cwd)) ||
-		    snprintf(path, sizeof(path), "%s/%s", cwd,
-			     rel[0] == '.' && rel[1] == '/' ? rel + 2 : rel) >=
-		    (int)sizeof(path))
+		    snprintf(path, len, "%s/%s", cwd,
+			     rel[0] == '.' && rel[1] == '/' ? rel + 2 : rel) >= (int)len)
 			rc = -ENAMETOOLONG;
 	}
 	if (rc)
 		return nb_err(rc, "target '%s': path too long", t->cfg->name);
-	if (s.direct) {
+	return 0;
+}
+
+/* What fio will do differently from the spec, said before it runs: no
+ * O_DIRECT where the file system refuses it, queue depth 1 with psync. */
+static void local_adjust(struct nb_wl_ctx *c, struct nb_iospec *s,
+			 const char *path, const char *ioengine)
+{
+	if (s->direct) {
 		int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 
 		if (fd < 0 && errno == EINVAL) {
-			s.direct = 0;
+			s->direct = 0;
 			nb_wl_warn(c, "the file system of target '%s' refuses "
 				   "O_DIRECT; fio measured through the page cache",
-				   t->cfg->name);
+				   c->t->cfg->name);
 		}
 		if (fd >= 0)
 			close(fd);
 	}
-	if (!strcmp(job.ioengine, "psync") && s.qd > 1)
+	if (!strcmp(ioengine, "psync") && s->qd > 1)
 		nb_wl_warn(c, "ioengine psync is synchronous: fio ran queue depth "
-			   "%u as 1", s.qd);
+			   "%u as 1", s->qd);
+}
+
+/* Run job file TEXT through fio and read its figures into OUT. */
+static int local_exec(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		      const char *text, struct nb_fio_output *out)
+{
+	const char *name = c->t->cfg->name;
+	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
+	char label[200], line[512];
+	struct nb_fio_exec x;
+	int rc;
+
+	snprintf(label, sizeof(label), "%s on %s (%d/%d, fio)", c->wl->name,
+		 name, c->iteration, c->iterations);
+	nb_progress_begin(c->progress, label, 0, s->runtime_us * 1000);
+	rc = nb_fio_exec(argv, text, c->stop, nb_wl_fio_limit(s), &x);
+	nb_progress_end(c->progress);
+	if (rc)
+		return rc;
+	if (x.stopped || (c->stop && *c->stop)) {
+		rc = -EINTR;
+	} else if (x.timed_out) {
+		rc = nb_err(-ETIMEDOUT, "target '%s': fio ran %llu s past its "
+			    "runtime and was stopped", name,
+			    (unsigned long long)(NB_FIO_GRACE_US / 1000000));
+	} else if (x.status) {
+		rc = nb_err(-EIO, "target '%s': fio failed (exit status %d): %s",
+			    name, x.status,
+			    nb_wl_fio_complaint(x.err, line, sizeof(line)));
+	} else if (nb_fio_parse(x.out, x.out_len, out)) {
+		rc = -EIO;
+		nb_err_prefix("target '%s'", name);
+	} else if (out->total.error) {
+		rc = nb_err(-EIO, "target '%s': fio's job failed: %s", name,
+			    strerror(out->total.error));
+	}
+	nb_fio_exec_free(&x);
+	return rc;
+}
+
+/* The iteration's figures and its "fio" record. */
+static void local_record(struct nb_wl_ctx *c, const struct nb_iospec *s,
+			 const struct nb_fio_job *job, const char *text,
+			 const struct nb_fio_output *out)
+{
+	nb_fio_put_metrics(c->metrics, &out->total);
+	nb_wl_fio_put_counts(c->extra, &out->total);
+	json_object_set_new(c->extra, "fio", json_pack(
+		"{s:s, s:s, s:s, s:s, s:f, s:f}", "version", out->version,
+		"ioengine", job->ioengine, "command",
+		"fio --output-format=json+ JOBFILE", "job", text,
+		"clat_p50_us", out->total.clat_p50_us, "clat_p99_us",
+		out->total.clat_p99_us));
+	/* what fio wrote, from offset 0 up (a runtime may end it early) */
+	if (s->rw == NB_RW_WRITE && s->pattern == NB_PAT_SEQ)
+		nb_wl_wrote(c, out->total.bytes_written < s->size ?
+			    out->total.bytes_written : s->size);
+}
+
+static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
+{
+	struct nb_iospec s = *spec;
+	struct nb_fio_job job = { .ioengine = nb_wl_fio_ioengine(c->t) };
+	struct nb_fio_output *out = NULL;
+	char path[PATH_MAX], comment[256];
+	char *text = NULL;
+	uint64_t base = 0;
+	int rc, n;
+
+	rc = local_file(c, &s, path, sizeof(path), &base);
+	if (rc)
+		return rc;
+	local_adjust(c, &s, path, job.ioengine);
 	job.s = s;
 	job.filename = path;
 	job.offset = base;
@@ -106,48 +179,12 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	n = nb_fio_jobfile(&job, text, NB_FIO_JOB_MAX);
 	if (n < 0) {
 		rc = n;
-		nb_err_prefix("target '%s'", t->cfg->name);
+		nb_err_prefix("target '%s'", c->t->cfg->name);
 		goto done;
 	}
-	snprintf(label, sizeof(label), "%s on %s (%d/%d, fio)", c->wl->name,
-		 t->cfg->name, c->iteration, c->iterations);
-	nb_progress_begin(c->progress, label, 0, s.runtime_us * 1000);
-	rc = nb_fio_exec(argv, text, c->stop, nb_wl_fio_limit(&s), &x);
-	nb_progress_end(c->progress);
-	if (rc)
-		goto done;
-	if (x.stopped || (c->stop && *c->stop)) {
-		rc = -EINTR;
-	} else if (x.timed_out) {
-		rc = nb_err(-ETIMEDOUT, "target '%s': fio ran %llu s past its "
-			    "runtime and was stopped", t->cfg->name,
-			    (unsigned long long)(NB_FIO_GRACE_US / 1000000));
-	} else if (x.status) {
-		rc = nb_err(-EIO, "target '%s': fio failed (exit status %d): %s",
-			    t->cfg->name, x.status,
-			    nb_wl_fio_complaint(x.err, line, sizeof(line)));
-	} else if (nb_fio_parse(x.out, x.out_len, out)) {
-		rc = -EIO;
-		nb_err_prefix("target '%s'", t->cfg->name);
-	} else if (out->total.error) {
-		rc = nb_err(-EIO, "target '%s': fio's job failed: %s",
-			    t->cfg->name, strerror(out->total.error));
-	}
-	nb_fio_exec_free(&x);
-	if (rc)
-		goto done;
-	nb_fio_put_metrics(c->metrics, &out->total);
-	nb_wl_fio_put_counts(c->extra, &out->total);
-	fj = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f}", "version", out->version,
-		       "ioengine", job.ioengine, "command",
-		       "fio --output-format=json+ JOBFILE", "job", text,
-		       "clat_p50_us", out->total.clat_p50_us, "clat_p99_us",
-		       out->total.clat_p99_us);
-	json_object_set_new(c->extra, "fio", fj);
-	/* what fio wrote, from offset 0 up (a runtime may end it early) */
-	if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
-		nb_wl_wrote(c, out->total.bytes_written < s.size ?
-			    out->total.bytes_written : s.size);
+	rc = local_exec(c, &s, text, out);
+	if (!rc)
+		local_record(c, &s, &job, text, out);
 done:
 	free(text);
 	free(out);

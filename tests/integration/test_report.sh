@@ -164,11 +164,11 @@ for f in cdf_all bars_lat_p99_us bars_bw_bytes bars_iops; do
 done
 grep -q '<title>rand4k-read</title>' "$T/rep/cdf_all.svg" || grep -q 'rand4k-read' "$T/rep/cdf_all.svg" ||
 	t_fail "the CDF has no rand4k-read panel"
-assert_json "$T/1.json" 'sum(c for it in d["results"][1]["iterations"] for _, c in it["lat_hist_ns"]) == sum(it["ios"] for it in d["results"][1]["iterations"])'
+assert_json "$T/1.json" 'sum(c for it in result(d, "rand4k-read")["iterations"] for _, c in it["lat_hist_ns"]) == sum(it["ios"] for it in result(d, "rand4k-read")["iterations"])'
 assert_no_file "$T/rep/series_all.svg"     # 0.3 s: no whole seconds
 "$NB" run --target "$BOX" -w rand4k-read --runtime 3.5s --size 16M -i 1 -q -o "$T/long.json" \
 	>/dev/null 2>&1 || t_fail "the 3.5 s run failed"
-assert_json "$T/long.json" 'len(d["results"][0]["iterations"][0]["series_bw_bytes"]) == 3'
+assert_json "$T/long.json" 'len(result(d, "rand4k-read")["iterations"][0]["series_bw_bytes"]) == 3'
 run "$NB" report "$T/long.json" -o "$T/replong"
 assert_rc 0
 assert_file "$T/replong/series_all.svg"
