@@ -165,7 +165,7 @@ demo: deps ## run the quick suite on a scratch directory and the testbox
 	@$(MAKE) --no-print-directory all
 	@ci/demo
 
-lab-demo: deps ## the first user story on the simulated ZFS NAS (ci/lab; root, ~10 min)
+lab-demo: deps ## the first user story on the simulated ZFS NAS (ci/lab; root, ~13 min)
 	@$(MAKE) --no-print-directory all
 	@examples/seed1/run
 

@@ -7,6 +7,7 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
+#include "../compare/bands.h"
 #include "../compare/compare.h"
 #include "../compare/gate.h"
 #include "../history/history.h"
@@ -20,7 +21,7 @@
 enum fmt { F_TEXT, F_MARKDOWN, F_JSON, F_JUNIT };
 
 struct opts {
-	const char *gate, *output, *max_regress, *display;
+	const char *gate, *output, *max_regress, *display, *bands;
 	enum fmt fmt;
 	int color;               /* -1 auto */
 	struct nb_compare_opts co;
@@ -40,6 +41,9 @@ static const struct nb_opt compare_opts[] = {
 	  "off (5%)" },
 	{ "gate", 'g', "FILE", AT(gate), "per-metric / per-workload thresholds "
 	  "(INI;\nsee docs/compare.md)" },
+	{ "bands", 0, "V,N", AT(bands), "viability bands: a time factor (or loss)"
+	  "\nup to V is viable, from N not viable, between\n'decide' (e.g. "
+	  "10%,2x; docs/compare.md)" },
 	{ "strict", 0, NULL, AT(co.strict), "low confidence (< 3 iterations) "
 	  "fails too" },
 	{ "allow-missing", 0, NULL, AT(co.allow_missing), "a workload or metric "
@@ -81,7 +85,8 @@ const struct nb_usage cmd_compare_usage = {
 	.tail = "\n"
 		"Exit status: 0 nothing regressed, 1 something regressed or is missing,\n"
 		"2 usage error, an unreadable result, or settings that differ, 3 the\n"
-		"output cannot be written.\n",
+		"output cannot be written.  With --bands (or a gate file's [bands]):\n"
+		"0 viable, 1 not viable (or missing), 4 decide; 2 and 3 as above.\n",
 };
 
 static int parse_format(const char *s, enum fmt *f)
@@ -219,6 +224,36 @@ static int compare_history(struct nb_history *h, const struct opts *o,
 	return rc;
 }
 
+/* With bands: a workload missing in NEW (not allowed) still fails. */
+static int missing(const json_t *doc)
+{
+	const json_t *c, *v;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
+		json_array_foreach(json_object_get(c, "verdicts"), j, v)
+			if (json_is_true(json_object_get(v, "regression")) &&
+			    !strcmp(nb_jstr(v, "verdict"), "missing"))
+				return 1;
+	return 0;
+}
+
+/* Settings that differ make the figures meaningless (a usage error);
+ * with bands their verdict, else the gate's. */
+static int exit_status(const json_t *doc)
+{
+	if (json_integer_value(json_object_get(doc, "changed_settings"))) {
+		nb_die_msg("settings differ between the results (the verdicts "
+			   "say which); compare like with like, or --allow-changed");
+		return NB_EXIT_USAGE;
+	}
+	if (json_object_get(doc, "bands"))
+		return missing(doc) ? NB_EXIT_FAIL : (int)json_integer_value(
+			json_object_get(json_object_get(doc, "bands"), "exit"));
+	return json_integer_value(json_object_get(doc, "regressions")) ?
+	       NB_EXIT_FAIL : NB_EXIT_OK;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { .fmt = F_TEXT, .color = -1 };
@@ -243,6 +278,11 @@ int cmd_compare(int argc, char **argv)
 	    (nb_gate_parse_threshold(o.display, &o.co.display) || o.co.display < 0))
 		return nb_cmd_usage("--display: expected a percentage like 5%%, not "
 				    "'%s'", o.display);
+	if (o.bands) {
+		if (nb_bands_parse("--bands", o.bands, &gate.bands.def))
+			return nb_cmd_usage("%s", nb_err_last());
+		gate.bands.on = 1;
+	}
 	if (o.output && strcmp(o.output, "-") && nb_atomic_check(o.output))
 		return nb_cmd_write_error();
 	if (o.history) {
@@ -273,21 +313,15 @@ int cmd_compare(int argc, char **argv)
 	}
 judged:
 	doc = nb_compare_doc(comps, &gate, &o.co);
+	if (gate.bands.on || gate.bands.nrules)
+		nb_compare_bands(doc, &gate.bands);
 	nb_gate_warn_unused(&gate);
 	if (emit(&o, doc)) {
 		json_decref(doc);
 		nb_die_msg("%s", nb_err_last());
 		return NB_EXIT_TARGET;
 	}
-	/* settings that differ make the figures meaningless: a usage error */
-	if (json_integer_value(json_object_get(doc, "changed_settings"))) {
-		nb_die_msg("settings differ between the results (the verdicts "
-			   "say which); compare like with like, or --allow-changed");
-		status = NB_EXIT_USAGE;
-	} else {
-		status = json_integer_value(json_object_get(doc, "regressions")) ?
-			 NB_EXIT_FAIL : NB_EXIT_OK;
-	}
+	status = exit_status(doc);
 	json_decref(doc);
 	return status;
 }

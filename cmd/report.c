@@ -7,6 +7,7 @@
  */
 #include "cmd.h"
 #include "opts.h"
+#include "../core/bands.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
@@ -26,7 +27,7 @@
 struct opts {
 	const char *out, *gnuplot, *format;
 	const char *rows, *cols, *baseline, *metric;     /* the grid */
-	const char *plan;
+	const char *plan, *bands;
 };
 
 #define AT(field) NB_OPT_AT(struct opts, field)
@@ -34,8 +35,12 @@ struct opts {
 static const struct nb_opt report_opts[] = {
 	{ "output", 'o', "DIR", AT(out), "the report directory (required); '-' "
 	  "writes\nthe Markdown to standard output, no charts" },
-	{ "format", 0, "markdown", AT(format), "the Markdown to standard output "
-	  "(as -o -)" },
+	{ "format", 0, "FMT", AT(format), "markdown: the Markdown to standard "
+	  "output (as\n-o -); pr: only the summary and the grid, for\na pull "
+	  "request's comment (under 64 KiB)" },
+	{ "bands", 0, "V,N", AT(bands), "viability bands: each result against "
+	  "the first,\nviable / decide / not viable in the summary\n(as compare "
+	  "--bands; docs/compare.md)" },
 	{ "rows", 0, "K,..", AT(rows), "the grid's rows (default: the label with "
 	  "the\nmost values)" },
 	{ "cols", 0, "K,..", AT(cols), "its columns (default: the label with the "
@@ -54,7 +59,9 @@ static const struct nb_opt report_opts[] = {
 const struct nb_usage cmd_report_usage = {
 	.head = "usage: nasbench report RESULT.json... -o DIR [--rows K,..] [--cols K,..]\n"
 		"                       [--baseline K=V,..] [--metric M] [--plan PLAN.json]\n"
+		"                       [--bands V,N]\n"
 		"       nasbench report RESULT.json... -o -        (Markdown to stdout)\n"
+		"       nasbench report RESULT.json... --format pr (summary + grid, a PR comment)\n"
 		"\n"
 		"Write DIR/report.html (self-contained: charts inline as SVG),\n"
 		"DIR/report.md, and each chart as PNG and SVG with the gnuplot script\n"
@@ -65,7 +72,10 @@ const struct nb_usage cmd_report_usage = {
 		"report.  Without gnuplot the report has its tables and the chart\n"
 		"scripts, and a warning says the charts were skipped.\n"
 		"\n"
-		"The grid comes first: the dimensions the results vary in - labels,\n"
+		"A decision summary comes first: per question the results answer\n"
+		"(which layout, SLOG, sync, platform or target wins each workload, and\n"
+		"by how much), acceptance, crash losses and every doubt.  Then the\n"
+		"grid: the dimensions the results vary in - labels,\n"
 		"and workload, target, runner, file, spec.rw, spec.sync, spec.bs,\n"
 		"spec.qd, spec.pattern, spec.direct (what ran) - as rows and columns,\n"
 		"each cell a workload's primary figure (IOPS for random I/O, MB/s\n"
@@ -213,22 +223,27 @@ static int swap_in(const char *tmp, const char *dir)
 	return 0;
 }
 
-/* -o and --format agree, and name a place the report may go: DIR (its
- * trailing slashes dropped) unless *TO_STDOUT.  0, or the exit status. */
+/* -o, --format and --bands agree, and name a place the report may go:
+ * DIR (its trailing slashes dropped) unless *TO_STDOUT; the bands in B.
+ * 0, or the exit status. */
 static int check_dest(const struct opts *o, int argc, char *dir, size_t len,
-		      int *to_stdout)
+		      int *to_stdout, struct nb_bands *b)
 {
 	const char *out = o->out, *format = o->format;
 	int rc;
 
-	if (format && strcmp(format, "markdown") && strcmp(format, "html")) {
-		nb_opts_bad_choice("--format", format, "html|markdown");
+	if (format && strcmp(format, "markdown") && strcmp(format, "html") &&
+	    strcmp(format, "pr")) {
+		nb_opts_bad_choice("--format", format, "html|markdown|pr");
 		return nb_cmd_usage("%s", nb_err_last());
 	}
-	*to_stdout = (out && !strcmp(out, "-")) || (format && !strcmp(format, "markdown"));
+	if (o->bands && nb_bands_parse("--bands", o->bands, b))
+		return nb_cmd_usage("%s", nb_err_last());
+	*to_stdout = (out && !strcmp(out, "-")) ||
+		     (format && (!strcmp(format, "markdown") || !strcmp(format, "pr")));
 	if (*to_stdout && out && strcmp(out, "-"))
-		return nb_cmd_usage("--format markdown writes to standard output; "
-				    "drop -o %s or use -o -", out);
+		return nb_cmd_usage("--format %s writes to standard output; "
+				    "drop -o %s or use -o -", format ? format : "markdown", out);
 	if (!out && !*to_stdout)
 		return nb_cmd_usage("%s", "-o DIR is required; see 'nasbench help report'");
 	if (optind >= argc)
@@ -283,12 +298,13 @@ int cmd_report(int argc, char **argv)
 	struct nb_report *r = NULL;
 	const char *const *paths;
 	size_t n;
+	struct nb_bands bands;
 	int rc, to_stdout = 0;
 
 	if (nb_opts_parse("report", argc, argv, report_opts,
 			  NB_OPTS_N(report_opts), NULL, &o))
 		return nb_cmd_usage("%s", nb_err_last());
-	rc = check_dest(&o, argc, dir, sizeof(dir), &to_stdout);
+	rc = check_dest(&o, argc, dir, sizeof(dir), &to_stdout, &bands);
 	if (rc)
 		return rc;
 	n = (size_t)(argc - optind);
@@ -308,9 +324,16 @@ int cmd_report(int argc, char **argv)
 	}
 	if (nb_report_grid(r, o.rows, o.cols, o.baseline, o.metric)) {
 		rc = nb_cmd_usage("%s", nb_err_last());
-	} else if (to_stdout) {
+		goto out;
+	}
+	if (o.bands)
+		nb_report_bands(r, &bands);
+	if (to_stdout) {
+		int pr = o.format && !strcmp(o.format, "pr");
+
 		nb_report_skip_charts(r, NULL);
-		rc = nb_report_markdown(r, stdout) || fflush(stdout) ? NB_EXIT_TARGET : 0;
+		rc = (pr ? nb_report_markdown_pr(r, stdout) : nb_report_markdown(r, stdout)) ||
+		     fflush(stdout) ? NB_EXIT_TARGET : 0;
 	} else {
 		rc = write_dir(r, &o, dir);
 	}

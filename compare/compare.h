@@ -124,6 +124,13 @@ int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
 json_t *nb_compare_doc(json_t *comps, const struct nb_gate *gate,
 		       const struct nb_compare_opts *co);
 
+/* summary.c: the decision summary of DOC (formats/summary.h's lines):
+ * each comparison's label changes, each workload before -> after with
+ * its time factor, verdict and band, the bands' overall verdict. */
+json_t *nb_compare_summary(const json_t *doc);
+/* "decide (1.58x the time)" for a row with a band, else "". */
+void nb_compare_fmt_band(char *buf, size_t len, const json_t *row);
+
 /* Renderers.  COLOR: ANSI colors in the text table. */
 void nb_compare_text(FILE *out, const json_t *doc, int color);
 void nb_compare_markdown(FILE *out, const json_t *doc);

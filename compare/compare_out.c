@@ -4,6 +4,7 @@
  */
 #include "compare.h"
 #include "../formats/escape.h"
+#include "../formats/summary.h"
 #include "../formats/junit.h"
 #include "../core/result.h"
 
@@ -101,7 +102,13 @@ static void fmt_verdict(char *buf, size_t len, const json_t *r)
 				      nb_jstr(s, "new"));
 	if (json_array_size(json_object_get(r, "settings")) &&
 	    strcmp(v, "changed-settings") && n < (int)len)
-		snprintf(buf + n, len - (size_t)n, ")");
+		n += snprintf(buf + n, len - (size_t)n, ")");
+	if (json_object_get(r, "band") && n < (int)len) {
+		char band[96];
+
+		nb_compare_fmt_band(band, sizeof(band), r);
+		snprintf(buf + n, len - (size_t)n, "; %s", band);
+	}
 }
 
 static void fmt_noise(char *buf, size_t len, const json_t *r)
@@ -322,6 +329,7 @@ static void summary_line(char *buf, size_t len, const json_t *doc)
 {
 	json_int_t n = json_integer_value(json_object_get(doc, "regressions"));
 	json_int_t ch = json_integer_value(json_object_get(doc, "changed_settings"));
+	const json_t *bands = json_object_get(doc, "bands");
 	char thr[32], what[96];
 
 	if (json_is_null(json_object_get(doc, "max_regress_pct"))) {
@@ -334,10 +342,12 @@ static void summary_line(char *buf, size_t len, const json_t *doc)
 			 n == 1 ? "" : "s");
 	else
 		snprintf(what, sizeof(what), "no regression");
-	snprintf(buf, len, "%s%s%s%s (max regress %s, alpha %g%s)", what,
+	snprintf(buf, len, "%s%s%s%s (max regress %s, alpha %g%s)%s%s%s%s", what,
 		 ch ? ", " : "", ch ? "settings changed in " : "",
 		 ch ? (ch == 1 ? "1 workload" : "several workloads") : "",
-		 thr, num(doc, "alpha"), is(doc, "strict") ? ", strict" : "");
+		 thr, num(doc, "alpha"), is(doc, "strict") ? ", strict" : "",
+		 bands ? "; bands " : "", bands ? nb_jstr(bands, "text") : "",
+		 bands ? ": " : "", bands ? nb_jstr(bands, "verdict") : "");
 }
 
 static const char low_note[] =
@@ -350,6 +360,10 @@ void nb_compare_text(FILE *out, const json_t *doc, int color)
 	size_t i;
 	char sum[256];
 
+	json_t *lines = nb_compare_summary(doc);
+
+	nb_summary_text(out, lines);
+	json_decref(lines);
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c) {
 		if (i)
 			fputc('\n', out);
@@ -478,9 +492,13 @@ void nb_compare_markdown(FILE *out, const json_t *doc)
 	int bad = json_integer_value(json_object_get(doc, "regressions")) ||
 		  json_integer_value(json_object_get(doc, "changed_settings"));
 
+	json_t *lines = nb_compare_summary(doc);
+
 	summary_line(sum, sizeof(sum), doc);
 	fprintf(out, "## nasbench compare: %s%s%s\n\n", bad ? "**" : "", sum,
 		bad ? "**" : "");
+	nb_summary_markdown(out, lines);
+	json_decref(lines);
 	if (any_low_confidence(doc) && !is(doc, "strict"))
 		fprintf(out, "> %s\n\n", low_note);
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
@@ -508,9 +526,20 @@ static void junit_numbers(char *buf, size_t len, const json_t *r)
 		 json_is_null(json_object_get(r, "test")) ? "" : nb_jstr(r, "test"), v);
 }
 
+/* A band other than viable fails its test case too (type "decide" or
+ * "not-viable"). */
+static const char *band_failure(const json_t *r)
+{
+	const char *b = nb_jstr(json_object_get(r, "band"), "verdict");
+
+	return !strcmp(b, "decide") ? "decide" : !strcmp(b, "not viable") ?
+	       "not-viable" : NULL;
+}
+
 static int junit_fails(const json_t *r)
 {
-	return is(r, "regression") || !strcmp(nb_jstr(r, "verdict"), "changed-settings");
+	return is(r, "regression") || !strcmp(nb_jstr(r, "verdict"), "changed-settings") ||
+	       band_failure(r);
 }
 
 static void junit_row(FILE *out, const json_t *r, int primary)
@@ -518,7 +547,8 @@ static void junit_row(FILE *out, const json_t *r, int primary)
 	char cls[256], name[256], msg[2048];
 	const char *type = !strcmp(nb_jstr(r, "verdict"), "changed-settings") ?
 			   "changed-settings" : !strcmp(nb_jstr(r, "verdict"), "missing") ?
-			   "missing" : "regression";
+			   "missing" : is(r, "regression") ? "regression" :
+			   band_failure(r) ? band_failure(r) : "regression";
 	const struct nb_xml_attr fail[] = {
 		{ "type", type }, { "message", msg }, { NULL, NULL },
 	};
@@ -541,7 +571,8 @@ static void junit_row(FILE *out, const json_t *r, int primary)
 /* A test case: every verdict, and the other metrics that gate or fail. */
 static int junit_counted(const json_t *r, int primary)
 {
-	return primary || is(r, "gated") || is(r, "regression");
+	return primary || is(r, "gated") || is(r, "regression") ||
+	       json_object_get(r, "band");
 }
 
 static void junit_count(const json_t *c, long *tests, long *failures)

@@ -60,8 +60,8 @@ static int fail(struct parse *p, const char *fmt, ...)
 
 static int unknown_section(struct parse *p, const char *section)
 {
-	return fail(p, "unknown section [%s] (expected [gate], [metric] or "
-		    "[workload NAME])", section);
+	return fail(p, "unknown section [%s] (expected [gate], [metric], [bands] "
+		    "or [workload NAME])", section);
 }
 
 /* inih 55 tells a handler no line number: count lines as they are read.
@@ -80,6 +80,7 @@ static char *reader(char *buf, int len, void *stream)
 	if (end) {
 		snprintf(name, sizeof(name), "%.*s", (int)(end - s - 1), s + 1);
 		if (strcmp(name, "gate") && strcmp(name, "metric") &&
+		    strcmp(name, "bands") &&
 		    !(!strncmp(name, "workload ", 9) && name[9]))
 			unknown_section(p, name);
 	}
@@ -107,6 +108,31 @@ static int add_rule(struct parse *p, const char *workload, const char *metric,
 	r->max_regress = thr;
 	r->line = p->line;
 	return 1;
+}
+
+/* [bands] default = V,N or METRIC = V,N; a workload's "bands = V,N"
+ * (WORKLOAD non-NULL).  The message names the file, line and key. */
+static int bands_key(struct parse *p, const char *workload, const char *key,
+		     const char *value)
+{
+	struct nb_bands_set *b = &p->g->bands;
+	char what[4400];
+	int rc;
+
+	if (p->failed)           /* the first error is the one kept */
+		return 0;
+	snprintf(what, sizeof(what), "%s:%d: %s", p->g->path, p->line, key);
+	if (!workload && !strcmp(key, "default")) {
+		rc = nb_bands_parse(what, value, &b->def);
+		b->on |= !rc;
+	} else {
+		rc = nb_bands_set_rule(b, workload, workload ? "" : key, what, value);
+		if (!rc)
+			b->rules[b->nrules - 1].line = p->line;
+	}
+	if (rc)
+		p->failed = p->line;
+	return !rc;
 }
 
 static int on_key(void *user, const char *section, const char *key,
@@ -147,11 +173,15 @@ static int on_key(void *user, const char *section, const char *key,
 	}
 	if (!strcmp(section, "metric"))
 		return add_rule(p, NULL, key, value);
+	if (!strcmp(section, "bands"))
+		return bands_key(p, NULL, key, value);
 	if (!strncmp(section, "workload ", 9) && section[9]) {
 		const char *wl = section + 9;
 
 		if (!strcmp(key, "max-regress"))
 			return add_rule(p, wl, NULL, value);
+		if (!strcmp(key, "bands"))
+			return bands_key(p, wl, key, value);
 		if (!strcmp(key, "primary")) {
 			struct nb_gate_primary *pr;
 			const char *stored = value;
@@ -257,6 +287,17 @@ static const char *hint(const char *name, int metric, char *buf, size_t len)
 void nb_gate_warn_unused(const struct nb_gate *g)
 {
 	char hw[96], hm[96];
+
+	for (int i = 0; i < g->bands.nrules; i++) {
+		const struct nb_bands_rule *r = &g->bands.rules[i];
+
+		if (!r->used && r->line)
+			nb_warn("%s:%d: bands: no %s '%s' judged in the results%s",
+				g->path, r->line, r->workload[0] ? "workload" : "metric",
+				r->workload[0] ? r->workload : r->metric,
+				hint(r->workload[0] ? r->workload : r->metric,
+				     !r->workload[0], hw, sizeof(hw)));
+	}
 
 	for (int i = 0; i < g->nprimary; i++)
 		if (!g->primary[i].used)

@@ -20,6 +20,11 @@
  *   primary     = lat_p99_us  ;   its verdict's metric (default: MB/s for
  *                             ;   sequential, IOPS for random workloads)
  *   lat_p99_us  = 30%         ;   one metric (wins over everything)
+ *   bands       = 5%,1.5x     ;   its viability bands (core/bands.h)
+ *
+ *   [bands]                   ; viability bands (compare --bands wins)
+ *   default     = 10%,2x      ;   every judged figure
+ *   lat_p99_us  = 20%,3x      ;   a metric: judged too
  *
  * Precedence: workload+metric > workload > metric > default.  Only the
  * primary metric of a workload gates unless a rule names a metric: a
@@ -29,6 +34,8 @@
 #define NB_REPORT_GATE_H
 
 #include <stdio.h>
+
+#include "../core/bands.h"
 
 #define NB_GATE_OFF (-1.0)
 #define NB_GATE_MAX_RULES 256
@@ -58,6 +65,7 @@ struct nb_gate {
 	struct nb_gate_rule rules[NB_GATE_MAX_RULES];
 	int nprimary;
 	struct nb_gate_primary primary[NB_GATE_MAX_PRIMARY];
+	struct nb_bands_set bands;   /* [bands], a workload's bands, --bands */
 };
 
 void nb_gate_init(struct nb_gate *g);

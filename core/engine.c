@@ -277,6 +277,8 @@ static int engine_loop(struct run *run, struct slot **free_slots)
 	if (!rc && run->s->sync != NB_SYNC_NONE && r->bytes_written) {
 		uint64_t t0 = nb_now_ns();
 
+		if (h)
+			nb_progress_phase(h->live, "flushing");
 		rc = run->t->ops->flush(run->f);
 		r->flush_ns = nb_now_ns() - t0;
 	}

@@ -16,6 +16,7 @@ enum nb_exit {
 	NB_EXIT_FAIL = 1,     /* compare found a regression / a criterion failed */
 	NB_EXIT_USAGE = 2,    /* usage or configuration error */
 	NB_EXIT_TARGET = 3,   /* target or I/O error */
+	NB_EXIT_DECIDE = 4,   /* compare --bands: between viable and not viable */
 	NB_EXIT_INTR = 130,   /* interrupted; partial results were written */
 };
 

@@ -31,6 +31,30 @@ void nb_progress_begin(struct nb_progress *p, const char *label,
 	p->ios = p->last_ios = 0;
 	p->iops = 0;
 	p->lat = NULL;
+	p->untimed = 0;
+	p->average = 0;
+	p->phase[0] = '\0';
+}
+
+void nb_progress_average(struct nb_progress *p)
+{
+	p->average = 1;
+}
+
+void nb_progress_begin_untimed(struct nb_progress *p, const char *label,
+			       uint64_t total_bytes)
+{
+	char buf[sizeof(p->label)];
+
+	snprintf(buf, sizeof(buf), "%s (not timed)", label);
+	nb_progress_begin(p, buf, total_bytes, 0);
+	p->untimed = 1;
+	if (p->mode == NB_PROGRESS_QUIET)
+		return;
+	fprintf(p->out, "%s%s%s", p->mode == NB_PROGRESS_TTY ? "\r" : "",
+		p->label, p->mode == NB_PROGRESS_TTY ? "\033[K" : "\n");
+	fflush(p->out);
+	p->shown = 1;
 }
 
 void nb_progress_io(struct nb_progress *p, uint64_t ios,
@@ -69,12 +93,38 @@ static double fraction(const struct nb_progress *p, uint64_t bytes,
 	return f > 1 ? 1 : f;
 }
 
+/* The line: label (and phase), rate, IOPS and p99, % done, ETA. */
+static void print_line(struct nb_progress *p, uint64_t bytes,
+		       uint64_t elapsed_ns)
+{
+	double f = fraction(p, bytes, elapsed_ns);
+	double eta = f > 0.001 ? (double)elapsed_ns / 1e9 * (1 - f) / f : 0;
+	char io[64], name[sizeof(p->label) + sizeof(p->phase) + 2];
+
+	snprintf(name, sizeof(name), "%s%s%s", p->label, p->phase[0] ? ": " : "",
+		 p->phase);
+	fprintf(p->out, "%s%-40s %9.1f MB/s%s %3.0f%%  ETA %u:%02u%s",
+		p->mode == NB_PROGRESS_TTY ? "\r" : "", name, p->rate / 1e6,
+		io_part(p, io, sizeof(io)), f * 100, (unsigned)eta / 60, (unsigned)eta % 60,
+		p->mode == NB_PROGRESS_TTY ? "\033[K" : "\n");
+	fflush(p->out);
+	p->shown = 1;
+}
+
+void nb_progress_phase(struct nb_progress *p, const char *phase)
+{
+	if (!p)
+		return;
+	snprintf(p->phase, sizeof(p->phase), "%s", phase ? phase : "");
+	if (p->mode == NB_PROGRESS_TTY && p->last_ns)
+		print_line(p, p->last_bytes, p->last_ns);
+}
+
 void nb_progress_update(struct nb_progress *p, uint64_t bytes,
 			uint64_t elapsed_ns)
 {
-	double f, now_rate, now_iops, eta;
+	double now_rate, now_iops;
 	uint64_t dt = elapsed_ns - p->last_ns;
-	char io[64];
 
 	/* a test build may stop here, once I/O is flowing: "running" */
 	if (!p->hooked && bytes >= NB_HOOK_RUNNING_BYTES) {
@@ -84,7 +134,10 @@ void nb_progress_update(struct nb_progress *p, uint64_t bytes,
 	if (p->mode == NB_PROGRESS_QUIET || !dt)
 		return;
 	now_rate = (double)(bytes - p->last_bytes) * 1e9 / (double)dt;
-	p->rate = p->rate ? 0.6 * p->rate + 0.4 * now_rate : now_rate;
+	if (p->average)
+		p->rate = (double)bytes * 1e9 / (double)elapsed_ns;
+	else
+		p->rate = p->rate ? 0.6 * p->rate + 0.4 * now_rate : now_rate;
 	now_iops = (double)(p->ios - p->last_ios) * 1e9 / (double)dt;
 	p->iops = p->iops ? 0.6 * p->iops + 0.4 * now_iops : now_iops;
 	p->last_ios = p->ios;
@@ -94,14 +147,7 @@ void nb_progress_update(struct nb_progress *p, uint64_t bytes,
 	    elapsed_ns - p->last_print_ns < p->every_ns)
 		return;
 	p->last_print_ns = elapsed_ns;
-	f = fraction(p, bytes, elapsed_ns);
-	eta = f > 0.001 ? (double)elapsed_ns / 1e9 * (1 - f) / f : 0;
-	fprintf(p->out, "%s%-40s %9.1f MB/s%s %3.0f%%  ETA %u:%02u%s",
-		p->mode == NB_PROGRESS_TTY ? "\r" : "", p->label, p->rate / 1e6,
-		io_part(p, io, sizeof(io)), f * 100, (unsigned)eta / 60, (unsigned)eta % 60,
-		p->mode == NB_PROGRESS_TTY ? "\033[K" : "\n");
-	fflush(p->out);
-	p->shown = 1;
+	print_line(p, bytes, elapsed_ns);
 }
 
 void nb_progress_end(struct nb_progress *p)

@@ -11,7 +11,12 @@
 #include <unistd.h>
 
 #define W 900                    /* the least size of a chart, pixels */
+#define WMAX 1200                /* the most: shown unscaled on a 1280 px
+				  * screen, its text at FONT px */
 #define H 480
+#define FONT "sans,12"
+#define PANEL_W 400              /* a small multiple, pixels */
+#define PANEL_H 300
 
 void nb_chart_slug(char *out, size_t len, const char *s)
 {
@@ -56,7 +61,7 @@ static void size_for(size_t nseries, int width, int *w, int *h, int *below)
 {
 	int per_row;
 
-	*w = width < W ? W : width > 4000 ? 4000 : width;
+	*w = width < W ? W : width > WMAX ? WMAX : width;
 	*h = H;
 	/* the key below the plot, inside the picture: beside it, long
 	 * configuration names ran off the left edge over the plot */
@@ -108,7 +113,7 @@ static int gp_begin(struct gp *g, const char *name, const char *title,
 		return nb_err(-ENOMEM, "out of memory");
 	size_for(nseries, width, &g->w, &g->h, &below);
 	fprintf(g->f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and %s.svg\n"
-		"set terminal pngcairo size %d,%d noenhanced font \"sans,10\"\n"
+		"set terminal pngcairo size %d,%d noenhanced font \"" FONT "\"\n"
 		"set output '%s.png'\n", name, name, name, g->w, g->h, name);
 	fputs("set title ", g->f), gp_str(g->f, title), fputs(" noenhanced\n", g->f);
 	fputs("set ylabel ", g->f), gp_str(g->f, ylabel), fputc('\n', g->f);
@@ -120,13 +125,24 @@ static int gp_begin(struct gp *g, const char *name, const char *title,
 	return 0;
 }
 
-/* The SVG replot, then the script saved as DIR/NAME.gp. */
-static int gp_end(struct gp *g, const char *dir)
+/* The script written (and closed) saved as DIR/NAME.gp. */
+static int gp_save(struct gp *g, const char *dir)
 {
 	char path[4300];
 	int rc;
 
-	fprintf(g->f, "set terminal svg size %d,%d noenhanced font \"sans,10\" "
+	snprintf(path, sizeof(path), "%s/%s.gp", dir, g->name);
+	rc = nb_atomic_write(path, g->buf, g->len);
+	free(g->buf);
+	return rc;
+}
+
+/* The SVG replot, then the script saved as DIR/NAME.gp. */
+static int gp_end(struct gp *g, const char *dir)
+{
+	int rc;
+
+	fprintf(g->f, "set terminal svg size %d,%d noenhanced font \"" FONT "\" "
 		"background \"white\"\nset output '%s.svg'\nreplot\n", g->w, g->h,
 		g->name);
 	rc = ferror(g->f);
@@ -134,10 +150,7 @@ static int gp_end(struct gp *g, const char *dir)
 		free(g->buf);
 		return nb_err(-ENOMEM, "out of memory writing chart '%s'", g->name);
 	}
-	snprintf(path, sizeof(path), "%s/%s.gp", dir, g->name);
-	rc = nb_atomic_write(path, g->buf, g->len);
-	free(g->buf);
-	return rc;
+	return gp_save(g, dir);
 }
 
 int nb_chart_bars(const char *dir, const struct nb_bars *b)
@@ -213,6 +226,97 @@ int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
 	}
 	fputc('\n', f);
 	return gp_end(&g, dir);
+}
+
+/* The series of every panel, once each, in order: a series' colour. */
+static size_t series_index(const char **all, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(all[i], name))
+			return i;
+	all[*n] = name;
+	return (*n)++;
+}
+
+/* The panels' plots, written once per terminal (a multiplot cannot be
+ * replotted). */
+static void panels_body(FILE *f, const struct nb_panels *p, const char **all,
+			size_t nall, int rows, int cols)
+{
+	fputs("set multiplot layout ", f);
+	fprintf(f, "%d,%d title ", rows, cols), gp_str(f, p->title);
+	fputs(" noenhanced\n", f);
+	for (size_t k = 0; k < p->npanels; k++) {
+		const struct nb_lines *l = &p->panel[k];
+
+		fputs("set title ", f), gp_str(f, l->title), fputs(" noenhanced\n", f);
+		fputs("plot", f);
+		for (size_t s = 0; s < l->nseries; s++) {
+			size_t c = series_index(all, &nall, l->series[s]);
+
+			fprintf(f, "%s $p%zus%zu using 1:2 with lines lw 2 lt %zu title ",
+				s ? "," : "", k, s, c + 1);
+			gp_str(f, l->series[s]);
+		}
+		fputc('\n', f);
+	}
+	fputs("unset multiplot\n", f);
+}
+
+int nb_chart_panels(const char *dir, const struct nb_panels *p)
+{
+	const char **all = calloc(64 * p->npanels + 1, sizeof(*all));
+	size_t nall = 0, most = 0;
+	int cols = p->npanels < 3 ? (int)p->npanels : 3, rows, w, h, rc;
+	struct gp g = { .name = p->name };
+	FILE *f;
+
+	if (!all || !p->npanels) {
+		free(all);
+		return nb_err(-ENOMEM, "out of memory");
+	}
+	rows = (int)((p->npanels + (size_t)cols - 1) / (size_t)cols);
+	for (size_t k = 0; k < p->npanels; k++) {
+		most = p->panel[k].nseries > most ? p->panel[k].nseries : most;
+		for (size_t s = 0; s < p->panel[k].nseries; s++)
+			series_index(all, &nall, p->panel[k].series[s]);
+	}
+	w = cols * PANEL_W < W ? W : cols * PANEL_W;
+	h = rows * (PANEL_H + (int)most * 18) + 30;
+	g.f = f = open_memstream(&g.buf, &g.len);
+	if (!f) {
+		free(all);
+		return nb_err(-ENOMEM, "out of memory");
+	}
+	fprintf(f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and %s.svg\n"
+		"set datafile missing \"?\"\nset grid ytics\n"
+		"set key below vertical noenhanced\n", p->name, p->name, p->name);
+	colors(f, nall);
+	fputs("set xlabel ", f), gp_str(f, p->xlabel), fputc('\n', f);
+	fputs("set ylabel ", f), gp_str(f, p->ylabel), fputc('\n', f);
+	fputs(p->percent ? "set yrange [0:100]\n" : "set yrange [0:*]\n", f);
+	if (p->logx)
+		fputs("set logscale x\nset grid xtics\n", f);
+	for (size_t k = 0; k < p->npanels; k++)
+		for (size_t s = 0; s < p->panel[k].nseries; s++) {
+			fprintf(f, "$p%zus%zu << EOD\n", k, s);
+			for (size_t i = 0; i < p->panel[k].n[s]; i++)
+				fprintf(f, "%.6g %.6g\n", p->panel[k].x[s][i], p->panel[k].y[s][i]);
+			fputs("EOD\n", f);
+		}
+	fprintf(f, "set terminal pngcairo size %d,%d noenhanced font \"" FONT "\"\n"
+		"set output '%s.png'\n", w, h, p->name);
+	panels_body(f, p, all, nall, rows, cols);
+	fprintf(f, "set terminal svg size %d,%d noenhanced font \"" FONT "\" "
+		"background \"white\"\nset output '%s.svg'\n", w, h, p->name);
+	panels_body(f, p, all, nall, rows, cols);
+	free(all);
+	rc = ferror(f);
+	if (fclose(f) || rc) {
+		free(g.buf);
+		return nb_err(-ENOMEM, "out of memory writing chart '%s'", p->name);
+	}
+	return gp_save(&g, dir);
 }
 
 /* Whether the Y values of L (and LIMIT) span 30x or more. */

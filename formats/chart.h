@@ -35,6 +35,17 @@ int nb_chart_lines(const char *dir, const struct nb_lines *l);
 int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
 		      int percent);
 
+/* Small multiples: one panel per NLINES entry (its NAME unused, its TITLE
+ * the panel's), on the same axes (LOGX, PERCENT as above), up to three a
+ * row; a series has the same colour in every panel.  One chart for many
+ * workloads: the report's budget is charts, not panels. */
+struct nb_panels {
+	const char *name, *title, *xlabel, *ylabel;
+	int logx, percent;
+	size_t npanels;
+	const struct nb_lines *panel;
+};
+int nb_chart_panels(const char *dir, const struct nb_panels *p);
 /* A response-time curve (docs/capacity.md): series S's steps as a line
  * with points (X throughput, Y latency); LIMIT > 0 the objective as a
  * dashed level line titled LIMIT_TITLE; per series S its knee (KNEE_X[S],

@@ -1,8 +1,11 @@
 /*
  * charts.c - the charts of 'nasbench report' as gnuplot inputs
- * (formats/chart.c draws them): throughput and IOPS across workloads, per
- * workload the latency percentiles, the throughput over time, what the
- * box did over the same seconds, and the other figures grouped by unit.
+ * (formats/chart.c draws them), one per family of figures rather than one
+ * per workload: throughput, IOPS and p99 latency across the workloads, the
+ * latency CDFs, the throughput over time and what the box did meanwhile as
+ * small multiples (a panel per workload), a load sweep's response-time
+ * curve, then the other figures by unit (bonnie's K/s, ops/s ...) across
+ * the workloads, at most NB_REPORT_MAX_CHARTS in all.
  */
 #include "model.h"
 #include "../formats/chart.h"
@@ -15,14 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Figures with charts of their own (the box's: box_chart()). */
 static int is_standard(const char *m)
 {
-	/* a sweep's step count and Little's-law tally: no chart of their own */
 	return !strcmp(m, "bw_bytes") || !strcmp(m, "iops") ||
-	       !strcmp(m, "seconds") || !strncmp(m, "lat_", 4) ||
-	       !strcmp(m, "sweep_steps") || !strcmp(m, "little_failed") ||
-	       !strncmp(m, "box_", 4);
+	       !strcmp(m, "seconds") || !strncmp(m, "lat_", 4);
 }
 
 /* The unit group of a non-standard metric: the table's unit, else the
@@ -52,30 +51,44 @@ static int add_chart(struct nb_report *r, const char *name, const char *title,
 	return 0;
 }
 
-/* Bars of METRICS (rows) x configurations (series) for workload WL, or of
- * one metric across every workload when WL is NULL. */
-static int bars(struct nb_report *r, const char *dir, const char *name,
-		const char *title, const char *ylabel, int logy, const char *wl,
-		const char *const *metrics, size_t nm, int wl_index)
+/* The rows of a bar chart: workload WLS[i]'s metric MS[i], labelled
+ * LABELS[i]; one bar per configuration. */
+struct bar_rows {
+	size_t n;
+	const char **wls, **ms, **labels;
+};
+
+static void bar_rows_free(struct bar_rows *br)
 {
-	size_t nrows = wl ? nm : json_array_size(r->wls), ns = r->ncfg;
-	const char **rows = calloc(nrows, sizeof(*rows));
+	for (size_t i = 0; i < br->n; i++)
+		free((char *)br->labels[i]), free((char *)br->ms[i]);
+	free(br->wls), free(br->ms), free(br->labels);
+}
+
+/* Bars of the rows BR x configurations (series); LOGY, or a log axis
+ * anyway when the figures are decades apart. */
+static int bars(struct nb_report *r, const char *dir, const char *name,
+		const char *title, const char *ylabel, int logy,
+		const struct bar_rows *br)
+{
+	size_t ns = r->ncfg, used = 0;
+	const char **rows = calloc(br->n + 1, sizeof(*rows));
 	const char **series = calloc(ns, sizeof(*series));
-	double *v = calloc(nrows * ns, sizeof(*v));
-	double *lo = calloc(nrows * ns, sizeof(*v)), *hi = calloc(nrows * ns, sizeof(*v));
-	size_t used = 0;
+	double *v = calloc(br->n * ns + 1, sizeof(*v));
+	double *lo = calloc(br->n * ns + 1, sizeof(*v)), *hi = calloc(br->n * ns + 1, sizeof(*v));
+	double vmin = INFINITY, vmax = 0;
+	char yl[128];
 	int rc = 0;
 
 	for (size_t s = 0; s < ns; s++)
 		series[s] = r->cfgs[s].name;
-	for (size_t row = 0; row < nrows; row++) {
-		const char *w = wl ? wl : json_string_value(json_array_get(r->wls, row));
-		const char *m = wl ? metrics[row] : metrics[0];
-		const struct nb_metric *d = nb_metric_find(m);
+	for (size_t row = 0; row < br->n; row++) {
+		const struct nb_metric *d = nb_metric_find(br->ms[row]);
 		int any = 0;
 
 		for (size_t s = 0; s < ns; s++) {
-			size_t n = nb_report_pool(r, &r->cfgs[s], w, m), k = used * ns + s;
+			size_t n = nb_report_pool(r, &r->cfgs[s], br->wls[row], br->ms[row]);
+			size_t k = used * ns + s;
 			struct nb_summary sum;
 
 			nb_stats_summary(r->v, n, &sum);
@@ -83,36 +96,51 @@ static int bars(struct nb_report *r, const char *dir, const char *name,
 			lo[k] = n ? sum.min * d->show_scale : NAN;
 			hi[k] = n ? sum.max * d->show_scale : NAN;
 			any |= n > 0;
+			if (n && v[k] > 0)
+				vmin = fmin(vmin, v[k]), vmax = fmax(vmax, v[k]);
 		}
-		if (any)         /* the label may live in a thread-local buffer */
-			rows[used++] = strdup(wl ? nb_metric_find(m)->label : w);
+		if (any)
+			rows[used++] = br->labels[row];
+	}
+	/* figures decades apart (5 k and 400 k IOPS): a log axis, or the
+	 * small bars vanish */
+	if (!logy && vmax > 0 && vmax / vmin >= 30) {
+		logy = 1;
+		snprintf(yl, sizeof(yl), "%s (log scale)", ylabel);
+		ylabel = yl;
 	}
 	if (used) {
-		char yl[128];
-		double vmin = INFINITY, vmax = 0;
-
-		/* figures decades apart (5 k and 400 k IOPS): a log axis, or
-		 * the small bars vanish */
-		for (size_t k = 0; k < used * ns; k++)
-			if (isfinite(v[k]) && v[k] > 0) {
-				vmin = v[k] < vmin ? v[k] : vmin;
-				vmax = v[k] > vmax ? v[k] : vmax;
-			}
-		if (!logy && vmax > 0 && vmax / vmin >= 30) {
-			logy = 1;
-			snprintf(yl, sizeof(yl), "%s (log scale)", ylabel);
-			ylabel = yl;
-		}
 		struct nb_bars b = { name, title, ylabel, logy, used, ns, rows,
-				     series, v, lo, hi, wl ? "figure" : "workload" };
+				     series, v, lo, hi, NULL };
 
 		rc = nb_chart_bars(dir, &b);
 		if (!rc)
-			add_chart(r, name, title, wl_index);
+			add_chart(r, name, title, -1);
 	}
-	for (size_t i = 0; i < used; i++)
-		free((char *)rows[i]);
 	free(rows), free(series), free(v), free(lo), free(hi);
+	return rc;
+}
+
+/* One metric M across every workload. */
+static int bars_across(struct nb_report *r, const char *dir, const char *m,
+		       const char *title, int logy)
+{
+	size_t nw = json_array_size(r->wls);
+	struct bar_rows br = { 0, calloc(nw + 1, sizeof(char *)),
+			       calloc(nw + 1, sizeof(char *)),
+			       calloc(nw + 1, sizeof(char *)) };
+	char name[64], yl[128];
+	int rc;
+
+	for (size_t w = 0; w < nw; w++) {
+		br.wls[br.n] = json_string_value(json_array_get(r->wls, w));
+		br.ms[br.n] = strdup(m);
+		br.labels[br.n++] = strdup(br.wls[w]);
+	}
+	snprintf(name, sizeof(name), "bars_%s", m);
+	snprintf(yl, sizeof(yl), "%s%s", nb_metric_find(m)->label, logy ? " (log)" : "");
+	rc = bars(r, dir, name, title, yl, logy, &br);
+	bar_rows_free(&br);
 	return rc;
 }
 
@@ -156,39 +184,6 @@ struct cfg_chart {
 		       double **x, double **y);
 };
 
-/* Chart K of workload WL (when a configuration has a line) and list it
- * under workload WL_INDEX. */
-static int cfg_chart(struct nb_report *r, const char *dir, const char *wl,
-		     const char *slug, int wl_index, const struct cfg_chart *k)
-{
-	size_t ns = 0, *n = calloc(r->ncfg, sizeof(*n));
-	double **x = calloc(r->ncfg, sizeof(*x)), **y = calloc(r->ncfg, sizeof(*y));
-	const char **names = calloc(r->ncfg, sizeof(*names));
-	char name[160], title[300];
-	int rc = 0;
-
-	for (size_t c = 0; c < r->ncfg; c++) {
-		n[ns] = k->line(r, c, wl, &x[ns], &y[ns]);
-		if (n[ns])
-			names[ns++] = r->cfgs[c].name;
-	}
-	snprintf(name, sizeof(name), "%s_%s", k->prefix, slug);
-	snprintf(title, sizeof(title), "%s: %s", wl, k->title);
-	if (ns) {
-		struct nb_lines l = { name, title, k->xlabel, k->ylabel, ns, names,
-				      n, (const double *const *)x,
-				      (const double *const *)y };
-
-		rc = nb_chart_lines_ax(dir, &l, k->logx, k->percent);
-		if (!rc)
-			add_chart(r, name, title, wl_index);
-	}
-	for (size_t i = 0; i < ns; i++)
-		free(x[i]), free(y[i]);
-	free(x), free(y), free(n), free(names);
-	return rc;
-}
-
 /* The throughput series (MB/s per second) of the iteration nearest the
  * median. */
 static size_t series_line(const struct nb_report *r, size_t c, const char *wl,
@@ -198,7 +193,7 @@ static size_t series_line(const struct nb_report *r, size_t c, const char *wl,
 					   "series_bw_bytes");
 	size_t len = json_array_size(sr);
 
-	if (len < 2)     /* one second is a point, not a line */
+	if (len < 3)     /* two seconds are hardly a line: not worth a panel */
 		return 0;
 	*x = calloc(len, sizeof(double));
 	*y = calloc(len, sizeof(double));
@@ -259,118 +254,6 @@ static int box_disk(const json_t *tel, const char *disk)
 				return 1;
 	return 0;
 }
-
-/* Configuration C's chart under the throughput over time: what the box
- * did over the same seconds of the same iteration (its busiest core,
- * memory available, each disk's busy share; docs/telemetry.md). */
-static int box_cfg_chart(struct nb_report *r, const char *dir, const char *wl,
-			 const char *slug, int wl_index, size_t c)
-{
-	const json_t *tel = json_object_get(iteration_of(r, &r->cfgs[c], wl),
-					    "telemetry");
-	const json_t *se = json_object_get(tel, "series"), *arr;
-	double total = json_number_value(json_object_get(
-		json_object_get(tel, "summary"), "mem_total_bytes"));
-	const char *names[BOX_LINES];
-	double *x[BOX_LINES], *y[BOX_LINES];
-	size_t n[BOX_LINES], ns = 0;
-	char name[200], title[300], label[BOX_LINES][80];
-	const char *disk;
-	int rc = 0;
-
-	if (!tel)
-		return 0;
-	n[ns] = box_line(tel, json_object_get(se, "cpu_busy_max_pct"), 1, &x[ns], &y[ns]);
-	names[ns] = "CPU, the busiest core";
-	ns += n[ns] > 0;
-	if (total > 0) {
-		n[ns] = box_line(tel, json_object_get(se, "mem_avail_bytes"),
-				 100 / total, &x[ns], &y[ns]);
-		names[ns] = "memory available";
-		ns += n[ns] > 0;
-	}
-	json_object_foreach((json_t *)json_object_get(se, "disk_busy_pct"), disk, arr) {
-		if (ns == BOX_LINES || !box_disk(tel, disk))
-			continue;
-		n[ns] = box_line(tel, arr, 1, &x[ns], &y[ns]);
-		snprintf(label[ns], sizeof(label[ns]), "%s busy", disk);
-		names[ns] = label[ns];
-		ns += n[ns] > 0;
-	}
-	snprintf(name, sizeof(name), "box_%s_%zu", slug, c);
-	snprintf(title, sizeof(title), "%s: the box during it (%s)", wl, r->cfgs[c].name);
-	if (ns) {
-		struct nb_lines l = { name, title, "seconds into the run", "%", ns,
-				      names, n, (const double *const *)x,
-				      (const double *const *)y };
-
-		rc = nb_chart_lines_ax(dir, &l, 0, 1);
-		if (!rc)
-			add_chart(r, name, title, wl_index);
-	}
-	for (size_t i = 0; i < ns; i++)
-		free(x[i]), free(y[i]);
-	return rc;
-}
-
-struct bucket {
-	double lo;
-	double n;
-};
-
-static int cmp_bucket(const void *a, const void *b)
-{
-	double x = ((const struct bucket *)a)->lo, y = ((const struct bucket *)b)->lo;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The latency CDF from the histograms the iterations keep (lat_hist_ns:
- * [[lower bound, count], ...]) merged. */
-static size_t cdf_line(const struct nb_report *r, size_t c, const char *wl,
-		       double **x, double **y)
-{
-	struct bucket *b = NULL;
-	size_t nb = 0, cap = 0, m = 0;
-	double total = 0, cum = 0;
-
-	NB_REPORT_FOR_ENTRIES(r, &r->cfgs[c], wl, e, {
-		json_t *it, *p;
-		size_t a, k;
-
-		if (!nb_report_entry_counts(e))
-			continue;
-		json_array_foreach(json_object_get(e, "iterations"), a, it)
-			json_array_foreach(json_object_get(it, "lat_hist_ns"), k, p) {
-				if (nb == cap)
-					b = realloc(b, (cap = cap ? 2 * cap : 256) * sizeof(*b));
-				b[nb].lo = json_number_value(json_array_get(p, 0));
-				b[nb].n = json_number_value(json_array_get(p, 1));
-				total += b[nb++].n;
-			}
-	});
-	if (!nb || total <= 0) {
-		free(b);
-		return 0;
-	}
-	qsort(b, nb, sizeof(*b), cmp_bucket);
-	*x = calloc(nb, sizeof(double));
-	*y = calloc(nb, sizeof(double));
-	for (size_t i = 0; i < nb; i++) {
-		cum += b[i].n;
-		if (i + 1 < nb && b[i + 1].lo == b[i].lo)
-			continue;        /* merged with the next */
-		(*x)[m] = b[i].lo > 0 ? b[i].lo / 1e3 : 0.001;
-		(*y)[m++] = 100 * cum / total;
-	}
-	free(b);
-	return m;
-}
-
-static const struct cfg_chart cdf_chart = {
-	"cdf", "latency CDF (share of I/Os done within)",
-	"latency, microseconds (log scale)", "% of I/Os", 1, 1, cdf_line,
-};
 
 /* ---- the response-time curve of a load sweep (docs/capacity.md) ---- */
 
@@ -506,79 +389,356 @@ static void wl_slug(const struct nb_report *r, size_t w, char *out, size_t len)
 	}
 }
 
-static int workload_charts(struct nb_report *r, const char *dir, size_t w)
+#define CDF_STEP 1.0             /* percent between two points of a CDF */
+
+struct bucket {
+	double lo;
+	double n;
+};
+
+static int cmp_bucket(const void *a, const void *b)
 {
-	const char *wl = json_string_value(json_array_get(r->wls, w));
-	static const char *pct[] = { "lat_p50_us", "lat_p90_us", "lat_p99_us",
-				     "lat_p99.9_us", "lat_max_us" };
-	const char *lat[5], **ms, *done[256];
-	size_t nm, nlat = 0, ndone = 0;
-	char slug[128], name[200], title[300];
+	double x = ((const struct bucket *)a)->lo, y = ((const struct bucket *)b)->lo;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The latency CDF from the histograms the iterations keep (lat_hist_ns:
+ * [[lower bound, count], ...]) merged. */
+static size_t cdf_line(const struct nb_report *r, size_t c, const char *wl,
+		       double **x, double **y)
+{
+	struct bucket *b = NULL;
+	size_t nb = 0, cap = 0, m = 0;
+	double total = 0, cum = 0;
+
+	NB_REPORT_FOR_ENTRIES(r, &r->cfgs[c], wl, e, {
+		json_t *it, *p;
+		size_t a, k;
+
+		if (!nb_report_entry_counts(e))
+			continue;
+		json_array_foreach(json_object_get(e, "iterations"), a, it)
+			json_array_foreach(json_object_get(it, "lat_hist_ns"), k, p) {
+				if (nb == cap)
+					b = realloc(b, (cap = cap ? 2 * cap : 256) * sizeof(*b));
+				b[nb].lo = json_number_value(json_array_get(p, 0));
+				b[nb].n = json_number_value(json_array_get(p, 1));
+				total += b[nb++].n;
+			}
+	});
+	if (!nb || total <= 0) {
+		free(b);
+		return 0;
+	}
+	qsort(b, nb, sizeof(*b), cmp_bucket);
+	*x = calloc(nb, sizeof(double));
+	*y = calloc(nb, sizeof(double));
+	for (size_t i = 0; i < nb; i++) {
+		cum += b[i].n;
+		if (i + 1 < nb && b[i + 1].lo == b[i].lo)
+			continue;        /* merged with the next */
+		/* a point per CDF_STEP percent at most: the line looks the
+		 * same, the page is a tenth of the size */
+		if (m && i + 1 < nb && 100 * cum / total - (*y)[m - 1] < CDF_STEP)
+			continue;
+		(*x)[m] = b[i].lo > 0 ? b[i].lo / 1e3 : 0.001;
+		(*y)[m++] = 100 * cum / total;
+	}
+	free(b);
+	return m;
+}
+
+static const struct cfg_chart cdf_chart = {
+	"cdf", "latency CDF (share of I/Os done within)",
+	"latency, microseconds (log scale)", "% of I/Os", 1, 1, cdf_line,
+};
+
+/* Workload key KEY's panel name (the workload, without its target) and
+ * its series' name in the panel: the target and/or the configuration. */
+static void panel_names(const struct nb_report *r, const char *key, size_t c,
+			char *panel, size_t plen, char *series, size_t slen)
+{
+	const char *slash = r->by_target ? strrchr(key, '/') : NULL;
+
+	snprintf(panel, plen, "%s", slash ? slash + 1 : key);
+	if (slash && r->ncfg > 1)
+		snprintf(series, slen, "%.*s %s", (int)(slash - key), key, r->cfgs[c].name);
+	else if (slash)
+		snprintf(series, slen, "%.*s", (int)(slash - key), key);
+	else
+		snprintf(series, slen, "%s", r->cfgs[c].name);
+}
+
+/* The panels being gathered: one per workload, a line per target and
+ * configuration. */
+struct panel_set {
+	size_t n, cap;           /* panels; series room in each */
+	struct nb_lines *l;
+	char **titles;
+};
+
+static struct nb_lines *panel_of(struct panel_set *ps, const char *title)
+{
+	struct nb_lines *l;
+
+	for (size_t i = 0; i < ps->n; i++)
+		if (!strcmp(ps->titles[i], title))
+			return &ps->l[i];
+	l = &ps->l[ps->n];
+	ps->titles[ps->n++] = strdup(title);
+	l->title = ps->titles[ps->n - 1];
+	l->series = calloc(ps->cap, sizeof(char *));
+	l->n = calloc(ps->cap, sizeof(size_t));
+	l->x = calloc(ps->cap, sizeof(double *));
+	l->y = calloc(ps->cap, sizeof(double *));
+	return l;
+}
+
+static void panel_set_free(struct panel_set *ps)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		struct nb_lines *l = &ps->l[i];
+
+		for (size_t s = 0; s < l->nseries; s++) {
+			free((char *)l->series[s]);
+			free((double *)l->x[s]), free((double *)l->y[s]);
+		}
+		free((void *)l->series), free((void *)l->n);
+		free((void *)l->x), free((void *)l->y);
+		free(ps->titles[i]);
+	}
+	free(ps->l), free(ps->titles);
+}
+
+/* Chart K as small multiples: a panel per workload. */
+static int panels(struct nb_report *r, const char *dir, const struct cfg_chart *k)
+{
+	size_t nw = json_array_size(r->wls);
+	struct panel_set ps = { 0, nw * r->ncfg + 1, calloc(nw + 1, sizeof(struct nb_lines)),
+				calloc(nw + 1, sizeof(char *)) };
+	char name[64], title[200];
 	int rc = 0;
 
-	wl_slug(r, w, slug, sizeof(slug));
-	ms = nb_report_metrics(r, wl, &nm);
-	for (size_t p = 0; p < 5; p++)
-		for (size_t i = 0; i < nm; i++)
-			if (!strcmp(ms[i], pct[p]))
-				lat[nlat++] = pct[p];
-	if (nlat) {
-		snprintf(name, sizeof(name), "latency_%s", slug);
-		snprintf(title, sizeof(title), "%s: latency percentiles", wl);
-		rc = bars(r, dir, name, title, "microseconds (log)", 1, wl, lat,
-			  nlat, (int)w);
-	}
-	if (!rc)
-		rc = cfg_chart(r, dir, wl, slug, (int)w, &cdf_chart);
-	if (!rc)
-		rc = cfg_chart(r, dir, wl, slug, (int)w, &series_chart);
-	if (!rc)
-		rc = curve_chart(r, dir, wl, slug, (int)w);
-	for (size_t c = 0; c < r->ncfg && !rc; c++)
-		rc = box_cfg_chart(r, dir, wl, slug, (int)w, c);
-	/* the other metrics (bonnie phases...), side by side per unit */
-	for (size_t i = 0; i < nm && !rc; i++) {
-		const char *g = unit_group(ms[i]), *grp[256];
-		size_t ng = 0, d;
-		char gs[64];
+	for (size_t w = 0; w < nw; w++) {
+		const char *key = json_string_value(json_array_get(r->wls, w));
 
-		if (is_standard(ms[i]))
-			continue;
-		for (d = 0; d < ndone && strcmp(done[d], g); d++)
-			;
-		if (d < ndone || ndone == 256)
-			continue;
-		done[ndone++] = g;
-		for (size_t j = i; j < nm && ng < 256; j++)
-			if (!is_standard(ms[j]) && !strcmp(unit_group(ms[j]), g))
-				grp[ng++] = ms[j];
-		nb_chart_slug(gs, sizeof(gs), g);
-		snprintf(name, sizeof(name), "phases_%s_%s", slug, gs);
-		snprintf(title, sizeof(title), "%s: %s", wl, g);
-		rc = bars(r, dir, name, title, g, !strcmp(g, "us"), wl, grp, ng,
-			  (int)w);
+		for (size_t c = 0; c < r->ncfg; c++) {
+			double *x, *y;
+			size_t n = k->line(r, c, key, &x, &y);
+			char pn[300], sn[300];
+			struct nb_lines *l;
+
+			if (!n)
+				continue;
+			panel_names(r, key, c, pn, sizeof(pn), sn, sizeof(sn));
+			l = panel_of(&ps, pn);
+			((size_t *)l->n)[l->nseries] = n;
+			((double **)l->x)[l->nseries] = x;
+			((double **)l->y)[l->nseries] = y;
+			((const char **)l->series)[l->nseries++] = strdup(sn);
+		}
 	}
-	nb_report_names_free(ms, nm);
+	snprintf(name, sizeof(name), "%s_all", k->prefix);
+	snprintf(title, sizeof(title), "%s, per workload", k->title);
+	if (ps.n) {
+		struct nb_panels p = { name, title, k->xlabel, k->ylabel, k->logx,
+				       k->percent, ps.n, ps.l };
+
+		rc = nb_chart_panels(dir, &p);
+		if (!rc)
+			add_chart(r, name, title, -1);
+	}
+	panel_set_free(&ps);
+	return rc;
+}
+
+/* Configuration C's panel of what the box did during workload KEY (its
+ * busiest core, memory available, each disk's busy share over the I/O
+ * series' seconds of the same iteration; docs/telemetry.md), if any. */
+static void box_panel(const struct nb_report *r, struct panel_set *ps,
+		      const char *key, size_t c)
+{
+	const json_t *tel = json_object_get(iteration_of(r, &r->cfgs[c], key),
+					    "telemetry");
+	const json_t *se = json_object_get(tel, "series"), *arr;
+	double total = json_number_value(json_object_get(
+		json_object_get(tel, "summary"), "mem_total_bytes"));
+	char names[BOX_LINES][80], pn[300], sn[300], title[620];
+	double *x[BOX_LINES], *y[BOX_LINES];
+	size_t n[BOX_LINES], ns = 0;
+	const char *disk;
+	struct nb_lines *l;
+
+	if (!tel)
+		return;
+	n[ns] = box_line(tel, json_object_get(se, "cpu_busy_max_pct"), 1, &x[ns], &y[ns]);
+	snprintf(names[ns], sizeof(names[ns]), "CPU, the busiest core");
+	ns += n[ns] > 0;
+	if (total > 0) {
+		n[ns] = box_line(tel, json_object_get(se, "mem_avail_bytes"),
+				 100 / total, &x[ns], &y[ns]);
+		snprintf(names[ns], sizeof(names[ns]), "memory available");
+		ns += n[ns] > 0;
+	}
+	json_object_foreach((json_t *)json_object_get(se, "disk_busy_pct"), disk, arr) {
+		if (ns == BOX_LINES || !box_disk(tel, disk))
+			continue;
+		n[ns] = box_line(tel, arr, 1, &x[ns], &y[ns]);
+		snprintf(names[ns], sizeof(names[ns]), "%s busy", disk);
+		ns += n[ns] > 0;
+	}
+	if (!ns)
+		return;
+	panel_names(r, key, c, pn, sizeof(pn), sn, sizeof(sn));
+	if (r->ncfg > 1 || r->by_target)
+		snprintf(title, sizeof(title), "%s (%s)", pn, sn);
+	else
+		snprintf(title, sizeof(title), "%s", pn);
+	l = panel_of(ps, title);
+	for (size_t i = 0; i < ns; i++) {
+		((size_t *)l->n)[l->nseries] = n[i];
+		((double **)l->x)[l->nseries] = x[i];
+		((double **)l->y)[l->nseries] = y[i];
+		((const char **)l->series)[l->nseries++] = strdup(names[i]);
+	}
+}
+
+/* What the box did during each workload, a panel per workload and
+ * configuration, a line per figure. */
+static int box_panels(struct nb_report *r, const char *dir)
+{
+	size_t nw = json_array_size(r->wls), np = nw * r->ncfg + 1;
+	struct panel_set ps = { 0, BOX_LINES, calloc(np, sizeof(struct nb_lines)),
+				calloc(np, sizeof(char *)) };
+	const char *title = "what the box did, per workload";
+	int rc = 0;
+
+	for (size_t w = 0; w < nw; w++)
+		for (size_t c = 0; c < r->ncfg; c++)
+			box_panel(r, &ps, json_string_value(json_array_get(r->wls, w)), c);
+	if (ps.n) {
+		struct nb_panels p = { "box_all", title, "seconds into the run",
+				       "% (CPU: its busiest core)", 0, 1, ps.n, ps.l };
+
+		rc = nb_chart_panels(dir, &p);
+		if (!rc)
+			add_chart(r, "box_all", title, -1);
+	}
+	panel_set_free(&ps);
+	return rc;
+}
+
+/* The response-time curve of every workload that was swept. */
+static int curve_charts(struct nb_report *r, const char *dir)
+{
+	int rc = 0;
+
+	for (size_t w = 0; w < json_array_size(r->wls) && !rc &&
+	     r->ncharts < NB_REPORT_MAX_CHARTS; w++) {
+		char slug[128];
+
+		wl_slug(r, w, slug, sizeof(slug));
+		rc = curve_chart(r, dir, json_string_value(json_array_get(r->wls, w)),
+				 slug, -1);
+	}
+	return rc;
+}
+
+/* One chart of the figures of unit group G, every workload's. */
+static int unit_chart(struct nb_report *r, const char *dir, const char *g)
+{
+	size_t nw = json_array_size(r->wls), cap = 16;
+	struct bar_rows br = { 0, calloc(cap, sizeof(char *)), calloc(cap, sizeof(char *)),
+			       calloc(cap, sizeof(char *)) };
+	char name[96], title[160], gs[64];
+	int rc;
+
+	for (size_t w = 0; w < nw; w++) {
+		const char *wl = json_string_value(json_array_get(r->wls, w));
+		size_t nm;
+		const char **ms = nb_report_metrics(r, wl, &nm);
+
+		for (size_t i = 0; i < nm; i++) {
+			char label[300];
+
+			if (is_standard(ms[i]) || strcmp(unit_group(ms[i]), g) ||
+			    nb_metric_find(ms[i])->better == NB_NEITHER)
+				continue;
+			if (br.n + 1 >= cap) {
+				cap *= 2;
+				br.wls = realloc(br.wls, cap * sizeof(char *));
+				br.ms = realloc(br.ms, cap * sizeof(char *));
+				br.labels = realloc(br.labels, cap * sizeof(char *));
+			}
+			snprintf(label, sizeof(label), "%s: %s", wl, nb_metric_find(ms[i])->label);
+			br.wls[br.n] = wl;
+			br.ms[br.n] = strdup(ms[i]);
+			br.labels[br.n++] = strdup(label);
+		}
+		nb_report_names_free(ms, nm);
+	}
+	nb_chart_slug(gs, sizeof(gs), g);
+	snprintf(name, sizeof(name), "figures_%s", gs);
+	snprintf(title, sizeof(title), "Other figures in %s (median, min-max)", g);
+	rc = bars(r, dir, name, title, g, !strcmp(g, "us"), &br);
+	bar_rows_free(&br);
+	return rc;
+}
+
+/* The other figures (bonnie's phases, xz's ratio...) one chart per unit,
+ * a bar per workload and figure, while the budget lasts. */
+static int unit_charts(struct nb_report *r, const char *dir)
+{
+	size_t nw = json_array_size(r->wls), ng = 0;
+	char groups[64][64];
+	int rc = 0;
+
+	for (size_t w = 0; w < nw; w++) {
+		size_t nm;
+		const char **ms = nb_report_metrics(r, json_string_value(
+			json_array_get(r->wls, w)), &nm);
+
+		for (size_t i = 0; i < nm; i++) {
+			const char *g = unit_group(ms[i]);
+			size_t d;
+
+			for (d = 0; d < ng && strcmp(groups[d], g); d++)
+				;
+			/* a figure with no better direction (a verdict, a
+			 * count, CPU time) is in the tables, not charted */
+			if (!is_standard(ms[i]) && d == ng && ng < 64 &&
+			    nb_metric_find(ms[i])->better != NB_NEITHER)
+				snprintf(groups[ng++], sizeof(groups[0]), "%s", g);
+		}
+		nb_report_names_free(ms, nm);
+	}
+	for (size_t g = 0; g < ng && !rc && r->ncharts < NB_REPORT_MAX_CHARTS; g++)
+		rc = unit_chart(r, dir, groups[g]);
 	return rc;
 }
 
 int nb_report_charts(struct nb_report *r, const char *dir, char ***names,
 		     size_t *n)
 {
-	static const char *top[] = { "bw_bytes", "iops" };
-	static const char *titles[] = { "Throughput per workload (median, min-max)",
-					"IOPS per workload (median, min-max)" };
-	int rc = 0;
+	int rc = bars_across(r, dir, "bw_bytes", "Throughput per workload "
+			     "(median, min-max)", 0);
 
-	for (size_t i = 0; i < 2 && !rc; i++) {
-		char name[64];
-		const struct nb_metric *d = nb_metric_find(top[i]);
-
-		snprintf(name, sizeof(name), "bars_%s", top[i]);
-		rc = bars(r, dir, name, titles[i], d->label, 0, NULL, &top[i], 1, -1);
-	}
-	for (size_t w = 0; w < json_array_size(r->wls) && !rc; w++)
-		rc = workload_charts(r, dir, w);
+	if (!rc)
+		rc = bars_across(r, dir, "iops", "IOPS per workload (median, min-max)", 0);
+	if (!rc)
+		rc = bars_across(r, dir, "lat_p99_us", "p99 latency per workload "
+				 "(median, min-max)", 1);
+	if (!rc)
+		rc = panels(r, dir, &cdf_chart);
+	if (!rc)
+		rc = panels(r, dir, &series_chart);
+	if (!rc)
+		rc = box_panels(r, dir);
+	if (!rc)
+		rc = curve_charts(r, dir);
+	if (!rc)
+		rc = unit_charts(r, dir);
 	*n = r->ncharts;
 	*names = calloc(r->ncharts + 1, sizeof(**names));
 	for (size_t i = 0; i < r->ncharts; i++)

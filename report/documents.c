@@ -5,6 +5,7 @@
  */
 #include "model.h"
 #include "../formats/escape.h"
+#include "../formats/summary.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/metrics.h"
@@ -207,6 +208,9 @@ struct renderer {
 	void (*table)(FILE *out, const json_t *t);
 	void (*para)(FILE *out, const char *text);
 	int (*charts)(FILE *out, const struct nb_report *r, const char *dir, int wl);
+	/* a part shown folded (HTML <details>, closed); Markdown: a heading */
+	void (*fold)(FILE *out, const char *title);
+	void (*unfold)(FILE *out);
 };
 
 /* The plan (nb_report_plan): paragraphs, captions and tables. */
@@ -228,9 +232,9 @@ static void plan_section(FILE *out, const struct nb_report *r,
 	json_decref(parts);
 }
 
-/* The sections of a report, after its introduction: the grid, the plan,
- * the configurations, the charts across workloads, then each workload's
- * table and charts. */
+/* The sections of a report, after its introduction and summary: the
+ * grid, the plan, the charts, the configurations, then folded: each
+ * workload's table and the runs. */
 static int sections(FILE *out, const struct nb_report *r, const char *dir,
 		    const struct renderer *rd)
 {
@@ -247,25 +251,27 @@ static int sections(FILE *out, const struct nb_report *r, const char *dir,
 	}
 	if (r->plan)
 		plan_section(out, r, rd);
+	if (r->ncharts && !r->no_charts)
+		rd->heading(out, "Charts");
+	if (rd->charts(out, r, dir, -1))
+		return -EIO;
 	rd->heading(out, "Configurations");
 	t = cfg_table(r);
 	rd->table(out, t);
 	json_decref(t);
-	if (r->ncharts && r->charts[0].workload < 0 && !r->no_charts)
-		rd->heading(out, "All workloads");
-	if (rd->charts(out, r, dir, -1))
-		return -EIO;
+	rd->heading(out, "Details");
 	for (size_t w = 0; w < json_array_size(r->wls); w++) {
 		const char *wl = json_string_value(json_array_get(r->wls, w));
 
-		rd->heading(out, wl);
+		rd->fold(out, wl);
 		t = wl_table(r, wl);
 		rd->table(out, t);
 		json_decref(t);
 		if (rd->charts(out, r, dir, (int)w))
 			return -EIO;
+		rd->unfold(out);
 	}
-	rd->heading(out, "Runs");
+	rd->fold(out, "Runs");
 	t = nb_report_runs(r);
 	rd->table(out, t);
 	json_decref(t);
@@ -277,7 +283,21 @@ static int sections(FILE *out, const struct nb_report *r, const char *dir,
 		rd->table(out, t);
 		json_decref(t);
 	}
+	rd->unfold(out);
 	return 0;
+}
+
+/* The decision summary of the results: the bands' verdicts first. */
+static json_t *summary(const struct nb_report *r)
+{
+	json_t *lines = json_array(), *rest = nb_summary_new(r->docs, r->paths,
+							     r->ndocs);
+
+	if (r->has_bands)
+		nb_summary_bands(lines, r->docs, r->paths, r->ndocs, &r->bands);
+	json_array_extend(lines, rest);
+	json_decref(rest);
+	return lines;
 }
 
 /* ---- Markdown ---- */
@@ -363,19 +383,78 @@ static int md_charts(FILE *out, const struct nb_report *r, const char *dir, int 
 	return 0;
 }
 
+static void md_fold(FILE *out, const char *title)
+{
+	fputs("### ", out), nb_md_escape(out, title), fputs("\n\n", out);
+}
+
+static void md_unfold(FILE *out)
+{
+	(void)out;
+}
+
 int nb_report_markdown(const struct nb_report *r, FILE *out)
 {
 	static const struct renderer md = { md_heading, md_caption, md_note,
-					    md_table, md_para, md_charts };
+					    md_table, md_para, md_charts, md_fold,
+					    md_unfold };
 	char buf[1024];
+	json_t *lines = summary(r);
 
 	intro(r, buf, sizeof(buf));
 	fprintf(out, "# nasbench report\n\n%s.\n\n", buf);
+	nb_summary_markdown(out, lines);
+	json_decref(lines);
 	if (r->skip_why[0]) {
 		fputs("Charts skipped: ", out), nb_md_escape(out, r->skip_why);
 		fputs(". The gnuplot scripts (*.gp) are beside this file.\n\n", out);
 	}
 	return sections(out, r, NULL, &md);
+}
+
+/* The summary and the grids, at most NB_REPORT_PR_MAX characters: for a
+ * pull request's comment. */
+int nb_report_markdown_pr(const struct nb_report *r, FILE *out)
+{
+	json_t *lines = summary(r), *t;
+	char *buf = NULL, intro_text[1024];
+	size_t len = 0, i, kept = 0, left = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		json_decref(lines);
+		return nb_err(-ENOMEM, "out of memory");
+	}
+	intro(r, intro_text, sizeof(intro_text));
+	fprintf(f, "# nasbench report\n\n%s.\n\n", intro_text);
+	nb_summary_markdown(f, lines);
+	json_decref(lines);
+	if (r->grids) {
+		fputs("## Grid\n\n", f);
+		md_note(f, r);
+	}
+	json_array_foreach(r->grids, i, t) {
+		long at = ftell(f);
+
+		md_caption(f, nb_jstr(t, "title"));
+		md_table(f, t);
+		fflush(f);
+		if (len > NB_REPORT_PR_MAX - 200) {   /* room for the note */
+			fseek(f, at, SEEK_SET);
+			left = json_array_size(r->grids) - kept;
+			break;
+		}
+		kept++;
+	}
+	if (left)
+		fprintf(f, "(%zu more grid%s in report.md: a comment holds 65536 "
+			"characters)\n", left, left == 1 ? "" : "s");
+	fclose(f);
+	if (len > NB_REPORT_PR_MAX)
+		len = NB_REPORT_PR_MAX;
+	fwrite(buf, 1, len, out);
+	free(buf);
+	return ferror(out) ? -EIO : 0;
 }
 
 /* ---- HTML ---- */
@@ -391,7 +470,11 @@ static void html_table(FILE *out, const json_t *t)
 	static const struct row_style text = { "<tr>", "<td>", "<td>", "</td>",
 					       "</tr>\n", nb_xml_escape, NULL };
 
-	fputs("<table>\n", out);
+	if (*nb_jstr(t, "class"))
+		fputs("<table class=\"", out), nb_xml_escape(out, nb_jstr(t, "class")),
+			fputs("\">\n", out);
+	else
+		fputs("<table>\n", out);
 	table_row(out, json_object_get(t, "head"), &head);
 	/* a table of text (a run's details) is not right-aligned */
 	table_rows(out, t, json_is_true(json_object_get(t, "text")) ? &text : &body);
@@ -505,11 +588,24 @@ static void html_note(FILE *out, const struct nb_report *r)
 	fputs("</p>\n", out);
 }
 
+static void html_fold(FILE *out, const char *title)
+{
+	fputs("<details>\n<summary>", out), nb_xml_escape(out, title);
+	fputs("</summary>\n", out);
+}
+
+static void html_unfold(FILE *out)
+{
+	fputs("</details>\n", out);
+}
+
 int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
 {
 	static const struct renderer html = { html_heading, html_caption, html_note,
-					      html_table, html_para, html_charts };
+					      html_table, html_para, html_charts,
+					      html_fold, html_unfold };
 	char buf[1024];
+	json_t *lines;
 
 	intro(r, buf, sizeof(buf));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -526,9 +622,19 @@ int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
 	      "font-weight: bold; }\n"
 	      "@media print { .better, .worse, .same, .base { -webkit-print-color-adjust: "
 	      "exact; print-color-adjust: exact; } }\n"
+	      "h1 { margin: 0 0 0.3em; } #summary { border: 1px solid #ccc; "
+	      "background: #fafafa; padding: 0.3em 1em; margin: 0.5em 0 1em; }\n"
+	      "#summary h2 { margin: 0.3em 0; font-size: 1.2em; } #summary ul { "
+	      "margin: 0.3em 0; padding-left: 1.2em; }\n"
+	      "#summary li.fail { color: #a00000; } #summary li.warn { color: #7a4b00; }\n"
+	      "details { margin: 0.4em 0; } details > summary { cursor: pointer; "
+	      "font-weight: bold; }\n"
 	      "</style>\n</head>\n<body>\n<h1>nasbench report</h1>\n<p>", out);
 	nb_xml_escape(out, buf);
 	fputs(".</p>\n", out);
+	lines = summary(r);
+	nb_summary_html(out, lines);
+	json_decref(lines);
 	if (r->skip_why[0]) {
 		fputs("<p class=\"warning\">Charts skipped: ", out);
 		nb_xml_escape(out, r->skip_why);

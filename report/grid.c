@@ -99,7 +99,7 @@ static void pool(const struct grid *g, const char *const *dims, size_t nd,
 				snprintf(c->status, sizeof(c->status), "%s", nb_jstr(e, "status"));
 			continue;
 		}
-		m = primary(g, e);
+		m = g->it[i].metric ? g->it[i].metric : primary(g, e);
 		if (!c->metric[0])
 			snprintf(c->metric, sizeof(c->metric), "%s", m);
 		else if (strcmp(c->metric, m))
@@ -182,9 +182,12 @@ static void kv_text(const char *const *dims, size_t n, const char *vals,
 	for (size_t i = 0; i < n && l < len; i++) {
 		size_t vl = strcspn(vals, "\x1f");
 
-		if (with_keys)
+		if (with_keys && !nb_grid_is_metric_axis(dims[i]))
 			l += (size_t)snprintf(out + l, len - l, "%s%s=%.*s", i ? " " : "",
 					      dims[i], (int)vl, vals);
+		else if (with_keys)      /* a figure's column: its name says it */
+			l += (size_t)snprintf(out + l, len - l, "%s%.*s", i ? " " : "",
+					      (int)vl, vals);
 		else
 			l += (size_t)snprintf(out + l, len - l, "%s%.*s", i ? ", " : "",
 					      (int)vl, vals);
@@ -339,7 +342,7 @@ static json_t *grid_row(struct grid *g, const char *f, json_t *rv, json_t *cols,
 		const char *cls = "";
 		char text[512];
 
-		cell_text(g, c, !one_metric, text, sizeof(text));
+		cell_text(g, c, !one_metric && !g->metric_axis, text, sizeof(text));
 		if (c->n && json_object_size(g->base)) {
 			join(want, sizeof(want), g, f, json_string_value(rv),
 			     json_string_value(cv));
@@ -365,7 +368,9 @@ static void grid_title(const struct grid *g, const char *f, int one_metric,
 		kv_text(g->facets, g->nfacets, f, 1, buf, sizeof(buf));
 		l = (size_t)snprintf(title, len, "%s: ", buf);
 	}
-	if (one_metric && metric0)
+	if (g->metric_axis)
+		snprintf(title + l, len - l, "the figures (median)");
+	else if (one_metric && metric0)
 		snprintf(title + l, len - l, "%s (median)",
 			 g->metric ? g->metric_user : nb_metric_find(metric0)->label);
 	else
@@ -394,7 +399,47 @@ static json_t *one_grid(struct grid *g, const char *f)
 	free(cells);
 	json_decref(rows);
 	json_decref(cols);
-	return json_pack("{s:s, s:o, s:o}", "title", title, "head", head, "rows", body);
+	return json_pack("{s:s, s:o, s:o, s:s}", "title", title, "head", head, "rows", body,
+			 "class", "grid");
+}
+
+/* A "metric" axis: each item becomes one per figure it has of MB/s,
+ * IOPS and p99 latency (its headline figure when it has none of them). */
+static int metric_axis(struct grid *g)
+{
+	static const char *const figs[] = { "bw_bytes", "iops", "lat_p99_us" };
+	struct item *out;
+	size_t n = 0;
+
+	if (!nb_grid_in(g->rows, g->nrows, "metric") &&
+	    !nb_grid_in(g->cols, g->ncols, "metric"))
+		return 0;
+	if (g->metric)
+		return nb_err(-EINVAL, "--metric: the grid already has the figures "
+			      "as an axis ('metric' in --rows or --cols)");
+	g->metric_axis = 1;
+	out = calloc(g->nit * 3 + 1, sizeof(*out));
+	for (size_t i = 0; i < g->nit; i++) {
+		const json_t *m = json_object_get(json_array_get(json_object_get(
+			g->it[i].e, "iterations"), 0), "metrics");
+		size_t had = n;
+
+		for (size_t k = 0; k < 3; k++)
+			if (json_object_get(m, figs[k])) {
+				out[n] = g->it[i];
+				out[n++].metric = figs[k];
+			}
+		if (n == had) {          /* its own headline figure */
+			json_array_append_new(g->keep, json_string(primary(g, g->it[i].e)));
+			out[n] = g->it[i];
+			out[n++].metric = json_string_value(json_array_get(g->keep,
+						json_array_size(g->keep) - 1));
+		}
+	}
+	free(g->it);
+	g->it = out;
+	g->nit = n;
+	return 0;
 }
 
 static int parse_base(struct grid *g, const char *s)
@@ -435,7 +480,7 @@ static void collect_items(struct grid *g, const struct nb_report *r)
 		json_array_foreach(json_object_get(r->docs[i], "results"), j, e) {
 			if (g->nit == cap)
 				g->it = realloc(g->it, (cap *= 2) * sizeof(*g->it));
-			g->it[g->nit++] = (struct item){ r->docs[i], e, r->paths[i] };
+			g->it[g->nit++] = (struct item){ r->docs[i], e, r->paths[i], NULL };
 		}
 }
 
@@ -477,7 +522,7 @@ static int choose_dims(struct grid *g, const char *rows, const char *cols,
 				      g->rows[i]);
 	if (!g->nrows || !g->ncols)
 		nb_grid_default_dims(g, !g->nrows, !g->ncols);
-	return 0;
+	return metric_axis(g);
 }
 
 /* --baseline names rows, columns or facets only.  0 or -EINVAL. */
@@ -508,7 +553,7 @@ static void default_base(struct grid *g)
 			size_t x;
 
 			if (!strcmp(k, "workload") || !strncmp(k, "spec.", 5) ||
-			    !strcmp(k, "file"))
+			    !strcmp(k, "file") || nb_grid_is_metric_axis(k))
 				continue;
 			vals = nb_grid_dim_values(g, k);
 			json_array_foreach(vals, x, v)     /* not an absent label */
@@ -566,7 +611,7 @@ static json_t *grid_note(const struct grid *g)
 int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 		   const char *baseline, const char *metric)
 {
-	struct grid g = { .r = r };
+	struct grid g = { .r = r, .keep = json_array() };
 	json_t *keep = json_array(), *facets, *fv;
 	size_t i;
 	int rc = 0;
@@ -597,6 +642,7 @@ out:
 		free(g.key[i]);
 	free(g.key);
 	json_decref(g.base);
+	json_decref(g.keep);
 	json_decref(keep);
 	free(g.it);
 	return rc;

@@ -16,6 +16,8 @@
 struct item {
 	const json_t *doc, *e;
 	const char *file;
+	const char *metric;          /* the figure it stands for on a "metric"
+				      * axis (one item per figure), or NULL */
 };
 
 struct grid {
@@ -29,6 +31,8 @@ struct grid {
 	double factor;               /* stored -> the user's unit of --metric */
 	char metric_user[64];
 	char **key;                  /* each item's facet, row and column values */
+	json_t *keep;                /* strings the items point into */
+	int metric_axis;             /* "metric" is a row or column */
 };
 
 /* The distinct values of KEY over the items, in order of appearance. */
@@ -53,5 +57,7 @@ void nb_grid_coords(const struct item *it, const char *const *dims, size_t n,
 		    const json_t *base, char *out, size_t len);
 /* The dimensions that still differ inside one cell become facets. */
 void nb_grid_find_facets(struct grid *g);
+/* Whether KEY names the figures themselves (MB/s, IOPS, p99) as an axis. */
+int nb_grid_is_metric_axis(const char *key);
 
 #endif

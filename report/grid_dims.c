@@ -6,6 +6,7 @@
  */
 #include "grid.h"
 #include "../core/err.h"
+#include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/units.h"
 
@@ -16,8 +17,15 @@
 
 static const char *const pseudo[] = { "workload", "target", "runner",
 				       "spec.pattern", "spec.rw", "spec.sync",
-				       "spec.bs", "spec.qd", "spec.direct", "file" };
+				       "spec.bs", "spec.qd", "spec.direct", "metric",
+				       "file" };
 #define NPSEUDO (sizeof(pseudo) / sizeof(pseudo[0]))
+#define GRID_MAX_COLS 6          /* about one 1280 px screen of cells */
+
+int nb_grid_is_metric_axis(const char *key)
+{
+	return key && !strcmp(key, "metric");
+}
 
 /* The value of dimension KEY for item IT. */
 static void dim_value(const struct item *it, const char *key, char *out,
@@ -25,6 +33,9 @@ static void dim_value(const struct item *it, const char *key, char *out,
 {
 	if (!strcmp(key, "workload") || !strcmp(key, "target")) {
 		snprintf(out, len, "%s", nb_jstr(it->e, key));
+	} else if (!strcmp(key, "metric")) {
+		snprintf(out, len, "%s", it->metric ? nb_metric_find(it->metric)->label :
+			 "-");
 	} else if (!strcmp(key, "runner")) {
 		const json_t *t;
 		size_t i;
@@ -180,7 +191,10 @@ int nb_grid_in(const char *const *list, size_t n, const char *key)
 }
 
 /* Rows and columns nobody chose: the two labels with the most values;
- * with one, the workloads by it; with none, the workloads by file. */
+ * with one, the workloads by it; with none, the workloads by file, or for
+ * one result by target, or by figure (MB/s, IOPS, p99) on one target.  The
+ * one with more values goes down when the other would be wider than
+ * GRID_MAX_COLS columns. */
 void nb_grid_default_dims(struct grid *g, int want_rows, int want_cols)
 {
 	const char *best[2] = { NULL, NULL };
@@ -201,12 +215,23 @@ void nb_grid_default_dims(struct grid *g, int want_rows, int want_cols)
 			best[1] = key, nb[1] = n;
 		}
 	}
+	/* one result: its targets, or its figures (MB/s, IOPS, p99) across;
+	 * never an empty axis */
 	if (!best[0])
-		best[0] = g->r->ndocs > 1 ? "file" : NULL;
+		best[0] = g->r->ndocs > 1 ? "file" : nvalues(g, "target") > 1 ?
+			  "target" : "metric";
 	if (!best[1] && !nb_grid_in(g->rows, g->nrows, "workload") &&
 	    !nb_grid_in(g->cols, g->ncols, "workload")) {
 		best[1] = best[0];   /* one dimension: the workloads down */
 		best[0] = "workload";
+	}
+	/* at most one screen wide: the dimension with more values down */
+	if (want_rows && want_cols && best[0] && best[1] &&
+	    !nb_grid_is_metric_axis(best[1]) &&
+	    nvalues(g, best[1]) > GRID_MAX_COLS && nvalues(g, best[0]) < nvalues(g, best[1])) {
+		const char *t = best[0];
+
+		best[0] = best[1], best[1] = t;
 	}
 	if (want_rows && want_cols) {
 		if (best[0])

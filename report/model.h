@@ -13,8 +13,10 @@
 #include <string.h>
 
 #include "report.h"
+#include "../core/bands.h"
 
 #define NB_REPORT_MAXV 65536     /* pooled iterations per configuration */
+#define NB_REPORT_MAX_CHARTS 12  /* a report's charts: families, not workloads */
 
 /* A configuration: results with the same differing labels. */
 struct nb_report_cfg {
@@ -48,6 +50,8 @@ struct nb_report {
 	int no_charts;           /* charts skipped */
 	char skip_why[512];      /* why, "" when not said (Markdown to stdout) */
 	json_t *plan;            /* nb_report_plan(), or NULL */
+	struct nb_bands bands;   /* nb_report_bands() */
+	int has_bands;
 	const char *plan_path;
 };
 

@@ -305,6 +305,12 @@ void nb_report_fmt(char *buf, size_t len, const double *v, size_t n,
 			 100 * s.stddev / fabs(s.median));
 }
 
+void nb_report_bands(struct nb_report *r, const struct nb_bands *b)
+{
+	r->bands = *b;
+	r->has_bands = 1;
+}
+
 void nb_report_skip_charts(struct nb_report *r, const char *why)
 {
 	r->no_charts = 1;

@@ -39,6 +39,17 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
  * PATH is borrowed. */
 void nb_report_plan(struct nb_report *r, json_t *plan, const char *path);
 
+/* Judge each result after the first against the first with the
+ * viability bands B (copied): their verdicts open the summary. */
+struct nb_bands;
+void nb_report_bands(struct nb_report *r, const struct nb_bands *b);
+
+/* The decision summary, the grid and nothing else, as Markdown for a
+ * pull-request comment: at most NB_REPORT_PR_MAX characters (grids that
+ * do not fit are left out, and it says how many).  0 or -errno. */
+#define NB_REPORT_PR_MAX 65000
+int nb_report_markdown_pr(const struct nb_report *r, FILE *out);
+
 /* Write every chart's .gp script into DIR; *NAMES (malloc'd array of
  * malloc'd stems, *N of them) says which.  0 or -errno. */
 int nb_report_charts(struct nb_report *r, const char *dir, char ***names,

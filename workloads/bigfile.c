@@ -143,9 +143,10 @@ static int check_fits(struct nb_wl_ctx *c, uint64_t size)
 	return 0;
 }
 
-/* Write SIZE bytes; R holds what finished. */
+/* Write SIZE bytes; R holds what finished.  WHAT names the workload; with
+ * UNTIMED the file is that workload's input, not a figure of its own. */
 static int write_file(struct bigfile *b, uint64_t size, int direct,
-		      struct nb_io_result *r, const char *what)
+		      struct nb_io_result *r, const char *what, int untimed)
 {
 	struct nb_wl_ctx *c = b->c;
 	struct nb_iospec s = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
@@ -153,6 +154,7 @@ static int write_file(struct bigfile *b, uint64_t size, int direct,
 			       .sync = NB_SYNC_END, .direct = direct,
 			       .seed = b->seed };
 	struct nb_engine_hooks h = { .fill = fill, .progress = on_progress,
+				     .live = c->progress,
 				     .second = on_second, .payload = b,
 				     .stop = c->stop };
 	unsigned flags = NB_F_WRITE | NB_F_CREATE | NB_F_TRUNC;
@@ -167,9 +169,16 @@ static int write_file(struct bigfile *b, uint64_t size, int direct,
 	rc = c->t->ops->fopen(c->t, NB_BIGFILE_NAME, flags, &f);
 	if (rc)
 		return rc;
-	snprintf(label, sizeof(label), "%s on %s (%d/%d)", what,
-		 c->t->cfg->name, c->iteration, c->iterations);
-	nb_progress_begin(c->progress, label, size, 0);
+	if (untimed) {
+		/* another workload's input: written, not measured */
+		snprintf(label, sizeof(label), "preparing the %s input on %s",
+			 what, c->t->cfg->name);
+		nb_progress_begin_untimed(c->progress, label, size);
+	} else {
+		snprintf(label, sizeof(label), "%s on %s (%d/%d)", what,
+			 c->t->cfg->name, c->iteration, c->iterations);
+		nb_progress_begin(c->progress, label, size, 0);
+	}
 	rc = nb_engine_run(c->t, f, &s, &h, r);
 	nb_progress_end(c->progress);
 	c->t->ops->fclose(f);
@@ -291,7 +300,7 @@ static int bigfile_run(struct nb_wl_ctx *c)
 		json_decref(b.series);
 		return nb_err(-ENOMEM, "out of memory");
 	}
-	rc = write_file(&b, size, direct, r, "bigfile");
+	rc = write_file(&b, size, direct, r, "bigfile", 0);
 	if (rc) {
 		json_decref(b.series);
 		free(r);
@@ -336,7 +345,7 @@ int nb_bigfile_ensure(struct nb_wl_ctx *c, uint64_t size)
 	r = malloc(sizeof(*r));
 	if (!r)
 		return nb_err(-ENOMEM, "out of memory");
-	rc = write_file(&b, size, c->p->direct != 0, r, "preparing xz input");
+	rc = write_file(&b, size, c->p->direct != 0, r, c->wl->name, 1);
 	if (!rc && r->stopped)
 		rc = -EINTR;
 	free(r);

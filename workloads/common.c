@@ -247,9 +247,9 @@ static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t from,
 		free(r);
 		return rc;
 	}
-	snprintf(label, sizeof(label), "preparing %s on %s", c->wl->name,
-		 c->t->cfg->name);
-	nb_progress_begin(c->progress, label, s.bytes, 0);
+	snprintf(label, sizeof(label), "preparing the %s data file on %s",
+		 c->wl->name, c->t->cfg->name);
+	nb_progress_begin_untimed(c->progress, label, s.bytes);
 	rc = nb_engine_run(c->t, f, &s, &h, r);
 	nb_progress_end(c->progress);
 	c->t->ops->fclose(f);

@@ -109,6 +109,9 @@ c = [c for c in r.findall("./testsuite/testcase") if c.get("name") == "rand4k-re
 f = c.find("failure")
 assert f is not None and f.get("type") == "changed-settings" and "qd 32 -> 1" in f.get("message")
 PY
+run "$NB" compare "$T/q32.json" "$T/q1.json" --bands 10%,2x
+assert_rc 2          # bands do not make other settings comparable
+assert_err "nasbench: settings differ between the results"
 run "$NB" compare "$T/q32.json" "$T/q1.json" --allow-changed
 [ "$RC" = 0 ] || [ "$RC" = 1 ] || t_fail "--allow-changed: exit $RC, expected a verdict (0 or 1)"
 assert_out "warning: local/rand4k-read: settings differ (allowed by --allow-changed)"
@@ -173,10 +176,84 @@ assert_rc 1
 assert_out "| local | seq512k-read | MB/s |"
 assert_out "**worse**"
 assert_out "<details><summary>"
-[ "$(wc -l <<<"$OUT")" -lt 30 ] || t_fail "the PR comment has $(wc -l <<<"$OUT") lines, expected under 30"
+# the summary (the change, a line a workload) first, then the table
+assert_out "## Summary"
+[ "$(wc -l <<<"$OUT")" -lt 40 ] || t_fail "the PR comment has $(wc -l <<<"$OUT") lines, expected under 40"
 run "$NB" compare "$T/syn.json" "$T/syn.json" "$T/half.json" --format json
 assert_rc 1
 python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["comparisons"]; sys.exit(not (c[0]["regressions"] == 0 and c[1]["regressions"] > 0 and c[1]["new"].endswith("half.json")))' <<<"$OUT" || t_fail "expected no regression against itself, some against half.json"
+
+t_case "viability bands: viable, decide, not viable in every format, exit 0 / 4 / 1"
+# the synthetic pair above, with the new side at 95%, 70% and 50% of it:
+# 1.05x, 1.43x and 2x the time against --bands 10%,2x
+for f in 95 70 50; do
+	python3 - "$T/syn.json" "$T/at$f.json" "$f" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); k = int(sys.argv[3]) / 100
+for r in d["results"]:
+    for it in r["iterations"]:
+        m = it["metrics"]
+        for x in m:
+            if x in ("bw_bytes", "iops"): m[x] *= k
+            elif x.startswith("lat_"): m[x] /= k
+d["labels"]["layout"] = "at%s" % sys.argv[3]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+done
+run "$NB" compare "$T/syn.json" "$T/at95.json" --bands 10%,2x
+assert_rc 0
+grep -q "local   seq512k-read  MB/s .*; viable (1.05x the time)" <<<"$OUT" || t_fail "no viable verdict: $OUT"
+assert_out "bands 10%,2x: viable"
+run "$NB" compare "$T/syn.json" "$T/at70.json" --bands 10%,2x
+assert_rc 4
+grep -q "local   seq512k-read  MB/s .*; decide (1.43x the time)" <<<"$OUT" || t_fail "no decide verdict: $OUT"
+assert_out "warning: overall, bands 10%,2x: decide (a loss between the bands: a person decides)"
+run "$NB" compare "$T/syn.json" "$T/half.json" --bands 10%,2x
+assert_rc 1
+grep -q "local   rand4k-read   IOPS .*; not viable (2.00x the time)" <<<"$OUT" || t_fail "no not-viable verdict: $OUT"
+assert_out "FAIL: overall, bands 10%,2x: not viable"
+run "$NB" compare "$T/syn.json" "$T/at70.json" --bands 10%,2x --format json
+assert_rc 4
+python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["comparisons"][0]; v=[x for x in c["verdicts"] if x["workload"]=="seq512k-read"][0]; sys.exit(not (d["bands"]=={"verdict":"decide","text":"10%,2x","exit":4} and v["band"]["verdict"]=="decide" and abs(v["band"]["time"]-1/0.7)<1e-6 and c["bands"]["decide"]>=2))' <<<"$OUT" ||
+	t_fail "json: no band fields: $(head -c 600 <<<"$OUT")"
+run "$NB" compare "$T/syn.json" "$T/at70.json" --bands 10%,2x --format junit
+assert_rc 4
+python3 - "$T/.out" <<'PY' || t_fail "junit: no decide failure"
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+c = [c for c in r.findall("./testsuite/testcase") if c.get("name") == "seq512k-read"][0]
+f = c.find("failure")
+assert f is not None and f.get("type") == "decide" and "decide (1.43x the time)" in f.get("message"), f
+PY
+run "$NB" compare "$T/syn.json" "$T/at70.json" --bands 10%,2x --format markdown
+assert_rc 4
+assert_out "no regression" "bands 10%,2x: decide" "; decide (1.43x the time)"
+# the gate file's form: a workload's own bands win over the default
+printf '[bands]\ndefault = 10%%,2x\n[workload seq512k-read]\nbands = 40%%,3x\n' >"$T/bands.ini"
+run "$NB" compare "$T/syn.json" "$T/at70.json" --gate "$T/bands.ini"
+assert_rc 4
+grep -q "local   seq512k-read  MB/s .*; viable (1.43x the time)" <<<"$OUT" || t_fail "the workload's bands were not used: $OUT"
+# the seed's own pair: put_block 343719 -> 217553 K/s is 1.58x the time
+run "$NB" compare "$ROOT/hw/profiles/dl380p-bare.json" "$ROOT/hw/profiles/dl380p-xen.json" --bands 10%,2x
+assert_rc 4
+assert_out "warning: bonnie on local, put_block MB/s: 352.0 -> 222.8 (-36.7%, 1.58x the time): worse (low confidence); bands 10%,2x: decide"
+grep -q "local   bonnie    put_block MB/s .*; decide (1.58x the time)" <<<"$OUT" || t_fail "no put_block decide: $OUT"
+run "$NB" report "$ROOT/hw/profiles/dl380p-bare.json" "$ROOT/hw/profiles/dl380p-xen.json" --bands 10%,2x --format pr
+assert_rc 0
+assert_out "bands 10%,2x, dl380p-xen.json against dl380p-bare.json: bonnie on local, put\_block MB/s 352.0 -\> 222.8 (1.58x the time): decide"
+FORMS="(use VIABLE,NOT-VIABLE, each a loss 'N%' (0 < N < 100) or a time factor 'Nx' (N > 1), the first below the second, e.g. '10%,2x')"
+for bad in "2x,10%|the first limit (2x the time) must be below the second (1.11x)" \
+	   "0|two limits are needed, separated by a comma" \
+	   "10%,2y|unknown unit 'y' in '2y'"; do
+	run "$NB" compare "$T/syn.json" "$T/at70.json" --bands "${bad%%|*}"
+	assert_rc 2
+	assert_err "nasbench: --bands: invalid bands '${bad%%|*}': ${bad#*|} $FORMS"
+	[ -z "$OUT" ] || t_fail "output written for bad bands: $OUT"
+done
+printf '[bands]\nlat_p99_us = 3x,20%%\n' >"$T/badbands.ini"
+run "$NB" compare "$T/syn.json" "$T/at70.json" --gate "$T/badbands.ini"
+assert_rc 2
+assert_err "nasbench: $T/badbands.ini:2: lat_p99_us: invalid bands '3x,20%': "
 
 t_case "missing workloads, targets and metrics fail; --allow-missing warns"
 # a real run against two targets, then one whose second target cannot be

@@ -122,19 +122,92 @@ assert rows_coloured > 300, ("too little colour: blank charts?", rows_coloured)
 print("ok", rows_coloured)
 PY
 
+t_case "report of one demo-like result: the summary on the first screen, <= 12 charts, < 300 KB"
+# what 'make demo' writes: the quick suite's five workloads on a local
+# directory and the testbox's NFS export and iSCSI LUN, 2 iterations
+if [ -z "${NASBENCH_NFS_URL:-}" ] || [ -z "${NASBENCH_ISCSI_URL:-}" ]; then
+	missing "the demo case: NASBENCH_NFS_URL / NASBENCH_ISCSI_URL unset (ci/testbox up)"
+else
+	"$NB" run --suite quick -i 2 --size 16M --runtime 0.5s --label name=demo --destroy-data \
+		-w seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,rand4k-read \
+		--target "local=$BOX" --target "nfs=$NASBENCH_NFS_URL" --target "iscsi=$NASBENCH_ISCSI_URL" \
+		-q -o "$T/demo.json" >/dev/null 2>"$T/run.err" || t_fail "demo run failed: $(cat "$T/run.err")"
+	run "$NB" report "$T/demo.json" -o "$T/demo"
+	assert_rc 0
+	grep -q "columns: ;" "$T/demo/report.md" && t_fail "an empty column axis: $(grep Rows: "$T/demo/report.md")"
+	grep -qF "Rows: workload; columns: target." "$T/demo/report.md" ||
+		t_fail "one result on 3 targets: not workload x target: $(grep Rows: "$T/demo/report.md")"
+	nsvg=$(ls "$T"/demo/*.svg | wc -l)
+	[ "$nsvg" -le 12 ] || t_fail "$nsvg charts, more than 12"
+	size=$(stat -c %s "$T/demo/report.html")
+	[ "$size" -lt 300000 ] || t_fail "report.html is $size bytes, not under 300 KB"
+	python3 "$ROOT/tests/support/html_check.py" "$T/demo/report.html" >"$T/html.err" ||
+		t_fail "report.html is not valid: $(head -5 "$T/html.err")"
+	# the Markdown opens with the summary, the grid after it
+	head -c 2000 "$T/demo/report.md" | grep -q "^## Summary" || t_fail "report.md does not open with the summary"
+	# the page as Chromium draws it at 1280x800: the first screen kept in build/
+	mkdir -p "$ROOT/build"
+	python3 "$ROOT/tests/support/html_render.py" "$T/demo/report.html" \
+		"$ROOT/build/report-first-screen.png" >"$T/render.json" 2>"$T/render.err" ||
+		t_fail "chromium did not render the page: $(cat "$T/render.err")"
+	assert_json "$T/render.json" 'd["summary_top"] is not None and d["summary_bottom"] <= 800' 'd'
+	assert_json "$T/render.json" 'd["charts"] == '"$nsvg"' and d["svg_texts"] > 20 and d["min_svg_font_px"] >= 12' 'd'
+	assert_json "$T/render.json" 'd["details"] >= 5 and d["details_open"] == 0 and d["page_width"] <= 1280 and 0 < d["grid_width"] <= 1280' 'd'
+	assert_file "$ROOT/build/report-first-screen.png"
+	grep -q "target: local wins" "$T/demo/report.md" || grep -q "target: .* about the same" "$T/demo/report.md" ||
+		t_fail "the summary names no winner among the targets: $(sed -n '/## Summary/,/^## [^S]/p' "$T/demo/report.md")"
+fi
+
 t_case "report: latency CDF from the stored histograms, throughput over time of a runtime run"
-for f in cdf_rand4k-read cdf_seq512k-write latency_rand4k-read; do
+for f in cdf_all bars_lat_p99_us bars_bw_bytes bars_iops; do
 	assert_file "$T/rep/$f.svg"
 done
+grep -q '<title>rand4k-read</title>' "$T/rep/cdf_all.svg" || grep -q 'rand4k-read' "$T/rep/cdf_all.svg" ||
+	t_fail "the CDF has no rand4k-read panel"
 assert_json "$T/1.json" 'sum(c for it in result(d, "rand4k-read")["iterations"] for _, c in it["lat_hist_ns"]) == sum(it["ios"] for it in result(d, "rand4k-read")["iterations"])'
-assert_no_file "$T/rep/series_rand4k-read.svg"     # 0.3 s: no whole seconds
-"$NB" run --target "$BOX" -w rand4k-read --runtime 2.5s --size 16M -i 1 -q -o "$T/long.json" \
-	>/dev/null 2>&1 || t_fail "the 2.5 s run failed"
-assert_json "$T/long.json" 'len(result(d, "rand4k-read")["iterations"][0]["series_bw_bytes"]) == 2'
+assert_no_file "$T/rep/series_all.svg"     # 0.3 s: no whole seconds
+"$NB" run --target "$BOX" -w rand4k-read --runtime 3.5s --size 16M -i 1 -q -o "$T/long.json" \
+	>/dev/null 2>&1 || t_fail "the 3.5 s run failed"
+assert_json "$T/long.json" 'len(result(d, "rand4k-read")["iterations"][0]["series_bw_bytes"]) == 3'
 run "$NB" report "$T/long.json" -o "$T/replong"
 assert_rc 0
-assert_file "$T/replong/series_rand4k-read.svg"
-grep -q 'rand4k-read: throughput over time' "$T/replong/report.html" || t_fail "no time series in the page"
+assert_file "$T/replong/series_all.svg"
+grep -q 'throughput over time, per workload' "$T/replong/report.html" && grep -q '<title>rand4k-read</title>\|>rand4k-read<' "$T/replong/series_all.svg" || t_fail "no time series in the page"
+
+t_case "report --format pr: the summary first, then the grid, under 65536 characters for 50 results"
+python3 - "$T/pr" <<'PY'
+import json, os, random, itertools, sys
+random.seed(7)
+os.makedirs(sys.argv[1])
+matrix = list(itertools.product(["raidz1", "raidz2", "mirror", "raid10"], ["none", "ssd"],
+                                ["standard", "always", "disabled"], ["bare", "xen"]))
+wls = {"seq512k-write": (300e6, 524288, "seq", "write"), "seq512k-read": (900e6, 524288, "seq", "read"),
+       "rand4k-write": (40e6, 4096, "rand", "write"), "rand4k-read": (120e6, 4096, "rand", "read")}
+for i in range(50):
+    layout, slog, sync, platform = matrix[i % len(matrix)]
+    res = []
+    for w, (bw, bs, pat, rw) in wls.items():
+        its = []
+        for k in range(3):
+            b = bw * random.uniform(0.95, 1.05) * (0.5 if sync == "always" and slog == "none" else 1)
+            its.append({"metrics": {"bw_bytes": b, "iops": b / bs, "lat_p99_us": bs / b * 4e7}})
+        res.append({"target": "nas", "workload": w, "status": "ok", "warnings": [], "iterations": its,
+                    "spec": {"bs": bs, "qd": 16, "pattern": pat, "rw": rw}})
+    json.dump({"schema": 1, "tool": "nasbench", "version": "t", "run_id": "r%d" % i, "complete": True,
+               "targets": [{"name": "nas", "url": "nfs://box/x", "runner": "nfs"}],
+               "labels": {"name": "box", "layout": layout, "slog": slog, "sync": sync, "platform": platform},
+               "results": res}, open("%s/r%02d.json" % (sys.argv[1], i), "w"))
+PY
+run "$NB" report "$T"/pr/r*.json --format pr
+assert_rc 0
+[ "${#OUT}" -lt 65536 ] || t_fail "the PR Markdown is ${#OUT} characters"
+python3 - "$T/.out" <<'PY' || t_fail "the PR Markdown is not summary then grid"
+import sys
+md = open(sys.argv[1]).read()
+s, g = md.index("## Summary"), md.index("## Grid")
+assert s < g and md.count("| layout |") >= 8 and "## Details" not in md and "## Runs" not in md, md[:400]
+print(len(md))
+PY
 
 t_case "report: Markdown to standard output, the grid chosen by the user"
 run "$NB" report "$T"/{1,2,3,4}.json -o - --rows sync --cols layout --baseline layout=raid10 --metric p99_us

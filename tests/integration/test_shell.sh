@@ -55,7 +55,7 @@ check "nasbench: unknown option '--jsn'; did you mean '--json'?" version --jsn
 check "nasbench: unknown option '--lable'; did you mean '--label'?" history list --lable a=b
 check "nasbench: --format: 'jsno' is not one of text|markdown|json|junit; did you mean 'json'?" compare -f jsno a b
 check "nasbench: --color: 'alway' is not one of auto|always|never; did you mean 'always'?" compare --color alway a b
-check "nasbench: --format: 'mardown' is not one of html|markdown; did you mean 'markdown'?" report --format mardown a.json
+check "nasbench: --format: 'mardown' is not one of html|markdown|pr; did you mean 'markdown'?" report --format mardown a.json
 
 t_case "did you mean: suites, workloads, layouts, choices"
 check "nasbench: unknown suite 'quik'; did you mean 'quick'?" run -n -t "$D" --suite quik
@@ -131,9 +131,9 @@ check "nasbench: '$T/busy' exists and is not a nasbench report; not overwriting 
 
 t_case "a gate file's unknown section is named on its own line"
 printf '[thresholds]\nbw_bytes = 5\n' >"$T/g1.ini"
-check "nasbench: $T/g1.ini:1: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g1.ini"
+check "nasbench: $T/g1.ini:1: unknown section [thresholds] (expected [gate], [metric], [bands] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g1.ini"
 printf '# thresholds\n\n[metric]\niops = 5%%\n [thresholds]\n' >"$T/g2.ini"
-check "nasbench: $T/g2.ini:5: unknown section [thresholds] (expected [gate], [metric] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g2.ini"
+check "nasbench: $T/g2.ini:5: unknown section [thresholds] (expected [gate], [metric], [bands] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g2.ini"
 printf '[metric]\niosp = 5\n[workload seq512k-raed]\nbw_bytes = 5\n[workload seq512k-read]\nlat_p99_uss = 5\n' >"$T/g3.ini"
 run "$NB" compare "$T/r.json" "$T/r.json" -g "$T/g3.ini"
 assert_rc 0

@@ -151,7 +151,7 @@ static const struct {
 } bad_gates[] = {
 	{ "[gate]\nmax-regres = 5%\n", "2: unknown key 'max-regres' in [gate]; did you mean 'max-regress'?" },
 	{ "; c\n[metric]\nbw_bytes = 5x\n", "3: bad threshold '5x' for 'bw_bytes' (a percentage like 5% or 'off')" },
-	{ "[gates]\nx = 1\n", "1: unknown section [gates] (expected [gate], [metric] or [workload NAME])" },
+	{ "[gates]\nx = 1\n", "1: unknown section [gates] (expected [gate], [metric], [bands] or [workload NAME])" },
 	{ "[metric]\niops = 5%\njust words\n", "3: expected '[section]' or 'key = value'" },
 };
 

@@ -46,10 +46,11 @@ static int count(const char *hay, const char *needle)
 static void report(void **state)
 {
 	static const char *files[] = { G "a.json", G "b.json", G "c.json" };
-	static const char *want[] = { "bars_bw_bytes", "bars_iops", "latency_bigfile",
-				      "series_bigfile", "latency_rand4k-read",
-				      "phases_bonnie_KiB_s", "phases_bonnie_ops_s",
-				      "phases_bonnie_us" };
+	/* one chart per family of figures, across the workloads (the
+	 * fixtures keep no latency histograms: no CDF) */
+	static const char *want[] = { "bars_bw_bytes", "bars_iops", "bars_lat_p99_us",
+				      "series_all", "figures_KiB_s", "figures_ops_s",
+				      "figures_us" };
 	char dir[] = "/tmp/nb-unit-report.XXXXXX", path[256], **names, *buf = NULL;
 	json_t *docs[3];
 	struct nb_report *r;
@@ -63,7 +64,7 @@ static void report(void **state)
 	r = nb_report_new(docs, files, 3);
 	assert_int_equal(nb_report_grid(r, NULL, NULL, NULL, NULL), 0);
 	assert_int_equal(nb_report_charts(r, dir, &names, &n), 0);
-	assert_int_equal(n, 8);
+	assert_int_equal(n, 7);
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(names[i], want[i]);
 
@@ -83,9 +84,13 @@ static void report(void **state)
 	f = open_memstream(&buf, &len);
 	assert_int_equal(nb_report_html(r, dir, f), 0);
 	fclose(f);
-	assert_int_equal(count(buf, "<svg"), 8);
+	assert_int_equal(count(buf, "<svg"), 7);
 	assert_int_equal(count(buf, "<?xml"), 0);
-	assert_int_equal(count(buf, "<figure class=\"chart\""), 8);
+	assert_int_equal(count(buf, "<figure class=\"chart\""), 7);
+	/* the summary first, the details folded */
+	assert_true(strstr(buf, "<section id=\"summary\">") < strstr(buf, "<h2>Grid</h2>"));
+	assert_true(count(buf, "<details>") >= 4);
+	assert_int_equal(count(buf, "<details open"), 0);
 	/* self-contained: nothing to fetch (links to the PNGs and scripts
 	 * beside it are fine, they are not needed to view the page) */
 	assert_int_equal(count(buf, "src="), 0);
@@ -110,6 +115,38 @@ static void report(void **state)
 	nb_report_free(r);
 	for (int i = 0; i < 3; i++)
 		json_decref(docs[i]);
+}
+
+/* One result: never an empty axis; on one target its figures across. */
+static void one_result_grid(void **state)
+{
+	static const char *files[] = { G "a.json" };
+	json_t *docs[1];
+	struct nb_report *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(nb_result_load(files[0], &docs[0]), 0);
+	r = nb_report_new(docs, files, 1);
+	assert_int_equal(nb_report_grid(r, NULL, NULL, NULL, NULL), 0);
+	nb_report_skip_charts(r, NULL);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nb_report_markdown(r, f), 0);
+	fclose(f);
+	assert_null(strstr(buf, "columns: ;"));
+	assert_non_null(strstr(buf, "Rows: workload; columns: metric."));
+	assert_non_null(strstr(buf, "| workload | MB/s | IOPS | p99 us | put\\_block K/s |"));
+	assert_non_null(strstr(buf, "| bigfile | 346.5 ±1% n=2 | 660.9 ±1% n=2 | 5050 ±1% n=2 |  |"));
+	assert_true(strstr(buf, "## Summary") < strstr(buf, "## Grid"));
+	/* --metric and a metric axis: which figure would a cell show? */
+	assert_int_equal(nb_report_grid(r, NULL, "metric", NULL, "iops"), -EINVAL);
+	assert_string_equal(nb_err_last(), "--metric: the grid already has the "
+			    "figures as an axis ('metric' in --rows or --cols)");
+	free(buf);
+	nb_report_free(r);
+	json_decref(docs[0]);
 }
 
 #define GG G "grid/"
@@ -416,6 +453,7 @@ static void plan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(report),
+					    cmocka_unit_test(one_result_grid),
 					    cmocka_unit_test(grid),
 					    cmocka_unit_test(io_analyzer),
 					    cmocka_unit_test(bonnie_headline),

@@ -1,5 +1,5 @@
 # drawn by nasbench report: gnuplot bars_bw_bytes.gp writes bars_bw_bytes.png and bars_bw_bytes.svg
-set terminal pngcairo size 900,512 noenhanced font "sans,10"
+set terminal pngcairo size 900,512 noenhanced font "sans,12"
 set output 'bars_bw_bytes.png'
 set title "Throughput per workload (median, min-max)" noenhanced
 set ylabel "MB/s (log scale)"
@@ -11,13 +11,12 @@ set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
 set xtics noenhanced rotate by -20
 set logscale y
-set xlabel "workload"
 $data << EOD
 "x" "platform=bare" "lo" "hi" "platform=xen" "lo" "hi"
 "bigfile" 346 343 350 220 220 220
 "rand4k-read" 2.05 2 2.1 1.8 1.8 1.8
 EOD
 plot for [i=0:1] $data using 2+3*i:3+3*i:4+3*i:xtic(1) title columnheader(2+3*i)
-set terminal svg size 900,512 noenhanced font "sans,10" background "white"
+set terminal svg size 900,512 noenhanced font "sans,12" background "white"
 set output 'bars_bw_bytes.svg'
 replot

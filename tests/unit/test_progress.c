@@ -1,0 +1,103 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/progress.h"
+
+/* What a FILE has received so far, as a string (caller frees). */
+static char *contents(FILE *f)
+{
+	long n = ftell(f);
+	char *s = calloc(1, (size_t)n + 1);
+
+	rewind(f);
+	assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+	fseek(f, 0, SEEK_END);
+	return s;
+}
+
+/* Off a terminal: a phase outside the timed work says so at once, before
+ * any bytes move; the lines after it keep saying it. */
+static void untimed_says_so_at_once(void **state)
+{
+	FILE *f = tmpfile();
+	struct nb_progress p;
+	char *s;
+
+	(void)state;
+	nb_progress_init(&p, f, 0);
+	assert_int_equal(p.mode, NB_PROGRESS_PLAIN);
+	p.every_ns = 1000;
+	nb_progress_begin_untimed(&p, "preparing the xz input on local", 1 << 20);
+	s = contents(f);
+	assert_string_equal(s, "preparing the xz input on local (not timed)\n");
+	free(s);
+	nb_progress_update(&p, 1 << 19, 2000);
+	s = contents(f);
+	assert_non_null(strstr(s, "\npreparing the xz input on local (not timed) "));
+	assert_non_null(strstr(s, " 50%"));
+	free(s);
+	/* the timed work that follows is not labelled so */
+	nb_progress_begin(&p, "xz -6 on local (1/1)", 1 << 20, 0);
+	nb_progress_update(&p, 1000000, 1000000000);
+	s = contents(f);
+	assert_non_null(strstr(s, "\nxz -6 on local (1/1)      "));
+	assert_non_null(strstr(s, "      1.0 MB/s"));
+	free(s);
+	fclose(f);
+}
+
+/* A phase of the timed work that moves no bytes is named on the line;
+ * begin clears it. */
+static void phase_named(void **state)
+{
+	FILE *f = tmpfile();
+	struct nb_progress p;
+	char *s;
+
+	(void)state;
+	nb_progress_init(&p, f, 0);
+	p.every_ns = 1000;
+	nb_progress_begin(&p, "rand4k-write on nfs (1/3)", 0, 0);
+	nb_progress_update(&p, 4096, 5000);
+	nb_progress_phase(&p, "flushing");
+	nb_progress_update(&p, 8192, 10000);
+	s = contents(f);
+	assert_non_null(strstr(s, "\nrand4k-write on nfs (1/3): flushing "));
+	free(s);
+	nb_progress_begin(&p, "rand4k-write on nfs (2/3)", 0, 0);
+	assert_string_equal(p.phase, "");
+	nb_progress_phase(NULL, "flushing");     /* no line: nothing happens */
+	fclose(f);
+}
+
+/* Quiet: nothing at all, not even the untimed announcement. */
+static void quiet_prints_nothing(void **state)
+{
+	FILE *f = tmpfile();
+	struct nb_progress p;
+
+	(void)state;
+	nb_progress_init(&p, f, 1);
+	nb_progress_begin_untimed(&p, "preparing", 100);
+	nb_progress_phase(&p, "flushing");
+	nb_progress_update(&p, 50, 1000000000);
+	assert_int_equal(ftell(f), 0);
+	fclose(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(untimed_says_so_at_once),
+		cmocka_unit_test(phase_named),
+		cmocka_unit_test(quiet_prints_nothing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
