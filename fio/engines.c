@@ -3,7 +3,7 @@
  *             engines.h).
  */
 #include "engines.h"
-#include "exec.h"
+#include "invoke.h"
 #include "../core/err.h"
 
 #include <errno.h>
