@@ -13,6 +13,8 @@
 #include "io_fio.h"
 #include "io_fio_clients.h"
 #include "io_fio_common.h"
+#include "io_fio_remote.h"
+#include "../fio/engines.h"
 #include "../core/err.h"
 #include "../core/progress.h"
 #include "../core/result.h"
@@ -40,48 +42,39 @@ int nb_wl_fio_wanted(const struct nb_wl_ctx *c)
 
 /* fio on this machine: the file the native engine would use. */
 
-static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
+/* The data file of S on this machine, prepared (and the data-loss guard
+ * passed) as for the native engine: its absolute PATH and window *BASE;
+ * S->direct cleared where the file system refuses O_DIRECT. */
+static int local_where(struct nb_wl_ctx *c, struct nb_iospec *s, char *path,
+		       size_t len, uint64_t *base)
 {
 	struct nb_target *t = c->t;
-	struct nb_iospec s = *spec;
-	struct nb_fio_job job = { .ioengine = nb_wl_fio_ioengine(t) };
-	struct nb_fio_output *out = NULL;
-	struct nb_fio_exec x;
-	char path[PATH_MAX], comment[256], label[200], line[512];
-	char *text = NULL;
-	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
 	struct nb_file *f;
-	uint64_t base = 0;
-	json_t *fj;
-	int rc, n;
+	int rc;
 
-	if (!t->ops->local_path)
-		return nb_fio_check_scheme(t->cfg->name, t->cfg->u.scheme,
-					   "engine = fio");
-	/* the same preparation (and data-loss guard) as the native engine */
-	rc = nb_wl_io_open(c, &s, &f);
+	rc = nb_wl_io_open(c, s, &f);
 	if (rc)
 		return rc;
 	t->ops->fclose(f);
-	rc = t->ops->local_path(t, "data", path, sizeof(path), &base);
+	rc = t->ops->local_path(t, "data", path, len, base);
 	if (!rc && path[0] != '/') {
 		/* absolute, so the recorded job file works from anywhere */
 		char cwd[PATH_MAX], rel[PATH_MAX];
 
 		snprintf(rel, sizeof(rel), "%s", path);
 		if (!getcwd(cwd, sizeof(cwd)) ||
-		    snprintf(path, sizeof(path), "%s/%s", cwd,
+		    snprintf(path, len, "%s/%s", cwd,
 			     rel[0] == '.' && rel[1] == '/' ? rel + 2 : rel) >=
-		    (int)sizeof(path))
+		    (int)len)
 			rc = -ENAMETOOLONG;
 	}
 	if (rc)
 		return nb_err(rc, "target '%s': path too long", t->cfg->name);
-	if (s.direct) {
+	if (s->direct) {
 		int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 
 		if (fd < 0 && errno == EINVAL) {
-			s.direct = 0;
+			s->direct = 0;
 			nb_wl_warn(c, "the file system of target '%s' refuses "
 				   "O_DIRECT; fio measured through the page cache",
 				   t->cfg->name);
@@ -89,12 +82,40 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 		if (fd >= 0)
 			close(fd);
 	}
-	if (!strcmp(job.ioengine, "psync") && s.qd > 1)
+	if (!strcmp(nb_wl_fio_ioengine(t), "psync") && s->qd > 1)
 		nb_wl_warn(c, "ioengine psync is synchronous: fio ran queue depth "
-			   "%u as 1", s.qd);
+			   "%u as 1", s->qd);
+	return 0;
+}
+
+static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
+{
+	struct nb_target *t = c->t;
+	struct nb_iospec s = *spec;
+	struct nb_fio_job job = { .ioengine = nb_wl_fio_ioengine(t) };
+	struct nb_fio_output *out = NULL;
+	struct nb_fio_exec x;
+	struct nb_fio_where w;
+	char path[PATH_MAX], comment[256], label[200], line[512];
+	char *text = NULL;
+	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
+	int remote = nb_wl_fio_is_remote(t);
+	uint64_t base = 0;
+	json_t *fj;
+	int rc, n;
+
+	if (!t->ops->local_path && !remote)
+		return nb_fio_check_scheme(t->cfg->name, t->cfg->u.scheme,
+					   "engine = fio");
+	rc = remote ? nb_wl_fio_remote_prepare(c, &s, &w)
+		    : local_where(c, &s, path, sizeof(path), &base);
+	if (rc)
+		return rc;
 	job.s = s;
 	job.filename = path;
 	job.offset = base;
+	if (remote)
+		nb_wl_fio_remote_job(&w, 0, &job);
 	nb_wl_fio_comment(c, comment, sizeof(comment));
 	job.comment = comment;
 	text = malloc(NB_FIO_JOB_MAX);
@@ -143,6 +164,8 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 		       "fio --output-format=json+ JOBFILE", "job", text,
 		       "clat_p50_us", out->total.clat_p50_us, "clat_p99_us",
 		       out->total.clat_p99_us);
+	if (remote)
+		json_object_set_new(fj, "durable", json_boolean(w.durable));
 	json_object_set_new(c->extra, "fio", fj);
 	/* what fio wrote, from offset 0 up (a runtime may end it early) */
 	if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
@@ -253,13 +276,15 @@ int nb_wl_fio_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	}
 	if (!c->p->cross_check)
 		return is_fio(c->t) ? run_local(c, s) : native(c, s);
-	if (!c->t->ops->local_path) {
-		char why[300];
-
-		snprintf(why, sizeof(why), "cross-check skipped: fio cannot reach "
-			 "'%s://' targets (Debian's fio has no %s engine)",
-			 c->t->cfg->u.scheme, c->t->cfg->u.scheme);
-		nb_wl_warn(c, "%s", why);
+	if (!c->t->ops->local_path &&
+	    (!nb_wl_fio_is_remote(c->t) ||
+	     nb_fio_check_engine(c->t->cfg->name, c->t->cfg->u.scheme,
+				 "--cross-check"))) {
+		nb_wl_warn(c, "cross-check skipped: fio cannot reach '%s://' "
+			   "targets (the fio found, '%s', has no %s engine)",
+			   c->t->cfg->u.scheme, nb_fio_program(),
+			   c->t->cfg->u.scheme);
+		nb_err_clear();
 		return native(c, s);
 	}
 	return cross_check(c, s, native);
@@ -283,6 +308,10 @@ int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 	}
 	if (cl && cl->n) {
 		t->clients = cl;
+		/* the engine runs on the fio servers: a server without it
+		 * fails its job, and says so */
+		if (nb_fio_remote_engine(t->u.scheme))
+			return 0;
 		if (nb_fio_check_scheme(t->name, t->u.scheme, "--clients (fio "
 					"client/server)"))
 			return -EINVAL;
@@ -292,7 +321,9 @@ int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 				      "give it absolute", t->name, t->u.path);
 		return 0;
 	}
-	if (!strcmp(t->engine, "fio"))
-		return nb_fio_check_scheme(t->name, t->u.scheme, "engine = fio");
-	return 0;
+	if (strcmp(t->engine, "fio"))
+		return 0;
+	if (nb_fio_remote_engine(t->u.scheme))
+		return nb_fio_check_engine(t->name, t->u.scheme, "engine = fio");
+	return nb_fio_check_scheme(t->name, t->u.scheme, "engine = fio");
 }
