@@ -92,7 +92,7 @@ int nb_fio_overlap(const struct nb_fio_span *sp, int n, uint64_t tol_ms,
 
 uint64_t nb_fio_overlap_tol(uint64_t longest_ms)
 {
-	uint64_t tol = longest_ms / 20;
+	uint64_t tol = longest_ms / 10;
 
 	return tol < 2 * NB_FIO_SPAN_AVG_MS ? 2 * NB_FIO_SPAN_AVG_MS : tol;
 }

@@ -41,7 +41,8 @@ int nb_fio_span_find(const char *dir, const char *prefix, char *buf, size_t len)
 int nb_fio_overlap(const struct nb_fio_span *sp, int n, uint64_t tol_ms,
 		   int *late, int *early, uint64_t *common_ms);
 
-/* The tolerance for a run whose longest client ran LONGEST_MS: 5% of it,
+/* The tolerance for a run whose longest client ran LONGEST_MS: 10% of it
+ * (the aggregate then overstates the load by about that much at most),
  * at least two log periods (the spans are known to a period). */
 uint64_t nb_fio_overlap_tol(uint64_t longest_ms);
 

@@ -8,6 +8,8 @@
  */
 #include "io_fio_clients.h"
 #include "io_fio_common.h"
+#include "io_fio_overlap.h"
+#include "io_fio_remote.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/progress.h"
@@ -79,6 +81,8 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 	json_t *clients, *jobs;
 	int rc = 0, argc = 0, missing = 0, got = 0;
 	char first_err[1600] = "";
+	struct nb_fio_where w;
+	int remote = nb_wl_fio_is_remote(c->t);
 
 	if (!mkdtemp(dir))
 		return nb_err(-errno, "cannot create a directory for fio job files: "
@@ -95,6 +99,9 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 	}
 	argv[argc++] = "fio";
 	argv[argc++] = "--output-format=json+";
+	/* nfs://, iscsi://: one file (one LUN window) nasbench prepared */
+	if (remote && (rc = nb_wl_fio_remote_prepare(c, s, &w)))
+		goto done;
 	nb_wl_fio_comment(c, comment, sizeof(comment));
 	for (int i = 0; i < cl->n; i++) {
 		struct nb_fio_job job = { .s = *s, .ioengine = nb_wl_fio_ioengine(c->t),
@@ -103,9 +110,17 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 		FILE *jf;
 		int n;
 
+		char span[sizeof(dir) + 32];
+
 		client_file(c, i, files[i], sizeof(files[i]), &job.offset,
 			    &job.unlink);
 		job.filename = files[i];
+		if (remote) {
+			nb_wl_fio_remote_job(&w, i + 1, &job);
+			snprintf(files[i], sizeof(files[i]), "%s", job.filename);
+		}
+		nb_wl_fio_span_prefix(dir, i, span, sizeof(span));
+		job.span_log = span;
 		n = nb_fio_jobfile(&job, text, NB_FIO_JOB_MAX);
 		if (n < 0) {
 			rc = n;
@@ -228,6 +243,13 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 		json_object_set_new(fj, "sum_bw_bytes", json_real(out->total.bw_bytes));
 	}
 	jobs = NULL;
+	if (remote) {
+		json_t *fj = json_object_get(c->extra, "fio");
+
+		json_object_set_new(fj, "ioengine", json_string(w.engine));
+		json_object_set_new(fj, "durable", json_boolean(w.durable));
+	}
+	nb_wl_fio_clients_check(c, cl, out, clients, dir);
 	if (missing) {
 		json_object_set_new(c->extra, "partial", json_true());
 		rc = got ? nb_err(-EIO, "%s; the figures of the other %d client(s) "

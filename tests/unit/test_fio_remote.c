@@ -159,19 +159,19 @@ static void test_spans(void **state)
 						  &sp[i]), 0);
 	}
 	assert_true(sp[0].start_ms == t0 && sp[0].end_ms == t0 + 5000);
-	/* 5 s runs: 250 ms tolerance; 100 ms apart is together */
-	assert_int_equal(nb_fio_overlap_tol(5000), 250);
+	/* 5 s runs: 500 ms tolerance; 100 ms apart is together */
+	assert_int_equal(nb_fio_overlap_tol(5000), 500);
 	assert_int_equal(nb_fio_overlap_tol(1000), 2 * NB_FIO_SPAN_AVG_MS);
-	assert_int_equal(nb_fio_overlap(sp, 2, 250, late, early, &common), 0);
+	assert_int_equal(nb_fio_overlap(sp, 2, 500, late, early, &common), 0);
 	assert_int_equal(common, 4900);
 	/* the third started 1.5 s late and ended 1.1 s before the last */
-	assert_int_equal(nb_fio_overlap(sp, 3, 250, late, early, &common), 1);
+	assert_int_equal(nb_fio_overlap(sp, 3, 500, late, early, &common), 1);
 	assert_true(!late[0] && !late[1] && late[2]);
 	assert_true(!early[0] && !early[1] && early[2]);
 	assert_int_equal(common, 2500);
 	/* a span not known is neither late nor early */
 	sp[2].ok = 0;
-	assert_int_equal(nb_fio_overlap(sp, 3, 250, late, early, &common), 0);
+	assert_int_equal(nb_fio_overlap(sp, 3, 500, late, early, &common), 0);
 	/* an empty log is no span */
 	test_write_file(path, "");
 	assert_int_equal(nb_fio_span_read(path, NB_FIO_SPAN_AVG_MS, &sp[0]),
