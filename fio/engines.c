@@ -5,6 +5,7 @@
 #include "engines.h"
 #include "invoke.h"
 #include "../core/err.h"
+#include "../core/url.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -81,4 +82,15 @@ int nb_fio_check_engine(const char *target, const char *scheme,
 		      "Debian's fio is built without it): build one with "
 		      "ci/fio-engines and set NASBENCH_FIO to the path it "
 		      "prints", target, why, scheme, engine, nb_fio_program());
+}
+
+int nb_fio_check_credentials(const char *target, const struct nb_url *u)
+{
+	if (!u->user[0] && !u->password[0])
+		return 0;
+	return nb_err(-EINVAL, "target '%s': the CHAP user and password would be "
+		      "written into fio's job file, which the result keeps: take "
+		      "them out of the URL and give them to fio as "
+		      "LIBISCSI_CHAP_USERNAME and LIBISCSI_CHAP_PASSWORD in its "
+		      "environment", target);
 }

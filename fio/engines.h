@@ -27,4 +27,10 @@ int nb_fio_has_engine(const char *engine);
 int nb_fio_check_engine(const char *target, const char *scheme,
 			const char *why);
 
+/* Whether fio may be given target TARGET's URL U: -EINVAL when it holds
+ * CHAP credentials (they would be written into the job file, which the
+ * result keeps), else 0. */
+struct nb_url;
+int nb_fio_check_credentials(const char *target, const struct nb_url *u);
+
 #endif

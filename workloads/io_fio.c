@@ -311,7 +311,7 @@ int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 		/* the engine runs on the fio servers: a server without it
 		 * fails its job, and says so */
 		if (nb_fio_remote_engine(t->u.scheme))
-			return 0;
+			return nb_fio_check_credentials(t->name, &t->u);
 		if (nb_fio_check_scheme(t->name, t->u.scheme, "--clients (fio "
 					"client/server)"))
 			return -EINVAL;
@@ -324,6 +324,8 @@ int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 	if (strcmp(t->engine, "fio"))
 		return 0;
 	if (nb_fio_remote_engine(t->u.scheme))
-		return nb_fio_check_engine(t->name, t->u.scheme, "engine = fio");
+		return nb_fio_check_credentials(t->name, &t->u) ||
+		       nb_fio_check_engine(t->name, t->u.scheme, "engine = fio")
+		       ? -EINVAL : 0;
 	return nb_fio_check_scheme(t->name, t->u.scheme, "engine = fio");
 }

@@ -67,6 +67,18 @@ NASBENCH_FIO=$(command -v fio) run "$NB" run --target lun="$LUN" --destroy-data 
 assert_rc 2
 assert_err "engine = fio on 'iscsi://' needs fio's libiscsi engine"
 
+t_case "CHAP credentials in the URL are refused: they would land in the job file"
+if [ -n "${NASBENCH_ISCSI_CHAP_URL:-}" ]; then
+	NASBENCH_FIO=$FE run "$NB" run --target lun="$NASBENCH_ISCSI_CHAP_URL" --engine fio -w rand4k-read $SMALL -i 1 -o "$T/chap.json"
+	assert_rc 2
+	assert_err "nasbench: target 'lun': the CHAP user and password would be written into fio's job file, which the result keeps: take them out of the URL and give them to fio as LIBISCSI_CHAP_USERNAME and LIBISCSI_CHAP_PASSWORD in its environment"
+	assert_no_file "$T/chap.json"
+	pw=${NASBENCH_ISCSI_CHAP_URL#*%}; pw=${pw%%@*}
+	! grep -qF -- "$pw" <<<"$ERR$OUT" || t_fail "the password was printed"
+else
+	t_fail "the testbox gives no NASBENCH_ISCSI_CHAP_URL"
+fi
+
 P=$(free_port)
 start_server 127.0.0.2 "$P"
 start_server 127.0.0.3 "$P"
