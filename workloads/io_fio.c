@@ -88,17 +88,54 @@ static int local_where(struct nb_wl_ctx *c, struct nb_iospec *s, char *path,
 	return 0;
 }
 
+/* Run job file TEXT for S with fio here, its output into OUT: 0, -EINTR,
+ * or -errno with the detail set (fio stopped, failed, or its job did). */
+static int exec_job(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		    const char *text, struct nb_fio_output *out)
+{
+	const char *name = c->t->cfg->name;
+	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
+	char label[200], line[512];
+	struct nb_fio_exec x;
+	int rc;
+
+	snprintf(label, sizeof(label), "%s on %s (%d/%d, fio)", c->wl->name,
+		 name, c->iteration, c->iterations);
+	nb_progress_begin(c->progress, label, 0, s->runtime_us * 1000);
+	rc = nb_fio_exec(argv, text, c->stop, nb_wl_fio_limit(s), &x);
+	nb_progress_end(c->progress);
+	if (rc)
+		return rc;
+	if (x.stopped || (c->stop && *c->stop)) {
+		rc = -EINTR;
+	} else if (x.timed_out) {
+		rc = nb_err(-ETIMEDOUT, "target '%s': fio ran %llu s past its "
+			    "runtime and was stopped", name,
+			    (unsigned long long)(NB_FIO_GRACE_US / 1000000));
+	} else if (x.status) {
+		rc = nb_err(-EIO, "target '%s': fio failed (exit status %d): %s",
+			    name, x.status,
+			    nb_wl_fio_complaint(x.err, line, sizeof(line)));
+	} else if (nb_fio_parse(x.out, x.out_len, out)) {
+		rc = -EIO;
+		nb_err_prefix("target '%s'", name);
+	} else if (out->total.error) {
+		rc = nb_err(-EIO, "target '%s': fio's job failed: %s", name,
+			    strerror(out->total.error));
+	}
+	nb_fio_exec_free(&x);
+	return rc;
+}
+
 static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 {
 	struct nb_target *t = c->t;
 	struct nb_iospec s = *spec;
 	struct nb_fio_job job = { .ioengine = nb_wl_fio_ioengine(t) };
 	struct nb_fio_output *out = NULL;
-	struct nb_fio_exec x;
 	struct nb_fio_where w;
-	char path[PATH_MAX], comment[256], label[200], line[512];
+	char path[PATH_MAX], comment[256];
 	char *text = NULL;
-	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
 	int remote = nb_wl_fio_is_remote(t);
 	uint64_t base = 0;
 	json_t *fj;
@@ -130,31 +167,7 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 		nb_err_prefix("target '%s'", t->cfg->name);
 		goto done;
 	}
-	snprintf(label, sizeof(label), "%s on %s (%d/%d, fio)", c->wl->name,
-		 t->cfg->name, c->iteration, c->iterations);
-	nb_progress_begin(c->progress, label, 0, s.runtime_us * 1000);
-	rc = nb_fio_exec(argv, text, c->stop, nb_wl_fio_limit(&s), &x);
-	nb_progress_end(c->progress);
-	if (rc)
-		goto done;
-	if (x.stopped || (c->stop && *c->stop)) {
-		rc = -EINTR;
-	} else if (x.timed_out) {
-		rc = nb_err(-ETIMEDOUT, "target '%s': fio ran %llu s past its "
-			    "runtime and was stopped", t->cfg->name,
-			    (unsigned long long)(NB_FIO_GRACE_US / 1000000));
-	} else if (x.status) {
-		rc = nb_err(-EIO, "target '%s': fio failed (exit status %d): %s",
-			    t->cfg->name, x.status,
-			    nb_wl_fio_complaint(x.err, line, sizeof(line)));
-	} else if (nb_fio_parse(x.out, x.out_len, out)) {
-		rc = -EIO;
-		nb_err_prefix("target '%s'", t->cfg->name);
-	} else if (out->total.error) {
-		rc = nb_err(-EIO, "target '%s': fio's job failed: %s",
-			    t->cfg->name, strerror(out->total.error));
-	}
-	nb_fio_exec_free(&x);
+	rc = exec_job(c, &s, text, out);
 	if (rc)
 		goto done;
 	nb_fio_put_metrics(c->metrics, &out->total);
