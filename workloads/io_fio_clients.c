@@ -177,6 +177,10 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 			rc = nb_err(-EIO, "fio clients: fio failed (exit status "
 				    "%d): %s", x.status,
 				    nb_wl_fio_complaint(x.err, line, sizeof(line)));
+		} else if (nb_wl_fio_server_complaint(x.out, line, sizeof(line))) {
+			/* the servers dropped the job: "<host> fio: ..." */
+			rc = nb_err(-EIO, "fio clients: no client ran its job: %s",
+				    line);
 		} else {
 			rc = -EIO;
 			nb_err_prefix("fio clients");

@@ -161,3 +161,20 @@ void nb_wl_fio_clients_check(struct nb_wl_ctx *c, const struct nb_fio_clients *c
 	check_bytes(c, out, clients, fj);
 	check_overlap(c, cl, clients, logdir, fj);
 }
+
+const char *nb_wl_fio_server_complaint(const char *out, char *buf, size_t len)
+{
+	const char *json = strstr(out, "\n{");
+
+	for (const char *l = out; l && *l && (!json || l < json);
+	     l = strchr(l, '\n'), l += !!l) {
+		const char *gt = l[0] == '<' ? strstr(l, "> fio: ") : NULL;
+		const char *eol = strchr(l, '\n');
+
+		if (gt && (!eol || gt < eol)) {
+			snprintf(buf, len, "%.*s", (int)strcspn(l, "\n"), l);
+			return buf;
+		}
+	}
+	return NULL;
+}

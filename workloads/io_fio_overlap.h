@@ -34,4 +34,9 @@ void nb_wl_fio_clients_check(struct nb_wl_ctx *c, const struct nb_fio_clients *c
 			     const struct nb_fio_output *out, json_t *clients,
 			     const char *logdir);
 
+/* The first "<host> fio: ..." line fio's client printed before its JSON
+ * (what a server said when it dropped its job: e.g. "fio: engine nfs not
+ * loadable"), into BUF; NULL when there is none. */
+const char *nb_wl_fio_server_complaint(const char *out, char *buf, size_t len);
+
 #endif

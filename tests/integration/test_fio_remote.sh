@@ -106,4 +106,14 @@ assert_rc 0
 for e in "$CLIENTS_OK" "$SUM_OK" "$OVERLAP_OK"; do assert_json "$T/c-iscsi.json" "$e" "$SHOW"; done
 assert_json "$T/c-iscsi.json" '[j["job"].count("initiator=iqn.2026-11.org.nasbench:fio-c%d\n" % (i + 1)) for i, j in enumerate(d["results"][1]["iterations"][0]["fio"]["jobs"])] == [1, 1]'
 
+t_case "--clients: a server whose fio lacks the engine is named with its complaint (exit 3)"
+DP=$(free_port)
+setsid fio --server=ip:127.0.0.4,"$DP" >/dev/null 2>&1 &   # Debian's fio
+SERVERS+=($!); disown $!
+for _ in $(seq 50); do python3 -c "import socket; socket.create_connection(('127.0.0.4',$DP),0.2)" 2>/dev/null && break; sleep 0.1; done
+printf '127.0.0.4:%s\n' "$DP" >"$T/plain-server"
+run "$NB" run --engine fio --clients "$T/plain-server" --target nas="$NFS" -w rand4k-read $SMALL -i 1 -o "$T/plain.json" -q
+assert_rc 3
+assert_err "fio clients: no client ran its job: <" "> fio: engine nfs not loadable"
+
 t_done
