@@ -142,8 +142,9 @@ fuzz: fuzz-build ## run every fuzz harness FUZZ_SECONDS (default 20) each
 fuzz-quick: fuzz-build ## replay the fuzz corpus, then a short pass of each harness
 	@ci/fuzz --replay $${FUZZ_QUICK:-3}
 
-layers: ## check that no #include runs up the layers (ci/check-layers)
+layers: ## the house's shape: no #include runs up the layers, no function over 80 lines
 	@ci/check-layers
+	@ci/check-functions
 
 integration: test-build ## the integration tests (start the testbox)
 	@tests/integration/run

@@ -69,6 +69,19 @@ static const char *target_error(const json_t *doc, const char *name)
 	return NULL;
 }
 
+/* A figure of a steady-state run that did not settle: say so by it. */
+static void not_steady(json_t *o, const json_t *wl)
+{
+	const json_t *s = json_object_get(wl, "steady");
+
+	if (!s || json_is_true(json_object_get(s, "reached")))
+		return;
+	json_object_set_new(o, "not_steady", json_true());
+	json_object_set_new(o, "reason", json_sprintf(
+		"not steady (%s): measured on the last window of rounds",
+		nb_jstr(s, "why")));
+}
+
 static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 {
 	const json_t *wl = nb_result_find(doc, c->target, c->workload);
@@ -111,6 +124,7 @@ static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 	}
 	m = pick(v, n, c->stat, nb_metric_find(c->stored)->better);
 	json_object_set_new(o, "measured", user_value(c, m));
+	not_steady(o, wl);
 	if (!holds(m, c->op, c->required)) {
 		json_object_set_new(o, "verdict", json_string("fail"));
 		return o;
@@ -216,9 +230,68 @@ int nb_accept_implied(struct nb_accept *a, const json_t *doc)
 	return 0;
 }
 
+/* Whether entry WL of the result is one criterion C ("*" names) stands
+ * for: a swept workload (for "*") on any target (for "*"). */
+static int stands_for(const struct nb_criterion *c, const json_t *wl)
+{
+	const json_t *its = json_object_get(wl, "iterations");
+
+	if (strcmp(c->target, "*") && strcmp(c->target, nb_jstr(wl, "target")))
+		return 0;
+	if (strcmp(c->workload, "*"))
+		return !strcmp(c->workload, nb_jstr(wl, "workload"));
+	return json_object_get(json_array_get(its, 0), "sweep") != NULL;
+}
+
+/* The floors min_vms and min_iops_at_slo ("*" names), one criterion for
+ * each entry of DOC they stand for; one that stands for none is kept and
+ * fails as not run. */
+static int expand_any(struct nb_accept *a, const json_t *doc)
+{
+	struct nb_accept out;
+	const json_t *wl;
+	size_t j;
+
+	nb_accept_init(&out);
+	for (int i = 0; i < a->n; i++) {
+		const struct nb_criterion *c = &a->c[i];
+		int n = 0;
+
+		if (strcmp(c->target, "*") && strcmp(c->workload, "*")) {
+			if (nb_accept_add(&out, c))
+				goto nomem;
+			continue;
+		}
+		json_array_foreach(json_object_get(doc, "results"), j, wl) {
+			struct nb_criterion e = *c;
+
+			if (!stands_for(c, wl))
+				continue;
+			snprintf(e.workload, sizeof(e.workload), "%s", nb_jstr(wl, "workload"));
+			snprintf(e.target, sizeof(e.target), "%s", nb_jstr(wl, "target"));
+			snprintf(e.text, sizeof(e.text), "%.200s (%s@%s)", c->text,
+				 e.workload, e.target);
+			if (nb_accept_add(&out, &e))
+				goto nomem;
+			n++;
+		}
+		if (!n && nb_accept_add(&out, c))
+			goto nomem;
+	}
+	nb_accept_free(a);
+	*a = out;
+	return 0;
+nomem:
+	nb_accept_free(&out);
+	return -ENOMEM;
+}
+
 int nb_accept_finish(struct nb_accept *a, json_t *doc, int suite_accept)
 {
 	int failed = 0;
+
+	if (expand_any(a, doc))
+		return NB_EXIT_TARGET;
 
 	if (suite_accept && nb_accept_implied(a, doc))
 		nb_warn("%s", nb_err_last());

@@ -32,13 +32,15 @@ static const char *const stat_names[] = { "default", "median", "worst", "best",
 /* Metrics judged by their worst iteration unless told otherwise. */
 static const char *const verdict_metrics[] = {
 	"durable", "corrupt_blocks", "misplaced_blocks", "stale_blocks",
-	"conform_failed", NULL,
+	"conform_failed", "steady", "box_swapped_bytes", "crash_lost",
+	"crash_missing", "crash_stale", "crash_torn", NULL,
 };
 
 /* Names offered in "did you mean" (aliases first). */
 static const char *const user_names[] = {
 	"mb_s", "mib_s", "bw", "iops", "p50_us", "p90_us", "p99_us",
-	"p99.9_us", "max_us", "mean_us", "p99_ms", "durable",
+	"p99.9_us", "max_us", "mean_us", "p99_ms", "durable", "steady",
+	"max_swap_used",
 };
 
 const char *nb_accept_op_name(int op)
@@ -209,7 +211,8 @@ static int parse_value(struct nb_criterion *c, const struct nb_metric *m,
 		       const char *v, const char *where)
 {
 	/* durable is syncprobe's verdict whatever unit its row gives it */
-	enum kind mk = !strcmp(c->stored, "durable") ? K_BOOL : unit_kind(m->unit), vk;
+	enum kind mk = !strcmp(c->stored, "durable") || !strcmp(c->stored, "steady") ?
+		       K_BOOL : unit_kind(m->unit), vk;
 	double x, to_stored, stored_unit_us;
 	char *end;
 	int b;
@@ -251,41 +254,40 @@ static int parse_value(struct nb_criterion *c, const struct nb_metric *m,
 	return 0;
 }
 
-int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
+/* TEXT as written, without its comment, blanks collapsed (a stable name),
+ * into C->text. */
+static void criterion_text(struct nb_criterion *c, const char *text)
 {
-	char wt[160], metric[96], op[8], value[96];
-	const struct nb_metric *m;
-	const char *stored;
-	char *at, *colon;
-	int n, st;
+	size_t k = 0, end = strcspn(text, "#;");
 
-	memset(c, 0, sizeof(*c));
-	snprintf(c->where, sizeof(c->where), "%s", where);
-	/* as written, without its comment, blanks collapsed (a stable name) */
-	{
-		size_t k = 0, end = strcspn(text, "#;");
-
-		for (size_t i = 0; i < end && k + 1 < sizeof(c->text); i++) {
-			if (isspace((unsigned char)text[i]) &&
-			    (!k || c->text[k - 1] == ' '))
-				continue;
-			c->text[k++] = isspace((unsigned char)text[i]) ? ' ' : text[i];
-		}
-		while (k && c->text[k - 1] == ' ')
-			k--;
-		c->text[k] = '\0';
+	for (size_t i = 0; i < end && k + 1 < sizeof(c->text); i++) {
+		if (isspace((unsigned char)text[i]) && (!k || c->text[k - 1] == ' '))
+			continue;
+		c->text[k++] = isspace((unsigned char)text[i]) ? ' ' : text[i];
 	}
-	text = c->text;
-	n = sscanf(text, "%159s %95s %7s %95[^\n]", wt, metric, op, value);
-	/* "mb_s>=80" without spaces: split at the operator */
-	if (n == 2 || n == 3) {
+	while (k && c->text[k - 1] == ' ')
+		k--;
+	c->text[k] = '\0';
+}
+
+/* TEXT's four words: WORKLOAD@TARGET, METRIC, OP, VALUE ("mb_s>=80"
+ * without spaces is split at the operator); VALUE without a trailing
+ * comment or blanks, a number and at most a unit.  0 or -EINVAL. */
+static int criterion_words(const char *text, const char *where, char *wt,
+			   char *metric, char *op, size_t oplen, char *value,
+			   size_t vlen)
+{
+	int n = sscanf(text, "%159s %95s %7s %95[^\n]", wt, metric, op, value);
+	const char *sp;
+
+	if (n == 2) {
 		char *p = strpbrk(metric, "<>=!");
 
-		if (p && n == 2) {
+		if (p) {
 			size_t ol = strspn(p, "<>=!");
 
-			snprintf(op, sizeof(op), "%.*s", (int)ol, p);
-			snprintf(value, sizeof(value), "%s", p + ol);
+			snprintf(op, oplen, "%.*s", (int)ol, p);
+			snprintf(value, vlen, "%s", p + ol);
 			*p = '\0';
 			n = value[0] ? 4 : 3;
 		}
@@ -302,16 +304,20 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 		}
 	for (size_t l = strlen(value); l && isspace((unsigned char)value[l - 1]);)
 		value[--l] = '\0';
-	{
-		/* a number, optionally a unit after a blank: nothing more */
-		const char *sp = strchr(value, ' ');
+	/* a number, optionally a unit after a blank: nothing more */
+	sp = strchr(value, ' ');
+	if (sp && (strchr(sp + strspn(sp, " "), ' ') ||
+		   isdigit((unsigned char)sp[strspn(sp, " ")])))
+		return nb_err(-EINVAL, "%s: unexpected text after the value "
+			      "in '%s'", where, text);
+	return 0;
+}
 
-		if (sp && (strchr(sp + strspn(sp, " "), ' ') ||
-			   isdigit((unsigned char)sp[strspn(sp, " ")])))
-			return nb_err(-EINVAL, "%s: unexpected text after the value "
-				      "in '%s'", where, text);
-	}
-	at = strchr(wt, '@');
+/* WT ("WORKLOAD@TARGET") into C, the workload a known one.  0 or -EINVAL. */
+static int criterion_place(struct nb_criterion *c, char *wt, const char *where)
+{
+	char *at = strchr(wt, '@');
+
 	if (!at || at == wt || !at[1] || strchr(at + 1, '@'))
 		return nb_err(-EINVAL, "%s: '%s' is not WORKLOAD@TARGET", where, wt);
 	*at = '\0';
@@ -319,15 +325,24 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 		return nb_err(-EINVAL, "%s: workload or target name too long", where);
 	snprintf(c->workload, sizeof(c->workload), "%s", wt);
 	snprintf(c->target, sizeof(c->target), "%s", at + 1);
-	if (!nb_workload_find(c->workload))
+	if (strcmp(c->workload, "*") && !nb_workload_find(c->workload))
 		return unknown_workload(where, c->workload);
+	return 0;
+}
 
-	st = NB_ST_DEFAULT;
-	colon = strchr(metric, ':');
+/* METRIC[:STAT] into C (the stored name behind an alias); *ST the
+ * statistic, NB_ST_DEFAULT when none is named.  0 or -EINVAL. */
+static int criterion_metric(struct nb_criterion *c, char *metric, int *st,
+			    const char *where)
+{
+	char *colon = strchr(metric, ':');
+	const char *stored;
+
+	*st = NB_ST_DEFAULT;
 	if (colon) {
 		*colon = '\0';
-		st = parse_stat(colon + 1);
-		if (st < 0)
+		*st = parse_stat(colon + 1);
+		if (*st < 0)
 			return nb_err(-EINVAL, "%s: unknown statistic '%s' (median, "
 				      "worst, best, mean, min, max)", where, colon + 1);
 	}
@@ -339,8 +354,50 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 	if (stored == c->metric && !known_metric(stored))
 		return unknown_metric(where, c->metric);
 	snprintf(c->stored, sizeof(c->stored), "%s", stored);
-	m = nb_metric_find(c->stored);
+	return 0;
+}
 
+/* "min_vms = 24", "min_iops_at_slo = 500": a floor for every swept
+ * workload of the run, on every target ("*", expanded by
+ * nb_accept_finish from the result). */
+static int parse_min(struct nb_criterion *c, const char *text, const char *where)
+{
+	char name[64], value[96], full[256], as_written[sizeof(c->text)];
+	int rc;
+
+	if (sscanf(text, "min_%63[^ =] = %95s", name, value) != 2 &&
+	    sscanf(text, "min_%63[^ =]=%95s", name, value) != 2)
+		return nb_err(-EINVAL, "%s: expected 'min_vms = N' or "
+			      "'min_iops_at_slo = N', not '%s'", where, text);
+	if (strcmp(name, "vms") && strcmp(name, "iops_at_slo"))
+		return nb_err(-EINVAL, "%s: unknown floor 'min_%s' (min_vms, "
+			      "min_iops_at_slo)", where, name);
+	snprintf(as_written, sizeof(as_written), "%s", text);
+	snprintf(full, sizeof(full), "%s@* %s >= %s",
+		 strcmp(name, "vms") ? "*" : "vm", name, value);
+	rc = nb_accept_parse(c, full, where);
+	snprintf(c->text, sizeof(c->text), "%s", as_written);
+	return rc;
+}
+
+int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
+{
+	char wt[160], metric[96], op[8], value[96];
+	const struct nb_metric *m;
+	int st;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->where, sizeof(c->where), "%s", where);
+	criterion_text(c, text);
+	text = c->text;
+	if (!strncmp(text, "min_", 4) && !strchr(text, '@'))
+		return parse_min(c, text, where);
+	if (criterion_words(text, where, wt, metric, op, sizeof(op), value,
+			    sizeof(value)) ||
+	    criterion_place(c, wt, where) ||
+	    criterion_metric(c, metric, &st, where))
+		return -EINVAL;
+	m = nb_metric_find(c->stored);
 	c->op = -1;
 	for (int i = 0; i < 6; i++)
 		if (!strcmp(op, op_names[i]))
@@ -402,7 +459,7 @@ int nb_accept_check_targets(const struct nb_accept *a, const char *const *names,
 		const char *near;
 		char list[512] = "";
 		size_t len = 0;
-		int found = 0;
+		int found = !strcmp(c->target, "*");
 
 		for (int j = 0; j < n; j++) {
 			found |= !strcmp(names[j], c->target);
@@ -453,6 +510,16 @@ int nb_accept_check(const struct nb_accept *a, const struct nb_config *cfg)
 	return rc;
 }
 
+int nb_accept_workloads(const struct nb_accept *a, const char **names, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < a->n && n < max; i++)
+		if (strcmp(a->c[i].workload, "*"))
+			names[n++] = a->c[i].workload;
+	return n;
+}
+
 void nb_accept_help(FILE *out)
 {
 	fputs("Acceptance criteria: one a line in the box file's [accept] section or\n"
@@ -461,15 +528,23 @@ void nb_accept_help(FILE *out)
 	      "  seq512k-write-sync@nfs mb_s >= 80\n"
 	      "  rand4k-read@iscsi      p99_us <= 5ms\n"
 	      "  syncprobe@nfs          durable = yes\n"
-	      "  integrity@nfs          corrupt_blocks = 0\n\n"
+	      "  integrity@nfs          corrupt_blocks = 0\n"
+	      "  vm@nfs                 vms >= 24\n"
+	      "  rand4k-write@ssd       steady = yes     (--steady-state reached it)\n\n"
+	      "A floor for every swept workload (--sweep) on every target:\n"
+	      "  min_vms = 24           (the vm workload's VMs at the objective)\n"
+	      "  min_iops_at_slo = 500\n"
+	      "  crashcheck@nfs         crash_lost = 0\n\n"
 	      "OP:    >= <= > < = !=\n"
 	      "STAT:  median (default for figures), worst (default for durable,\n"
-	      "       *_blocks and conform_failed), best, mean, min, max\n"
+	      "       steady, *_blocks, conform_failed and crash_lost, _missing,\n"
+	      "       _stale, _torn), best, mean, min, max\n"
 	      "UNIT:  throughput B/s KB/s MB/s GB/s KiB/s MiB/s GiB/s; time ns us ms s;\n"
-	      "       iops; yes/no for durable.  A bare number is in the metric's unit.\n\n"
+	      "       iops; yes/no for durable and steady.  A bare number is in the metric's unit.\n\n"
 	      "Metrics (aliases):\n"
 	      "  mb_s mib_s bw        throughput (bw_bytes)\n"
-	      "  p50_us p90_us p99_us p99.9_us max_us mean_us p99_ms   latency\n\n"
+	      "  p50_us p90_us p99_us p99.9_us max_us mean_us p99_ms   latency\n"
+	      "  crash_lost_max       crash_lost (its worst iteration is the default)\n\n"
 	      "Metrics (as stored):\n", out);
 	for (int i = 0; nb_metrics[i].name; i++)
 		fprintf(out, "  %-20s %-8s %s\n", nb_metrics[i].name,

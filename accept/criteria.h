@@ -86,6 +86,10 @@ int nb_accept_setup(struct nb_accept *a, const struct nb_config *cfg,
 		    const char *file);
 int nb_accept_check(const struct nb_accept *a, const struct nb_config *cfg);
 
+/* The workloads A's criteria name, into NAMES (at most MAX; "*" of a
+ * floor such as min_iops_at_slo is none).  Returns the count. */
+int nb_accept_workloads(const struct nb_accept *a, const char **names, int max);
+
 /* 'nasbench help accept': the syntax, operators, statistics, units and
  * every metric a criterion can name. */
 void nb_accept_help(FILE *out);

@@ -5,6 +5,7 @@
 #ifndef NB_CMD_H
 #define NB_CMD_H
 
+#include <signal.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -42,6 +43,11 @@ extern const struct nb_usage cmd_run_usage, cmd_list_usage, cmd_version_usage;
 extern const struct nb_usage cmd_compare_usage, cmd_report_usage, cmd_import_usage;
 extern const struct nb_usage cmd_hw_usage, cmd_help_usage, cmd_history_usage;
 extern const struct nb_usage cmd_export_usage;
+
+/* Set by the first SIGINT or SIGTERM once nb_cmd_catch_signals() ran
+ * ("stopping after the current I/O"); a second one exits 130 at once. */
+extern volatile sig_atomic_t nb_cmd_stop;
+void nb_cmd_catch_signals(void);
 
 /* Print "nasbench: <message>" and return NB_EXIT_USAGE (exit 2). */
 int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -7,9 +7,32 @@
 #include "../core/result.h"
 #include "../core/suggest.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+volatile sig_atomic_t nb_cmd_stop;
+
+static void on_signal(int sig)
+{
+	static const char msg[] = "\nnasbench: stopping after the current I/O; "
+				  "interrupt again to abort at once\n";
+	(void)sig;
+	if (nb_cmd_stop)   /* a second interrupt: the user will not wait */
+		_exit(NB_EXIT_INTR);
+	nb_cmd_stop = 1;
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+}
+
+void nb_cmd_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 int nb_cmd_usage(const char *fmt, ...)
 {

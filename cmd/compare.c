@@ -46,6 +46,9 @@ static const struct nb_opt compare_opts[] = {
 	  "missing in NEW warns" },
 	{ "allow-changed", 0, NULL, AT(co.allow_changed), "different settings "
 	  "warn (and are judged)" },
+	{ "allow-unsteady", 0, NULL, AT(co.allow_unsteady), "judge a steady-state "
+	  "run that did not reach\nsteady state (default: verdict not-steady, "
+	  "no gate)" },
 	{ "format", 'f', "FMT", O_FORMAT, "text (default), markdown, json, junit" },
 	{ "output", 'o', "FILE", AT(output), "write the report there ('-': "
 	  "stdout)" },
@@ -67,7 +70,8 @@ const struct nb_usage cmd_compare_usage = {
 		"Compare each NEW result with BASE ('-': standard input), workload by\n"
 		"workload (matched by target and workload name): one verdict per\n"
 		"workload on its primary metric (MB/s for sequential, IOPS for random\n"
-		"workloads): better, worse, unchanged, noise, missing, changed-settings;\n"
+		"workloads): better, worse, unchanged, noise, missing, changed-settings,\n"
+		"not-steady (a steady-state run that did not settle: never gates);\n"
 		"the other metrics are shown.  A change fails the gate when it is beyond\n"
 		"the threshold and significant against the run-to-run noise; with fewer\n"
 		"than 3 iterations on a side it is low confidence and does not fail\n"

@@ -286,7 +286,8 @@ static void man_pre(FILE *out, void (*fn)(FILE *))
 	free(buf);
 }
 
-void nb_help_man(FILE *out, const struct nb_command *cmds)
+/* The page's title, name, synopsis and description. */
+static void man_head(FILE *out)
 {
 	fprintf(out, ".\\\" nasbench(1), made by 'nasbench help --man' from the "
 		"tables of 'nasbench help'\n"
@@ -307,6 +308,11 @@ void nb_help_man(FILE *out, const struct nb_command *cmds)
 	      ".PP\nData goes to standard output, messages and progress to "
 	      "standard error.\n"
 	      ".SH COMMANDS\n", out);
+}
+
+/* Every command: its summary, then its usage text. */
+static void man_commands(FILE *out, const struct nb_command *cmds)
+{
 	for (int i = 0; cmds[i].name; i++)
 		man_item(out, cmds[i].name, cmds[i].summary);
 	for (int i = 0; cmds[i].name; i++) {
@@ -317,15 +323,11 @@ void nb_help_man(FILE *out, const struct nb_command *cmds)
 			man_usage(out, text);
 		free(text);
 	}
-	fputs(".SH CONFIGURATION\nA box file (INI) describes the box under test and "
-	      "its targets; \\fBnasbench help config\\fR lists the same keys.  "
-	      "Options of \\fBnasbench run\\fR override them.\n", out);
-	man_knobs(out);
-	fputs(".SH ACCEPTANCE CRITERIA\n", out);
-	man_pre(out, nb_accept_help);
-	fputs(".SH WORKLOADS\n", out);
-	for (int i = 0; nb_workloads[i]; i++)
-		man_item(out, nb_workloads[i]->name, nb_workloads[i]->help);
+}
+
+/* The suites with their workloads, and the targets' schemes. */
+static void man_suites_targets(FILE *out)
+{
 	fputs(".SH SUITES\n", out);
 	for (int i = 0; nb_suites[i].name; i++) {
 		char desc[1536];
@@ -348,6 +350,11 @@ void nb_help_man(FILE *out, const struct nb_command *cmds)
 		snprintf(term, sizeof(term), "%s://", nb_runners[i]->scheme);
 		man_item(out, term, nb_runners[i]->help);
 	}
+}
+
+/* Exit status, environment, examples, completion, see also. */
+static void man_tail(FILE *out)
+{
 	fputs(".PP\nA plain path is a local target (file://).\n"
 	      ".SH EXIT STATUS\n"
 	      ".TP\n0\nsuccess\n"
@@ -375,6 +382,23 @@ void nb_help_man(FILE *out, const struct nb_command *cmds)
 	      ".fi\n.RE\n"
 	      ".SH SEE ALSO\n\\fBfio\\fR(1), \\fBbonnie++\\fR(8), "
 	      "\\fBnfs\\fR(5)\n", out);
+}
+
+void nb_help_man(FILE *out, const struct nb_command *cmds)
+{
+	man_head(out);
+	man_commands(out, cmds);
+	fputs(".SH CONFIGURATION\nA box file (INI) describes the box under test and "
+	      "its targets; \\fBnasbench help config\\fR lists the same keys.  "
+	      "Options of \\fBnasbench run\\fR override them.\n", out);
+	man_knobs(out);
+	fputs(".SH ACCEPTANCE CRITERIA\n", out);
+	man_pre(out, nb_accept_help);
+	fputs(".SH WORKLOADS\n", out);
+	for (int i = 0; nb_workloads[i]; i++)
+		man_item(out, nb_workloads[i]->name, nb_workloads[i]->help);
+	man_suites_targets(out);
+	man_tail(out);
 }
 
 /* ---- bash completion ---- */
@@ -455,14 +479,12 @@ static void command_words(FILE *out, const struct nb_command *cmds)
 		fprintf(out, "%s ", cmds[i].name);
 }
 
-void nb_help_completion_bash(FILE *out, const struct nb_command *cmds)
+/* The lists a value is completed from: workloads, suites, schemes,
+ * labels. */
+static void bash_lists(FILE *out)
 {
-	char words[4096] = "", files[1024] = "";
+	char words[4096] = "";
 
-	fprintf(out, "# bash completion for nasbench %s, made by 'nasbench help "
-		"--completion bash'\n# from the tables of 'nasbench help'.\n",
-		nb_version());
-	/* the lists a value is completed from */
 	for (int i = 0; nb_workloads[i]; i++)
 		add_word(words, sizeof(words), nb_workloads[i]->name);
 	fprintf(out, "_nasbench_workloads='%s'\n", words);
@@ -488,6 +510,11 @@ void nb_help_completion_bash(FILE *out, const struct nb_command *cmds)
 		add_word(words, sizeof(words), kv);
 	}
 	fprintf(out, "_nasbench_labels='%s'\n", words);
+}
+
+/* A label's values, where its knob has choices. */
+static void bash_label_values(FILE *out)
+{
 	fputs("_nasbench_label_values() {\n\tcase $1 in\n", out);
 	for (const struct nb_knob *k = nb_knobs; k->name; k++) {
 		char list[512];
@@ -501,23 +528,14 @@ void nb_help_completion_bash(FILE *out, const struct nb_command *cmds)
 		fprintf(out, "\t%s) echo '%s' ;;\n", k->name, list);
 	}
 	fputs("\tesac\n}\n", out);
+}
 
-	/* a word that ends in a comma-separated list: complete its last item */
-	fputs("_nasbench_list() {\n"
-	      "\tlocal head= item=$2\n"
-	      "\tif [[ $item == *,* ]]; then head=${item%,*},; item=${item##*,}; fi\n"
-	      "\tCOMPREPLY=($(compgen -P \"$head\" -W \"$1\" -- \"$item\"))\n"
-	      "}\n", out);
-	fputs("_nasbench() {\n"
-	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-	      "\tlocal cmd=${COMP_WORDS[1]} opts= subs=\n"
-	      "\tCOMPREPLY=()\n"
-	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-	      "\t\tCOMPREPLY=($(compgen -W '", out);
-	command_words(out, cmds);
-	fputs("--help --version' -- \"$cur\"))\n\t\treturn\n\tfi\n", out);
+/* Values of options, by the option before the word; FILES collects
+ * the options that take a file. */
+static void bash_values(FILE *out, const struct nb_command *cmds)
+{
+	char files[1024] = "";
 
-	/* values of options, by the option before the word */
 	for (int i = 0; cmds[i].name; i++) {
 		char opts[2048] = "";
 
@@ -562,6 +580,11 @@ void nb_help_completion_bash(FILE *out, const struct nb_command *cmds)
 	if (*files)
 		fprintf(out, "\t%s) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n",
 			files);
+}
+
+/* Each command's options and own commands, then what the word is. */
+static void bash_commands(FILE *out, const struct nb_command *cmds)
+{
 	fputs("\tesac\n\tcase $cmd in\n", out);
 	for (int i = 0; cmds[i].name; i++) {
 		char opts[2048] = "", ignore[1024] = "", subs[256] = "";
@@ -588,4 +611,31 @@ void nb_help_completion_bash(FILE *out, const struct nb_command *cmds)
 	      "\tfi\n"
 	      "}\n"
 	      "complete -F _nasbench nasbench\n", out);
+}
+
+void nb_help_completion_bash(FILE *out, const struct nb_command *cmds)
+{
+	fprintf(out, "# bash completion for nasbench %s, made by 'nasbench help "
+		"--completion bash'\n# from the tables of 'nasbench help'.\n",
+		nb_version());
+	bash_lists(out);
+	bash_label_values(out);
+
+	/* a word that ends in a comma-separated list: complete its last item */
+	fputs("_nasbench_list() {\n"
+	      "\tlocal head= item=$2\n"
+	      "\tif [[ $item == *,* ]]; then head=${item%,*},; item=${item##*,}; fi\n"
+	      "\tCOMPREPLY=($(compgen -P \"$head\" -W \"$1\" -- \"$item\"))\n"
+	      "}\n", out);
+	fputs("_nasbench() {\n"
+	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+	      "\tlocal cmd=${COMP_WORDS[1]} opts= subs=\n"
+	      "\tCOMPREPLY=()\n"
+	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+	      "\t\tCOMPREPLY=($(compgen -W '", out);
+	command_words(out, cmds);
+	fputs("--help --version' -- \"$cur\"))\n\t\treturn\n\tfi\n", out);
+
+	bash_values(out, cmds);
+	bash_commands(out, cmds);
 }

@@ -213,43 +213,86 @@ static int swap_in(const char *tmp, const char *dir)
 	return 0;
 }
 
-int cmd_report(int argc, char **argv)
+/* -o and --format agree, and name a place the report may go: DIR (its
+ * trailing slashes dropped) unless *TO_STDOUT.  0, or the exit status. */
+static int check_dest(const struct opts *o, int argc, char *dir, size_t len,
+		      int *to_stdout)
 {
-	struct opts o = { 0 };
-	const char *out, *format;
-	char dir[4096], tmp[4200];
-	json_t **docs, *plan = NULL;
-	struct nb_report *r = NULL;
-	size_t n, ncharts = 0;
-	int rc = 0, nocharts = 0, to_stdout;
+	const char *out = o->out, *format = o->format;
+	int rc;
 
-	if (nb_opts_parse("report", argc, argv, report_opts,
-			  NB_OPTS_N(report_opts), NULL, &o))
-		return nb_cmd_usage("%s", nb_err_last());
-	out = o.out;
-	format = o.format;
 	if (format && strcmp(format, "markdown") && strcmp(format, "html")) {
 		nb_opts_bad_choice("--format", format, "html|markdown");
 		return nb_cmd_usage("%s", nb_err_last());
 	}
-	to_stdout = (out && !strcmp(out, "-")) || (format && !strcmp(format, "markdown"));
-	if (to_stdout && out && strcmp(out, "-"))
+	*to_stdout = (out && !strcmp(out, "-")) || (format && !strcmp(format, "markdown"));
+	if (*to_stdout && out && strcmp(out, "-"))
 		return nb_cmd_usage("--format markdown writes to standard output; "
 				    "drop -o %s or use -o -", out);
-	if (!out && !to_stdout)
+	if (!out && !*to_stdout)
 		return nb_cmd_usage("%s", "-o DIR is required; see 'nasbench help report'");
 	if (optind >= argc)
 		return nb_cmd_usage("%s", "no result files; see 'nasbench help report'");
-	if (!to_stdout) {
-		snprintf(dir, sizeof(dir), "%s", out);
-		for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
-			dir[l - 1] = '\0';
-		rc = check_out(dir);
-		if (rc)   /* a directory that is not a report: refused, as usage */
-			return rc == -EEXIST ? nb_cmd_usage("%s", nb_err_last()) :
-			       nb_cmd_write_error();
+	if (*to_stdout)
+		return 0;
+	snprintf(dir, len, "%s", out);
+	for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
+		dir[l - 1] = '\0';
+	rc = check_out(dir);
+	if (rc)   /* a directory that is not a report: refused, as usage */
+		return rc == -EEXIST ? nb_cmd_usage("%s", nb_err_last()) :
+		       nb_cmd_write_error();
+	return 0;
+}
+
+/* The report's directory built beside DIR and swapped in; what it holds
+ * said on standard output.  0 or NB_EXIT_TARGET. */
+static int write_dir(struct nb_report *r, const struct opts *o, const char *dir)
+{
+	char tmp[4200];
+	size_t ncharts = 0;
+	int rc, nocharts = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());
+	if (mkdir(tmp, 0755)) {
+		nb_die_msg("cannot create '%s': %s", dir, strerror(errno));
+		return NB_EXIT_TARGET;
 	}
+	rc = build(tmp, r, o->gnuplot, &ncharts, &nocharts);
+	if (!rc)
+		rc = swap_in(tmp, dir);
+	if (rc) {
+		remove_dir(tmp);
+		nb_die_msg("%s", nb_err_last());
+		return NB_EXIT_TARGET;
+	}
+	if (nocharts)
+		printf("report: %s/report.html (tables only: charts skipped, %s/report.md)\n",
+		       dir, dir);
+	else
+		printf("report: %s/report.html (%zu charts, %s/report.md)\n", dir,
+		       ncharts, dir);
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	char dir[4096];
+	json_t **docs, *plan = NULL;
+	struct nb_report *r = NULL;
+	const char *const *paths;
+	size_t n;
+	int rc, to_stdout = 0;
+
+	if (nb_opts_parse("report", argc, argv, report_opts,
+			  NB_OPTS_N(report_opts), NULL, &o))
+		return nb_cmd_usage("%s", nb_err_last());
+	rc = check_dest(&o, argc, dir, sizeof(dir), &to_stdout);
+	if (rc)
+		return rc;
 	n = (size_t)(argc - optind);
+	paths = (const char *const *)argv + optind;
 	docs = nb_cmd_load_results(argv + optind, n);
 	if (!docs)
 		return NB_EXIT_USAGE;
@@ -258,41 +301,19 @@ int cmd_report(int argc, char **argv)
 		rc = nb_cmd_usage("%s", nb_err_last());
 		goto out;
 	}
-	r = nb_report_new(docs, (const char *const *)argv + optind, n);
+	r = nb_report_new(docs, paths, n);
 	if (plan) {
-		nb_planner_measure_all(plan, docs, (const char *const *)argv + optind, n);
+		nb_planner_measure_all(plan, docs, paths, n);
 		nb_report_plan(r, plan, o.plan);
 	}
 	if (nb_report_grid(r, o.rows, o.cols, o.baseline, o.metric)) {
 		rc = nb_cmd_usage("%s", nb_err_last());
-		goto out;
-	}
-	if (to_stdout) {
+	} else if (to_stdout) {
 		nb_report_skip_charts(r, NULL);
 		rc = nb_report_markdown(r, stdout) || fflush(stdout) ? NB_EXIT_TARGET : 0;
-		goto out;
+	} else {
+		rc = write_dir(r, &o, dir);
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());
-	if (mkdir(tmp, 0755)) {
-		nb_die_msg("cannot create '%s': %s", dir, strerror(errno));
-		rc = NB_EXIT_TARGET;
-		goto out;
-	}
-	rc = build(tmp, r, o.gnuplot, &ncharts, &nocharts);
-	if (!rc)
-		rc = swap_in(tmp, dir);
-	if (rc) {
-		remove_dir(tmp);
-		nb_die_msg("%s", nb_err_last());
-		rc = NB_EXIT_TARGET;
-		goto out;
-	}
-	if (nocharts)
-		printf("report: %s/report.html (tables only: charts skipped, %s/report.md)\n",
-		       dir, dir);
-	else
-		printf("report: %s/report.html (%zu charts, %s/report.md)\n", dir,
-		       ncharts, dir);
 out:
 	nb_report_free(r);
 	json_decref(plan);

@@ -16,6 +16,7 @@
 #include "../accept/accept.h"
 #include "../history/history.h"
 #include "../formats/text.h"
+#include "../run/crash.h"
 #include "../run/exec.h"
 #include "../workloads/io_fio.h"
 #include "../workloads/io_fio_clients.h"
@@ -27,7 +28,7 @@
 #include <unistd.h>
 
 enum { O_SET = 256, O_JSON, O_NO_SPACE, O_BOX_HW, O_ACCEPT, O_JUNIT, O_CLIENTS,
-       O_STATUS, O_HISTORY };
+       O_STATUS, O_HISTORY, O_VERIFY, O_JOURNAL };
 
 /* Run's own options and the knobs', in the order of the usage text. */
 static const struct nb_opt run_opts[] = {
@@ -38,8 +39,13 @@ static const struct nb_opt run_opts[] = {
 	{ "label", 'l', "K=V", 'l', "a label of this configuration (repeatable)" },
 	{ "workload", 'w', "A,B", 'w', "workloads instead of a suite (repeatable)" },
 	{ NULL, 0, "suite", 0, NULL },
+	{ "journal", 0, "FILE", O_JOURNAL, "crashcheck's journal (default: the "
+	  "result's name, .journal)" },
+	{ "verify", 0, "JOURNAL", O_VERIFY, "crashcheck: only read back what "
+	  "JOURNAL holds, on its target" },
 	{ "set", 0, "KEY=VALUE", O_SET, "any [suite] key (see 'nasbench help "
 	  "config')" },
+	{ NULL, 0, "capacity", 0, NULL }, { NULL, 0, "vm", 0, NULL },
 	{ NULL, 0, NULL, 0, "Every target of the run:" },
 	{ NULL, 0, "target", 0, NULL },
 	{ "clients", 0, "FILE", O_CLIENTS, "run I/O workloads on these fio "
@@ -49,6 +55,8 @@ static const struct nb_opt run_opts[] = {
 	{ "no-space-check", 0, NULL, O_NO_SPACE, "do not refuse when the target "
 	  "reports too little free space (quotas, thin provisioning may "
 	  "misreport)" },
+	{ NULL, 0, NULL, 0, "What the box did (docs/telemetry.md):" },
+	{ NULL, 0, "box", 0, NULL },
 	{ NULL, 0, NULL, 0, "Acceptance and output:" },
 	{ "accept", 0, "FILE", O_ACCEPT, "acceptance criteria (instead of the box "
 	  "file's [accept] section; see docs/accept.md)" },
@@ -70,24 +78,11 @@ const struct nb_usage cmd_run_usage = {
 		"Run workloads against the targets of a box file and/or --target, and\n"
 		"write one JSON result (default nasbench-<run-id>.json).\n",
 	.opts = run_opts, .n = NB_OPTS_N(run_opts),
-	.tail = "\nExit status: 0 ok, 1 an acceptance criterion failed, 2 usage or config\n"
-		"error, 3 target or I/O error or the result cannot be written (wins\n"
-		"over 1), 130 interrupted (the result keeps what finished,\n"
-		"\"complete\": false).\n",
+	.tail = "\nExit status: 0 ok, 1 an acceptance criterion failed or no step of a\n"
+		"sweep met the objective, 2 usage or config error, 3 target or I/O\n"
+		"error or the result cannot be written (wins over 1), 130 interrupted\n"
+		"(the result keeps what finished, \"complete\": false).\n",
 };
-
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	static const char msg[] = "\nnasbench: stopping after the current I/O; "
-				  "interrupt again to abort at once\n";
-	(void)sig;
-	if (stop_flag)   /* a second interrupt: the user will not wait */
-		_exit(NB_EXIT_INTR);
-	stop_flag = 1;
-	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
-}
 
 struct opts {
 	struct nb_config cfg;
@@ -98,6 +93,7 @@ struct opts {
 	struct nb_fio_clients clients;
 	json_t *box;
 	struct nb_accept acc;
+	struct nb_run_crash crash;
 	char workloads[1024];
 	char command[2048];
 };
@@ -130,6 +126,8 @@ static int on_option(int c, const struct nb_knob *k, char *arg, void *payload)
 	case O_NO_SPACE: o->no_space_check = 1; return 0;
 	case O_ACCEPT: o->accept_file = arg; return 0;
 	case O_JUNIT: o->junit = arg; return 0;
+	case O_VERIFY: o->crash.verify = arg; return 0;
+	case O_JOURNAL: o->crash.journal = arg; return 0;
 	case 'o':                /* -o -: the JSON on stdout, as --json */
 		o->json |= !strcmp(arg, "-");
 		o->output = strcmp(arg, "-") ? arg : NULL;
@@ -161,10 +159,12 @@ static int parse_args(struct opts *o, int argc, char **argv)
 static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 {
 	const char *names[64];
-	int n = 0;
+	int n;
 
 	if ((o->config && nb_config_load(&o->cfg, o->config)) ||
 	    nb_config_apply(&o->cfg, 0) ||
+	    nb_run_crash_setup(&o->crash, &o->cfg, o->workloads, o->targets,
+			       &o->ntargets) ||
 	    (o->box_hw && nb_hw_load(o->box_hw, &o->box) &&
 	     nb_err_prefix("--box-hw")) ||
 	    nb_accept_setup(&o->acc, &o->cfg, o->accept_file) ||
@@ -172,13 +172,13 @@ static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	    nb_config_select_targets(&o->cfg, o->targets, o->ntargets) ||
 	    nb_config_apply(&o->cfg, 1) || nb_accept_check(&o->acc, &o->cfg))
 		return -EINVAL;
-	for (int i = 0; i < o->acc.n && n < 64; i++)
-		names[n++] = o->acc.c[i].workload;
-	if (nb_runplan_make(pl, &o->cfg, o->workloads, names, n) ||
+	n = nb_accept_workloads(&o->acc, names, 64);
+	if (nb_run_crash_targets(&o->crash, &o->cfg, o->output, run_id) ||
+	    nb_runplan_make(pl, &o->cfg, o->workloads, names, n) ||
 	    nb_config_check_targets(&o->cfg))
 		return -EINVAL;
 	for (int i = 0; i < o->cfg.ntargets; i++) {
-		o->cfg.targets[i].run_id = run_id;
+		o->cfg.targets[i].run_id = o->crash.verify ? o->crash.run_id : run_id;
 		if (nb_fio_target_setup(&o->cfg.targets[i], NULL, NULL, &o->clients))
 			return -EINVAL;
 	}
@@ -212,9 +212,8 @@ static int execute(struct opts *o, const struct nb_runplan *pl, const char *run_
 	FILE *tty = o->json ? stderr : stdout;
 	struct nb_progress progress;
 	struct nb_exec x = { .pl = pl, .cfg = &o->cfg, .run_id = run_id,
-			     .stop = &stop_flag, .progress = &progress,
+			     .stop = &nb_cmd_stop, .progress = &progress,
 			     .no_space_check = o->no_space_check };
-	struct sigaction sa = { .sa_handler = on_signal };
 	int accept_code, rc, interrupted;
 
 	if (!out && !o->json) {
@@ -233,10 +232,9 @@ static int execute(struct opts *o, const struct nb_runplan *pl, const char *run_
 		progress.every_ns = o->status_ns;
 	if (!o->quiet)
 		nb_fio_clients_print(tty, &o->clients);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	nb_cmd_catch_signals();
 	nb_exec_run(&x);
-	interrupted = stop_flag; /* once: a late ^C is not exit 130 of a complete result */
+	interrupted = nb_cmd_stop; /* once: a late ^C is not exit 130 of a complete result */
 	nb_result_finish(x.doc, !interrupted);
 	accept_code = nb_accept_finish(&o->acc, x.doc,
 				       !strcmp(o->cfg.suite.suite, "accept"));

@@ -16,7 +16,8 @@
 const char *nb_verdict_name(enum nb_verdict v)
 {
 	static const char *names[] = { "unchanged", "better", "worse", "noise",
-				       "changed", "missing", "changed-settings" };
+				       "changed", "missing", "changed-settings",
+				       "not-steady" };
 
 	return names[v];
 }
@@ -28,60 +29,6 @@ void nb_compare_opts_init(struct nb_compare_opts *o)
 }
 
 /* ---- the test ---- */
-
-/* Two-sided p of Student's t with DF degrees of freedom. */
-static double t_p(double t, double df)
-{
-	if (!isfinite(t))
-		return 0;
-	return nb_stats_betai(df / 2, 0.5, df / (df + t * t));
-}
-
-/* The t beyond which the two-sided p is below ALPHA. */
-static double t_crit(double alpha, double df)
-{
-	double lo = 0, hi = 1e3;
-
-	for (int i = 0; i < 100; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (t_p(mid, df) > alpha)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return hi;
-}
-
-static double mean(const double *v, int n)
-{
-	double s = 0;
-
-	for (int i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / n : 0;
-}
-
-/* Sum of squared deviations from the mean. */
-static double ss(const double *v, int n)
-{
-	double m = mean(v, n), s = 0;
-
-	for (int i = 0; i < n; i++)
-		s += (v[i] - m) * (v[i] - m);
-	return s;
-}
-
-/* The median absolute deviation of V, scaled to a normal sd (1.4826). */
-static double mad(const double *v, int n)
-{
-	static _Thread_local double dev[MAXV];
-	double m = nb_stats_median(v, (size_t)n);
-
-	for (int i = 0; i < n; i++)
-		dev[i] = fabs(v[i] - m);
-	return 1.4826 * nb_stats_median(dev, (size_t)n);
-}
 
 /*
  * The run-level t-test (docs/compare.md).  X are the values on the test's
@@ -101,7 +48,7 @@ static void run_t(const double *xb, const int *run, int nb, const double *xn,
 		  double *d_out, double *se_out, double *df_out)
 {
 	static _Thread_local double lvl[MAXRUNS], grp[MAXV];
-	double m = mad(xn, nn), ssw = (nn - 1) * m * m, sw2, sb2, se2, df;
+	double m = nb_stats_mad(xn, (size_t)nn), ssw = (nn - 1) * m * m, sw2, sb2, se2, df;
 	int dfw = nn - 1, runs = 0;
 
 	/* the runs' levels and the pooled within-run variance */
@@ -114,7 +61,7 @@ static void run_t(const double *xb, const int *run, int nb, const double *xn,
 		if (!k)
 			continue;
 		lvl[runs++] = nb_stats_median(grp, (size_t)k);
-		m = mad(grp, k);
+		m = nb_stats_mad(grp, (size_t)k);
 		ssw += (k - 1) * m * m;
 		dfw += k - 1;
 	}
@@ -122,13 +69,13 @@ static void run_t(const double *xb, const int *run, int nb, const double *xn,
 	if (runs >= 3) {
 		/* Var(level) = s_b^2 + s_w^2 / n is measured directly; the new
 		 * run is one more draw, the base level a mean of RUNS */
-		double vr = ss(lvl, runs) / (runs - 1);
+		double vr = nb_stats_ss(lvl, (size_t)runs) / (runs - 1);
 		double floor = sw2 / ((double)nb / runs);
 
 		vr = fmax(vr, floor);
 		se2 = vr * (1 + 1.0 / runs);
 		df = runs - 1;
-		*d_out = nb_stats_median(xn, (size_t)nn) - mean(lvl, runs);
+		*d_out = nb_stats_median(xn, (size_t)nn) - nb_stats_mean(lvl, (size_t)runs);
 	} else {
 		sb2 = fmax(sw2, o->run_noise * o->run_noise);
 		se2 = 2 * sb2 + sw2 * (1.0 / nb + 1.0 / nn);
@@ -162,13 +109,13 @@ static int significant(const double *base, const int *run, int nb,
 	run_t(xb, run, nb, xn, nn, o, &runs, &d, &se, &df);
 	j->runs = runs;
 	j->test = "run-t";
-	tc = t_crit(o->alpha, df);
+	tc = nb_stats_t_crit(o->alpha, df);
 	j->noise = logs ? exp(tc * se) - 1 : tc * se;
 	if (se == 0) {
 		j->p = d == 0 ? 1 : 0;
 		return d != 0;
 	}
-	j->p = t_p(d / se, df);
+	j->p = nb_stats_t_p(d / se, df);
 	return j->p < o->alpha;
 }
 
@@ -395,6 +342,28 @@ static int gating(const struct ctx *c)
 	return c->gate->max_regress != NB_GATE_OFF && !c->quiet;
 }
 
+/* A steady-state run on either side that did not reach it: the verdict is
+ * not-steady, nothing gates, and *REASON says which side and why. */
+static void mark_unsteady(const struct ctx *c, const json_t *b, const json_t *n,
+			  struct nb_judgement *j, const char **reason)
+{
+	static _Thread_local char why[400];
+	const json_t *sb = json_object_get(b, "steady");
+	const json_t *sn = json_object_get(n, "steady");
+	int ub = sb && !json_is_true(json_object_get(sb, "reached"));
+	int un = sn && !json_is_true(json_object_get(sn, "reached"));
+
+	if ((!ub && !un) || c->co->allow_unsteady)
+		return;
+	snprintf(why, sizeof(why), "%s not steady (%s): its figure had not "
+		 "settled, no change is called significant (--allow-unsteady "
+		 "judges it)", ub && un ? "neither run is" : ub ? "the base run is"
+		 : "the new run is", nb_jstr(ub ? sb : sn, "why"));
+	j->verdict = NB_V_UNSTEADY;
+	j->regression = 0;
+	*reason = why;
+}
+
 /* A row: the judgement of METRIC of B against N (N NULL: missing). */
 static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 		   const char *metric, int primary, json_t *settings,
@@ -421,6 +390,7 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 		nn = 0;
 	if (nn) {
 		nb_compare_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
+		mark_unsteady(c, b, n, &j, &reason);
 	} else {
 		memset(&j, 0, sizeof(j));
 		j.base = median_of_runs(vb, several ? rb : NULL, nb);
@@ -547,6 +517,20 @@ static json_t *settings_diff(const json_t *bdoc, const json_t *b,
 	return out;
 }
 
+/* What the box did during N's iterations (docs/telemetry.md): each
+ * verdict a warning of the comparison, so that a figure that changed
+ * because the box swapped or cached says so beside it. */
+static void box_verdicts(struct ctx *c, const json_t *n)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(n, "box_verdicts"), i, v)
+		json_array_append_new(c->warnings, json_sprintf("%s/%s (new): %s",
+			nb_jstr(n, "target"), nb_jstr(n, "workload"),
+			nb_jstr(v, "text")));
+}
+
 /* ---- one workload ---- */
 
 static void workload(struct ctx *c, const json_t *bdoc, const json_t *b,
@@ -595,12 +579,18 @@ static void workload(struct ctx *c, const json_t *bdoc, const json_t *b,
 	json_array_append_new(verdicts, row(c, b, n, prim, 1, settings,
 					    has_metric(n, prim) ? NULL :
 					    "metric not in the new result"));
+	box_verdicts(c, n);
 	json_array_foreach(order, i, v) {
 		const char *name = json_string_value(v);
 
-		if (strcmp(name, prim))
-			json_array_append_new(rows, row(c, b, n, name, 0, NULL,
-				has_metric(n, name) ? NULL : "metric not in the new result"));
+		if (!strcmp(name, prim))
+			continue;
+		/* the box's telemetry (box_*) may be off in one of the runs:
+		 * a figure of the box, not one the new run lost */
+		c->quiet = !strncmp(name, "box_", 4) && !has_metric(n, name);
+		json_array_append_new(rows, row(c, b, n, name, 0, NULL,
+			has_metric(n, name) ? NULL : "metric not in the new result"));
+		c->quiet = 0;
 	}
 	json_decref(settings);
 	json_decref(order);

@@ -14,6 +14,10 @@
  *   changed           beyond the threshold, the metric has no good direction
  *   missing           in BASE, not in NEW (a workload, target or metric;
  *                     or a workload ok in BASE and not ok in NEW)
+ *   not-steady        a steady-state run (--steady-state) on either side
+ *                     did not reach steady state: its figure had not
+ *                     settled, so no change is called significant and
+ *                     nothing gates (unless allow_unsteady)
  *   changed-settings  the workload's spec (bs, qd, size, runtime, direct,
  *                     sync, engine, ioengine, pattern) or the target URL
  *                     differ: the figures are not comparable
@@ -53,6 +57,7 @@ enum nb_verdict {
 	NB_V_CHANGED,
 	NB_V_MISSING,
 	NB_V_SETTINGS,
+	NB_V_UNSTEADY,
 };
 
 struct nb_judge_opts {
@@ -88,6 +93,7 @@ void nb_compare_judge(const double *base, const int *run, int nbase,
 struct nb_compare_opts {
 	int allow_missing;       /* missing: a warning, not a regression */
 	int allow_changed;       /* changed settings: a warning, judged anyway */
+	int allow_unsteady;      /* not steady: judged anyway */
 	int strict;              /* low confidence fails too */
 	double display;          /* the words' threshold under -r off */
 };

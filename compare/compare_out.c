@@ -81,7 +81,8 @@ static int is(const json_t *o, const char *k)
 static void fmt_verdict(char *buf, size_t len, const json_t *r)
 {
 	const char *v = nb_jstr(r, "verdict");
-	int plain = !strcmp(v, "changed-settings") || !strcmp(v, "missing");
+	int plain = !strcmp(v, "changed-settings") || !strcmp(v, "missing") ||
+		    !strcmp(v, "not-steady");
 	int n = snprintf(buf, len, "%s%s%s", v,
 			 is(r, "low_confidence") && !plain ? " (low confidence)" : "",
 			 is(r, "low_confidence") && !is(r, "gated") &&
@@ -194,7 +195,7 @@ static const char *color_of(const json_t *r)
 		return "\033[31m";
 	if (!strcmp(v, "better"))
 		return "\033[32m";
-	if (!strcmp(v, "noise") || !strcmp(v, "changed"))
+	if (!strcmp(v, "noise") || !strcmp(v, "changed") || !strcmp(v, "not-steady"))
 		return "\033[33m";
 	return "";
 }

@@ -15,6 +15,7 @@
 /* Sections whose lines other modules parse (criteria, host lists). */
 static const char *const raw_sections[] = { "accept", "clients" };
 static const char *const known_sections[] = { "box", "target", "suite",
+					      "capacity", "vm",
 					      "accept", "clients" };
 
 void nb_config_init(struct nb_config *c)
@@ -204,13 +205,16 @@ static int check_header(struct nb_config *c, const char *path, int line,
 	sp = strchr(section, ' ');
 	snprintf(base, sizeof(base), "%.*s",
 		 (int)(sp ? (size_t)(sp - section) : strlen(section)), section);
-	near = nb_suggest(base, known_sections, 5);
+	near = nb_suggest(base, known_sections,
+			  sizeof(known_sections) / sizeof(known_sections[0]));
 	if (!nb_knob_find(base, "url") && strcmp(base, "box") && strcmp(base, "suite") &&
+	    strcmp(base, "capacity") && strcmp(base, "vm") &&
 	    strcmp(base, "accept") && strcmp(base, "clients"))
 		return near ? nb_err_set("%s:%d: unknown section [%s]; did you mean "
 					 "[%s]?", path, line, base, near)
 			    : nb_err_set("%s:%d: unknown section [%s] (sections: box, "
-					 "target NAME, suite, accept, clients)",
+					 "target NAME, suite, capacity, vm, accept, "
+					 "clients)",
 					 path, line, base), -EINVAL;
 	if (!strcmp(base, "target")) {
 		if (!sp || !sp[1])
@@ -254,8 +258,9 @@ static int keep_raw(struct nb_config *c, const char *section, int line,
 /* Rewrite BUF in place for inih; returns 0 or -EINVAL. */
 static int prepass(struct nb_config *c, const char *path, char *buf, char *out)
 {
-	struct seen seen[] = { { "box", 0 }, { "suite", 0 }, { "accept", 0 },
-			       { "clients", 0 }, { NULL, 0 } };
+	struct seen seen[] = { { "box", 0 }, { "suite", 0 }, { "capacity", 0 },
+			       { "vm", 0 }, { "accept", 0 }, { "clients", 0 },
+			       { NULL, 0 } };
 	char section[64] = "";
 	int line = 0;
 	char *p = buf;

@@ -47,6 +47,18 @@ struct nb_override {
 	char where[64];          /* the option: "--size", "--set size" */
 };
 
+/* [box] netbase: the network baseline before the workloads. */
+enum nb_netbase { NB_NETBASE_AUTO, NB_NETBASE_YES, NB_NETBASE_NO };
+
+/* The box's telemetry (core/telem.h, run/telem.h). */
+struct nb_monitor_cfg {
+	char url[512];           /* "", auto, off, local, ssh://[user@]host[:port] */
+	uint64_t interval_us;    /* 0: one second */
+	char identity[1024];     /* ssh's key ("": the agent's, ssh's own) */
+	char known_hosts[1024];  /* ssh's UserKnownHostsFile ("": ssh's own) */
+	int netbase;             /* enum nb_netbase */
+};
+
 struct nb_config {
 	char path[4096];         /* "" when no file was read */
 	int nlabels;
@@ -59,6 +71,7 @@ struct nb_config {
 	int noverrides;
 	struct nb_override *overrides;
 	int history;             /* [box] history = yes: record each run */
+	struct nb_monitor_cfg monitor;
 };
 
 void nb_config_init(struct nb_config *c);

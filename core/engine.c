@@ -61,8 +61,15 @@ static uint64_t next_offset(struct run *run)
 {
 	uint64_t off;
 
-	if (run->s->pattern == NB_PAT_RAND)
-		return nb_rng_below(&run->rng, run->blocks) * run->s->bs;
+	if (run->s->pattern == NB_PAT_RAND &&
+	    (run->s->rand_pct <= 0 || run->s->rand_pct >= 100 ||
+	     nb_rng_below(&run->rng, 100) < (uint64_t)run->s->rand_pct)) {
+		off = nb_rng_below(&run->rng, run->blocks) * run->s->bs;
+		run->next_off = off + run->s->bs;
+		if (run->next_off + run->s->bs > run->blocks * run->s->bs)
+			run->next_off = 0;
+		return off;
+	}
 	off = run->next_off;
 	run->next_off += run->s->bs;
 	if (run->next_off + run->s->bs > run->blocks * run->s->bs)
@@ -170,10 +177,9 @@ static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
  * an I/O into every free slot, each on its own, then take one completion,
  * waiting for it if there is none, so each slot is refilled before the
  * next completion is taken and the target holds QD I/Os all the time.
- * (Taking QD/8 at a time left up to QD/8 slots empty while the rest were
- * counted, and the posix runner ended the time of completions it left in
- * its ring when it first saw them, not when they were taken: at QD32 the
- * disk had ~27 I/Os and answered faster than at the depth named.)
+ * Completions are timed when taken, not when a runner first sees them:
+ * otherwise the depth the target holds falls below the one named
+ * (docs/fio.md, "Which latency", has the measurement).
  */
 static int pump(struct run *run, struct slot **free_slots, int *nfree)
 {
@@ -212,15 +218,80 @@ static int pump(struct run *run, struct slot **free_slots, int *nfree)
 	return 0;
 }
 
+/* The QD slots, each with a buffer of the spec's first data, all free.
+ * Reads nobody checks share one buffer where the runner copies into it
+ * (not own_read_buffers): the bytes still cross the wire and land in
+ * memory, but QD x BS of buffers would thrash the client's cache and cost
+ * CPU per I/O that the protocol's own tools do not pay (docs/fio.md).
+ * 0 or -ENOMEM; *SHARED whether they share. */
+static int engine_slots(struct run *run, struct slot **slots,
+			struct slot ***free_slots, int *shared)
+{
+	const struct nb_iospec *s = run->s;
+
+	*slots = calloc(s->qd, sizeof(**slots));
+	*free_slots = calloc(s->qd, sizeof(**free_slots));
+	*shared = 0;
+	if (!*slots || !*free_slots)
+		return nb_err_set("out of memory"), -ENOMEM;
+	*shared = !run->t->ops->own_read_buffers && s->rw == NB_RW_READ &&
+		  !(run->h && run->h->check);
+	for (unsigned i = 0; i < s->qd; i++) {
+		struct slot *sl = &(*slots)[i];
+
+		sl->io.buf = *shared && i ? (*slots)[0].io.buf : nb_io_alloc(s->bs);
+		if (!sl->io.buf)
+			return nb_err_set("out of memory for %u buffers of %u bytes",
+					  s->qd, s->bs), -ENOMEM;
+		if (!*shared || !i)
+			nb_datagen_fill(&run->rng, sl->io.buf, s->bs);
+		(*free_slots)[i] = sl;
+	}
+	return 0;
+}
+
+/* Pump until nothing is left to send or in flight, telling the progress
+ * hook every PROGRESS_NS; then flush what was written where the spec
+ * asks for durability.  0 or -errno. */
+static int engine_loop(struct run *run, struct slot **free_slots)
+{
+	const struct nb_engine_hooks *h = run->h;
+	struct nb_io_result *r = run->r;
+	uint64_t last_progress = 0, end;
+	int nfree = (int)run->s->qd, rc;
+
+	run->start = nb_now_ns();
+	while (run->submitting || run->inflight) {
+		rc = pump(run, free_slots, &nfree);
+		if (rc < 0)
+			return rc;
+		end = nb_now_ns();
+		if (h && h->progress && end - last_progress >= PROGRESS_NS) {
+			nb_progress_io(h->live, r->ios, &r->lat);
+			h->progress(r->bytes_read + r->bytes_written, end - run->start,
+				    h->payload);
+			last_progress = end;
+		}
+	}
+	rc = run->err;
+	if (!rc && run->s->sync != NB_SYNC_NONE && r->bytes_written) {
+		uint64_t t0 = nb_now_ns();
+
+		rc = run->t->ops->flush(run->f);
+		r->flush_ns = nb_now_ns() - t0;
+	}
+	return rc;
+}
+
 int nb_engine_run(struct nb_target *t, struct nb_file *f,
 		  const struct nb_iospec *s, const struct nb_engine_hooks *h,
 		  struct nb_io_result *r)
 {
 	struct run run = { .t = t, .f = f, .s = s, .h = h, .r = r,
 			   .submitting = 1 };
-	struct slot *slots, **free_slots;
-	uint64_t last_progress = 0, end;
-	int nfree, rc, shared;
+	struct slot *slots = NULL, **free_slots = NULL;
+	uint64_t end;
+	int rc, shared;
 
 	memset(r, 0, sizeof(*r));
 	nb_hist_init(&r->lat);
@@ -233,53 +304,9 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 	if (run.next_off + s->bs > run.blocks * s->bs)
 		run.next_off = 0;
 	run.limit = s->bytes ? s->bytes : (s->runtime_us ? 0 : s->size);
-	slots = calloc(s->qd, sizeof(*slots));
-	free_slots = calloc(s->qd, sizeof(*free_slots));
-	if (!slots || !free_slots) {
-		free(slots);
-		free(free_slots);
-		return nb_err_set("out of memory"), -ENOMEM;
-	}
-	/* Reads nobody checks share one buffer where the runner copies into
-	 * it (not own_read_buffers): the bytes still cross the wire and land in
-	 * memory, but the client's cache is not thrashed by QD x BS of buffers
-	 * (16 x 512 KiB cost ~20% more CPU per I/O over iSCSI, which libiscsi's
-	 * own iscsi-perf does not pay). */
-	shared = !t->ops->own_read_buffers && s->rw == NB_RW_READ &&
-		 !(h && h->check);
-	for (nfree = 0; nfree < (int)s->qd; nfree++) {
-		slots[nfree].io.buf = shared && nfree ? slots[0].io.buf
-						       : nb_io_alloc(s->bs);
-		if (!slots[nfree].io.buf) {
-			rc = (nb_err_set("out of memory for %u buffers of %u bytes",
-					s->qd, s->bs), -ENOMEM);
-			goto out;
-		}
-		if (!shared || !nfree)
-			nb_datagen_fill(&run.rng, slots[nfree].io.buf, s->bs);
-		free_slots[nfree] = &slots[nfree];
-	}
-	run.start = nb_now_ns();
-	while (run.submitting || run.inflight) {
-		rc = pump(&run, free_slots, &nfree);
-		if (rc < 0)
-			goto out;
-		end = nb_now_ns();
-		if (h && h->progress && end - last_progress >= PROGRESS_NS) {
-			nb_progress_io(h->live, r->ios, &r->lat);
-			h->progress(r->bytes_read + r->bytes_written, end - run.start,
-				    h->payload);
-			last_progress = end;
-		}
-	}
-	rc = run.err;
-	if (!rc && s->sync != NB_SYNC_NONE && r->bytes_written) {
-		uint64_t t0 = nb_now_ns();
-
-		rc = t->ops->flush(f);
-		r->flush_ns = nb_now_ns() - t0;
-	}
-out:
+	rc = engine_slots(&run, &slots, &free_slots, &shared);
+	if (!rc)
+		rc = engine_loop(&run, free_slots);
 	end = nb_now_ns();
 	r->elapsed_ns = run.start ? end - run.start : 0;
 	if (run.start) {
@@ -287,7 +314,7 @@ out:
 		if (h && h->second && run.sec_bytes)
 			h->second(run.sec, run.sec_bytes, h->payload);
 	}
-	for (unsigned i = 0; i < (shared ? 1 : s->qd); i++)
+	for (unsigned i = 0; slots && i < (shared ? 1 : s->qd); i++)
 		free(slots[i].io.buf);
 	free(slots);
 	free(free_slots);

@@ -32,6 +32,10 @@ struct nb_iospec {
 	int pattern;             /* enum nb_pattern */
 	int rw;                  /* enum nb_rw */
 	int read_pct;            /* NB_RW_MIX: share of reads, 0..100 */
+	int rand_pct;            /* NB_PAT_RAND: share of random offsets,
+				  * 1..99 (the others follow the one before,
+				  * as fio's percentage_random); 0 or 100:
+				  * all random */
 	uint32_t bs;             /* bytes per I/O */
 	uint32_t qd;             /* I/Os in flight, 1..NB_MAX_QD */
 	uint64_t size;           /* the region I/O falls in (file or window) */

@@ -52,20 +52,6 @@ void nb_hist_add(struct nb_hist *h, uint64_t v)
 		h->max = v;
 }
 
-void nb_hist_merge(struct nb_hist *dst, const struct nb_hist *src)
-{
-	if (!src->count)
-		return;
-	for (unsigned i = 0; i < NB_HIST_BUCKETS; i++)
-		dst->bucket[i] += src->bucket[i];
-	dst->count += src->count;
-	dst->sum += src->sum;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
-}
-
 uint64_t nb_hist_percentile(const struct nb_hist *h, double p)
 {
 	uint64_t rank, ppm, seen = 0, lo, hi, mid;

@@ -24,7 +24,6 @@ struct nb_hist {
 
 void nb_hist_init(struct nb_hist *h);
 void nb_hist_add(struct nb_hist *h, uint64_t v);
-void nb_hist_merge(struct nb_hist *dst, const struct nb_hist *src);
 
 /* Value at percentile P (0..100, to 1e-4 %), nearest rank computed in
  * integers, within one bucket's width; 0 when empty. */

@@ -31,6 +31,8 @@ enum nb_knob_type {
 	NB_KT_BOOL,       /* int 0/1 */
 	NB_KT_CHOICE,     /* int: index into choices */
 	NB_KT_URL,        /* the target URL: parsed into struct nb_target_cfg */
+	NB_KT_STEADY,     /* struct nb_steady_crit (core/steady.h) */
+	NB_KT_SPAN,       /* struct nb_span: "80%" or a size (core/target.h) */
 };
 
 /* Where a knob's field lives. */
@@ -67,6 +69,9 @@ struct nb_knob {
 	char short_opt;
 	const char *metavar;
 	unsigned flags;          /* enum nb_knob_flag */
+	/* NB_KT_STR: checks a value (0, or -EINVAL with the reason set);
+	 * NULL: any string that fits */
+	int (*check)(const char *v);
 };
 
 /* The table, ended by a row with a NULL name. */

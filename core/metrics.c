@@ -70,12 +70,40 @@ const struct nb_metric nb_metrics[] = {
 	  "512 KiB sync / async throughput" },
 	{ "xcheck_bw_ratio", "fio/nb", "ratio", NB_NEITHER, 1, "cross-check: fio's throughput over nasbench's" },
 	{ "durable", "durable", "bool", NB_HIGHER, 1, "syncprobe: 1 when sync writes cost what durable writes cost" },
+	{ "steady", "steady", "bool", NB_HIGHER, 1, "--steady-state: 1 when the window of rounds was steady" },
 	{ "corrupt_blocks", "corrupt", "blocks", NB_LOWER, 1, "integrity: blocks whose header or checksum is wrong" },
 	{ "misplaced_blocks", "misplaced", "blocks", NB_LOWER, 1, "integrity: good blocks found at another offset" },
 	{ "stale_blocks", "stale", "blocks", NB_LOWER, 1, "integrity: blocks of an older write (lost writes)" },
 	{ "blocks_checked", "checked", "blocks", NB_NEITHER, 1, "integrity: blocks read back and checked" },
 	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
 	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
+	/* a load sweep (workloads/io_sweep.c, docs/capacity.md) */
+	{ "vms", "VMs at the objective", "VMs", NB_HIGHER, 1, "VMs of the [vm] profile served at the latency objective (capacity IOPS / a VM's IOPS)" },
+	{ "iops_at_slo", "IOPS at SLO", "ops/s", NB_HIGHER, 1, "capacity: the highest IOPS whose latency meets the objective" },
+	{ "slo_bw_bytes", "MB/s at SLO", "bytes/s", NB_HIGHER, 1e-6, "capacity as throughput" },
+	{ "sat_iops", "sat IOPS", "ops/s", NB_HIGHER, 1, "saturation: the sweep's highest IOPS" },
+	{ "sat_bw_bytes", "sat MB/s", "bytes/s", NB_HIGHER, 1e-6, "saturation: the sweep's highest throughput" },
+	{ "sweep_steps", "steps", "steps", NB_NEITHER, 1, "steps the sweep ran" },
+	{ "little_failed", "Little off", "steps", NB_LOWER, 1, "sweep steps failing Little's law (IOPS x mean latency vs outstanding I/O, 10%)" },
+	/* the box's telemetry (docs/telemetry.md): what the box did, shown
+	 * beside the figures and judged only where less is plainly better */
+	{ "box_cpu_max_pct", "box %CPU", "%", NB_NEITHER, 1,
+	  "the box's busiest core, its busiest second" },
+	{ "box_mem_avail_min_pct", "box mem%", "%", NB_NEITHER, 1,
+	  "the box's available memory at its lowest, % of its RAM" },
+	{ "box_swapped_bytes", "box swapped", "bytes", NB_LOWER, 1,
+	  "bytes the box pushed out to swap during the iteration" },
+	{ "box_arc_hit_pct", "ARC hit%", "%", NB_NEITHER, 1,
+	  "share of the box's ARC demand reads answered from the ARC" },
+	{ "box_disk_busy_max_pct", "disk busy%", "%", NB_NEITHER, 1,
+	  "the box's busiest disk, % of the iteration busy" },
+	{ "crash_lost", "lost", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes not read back intact after the crash (missing + stale + torn)" },
+	{ "crash_missing", "missing", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes of which nothing is on the box" },
+	{ "crash_stale", "stale", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes found as an older generation" },
+	{ "crash_torn", "torn", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes found half written" },
+	{ "crash_intact", "intact", "writes", NB_NEITHER, 1, "crashcheck: acknowledged writes read back intact" },
+	{ "crash_checked", "checked", "writes", NB_NEITHER, 1, "crashcheck: journalled locations read back (the last write of each)" },
+	{ "crash_acked", "acked", "writes", NB_NEITHER, 1, "crashcheck: writes acknowledged and journalled before the crash" },
 	{ NULL, NULL, NULL, 0, 0, NULL },
 };
 
@@ -93,6 +121,9 @@ static const struct {
 	{ "max_us", "lat_max_us", 1 },
 	{ "mean_us", "lat_mean_us", 1 },
 	{ "p99_ms", "lat_p99_us", 1e-3 },
+	{ "mb_s_at_slo", "slo_bw_bytes", 1e-6 },
+	{ "max_swap_used", "box_swapped_bytes", 1 },
+	{ "crash_lost_max", "crash_lost", 1 },   /* issue 33's spelling */
 };
 
 /* What a name's suffix says about a metric the table does not list
@@ -170,6 +201,11 @@ const char *nb_metric_headline(int random,
 		"bw_bytes", "iops", "put_block_bw_bytes", "sync_iops", "seconds",
 	};
 
+	/* a sweep's answer: VMs at the objective, else its IOPS */
+	if (has(src, "vms"))
+		return "vms";
+	if (has(src, "iops_at_slo"))
+		return "iops_at_slo";
 	if (random && has(src, "iops"))
 		return "iops";
 	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)

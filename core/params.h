@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "steady.h"
+
 struct nb_params {
 	uint64_t size;           /* bytes of the file or LUN window used */
 	uint64_t runtime_us;     /* time-bound instead of size-bound */
@@ -22,12 +24,56 @@ struct nb_params {
 	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
 	int fast;                /* bonnie: skip per-char phases (-f), -1 default (no) */
 	int cross_check;         /* I/O workloads with both engines (fio) */
+	/* the load sweep ([capacity], docs/capacity.md; core/sweep.h) */
+	int sweep;               /* -1 unset: swept when steps are given */
+	char steps[128];         /* "" or "auto": 1, 2, 4 ... 256; "1,2,4", "1..64" */
+	char slo[128];           /* latency objective ("": the row's default) */
+	uint64_t step_us;        /* each step's run time (0: the row's default) */
+	uint64_t sweep_us;       /* the whole sweep's time limit (0: none) */
+	/* [vm]: the VM profile (0 or -1: its row's default, core/knobs.c) */
+	uint32_t vm_bs;
+	int vm_read;             /* read %, 0..100 */
+	int vm_random;           /* random %, 0..100 */
+	uint64_t vm_iops;        /* IOPS one VM does */
+	int vm_sync;             /* every write durable (ESXi over NFS) */
+	/* steady state (docs/steady-state.md): kind NB_SS_OFF is off */
+	struct nb_steady_crit steady;
+	/* the defaults of these are their knob rows' (core/knobs.c), filled
+	 * in when the run is planned (run/runplan.c) */
+	uint64_t round_us;       /* a round's length */
+	uint32_t steady_window;  /* rounds judged together */
+	uint32_t steady_rounds;  /* round limit */
+	uint64_t steady_max_us;  /* time limit of the rounds (0: none) */
+	int precondition;        /* -1 default (no), 0, 1 */
+	uint32_t precondition_passes;  /* sequential passes */
+	uint32_t fill_pct;       /* directory targets: % of the free space
+				  * preconditioning fills */
+	int trim;                /* -1 default (no), else enum nb_trim */
+	int trim_optional;       /* -1 default (no): a refused discard is
+				  * a warning, not a failure */
+	/* crashcheck (workloads/crashcheck.c) */
+	uint64_t crash_writes;   /* crash after this many acknowledged writes */
+	uint64_t crash_time_us;  /* ... or after this long (0: no limit) */
+	char crash_cmd[1024];    /* [box] crash: the command that crashes the
+	                          * box ("": the user pulls the plug) */
+	char journal[1024];      /* where the journal goes / is read from */
+	int journal_each;        /* several targets: one journal each, the
+	                          * target's name before the extension */
+	int crash_verify;        /* only verify the journal (run --verify) */
 };
+
+enum nb_trim { NB_TRIM_NO = 0, NB_TRIM_BEFORE = 1, NB_TRIM_EACH = 2 };
 
 /* size = auto: twice the box's RAM, resolved when the run is planned */
 #define NB_SIZE_AUTO UINT64_MAX
 
-#define NB_PARAMS_INIT { .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
-			 .fast = -1 }
+/* What "not set" is for every field that is not 0; a suite's defaults
+ * start from it: { NB_PARAMS_UNSET, .size = ... }. */
+#define NB_PARAMS_UNSET .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
+			.fast = -1, .sweep = -1, .vm_read = -1, .vm_random = -1, .vm_sync = -1, \
+			.precondition = -1, .trim = -1, .trim_optional = -1
+
+#define NB_PARAMS_INIT { NB_PARAMS_UNSET }
+
 
 #endif

@@ -112,14 +112,25 @@ static int open_out(const char *path, int *fd)
 				strerror(errno)) : 0;
 }
 
-int nb_spawn_start(struct nb_spawn *sp)
-{
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
-	int report[2] = { -1, -1 };
-	const char *prog = prog_of(sp);
-	ssize_t n;
-	int rc = 0, e = 0;
+/* The pipes between nasbench and the child: stdin, stdout, stderr, and
+ * REPORT, on which the child writes errno when it cannot exec. */
+struct pipes {
+	int in[2], out[2], err[2], report[2];
+};
 
+static void close_pipes(struct pipes *p)
+{
+	for (int i = 0; i < 2; i++) {
+		close_fd(&p->in[i]);
+		close_fd(&p->out[i]);
+		close_fd(&p->err[i]);
+		close_fd(&p->report[i]);
+	}
+}
+
+/* SP as before its first start, with its output buffers.  0 or -ENOMEM. */
+static int spawn_reset(struct nb_spawn *sp)
+{
 	sp->pid = -1;
 	sp->fd_in = sp->fd_out = sp->fd_err = sp->fd_pid = -1;
 	sp->out = NULL;
@@ -132,58 +143,86 @@ int nb_spawn_start(struct nb_spawn *sp)
 	sp->out_cap = sp->out_path ? 1 : OUT_CAP0;
 	sp->out = malloc(sp->out_cap);
 	sp->err = malloc(keep_of(sp) + 1);
-	if (!sp->out || !sp->err) {
-		rc = nb_err(-ENOMEM, "out of memory");
-		goto fail;
-	}
+	if (!sp->out || !sp->err)
+		return nb_err(-ENOMEM, "out of memory");
 	sp->out[0] = sp->err[0] = '\0';
+	return 0;
+}
 
-	if (pipe2(report, O_CLOEXEC) ||
-	    (sp->in_len ? pipe2(in, O_CLOEXEC)
-			: (in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) ||
-	    (!sp->out_path && pipe2(out, O_CLOEXEC)) ||
-	    (!sp->err_path && !sp->err_to_out && pipe2(err, O_CLOEXEC))) {
-		rc = nb_err(-errno, "cannot run '%s': %s", prog, strerror(errno));
-		goto fail;
-	}
-	if ((sp->out_path && (rc = open_out(sp->out_path, &out[1]))) ||
+/* The child's stdin (a pipe with SP's input, else /dev/null), stdout and
+ * stderr (pipes, or the files SP names).  0 or -errno. */
+static int spawn_pipes(const struct nb_spawn *sp, struct pipes *p)
+{
+	int rc;
+
+	if (pipe2(p->report, O_CLOEXEC) ||
+	    (sp->in_len ? pipe2(p->in, O_CLOEXEC)
+			: (p->in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) ||
+	    (!sp->out_path && pipe2(p->out, O_CLOEXEC)) ||
+	    (!sp->err_path && !sp->err_to_out && pipe2(p->err, O_CLOEXEC)))
+		return nb_err(-errno, "cannot run '%s': %s", prog_of(sp),
+			      strerror(errno));
+	if ((sp->out_path && (rc = open_out(sp->out_path, &p->out[1]))) ||
 	    (sp->err_path && !sp->err_to_out &&
-	     (rc = open_out(sp->err_path, &err[1]))))
-		goto fail;
-	sp->pid = fork();
-	if (sp->pid < 0) {
-		rc = nb_err(-errno, "cannot run '%s': fork: %s", prog,
-			    strerror(errno));
-		goto fail;
-	}
-	if (sp->pid == 0)
-		child(sp, in[0], out[1], sp->err_to_out ? out[1] : err[1],
-		      report[1]);
-	setpgid(sp->pid, sp->pid);
-	close_fd(&report[1]);
-	close_fd(&in[0]);
-	close_fd(&out[1]);
-	close_fd(&err[1]);
+	     (rc = open_out(sp->err_path, &p->err[1]))))
+		return rc;
+	return 0;
+}
+
+/* Wait for the child's exec: 0 once it runs, else -errno with why it did
+ * not (the child is reaped). */
+static int spawn_wait_exec(struct nb_spawn *sp, struct pipes *p)
+{
+	const char *prog = prog_of(sp);
+	ssize_t n;
+	int e = 0;
+
 	do
-		n = read(report[0], &e, sizeof(e));
+		n = read(p->report[0], &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
-	close_fd(&report[0]);
-	if (n == sizeof(e)) {
-		/* exec (or chdir) failed: the child is gone already */
-		while (waitpid(sp->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		sp->pid = -1;
-		if (sp->dir && e != ENOENT && e != EACCES)
-			rc = nb_err(-e, "cannot run '%s' in '%s': %s", prog,
-				    sp->dir, strerror(e));
-		else
-			rc = nb_err(-e, "cannot run '%s': %s", prog, strerror(e));
-		goto fail;
+	close_fd(&p->report[0]);
+	if (n != sizeof(e))
+		return 0;
+	/* exec (or chdir) failed: the child is gone already */
+	while (waitpid(sp->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	sp->pid = -1;
+	if (sp->dir && e != ENOENT && e != EACCES)
+		return nb_err(-e, "cannot run '%s' in '%s': %s", prog, sp->dir,
+			      strerror(e));
+	return nb_err(-e, "cannot run '%s': %s", prog, strerror(e));
+}
+
+int nb_spawn_start(struct nb_spawn *sp)
+{
+	struct pipes p = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	int rc = spawn_reset(sp);
+
+	if (!rc)
+		rc = spawn_pipes(sp, &p);
+	if (!rc) {
+		sp->pid = fork();
+		if (sp->pid < 0)
+			rc = nb_err(-errno, "cannot run '%s': fork: %s", prog_of(sp),
+				    strerror(errno));
 	}
+	if (rc)
+		goto fail;
+	if (sp->pid == 0)
+		child(sp, p.in[0], p.out[1], sp->err_to_out ? p.out[1] : p.err[1],
+		      p.report[1]);
+	setpgid(sp->pid, sp->pid);
+	close_fd(&p.report[1]);
+	close_fd(&p.in[0]);
+	close_fd(&p.out[1]);
+	close_fd(&p.err[1]);
+	rc = spawn_wait_exec(sp, &p);
+	if (rc)
+		goto fail;
 	sp->t0 = nb_now_us();
-	sp->fd_in = in[1];
-	sp->fd_out = out[0];
-	sp->fd_err = err[0];
+	sp->fd_in = p.in[1];
+	sp->fd_out = p.out[0];
+	sp->fd_err = p.err[0];
 	if (sp->fd_in >= 0)
 		fcntl(sp->fd_in, F_SETFL, O_NONBLOCK);
 #ifdef SYS_pidfd_open
@@ -191,12 +230,7 @@ int nb_spawn_start(struct nb_spawn *sp)
 #endif
 	return 0;
 fail:
-	for (int i = 0; i < 2; i++) {
-		close_fd(&in[i]);
-		close_fd(&out[i]);
-		close_fd(&err[i]);
-		close_fd(&report[i]);
-	}
+	close_pipes(&p);
 	free(sp->out);
 	free(sp->err);
 	sp->out = sp->err = NULL;

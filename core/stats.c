@@ -1,6 +1,5 @@
 #include "stats.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,120 +48,6 @@ void nb_stats_summary(const double *v, size_t n, struct nb_summary *out)
 		sq += (v[i] - out->mean) * (v[i] - out->mean);
 	out->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
 	out->median = nb_stats_median(v, n);
-}
-
-/* Mid-ranks of the pooled sample, doubled so that they are integers. */
-static void ranks2(const double *x, size_t nx, const double *y, size_t ny,
-		   long *r)
-{
-	size_t n = nx + ny;
-
-	for (size_t i = 0; i < n; i++) {
-		double v = i < nx ? x[i] : y[i - nx];
-		long below = 0, same = 0;
-
-		for (size_t j = 0; j < n; j++) {
-			double w = j < nx ? x[j] : y[j - nx];
-
-			below += w < v;
-			same += w == v;
-		}
-		/* ranks below+1 .. below+same; mid-rank doubled */
-		r[i] = 2 * below + same + 1;
-	}
-}
-
-double nb_stats_mw_pmin(size_t nx, size_t ny)
-{
-	double c = 1;
-
-	for (size_t i = 1; i <= nx; i++)
-		c = c * (double)(ny + i) / (double)i;
-	return c > 2 ? 2 / c : 1;
-}
-
-/* Exact: count the splits of the pooled doubled ranks by the sum of the
- * first sample's part (subset-sum DP, counts in doubles: exact to 2^53). */
-static double mw_exact_p(const long *r, size_t nx, size_t n, long s_obs)
-{
-	long smax = 0;
-	double *cnt, total = 0, hit = 0;
-	long two_e = (long)nx * (long)(n + 1);      /* doubled expected sum */
-	long dev = labs(s_obs - two_e);
-
-	for (size_t i = 0; i < n; i++)
-		smax += r[i];
-	cnt = calloc((nx + 1) * (size_t)(smax + 1), sizeof(*cnt));
-	if (!cnt)
-		abort();
-#define C(k, s) cnt[(size_t)(k) * (size_t)(smax + 1) + (size_t)(s)]
-	C(0, 0) = 1;
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = (i + 1 < nx ? i + 1 : nx); k >= 1; k--)
-			for (long s = smax; s >= r[i]; s--)
-				C(k, s) += C(k - 1, s - r[i]);
-	for (long s = 0; s <= smax; s++) {
-		total += C(nx, s);
-		if (labs(s - two_e) >= dev)
-			hit += C(nx, s);
-	}
-#undef C
-	free(cnt);
-	return total > 0 ? hit / total : 1;
-}
-
-static double mw_normal_p(const long *r, size_t nx, size_t ny, double u)
-{
-	size_t n = nx + ny;
-	double ties = 0, mean = (double)nx * (double)ny / 2, var, z;
-	long *s = malloc(n * sizeof(*s));
-
-	if (!s)
-		abort();
-	memcpy(s, r, n * sizeof(*s));
-	/* tie correction: sum over tie groups of t^3 - t */
-	for (size_t i = 0; i < n; i++) {
-		size_t t = 0;
-
-		if (s[i] < 0)
-			continue;
-		for (size_t j = i; j < n; j++)
-			if (s[j] == r[i])
-				t++, s[j] = -1;
-		ties += (double)t * t * t - (double)t;
-	}
-	free(s);
-	var = (double)nx * ny / 12.0 *
-	      ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
-	if (var <= 0)
-		return 1;
-	z = (fabs(u - mean) - 0.5) / sqrt(var);
-	if (z < 0)
-		z = 0;
-	return fmin(1, erfc(z / sqrt(2)));
-}
-
-int nb_stats_mann_whitney(const double *x, size_t nx, const double *y,
-			  size_t ny, struct nb_mw *out)
-{
-	size_t n = nx + ny;
-	long *r, s = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (!nx || !ny)
-		return -EINVAL;
-	r = malloc(n * sizeof(*r));
-	if (!r)
-		abort();
-	ranks2(x, nx, y, ny, r);
-	for (size_t i = 0; i < nx; i++)
-		s += r[i];
-	out->u = (double)s / 2 - (double)nx * (double)(nx + 1) / 2;
-	out->exact = n <= NB_MW_EXACT_MAX;
-	out->p = out->exact ? mw_exact_p(r, nx, n, s) :
-			      mw_normal_p(r, nx, ny, out->u);
-	free(r);
-	return 0;
 }
 
 /* One step of Lentz's method: fold coefficient AA into C, D and H. */
@@ -218,21 +103,59 @@ double nb_stats_betai(double a, double b, double x)
 	return 1 - bt * betacf(b, a, 1 - x) / b;
 }
 
-double nb_stats_welch_p(const double *x, size_t nx, const double *y, size_t ny)
+double nb_stats_mean(const double *v, size_t n)
 {
-	struct nb_summary sx, sy;
-	double vx, vy, se2, t, df;
+	double s = 0;
 
-	if (nx < 2 || ny < 2)
-		return 1;
-	nb_stats_summary(x, nx, &sx);
-	nb_stats_summary(y, ny, &sy);
-	vx = sx.stddev * sx.stddev / (double)nx;
-	vy = sy.stddev * sy.stddev / (double)ny;
-	se2 = vx + vy;
-	if (se2 <= 0)
-		return sx.mean == sy.mean ? 1 : 0;
-	t = (sx.mean - sy.mean) / sqrt(se2);
-	df = se2 * se2 / (vx * vx / (double)(nx - 1) + vy * vy / (double)(ny - 1));
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / (double)n : 0;
+}
+
+double nb_stats_ss(const double *v, size_t n)
+{
+	double m = nb_stats_mean(v, n), s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += (v[i] - m) * (v[i] - m);
+	return s;
+}
+
+double nb_stats_mad(const double *v, size_t n)
+{
+	double *dev, m, mad;
+
+	if (!n)
+		return 0;
+	dev = malloc(n * sizeof(*dev));
+	if (!dev)
+		abort();
+	m = nb_stats_median(v, n);
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(v[i] - m);
+	mad = NB_STATS_MAD_SD * nb_stats_median(dev, n);
+	free(dev);
+	return mad;
+}
+
+double nb_stats_t_p(double t, double df)
+{
+	if (!isfinite(t))
+		return 0;
 	return nb_stats_betai(df / 2, 0.5, df / (df + t * t));
+}
+
+double nb_stats_t_crit(double alpha, double df)
+{
+	double lo = 0, hi = 1e3;
+
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (nb_stats_t_p(mid, df) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
 }

@@ -1,5 +1,7 @@
 /*
- * stats.h - summary statistics over a small sample (iterations of a run).
+ * stats.h - the statistics of small samples (the iterations of a run):
+ *           summaries, robust spread, and Student's t for compare's
+ *           run-level test (compare/compare.c) and the trend's band.
  */
 #ifndef NB_STATS_H
 #define NB_STATS_H
@@ -16,34 +18,21 @@ struct nb_summary {
 void nb_stats_summary(const double *v, size_t n, struct nb_summary *out);
 double nb_stats_median(const double *v, size_t n);
 
-/*
- * Significance of a difference between two small samples (the iterations
- * of a workload in two runs).  Both return a two-sided p-value in [0, 1].
- */
+/* The mean of N values (0 when N is 0), and the sum of their squared
+ * deviations from it. */
+double nb_stats_mean(const double *v, size_t n);
+double nb_stats_ss(const double *v, size_t n);
 
-/* Mann-Whitney U: U of X (count of pairs x > y, ties half), and the
- * two-sided p-value P(|U' - nx*ny/2| >= |U - nx*ny/2|) under the
- * permutation distribution.  Exact (every split of the pooled mid-ranks,
- * so ties are handled exactly) when nx + ny <= NB_MW_EXACT_MAX; above that
- * the normal approximation with tie and continuity correction.  EXACT
- * says which.  0, or -EINVAL when a sample is empty. */
-#define NB_MW_EXACT_MAX 60
-struct nb_mw {
-	double u;
-	double p;
-	int exact;
-};
-int nb_stats_mann_whitney(const double *x, size_t nx, const double *y,
-			  size_t ny, struct nb_mw *out);
+/* The median absolute deviation of N values, scaled by NB_STATS_MAD_SD to
+ * estimate a normal standard deviation: a spread that single collapsed
+ * iterations (noise on a shared machine) do not blow up.  0 when N is 0. */
+#define NB_STATS_MAD_SD 1.4826
+double nb_stats_mad(const double *v, size_t n);
 
-/* The smallest two-sided p the exact U test can reach with these sample
- * sizes (all of one sample beyond all of the other): 2 / C(nx+ny, nx).
- * 0.1 for 3 vs 3, 0.057 for 3 vs 4, 0.029 for 4 vs 4. */
-double nb_stats_mw_pmin(size_t nx, size_t ny);
-
-/* Welch's unequal-variance t-test; two-sided p.  Needs nx, ny >= 2.
- * Both variances 0: p = 0 when the means differ, 1 when they are equal. */
-double nb_stats_welch_p(const double *x, size_t nx, const double *y, size_t ny);
+/* Student's t: the two-sided p of T with DF degrees of freedom (0 for an
+ * infinite T), and the T beyond which that p falls below ALPHA. */
+double nb_stats_t_p(double t, double df);
+double nb_stats_t_crit(double alpha, double df);
 
 /* Regularised incomplete beta function I_x(a, b) (for the t distribution). */
 double nb_stats_betai(double a, double b, double x);

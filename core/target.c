@@ -18,11 +18,49 @@ static int check_ops(const struct nb_runner_ops *o)
 		 o->rename));
 }
 
+/* --span: the window shrinks to its first part, in whole blocks. */
+static int apply_span(struct nb_target *t)
+{
+	const struct nb_span *sp = &t->cfg->span;
+	uint64_t of = t->capacity, bytes, bs = t->block_size ? t->block_size : 1;
+	char what[64];
+
+	if (!sp->bytes && !sp->pct)
+		return 0;
+	if (!(t->caps & NB_CAP_BLOCK))
+		return nb_err(-EINVAL, "target '%s': --span is for a device, a LUN "
+			      "or a file, not the directory of a file target: "
+			      "give one of those, or a smaller --size",
+			      t->cfg->name);
+	if (sp->pct)
+		snprintf(what, sizeof(what), "%g%%", sp->pct);
+	else
+		snprintf(what, sizeof(what), "%llu bytes",
+			 (unsigned long long)sp->bytes);
+	bytes = sp->pct ? (uint64_t)((double)of * sp->pct / 100) : sp->bytes;
+	if (bytes > of)
+		return nb_err(-EINVAL, "target '%s': --span %s is beyond the end of "
+			      "the target (%llu bytes): it accepts a percentage "
+			      "in (0, 100] or a size up to the target's",
+			      t->cfg->name, what, (unsigned long long)of);
+	bytes -= bytes % bs;
+	if (!bytes)
+		return nb_err(-EINVAL, "target '%s': --span %s is less than one "
+			      "%llu-byte block", t->cfg->name, what,
+			      (unsigned long long)bs);
+	t->capacity = bytes;
+	t->span_of = of;
+	return 0;
+}
+
 int nb_target_open_ops(struct nb_target *t, const struct nb_target_cfg *cfg,
 		       const struct nb_runner_ops *ops)
 {
+	int rc;
+
 	memset(t, 0, sizeof(*t));
 	t->cfg = cfg;
+	t->attach = cfg->attach;
 	nb_url_redact(cfg->url, t->desc, sizeof(t->desc));
 	if (!ops)
 		return nb_err(-EINVAL, "target '%s': no runner for '%s://' URLs",
@@ -32,7 +70,8 @@ int nb_target_open_ops(struct nb_target *t, const struct nb_target_cfg *cfg,
 	t->ops = ops;
 	t->caps = ops->caps;
 	t->block_size = 1;
-	return ops->open(t);
+	rc = ops->open(t);
+	return rc ? rc : apply_span(t);
 }
 
 void nb_target_close(struct nb_target *t)
@@ -40,6 +79,31 @@ void nb_target_close(struct nb_target *t)
 	if (t->ops)
 		t->ops->close(t);
 	t->ops = NULL;
+}
+
+int nb_target_reconnect(struct nb_target *t)
+{
+	const struct nb_runner_ops *ops = t->ops;
+	const struct nb_target_cfg *cfg = t->cfg;
+	uint64_t filled = t->filled, cached = t->cached_opens;
+
+	if (ops) {
+		t->detach = 1;
+		ops->close(t);
+	}
+	ops = ops ? ops : cfg->ops;
+	memset(t, 0, sizeof(*t));
+	t->cfg = cfg;
+	nb_url_redact(cfg->url, t->desc, sizeof(t->desc));
+	if (!ops)
+		return nb_err(-EINVAL, "target '%s': not open", cfg->name);
+	t->ops = ops;
+	t->caps = ops->caps;
+	t->block_size = 1;
+	t->attach = 1;
+	t->filled = filled;
+	t->cached_opens = cached;
+	return ops->open(t);
 }
 
 int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,

@@ -75,6 +75,13 @@ struct nb_io {
 	void *rpriv;             /* the runner's */
 };
 
+/* --span: the first part of a device, LUN or file every workload (and
+ * the preconditioning) is limited to: BYTES, or PCT of it (0: all). */
+struct nb_span {
+	uint64_t bytes;
+	double pct;
+};
+
 /* What a target was configured with ([target NAME] and the command line). */
 struct nb_target_cfg {
 	char name[64];
@@ -84,10 +91,13 @@ struct nb_target_cfg {
 	int destroy_data;        /* allowed to overwrite a LUN that holds data */
 	int keep;                /* keep the scratch directory */
 	uint64_t offset, size;   /* window on a block target (0: all of it) */
+	struct nb_span span;     /* limits the window further (--span) */
 	char engine[16];         /* "" (native) or "fio" */
 	char ioengine[32];       /* for the fio engine */
 	const struct nb_fio_clients *clients;  /* run through fio on these hosts */
 	const char *run_id;      /* names the scratch directory nasbench.<run-id> */
+	int attach;              /* use the scratch directory nasbench.<run-id>
+	                          * a crashed run left (crashcheck --verify) */
 	/* the runner, when not the one of the URL's scheme (tests) */
 	const struct nb_runner_ops *ops;
 };
@@ -111,8 +121,8 @@ struct nb_runner_ops {
 	unsigned caps;           /* enum nb_cap: the most this runner can do */
 	/* 1: the kernel or the device writes each read into the caller's
 	 * buffer (posix), so every I/O in flight has a buffer of its own, as
-	 * fio gives it (one shared buffer stays in the CPU's cache: posix
-	 * seq512k-read measured 1.32x fio's MB/s with one).  0: the runner
+	 * fio gives it (one shared buffer would stay in the CPU's cache and
+	 * flatter the figures; docs/fio.md).  0: the runner
 	 * copies each reply out of its own receive buffers (libiscsi, libnfs)
 	 * and reads nobody checks share one, a copy into QD buffers their own
 	 * tools (iscsi-perf) do not make. */
@@ -148,6 +158,14 @@ struct nb_runner_ops {
 	int64_t (*pio)(struct nb_file *f, int op, void *buf, uint32_t len,
 		       uint64_t off, unsigned fua);
 
+	/* Optional: discard (TRIM / UNMAP) the LEN bytes at OFF of F (a block
+	 * window from its start, or a file), so the device may free them:
+	 * BLKDISCARD, FALLOC_FL_PUNCH_HOLE, SCSI UNMAP.  F is open for writing
+	 * (the data-loss guard passed).  *HOW names the call used.  0,
+	 * -EOPNOTSUPP when the target refuses it, or -errno (detail set). */
+	int (*discard)(struct nb_file *f, uint64_t off, uint64_t len,
+		       const char **how);
+
 	/* Metadata (NB_CAP_META), paths relative to the scratch directory. */
 	int (*mkdir)(struct nb_target *t, const char *path);
 	int (*rmdir)(struct nb_target *t, const char *path);
@@ -172,6 +190,11 @@ struct nb_runner_ops {
 	 * (detail set) when the target URL holds a user or password. */
 	int (*remote_path)(struct nb_target *t, const char *name, char *url,
 			   size_t ulen, char *path, size_t plen, uint64_t *base);
+
+	/* Optional: one protocol round trip that touches no data (NFS NULL,
+	 * iSCSI NOP-Out), its time into *RTT_NS: the link's floor latency.
+	 * Called with no I/O in flight.  0 or -errno (detail set). */
+	int (*ping)(struct nb_target *t, uint64_t *rtt_ns);
 };
 
 struct nb_target {
@@ -185,10 +208,15 @@ struct nb_target {
 	                          * that this run is known to have written, as
 	                          * each writer counts what really completed
 	                          * (nb_wl_wrote); reads prefill the rest */
+	uint64_t span_of;        /* --span: the bytes the span was taken of
+				  * (0: no span) */
 	uint64_t cached_opens;   /* opens that asked for O_DIRECT and went
 	                          * through the client's page cache (refused) */
 	char leftover[1400];     /* set by close: what it could not remove from
 	                          * the target, and why (the result records it) */
+	int attach;              /* open: the scratch directory exists (made if
+	                          * the box lost it), it is still this run's */
+	int detach;              /* close: leave the scratch directory as it is */
 	void *priv;
 };
 
@@ -197,6 +225,12 @@ struct nb_target {
 int nb_target_open_ops(struct nb_target *t, const struct nb_target_cfg *cfg,
 		       const struct nb_runner_ops *ops);
 void nb_target_close(struct nb_target *t);
+
+/* The box went away (crashed, rebooted) and may be back: drop T's
+ * connection without touching the target and open it again, on the same
+ * scratch directory (a file target) or LUN window.  0 or -errno (detail
+ * set); T is closed either way until it succeeds. */
+int nb_target_reconnect(struct nb_target *t);
 
 /* Blocking one-shot I/O (for setup and synchronous phases like bonnie's):
  * ops->pio when the runner has one, else submit + reap; call it with no

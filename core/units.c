@@ -236,7 +236,3 @@ char *nb_fmt_money(double v, const char *currency, char *buf, size_t len)
 	return buf;
 }
 
-double nb_mb_s(double bytes_per_s)
-{
-	return bytes_per_s / 1e6;
-}

@@ -29,7 +29,5 @@ char *nb_fmt_capacity(double bytes, int binary, char *buf, size_t len);
 /* "400.00 EUR", "0.6667 EUR" (4 decimals below 1), "400.00" without a
  * CURRENCY ("" or NULL), "unknown" when V < 0. */
 char *nb_fmt_money(double v, const char *currency, char *buf, size_t len);
-/* "93.8": bytes/s as MB/s (10^6). */
-double nb_mb_s(double bytes_per_s);
 
 #endif

@@ -152,6 +152,8 @@ int nb_fio_jobfile(const struct nb_fio_job *j, char *buf, size_t len)
 	put(&o, "rw=%s\n", rw_name(s));
 	if (s->rw == NB_RW_MIX)
 		put(&o, "rwmixread=%d\n", s->read_pct);
+	if (s->pattern == NB_PAT_RAND && s->rand_pct > 0 && s->rand_pct < 100)
+		put(&o, "percentage_random=%d\n", s->rand_pct);
 	put(&o, "bs=%u\n", s->bs);
 	put(&o, "iodepth=%u\n", s->qd);
 	if (!remote)

@@ -215,6 +215,73 @@ int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
 	return gp_end(&g, dir);
 }
 
+/* Whether the Y values of L (and LIMIT) span 30x or more. */
+static int wide_y(const struct nb_lines *l, double limit)
+{
+	double lo = limit > 0 ? limit : INFINITY, hi = limit > 0 ? limit : 0;
+
+	for (size_t s = 0; s < l->nseries; s++)
+		for (size_t i = 0; i < l->n[s]; i++)
+			if (l->y[s][i] > 0) {
+				lo = fmin(lo, l->y[s][i]);
+				hi = fmax(hi, l->y[s][i]);
+			}
+	return hi > 0 && hi / lo >= 30;
+}
+
+/* Series S's knee and capacity points as data blocks $kS and $cS. */
+static void curve_marks(FILE *f, const struct nb_curve *c, size_t s)
+{
+	if (c->knee_x && isfinite(c->knee_x[s]))
+		fprintf(f, "$k%zu << EOD\n%.6g %.6g\nEOD\n", s, c->knee_x[s],
+			c->knee_y[s]);
+	if (c->cap_x && isfinite(c->cap_x[s]))
+		fprintf(f, "$c%zu << EOD\n%.6g %.6g\nEOD\n", s, c->cap_x[s],
+			c->cap_y[s]);
+}
+
+int nb_chart_curve(const char *dir, const struct nb_curve *c)
+{
+	const struct nb_lines *l = &c->l;
+	struct gp g;
+	FILE *f;
+	int rc = gp_begin(&g, l->name, l->title, l->ylabel, 3 * l->nseries + 1, W);
+
+	if (rc)
+		return rc;
+	f = g.f;
+	fputs("set xlabel ", f), gp_str(f, l->xlabel), fputc('\n', f);
+	fputs("set xrange [0:*]\nset grid xtics\nset offsets 0, graph 0.05, "
+	      "graph 0.05, 0\n", f);
+	fputs(wide_y(l, c->limit) ? "set logscale y\n" : "set yrange [0:*]\n", f);
+	for (size_t s = 0; s < l->nseries; s++) {
+		fprintf(f, "$s%zu << EOD\n", s);
+		for (size_t i = 0; i < l->n[s]; i++)
+			fprintf(f, "%.6g %.6g\n", l->x[s][i], l->y[s][i]);
+		fputs("EOD\n", f);
+		curve_marks(f, c, s);
+	}
+	fputs("plot", f);
+	for (size_t s = 0; s < l->nseries; s++) {
+		fprintf(f, "%s $s%zu using 1:2 with linespoints lw 2 pt 7 lt %zu title ",
+			s ? "," : "", s, s + 1);
+		gp_str(f, l->series[s]);
+		if (c->knee_x && isfinite(c->knee_x[s]))
+			fprintf(f, ", $k%zu using 1:2 with points pt 6 ps 2.5 lw 2 lt %zu "
+				"title \"knee\"", s, s + 1);
+		if (c->cap_x && isfinite(c->cap_x[s]))
+			fprintf(f, ", $c%zu using 1:2 with points pt 9 ps 2.5 lt %zu "
+				"title \"capacity\"", s, s + 1);
+	}
+	if (c->limit > 0) {
+		fprintf(f, ", %.6g with lines dt 2 lw 2 lc rgb \"#c00000\" title ",
+			c->limit);
+		gp_str(f, c->limit_title ? c->limit_title : "objective");
+	}
+	fputc('\n', f);
+	return gp_end(&g, dir);
+}
+
 struct job {
 	struct nb_spawn sp;
 	const char *name;

@@ -35,6 +35,19 @@ int nb_chart_lines(const char *dir, const struct nb_lines *l);
 int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
 		      int percent);
 
+/* A response-time curve (docs/capacity.md): series S's steps as a line
+ * with points (X throughput, Y latency); LIMIT > 0 the objective as a
+ * dashed level line titled LIMIT_TITLE; per series S its knee (KNEE_X[S],
+ * KNEE_Y[S]) and capacity (CAP_X[S], CAP_Y[S]) marked where not NAN.  Y
+ * on a log scale when its values span 30x or more. */
+struct nb_curve {
+	struct nb_lines l;
+	double limit;
+	const char *limit_title;
+	const double *knee_x, *knee_y, *cap_x, *cap_y;
+};
+int nb_chart_curve(const char *dir, const struct nb_curve *c);
+
 /* Run gnuplot on NAME.gp for each name, two at a time.  PROG is the
  * gnuplot program (NULL: $NASBENCH_GNUPLOT or "gnuplot").  0; -ENOENT when
  * gnuplot cannot be run ("gnuplot not found ..."); -EIO when it failed on

@@ -2,7 +2,9 @@
  * csv.c - 'nasbench export --csv': results as one CSV table for a
  * spreadsheet, a row per result x workload entry x iteration; the labels
  * of every result and the metrics of every workload are columns (empty
- * where a row has none).  RFC 4180 quoting.
+ * where a row has none).  A load sweep's iteration is followed by a row
+ * per step (columns step, outstanding and the step's figures; only when
+ * some result has a sweep).  RFC 4180 quoting.
  */
 #include "csv.h"
 #include "../core/metrics.h"
@@ -56,48 +58,128 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int nb_report_csv(json_t *const *docs, const char *const *paths, size_t n,
-		  FILE *out)
-{
-	json_t *labels = json_object(), *metrics = json_object(), *v, *e, *it;
-	const char **lk, **mk, *k;
-	size_t nl = 0, nm = 0, i, j, x;
-	char url[1024];
+/* The columns of the table: the labels and metrics any row has, and
+ * whether a sweep's steps get rows (then the step's figures are metric
+ * columns too). */
+struct cols {
+	const char **lk, **mk;
+	size_t nl, nm;
+	int steps;
+	json_t *labels, *metrics;
+};
 
+/* Metric columns of a sweep step ST: its numbers and verdicts, but the
+ * ones that have columns of their own or are no figure. */
+static void step_columns(struct cols *c, const json_t *st)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)st, k, v)
+		if ((json_is_number(v) || json_is_boolean(v)) &&
+		    strcmp(k, "outstanding") && strcmp(k, "qd") && strcmp(k, "clients"))
+			json_object_set_new(c->metrics, k, json_true());
+}
+
+static void columns(struct cols *c, json_t *const *docs, size_t n)
+{
+	json_t *v, *e, *it, *st;
+	const char *k;
+	size_t i, j, x, y;
+
+	c->labels = json_object();
+	c->metrics = json_object();
 	for (i = 0; i < n; i++) {
 		json_object_foreach(json_object_get(docs[i], "labels"), k, v)
-			json_object_set_new(labels, k, json_true());
+			json_object_set_new(c->labels, k, json_true());
 		json_array_foreach(json_object_get(docs[i], "results"), j, e)
-			json_array_foreach(json_object_get(e, "iterations"), x, it)
+			json_array_foreach(json_object_get(e, "iterations"), x, it) {
 				json_object_foreach(json_object_get(it, "metrics"), k, v)
 					if (json_is_number(v))
-						json_object_set_new(metrics, k, json_true());
+						json_object_set_new(c->metrics, k, json_true());
+				json_array_foreach(json_object_get(json_object_get(it, "sweep"),
+								   "steps"), y, st) {
+					c->steps = 1;
+					step_columns(c, st);
+				}
+			}
 	}
-	lk = calloc(json_object_size(labels) + 1, sizeof(*lk));
-	mk = calloc(json_object_size(metrics) + 1, sizeof(*mk));
-	json_object_foreach(labels, k, v)
-		lk[nl++] = k;
-	json_object_foreach(metrics, k, v)
-		mk[nm++] = k;
-	qsort(lk, nl, sizeof(*lk), cmp_str);
-	nb_metric_sort(mk, nm);
+	c->lk = calloc(json_object_size(c->labels) + 1, sizeof(*c->lk));
+	c->mk = calloc(json_object_size(c->metrics) + 1, sizeof(*c->mk));
+	json_object_foreach(c->labels, k, v)
+		c->lk[c->nl++] = k;
+	json_object_foreach(c->metrics, k, v)
+		c->mk[c->nm++] = k;
+	qsort(c->lk, c->nl, sizeof(*c->lk), cmp_str);
+	nb_metric_sort(c->mk, c->nm);
+}
+
+static void header(FILE *out, const struct cols *c)
+{
 	csv_field(out, "file", 1);
 	for (const char *h = "run_id\0started\0host\0version\0target\0url\0workload\0"
 			     "status\0iteration\0"; *h; h += strlen(h) + 1)
 		csv_field(out, h, 0);
-	for (i = 0; i < nl; i++)
-		csv_field(out, lk[i], 0);
-	for (i = 0; i < NSPEC; i++) {
+	if (c->steps)
+		csv_field(out, "step", 0), csv_field(out, "outstanding", 0);
+	for (size_t i = 0; i < c->nl; i++)
+		csv_field(out, c->lk[i], 0);
+	for (size_t i = 0; i < NSPEC; i++) {
 		char h[64];
 
 		snprintf(h, sizeof(h), "spec.%s", spec_keys[i]);
 		csv_field(out, h, 0);
 	}
-	for (i = 0; i < nm; i++)
-		csv_field(out, mk[i], 0);
+	for (size_t i = 0; i < c->nm; i++)
+		csv_field(out, c->mk[i], 0);
 	fputs("\r\n", out);
+}
+
+/* One row: iteration X (0-based) of entry E of document D; with a sweep
+ * step ST (STEP 1-based) its figures, else the iteration's metrics. */
+static void row(FILE *out, const struct cols *c, const char *path, const json_t *d,
+		const json_t *e, const char *url, size_t x, const json_t *m,
+		size_t step, const json_t *st)
+{
+	char num[32];
+
+	csv_field(out, path, 1);
+	csv_field(out, nb_jstr(d, "run_id"), 0);
+	csv_field(out, nb_jstr(d, "started"), 0);
+	csv_field(out, nb_jstr(json_object_get(d, "client"), "hostname"), 0);
+	csv_field(out, nb_jstr(d, "version"), 0);
+	csv_field(out, nb_jstr(e, "target"), 0);
+	csv_field(out, url, 0);
+	csv_field(out, nb_jstr(e, "workload"), 0);
+	csv_field(out, nb_jstr(e, "status"), 0);
+	snprintf(num, sizeof(num), "%zu", x + 1);
+	csv_field(out, num, 0);
+	if (c->steps) {
+		snprintf(num, sizeof(num), "%zu", step);
+		csv_field(out, st ? num : "", 0);
+		csv_json(out, json_object_get(st, "outstanding"));
+	}
+	for (size_t l = 0; l < c->nl; l++)
+		csv_field(out, nb_jstr(json_object_get(d, "labels"), c->lk[l]), 0);
+	for (size_t s = 0; s < NSPEC; s++)
+		csv_json(out, json_object_get(json_object_get(e, "spec"), spec_keys[s]));
+	for (size_t l = 0; l < c->nm; l++)
+		csv_json(out, json_object_get(st ? st : m, c->mk[l]));
+	fputs("\r\n", out);
+}
+
+int nb_report_csv(json_t *const *docs, const char *const *paths, size_t n,
+		  FILE *out)
+{
+	struct cols c = { 0 };
+	const json_t *e, *it, *t, *st;
+	size_t i, j, x, y;
+	char url[1024];
+
+	columns(&c, docs, n);
+	header(out, &c);
 	for (i = 0; i < n; i++) {
-		const json_t *d = docs[i], *t;
+		const json_t *d = docs[i];
 
 		json_array_foreach(json_object_get(d, "results"), j, e) {
 			const char *turl = "";
@@ -106,34 +188,19 @@ int nb_report_csv(json_t *const *docs, const char *const *paths, size_t n,
 				if (!strcmp(nb_jstr(t, "name"), nb_jstr(e, "target")))
 					turl = nb_url_redact(nb_jstr(t, "url"), url, sizeof(url));
 			json_array_foreach(json_object_get(e, "iterations"), x, it) {
-				char num[32];
 				const json_t *m = json_object_get(it, "metrics");
 
-				csv_field(out, paths[i], 1);
-				csv_field(out, nb_jstr(d, "run_id"), 0);
-				csv_field(out, nb_jstr(d, "started"), 0);
-				csv_field(out, nb_jstr(json_object_get(d, "client"), "hostname"), 0);
-				csv_field(out, nb_jstr(d, "version"), 0);
-				csv_field(out, nb_jstr(e, "target"), 0);
-				csv_field(out, turl, 0);
-				csv_field(out, nb_jstr(e, "workload"), 0);
-				csv_field(out, nb_jstr(e, "status"), 0);
-				snprintf(num, sizeof(num), "%zu", x + 1);
-				csv_field(out, num, 0);
-				for (size_t l = 0; l < nl; l++)
-					csv_field(out, nb_jstr(json_object_get(d, "labels"), lk[l]), 0);
-				for (size_t s = 0; s < NSPEC; s++)
-					csv_json(out, json_object_get(json_object_get(e, "spec"),
-								      spec_keys[s]));
-				for (size_t l = 0; l < nm; l++)
-					csv_json(out, json_object_get(m, mk[l]));
-				fputs("\r\n", out);
+				/* the iteration (a sweep's answers), then its steps */
+				row(out, &c, paths[i], d, e, turl, x, m, 0, NULL);
+				json_array_foreach(json_object_get(json_object_get(it, "sweep"),
+								   "steps"), y, st)
+					row(out, &c, paths[i], d, e, turl, x, m, y + 1, st);
 			}
 		}
 	}
-	free(lk);
-	free(mk);
-	json_decref(labels);
-	json_decref(metrics);
+	free(c.lk);
+	free(c.mk);
+	json_decref(c.labels);
+	json_decref(c.metrics);
 	return ferror(out) ? -1 : 0;
 }

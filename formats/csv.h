@@ -8,8 +8,9 @@
 #include <stdio.h>
 
 /* 'nasbench export --csv': NDOCS results as CSV, a row
- * per result x workload x iteration, labels and metrics as columns.  0 or
- * -1 on a write error. */
+ * per result x workload x iteration, labels and metrics as columns, and
+ * a row per step of a load sweep (columns step, outstanding).  0 or -1 on
+ * a write error. */
 int nb_report_csv(json_t *const *docs, const char *const *paths, size_t ndocs,
 		  FILE *out);
 

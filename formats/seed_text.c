@@ -61,6 +61,21 @@ static void bonnie(FILE *out, const json_t *wl)
 	fprintf(out, "  (files/s %%CP)\n");
 }
 
+/* syncprobe's timing verdict and crashcheck's beside it (run/crash.h). */
+static void durability(FILE *out, const json_t *doc)
+{
+	const json_t *d;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "durability"), i, d)
+		fprintf(out, "\ndurability of %s: syncprobe: %s (%s); crashcheck: %s; "
+			"%s\n", nb_jstr(d, "target"), nb_jstr(d, "syncprobe"),
+			json_is_true(json_object_get(d, "syncprobe_durable")) ?
+			"durable" : "not judged durable", nb_jstr(d, "crash"),
+			json_is_true(json_object_get(d, "agree")) ? "they agree" :
+			"they DISAGREE");
+}
+
 void nb_report_seed(FILE *out, const json_t *doc)
 {
 	const json_t *wl;
@@ -84,6 +99,10 @@ void nb_report_seed(FILE *out, const json_t *doc)
 				c / (double)json_integer_value(json_object_get(last,
 							       "threads")),
 				json_integer_value(json_object_get(last, "threads")));
+		} else if (!strcmp(w, "crashcheck") &&
+			   json_object_get(wl, "crash_verdict")) {
+			fprintf(out, "\ncrashcheck on %s: %s\n", nb_jstr(wl, "target"),
+				nb_jstr(json_object_get(wl, "crash_verdict"), "summary"));
 		} else if (!strcmp(w, "syncprobe")) {
 			fprintf(out, "\nsyncprobe on %s: %s\n", nb_jstr(wl, "target"),
 				nb_jstr(last, "verdict"));
@@ -96,4 +115,5 @@ void nb_report_seed(FILE *out, const json_t *doc)
 								"series_bw_bytes")));
 		}
 	}
+	durability(out, doc);
 }

@@ -10,7 +10,9 @@ static void cell(char *buf, size_t len, const json_t *wl, const char *metric,
 {
 	double v;
 
-	if (nb_result_stat(wl, metric, "median", &v))
+	/* a steady-state run's figure is its window's mean */
+	if (nb_result_stat(wl, metric, json_object_get(wl, "steady") ? "mean" :
+			   "median", &v))
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%.*f", decimals, v * scale);
@@ -48,9 +50,11 @@ void nb_report_text(FILE *out, const json_t *doc)
 		cell(p50, sizeof(p50), wl, "lat_p50_us", 1, 0);
 		cell(p99, sizeof(p99), wl, "lat_p99_us", 1, 0);
 		cell(p999, sizeof(p999), wl, "lat_p99.9_us", 1, 0);
-		fprintf(out, "%-12s %-20s %10s %5s %10s %9s %9s %9s %3zu  %s\n",
+		fprintf(out, "%-12s %-20s %10s %5s %10s %9s %9s %9s %3zu  %s%s\n",
 			nb_jstr(wl, "target"), nb_jstr(wl, "workload"), mb, sp, iops, p50,
-			p99, p999, n, nb_jstr(wl, "status"));
+			p99, p999, n, nb_jstr(wl, "status"),
+			nb_report_steady_state(wl) == 1 ? ", steady" :
+			nb_report_steady_state(wl) == 0 ? ", not steady" : "");
 	}
 	json_array_foreach(results, i, wl) {
 		const json_t *w;
@@ -64,5 +68,7 @@ void nb_report_text(FILE *out, const json_t *doc)
 			fprintf(out, "%s %s: warning: %s\n", nb_jstr(wl, "target"),
 				nb_jstr(wl, "workload"), json_string_value(w));
 	}
+	nb_report_sweeps(out, doc);
+	nb_report_steady(out, doc);
 	nb_report_seed(out, doc);
 }

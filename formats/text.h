@@ -15,4 +15,16 @@ void nb_report_text(FILE *out, const json_t *doc);
  * nothing when the run had none.  Called at the end of nb_report_text. */
 void nb_report_seed(FILE *out, const json_t *doc);
 
+/* A load sweep's answers, a line per swept target x workload (its last
+ * sweep's capacity, knee, saturation; the median over several); nothing
+ * without sweeps.  Called by nb_report_text. */
+void nb_report_sweeps(FILE *out, const json_t *doc);
+/* Steady state, preconditioning and TRIM of each entry, a line each
+ * (reports/steady_text.c); called by nb_report_text. */
+void nb_report_steady(FILE *out, const json_t *doc);
+
+/* 1: entry WL ran for steady state and reached it, 0: it did not (its
+ * figures are the last window's), -1: no steady-state run. */
+int nb_report_steady_state(const json_t *wl);
+
 #endif

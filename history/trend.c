@@ -80,26 +80,13 @@ static int write_html(const char *dir, const json_t *charts)
 	return rc;
 }
 
-int nb_history_trend(struct nb_history *h, const struct nb_history_filter *f,
-		     int last, const char *dir, int *ncharts)
+/* Every target/workload with figures in RUNS, each with its primary
+ * metric: { "TARGET/WORKLOAD": "metric" }. */
+static json_t *trend_keys(const json_t *runs)
 {
-	json_t *runs, *charts = json_array(), *seen = json_object(), *r, *wl;
-	size_t i, j, k, nruns;
-	int rc;
+	json_t *seen = json_object(), *r, *wl;
+	size_t i, j;
 
-	*ncharts = 0;
-	if ((rc = nb_history_list_docs(h, f, &runs)))
-		goto out;
-	nruns = json_array_size(runs);
-	if (!nruns) {
-		rc = nb_err(-ENOENT, "no run in the history '%s' matches", nb_history_file(h));
-		goto out;
-	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		rc = nb_err(-errno, "cannot create '%s': %s", dir, strerror(errno));
-		goto out;
-	}
-	/* every target/workload of the runs */
 	json_array_foreach(runs, i, r)
 		json_array_foreach(json_object_get(json_object_get(r, "doc"), "results"), j, wl)
 			if (!strcmp(nb_jstr(wl, "status"), "ok") && primary_of(wl)) {
@@ -110,81 +97,140 @@ int nb_history_trend(struct nb_history *h, const struct nb_history_filter *f,
 				if (!json_object_get(seen, key))
 					json_object_set_new(seen, key, json_string(primary_of(wl)));
 			}
-	{
-		const char *key;
-		json_t *mv;
-		const char **names = calloc(json_object_size(seen) + 1, sizeof(*names));
-		size_t nn = 0;
+	return seen;
+}
 
-		json_object_foreach(seen, key, mv) {
-			const char *metric = json_string_value(mv);
-			const struct nb_metric *m = nb_metric_find(metric);
-			char label[128], name[300], title[700], slug[300];
-			double *x = calloc(nruns, sizeof(double)), *y = calloc(nruns, sizeof(double));
-			double *bx = calloc(nruns, sizeof(double)), *bm = calloc(nruns, sizeof(double));
-			double *lo = calloc(nruns, sizeof(double)), *hi = calloc(nruns, sizeof(double));
-			size_t n = 0, nb = 0;
-			const char *slash = strchr(key, '/');
+/* One key's figures by run, oldest first (X, Y: N points), and the band
+ * beside each point after the first: the median of the LAST runs before
+ * it (BM) and that +- 1.4826 x their median absolute deviation (LO, HI),
+ * at BX (NB points). */
+struct trend {
+	double *x, *y, *bx, *bm, *lo, *hi;
+	size_t n, nb;
+};
 
-			snprintf(label, sizeof(label), "%s", m->label);
-			/* oldest first */
-			for (k = nruns; k-- > 0;) {
-				json_t *doc = json_object_get(json_array_get(runs, k), "doc");
-				char t[256];
-				json_t *e;
-				double v;
+static void trend_band(struct trend *t, int last)
+{
+	size_t from = t->n > (size_t)last ? t->n - (size_t)last : 0;
+	double w[1024], med, spread;
+	size_t c = 0;
 
-				snprintf(t, sizeof(t), "%.*s", (int)(slash - key), key);
-				e = nb_result_find(doc, t, slash + 1);
-				if (!e || nb_result_stat(e, metric, "median", &v))
-					continue;
-				x[n] = (double)(nruns - k);
-				y[n] = v * m->show_scale;
-				if (n >= 1) {
-					size_t from = n > (size_t)last ? n - (size_t)last : 0;
-					double w[1024], med, dev[1024];
-					size_t c = 0;
+	for (size_t q = from; q < t->n && c < 1024; q++)
+		w[c++] = t->y[q];
+	med = nb_stats_median(w, c);
+	spread = nb_stats_mad(w, c);
+	t->bx[t->nb] = t->x[t->n];
+	t->bm[t->nb] = med;
+	t->lo[t->nb] = med - spread;
+	t->hi[t->nb] = med + spread;
+	t->nb++;
+}
 
-					for (size_t q = from; q < n && c < 1024; q++)
-						w[c++] = y[q];
-					med = nb_stats_median(w, c);
-					for (size_t q = 0; q < c; q++)
-						dev[q] = fabs(w[q] - med);
-					bx[nb] = x[n];
-					bm[nb] = med;
-					lo[nb] = med - 1.4826 * nb_stats_median(dev, c);
-					hi[nb] = med + 1.4826 * nb_stats_median(dev, c);
-					nb++;
-				}
-				n++;
-			}
-			nb_chart_slug(slug, sizeof(slug), key);
-			snprintf(name, sizeof(name), "trend_%s", slug);
-			snprintf(title, sizeof(title), "%s: %s by run", key, label);
-			{
-				const char *series[] = { label, "baseline (median of previous)",
-							 "baseline - spread", "baseline + spread" };
-				const size_t ns[] = { n, nb, nb, nb };
-				const double *xs[] = { x, bx, bx, bx }, *ys[] = { y, bm, lo, hi };
-				struct nb_lines l = { name, title, "run (oldest first)", label,
-						      nb ? 4 : 1, series, ns, xs, ys };
+static void trend_series(struct trend *t, const json_t *runs, const char *key,
+			 const char *metric, const struct nb_metric *m, int last)
+{
+	size_t nruns = json_array_size(runs);
+	const char *slash = strchr(key, '/');
+	char target[256];
 
-				rc = n ? nb_chart_lines(dir, &l) : 0;
-			}
-			if (n && !rc) {
-				json_array_append_new(charts, json_pack("{s:s, s:s}", "name", name,
-									"title", title));
-				names[nn++] = json_string_value(json_object_get(
-					json_array_get(charts, json_array_size(charts) - 1), "name"));
-			}
-			free(x), free(y), free(bx), free(bm), free(lo), free(hi);
-			if (rc)
-				break;
-		}
-		if (!rc && nn)
-			rc = nb_chart_render(dir, names, nn, NULL);
-		free(names);
+	snprintf(target, sizeof(target), "%.*s", (int)(slash - key), key);
+	for (size_t k = nruns; k-- > 0;) {
+		json_t *doc = json_object_get(json_array_get(runs, k), "doc");
+		json_t *e = nb_result_find(doc, target, slash + 1);
+		double v;
+
+		if (!e || nb_result_stat(e, metric, "median", &v))
+			continue;
+		t->x[t->n] = (double)(nruns - k);
+		t->y[t->n] = v * m->show_scale;
+		if (t->n >= 1)
+			trend_band(t, last);
+		t->n++;
 	}
+}
+
+/* KEY's chart (with METRIC's figures) into DIR, listed in CHARTS when it
+ * has any.  0 or -errno. */
+static int trend_chart(const char *dir, const json_t *runs, const char *key,
+		       const char *metric, int last, json_t *charts)
+{
+	const struct nb_metric *m = nb_metric_find(metric);
+	size_t nruns = json_array_size(runs);
+	char label[128], name[300], title[700], slug[300];
+	struct trend t = {
+		.x = calloc(nruns, sizeof(double)), .y = calloc(nruns, sizeof(double)),
+		.bx = calloc(nruns, sizeof(double)), .bm = calloc(nruns, sizeof(double)),
+		.lo = calloc(nruns, sizeof(double)), .hi = calloc(nruns, sizeof(double)),
+	};
+	const char *series[] = { label, "baseline (median of previous)",
+				 "baseline - spread", "baseline + spread" };
+	int rc = 0;
+
+	snprintf(label, sizeof(label), "%s", m->label);
+	trend_series(&t, runs, key, metric, m, last);
+	nb_chart_slug(slug, sizeof(slug), key);
+	snprintf(name, sizeof(name), "trend_%s", slug);
+	snprintf(title, sizeof(title), "%s: %s by run", key, label);
+	if (t.n) {
+		const size_t ns[] = { t.n, t.nb, t.nb, t.nb };
+		const double *xs[] = { t.x, t.bx, t.bx, t.bx };
+		const double *ys[] = { t.y, t.bm, t.lo, t.hi };
+		struct nb_lines l = { name, title, "run (oldest first)", label,
+				      t.nb ? 4 : 1, series, ns, xs, ys };
+
+		rc = nb_chart_lines(dir, &l);
+		if (!rc)
+			json_array_append_new(charts, json_pack("{s:s, s:s}", "name",
+								name, "title", title));
+	}
+	free(t.x), free(t.y), free(t.bx), free(t.bm), free(t.lo), free(t.hi);
+	return rc;
+}
+
+/* A chart per key of SEEN into DIR, listed in CHARTS, and their SVGs. */
+static int trend_charts(const char *dir, const json_t *runs, json_t *seen,
+			int last, json_t *charts)
+{
+	const char **names = calloc(json_object_size(seen) + 1, sizeof(*names));
+	const char *key;
+	size_t nn = 0;
+	json_t *mv;
+	int rc = 0;
+
+	json_object_foreach(seen, key, mv) {
+		size_t had = json_array_size(charts);
+
+		rc = trend_chart(dir, runs, key, json_string_value(mv), last, charts);
+		if (rc)
+			break;
+		if (json_array_size(charts) > had)
+			names[nn++] = nb_jstr(json_array_get(charts, had), "name");
+	}
+	if (!rc && nn)
+		rc = nb_chart_render(dir, names, nn, NULL);
+	free(names);
+	return rc;
+}
+
+int nb_history_trend(struct nb_history *h, const struct nb_history_filter *f,
+		     int last, const char *dir, int *ncharts)
+{
+	json_t *runs = NULL, *charts = json_array(), *seen = NULL;
+	int rc;
+
+	*ncharts = 0;
+	if ((rc = nb_history_list_docs(h, f, &runs)))
+		goto out;
+	if (!json_array_size(runs)) {
+		rc = nb_err(-ENOENT, "no run in the history '%s' matches", nb_history_file(h));
+		goto out;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		rc = nb_err(-errno, "cannot create '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	seen = trend_keys(runs);
+	rc = trend_charts(dir, runs, seen, last, charts);
 	if (!rc)
 		rc = write_html(dir, charts);
 	if (!rc)

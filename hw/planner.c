@@ -311,8 +311,8 @@ static double in_place(const struct nb_planner_in *in, const struct nb_planner_o
  * of its own ceiling (--box-mbs) handles each byte twice, into the log and
  * out with the group: the times add (at most 1/(1/box + 1/stream)).  The
  * lab's writers wait while a group syncs (its SLOG idle for seconds, the
- * disks busy): on 2 cores, box 129 MB/s, raidz1 of 5 gave 38.2 MB/s, the
- * sum 48.9, the pool alone 78.6. */
+ * disks busy), so the lab writes below even that sum (docs/hw.md has the
+ * figures). */
 static double sync_rate(const struct nb_planner_in *in, const struct nb_planner_out *o,
 			const struct nb_planner_slog *slog)
 {

@@ -191,57 +191,55 @@ static int vdev_type(const char *s, enum nb_pool_kind *kind, int *parity)
 	return -1;
 }
 
-int nb_pool_parse_layout(const char *s, int n, struct nb_pool_layout *l)
+/* NAME as KxTYPE ("2xraidz1": K vdevs of one type over the N disks):
+ * whether it is one; then *RC is 0 or -EINVAL (S, as the user wrote it,
+ * named in the message). */
+static int parse_vdevs(const char *s, const char *name, int n,
+		       struct nb_pool_layout *l, int *rc)
 {
-	const char *name = s, *x;
+	const char *x = name;
 	char type[16];
-	int k = 0;
+	int k = 0, min;
 
-	memset(l, 0, sizeof(*l));
-	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (!strcasecmp(name, aliases[i].alias))
-			name = aliases[i].name;
-	l->zfs = 1;
-	l->nvdevs = 1;
-	l->width = n;
-	/* KxTYPE */
-	x = name;
 	while (isdigit((unsigned char)*x)) {
 		/* past the largest pool, stop counting (no int overflow) */
 		if (k <= NB_POOL_MAX_DISKS)
 			k = k * 10 + (*x - '0');
 		x++;
 	}
-	if (x > name && (*x == 'x' || *x == 'X') && k > 0 && k <= NB_POOL_MAX_DISKS &&
-	    !vdev_type(x + 1, &l->kind, &l->parity)) {
-		int min = l->kind == NB_POOL_MIRROR ? 2 : l->parity + 2;
-
-		if (n % k)
-			return nb_err(-EINVAL, "layout '%s': %d disks do not split into "
-				      "%d equal vdevs", s, n, k);
-		if (n / k < min)
-			return nb_err(-EINVAL, "layout '%s' needs at least %d disks per "
-				      "vdev, not %d (%d disks in %d vdevs)", s, min,
-				      n / k, n, k);
-		l->nvdevs = k;
-		l->width = n / k;
-		if (l->kind == NB_POOL_MIRROR)
-			snprintf(type, sizeof(type), "mirror");
-		else
-			snprintf(type, sizeof(type), "raidz%d", l->parity);
-		if (k == 1)
-			snprintf(l->name, sizeof(l->name), "%s", type);
-		else
-			snprintf(l->name, sizeof(l->name), "%dx%s", k, type);
+	if (x == name || (*x != 'x' && *x != 'X') || k <= 0 || k > NB_POOL_MAX_DISKS ||
+	    vdev_type(x + 1, &l->kind, &l->parity))
 		return 0;
+	min = l->kind == NB_POOL_MIRROR ? 2 : l->parity + 2;
+	if (n % k) {
+		*rc = nb_err(-EINVAL, "layout '%s': %d disks do not split into "
+			     "%d equal vdevs", s, n, k);
+		return 1;
 	}
-	if (!vdev_type(name, &l->kind, &l->parity)) {
-		int min = l->kind == NB_POOL_MIRROR ? 2 : l->parity + 2;
+	if (n / k < min) {
+		*rc = nb_err(-EINVAL, "layout '%s' needs at least %d disks per "
+			     "vdev, not %d (%d disks in %d vdevs)", s, min,
+			     n / k, n, k);
+		return 1;
+	}
+	l->nvdevs = k;
+	l->width = n / k;
+	if (l->kind == NB_POOL_MIRROR)
+		snprintf(type, sizeof(type), "mirror");
+	else
+		snprintf(type, sizeof(type), "raidz%d", l->parity);
+	if (k == 1)
+		snprintf(l->name, sizeof(l->name), "%s", type);
+	else
+		snprintf(l->name, sizeof(l->name), "%dx%s", k, type);
+	*rc = 0;
+	return 1;
+}
 
-		snprintf(l->name, sizeof(l->name), l->kind == NB_POOL_MIRROR ?
-			 "mirror" : "raidz%d", l->parity);
-		return n < min ? too_few(l->name, min, n) : 0;
-	}
+/* The layouts with a name of their own: stripe, raid10, md-raid5/6/10. */
+static int parse_named(const char *s, const char *name, int n,
+		       struct nb_pool_layout *l)
+{
 	if (!strcasecmp(name, "stripe")) {
 		snprintf(l->name, sizeof(l->name), "stripe");
 		l->kind = NB_POOL_STRIPE;
@@ -273,6 +271,30 @@ int nb_pool_parse_layout(const char *s, int n, struct nb_pool_layout *l)
 		       too_few(l->name, l->kind == NB_POOL_MD5 ? 3 : 4, n) : 0;
 	}
 	return unknown_layout(s);
+}
+
+int nb_pool_parse_layout(const char *s, int n, struct nb_pool_layout *l)
+{
+	const char *name = s;
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcasecmp(name, aliases[i].alias))
+			name = aliases[i].name;
+	l->zfs = 1;
+	l->nvdevs = 1;
+	l->width = n;
+	if (parse_vdevs(s, name, n, l, &rc))
+		return rc;
+	if (!vdev_type(name, &l->kind, &l->parity)) {
+		int min = l->kind == NB_POOL_MIRROR ? 2 : l->parity + 2;
+
+		snprintf(l->name, sizeof(l->name), l->kind == NB_POOL_MIRROR ?
+			 "mirror" : "raidz%d", l->parity);
+		return n < min ? too_few(l->name, min, n) : 0;
+	}
+	return parse_named(s, name, n, l);
 }
 
 /* ---- capacity ---- */

@@ -1,23 +1,28 @@
 /*
  * charts.c - the charts of 'nasbench report' as gnuplot inputs
  * (formats/chart.c draws them): throughput and IOPS across workloads, per
- * workload the latency percentiles, the throughput over time and the
- * other figures grouped by unit.
+ * workload the latency percentiles, the throughput over time, what the
+ * box did over the same seconds, and the other figures grouped by unit.
  */
 #include "model.h"
 #include "../formats/chart.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
+#include "../core/sweep.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Figures with charts of their own (the box's: box_chart()). */
 static int is_standard(const char *m)
 {
+	/* a sweep's step count and Little's-law tally: no chart of their own */
 	return !strcmp(m, "bw_bytes") || !strcmp(m, "iops") ||
-	       !strcmp(m, "seconds") || !strncmp(m, "lat_", 4);
+	       !strcmp(m, "seconds") || !strncmp(m, "lat_", 4) ||
+	       !strcmp(m, "sweep_steps") || !strcmp(m, "little_failed") ||
+	       !strncmp(m, "box_", 4);
 }
 
 /* The unit group of a non-standard metric: the table's unit, else the
@@ -113,8 +118,8 @@ static int bars(struct nb_report *r, const char *dir, const char *name,
 
 /* The iteration of C for WL whose bw_bytes is the median, if it carries a
  * per-second series; else the first that carries one. */
-static const json_t *series_of(const struct nb_report *r, const struct nb_report_cfg *c,
-			       const char *wl)
+static const json_t *iteration_of(const struct nb_report *r,
+				  const struct nb_report_cfg *c, const char *wl)
 {
 	const json_t *best = NULL;
 	double med = NAN, dist = INFINITY;
@@ -134,7 +139,7 @@ static const json_t *series_of(const struct nb_report *r, const struct nb_report
 				   fabs(json_number_value(bw) - med) : INFINITY / 2;
 
 			if (json_array_size(s) && (!best || d < dist))
-				best = s, dist = d;
+				best = it, dist = d;
 		}
 	});
 	return best;
@@ -189,7 +194,8 @@ static int cfg_chart(struct nb_report *r, const char *dir, const char *wl,
 static size_t series_line(const struct nb_report *r, size_t c, const char *wl,
 			  double **x, double **y)
 {
-	const json_t *sr = series_of(r, &r->cfgs[c], wl);
+	const json_t *sr = json_object_get(iteration_of(r, &r->cfgs[c], wl),
+					   "series_bw_bytes");
 	size_t len = json_array_size(sr);
 
 	if (len < 2)     /* one second is a point, not a line */
@@ -207,6 +213,105 @@ static const struct cfg_chart series_chart = {
 	"series", "throughput over time", "seconds into the run", "MB/s", 0, 0,
 	series_line,
 };
+
+#define BOX_LINES 10
+
+/* One line of the box chart: the series NAME of TEL (SCALE times each
+ * value), on the I/O series' time axis.  Its points, 0 when none. */
+static size_t box_line(const json_t *tel, const json_t *values, double scale,
+		       double **x, double **y)
+{
+	const json_t *t = json_object_get(json_object_get(tel, "series"), "t_ms");
+	double off = json_number_value(json_object_get(tel, "io_offset_ms"));
+	size_t n = json_array_size(t), m = 0;
+
+	*x = calloc(n + 1, sizeof(double));
+	*y = calloc(n + 1, sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		const json_t *v = json_array_get(values, i);
+
+		if (!json_is_number(v))
+			continue;
+		(*x)[m] = (json_number_value(json_array_get(t, i)) - off) / 1e3;
+		(*y)[m++] = json_number_value(v) * scale;
+	}
+	if (!m) {
+		free(*x), free(*y);
+		*x = *y = NULL;
+	}
+	return m;
+}
+
+/* Which disks the box chart shows: the pools' (not logs or caches), else
+ * those that were busy at all. */
+static int box_disk(const json_t *tel, const char *disk)
+{
+	const json_t *vd = json_object_get(tel, "vdevs"), *v, *d;
+	size_t i, k;
+
+	if (!json_array_size(vd))
+		return json_number_value(json_object_get(json_object_get(
+			json_object_get(tel, "summary"), "disk_busy_pct"), disk)) >= 1;
+	json_array_foreach(vd, i, v)
+		json_array_foreach(json_object_get(v, "disks"), k, d)
+			if (!json_is_true(json_object_get(v, "special")) &&
+			    !strcmp(json_string_value(d), disk))
+				return 1;
+	return 0;
+}
+
+/* Configuration C's chart under the throughput over time: what the box
+ * did over the same seconds of the same iteration (its busiest core,
+ * memory available, each disk's busy share; docs/telemetry.md). */
+static int box_cfg_chart(struct nb_report *r, const char *dir, const char *wl,
+			 const char *slug, int wl_index, size_t c)
+{
+	const json_t *tel = json_object_get(iteration_of(r, &r->cfgs[c], wl),
+					    "telemetry");
+	const json_t *se = json_object_get(tel, "series"), *arr;
+	double total = json_number_value(json_object_get(
+		json_object_get(tel, "summary"), "mem_total_bytes"));
+	const char *names[BOX_LINES];
+	double *x[BOX_LINES], *y[BOX_LINES];
+	size_t n[BOX_LINES], ns = 0;
+	char name[200], title[300], label[BOX_LINES][80];
+	const char *disk;
+	int rc = 0;
+
+	if (!tel)
+		return 0;
+	n[ns] = box_line(tel, json_object_get(se, "cpu_busy_max_pct"), 1, &x[ns], &y[ns]);
+	names[ns] = "CPU, the busiest core";
+	ns += n[ns] > 0;
+	if (total > 0) {
+		n[ns] = box_line(tel, json_object_get(se, "mem_avail_bytes"),
+				 100 / total, &x[ns], &y[ns]);
+		names[ns] = "memory available";
+		ns += n[ns] > 0;
+	}
+	json_object_foreach((json_t *)json_object_get(se, "disk_busy_pct"), disk, arr) {
+		if (ns == BOX_LINES || !box_disk(tel, disk))
+			continue;
+		n[ns] = box_line(tel, arr, 1, &x[ns], &y[ns]);
+		snprintf(label[ns], sizeof(label[ns]), "%s busy", disk);
+		names[ns] = label[ns];
+		ns += n[ns] > 0;
+	}
+	snprintf(name, sizeof(name), "box_%s_%zu", slug, c);
+	snprintf(title, sizeof(title), "%s: the box during it (%s)", wl, r->cfgs[c].name);
+	if (ns) {
+		struct nb_lines l = { name, title, "seconds into the run", "%", ns,
+				      names, n, (const double *const *)x,
+				      (const double *const *)y };
+
+		rc = nb_chart_lines_ax(dir, &l, 0, 1);
+		if (!rc)
+			add_chart(r, name, title, wl_index);
+	}
+	for (size_t i = 0; i < ns; i++)
+		free(x[i]), free(y[i]);
+	return rc;
+}
 
 struct bucket {
 	double lo;
@@ -267,6 +372,122 @@ static const struct cfg_chart cdf_chart = {
 	"latency, microseconds (log scale)", "% of I/Os", 1, 1, cdf_line,
 };
 
+/* ---- the response-time curve of a load sweep (docs/capacity.md) ---- */
+
+/* The sweep of C for WL whose capacity is nearest the median of the
+ * configuration's, or NULL. */
+static const json_t *sweep_of(const struct nb_report *r,
+			      const struct nb_report_cfg *c, const char *wl)
+{
+	const json_t *best = NULL;
+	double med = NAN, dist = INFINITY;
+	size_t n = nb_report_pool(r, c, wl, "iops_at_slo");
+
+	if (n)
+		med = nb_stats_median(r->v, n);
+	NB_REPORT_FOR_ENTRIES(r, c, wl, e, {
+		json_t *it;
+		size_t x;
+
+		json_array_foreach(json_object_get(e, "iterations"), x, it) {
+			json_t *sw = json_object_get(it, "sweep");
+			json_t *v = json_object_get(json_object_get(it, "metrics"),
+						    "iops_at_slo");
+			double d = json_is_number(v) && !isnan(med) ?
+				   fabs(json_number_value(v) - med) : INFINITY / 2;
+
+			if (json_array_size(json_object_get(sw, "steps")) &&
+			    (!best || d < dist))
+				best = sw, dist = d;
+		}
+	});
+	return best;
+}
+
+/* Sweep SW's steps as a line: IOPS across, the latency of the
+ * objective's first statistic (SLO, ms) up; its knee (K) and capacity
+ * (C: on the objective when interpolated, else at its step). */
+static size_t curve_series(const struct nb_slo *slo, const json_t *sw,
+			   double **x, double **y, double *kx, double *ky,
+			   double *cx, double *cy)
+{
+	const json_t *steps = json_object_get(sw, "steps"), *st;
+	const json_t *knee = json_object_get(sw, "knee");
+	const json_t *cap = json_object_get(sw, "capacity");
+	const char *m = nb_slo_stat_metric(slo->t[0].stat);
+	size_t n = json_array_size(steps), i;
+
+	*x = calloc(n, sizeof(double));
+	*y = calloc(n, sizeof(double));
+	json_array_foreach(steps, i, st) {
+		(*x)[i] = json_number_value(json_object_get(st, "iops"));
+		(*y)[i] = json_number_value(json_object_get(st, m)) / 1e3;
+	}
+	*kx = *ky = *cx = *cy = NAN;
+	if (json_is_object(knee)) {
+		size_t k = (size_t)json_integer_value(json_object_get(knee, "step"));
+
+		*kx = k < n ? (*x)[k] : NAN;
+		*ky = k < n ? (*y)[k] : NAN;
+	}
+	if (json_is_true(json_object_get(cap, "found"))) {
+		size_t k = (size_t)json_integer_value(json_object_get(cap, "step"));
+
+		*cx = json_number_value(json_object_get(cap, "iops"));
+		*cy = json_is_true(json_object_get(cap, "interpolated")) ?
+		      slo->t[0].limit_us / 1e3 : k < n ? (*y)[k] : NAN;
+	}
+	return n;
+}
+
+/* The response-time curves of workload WL, one per configuration that
+ * swept it, on one chart. */
+static int curve_chart(struct nb_report *r, const char *dir, const char *wl,
+		       const char *slug, int wl_index)
+{
+	size_t ns = 0, *n = calloc(r->ncfg, sizeof(*n));
+	double **x = calloc(r->ncfg, sizeof(*x)), **y = calloc(r->ncfg, sizeof(*y));
+	double *kx = calloc(r->ncfg, sizeof(double)), *ky = calloc(r->ncfg, sizeof(double));
+	double *cx = calloc(r->ncfg, sizeof(double)), *cy = calloc(r->ncfg, sizeof(double));
+	const char **names = calloc(r->ncfg, sizeof(*names));
+	struct nb_slo slo = { 0 };
+	char name[160], title[300], ylab[64], obj[160], objt[200];
+	int rc = 0;
+
+	for (size_t c = 0; c < r->ncfg; c++) {
+		const json_t *sw = sweep_of(r, &r->cfgs[c], wl);
+
+		/* the first configuration's objective is the chart's */
+		if (!sw || (!ns && nb_slo_parse(nb_jstr(sw, "objective"), &slo)))
+			continue;
+		n[ns] = curve_series(&slo, sw, &x[ns], &y[ns], &kx[ns], &ky[ns], &cx[ns],
+				     &cy[ns]);
+		names[ns++] = r->cfgs[c].name;
+	}
+	if (ns) {
+		snprintf(name, sizeof(name), "curve_%s", slug);
+		snprintf(title, sizeof(title), "%s: response time against throughput",
+			 wl);
+		snprintf(ylab, sizeof(ylab), "%s latency, ms",
+			 nb_slo_stat_name(slo.t[0].stat));
+		snprintf(objt, sizeof(objt), "objective %s",
+			 nb_slo_fmt(&slo, obj, sizeof(obj)));
+		struct nb_curve k = { { name, title, "IOPS", ylab,
+					ns, names, n, (const double *const *)x,
+					(const double *const *)y },
+				      slo.t[0].limit_us / 1e3, objt, kx, ky, cx, cy };
+
+		rc = nb_chart_curve(dir, &k);
+		if (!rc)
+			add_chart(r, name, title, wl_index);
+	}
+	for (size_t i = 0; i < ns; i++)
+		free(x[i]), free(y[i]);
+	free(x), free(y), free(n), free(names);
+	free(kx), free(ky), free(cx), free(cy);
+	return rc;
+}
+
 /* File-name form of workload W, unique among the workloads. */
 static void wl_slug(const struct nb_report *r, size_t w, char *out, size_t len)
 {
@@ -311,6 +532,10 @@ static int workload_charts(struct nb_report *r, const char *dir, size_t w)
 		rc = cfg_chart(r, dir, wl, slug, (int)w, &cdf_chart);
 	if (!rc)
 		rc = cfg_chart(r, dir, wl, slug, (int)w, &series_chart);
+	if (!rc)
+		rc = curve_chart(r, dir, wl, slug, (int)w);
+	for (size_t c = 0; c < r->ncfg && !rc; c++)
+		rc = box_cfg_chart(r, dir, wl, slug, (int)w, c);
 	/* the other metrics (bonnie phases...), side by side per unit */
 	for (size_t i = 0; i < nm && !rc; i++) {
 		const char *g = unit_group(ms[i]), *grp[256];

@@ -11,6 +11,7 @@
  * 'disks' label of a platform) and are left out.
  */
 #include "grid.h"
+#include "../formats/text.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
@@ -64,6 +65,7 @@ struct cell {
 	double median, spread;
 	char metric[64];
 	int incomplete, present;
+	int unsteady;            /* a steady-state run that did not settle */
 	char status[256];
 };
 
@@ -105,6 +107,8 @@ static void pool(const struct grid *g, const char *const *dims, size_t nd,
 		if (strcmp(nb_jstr(e, "status"), "ok") ||
 		    !json_is_true(json_object_get(g->it[i].doc, "complete")))
 			c->incomplete = 1;
+		if (nb_report_steady_state(e) == 0)
+			c->unsteady = 1;
 		c->n += (size_t)nb_result_values(e, m, r->v + c->n,
 						 (int)(NB_REPORT_MAXV - c->n));
 		c->nitems++;
@@ -151,7 +155,9 @@ static void cell_text(const struct grid *g, const struct cell *c, int unit,
 	if (c->runs > 1 && l < len)
 		l += (size_t)snprintf(out + l, len - l, " (%zu runs)", c->runs);
 	if (c->incomplete && l < len)
-		snprintf(out + l, len - l, " incomplete");
+		l += (size_t)snprintf(out + l, len - l, " incomplete");
+	if (c->unsteady && l < len)
+		snprintf(out + l, len - l, " not steady");
 }
 
 static json_t *dim_label(const char *const *dims, size_t n, const char *sep)
@@ -225,21 +231,68 @@ static void join(char *out, size_t len, const struct grid *g, const char *f,
 					      parts[i] ? parts[i] : "");
 }
 
-/* One grid: the facet F's cells. */
-static json_t *one_grid(struct grid *g, const char *f)
+/* The coordinates of the baseline's cell beside the cell at WANT: ours,
+ * with the baseline's value where it names a dimension, into BWANT. */
+static void base_coords(const struct grid *g, const char *const *dims,
+			size_t nd, const char *want, char *bwant, size_t len)
 {
-	json_t *rows = tuples(g, g->rows, g->nrows, f);
-	json_t *cols = tuples(g, g->cols, g->ncols, f);
-	json_t *head = json_array(), *body = json_array(), *rv, *cv;
-	const char *dims[3 * MAXD];
-	size_t nd, i, j;
-	char title[1024], buf[2048], want[6200];
-	struct cell *cells = calloc(json_array_size(rows) * json_array_size(cols) + 1,
-				    sizeof(*cells));
-	const char *metric0 = NULL;
-	int one_metric = 1;
+	size_t ol = 0;
+	const char *p = want;
 
-	nd = nb_grid_all_dims(g, dims);
+	bwant[0] = '\0';
+	for (size_t k = 0; k < nd; k++) {
+		size_t vl = strcspn(p, "\x1f");
+		const char *bv = json_string_value(json_object_get(g->base, dims[k]));
+
+		ol += (size_t)snprintf(bwant + ol, len - ol, "%s%.*s", k ? "\x1f" : "",
+				       bv ? (int)strlen(bv) : (int)vl, bv ? bv : p);
+		p += vl + (p[vl] != '\0');
+	}
+}
+
+/* Cell C (at WANT) against the baseline's: its class ("base", "same",
+ * "better", "worse", or "" when there is nothing to hold it against), and
+ * ", baseline" or ", +5%" appended to TEXT. */
+static const char *versus_base(struct grid *g, const char *const *dims,
+			       size_t nd, const char *want, const struct cell *c,
+			       char *text, size_t len)
+{
+	size_t l = strlen(text);
+	char bwant[6200];
+	struct cell b;
+
+	base_coords(g, dims, nd, want, bwant, sizeof(bwant));
+	if (!strcmp(bwant, want)) {
+		snprintf(text + l, len - l, ", baseline");
+		return "base";
+	}
+	pool(g, dims, nd, bwant, &b);
+	if (b.n && b.median != 0 && !strcmp(b.metric, c->metric)) {
+		double pct = 100 * (c->median - b.median) / fabs(b.median);
+		int better = nb_metric_find(c->metric)->better;
+		double same = SAME_PCT;
+
+		if (c->spread > same)
+			same = c->spread;
+		if (b.spread > same)
+			same = b.spread;
+		snprintf(text + l, len - l, ", %+.0f%%", pct);
+		return fabs(pct) < same || !better ? "same" :
+		       pct * better > 0 ? "better" : "worse";
+	}
+	return "";
+}
+
+/* The cells of facet F, ROWS x COLS, pooled into CELLS; *METRIC0 the first
+ * cell's metric, *ONE_METRIC whether every cell has it. */
+static void pool_cells(struct grid *g, const char *f, json_t *rows,
+		       json_t *cols, const char *const *dims, size_t nd,
+		       struct cell *cells, const char **metric0, int *one_metric)
+{
+	char want[6200];
+	json_t *rv, *cv;
+	size_t i, j;
+
 	json_array_foreach(rows, i, rv)
 		json_array_foreach(cols, j, cv) {
 			struct cell *c = &cells[i * json_array_size(cols) + j];
@@ -247,101 +300,97 @@ static json_t *one_grid(struct grid *g, const char *f)
 			join(want, sizeof(want), g, f, json_string_value(rv),
 			     json_string_value(cv));
 			pool(g, dims, nd, want, c);
-			if (c->n && !metric0)
-				metric0 = c->metric;
-			else if (c->n && strcmp(metric0, c->metric))
-				one_metric = 0;
+			if (c->n && !*metric0)
+				*metric0 = c->metric;
+			else if (c->n && strcmp(*metric0, c->metric))
+				*one_metric = 0;
 		}
-	/* head: "layout / slog", then each column as key=value */
-	{
-		json_t *h = dim_label(g->rows, g->nrows, " / ");
+}
 
-		json_array_append_new(head, h);
-	}
+/* The head: "layout / slog", then each column as key=value. */
+static json_t *grid_head(const struct grid *g, json_t *cols)
+{
+	json_t *head = json_array(), *cv;
+	char buf[2048];
+	size_t j;
+
+	json_array_append_new(head, dim_label(g->rows, g->nrows, " / "));
 	json_array_foreach(cols, j, cv) {
 		kv_text(g->cols, g->ncols, json_string_value(cv), 1, buf, sizeof(buf));
 		json_array_append_new(head, json_string(buf));
 	}
-	json_array_foreach(rows, i, rv) {
-		json_t *row = json_array();
+	return head;
+}
 
-		kv_text(g->rows, g->nrows, json_string_value(rv), 0, buf, sizeof(buf));
-		json_array_append_new(row, json_string(buf));
-		json_array_foreach(cols, j, cv) {
-			struct cell *c = &cells[i * json_array_size(cols) + j], b;
-			const char *cls = "";
-			char text[512];
-			size_t l;
+/* Row RV of facet F: its label, then each column's cell (CELLS, one per
+ * column) with its text and class. */
+static json_t *grid_row(struct grid *g, const char *f, json_t *rv, json_t *cols,
+			const struct cell *cells, const char *const *dims,
+			size_t nd, int one_metric)
+{
+	json_t *row = json_array(), *cv;
+	char buf[2048], want[6200];
+	size_t j;
 
-			cell_text(g, c, !one_metric, text, sizeof(text));
-			l = strlen(text);
-			if (c->n && json_object_size(g->base)) {
-				char bwant[6200];
+	kv_text(g->rows, g->nrows, json_string_value(rv), 0, buf, sizeof(buf));
+	json_array_append_new(row, json_string(buf));
+	json_array_foreach(cols, j, cv) {
+		const struct cell *c = &cells[j];
+		const char *cls = "";
+		char text[512];
 
-				/* the baseline's coordinates: ours, with the
-				 * baseline's value where it names a dimension */
-				join(want, sizeof(want), g, f, json_string_value(rv),
-				     json_string_value(cv));
-				{
-					size_t ol = 0, k = 0;
-					const char *p = want;
-
-					bwant[0] = '\0';
-					for (k = 0; k < nd; k++) {
-						size_t vl = strcspn(p, "\x1f");
-						const char *bv = json_string_value(
-							json_object_get(g->base, dims[k]));
-
-						ol += (size_t)snprintf(bwant + ol, sizeof(bwant) - ol,
-								       "%s%.*s", k ? "\x1f" : "",
-								       bv ? (int)strlen(bv) : (int)vl,
-								       bv ? bv : p);
-						p += vl + (p[vl] != '\0');
-					}
-				}
-				if (!strcmp(bwant, want)) {
-					cls = "base";
-					snprintf(text + l, sizeof(text) - l, ", baseline");
-				} else {
-					pool(g, dims, nd, bwant, &b);
-					if (b.n && b.median != 0 && !strcmp(b.metric, c->metric)) {
-						double pct = 100 * (c->median - b.median) / fabs(b.median);
-						int better = nb_metric_find(c->metric)->better;
-						double same = SAME_PCT;
-
-						if (c->spread > same)
-							same = c->spread;
-						if (b.spread > same)
-							same = b.spread;
-						cls = fabs(pct) < same || !better ? "same" :
-						      pct * better > 0 ? "better" : "worse";
-						snprintf(text + l, sizeof(text) - l, ", %+.0f%%", pct);
-					}
-				}
-			}
-			if (!c->present)
-				cls = "empty";
-			json_array_append_new(row, json_pack("{s:s, s:s}", "text", text,
-							     "class", cls));
+		cell_text(g, c, !one_metric, text, sizeof(text));
+		if (c->n && json_object_size(g->base)) {
+			join(want, sizeof(want), g, f, json_string_value(rv),
+			     json_string_value(cv));
+			cls = versus_base(g, dims, nd, want, c, text, sizeof(text));
 		}
-		json_array_append_new(body, row);
+		if (!c->present)
+			cls = "empty";
+		json_array_append_new(row, json_pack("{s:s, s:s}", "text", text,
+						     "class", cls));
 	}
-	/* title: the facet, the metric */
-	{
-		size_t l = 0;
+	return row;
+}
 
-		title[0] = '\0';
-		if (f) {
-			kv_text(g->facets, g->nfacets, f, 1, buf, sizeof(buf));
-			l = (size_t)snprintf(title, sizeof(title), "%s: ", buf);
-		}
-		if (one_metric && metric0)
-			snprintf(title + l, sizeof(title) - l, "%s (median)",
-				 g->metric ? g->metric_user : nb_metric_find(metric0)->label);
-		else
-			snprintf(title + l, sizeof(title) - l, "each workload's primary "
-				 "figure (median)");
+/* The title: the facet, the metric. */
+static void grid_title(const struct grid *g, const char *f, int one_metric,
+		       const char *metric0, char *title, size_t len)
+{
+	char buf[2048];
+	size_t l = 0;
+
+	title[0] = '\0';
+	if (f) {
+		kv_text(g->facets, g->nfacets, f, 1, buf, sizeof(buf));
+		l = (size_t)snprintf(title, len, "%s: ", buf);
 	}
+	if (one_metric && metric0)
+		snprintf(title + l, len - l, "%s (median)",
+			 g->metric ? g->metric_user : nb_metric_find(metric0)->label);
+	else
+		snprintf(title + l, len - l, "each workload's primary figure (median)");
+}
+
+/* One grid: the facet F's cells. */
+static json_t *one_grid(struct grid *g, const char *f)
+{
+	json_t *rows = tuples(g, g->rows, g->nrows, f);
+	json_t *cols = tuples(g, g->cols, g->ncols, f);
+	json_t *head = grid_head(g, cols), *body = json_array(), *rv;
+	const char *dims[3 * MAXD];
+	size_t nd, i, ncols = json_array_size(cols);
+	char title[1024];
+	struct cell *cells = calloc(json_array_size(rows) * ncols + 1, sizeof(*cells));
+	const char *metric0 = NULL;
+	int one_metric = 1;
+
+	nd = nb_grid_all_dims(g, dims);
+	pool_cells(g, f, rows, cols, dims, nd, cells, &metric0, &one_metric);
+	json_array_foreach(rows, i, rv)
+		json_array_append_new(body, grid_row(g, f, rv, cols, &cells[i * ncols],
+						     dims, nd, one_metric));
+	grid_title(g, f, one_metric, metric0, title, sizeof(title));
 	free(cells);
 	json_decref(rows);
 	json_decref(cols);
@@ -375,111 +424,165 @@ static int parse_base(struct grid *g, const char *s)
 	return 0;
 }
 
+/* Every result entry of the report, one item each. */
+static void collect_items(struct grid *g, const struct nb_report *r)
+{
+	size_t i, j, cap = 16;
+	json_t *e;
+
+	g->it = malloc(cap * sizeof(*g->it));
+	for (i = 0; i < r->ndocs; i++)
+		json_array_foreach(json_object_get(r->docs[i], "results"), j, e) {
+			if (g->nit == cap)
+				g->it = realloc(g->it, (cap *= 2) * sizeof(*g->it));
+			g->it[g->nit++] = (struct item){ r->docs[i], e, r->paths[i] };
+		}
+}
+
+/* --metric: a known name that some result has.  0 or -EINVAL. */
+static int parse_metric(struct grid *g, const char *metric)
+{
+	const char *stored;
+	int found = 0;
+
+	if (nb_metric_alias(metric, &stored, &g->factor))
+		return nb_err(-EINVAL, "--metric: unknown metric '%s' (e.g. mb_s, "
+			      "iops, p99_us, or a stored name such as lat_p99_us)",
+			      metric);
+	g->metric = stored;
+	for (size_t i = 0; i < g->nit && !found; i++)
+		found = json_object_get(json_object_get(json_array_get(
+			json_object_get(g->it[i].e, "iterations"), 0), "metrics"),
+			stored) != NULL;
+	if (!found)
+		return nb_err(-EINVAL, "--metric: no result has '%s' (e.g. mb_s, "
+			      "iops, p99_us, or a stored name such as lat_p99_us)",
+			      metric);
+	snprintf(g->metric_user, sizeof(g->metric_user), "%s", metric);
+	return 0;
+}
+
+/* --rows and --cols (the defaults where not given).  0 or -EINVAL. */
+static int choose_dims(struct grid *g, const char *rows, const char *cols,
+		       json_t *keep)
+{
+	int rc;
+
+	if ((rows && (rc = nb_grid_parse_dims(g, "--rows", rows, g->rows, &g->nrows, keep))) ||
+	    (cols && (rc = nb_grid_parse_dims(g, "--cols", cols, g->cols, &g->ncols, keep))))
+		return rc;
+	for (size_t i = 0; i < g->nrows; i++)
+		if (nb_grid_in(g->cols, g->ncols, g->rows[i]))
+			return nb_err(-EINVAL, "'%s' is in both --rows and --cols",
+				      g->rows[i]);
+	if (!g->nrows || !g->ncols)
+		nb_grid_default_dims(g, !g->nrows, !g->ncols);
+	return 0;
+}
+
+/* --baseline names rows, columns or facets only.  0 or -EINVAL. */
+static int check_base(const struct grid *g)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(g->base, k, v)
+		if (!nb_grid_in(g->rows, g->nrows, k) && !nb_grid_in(g->cols, g->ncols, k) &&
+		    !nb_grid_in(g->facets, g->nfacets, k))
+			return nb_err(-EINVAL, "--baseline: '%s' is not a row or column "
+				      "of the grid (add it to --rows or --cols)", k);
+	return 0;
+}
+
+/* Without --baseline: the first value of the first row or column that is
+ * a configuration (a label, the target), not a workload. */
+static void default_base(struct grid *g)
+{
+	const char *const *lists[2] = { g->rows, g->cols };
+	size_t ns[2] = { g->nrows, g->ncols };
+
+	for (int l = 0; l < 2 && !json_object_size(g->base); l++)
+		for (size_t i = 0; i < ns[l]; i++) {
+			const char *k = lists[l][i];
+			json_t *vals, *v;
+			size_t x;
+
+			if (!strcmp(k, "workload") || !strncmp(k, "spec.", 5) ||
+			    !strcmp(k, "file"))
+				continue;
+			vals = nb_grid_dim_values(g, k);
+			json_array_foreach(vals, x, v)     /* not an absent label */
+				if (strcmp(json_string_value(v), "-") || x + 1 ==
+				    json_array_size(vals)) {
+					json_object_set(g->base, k, v);
+					break;
+				}
+			json_decref(vals);
+			break;
+		}
+}
+
+/* Each item's coordinates once: a cell is the items with its own. */
+static void key_items(struct grid *g)
+{
+	const char *dims[3 * MAXD];
+	size_t nd = nb_grid_all_dims(g, dims);
+	char co[2048];
+
+	g->key = calloc(g->nit + 1, sizeof(*g->key));
+	for (size_t i = 0; i < g->nit; i++) {
+		nb_grid_coords(&g->it[i], dims, nd, NULL, co, sizeof(co));
+		g->key[i] = strdup(co);
+	}
+}
+
+/* The note under the grids: its dimensions and the baseline. */
+static json_t *grid_note(const struct grid *g)
+{
+	json_t *d = dim_label(g->rows, g->nrows, ", "), *c = dim_label(g->cols, g->ncols, ", ");
+	json_t *fl = dim_label(g->facets, g->nfacets, ", "), *note;
+	char bt[512] = "", vt[1024], buf[1024];
+	size_t l = 0;
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(g->base, k, v)
+		l += (size_t)snprintf(bt + l, l < sizeof(bt) ? sizeof(bt) - l : 0,
+				      "%s%s=%s", l ? "," : "", k, json_string_value(v));
+	nb_grid_varying_text(g, vt, sizeof(vt));
+	snprintf(buf, sizeof(buf), "Rows: %s; columns: %s%s%s. The results vary "
+		 "in %s. ", json_string_value(d), json_string_value(c),
+		 g->nfacets ? "; one grid per " : "",
+		 json_string_value(fl),
+		 vt);
+	note = json_pack("{s:s, s:s, s:s, s:s}", "dims", buf, "baseline", bt,
+			 "rows", json_string_value(d), "cols", json_string_value(c));
+	json_decref(d);
+	json_decref(c);
+	json_decref(fl);
+	return note;
+}
+
 int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 		   const char *baseline, const char *metric)
 {
-	json_t *const *docs = r->docs;
-	const char *const *paths = r->paths;
 	struct grid g = { .r = r };
-	json_t *keep = json_array(), *facets, *fv, *e;
-	size_t i, j, cap = 16;
+	json_t *keep = json_array(), *facets, *fv;
+	size_t i;
 	int rc = 0;
-	char buf[1024];
 
-	g.it = malloc(cap * sizeof(*g.it));
-	for (i = 0; i < r->ndocs; i++)
-		json_array_foreach(json_object_get(docs[i], "results"), j, e) {
-			if (g.nit == cap)
-				g.it = realloc(g.it, (cap *= 2) * sizeof(*g.it));
-			g.it[g.nit++] = (struct item){ docs[i], e, paths[i] };
-		}
+	collect_items(&g, r);
 	g.base = json_object();
-	if (metric) {
-		const char *stored;
-		int found = 0;
-
-		if (nb_metric_alias(metric, &stored, &g.factor)) {
-			rc = nb_err(-EINVAL, "--metric: unknown metric '%s' (e.g. mb_s, "
-				    "iops, p99_us, or a stored name such as lat_p99_us)",
-				    metric);
-			goto out;
-		}
-		g.metric = stored;
-		for (i = 0; i < g.nit && !found; i++)
-			found = json_object_get(json_object_get(json_array_get(
-				json_object_get(g.it[i].e, "iterations"), 0), "metrics"),
-				stored) != NULL;
-		if (!found) {
-			rc = nb_err(-EINVAL, "--metric: no result has '%s' (e.g. mb_s, "
-				    "iops, p99_us, or a stored name such as lat_p99_us)",
-				    metric);
-			goto out;
-		}
-		snprintf(g.metric_user, sizeof(g.metric_user), "%s", metric);
-	}
-	if ((rows && (rc = nb_grid_parse_dims(&g, "--rows", rows, g.rows, &g.nrows, keep))) ||
-	    (cols && (rc = nb_grid_parse_dims(&g, "--cols", cols, g.cols, &g.ncols, keep))))
-		goto out;
-	for (i = 0; i < g.nrows; i++)
-		if (nb_grid_in(g.cols, g.ncols, g.rows[i])) {
-			rc = nb_err(-EINVAL, "'%s' is in both --rows and --cols", g.rows[i]);
-			goto out;
-		}
-	if (!g.nrows || !g.ncols)
-		nb_grid_default_dims(&g, !g.nrows, !g.ncols);
-	if (baseline && (rc = parse_base(&g, baseline)))
+	if ((metric && (rc = parse_metric(&g, metric))) ||
+	    (rc = choose_dims(&g, rows, cols, keep)) ||
+	    (baseline && (rc = parse_base(&g, baseline))))
 		goto out;
 	nb_grid_find_facets(&g);
-	if (baseline) {
-		const char *k;
-		json_t *v;
-
-		json_object_foreach(g.base, k, v)
-			if (!nb_grid_in(g.rows, g.nrows, k) && !nb_grid_in(g.cols, g.ncols, k) &&
-			    !nb_grid_in(g.facets, g.nfacets, k)) {
-				rc = nb_err(-EINVAL, "--baseline: '%s' is not a row or column "
-					    "of the grid (add it to --rows or --cols)", k);
-				goto out;
-			}
-	} else {
-		/* the first value of the first row or column that is a
-		 * configuration (a label, the target), not a workload */
-		const char *const *lists[2] = { g.rows, g.cols };
-		size_t ns[2] = { g.nrows, g.ncols };
-
-		for (int l = 0; l < 2 && !json_object_size(g.base); l++)
-			for (i = 0; i < ns[l]; i++) {
-				const char *k = lists[l][i];
-
-				if (!strcmp(k, "workload") || !strncmp(k, "spec.", 5) ||
-				    !strcmp(k, "file"))
-					continue;
-				json_t *vals = nb_grid_dim_values(&g, k), *v;
-				size_t x;
-
-				json_array_foreach(vals, x, v)     /* not an absent label */
-					if (strcmp(json_string_value(v), "-") || x + 1 ==
-					    json_array_size(vals)) {
-						json_object_set(g.base, k, v);
-						break;
-					}
-				json_decref(vals);
-				break;
-			}
-	}
-	/* each item's coordinates once: a cell is the items with its own */
-	{
-		const char *dims[3 * MAXD];
-		size_t nd;
-		char co[2048];
-
-		nd = nb_grid_all_dims(&g, dims);
-		g.key = calloc(g.nit + 1, sizeof(*g.key));
-		for (i = 0; i < g.nit; i++) {
-			nb_grid_coords(&g.it[i], dims, nd, NULL, co, sizeof(co));
-			g.key[i] = strdup(co);
-		}
-	}
+	if (baseline && (rc = check_base(&g)))
+		goto out;
+	if (!baseline)
+		default_base(&g);
+	key_items(&g);
 	json_decref(r->grids);
 	json_decref(r->grid_note);
 	r->grids = json_array();
@@ -488,31 +591,7 @@ int nb_report_grid(struct nb_report *r, const char *rows, const char *cols,
 		json_array_append_new(r->grids, one_grid(&g, g.nfacets ?
 							 json_string_value(fv) : NULL));
 	json_decref(facets);
-	/* the note */
-	{
-		json_t *d = dim_label(g.rows, g.nrows, ", "), *c = dim_label(g.cols, g.ncols, ", ");
-		json_t *fl = dim_label(g.facets, g.nfacets, ", ");
-		char bt[512] = "", vt[1024];
-		size_t l = 0;
-		const char *k;
-		json_t *v;
-
-		json_object_foreach(g.base, k, v)
-			l += (size_t)snprintf(bt + l, l < sizeof(bt) ? sizeof(bt) - l : 0,
-					      "%s%s=%s", l ? "," : "", k, json_string_value(v));
-		nb_grid_varying_text(&g, vt, sizeof(vt));
-		snprintf(buf, sizeof(buf), "Rows: %s; columns: %s%s%s. The results vary "
-			 "in %s. ", json_string_value(d), json_string_value(c),
-			 g.nfacets ? "; one grid per " : "",
-			 json_string_value(fl),
-			 vt);
-		r->grid_note = json_pack("{s:s, s:s, s:s, s:s}", "dims", buf, "baseline", bt,
-					 "rows", json_string_value(d), "cols",
-					 json_string_value(c));
-		json_decref(d);
-		json_decref(c);
-		json_decref(fl);
-	}
+	r->grid_note = grid_note(&g);
 out:
 	for (i = 0; g.key && i < g.nit; i++)
 		free(g.key[i]);

@@ -1,11 +1,13 @@
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
+#include "crash.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/hook.h"
 #include "../core/result.h"
 #include "../core/units.h"
 #include "../runners/runner.h"
+#include "../workloads/io_sweep.h"
 
 #include <errno.h>
 #include <string.h>
@@ -62,11 +64,13 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 	int rc;
 
 	nb_err_clear();
-	/* a test build may stop here: "start:rand4k-read:1" */
+	nb_run_telem_begin(&x->telem);
+	/* a test build may stop here: "start:rand4k-read:1" (telemetry runs) */
 	snprintf(point, sizeof(point), "start:%s:%d", w->name, it);
 	rc = nb_hook(point, NULL, x->stop);
 	if (!rc)
 		rc = w->run(&c);
+	nb_run_telem_end(&x->telem, w, it, c.metrics, c.extra, entry);
 	if (c.spec)
 		json_object_set_new(entry, "spec", c.spec);
 	spec = json_object_get(entry, "spec");
@@ -114,6 +118,32 @@ static void cache_check(struct nb_exec *x, const struct nb_workload *w,
 	nb_result_warn(entry, m);
 }
 
+/* --trim and --precondition before workload WIDX (workloads/ssd.c): TRIM
+ * before the first workload that runs on a target or before each, then
+ * preconditioning when the target was not preconditioned since. */
+static int ssd_care(struct nb_exec *x, struct nb_target *t, int widx,
+		    json_t *entry)
+{
+	const struct nb_params *p = &x->pl->p;
+	struct nb_wl_ctx c = {
+		.t = t, .wl = x->pl->wl[widx], .p = p, .run_id = x->run_id,
+		.seed = nb_fnv1a(x->run_id, strlen(x->run_id), 0) ^ 0x7072,
+		.stop = x->stop, .progress = x->progress, .entry = entry,
+	};
+	int rc = 0;
+
+	if (p->trim == NB_TRIM_EACH || (p->trim == NB_TRIM_BEFORE && !x->trimmed)) {
+		rc = nb_wl_trim(&c, p->trim == NB_TRIM_EACH ? "each" : "before");
+		x->trimmed = 1;
+		x->conditioned = 0;
+	}
+	if (!rc && p->precondition > 0 && !x->conditioned) {
+		rc = nb_wl_precondition(&c);
+		x->conditioned = 1;
+	}
+	return rc;
+}
+
 /* Every iteration of one workload; returns 0, -EINTR, or -errno. */
 static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
 {
@@ -121,15 +151,25 @@ static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
 	json_t *entry = nb_result_add(x->doc, t->cfg->name, w->name);
 	char why[256];
 	const char *skip = nb_workload_unsupported(w, t, why, sizeof(why));
-	int rc = 0;
+	int rc = 0, said = 0;
 
 	if (skip) {
 		nb_result_set_status(entry, "skipped", skip);
 		return 0;
 	}
 	cache_check(x, w, entry);
-	for (int it = 1; it <= nb_runplan_iters(x->pl, widx) && !rc; it++)
+	rc = ssd_care(x, t, widx, entry);
+	for (int it = 1; it <= nb_runplan_iters(x->pl, widx) && !rc; it++) {
 		rc = run_iteration(x, t, w, widx, it, entry);
+		/* a sweep no step of which met the objective fails the run
+		 * (exit 1), its curve kept (docs/capacity.md) */
+		if (!rc && !said && nb_wl_sweep_missed(entry, why, sizeof(why))) {
+			said = 1;
+			nb_die_msg("target '%s': %s: %s", t->cfg->name, w->name, why);
+			if (x->exit_code == NB_EXIT_OK)
+				x->exit_code = NB_EXIT_FAIL;
+		}
+	}
 	if (rc == -EINTR || (rc == 0 && *x->stop))
 		nb_result_set_status(entry, "interrupted",
 				     "stopped by a signal; finished iterations kept");
@@ -165,6 +205,15 @@ static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
 
 	if (!rc && !x->no_space_check)
 		rc = space_check(x, &t);
+	x->trimmed = x->conditioned = 0;
+	if (!rc && t.span_of)
+		json_object_set_new(tj, "span", json_pack(
+			"{s:I, s:I, s:f}", "bytes", (json_int_t)t.capacity, "of",
+			(json_int_t)t.span_of, "pct", tc->span.pct ? tc->span.pct :
+			100.0 * (double)t.capacity / (double)t.span_of));
+	if (!rc)
+		nb_run_telem_target(&x->telem, &t, &x->pl->p, tj, x->run_id,
+				    x->stop, x->progress);
 	if (rc) {
 		json_object_set_new(tj, "error", json_string(nb_err_last()));
 		fail(x, rc);
@@ -224,8 +273,11 @@ int nb_exec_run(struct nb_exec *x)
 {
 	if (refused(x))
 		return x->exit_code;
+	nb_run_telem_init(&x->telem, x->cfg);
 	for (int i = 0; i < x->cfg->ntargets && !*x->stop; i++)
 		run_target(x, &x->cfg->targets[i]);
+	nb_run_telem_close(&x->telem);
+	nb_run_crash_durability(x->doc);
 	return x->exit_code;
 }
 

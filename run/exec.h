@@ -18,6 +18,7 @@
 #include <signal.h>
 
 #include "runplan.h"
+#include "telem.h"
 #include "../core/progress.h"
 
 struct nb_exec {
@@ -29,6 +30,9 @@ struct nb_exec {
 	struct nb_progress *progress;
 	int no_space_check;
 	int exit_code;                   /* the worst so far (enum nb_exit) */
+	int trimmed, conditioned;        /* the current target: --trim before
+					  * done, --precondition done since */
+	struct nb_run_telem telem;       /* the box's telemetry (nb_exec_run's) */
 };
 
 /* Run every target of X.  Returns X->exit_code: NB_EXIT_OK, NB_EXIT_USAGE

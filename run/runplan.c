@@ -69,6 +69,43 @@ static int plan_list(struct nb_runplan *pl, const char *list, int iterations_set
 	return 0;
 }
 
+/* The rows' defaults of the steady-state and preconditioning knobs. */
+static void steady_defaults(struct nb_params *p)
+{
+	if (!p->round_us)
+		p->round_us = nb_knob_default("suite", "round");
+	if (!p->steady_window)
+		p->steady_window = (uint32_t)nb_knob_default("suite", "steady-window");
+	if (!p->steady_rounds)
+		p->steady_rounds = (uint32_t)nb_knob_default("suite", "steady-rounds");
+	if (!p->precondition_passes)
+		p->precondition_passes =
+			(uint32_t)nb_knob_default("suite", "precondition-passes");
+	if (!p->fill_pct)
+		p->fill_pct = (uint32_t)nb_knob_default("suite", "precondition-fill");
+}
+
+/* The steady-state knobs agree with each other: 0 or -EINVAL. */
+static int steady_check(const struct nb_params *p)
+{
+	unsigned window = p->steady_window ? p->steady_window :
+			  (unsigned)nb_knob_default("suite", "steady-window");
+	unsigned rounds = p->steady_rounds ? p->steady_rounds :
+			  (unsigned)nb_knob_default("suite", "steady-rounds");
+
+	if (!p->steady.kind) {
+		if (p->steady_window || p->steady_rounds || p->steady_max_us)
+			return nb_err(-EINVAL, "--steady-window, --steady-rounds "
+				      "and --steady-limit need --steady-state CRIT");
+		return 0;
+	}
+	if (window > rounds)
+		return nb_err(-EINVAL, "--steady-window %u is larger than the round "
+			      "limit --steady-rounds %u: it accepts 2 to the round "
+			      "limit", window, rounds);
+	return 0;
+}
+
 int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 		 const char *workloads, const char *const *extra, int n)
 {
@@ -114,6 +151,9 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 				      "pass --label ram=SIZE");
 		pl->p.size = 2 * pl->p.ram;
 	}
+	if (steady_check(&pl->p))
+		return -EINVAL;
+	steady_defaults(&pl->p);
 	pl->iterations = sc->iterations ? (int)sc->iterations :
 			 pl->suite && pl->suite->iterations ?
 			 pl->suite->iterations :
@@ -123,6 +163,9 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 
 int nb_runplan_iters(const struct nb_runplan *pl, int w)
 {
+	/* in rounds until steady: once (workloads/steady.c) */
+	if (pl->p.steady.kind && pl->wl[w]->io)
+		return 1;
 	return pl->iters[w] ? pl->iters[w] : pl->iterations;
 }
 

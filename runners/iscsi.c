@@ -15,6 +15,7 @@
  * every write and flush() is SYNCHRONIZE CACHE.
  */
 #include "iscsi.h"
+#include "iscsi_rt.h"
 #include "runner.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
@@ -31,43 +32,6 @@
 
 #include <iscsi/iscsi.h>
 #include <iscsi/scsi-lowlevel.h>
-
-#define INITIATOR "iqn.2026-11.org.nasbench:initiator"
-#define NREQ (NB_MAX_QD + 2)
-#define SERVICE_MS 100          /* run libiscsi's timeout scan this often */
-
-/* One SCSI command in flight. */
-struct req {
-	struct iscsi *p;
-	struct nb_io *io;
-	struct scsi_iovec iov;   /* must live until the task completes */
-	struct req *next_free;
-};
-
-struct iscsi {
-	struct nb_target *t;
-	struct iscsi_context *ctx;
-	char portal[300];
-	char iqn[256];
-	int lun;
-	char password[256];      /* for scrubbing library messages only */
-	int logged_in;
-	int lost;                /* the session is gone: everything fails */
-	char lost_why[512];
-	int guard_ok;
-	uint64_t lun_bytes;      /* the whole LUN */
-	int inflight;
-	struct req reqs[NREQ];
-	struct req *free_reqs;
-	struct nb_io *done[NREQ];
-	int ndone;
-};
-
-struct nb_file {
-	struct nb_target *t;
-	uint64_t base;           /* bytes: the window's start on the LUN */
-	unsigned flags;
-};
 
 static struct iscsi *P(struct nb_target *t)
 {
@@ -157,13 +121,8 @@ static int service_once(struct iscsi *p, int ms)
 
 /* ---- blocking helpers for set-up (connect, INQUIRY, READ CAPACITY) ---- */
 
-struct wait {
-	int done;
-	int status;
-	struct scsi_task *task;
-};
 
-static void wait_cb(struct iscsi_context *ctx, int status, void *data,
+void nb_iscsi_wait_cb(struct iscsi_context *ctx, int status, void *data,
 		    void *priv)
 {
 	struct wait *w = priv;
@@ -211,7 +170,7 @@ static int sense_errno(const struct scsi_task *task)
 
 /* Run one set-up command started by START (a libiscsi *_task call) and wait
  * for it.  On success *TASK holds the finished task (free it). */
-static int run_task(struct iscsi *p, struct scsi_task *started, struct wait *w,
+int nb_iscsi_run_task(struct iscsi *p, struct scsi_task *started, struct wait *w,
 		    const char *what, struct scsi_task **task)
 {
 	struct nb_target *t = p->t;
@@ -311,7 +270,7 @@ static int login(struct nb_target *t, struct iscsi *p)
 	int rc;
 
 	first_error[0] = '\0';
-	if (iscsi_full_connect_async(p->ctx, p->portal, p->lun, wait_cb, &w))
+	if (iscsi_full_connect_async(p->ctx, p->portal, p->lun, nb_iscsi_wait_cb, &w))
 		return nb_err(-EHOSTUNREACH, "target '%s': cannot connect to '%s': "
 			      "%s", t->cfg->name, p->portal,
 			      lib_error(p, e, sizeof(e)));
@@ -366,7 +325,7 @@ static int check_lun(struct nb_target *t, struct iscsi *p)
 	struct wait w = { 0 };
 	int rc;
 
-	rc = run_task(p, iscsi_inquiry_task(p->ctx, p->lun, 0, 0, 64, wait_cb, &w),
+	rc = nb_iscsi_run_task(p, iscsi_inquiry_task(p->ctx, p->lun, 0, 0, 64, nb_iscsi_wait_cb, &w),
 		      &w, "INQUIRY", &task);
 	if (rc == -EINVAL)
 		return nb_err(-ENXIO, "target '%s': LUN %d does not exist on '%s'",
@@ -405,7 +364,7 @@ static int read_capacity(struct nb_target *t, struct iscsi *p, uint64_t *cap)
 	struct wait w = { 0 };
 	int rc;
 
-	rc = run_task(p, iscsi_readcapacity16_task(p->ctx, p->lun, wait_cb, &w),
+	rc = nb_iscsi_run_task(p, iscsi_readcapacity16_task(p->ctx, p->lun, nb_iscsi_wait_cb, &w),
 		      &w, "READ CAPACITY(16)", &task);
 	if (rc)
 		return rc;
@@ -526,7 +485,7 @@ static void iscsi_close(struct nb_target *t)
 		if (p->logged_in && !p->lost) {
 			struct wait w = { 0 };
 
-			if (!iscsi_logout_async(p->ctx, wait_cb, &w))
+			if (!iscsi_logout_async(p->ctx, nb_iscsi_wait_cb, &w))
 				wait_for(p, &w, timeout_ms(t) < 2000 ?
 					 timeout_ms(t) : 2000);
 		}
@@ -595,8 +554,8 @@ static int iscsi_flush(struct nb_file *f)
 
 	if (p->lost)
 		return lost_error(t);
-	rc = run_task(p, iscsi_synchronizecache10_task(p->ctx, p->lun, 0, 0, 0, 0,
-						       wait_cb, &w),
+	rc = nb_iscsi_run_task(p, iscsi_synchronizecache10_task(p->ctx, p->lun, 0, 0, 0, 0,
+						       nb_iscsi_wait_cb, &w),
 		      &w, "SYNCHRONIZE CACHE", &task);
 	if (rc)
 		return rc;
@@ -787,6 +746,29 @@ static int iscsi_remote_path(struct nb_target *t, const char *name,
 	return 0;
 }
 
+/* A NOP-Out and its NOP-In: the target's round trip with no SCSI work. */
+static int iscsi_ping(struct nb_target *t, uint64_t *rtt_ns)
+{
+	struct iscsi *p = P(t);
+	struct wait w = { 0 };
+	uint64_t t0 = nb_now_ns();
+	char e[512];
+	int rc;
+
+	if (iscsi_nop_out_async(p->ctx, nb_iscsi_wait_cb, NULL, 0, &w))
+		return nb_err(-EIO, "target '%s': cannot send a NOP-Out: %s",
+			      t->cfg->name, lib_error(p, e, sizeof(e)));
+	rc = wait_for(p, &w, timeout_ms(t));
+	if (rc == -ETIMEDOUT)
+		return nb_err(rc, "target '%s': no NOP-In within %llu ms",
+			      t->cfg->name, (unsigned long long)timeout_ms(t));
+	if (rc || w.status)
+		return nb_err(-EIO, "target '%s': NOP-Out failed: %s", t->cfg->name,
+			      lib_error(p, e, sizeof(e)));
+	*rtt_ns = nb_now_ns() - t0;
+	return 0;
+}
+
 const struct nb_runner_ops nb_runner_iscsi = {
 	.name = "iscsi",
 	.scheme = "iscsi",
@@ -802,4 +784,6 @@ const struct nb_runner_ops nb_runner_iscsi = {
 	.submit = iscsi_submit,
 	.reap = iscsi_reap,
 	.remote_path = iscsi_remote_path,
+	.discard = nb_iscsi_discard,
+	.ping = iscsi_ping,
 };

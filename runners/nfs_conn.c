@@ -174,6 +174,25 @@ int nb_nfs_service(struct nfsrt *p, int wait_ms)
 	return rc < 0 ? -EINTR : 0;
 }
 
+/*
+ * libnfs only queues an RPC; it is sent when nfs_service() is told the
+ * socket is writable.  Send it now (the socket almost always is: a full one
+ * answers EAGAIN and poll() takes over): else a burst of completions is
+ * refilled slot by slot, each new RPC encoded and queued, and none reaches
+ * the server until the engine next waits, while the server runs dry.
+ */
+int nb_nfs_kick(struct nfsrt *p)
+{
+	const char *why;
+
+	if (nfs_service(p->nfs, POLLOUT) >= 0)
+		return 0;
+	why = nfs_get_error(p->nfs);
+	return nb_nfs_lose(p, -EIO, "lost the connection to NFS server '%s': %s",
+			   p->host, why && *why ? why :
+			   "the connection was closed or reset");
+}
+
 void nb_nfs_call_cb(int status, struct nfs_context *nfs, void *data, void *priv)
 {
 	struct call *c = priv;

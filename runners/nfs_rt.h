@@ -108,6 +108,9 @@ int nb_nfs_gone(struct nfsrt *p);
 /* One round of the event loop: poll up to WAIT_MS, then service.  0, or
  * <0 when the connection is lost (the target is then gone). */
 int nb_nfs_service(struct nfsrt *p, int wait_ms);
+/* Send what libnfs has queued, as far as the socket takes it now.  0, or
+ * <0 when the connection is lost (the target is then gone). */
+int nb_nfs_kick(struct nfsrt *p);
 /* libnfs's callback for a struct call (PRIV). */
 void nb_nfs_call_cb(int status, struct nfs_context *nfs, void *data, void *priv);
 /* Wait for C after queueing it returned QRC.  Returns C's status (>= 0) or

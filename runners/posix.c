@@ -64,7 +64,8 @@ static int open_dir(struct nb_target *t, struct posix *p, const char *path)
 {
 	snprintf(p->root, sizeof(p->root), "%s/nasbench.%s", path,
 		 t->cfg->run_id ? t->cfg->run_id : "run");
-	if (mkdir(p->root, 0755))
+	/* attach: a crashed run's directory, or made again if the box lost it */
+	if (mkdir(p->root, 0755) && !(t->attach && errno == EEXIST))
 		return fail_errno(t, "cannot create scratch directory", p->root, errno);
 	p->made_root = 1;
 	t->caps = NB_CAP_FILES | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_META |
@@ -119,8 +120,9 @@ static int open_space(struct nb_target *t, struct posix *p, const char *path,
  * The ring as fio 3.33's io_uring engine sets it up: completions posted
  * when the task asks for them (DEFER_TASKRUN, SINGLE_ISSUER: one target is
  * used by one thread) rather than by interrupting it (COOP_TASKRUN), each
- * flag dropped when the kernel does not know it.  With the default, under
- * load the engine was woken once per ~20 completions where fio took 1-4.
+ * flag dropped when the kernel does not know it.  The default wakes the
+ * engine far less often than fio is woken, batching completions that fio
+ * takes one by one (docs/fio.md has the measurement).
  */
 static int ring_init(struct io_uring *ring)
 {
@@ -180,7 +182,8 @@ static void posix_close(struct nb_target *t)
 		return;
 	if (p->ring.ring_fd > 0)
 		io_uring_queue_exit(&p->ring);
-	if (p->made_root && !t->cfg->keep && (rc = nb_rmtree(p->root))) {
+	if (p->made_root && !t->cfg->keep && !t->detach &&
+	    (rc = nb_rmtree(p->root))) {
 		snprintf(t->leftover, sizeof(t->leftover),
 			 "could not remove '%s': %s", p->root, strerror(-rc));
 		nb_warn("target '%s': %s", t->cfg->name, t->leftover);
@@ -344,11 +347,10 @@ static int64_t posix_pio(struct nb_file *f, int op, void *buf, uint32_t len,
 /*
  * Send IO at once: one io_uring_enter per I/O, as fio's default
  * (iodepth_batch_submit=1), which also posts the completions the ring
- * deferred, as fio's commit does.  Sending a refill's batch in one call was
- * cheaper, but an I/O's time can then only start once the whole batch was
- * sent (or before any of it): under load a batch of 24 reads took 93 us to
- * send, which fio's clat, started after each I/O's own call, neither hides
- * nor adds.
+ * deferred, as fio's commit does.  Sending a refill's batch in one call is
+ * cheaper, but an I/O's time could then only start once the whole batch
+ * was sent (or before any of it), which fio's clat, started after each
+ * I/O's own call, neither hides nor adds (docs/fio.md).
  */
 static int posix_submit(struct nb_target *t, struct nb_io *io)
 {
@@ -409,6 +411,32 @@ static int posix_reap(struct nb_target *t, struct nb_io **done, int max,
 	io_uring_cq_advance(&p->ring, (unsigned)n);
 	p->inflight -= n;
 	return n;
+}
+
+/* TRIM: BLKDISCARD on a device, a punched hole in a file (the file
+ * system frees the blocks; a loop device over it passes the discard on). */
+static int posix_discard(struct nb_file *f, uint64_t off, uint64_t len,
+			 const char **how)
+{
+	struct nb_target *t = f->t;
+	uint64_t range[2] = { f->base + off, len };
+	int rc;
+
+	if (P(t)->kind == K_BLOCK) {
+		*how = "BLKDISCARD";
+		rc = ioctl(f->fd, BLKDISCARD, range);
+	} else {
+		*how = "FALLOC_FL_PUNCH_HOLE";
+		rc = fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			       (off_t)range[0], (off_t)len);
+	}
+	if (!rc)
+		return 0;
+	rc = errno == ENOTTY || errno == EINVAL ? EOPNOTSUPP : errno;
+	nb_err_set("target '%s': %s of %llu bytes at %llu refused: %s",
+		   t->cfg->name, *how, (unsigned long long)len,
+		   (unsigned long long)range[0], strerror(errno));
+	return -rc;
 }
 
 static int posix_mkdir(struct nb_target *t, const char *path)
@@ -508,6 +536,7 @@ const struct nb_runner_ops nb_runner_posix = {
 	.submit = posix_submit,
 	.reap = posix_reap,
 	.pio = posix_pio,
+	.discard = posix_discard,
 	.mkdir = posix_mkdir,
 	.rmdir = posix_rmdir,
 	.unlink = posix_unlink,

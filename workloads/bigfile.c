@@ -208,14 +208,69 @@ static int verify_file(struct bigfile *b, uint64_t size, int direct,
 	return rc;
 }
 
+/* The write's figures: its rate, the data generator's, and a warning
+ * where the generator may have been the bottleneck. */
+static void bigfile_record(struct nb_wl_ctx *c, struct bigfile *b,
+			   const struct nb_io_result *r, uint64_t size)
+{
+	double gen = b->gen_ns ? (double)b->gen_bytes / ((double)b->gen_ns / 1e9) : 0;
+
+	nb_wl_io_metrics(c, r);
+	nb_wl_metric(c, "datagen_bw_bytes", gen);
+	nb_wl_steady_series(c, b->series, (unsigned)(r->elapsed_ns / 1000000000ULL));
+	json_object_set_new(c->extra, "series_bw_bytes", b->series);
+	json_object_set_new(c->extra, "size", json_integer((json_int_t)size));
+	if (gen > 0 && gen < 2 * (double)r->bytes_written /
+			      ((double)r->elapsed_ns / 1e9))
+		nb_wl_warn(c, "data generation (%.0f MB/s) was less than twice "
+			   "the write rate: the figure may be the client's, not "
+			   "the box's", gen / 1e6);
+}
+
+/* Read the file back and check every block (--verify).  0 or -errno;
+ * where a bad block stopped it, its offset is in the iteration. */
+static int bigfile_verify(struct nb_wl_ctx *c, struct bigfile *b,
+			  uint64_t size, int direct)
+{
+	struct nb_io_result *v = malloc(sizeof(*v));
+	uint64_t cached;
+	int rc;
+
+	if (!v)
+		return nb_err(-ENOMEM, "out of memory");
+	nb_hook("before-verify", NULL, c->stop);
+	cached = c->t->cached_opens;
+	rc = verify_file(b, size, direct, v);
+	if (!rc && !v->stopped && c->t->cached_opens > cached) {
+		json_object_set_new(c->extra, "verified_bytes", json_integer(0));
+		nb_wl_warn(c, "bigfile: not verified: the read-back went "
+			   "through this client's page cache (O_DIRECT "
+			   "refused), which can hand back what was written "
+			   "whatever the media holds");
+	} else if (!rc && !v->stopped) {
+		nb_wl_metric(c, "verify_bw_bytes", (double)v->bytes_read /
+			     ((double)v->elapsed_ns / 1e9));
+		json_object_set_new(c->extra, "verified_bytes",
+				    json_integer((json_int_t)v->bytes_read));
+	} else if (!rc) {
+		nb_wl_warn(c, "interrupted during verify: %llu of %llu "
+			   "bytes checked",
+			   (unsigned long long)v->bytes_read,
+			   (unsigned long long)size);
+	}
+	if (rc && b->bad_state)
+		json_object_set_new(c->extra, "bad_offset",
+				    json_integer((json_int_t)b->bad_off));
+	free(v);
+	return rc;
+}
+
 static int bigfile_run(struct nb_wl_ctx *c)
 {
 	struct bigfile b = { .c = c, .seed = c->seed, .verify = c->p->verify > 0 };
 	uint64_t size = bigfile_size(c, c->p->size);
 	int direct = c->p->direct != 0;
 	struct nb_io_result *r;
-	uint64_t cached;
-	double gen;
 	int rc;
 
 	rc = check_fits(c, size);
@@ -242,16 +297,7 @@ static int bigfile_run(struct nb_wl_ctx *c)
 		free(r);
 		return rc;
 	}
-	nb_wl_io_metrics(c, r);
-	gen = b.gen_ns ? (double)b.gen_bytes / ((double)b.gen_ns / 1e9) : 0;
-	nb_wl_metric(c, "datagen_bw_bytes", gen);
-	json_object_set_new(c->extra, "series_bw_bytes", b.series);
-	json_object_set_new(c->extra, "size", json_integer((json_int_t)size));
-	if (gen > 0 && gen < 2 * (double)r->bytes_written /
-			      ((double)r->elapsed_ns / 1e9))
-		nb_wl_warn(c, "data generation (%.0f MB/s) was less than twice "
-			   "the write rate: the figure may be the client's, not "
-			   "the box's", gen / 1e6);
+	bigfile_record(c, &b, r, size);
 	if (r->stopped) {
 		char a[32], t[32];
 
@@ -259,40 +305,8 @@ static int bigfile_run(struct nb_wl_ctx *c)
 		nb_wl_warn(c, "interrupted after %s of %s: the figures are partial",
 			   nb_fmt_size(r->bytes_written, a, sizeof(a)),
 			   nb_fmt_size(size, t, sizeof(t)));
-		free(r);
-		return 0;
-	}
-	if (b.verify) {
-		struct nb_io_result *v = malloc(sizeof(*v));
-
-		if (!v) {
-			free(r);
-			return nb_err(-ENOMEM, "out of memory");
-		}
-		nb_hook("before-verify", NULL, c->stop);
-		cached = c->t->cached_opens;
-		rc = verify_file(&b, size, direct, v);
-		if (!rc && !v->stopped && c->t->cached_opens > cached) {
-			json_object_set_new(c->extra, "verified_bytes", json_integer(0));
-			nb_wl_warn(c, "bigfile: not verified: the read-back went "
-				   "through this client's page cache (O_DIRECT "
-				   "refused), which can hand back what was written "
-				   "whatever the media holds");
-		} else if (!rc && !v->stopped) {
-			nb_wl_metric(c, "verify_bw_bytes", (double)v->bytes_read /
-				     ((double)v->elapsed_ns / 1e9));
-			json_object_set_new(c->extra, "verified_bytes",
-					    json_integer((json_int_t)v->bytes_read));
-		} else if (!rc) {
-			nb_wl_warn(c, "interrupted during verify: %llu of %llu "
-				   "bytes checked",
-				   (unsigned long long)v->bytes_read,
-				   (unsigned long long)size);
-		}
-		if (rc && b.bad_state)
-			json_object_set_new(c->extra, "bad_offset",
-					    json_integer((json_int_t)b.bad_off));
-		free(v);
+	} else if (b.verify) {
+		rc = bigfile_verify(c, &b, size, direct);
 	}
 	free(r);
 	return rc;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define DEFAULT_SIZE (1ULL << 30)
 #define PREFILL_BS (1U << 20)
@@ -203,8 +204,20 @@ static uint64_t written(struct nb_wl_ctx *c, const char *name)
 	return st.size;
 }
 
+/* This process's CPU time so far (user + system, all threads), seconds. */
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 /* Write [FROM, SIZE) of NAME (FROM rounded down to the prefill's block);
- * *DONE: the bytes written. */
+ * *DONE: the bytes written.  The CPU it took is the iteration's
+ * "prefill_cpu_s" (so a whole-process CPU figure can leave it out). */
 static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t from,
 		   uint64_t size, uint64_t *done)
 {
@@ -216,6 +229,7 @@ static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t from,
 	struct nb_io_result *r = malloc(sizeof(*r));
 	struct nb_file *f;
 	char label[160];
+	double cpu0 = cpu_s();
 	int rc;
 
 	*done = 0;
@@ -239,6 +253,8 @@ static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t from,
 	rc = nb_engine_run(c->t, f, &s, &h, r);
 	nb_progress_end(c->progress);
 	c->t->ops->fclose(f);
+	json_object_set_new(c->extra, "prefill_cpu_s",
+			    json_real((double)(long)((cpu_s() - cpu0) * 1000) / 1000));
 	if (!rc && r->stopped)
 		rc = -EINTR;
 	*done = r->bytes_written;

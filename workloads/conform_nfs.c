@@ -146,15 +146,16 @@ static int on_entry(const char *name, void *payload)
 	return 0;
 }
 
-static int nfs_checks(struct nfsck *k)
+/* nfs.create-visible */
+static int ck_create_visible(struct nfsck *k)
 {
-	struct nb_target *a = k->a, *b = &k->b;
-	struct nb_stat st, st2;
+	struct nb_target *a = k->a;
+	struct nb_target *b = &k->b;
+	struct nb_stat st;
 	char pa[300];
-	int64_t got;
+	int64_t got = 0;
 	int rc;
 
-	/* create-visible */
 	fill(k, k->buf, FILE_LEN);
 	snprintf(pa, sizeof(pa), B_DIR "/created");
 	rc = write_file(a, pa, 0, k->buf, FILE_LEN, 0);
@@ -174,29 +175,45 @@ static int nfs_checks(struct nfsck *k)
 		      "wrote, B read %lld bytes%s (%s)", FILE_LEN, (long long)got,
 		      rc ? "" : ", different", ename(rc));
 	}
+	return 0;
+}
 
-	/* readdir-lists */
-	{
-		struct names w = { { "d0", "d1", "d2", "d3", "d4" }, 5, { 0 } };
-		char missing[200] = "";
+/* nfs.readdir-lists */
+static int ck_readdir_lists(struct nfsck *k)
+{
+	struct nb_target *a = k->a;
+	struct nb_target *b = &k->b;
+	char pa[300];
+	int rc;
+	struct names w = { { "d0", "d1", "d2", "d3", "d4" }, 5, { 0 } };
+	char missing[200] = "";
 
-		for (int i = 0; i < w.n; i++) {
-			snprintf(pa, sizeof(pa), B_DIR "/%s", w.want[i]);
-			rc = write_file(a, pa, 0, k->buf, 512, 0);
-			if (rc)
-				return rc;
-		}
-		rc = b->ops->readdir(b, "", on_entry, &w);
-		for (int i = 0; i < w.n; i++)
-			if (!w.seen[i])
-				snprintf(missing + strlen(missing),
-					 sizeof(missing) - strlen(missing), " %s",
-					 w.want[i]);
-		check(k, "nfs.readdir-lists", !rc && !missing[0], "expected d0 d1 "
-		      "d2 d3 d4, B's readdir lacked%s (%s)", missing, ename(rc));
+	for (int i = 0; i < w.n; i++) {
+		snprintf(pa, sizeof(pa), B_DIR "/%s", w.want[i]);
+		rc = write_file(a, pa, 0, k->buf, 512, 0);
+		if (rc)
+			return rc;
 	}
+	rc = b->ops->readdir(b, "", on_entry, &w);
+	for (int i = 0; i < w.n; i++)
+		if (!w.seen[i])
+			snprintf(missing + strlen(missing),
+				 sizeof(missing) - strlen(missing), " %s",
+				 w.want[i]);
+	check(k, "nfs.readdir-lists", !rc && !missing[0], "expected d0 d1 "
+	      "d2 d3 d4, B's readdir lacked%s (%s)", missing, ename(rc));
+	return 0;
+}
 
-	/* rename-replaces */
+/* nfs.rename-replaces */
+static int ck_rename_replaces(struct nfsck *k)
+{
+	struct nb_target *a = k->a;
+	struct nb_target *b = &k->b;
+	struct nb_stat st, st2;
+	int64_t got = 0;
+	int rc;
+
 	fill(k, k->buf, FILE_LEN);
 	rc = write_file(a, B_DIR "/old", 0, k->buf, FILE_LEN, 0);
 	if (!rc)
@@ -220,8 +237,17 @@ static int nfs_checks(struct nfsck *k)
 		      !rc && got == FILE_LEN && memcmp(k->buf, k->rd, FILE_LEN) ?
 		      " (different)" : "", ename(rc_old));
 	}
+	return 0;
+}
 
-	/* unlink-removes */
+/* nfs.unlink-removes */
+static int ck_unlink_removes(struct nfsck *k)
+{
+	struct nb_target *a = k->a;
+	struct nb_target *b = &k->b;
+	struct nb_stat st;
+	int rc;
+
 	rc = a->ops->unlink(a, B_DIR "/d4");
 	if (rc) {
 		check(k, "nfs.unlink-removes", 0, "expected unlink to succeed, saw "
@@ -235,8 +261,16 @@ static int nfs_checks(struct nfsck *k)
 		      "expected ENOENT and no entry, B's stat saw %s and readdir %s "
 		      "it", ename(rs), w.seen[0] ? "still listed" : "did not list");
 	}
+	return 0;
+}
 
-	/* file-sync-read: C never touched the file before */
+/* nfs.file-sync-read: C never touched the file before */
+static int ck_file_sync_read(struct nfsck *k)
+{
+	struct nb_target *a = k->a;
+	int64_t got = 0;
+	int rc;
+
 	fill(k, k->buf, FILE_LEN);
 	rc = write_file(a, C_DIR "/synced", NB_F_SYNC, k->buf, FILE_LEN, 0);
 	if (rc)
@@ -248,8 +282,17 @@ static int nfs_checks(struct nfsck *k)
 	      "FILE_SYNC, a fresh connection read %lld bytes%s (%s)", FILE_LEN,
 	      (long long)got, !rc && got == FILE_LEN ? ", different" : "",
 	      ename(rc));
+	return 0;
+}
 
-	/* size-mtime */
+/* nfs.size-mtime */
+static int ck_size_mtime(struct nfsck *k)
+{
+	struct nb_target *a = k->a;
+	struct nb_target *b = &k->b;
+	struct nb_stat st, st2;
+	int rc;
+
 	rc = b->ops->stat(b, "created", &st);
 	if (rc)
 		return rc;
@@ -269,6 +312,24 @@ static int nfs_checks(struct nfsck *k)
 	      (unsigned long long)st.mtime_ns, (unsigned long long)st2.size,
 	      (unsigned long long)st2.mtime_ns, ename(rc));
 	return 0;
+}
+
+/* The checks in order; a check that cannot set itself up ends them. */
+static int nfs_checks(struct nfsck *k)
+{
+	static int (*const checks[])(struct nfsck *) = {
+		ck_create_visible,
+		ck_readdir_lists,
+		ck_rename_replaces,
+		ck_unlink_removes,
+		ck_file_sync_read,
+		ck_size_mtime,
+	};
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < sizeof(checks) / sizeof(checks[0]); i++)
+		rc = checks[i](k);
+	return rc;
 }
 
 static int nfs_run(struct nb_wl_ctx *c, struct nb_conform_tests *ts, json_t *conf)

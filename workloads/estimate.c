@@ -1,6 +1,8 @@
 /* estimate.c - rough estimates of what a plan costs, and suite items. */
 #include "workload.h"
+#include "io_sweep.h"
 #include "../core/err.h"
+#include "../core/knobs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +17,33 @@ void nb_estimate_workload(const struct nb_workload *w, const struct nb_params *p
 	memset(e, 0, sizeof(*e));
 	if (w->estimate) {
 		w->estimate(w, p, e);
+		return;
+	}
+	if (w->io && nb_wl_sweep_wanted(p)) {
+		/* every step of the list at most, and the data file made first */
+		struct nb_sweep sw;
+		uint64_t step = p->step_us ? p->step_us :
+				nb_knob_default("capacity", "step-time");
+
+		double steps_s;
+
+		if (nb_wl_sweep_setup(p, 1, &sw, NULL))
+			sw.nplan = 0;
+		steps_s = (double)sw.nplan * (double)step / 1e6;
+		/* no step starts after sweep-time: the last one runs on */
+		if (p->sweep_us && steps_s > (double)(p->sweep_us + step) / 1e6)
+			steps_s = (double)(p->sweep_us + step) / 1e6;
+		e->seconds = steps_s + (double)b / NB_ESTIMATE_RATE;
+		e->written = b + (uint64_t)(NB_ESTIMATE_RATE * e->seconds *
+			     (w->io->rw == NB_RW_READ ? 0 : w->io->rw == NB_RW_MIX ?
+			      (100 - w->io->read_pct) / 100.0 : 1));
+		return;
+	}
+	if (p->steady.kind && w->io) {
+		/* in rounds until steady: at most the round limit of them */
+		e->seconds = (double)p->steady_rounds * (double)p->round_us / 1e6;
+		if (w->io->rw != NB_RW_READ)
+			e->written = (uint64_t)(NB_ESTIMATE_RATE * e->seconds);
 		return;
 	}
 	e->seconds = p->runtime_us ? (double)p->runtime_us / 1e6 :

@@ -170,59 +170,106 @@ static int one_pass(struct nb_wl_ctx *c, struct nb_iospec *s, int rw,
 	return rc;
 }
 
-static int integrity_run(struct nb_wl_ctx *c)
+/* The spec: the user's knobs over the defaults, sequential, every byte,
+ * each pass ending durable; blocks that fit the target.  0 or -errno. */
+static int integrity_spec(struct nb_wl_ctx *c, struct nb_iospec *s)
 {
 	static const struct nb_iospec def = { .pattern = NB_PAT_SEQ,
 					      .bs = DEFAULT_BS, .qd = DEFAULT_QD,
 					      .size = DEFAULT_SIZE,
 					      .sync = NB_SYNC_END, .direct = 1 };
+
+	nb_iospec_resolve(&def, c->p, c->t, s);
+	s->sync = NB_SYNC_END;        /* each pass ends durable */
+	s->pattern = NB_PAT_SEQ;
+	s->runtime_us = 0;            /* all of it, every time */
+	s->bytes = 0;
+	if (s->bs % BLOCK || s->size < BLOCK)
+		return nb_err(-EINVAL, "integrity: the block size (%u) must be a "
+			      "multiple of %u bytes", s->bs, BLOCK);
+	s->seed = c->seed;
+	if (c->iteration == 1)
+		c->spec = nb_iospec_json(s);
+	if (c->t->capacity && s->size > c->t->capacity)
+		return nb_err(-ENOSPC, "target '%s' has %llu bytes, fewer than the "
+			      "size %llu asked for", c->t->cfg->name,
+			      (unsigned long long)c->t->capacity,
+			      (unsigned long long)s->size);
+	return 0;
+}
+
+/* Two write passes, then the read-back that checks every block; *CACHED
+ * the target's cached opens before the read-back. */
+static int integrity_passes(struct nb_wl_ctx *c, struct nb_iospec *s,
+			    struct integ *g, struct nb_io_result *r,
+			    uint64_t *cached)
+{
+	int rc = 0;
+
+	for (int pass = 1; pass <= 2 && !rc; pass++) {
+		g->seq = (uint64_t)c->iteration * 2 - 2 + (uint64_t)pass;
+		rc = one_pass(c, s, NB_RW_WRITE, g, pass == 1 ? "write 1/2" :
+			      "write 2/2", r);
+		if (!rc && (c->t->caps & NB_CAP_BLOCK) && s->size > c->t->filled)
+			c->t->filled = s->size;
+		if (!rc)
+			rc = pause_point(c, pass, s);
+	}
+	*cached = c->t->cached_opens;
+	return rc ? rc : one_pass(c, s, NB_RW_READ, g, "read-back", r);
+}
+
+/* The read-back's verdict: the block counts and where the bad ones are. */
+static void integrity_record(struct nb_wl_ctx *c, const struct integ *g,
+			     const struct nb_io_result *r)
+{
+	double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
+
+	nb_wl_metric(c, "corrupt_blocks", (double)g->count[C_CORRUPT]);
+	nb_wl_metric(c, "misplaced_blocks", (double)g->count[C_MISPLACED]);
+	nb_wl_metric(c, "stale_blocks", (double)g->count[C_STALE]);
+	nb_wl_metric(c, "blocks_checked", (double)g->checked);
+	nb_wl_metric(c, "bw_bytes", (double)r->bytes_read / secs);
+	for (int i = 0; i < C_N; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%s_offsets", class_names[i]);
+		json_object_set(c->extra, key, g->offsets[i]);
+	}
+	json_object_set(c->extra, "bad_blocks", g->details);
+	json_object_set_new(c->extra, "block_size", json_integer(BLOCK));
+	if (g->count[C_CORRUPT] + g->count[C_MISPLACED] + g->count[C_STALE])
+		nb_wl_warn(c, "iteration %d: %llu corrupt, %llu misplaced, %llu "
+			   "stale of %llu blocks (first at offset %lld)",
+			   c->iteration, (unsigned long long)g->count[C_CORRUPT],
+			   (unsigned long long)g->count[C_MISPLACED],
+			   (unsigned long long)g->count[C_STALE],
+			   (unsigned long long)g->checked,
+			   (long long)json_integer_value(json_object_get(
+				   json_array_get(g->details, 0), "offset")));
+}
+
+static int integrity_run(struct nb_wl_ctx *c)
+{
 	struct nb_io_result *r = malloc(sizeof(*r));
 	struct integ g = { 0 };
 	struct nb_iospec s;
 	uint64_t cached;
-	char warn[600];
-	int rc = 0;
+	int rc;
 
 	if (!r)
 		return nb_err(-ENOMEM, "out of memory");
-	nb_iospec_resolve(&def, c->p, c->t, &s);
-	s.sync = NB_SYNC_END;         /* each pass ends durable */
-	s.pattern = NB_PAT_SEQ;
-	s.runtime_us = 0;             /* all of it, every time */
-	s.bytes = 0;
-	if (s.bs % BLOCK || s.size < BLOCK) {
+	rc = integrity_spec(c, &s);
+	if (rc) {
 		free(r);
-		return nb_err(-EINVAL, "integrity: the block size (%u) must be a "
-			      "multiple of %u bytes", s.bs, BLOCK);
-	}
-	s.seed = c->seed;
-	if (c->iteration == 1)
-		c->spec = nb_iospec_json(&s);
-	if (c->t->capacity && s.size > c->t->capacity) {
-		free(r);
-		return nb_err(-ENOSPC, "target '%s' has %llu bytes, fewer than the "
-			      "size %llu asked for", c->t->cfg->name,
-			      (unsigned long long)c->t->capacity,
-			      (unsigned long long)s.size);
+		return rc;
 	}
 	g.run_id = nb_fnv1a(c->run_id, strlen(c->run_id), 0);
 	for (int i = 0; i < C_N; i++)
 		g.offsets[i] = json_array();
 	g.details = json_array();
 	g.progress = c->progress;
-
-	for (int pass = 1; pass <= 2 && !rc; pass++) {
-		g.seq = (uint64_t)c->iteration * 2 - 2 + (uint64_t)pass;
-		rc = one_pass(c, &s, NB_RW_WRITE, &g, pass == 1 ? "write 1/2" :
-			      "write 2/2", r);
-		if (!rc && (c->t->caps & NB_CAP_BLOCK) && s.size > c->t->filled)
-			c->t->filled = s.size;
-		if (!rc)
-			rc = pause_point(c, pass, &s);
-	}
-	cached = c->t->cached_opens;
-	if (!rc)
-		rc = one_pass(c, &s, NB_RW_READ, &g, "read-back", r);
+	rc = integrity_passes(c, &s, &g, r, &cached);
 	if (!rc && c->t->cached_opens > cached) {
 		/* what came back may be this client's cache of what it wrote */
 		json_object_set_new(c->extra, "verified", json_false());
@@ -231,33 +278,7 @@ static int integrity_run(struct nb_wl_ctx *c)
 			   "hand back what was written whatever the media holds; "
 			   "no block counts are reported");
 	} else if (!rc) {
-		double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
-
-		nb_wl_metric(c, "corrupt_blocks", (double)g.count[C_CORRUPT]);
-		nb_wl_metric(c, "misplaced_blocks", (double)g.count[C_MISPLACED]);
-		nb_wl_metric(c, "stale_blocks", (double)g.count[C_STALE]);
-		nb_wl_metric(c, "blocks_checked", (double)g.checked);
-		nb_wl_metric(c, "bw_bytes", (double)r->bytes_read / secs);
-		for (int i = 0; i < C_N; i++) {
-			char key[32];
-
-			snprintf(key, sizeof(key), "%s_offsets", class_names[i]);
-			json_object_set(c->extra, key, g.offsets[i]);
-		}
-		json_object_set(c->extra, "bad_blocks", g.details);
-		json_object_set_new(c->extra, "block_size", json_integer(BLOCK));
-		if (g.count[C_CORRUPT] + g.count[C_MISPLACED] + g.count[C_STALE]) {
-			snprintf(warn, sizeof(warn), "iteration %d: %llu corrupt, %llu "
-				 "misplaced, %llu stale of %llu blocks (first at offset "
-				 "%lld)", c->iteration,
-				 (unsigned long long)g.count[C_CORRUPT],
-				 (unsigned long long)g.count[C_MISPLACED],
-				 (unsigned long long)g.count[C_STALE],
-				 (unsigned long long)g.checked,
-				 (long long)json_integer_value(json_object_get(
-					 json_array_get(g.details, 0), "offset")));
-			nb_wl_warn(c, "%s", warn);
-		}
+		integrity_record(c, &g, r);
 	}
 	for (int i = 0; i < C_N; i++)
 		json_decref(g.offsets[i]);

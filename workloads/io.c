@@ -9,6 +9,8 @@
  */
 #include "workload.h"
 #include "io_fio.h"
+#include "io_sweep.h"
+#include "../core/clock.h"
 #include "../core/err.h"
 
 #include <errno.h>
@@ -58,10 +60,13 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		json_decref(ih.series);
 		return nb_err_set("out of memory"), -ENOMEM;
 	}
-	snprintf(label, sizeof(label), "%s on %s (%d/%d)", c->wl->name,
-		 c->t->cfg->name, c->iteration, c->iterations);
+	snprintf(label, sizeof(label), "%s on %s (%d/%d%s%s)", c->wl->name,
+		 c->t->cfg->name, c->iteration, c->iterations,
+		 c->phase ? ", " : "", c->phase ? c->phase : "");
 	nb_progress_begin(c->progress, label, s.runtime_us ? 0 : (s.bytes ? s.bytes : s.size),
 			  s.runtime_us * 1000);
+	/* where the series begins on the clock (telemetry aligns to it) */
+	json_object_set_new(c->extra, "series_t0_ms", json_integer((json_int_t)nb_now_ms()));
 	rc = nb_engine_run(c->t, f, &s, &h, r);
 	nb_progress_end(c->progress);
 	c->t->ops->fclose(f);
@@ -86,6 +91,34 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 	return rc;
 }
 
+/* One run of S at its depth: engine = fio, --cross-check, --clients go
+ * through workloads/io_fio.c. */
+static int io_once(struct nb_wl_ctx *c, const struct nb_iospec *s)
+{
+	if (nb_wl_fio_wanted(c))
+		return nb_wl_fio_run(c, s, io_native);
+	return io_native(c, s);
+}
+
+int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		      json_t *vm, double vm_iops)
+{
+	if (c->t->capacity && s->size > c->t->capacity)
+		return nb_err_set("target '%s' has %llu bytes, fewer than the size "
+				  "%llu asked for", c->t->cfg->name,
+				  (unsigned long long)c->t->capacity,
+				  (unsigned long long)s->size), -ENOSPC;
+	if (c->p->steady.kind && (nb_wl_fio_wanted(c) || nb_wl_sweep_wanted(c->p)))
+		return nb_err(-EINVAL, "--steady-state runs on nasbench's own "
+			      "engine at one depth: leave out engine = fio, "
+			      "--clients, --cross-check and --sweep");
+	if (c->p->steady.kind)
+		return nb_wl_steady_run(c, s);
+	if (nb_wl_sweep_wanted(c->p))
+		return nb_wl_sweep_run(c, s, io_once, vm, vm_iops);
+	return io_once(c, s);
+}
+
 static int io_run(struct nb_wl_ctx *c)
 {
 	struct nb_iospec s;
@@ -94,15 +127,7 @@ static int io_run(struct nb_wl_ctx *c)
 	s.seed = c->seed;
 	if (c->iteration == 1)
 		c->spec = nb_iospec_json(&s);
-	if (c->t->capacity && s.size > c->t->capacity)
-		return nb_err_set("target '%s' has %llu bytes, fewer than the size "
-				  "%llu asked for", c->t->cfg->name,
-				  (unsigned long long)c->t->capacity,
-				  (unsigned long long)s.size), -ENOSPC;
-	/* engine = fio, --cross-check, --clients: workloads/io_fio.c */
-	if (nb_wl_fio_wanted(c))
-		return nb_wl_fio_run(c, &s, io_native);
-	return io_native(c, &s);
+	return nb_wl_io_spec_run(c, &s, NULL, 0);
 }
 
 static uint64_t io_plan_bytes(const struct nb_workload *w,

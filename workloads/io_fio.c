@@ -42,11 +42,11 @@ int nb_wl_fio_wanted(const struct nb_wl_ctx *c)
 
 /* fio on this machine: the file the native engine would use. */
 
-/* The data file of S on this machine, prepared (and the data-loss guard
- * passed) as for the native engine: its absolute PATH and window *BASE;
- * S->direct cleared where the file system refuses O_DIRECT. */
-static int local_where(struct nb_wl_ctx *c, struct nb_iospec *s, char *path,
-		       size_t len, uint64_t *base)
+/* The target's data file as an absolute path (so the recorded job file
+ * works from anywhere) and its window's start, prepared (and guarded) as
+ * the native engine prepares it.  0 or -errno. */
+static int local_file(struct nb_wl_ctx *c, struct nb_iospec *s, char *path,
+		      size_t len, uint64_t *base)
 {
 	struct nb_target *t = c->t;
 	struct nb_file *f;
@@ -58,18 +58,24 @@ static int local_where(struct nb_wl_ctx *c, struct nb_iospec *s, char *path,
 	t->ops->fclose(f);
 	rc = t->ops->local_path(t, "data", path, len, base);
 	if (!rc && path[0] != '/') {
-		/* absolute, so the recorded job file works from anywhere */
 		char cwd[PATH_MAX], rel[PATH_MAX];
 
 		snprintf(rel, sizeof(rel), "%s", path);
 		if (!getcwd(cwd, sizeof(cwd)) ||
 		    snprintf(path, len, "%s/%s", cwd,
-			     rel[0] == '.' && rel[1] == '/' ? rel + 2 : rel) >=
-		    (int)len)
+			     rel[0] == '.' && rel[1] == '/' ? rel + 2 : rel) >= (int)len)
 			rc = -ENAMETOOLONG;
 	}
 	if (rc)
 		return nb_err(rc, "target '%s': path too long", t->cfg->name);
+	return 0;
+}
+
+/* What fio will do differently from the spec, said before it runs: no
+ * O_DIRECT where the file system refuses it, queue depth 1 with psync. */
+static void local_adjust(struct nb_wl_ctx *c, struct nb_iospec *s,
+			 const char *path, const char *ioengine)
+{
 	if (s->direct) {
 		int fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 
@@ -77,21 +83,19 @@ static int local_where(struct nb_wl_ctx *c, struct nb_iospec *s, char *path,
 			s->direct = 0;
 			nb_wl_warn(c, "the file system of target '%s' refuses "
 				   "O_DIRECT; fio measured through the page cache",
-				   t->cfg->name);
+				   c->t->cfg->name);
 		}
 		if (fd >= 0)
 			close(fd);
 	}
-	if (!strcmp(nb_wl_fio_ioengine(t), "psync") && s->qd > 1)
+	if (!strcmp(ioengine, "psync") && s->qd > 1)
 		nb_wl_warn(c, "ioengine psync is synchronous: fio ran queue depth "
 			   "%u as 1", s->qd);
-	return 0;
 }
 
-/* Run job file TEXT for S with fio here, its output into OUT: 0, -EINTR,
- * or -errno with the detail set (fio stopped, failed, or its job did). */
-static int exec_job(struct nb_wl_ctx *c, const struct nb_iospec *s,
-		    const char *text, struct nb_fio_output *out)
+/* Run job file TEXT through fio and read its figures into OUT. */
+static int local_exec(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		      const char *text, struct nb_fio_output *out)
 {
 	const char *name = c->t->cfg->name;
 	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
@@ -127,27 +131,50 @@ static int exec_job(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	return rc;
 }
 
+/* The iteration's figures and its "fio" record; W where fio reached the
+ * box itself (its writes' durability), else NULL. */
+static void local_record(struct nb_wl_ctx *c, const struct nb_iospec *s,
+			 const struct nb_fio_job *job, const char *text,
+			 const struct nb_fio_output *out, const struct nb_fio_where *w)
+{
+	json_t *fj = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f}", "version",
+			       out->version, "ioengine", job->ioengine, "command",
+			       "fio --output-format=json+ JOBFILE", "job", text,
+			       "clat_p50_us", out->total.clat_p50_us,
+			       "clat_p99_us", out->total.clat_p99_us);
+
+	nb_fio_put_metrics(c->metrics, &out->total);
+	nb_wl_fio_put_counts(c->extra, &out->total);
+	if (w)
+		json_object_set_new(fj, "durable", json_boolean(w->durable));
+	json_object_set_new(c->extra, "fio", fj);
+	/* what fio wrote, from offset 0 up (a runtime may end it early) */
+	if (s->rw == NB_RW_WRITE && s->pattern == NB_PAT_SEQ)
+		nb_wl_wrote(c, out->total.bytes_written < s->size ?
+			    out->total.bytes_written : s->size);
+}
+
 static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 {
-	struct nb_target *t = c->t;
 	struct nb_iospec s = *spec;
-	struct nb_fio_job job = { .ioengine = nb_wl_fio_ioengine(t) };
+	struct nb_fio_job job = { .ioengine = nb_wl_fio_ioengine(c->t) };
 	struct nb_fio_output *out = NULL;
 	struct nb_fio_where w;
 	char path[PATH_MAX], comment[256];
 	char *text = NULL;
-	int remote = nb_wl_fio_is_remote(t);
+	int remote = nb_wl_fio_is_remote(c->t);
 	uint64_t base = 0;
-	json_t *fj;
 	int rc, n;
 
-	if (!t->ops->local_path && !remote)
-		return nb_fio_check_scheme(t->cfg->name, t->cfg->u.scheme,
+	if (!c->t->ops->local_path && !remote)
+		return nb_fio_check_scheme(c->t->cfg->name, c->t->cfg->u.scheme,
 					   "engine = fio");
 	rc = remote ? nb_wl_fio_remote_prepare(c, &s, &w)
-		    : local_where(c, &s, path, sizeof(path), &base);
+		    : local_file(c, &s, path, sizeof(path), &base);
 	if (rc)
 		return rc;
+	if (!remote)
+		local_adjust(c, &s, path, job.ioengine);
 	job.s = s;
 	job.filename = path;
 	job.offset = base;
@@ -164,26 +191,12 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	n = nb_fio_jobfile(&job, text, NB_FIO_JOB_MAX);
 	if (n < 0) {
 		rc = n;
-		nb_err_prefix("target '%s'", t->cfg->name);
+		nb_err_prefix("target '%s'", c->t->cfg->name);
 		goto done;
 	}
-	rc = exec_job(c, &s, text, out);
-	if (rc)
-		goto done;
-	nb_fio_put_metrics(c->metrics, &out->total);
-	nb_wl_fio_put_counts(c->extra, &out->total);
-	fj = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f}", "version", out->version,
-		       "ioengine", job.ioengine, "command",
-		       "fio --output-format=json+ JOBFILE", "job", text,
-		       "clat_p50_us", out->total.clat_p50_us, "clat_p99_us",
-		       out->total.clat_p99_us);
-	if (remote)
-		json_object_set_new(fj, "durable", json_boolean(w.durable));
-	json_object_set_new(c->extra, "fio", fj);
-	/* what fio wrote, from offset 0 up (a runtime may end it early) */
-	if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
-		nb_wl_wrote(c, out->total.bytes_written < s.size ?
-			    out->total.bytes_written : s.size);
+	rc = local_exec(c, &s, text, out);
+	if (!rc)
+		local_record(c, &s, &job, text, out, remote ? &w : NULL);
 done:
 	free(text);
 	free(out);

@@ -10,6 +10,7 @@
 #include "io_fio_common.h"
 #include "io_fio_overlap.h"
 #include "io_fio_remote.h"
+#include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/progress.h"
@@ -70,158 +71,202 @@ static void client_file(const struct nb_wl_ctx *c, int i, char *buf, size_t len,
 	*unlink_it = 1;
 }
 
-int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
+/* One run of fio on every client: its job files in DIR, its command
+ * line, and what fio answered. */
+struct crun {
+	const struct nb_fio_clients *cl;
+	char dir[32];
+	char **argv;
+	int argc;
+	char (*paths)[PATH_MAX];      /* the job file of client I, in DIR */
+	char (*files)[PATH_MAX];      /* the file it does I/O on */
+	char *text;                   /* one job file's text */
+	json_t *jobs;                 /* [ { "client", "job" } ] */
+	struct nb_fio_output *out;
+	struct nb_fio_exec x;
+	int missing, got;             /* clients without and with figures */
+	char first_err[1600];         /* why the first one has none */
+	int remote;                   /* nfs://, iscsi://: fio's engines */
+	struct nb_fio_where w;        /* there: the file or LUN window */
+};
+
+static int crun_alloc(struct crun *r)
 {
-	const struct nb_fio_clients *cl = c->t->cfg->clients;
-	char dir[] = "/tmp/nasbench-fio.XXXXXX";
-	char **argv = NULL, *text = NULL, label[200], comment[256], line[512];
-	char (*paths)[PATH_MAX] = NULL, (*files)[PATH_MAX] = NULL;
-	struct nb_fio_output *out = NULL;
-	struct nb_fio_exec x = { 0 };
-	json_t *clients, *jobs;
-	int rc = 0, argc = 0, missing = 0, got = 0;
-	char first_err[1600] = "";
-	struct nb_fio_where w;
-	int remote = nb_wl_fio_is_remote(c->t);
+	size_t n = (size_t)r->cl->n;
 
-	if (!mkdtemp(dir))
-		return nb_err(-errno, "cannot create a directory for fio job files: "
-			      "%s", strerror(errno));
-	argv = calloc((size_t)cl->n * 2 + 3, sizeof(*argv));
-	paths = calloc((size_t)cl->n, sizeof(*paths));
-	files = calloc((size_t)cl->n, sizeof(*files));
-	text = malloc(NB_FIO_JOB_MAX);
-	out = malloc(sizeof(*out));
-	jobs = json_array();
-	if (!argv || !paths || !files || !text || !out) {
-		rc = nb_err(-ENOMEM, "out of memory");
-		goto done;
+	snprintf(r->dir, sizeof(r->dir), "/tmp/nasbench-fio.XXXXXX");
+	if (!mkdtemp(r->dir)) {
+		r->dir[0] = '\0';
+		return nb_err(-errno, "cannot create a directory for fio job "
+			      "files: %s", strerror(errno));
 	}
-	argv[argc++] = "fio";
-	argv[argc++] = "--output-format=json+";
-	/* nfs://, iscsi://: one file (one LUN window) nasbench prepared */
-	if (remote && (rc = nb_wl_fio_remote_prepare(c, s, &w)))
-		goto done;
-	nb_wl_fio_comment(c, comment, sizeof(comment));
-	for (int i = 0; i < cl->n; i++) {
-		struct nb_fio_job job = { .s = *s, .ioengine = nb_wl_fio_ioengine(c->t),
-					  .comment = comment };
-		char arg[300];
-		FILE *jf;
-		int n;
+	r->argv = calloc(n * 2 + 3, sizeof(*r->argv));
+	r->paths = calloc(n, sizeof(*r->paths));
+	r->files = calloc(n, sizeof(*r->files));
+	r->text = malloc(NB_FIO_JOB_MAX);
+	r->out = malloc(sizeof(*r->out));
+	r->jobs = json_array();
+	if (!r->argv || !r->paths || !r->files || !r->text || !r->out)
+		return nb_err(-ENOMEM, "out of memory");
+	r->argv[r->argc++] = "fio";
+	r->argv[r->argc++] = "--output-format=json+";
+	return 0;
+}
 
-		char span[sizeof(dir) + 32];
+static void crun_free(struct crun *r)
+{
+	nb_fio_exec_free(&r->x);
+	json_decref(r->jobs);
+	if (r->argv)
+		for (int i = 2; i < r->argc; i += 2)
+			free(r->argv[i]);
+	free(r->argv);
+	free(r->paths);
+	free(r->files);
+	free(r->text);
+	free(r->out);
+	if (r->dir[0])
+		nb_rmtree(r->dir);
+}
 
-		client_file(c, i, files[i], sizeof(files[i]), &job.offset,
-			    &job.unlink);
-		job.filename = files[i];
-		if (remote) {
-			nb_wl_fio_remote_job(&w, i + 1, &job);
-			snprintf(files[i], sizeof(files[i]), "%s", job.filename);
-		}
-		nb_wl_fio_span_prefix(dir, i, span, sizeof(span));
-		job.span_log = span;
-		n = nb_fio_jobfile(&job, text, NB_FIO_JOB_MAX);
-		if (n < 0) {
-			rc = n;
-			nb_err_prefix("target '%s'", c->t->cfg->name);
-			goto done;
-		}
-		snprintf(paths[i], sizeof(paths[i]), "%s/client%d.fio", dir, i + 1);
-		jf = fopen(paths[i], "w");
-		if (!jf || fputs(text, jf) < 0 || fclose(jf)) {
-			rc = nb_err(-EIO, "cannot write '%s': %s", paths[i],
-				    strerror(errno));
-			goto done;
-		}
-		nb_fio_client_name(&cl->c[i], arg, sizeof(arg));
-		json_array_append_new(jobs, json_pack("{s:s, s:s}", "client", arg,
-						      "job", text));
-		nb_fio_client_arg(&cl->c[i], arg, sizeof(arg));
-		argv[argc] = malloc(strlen(arg) + 10);
-		if (!argv[argc]) {
-			rc = nb_err(-ENOMEM, "out of memory");
-			goto done;
-		}
-		sprintf(argv[argc++], "--client=%s", arg);
-		argv[argc++] = paths[i];
+/* Client I's job file, written into DIR, and its "--client=ARG JOBFILE"
+ * on the command line. */
+static int crun_job(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		    struct crun *r, int i, const char *comment)
+{
+	const struct nb_fio_client *fc = &r->cl->c[i];
+	struct nb_fio_job job = { .s = *s, .ioengine = nb_wl_fio_ioengine(c->t),
+				  .comment = comment };
+	char arg[300], span[sizeof(r->dir) + 32];
+	int n, rc;
+
+	client_file(c, i, r->files[i], sizeof(r->files[i]), &job.offset,
+		    &job.unlink);
+	job.filename = r->files[i];
+	if (r->remote) {
+		nb_wl_fio_remote_job(&r->w, i + 1, &job);
+		snprintf(r->files[i], sizeof(r->files[i]), "%s", job.filename);
 	}
+	nb_wl_fio_span_prefix(r->dir, i, span, sizeof(span));
+	job.span_log = span;
+	snprintf(r->paths[i], sizeof(r->paths[i]), "%s/client%d.fio", r->dir,
+		 i + 1);
+	n = nb_fio_jobfile(&job, r->text, NB_FIO_JOB_MAX);
+	if (n < 0)
+		return nb_err_prefix("target '%s'", c->t->cfg->name), n;
+	rc = nb_atomic_write(r->paths[i], r->text, (size_t)n);
+	if (rc)
+		return rc;
+	nb_fio_client_name(fc, arg, sizeof(arg));
+	json_array_append_new(r->jobs, json_pack("{s:s, s:s}", "client", arg,
+						 "job", r->text));
+	nb_fio_client_arg(fc, arg, sizeof(arg));
+	r->argv[r->argc] = malloc(strlen(arg) + 10);
+	if (!r->argv[r->argc])
+		return nb_err(-ENOMEM, "out of memory");
+	sprintf(r->argv[r->argc++], "--client=%s", arg);
+	r->argv[r->argc++] = r->paths[i];
+	return 0;
+}
+
+/* fio's output held no figures: its own words say why. */
+static int crun_no_figures(const struct crun *r)
+{
+	char line[512];
+
+	if (strstr(r->x.out, "{")) {
+		/* the servers dropped the job: "<host> fio: ..." */
+		if (nb_wl_fio_server_complaint(r->x.out, line, sizeof(line)))
+			return nb_err(-EIO, "fio clients: no client ran its job: %s",
+				      line);
+		nb_err_prefix("fio clients");
+		return -EIO;
+	}
+	/* no client sent anything */
+	for (int i = 0; i < r->cl->n; i++) {
+		client_missing(&r->cl->c[i], r->x.err, r->files[i], line,
+			       sizeof(line));
+		if (strstr(line, "unreachable"))
+			return nb_err(-EIO, "%s", line);
+	}
+	return nb_err(-EIO, "fio clients: fio failed (exit status %d): %s",
+		      r->x.status, nb_wl_fio_complaint(r->x.err, line, sizeof(line)));
+}
+
+/* Run fio on every client and read its output into R->out. */
+static int crun_exec(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		     struct crun *r)
+{
+	char label[200];
+	int rc;
+
 	snprintf(label, sizeof(label), "%s on %s (%d/%d, fio, %d clients)",
-		 c->wl->name, c->t->cfg->name, c->iteration, c->iterations, cl->n);
+		 c->wl->name, c->t->cfg->name, c->iteration, c->iterations,
+		 r->cl->n);
 	nb_progress_begin(c->progress, label, 0, s->runtime_us * 1000);
-	rc = nb_fio_exec(argv, NULL, c->stop, nb_wl_fio_limit(s), &x);
+	rc = nb_fio_exec(r->argv, NULL, c->stop, nb_wl_fio_limit(s), &r->x);
 	nb_progress_end(c->progress);
 	if (rc)
-		goto done;
-	if (x.stopped || (c->stop && *c->stop)) {
-		rc = -EINTR;
-		goto done;
-	}
-	if (x.timed_out) {
-		rc = nb_err(-ETIMEDOUT, "fio clients: fio ran %llu s past its "
-			    "runtime and was stopped (a client hangs?)",
-			    (unsigned long long)(NB_FIO_GRACE_US / 1000000));
-		goto done;
-	}
-	if (nb_fio_parse(x.out, x.out_len, out)) {
-		if (!strstr(x.out, "{")) {
-			/* no client sent anything: fio's own words say why */
-			for (int i = 0; i < cl->n; i++) {
-				client_missing(&cl->c[i], x.err, files[i], line,
-					       sizeof(line));
-				if (strstr(line, "unreachable")) {
-					rc = nb_err(-EIO, "%s", line);
-					goto done;
-				}
-			}
-			rc = nb_err(-EIO, "fio clients: fio failed (exit status "
-				    "%d): %s", x.status,
-				    nb_wl_fio_complaint(x.err, line, sizeof(line)));
-		} else if (nb_wl_fio_server_complaint(x.out, line, sizeof(line))) {
-			/* the servers dropped the job: "<host> fio: ..." */
-			rc = nb_err(-EIO, "fio clients: no client ran its job: %s",
-				    line);
-		} else {
-			rc = -EIO;
-			nb_err_prefix("fio clients");
-		}
-		goto done;
-	}
-	clients = json_array();
-	for (int i = 0; i < cl->n; i++) {
-		int k = find_client(out, &cl->c[i]);
-		char name[300], why[1600];
+		return rc;
+	if (r->x.stopped || (c->stop && *c->stop))
+		return -EINTR;
+	if (r->x.timed_out)
+		return nb_err(-ETIMEDOUT, "fio clients: fio ran %llu s past its "
+			      "runtime and was stopped (a client hangs?)",
+			      (unsigned long long)(NB_FIO_GRACE_US / 1000000));
+	if (nb_fio_parse(r->x.out, r->x.out_len, r->out))
+		return crun_no_figures(r);
+	return 0;
+}
 
-		nb_fio_client_name(&cl->c[i], name, sizeof(name));
-		if (k < 0 || out->client[k].st.error) {
+/* Each client's figures, or why it has none (a warning), in order. */
+static json_t *crun_clients(struct nb_wl_ctx *c, struct crun *r)
+{
+	json_t *clients = json_array();
+
+	for (int i = 0; i < r->cl->n; i++) {
+		int k = find_client(r->out, &r->cl->c[i]);
+		char name[300], why[1600];
+		json_t *m;
+
+		nb_fio_client_name(&r->cl->c[i], name, sizeof(name));
+		if (k < 0 || r->out->client[k].st.error) {
 			if (k < 0)
-				client_missing(&cl->c[i], x.err, files[i], why,
-					       sizeof(why));
+				client_missing(&r->cl->c[i], r->x.err, r->files[i],
+					       why, sizeof(why));
 			else
 				snprintf(why, sizeof(why), "fio client '%s': its job "
 					 "failed: %s (does '%s' exist there?)", name,
-					 strerror(out->client[k].st.error),
+					 strerror(r->out->client[k].st.error),
 					 c->t->cfg->u.path);
 			json_array_append_new(clients, json_pack("{s:s, s:s}",
 						 "client", name, "error", why));
-			if (!missing++)
-				snprintf(first_err, sizeof(first_err), "%s", why);
+			if (!r->missing++)
+				snprintf(r->first_err, sizeof(r->first_err), "%s", why);
 			nb_wl_warn(c, "%s", why);
 			continue;
 		}
-		json_t *m = json_object();
-
-		nb_fio_put_metrics(m, &out->client[k].st);
+		m = json_object();
+		nb_fio_put_metrics(m, &r->out->client[k].st);
 		json_array_append_new(clients, json_pack(
 			"{s:s, s:o, s:I}", "client", name, "metrics", m, "bytes",
-			(json_int_t)(out->client[k].st.bytes_read +
-				     out->client[k].st.bytes_written)));
-		got++;
+			(json_int_t)(r->out->client[k].st.bytes_read +
+				     r->out->client[k].st.bytes_written)));
+		r->got++;
 	}
-	if (got) {
+	return clients;
+}
+
+/* The iteration's metrics and its "clients" and "fio" records. */
+static void crun_record(struct nb_wl_ctx *c, struct crun *r)
+{
+	const struct nb_fio_output *out = r->out;
+	json_t *clients = crun_clients(c, r), *fj;
+
+	if (r->got) {
 		nb_fio_put_metrics(c->metrics, &out->total);
 		nb_wl_fio_put_counts(c->extra, &out->total);
-		if (out->has_all && !missing) {
+		if (out->has_all && !r->missing) {
 			/* fio's "All clients" aggregate: every client's bytes
 			 * over the longest runtime */
 			json_object_set_new(c->metrics, "bw_bytes",
@@ -231,14 +276,13 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 		}
 	}
 	json_object_set_new(c->extra, "clients", clients);
-	json_object_set_new(c->extra, "fio",
-			    json_pack("{s:s, s:s, s:s, s:o}", "version", out->version,
-				      "ioengine", nb_wl_fio_ioengine(c->t), "command",
-				      "fio --output-format=json+ --client=HOST,PORT "
-				      "JOBFILE ...", "jobs", jobs));
+	fj = json_pack("{s:s, s:s, s:s, s:o}", "version", out->version,
+		       "ioengine", nb_wl_fio_ioengine(c->t), "command",
+		       "fio --output-format=json+ --client=HOST,PORT "
+		       "JOBFILE ...", "jobs", r->jobs);
+	r->jobs = NULL;
+	json_object_set_new(c->extra, "fio", fj);
 	if (out->has_all) {
-		json_t *fj = json_object_get(c->extra, "fio");
-
 		json_object_set_new(fj, "all_clients_bw_bytes",
 				    json_real(out->all_bw_bytes));
 		json_object_set_new(fj, "all_clients_bytes",
@@ -246,34 +290,41 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 		/* the plain sum of the clients' own rates */
 		json_object_set_new(fj, "sum_bw_bytes", json_real(out->total.bw_bytes));
 	}
-	jobs = NULL;
-	if (remote) {
-		json_t *fj = json_object_get(c->extra, "fio");
+	if (r->remote) {
+		json_object_set_new(fj, "ioengine", json_string(r->w.engine));
+		json_object_set_new(fj, "durable", json_boolean(r->w.durable));
+	}
+	nb_wl_fio_clients_check(c, r->cl, out, clients, r->dir);
+}
 
-		json_object_set_new(fj, "ioengine", json_string(w.engine));
-		json_object_set_new(fj, "durable", json_boolean(w.durable));
+int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
+{
+	struct crun r = { .cl = c->t->cfg->clients,
+			  .remote = nb_wl_fio_is_remote(c->t) };
+	char comment[256];
+	int rc = crun_alloc(&r);
+
+	/* nfs://, iscsi://: one file (one LUN window) nasbench prepared */
+	if (!rc && r.remote)
+		rc = nb_wl_fio_remote_prepare(c, s, &r.w);
+	nb_wl_fio_comment(c, comment, sizeof(comment));
+	for (int i = 0; !rc && i < r.cl->n; i++)
+		rc = crun_job(c, s, &r, i, comment);
+	if (!rc)
+		rc = crun_exec(c, s, &r);
+	if (!rc) {
+		crun_record(c, &r);
+		if (r.missing) {
+			json_object_set_new(c->extra, "partial", json_true());
+			rc = r.got ? nb_err(-EIO, "%s; the figures of the other %d "
+					    "client(s) are kept", r.first_err, r.got)
+				   : nb_err(-EIO, "%s", r.first_err);
+			if (r.missing > 1)
+				nb_err_prefix("%d of %d fio clients failed",
+					      r.missing, r.cl->n);
+		}
 	}
-	nb_wl_fio_clients_check(c, cl, out, clients, dir);
-	if (missing) {
-		json_object_set_new(c->extra, "partial", json_true());
-		rc = got ? nb_err(-EIO, "%s; the figures of the other %d client(s) "
-				  "are kept", first_err, got)
-			 : nb_err(-EIO, "%s", first_err);
-		if (missing > 1)
-			nb_err_prefix("%d of %d fio clients failed", missing, cl->n);
-	}
-done:
-	nb_fio_exec_free(&x);
-	json_decref(jobs);
-	if (argv)
-		for (int i = 2; i < argc; i += 2)
-			free(argv[i]);
-	free(argv);
-	free(paths);
-	free(files);
-	free(text);
-	free(out);
-	nb_rmtree(dir);
+	crun_free(&r);
 	return rc;
 }
 

@@ -9,7 +9,9 @@ extern const struct nb_workload nb_wl_seq512k_read, nb_wl_seq512k_write,
 	nb_wl_rand4k_write_sync, nb_wl_rand4k_mix;
 extern const struct nb_workload nb_wl_bigfile, nb_wl_syncprobe,
 	nb_wl_xz, nb_wl_bonnie;
-extern const struct nb_workload nb_wl_integrity, nb_wl_conform;
+extern const struct nb_workload nb_wl_integrity, nb_wl_conform,
+	nb_wl_crashcheck;
+extern const struct nb_workload nb_wl_vm;
 
 const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_seq512k_write,
@@ -19,12 +21,14 @@ const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_rand4k_write_sync,
 	&nb_wl_rand4k_read,
 	&nb_wl_rand4k_mix,
+	&nb_wl_vm,
 	&nb_wl_bigfile,
 	&nb_wl_syncprobe,
 	&nb_wl_bonnie,
 	&nb_wl_xz,
 	&nb_wl_integrity,
 	&nb_wl_conform,
+	&nb_wl_crashcheck,
 	NULL,
 };
 
@@ -32,12 +36,11 @@ const struct nb_suite nb_suites[] = {
 	{ "quick", "small and fast: 512 KiB sequential and 4 KiB random, "
 		   "256 MiB, 2 s each (CI-sized)",
 	  "seq512k-write,seq512k-read,rand4k-write,rand4k-read", 3,
-	  { .size = 256ULL << 20, .runtime_us = 2000000, .direct = -1,
-	    .sync = -1, .verify = -1, .preset = -1 } },
+	  { NB_PARAMS_UNSET, .size = 256ULL << 20, .runtime_us = 2000000 } },
 	{ "io", "512 KiB sequential and 4 KiB random, async and sync writes, 1 GiB",
 	  "seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,"
 	  "rand4k-write-sync,rand4k-read", 3,
-	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1 } },
+	  NB_PARAMS_INIT },
 	{ "seed1", "the first story: I/O Analyzer's 512 KiB sequential write (sync "
 		   "and async) and read, and whether sync writes are durable",
 	  "seq512k-write-sync,seq512k-write,seq512k-read,syncprobe", 3,
@@ -52,8 +55,23 @@ const struct nb_suite nb_suites[] = {
 	{ "accept", "acceptance: integrity, sync durability and protocol "
 		    "conformance, plus what the [accept] criteria name; 256 MiB",
 	  "integrity,syncprobe,conform", 3,
-	  { .size = 256ULL << 20, .direct = -1, .sync = -1, .verify = -1,
-	    .preset = -1 } },
+	  { NB_PARAMS_UNSET, .size = 256ULL << 20 } },
+	{ "capacity", "how many VMs like [vm] the box serves at the objective "
+		      "([capacity] slo, default p99=20ms): the VM profile's "
+		      "workload swept 1, 2, 4 ... 256 outstanding, 10 s a step",
+	  "vm", 3, { NB_PARAMS_UNSET, .steps = "auto" } },
+	{ "ssd-care", "figures after the first hour: the span preconditioned "
+		      "(SNIA PTS), then 4 KiB random and 512 KiB sequential "
+		      "writes in rounds until steady; run it with --span and "
+		      "--trim as labelled runs (docs/steady-state.md)",
+	  "rand4k-write,seq512k-write,rand4k-read", 1,
+	  /* NB_PARAMS_UNSET but for precondition, which this suite sets */
+	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1, .fast = -1,
+	    .sweep = -1, .vm_read = -1, .vm_random = -1, .vm_sync = -1,
+	    .trim = -1, .trim_optional = -1, .precondition = 1,
+	    .steady = { .kind = NB_SS_SNIA, .metric = NB_SS_BW,
+			.range_pct = NB_STEADY_SNIA_RANGE,
+			.slope_pct = NB_STEADY_SNIA_SLOPE } } },
 	{ NULL, NULL, NULL, 0, NB_PARAMS_INIT },
 };
 

@@ -34,11 +34,11 @@
  *          flushes are cheap, but never free)
  *   20 us: no stable medium commits faster behind a file system (not
  *          even NVMe with power-loss protection); it keeps a server's
- *          bookkeeping (ganesha's FILE_SYNC on tmpfs: ~9 us) and jitter
- *          from looking like a flush when the round trip itself is tiny
- *   100 us: a round trip to a busy server (a CPU-starved tgtd: 400 us)
- *          can dwarf a fast flush (this machine's disk: ~90 us); a sync
+ *          bookkeeping and jitter from looking like a flush when the
+ *          round trip itself is tiny
+ *   100 us: a round trip to a busy server can dwarf a fast flush; a sync
  *          write that costs 100 us more than one is committing something
+ *          (docs/seed.md has the figures behind both)
  *
  * The verdict is three-way (docs/seed.md): the rule above applied to the
  * whole probe and to each half of it in time; all agree on a cost:
@@ -290,8 +290,8 @@ int nb_syncprobe_decide(const char *media, const char *slog,
 	if (v->durable) {
 		/* A commit delays every sync write, the fastest tenth too.  A
 		 * median gap with none at p10 is latency flipping between two
-		 * modes (a server thread on this CPU or the other: 65 or
-		 * 170 us here) with the median of sync in the slow one. */
+		 * modes (a server thread on this CPU or the other; docs/seed.md)
+		 * with the median of sync in the slow one. */
 		v->unshifted = v->p10_gap_us < MIN_COMMIT_US;
 		v->durable = !v->unshifted;
 		return 50;
@@ -300,7 +300,7 @@ int nb_syncprobe_decide(const char *media, const char *slog,
 	 * ratio at the median but leaves the commit's absolute cost there.
 	 * So the fastest tenth may only rescue the ratio, never a median gap
 	 * under MIN_COMMIT_US (jitter in a small sample can open one at p10
-	 * where sync costs what async does: a tmpfs LUN, seen once in four). */
+	 * where sync costs what async does, as on a tmpfs LUN). */
 	if (p50[0] - base50 < MIN_COMMIT_US)
 		return 50;
 	nb_syncprobe_judge(media, slog, p10[0], p10[1], p10[2], &v10);

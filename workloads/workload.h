@@ -59,6 +59,9 @@ struct nb_wl_ctx {
 	json_t *entry;                   /* the result entry (for warnings) */
 	json_t *spec;                    /* what ran: fill on iteration 1 */
 	const json_t *labels;            /* the box labels (media, slog...) */
+	const char *phase;               /* shown with the iteration on the
+					  * progress line ("step 3, 4
+					  * outstanding"), or NULL */
 };
 
 /* What every workload needs one of unless it says otherwise: a place for
@@ -133,6 +136,12 @@ void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)
 void nb_iospec_resolve(const struct nb_iospec *def, const struct nb_params *p,
 		       const struct nb_target *t, struct nb_iospec *out);
 json_t *nb_iospec_json(const struct nb_iospec *s);
+/* Run the resolved spec S of an I/O workload: once (nasbench's engine
+ * or fio, as the target says) or, with --sweep, as a load sweep
+ * (workloads/io_sweep.c; VM, borrowed, and VM_IOPS > 0 give capacity in
+ * VMs).  0, -EINTR or -errno. */
+int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		      json_t *vm, double vm_iops);
 /* Put the standard figures of an engine run into c->metrics. */
 void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r);
 
@@ -153,5 +162,28 @@ void nb_wl_wrote(struct nb_wl_ctx *c, uint64_t end);
  * (write, sync, direct), prepared as nb_wl_prepare() does.  0 or -errno. */
 int nb_wl_io_open(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		  struct nb_file **f);
+
+/* Precondition target c->t (workloads/ssd.c): a block target's span
+ * written sequentially c->p->precondition_passes times with fresh
+ * incompressible data, a directory target filled to c->p->fill_pct of its
+ * free space; recorded as the entry's "preconditioning".  0 or -errno. */
+int nb_wl_precondition(struct nb_wl_ctx *c);
+
+/* Discard (TRIM) the span of c->t or its data file, recorded as the
+ * entry's "discard" with WHEN ("before", "each").  A refusal is -errno
+ * with the detail set, or 0 with a warning when c->p->trim_optional. */
+int nb_wl_trim(struct nb_wl_ctx *c, const char *when);
+
+/* Run the I/O spec S in rounds until steady (c->p->steady; workloads/
+ * steady.c): the entry gets "steady", the window's rounds become its
+ * iterations (the last one in c->metrics).  0, -EINTR or -errno. */
+int nb_wl_steady_run(struct nb_wl_ctx *c, const struct nb_iospec *s);
+
+/* Judge the last window of rounds of a per-second throughput SERIES
+ * (bytes per second; bigfile's), of which the first WHOLE seconds count
+ * (the last part-second is no rate), by c->p->steady (default snia:bw)
+ * with rounds of c->p->round_us: the iteration's "steady". */
+void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series,
+			 unsigned whole);
 
 #endif

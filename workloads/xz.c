@@ -171,6 +171,121 @@ static void xz_free(struct xz *x)
 	free(x->out);
 }
 
+/* The first iteration's spec, and what the user should expect of it. */
+static void xz_spec(struct nb_wl_ctx *c, const struct xz *x, int preset,
+		    uint32_t threads, uint64_t runtime)
+{
+	char a[32], b[32];
+
+	c->spec = json_pack("{s:i, s:i, s:I, s:f, s:s}", "preset", preset,
+			    "threads", (int)threads, "size", (json_int_t)x->limit,
+			    "runtime_s", (double)runtime / 1e6, "check", "crc64");
+	if (!nb_quiet)
+		nb_warn("xz: preset %d on %u thread(s) compresses random data "
+			"at a few MB/s (about 3 MB/s on 2 cores at preset 6): "
+			"compressing at most %s%s%s", preset, threads,
+			nb_fmt_size(x->limit, a, sizeof(a)),
+			runtime ? " or for " : "",
+			runtime ? fmt_secs(runtime, b, sizeof(b)) : "");
+}
+
+/* The encoder, the buffers and the big file open.  0, or -errno with
+ * everything freed. */
+static int xz_open(struct xz *x, const lzma_mt *mt, int preset)
+{
+	struct nb_wl_ctx *c = x->c;
+	lzma_ret lr = lzma_stream_encoder_mt(&x->strm, mt);
+	int rc;
+
+	if (lr != LZMA_OK)
+		return nb_err(-EIO, "xz: cannot start the encoder (preset %d, %u "
+			      "threads): %s", preset, mt->threads, lzma_msg(lr));
+	x->in[0] = nb_io_alloc(XZ_CHUNK);
+	x->in[1] = nb_io_alloc(XZ_CHUNK);
+	x->out = malloc(XZ_OUT);
+	if (!x->in[0] || !x->in[1] || !x->out) {
+		xz_free(x);
+		return nb_err(-ENOMEM, "out of memory");
+	}
+	rc = c->t->ops->fopen(c->t, NB_BIGFILE_NAME,
+			      NB_F_READ | (c->p->direct != 0 ? NB_F_DIRECT : 0), &x->f);
+	if (rc) {
+		x->f = NULL;
+		xz_free(x);
+	}
+	return rc;
+}
+
+/* Read the file (the next chunk while this one is compressed) and
+ * compress it, up to the limit or RUNTIME; then finish the stream.  The
+ * phase PH measures it. */
+static int xz_compress(struct xz *x, uint64_t runtime, struct nb_phase *ph)
+{
+	struct nb_wl_ctx *c = x->c;
+	uint64_t off = 0, t0;
+	int cur = 0, rc;
+
+	nb_phase_begin(ph);
+	t0 = ph->t0;
+	rc = read_start(x, x->in[cur], 0);
+	while (!rc) {
+		int64_t n = read_wait(x);
+		uint64_t now;
+
+		if (n < 0) {
+			rc = (int)n;
+			break;
+		}
+		off += (uint64_t)n;
+		now = nb_now_ns();
+		if (off < x->limit && !*c->stop &&
+		    (!runtime || now - t0 < runtime * 1000)) {
+			rc = read_start(x, x->in[cur ^ 1], off);
+			if (rc)
+				break;
+		}
+		if (off > x->limit)
+			n -= (int64_t)(off - x->limit);
+		rc = code(x, x->in[cur], (size_t)n, LZMA_RUN);
+		x->in_bytes += (uint64_t)n;
+		nb_progress_update(c->progress, x->in_bytes, nb_now_ns() - t0);
+		cur ^= 1;
+		if (!x->pending)
+			break;
+	}
+	if (!rc && *c->stop)
+		rc = -EINTR;
+	if (!rc)
+		rc = code(x, NULL, 0, LZMA_FINISH);
+	nb_phase_end(ph);
+	return rc;
+}
+
+/* The iteration's figures, and a warning when the runtime cut it short. */
+static void xz_record(struct nb_wl_ctx *c, const struct xz *x,
+		      const struct nb_phase *ph, uint32_t threads,
+		      uint64_t runtime, int preset)
+{
+	char a[32], b[32], d[32];
+
+	nb_wl_metric(c, "bw_bytes", (double)x->in_bytes / ph->secs);
+	nb_wl_metric(c, "xz_ratio", x->out_bytes ? (double)x->in_bytes /
+		     (double)x->out_bytes : 0);
+	nb_wl_metric(c, "cpu_pct", ph->cpu_pct);
+	nb_wl_metric(c, "cpu_util_pct", ph->cpu_pct / (double)threads);
+	nb_wl_metric(c, "seconds", ph->secs);
+	json_object_set_new(c->extra, "bytes_in", json_integer((json_int_t)x->in_bytes));
+	json_object_set_new(c->extra, "bytes_out",
+			    json_integer((json_int_t)x->out_bytes));
+	json_object_set_new(c->extra, "threads", json_integer(threads));
+	if (x->in_bytes < x->limit)
+		nb_wl_warn(c, "xz stopped after %s of %s (runtime bound %s): preset "
+			   "%d is slow on incompressible data",
+			   nb_fmt_size(x->in_bytes, a, sizeof(a)),
+			   nb_fmt_size(x->limit, b, sizeof(b)),
+			   fmt_secs(runtime, d, sizeof(d)), preset);
+}
+
 static int xz_run(struct nb_wl_ctx *c)
 {
 	struct xz x = { .c = c, .strm = LZMA_STREAM_INIT };
@@ -180,10 +295,8 @@ static int xz_run(struct nb_wl_ctx *c)
 	lzma_mt mt = { .threads = threads ? threads : 1, .preset = (uint32_t)preset,
 		       .check = LZMA_CHECK_CRC64 };
 	struct nb_phase ph;
-	uint64_t off = 0, t0;
-	char a[32], b[32], d[32];
-	int cur = 0, rc;
-	lzma_ret lr;
+	char label[160];
+	int rc;
 
 	if (preset < 0 || preset > 9)
 		return nb_err(-EINVAL, "xz: preset %d is out of range (0 to 9)",
@@ -194,98 +307,20 @@ static int xz_run(struct nb_wl_ctx *c)
 	if (rc)
 		return rc;
 	x.limit = c->p->size && c->p->size < x.file_size ? c->p->size : x.file_size;
-	if (c->iteration == 1) {
-		c->spec = json_pack("{s:i, s:i, s:I, s:f, s:s}", "preset", preset,
-				    "threads", (int)mt.threads, "size",
-				    (json_int_t)x.limit, "runtime_s",
-				    (double)runtime / 1e6, "check", "crc64");
-		if (!nb_quiet)
-			nb_warn("xz: preset %d on %u thread(s) compresses random data "
-				"at a few MB/s (about 3 MB/s on 2 cores at preset 6): "
-				"compressing at most %s%s%s", preset, mt.threads,
-				nb_fmt_size(x.limit, a, sizeof(a)),
-				runtime ? " or for " : "",
-				runtime ? fmt_secs(runtime, b, sizeof(b)) : "");
-	}
-	lr = lzma_stream_encoder_mt(&x.strm, &mt);
-	if (lr != LZMA_OK)
-		return nb_err(-EIO, "xz: cannot start the encoder (preset %d, %u "
-			      "threads): %s", preset, mt.threads, lzma_msg(lr));
-	x.in[0] = nb_io_alloc(XZ_CHUNK);
-	x.in[1] = nb_io_alloc(XZ_CHUNK);
-	x.out = malloc(XZ_OUT);
-	if (!x.in[0] || !x.in[1] || !x.out) {
-		xz_free(&x);
-		return nb_err(-ENOMEM, "out of memory");
-	}
-	rc = c->t->ops->fopen(c->t, NB_BIGFILE_NAME,
-			      NB_F_READ | (c->p->direct != 0 ? NB_F_DIRECT : 0), &x.f);
-	if (rc) {
-		x.f = NULL;
-		xz_free(&x);
+	if (c->iteration == 1)
+		xz_spec(c, &x, preset, mt.threads, runtime);
+	rc = xz_open(&x, &mt, preset);
+	if (rc)
 		return rc;
-	}
-	{
-		char label[160];
-
-		snprintf(label, sizeof(label), "xz -%d on %s (%d/%d)", preset,
-			 c->t->cfg->name, c->iteration, c->iterations);
-		nb_progress_begin(c->progress, label, x.limit, runtime * 1000);
-	}
-	nb_phase_begin(&ph);
-	t0 = ph.t0;
-	rc = read_start(&x, x.in[cur], 0);
-	while (!rc) {
-		int64_t n = read_wait(&x);
-		uint64_t now;
-
-		if (n < 0) {
-			rc = (int)n;
-			break;
-		}
-		off += (uint64_t)n;
-		now = nb_now_ns();
-		/* read the next chunk while this one is compressed */
-		if (off < x.limit && !*c->stop &&
-		    (!runtime || now - t0 < runtime * 1000)) {
-			rc = read_start(&x, x.in[cur ^ 1], off);
-			if (rc)
-				break;
-		}
-		if (off > x.limit)
-			n -= (int64_t)(off - x.limit);
-		rc = code(&x, x.in[cur], (size_t)n, LZMA_RUN);
-		x.in_bytes += (uint64_t)n;
-		nb_progress_update(c->progress, x.in_bytes, nb_now_ns() - t0);
-		cur ^= 1;
-		if (!x.pending)
-			break;
-	}
-	if (!rc && *c->stop)
-		rc = -EINTR;
-	if (!rc)
-		rc = code(&x, NULL, 0, LZMA_FINISH);
-	nb_phase_end(&ph);
+	snprintf(label, sizeof(label), "xz -%d on %s (%d/%d)", preset,
+		 c->t->cfg->name, c->iteration, c->iterations);
+	nb_progress_begin(c->progress, label, x.limit, runtime * 1000);
+	rc = xz_compress(&x, runtime, &ph);
 	nb_progress_end(c->progress);
 	xz_free(&x);
 	if (rc)
 		return rc;
-	nb_wl_metric(c, "bw_bytes", (double)x.in_bytes / ph.secs);
-	nb_wl_metric(c, "xz_ratio", x.out_bytes ? (double)x.in_bytes /
-		     (double)x.out_bytes : 0);
-	nb_wl_metric(c, "cpu_pct", ph.cpu_pct);
-	nb_wl_metric(c, "cpu_util_pct", ph.cpu_pct / (double)mt.threads);
-	nb_wl_metric(c, "seconds", ph.secs);
-	json_object_set_new(c->extra, "bytes_in", json_integer((json_int_t)x.in_bytes));
-	json_object_set_new(c->extra, "bytes_out",
-			    json_integer((json_int_t)x.out_bytes));
-	json_object_set_new(c->extra, "threads", json_integer(mt.threads));
-	if (x.in_bytes < x.limit)
-		nb_wl_warn(c, "xz stopped after %s of %s (runtime bound %s): preset "
-			   "%d is slow on incompressible data",
-			   nb_fmt_size(x.in_bytes, a, sizeof(a)),
-			   nb_fmt_size(x.limit, b, sizeof(b)),
-			   fmt_secs(runtime, d, sizeof(d)), preset);
+	xz_record(c, &x, &ph, mt.threads, runtime, preset);
 	return 0;
 }
 

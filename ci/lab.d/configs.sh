@@ -21,13 +21,15 @@ ssd 20000 524288000 20000 IOPS, 500 MiB/s (a SATA SSD)
 none 0 0 unthrottled (this machine's disk)"
 
 LAB_OPTIONS="--slog --page-cache --compression lzjb|gzip|gzip-1..9|zle|off --disk hdd|ssd|none
---arc MiB (16..16384) --disks N --disk-size SIZE --lun-size SIZE"
+--arc MiB (16..16384) --disks N --disk-size SIZE --lun-size SIZE --slow-disk N --sync standard|disabled"
 
 lab_usage() {
 	cat <<EOF
 usage: ci/lab up NAME [options]   build the pool, start NFS and iSCSI, print
                                  shell assignments (eval them)
        ci/lab down                stop everything 'up' started, remove it
+       ci/lab crash               the box loses power: SIGKILL zfs-fuse and the
+                                 servers, start them again, import the pool
        ci/lab status | env | list
 configurations:
 $(echo "$LAB_CONFIGS" | awk '{ printf "  %-8s", $1; for (i = 5; i <= NF; i++) printf " %s", $i; print "" }')
@@ -42,6 +44,12 @@ $(echo "$LAB_PROFILES" | awk '{ printf "                        %-5s", $1; for (
   --disks N           number of disks (default: the configuration's)
   --disk-size SIZE    size of each (sparse) disk, e.g. 2G (default 2G)
   --lun-size SIZE     size of the iSCSI LUN file (default 1G)
+  --slow-disk N       disk N (0 = the first) throttled to a third of the others
+                      (with --disk none: to the hdd profile), for the slow-disk verdict
+  --sync S            standard (default): sync writes are made durable; disabled:
+                      ganesha and tgtd run with libeatmydata preloaded, which
+                      acknowledges fsync, O_SYNC and O_DSYNC without a sync, as
+                      ZFS's sync=disabled does (zfs-fuse 0.7 has no sync property)
 EOF
 }
 
@@ -79,12 +87,12 @@ lab_parse() {
 		"(known: $(echo "$LAB_CONFIGS" | awk '{ print $1 }' | paste -sd, - | sed 's/,/, /g'))"
 	LAB_DISKS=$(lab_config_field "$LAB_NAME" 3)
 	LAB_SLOG=none LAB_COMPRESSION=off LAB_PROFILE=hdd LAB_ARC=64
-	LAB_DISK_SIZE=2G LAB_LUN_SIZE=1G LAB_PAGE_CACHE=off
+	LAB_DISK_SIZE=2G LAB_LUN_SIZE=1G LAB_PAGE_CACHE=off LAB_SLOW=none LAB_SYNC=standard
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--slog) LAB_SLOG=ssd ;;
 		--page-cache) LAB_PAGE_CACHE=on ;;
-		--compression|--disk|--arc|--disks|--disk-size|--lun-size)
+		--compression|--disk|--arc|--disks|--disk-size|--lun-size|--slow-disk|--sync)
 			[ $# -ge 2 ] || lab_usage_die "option '$1' needs a value"
 			case $1 in
 			--compression) LAB_COMPRESSION=$2 ;;
@@ -93,6 +101,8 @@ lab_parse() {
 			--disks) LAB_DISKS=$2 ;;
 			--disk-size) LAB_DISK_SIZE=$2 ;;
 			--lun-size) LAB_LUN_SIZE=$2 ;;
+			--slow-disk) LAB_SLOW=$2 ;;
+			--sync) LAB_SYNC=$2 ;;
 			esac
 			shift ;;
 		*) lab_usage_die "unknown option '$1' (known: $(echo $LAB_OPTIONS | sed 's/ --/, --/g'))" ;;
@@ -106,6 +116,8 @@ lab_check() {
 	local min
 	[[ $LAB_COMPRESSION =~ ^(lzjb|gzip|gzip-[1-9]|zle|off)$ ]] ||
 		lab_usage_die "--compression '$LAB_COMPRESSION': not one of lzjb, gzip, gzip-1..9, zle, off"
+	[[ $LAB_SYNC =~ ^(standard|disabled)$ ]] ||
+		lab_usage_die "--sync '$LAB_SYNC': not one of standard, disabled"
 	[ -n "$(lab_profile_field "$LAB_PROFILE" 1)" ] ||
 		lab_usage_die "--disk '$LAB_PROFILE': not one of hdd, ssd, none"
 	{ [[ $LAB_ARC =~ ^[0-9]+$ ]] && [ "$LAB_ARC" -ge 16 ] && [ "$LAB_ARC" -le 16384 ]; } ||
@@ -121,6 +133,8 @@ lab_check() {
 	b=$(lab_bytes "$LAB_DISK_SIZE")
 	[ -n "$b" ] && [ "$b" -ge $((128 << 20)) ] ||
 		lab_usage_die "--disk-size '$LAB_DISK_SIZE': a size of at least 128M, e.g. 2G"
+	[ "$LAB_SLOW" = none ] || { [[ $LAB_SLOW =~ ^[0-9]+$ ]] && [ "$LAB_SLOW" -lt "$LAB_DISKS" ]; } ||
+		lab_usage_die "--slow-disk '$LAB_SLOW': a disk from 0 to $((LAB_DISKS - 1))"
 	b=$(lab_bytes "$LAB_LUN_SIZE")
 	[ -n "$b" ] && [ "$b" -ge $((16 << 20)) ] ||
 		lab_usage_die "--lun-size '$LAB_LUN_SIZE': a size of at least 16M, e.g. 1G"
@@ -129,13 +143,15 @@ lab_check() {
 # One line that says everything about a lab: identical labs print the same.
 lab_canon() {
 	echo "$LAB_NAME disks=$LAB_DISKS disk=$LAB_PROFILE slog=$LAB_SLOG" \
-	     "compression=$LAB_COMPRESSION arc=$LAB_ARC page-cache=$LAB_PAGE_CACHE disk-size=$LAB_DISK_SIZE lun-size=$LAB_LUN_SIZE"
+	     "compression=$LAB_COMPRESSION arc=$LAB_ARC page-cache=$LAB_PAGE_CACHE disk-size=$LAB_DISK_SIZE lun-size=$LAB_LUN_SIZE" \
+	     "slow-disk=$LAB_SLOW" \
+	     "sync=$LAB_SYNC"
 }
 
 # The box's labels, as [box] keys of a box file (and --label K=V).
 lab_labels() {
 	echo "layout=$LAB_NAME disks=${LAB_DISKS}x$LAB_DISK_SIZE disk=$LAB_PROFILE" \
-	     "slog=$LAB_SLOG compression=$LAB_COMPRESSION arc=${LAB_ARC}M"
+	     "slog=$LAB_SLOG compression=$LAB_COMPRESSION arc=${LAB_ARC}M sync=$LAB_SYNC"
 }
 
 lab_list() {

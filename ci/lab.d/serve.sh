@@ -45,6 +45,15 @@ lab_private_run() {
 		sh "$@"
 }
 
+# --sync disabled: the servers acknowledge what they never sync (ZFS's
+# sync=disabled): libeatmydata makes fsync, fdatasync, sync_file_range and
+# the O_SYNC/O_DSYNC of open no-ops in the process it is preloaded into.
+LAB_EATMYDATA=/usr/lib/x86_64-linux-gnu/libeatmydata.so
+lab_preload() {
+	[ "$LAB_SYNC" = disabled ] || return 0
+	export LD_PRELOAD=$LAB_EATMYDATA
+}
+
 lab_ganesha_conf() {
 	cat <<EOF
 NFS_CORE_PARAM {
@@ -71,7 +80,7 @@ lab_nfs_up() {
 		sleep 0.1
 	done
 	lab_ganesha_conf >"$s/ganesha.conf"
-	(lab_private_run nice -n "$LAB_NICE" ganesha.nfsd -F -L "$s/ganesha.log" -f "$s/ganesha.conf" \
+	(lab_preload; lab_private_run nice -n "$LAB_NICE" ganesha.nfsd -F -L "$s/ganesha.log" -f "$s/ganesha.conf" \
 		-p /run/ganesha.pid) >/dev/null 2>&1 </dev/null 9>&- &
 	echo $! >"$s/ganesha.pid"
 	for _ in $(seq 300); do
@@ -91,8 +100,8 @@ lab_tgt_adm() { tgtadm -C "$LAB_TGT_CTL" --lld iscsi "$@"; }
 lab_iscsi_up() {
 	local s=$LAB/serve
 	mkdir -p "$s"
-	ip netns exec "$LAB_NS" nice -n "$LAB_NICE" tgtd -f -C "$LAB_TGT_CTL" --iscsi "portal=$LAB_BOX_IP:$LAB_ISCSI_PORT" \
-		>"$s/tgtd.log" 2>&1 </dev/null 9>&- &
+	(lab_preload; exec ip netns exec "$LAB_NS" nice -n "$LAB_NICE" tgtd -f -C "$LAB_TGT_CTL" \
+		--iscsi "portal=$LAB_BOX_IP:$LAB_ISCSI_PORT") >"$s/tgtd.log" 2>&1 </dev/null 9>&- &
 	echo $! >"$s/tgtd.pid"
 	for _ in $(seq 100); do
 		lab_tgt_adm --op show --mode sys >/dev/null 2>&1 && break
@@ -119,6 +128,8 @@ lab_iscsi_down() {
 }
 
 lab_serve_up() {
+	[ "$LAB_SYNC" != disabled ] || [ -e "$LAB_EATMYDATA" ] ||
+		lab_die "--sync disabled needs $LAB_EATMYDATA (Debian's libeatmydata1; ci/install-deps)"
 	lab_netns_up
 	lab_nfs_up
 	lab_iscsi_up

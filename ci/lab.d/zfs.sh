@@ -49,6 +49,14 @@ lab_loops_up() {
 		if [ "$i" = slog ]; then truncate -s 1G "$img"; else truncate -s "$LAB_DISK_SIZE" "$img"; fi
 		dev=$(losetup -f --show "$img") ||
 			lab_die "cannot attach a loop device to $img (all in use? see 'losetup -a')"
+		if [ "$i" = "$LAB_SLOW" ]; then
+			# the slow disk is a loop device over this one, throttled
+			# below (lab_cgroup_up): its I/O waits while it is in
+			# flight, and its busy time shows it, as a slow disk's does
+			echo "lower$i $dev" >>"$LAB/loops"
+			dev=$(losetup -f --show --direct-io=on "$dev") ||
+				lab_die "cannot attach a loop device over $dev"
+		fi
 		echo "$i $dev" >>"$LAB/loops"
 	done
 }
@@ -56,10 +64,14 @@ lab_loops_up() {
 # Detach every loop device backed by one of our images, recorded or not
 # (a crashed 'up' may have attached one it did not record).
 lab_loops_down() {
-	local img dev
+	local img dev up
 	for img in "$LAB"/disks/*.img "$LAB"/ram/*.img; do
 		[ -e "$img" ] || continue
 		for dev in $(losetup -j "$img" -O NAME -n 2>/dev/null); do
+			# a slow disk's loop device over this one goes first
+			for up in $(losetup -j "$dev" -O NAME -n 2>/dev/null); do
+				losetup -d "$up" 2>/dev/null || lab_log "cannot detach $up ($dev)"
+			done
 			losetup -d "$dev" 2>/dev/null || lab_log "cannot detach $dev ($img)"
 		done
 	done
@@ -74,7 +86,8 @@ lab_loops_down() {
 	fi
 }
 
-lab_disk_devs() { awk '$1 != "slog" { print $2 }' "$LAB/loops"; }
+lab_disk_devs() { awk '$1 ~ /^[0-9]+$/ { print $2 }' "$LAB/loops"; }
+lab_lower_dev() { awk -v r="lower$1" '$1 == r { print $2 }' "$LAB/loops"; }
 lab_slog_dev() { awk '$1 == "slog" { print $2 }' "$LAB/loops"; }
 
 # Throttle each disk (not the SLOG) in the cgroup.
@@ -84,12 +97,21 @@ lab_cgroup_up() {
 	mkdir -p "$LAB_CGROUP"
 	iops=$(lab_profile_field "$LAB_PROFILE" 2)
 	bps=$(lab_profile_field "$LAB_PROFILE" 3)
-	[ "$iops" -gt 0 ] || return 0
+	local i=0 n_iops n_bps
 	for dev in $(lab_disk_devs); do
+		n_iops=$iops n_bps=$bps
+		# --slow-disk: a third of the others, or an HDD among fast disks
+		if [ "$i" = "$LAB_SLOW" ]; then
+			if [ "$iops" -gt 0 ]; then n_iops=$((iops / 3)) n_bps=$((bps / 3))
+			else n_iops=$(lab_profile_field hdd 2) n_bps=$(lab_profile_field hdd 3); fi
+		fi
+		[ "$i" != "$LAB_SLOW" ] || dev=$(lab_lower_dev "$i")
+		i=$((i + 1))
+		[ "$n_iops" -gt 0 ] || continue
 		mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
 		for f in read write; do
-			echo "$mm $iops" >"$LAB_CGROUP/blkio.throttle.${f}_iops_device"
-			echo "$mm $bps" >"$LAB_CGROUP/blkio.throttle.${f}_bps_device"
+			echo "$mm $n_iops" >"$LAB_CGROUP/blkio.throttle.${f}_iops_device"
+			echo "$mm $n_bps" >"$LAB_CGROUP/blkio.throttle.${f}_bps_device"
 		done
 	done
 }
@@ -105,6 +127,16 @@ lab_cgroup_down() {
 	return 1
 }
 
+# The sync=disabled shim (lab.d/nosync.c) as $LAB/nosync.so, built once
+# per state directory.
+lab_nosync_build() {
+	local so=$LAB/nosync.so
+	[ -s "$so" ] && [ "$so" -nt "$LAB_HOME/lab.d/nosync.c" ] && return 0
+	gcc -shared -fPIC -O2 $(pkg-config --cflags fuse) -o "$so" \
+		"$LAB_HOME/lab.d/nosync.c" -ldl >"$LAB/nosync.log" 2>&1 ||
+		lab_die "cannot build the sync=disabled shim: $(tail -3 "$LAB/nosync.log")"
+}
+
 lab_zfs_daemon_up() {
 	local other pid
 	other=$(lab_zfs_any)
@@ -114,8 +146,11 @@ lab_zfs_daemon_up() {
 	# started directly, so $! is the daemon; it must not hold our lock
 	local pc=--disable-page-cache
 	[ "$LAB_PAGE_CACHE" = off ] || pc=
-	# ahead of the machine's other work (LAB_NICE, ci/lab)
-	nice -n "$LAB_NICE" zfs-fuse --no-daemon --disable-block-cache $pc -m "$LAB_ARC" \
+	# ahead of the machine's other work (LAB_NICE, ci/lab); --sync disabled:
+	# fsync and O_SYNC acknowledged without a ZIL commit (lab.d/nosync.c)
+	local pre=
+	if [ "$LAB_SYNC" = disabled ]; then lab_nosync_build; pre=$LAB/nosync.so; fi
+	LD_PRELOAD=$pre nice -n "$LAB_NICE" zfs-fuse --no-daemon --disable-block-cache $pc -m "$LAB_ARC" \
 		>"$LAB/zfs.log" 2>&1 </dev/null 9>&- &
 	pid=$!
 	echo "$pid" >"$LAB/zfs.pid"
@@ -171,6 +206,25 @@ lab_pool_up() {
 	chmod 0777 "$LAB_MNT/nfs"
 	truncate -s "$LAB_LUN_SIZE" "$LAB_MNT/iscsi/lun.img" ||
 		lab_die "cannot create the LUN file on $LAB_POOL/iscsi"
+	# a snapshot waits for its transaction group: what 'up' made is on the
+	# disks before a client writes (with --sync disabled nothing else puts
+	# it there before a crash: ci/lab crash would lose the LUN file)
+	zfs snapshot "$LAB_POOL/iscsi@up" && zfs destroy "$LAB_POOL/iscsi@up" ||
+		lab_die "cannot sync the pool $LAB_POOL"
+}
+
+# After a crash: the restarted daemon imports the pool from its disks (its
+# pool cache may have done it already) and mounts the datasets.
+lab_pool_import() {
+	zpool list -H -o name 2>/dev/null | grep -qx "$LAB_POOL" ||
+		zpool import -f -d /dev "$LAB_POOL" >"$LAB/import.log" 2>&1 ||
+		lab_die "zpool import $LAB_POOL failed: $(tail -3 "$LAB/import.log")"
+	zfs mount -a >>"$LAB/import.log" 2>&1 || true
+	for _ in $(seq 100); do
+		mountpoint -q "$LAB_MNT/nfs" && mountpoint -q "$LAB_MNT/iscsi" && return 0
+		sleep 0.1
+	done
+	lab_die "the datasets of $LAB_POOL are not mounted after the import (see $LAB/import.log)"
 }
 
 lab_zfs_up() {

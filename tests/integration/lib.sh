@@ -52,22 +52,28 @@ assert_out() { local m; for m; do grep -qF -- "$m" <<<"$OUT" || t_fail "stdout l
 assert_out_re() { local m; for m; do grep -qE -- "$m" <<<"$OUT" || t_fail "stdout has no line matching '$m': $OUT"; done; }
 assert_file() { [ -f "$1" ] || t_fail "no file '$1'"; }
 assert_no_file() { [ ! -e "$1" ] || t_fail "'$1' should not exist"; }
-# assert_jq FILE FILTER: jq-less check via python3 expression on `d`
-# assert_json FILE EXPR [SHOW]: EXPR (Python, the document is d) is true;
-# on failure SHOW, if given, is evaluated and printed (what the run said)
+# Python snippets of the tests import tests/integration/results.py:
+# result(d, WORKLOAD[, TARGET]) is the one entry of d["results"] for it.
+export PYTHONPATH="$ROOT/tests/integration${PYTHONPATH:+:$PYTHONPATH}"
+# assert_json FILE EXPR [SHOW]: EXPR (Python, the document is d; result()
+# selects an entry by workload and target) is true; on failure SHOW, if
+# given, is evaluated and printed (what the run said)
 assert_json() {
 	local why
 	why=$(python3 - "$1" "$2" "${3:-}" <<'PY'
 import json, sys
+from results import result
 d = json.load(open(sys.argv[1]))
-if eval(sys.argv[2], {"d": d}):
+if eval(sys.argv[2], {"d": d, "result": result}):
     sys.exit(0)
 if sys.argv[3]:
-    print(": " + str(eval(sys.argv[3], {"d": d})))
+    print(": " + str(eval(sys.argv[3], {"d": d, "result": result})))
 sys.exit(1)
 PY
 	) || t_fail "json check failed: $2 on $1$why"
 }
+# J FILE EXPR: print EXPR (Python, as assert_json's) of the document FILE
+J() { python3 -c "import json,sys; from results import result; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 # refused TARGET RC MESSAGE...: 'nasbench run -t TARGET', with the test's
 # REFUSED_ARGS after it, exits RC, says each MESSAGE on stderr and writes no
 # result

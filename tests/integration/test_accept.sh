@@ -157,7 +157,11 @@ integrity_fault() {
 	cmp -s "$T/block5.pass1" <(dd if="$f" bs=4096 skip=5 count=1 status=none) &&
 		t_fail "pass 2 did not rewrite block 5"
 	dd if="$T/block5.pass1" of="$f" bs=4096 seek=5 count=1 conv=notrunc,fsync status=none
-	printf '\xa5' | dd of="$f" bs=1 seek=$((9 * 4096 + 1000)) conv=notrunc,fsync status=none
+	# one byte of block 9 flipped (a constant could equal what is there)
+	local b
+	b=$(dd if="$f" bs=1 skip=$((9 * 4096 + 1000)) count=1 status=none | od -An -tu1 | tr -d ' ')
+	printf "\\$(printf %03o $((b ^ 255)))" |
+		dd of="$f" bs=1 seek=$((9 * 4096 + 1000)) conv=notrunc,fsync status=none
 	dd if="$f" of="$f" bs=4096 skip=20 seek=30 count=1 conv=notrunc,fsync status=none
 	hook_go "$P" pass-2
 	wait $pid
@@ -177,12 +181,12 @@ integrity@local stale_blocks = 0
 EOF
 integrity_fault local_file -t "local=$D" --accept "$T/integ.accept"
 assert_rc 1
-assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["corrupt_offsets"] == [9 * 4096]'
-assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["stale_offsets"] == [5 * 4096]'
-assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
-assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["metrics"]["blocks_checked"] == 256'
-assert_json "$T/integ.json" '[b for b in d["results"][0]["iterations"][0]["bad_blocks"] if b["state"] == "misplaced"][0]["claims_offset"] == 20 * 4096'
-assert_json "$T/integ.json" '[b for b in d["results"][0]["iterations"][0]["bad_blocks"] if b["state"] == "stale"][0]["seq"] == 1'
+assert_json "$T/integ.json" 'result(d, "integrity")["iterations"][0]["corrupt_offsets"] == [9 * 4096]'
+assert_json "$T/integ.json" 'result(d, "integrity")["iterations"][0]["stale_offsets"] == [5 * 4096]'
+assert_json "$T/integ.json" 'result(d, "integrity")["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
+assert_json "$T/integ.json" 'result(d, "integrity")["iterations"][0]["metrics"]["blocks_checked"] == 256'
+assert_json "$T/integ.json" '[b for b in result(d, "integrity")["iterations"][0]["bad_blocks"] if b["state"] == "misplaced"][0]["claims_offset"] == 20 * 4096'
+assert_json "$T/integ.json" '[b for b in result(d, "integrity")["iterations"][0]["bad_blocks"] if b["state"] == "stale"][0]["seq"] == 1'
 assert_json "$T/integ.json" '[c["measured"] for c in d["accept"]["criteria"]] == [1, 1, 1]'
 assert_out "warning: iteration 1: 1 corrupt, 1 misplaced, 1 stale of 256 blocks (first at offset 20480)"
 assert_clean "$D"
@@ -190,7 +194,7 @@ assert_clean "$D"
 t_case "integrity on an undamaged file finds nothing"
 run "$NB" run -t "local=$D" -w integrity --size 2M -i 2 --accept "$T/integ.accept" -o "$T/clean.json"
 assert_rc 0
-assert_json "$T/clean.json" 'd["results"][0]["summary"]["blocks_checked"]["median"] == 512'
+assert_json "$T/clean.json" 'result(d, "integrity")["summary"]["blocks_checked"]["median"] == 512'
 
 # ---------------------------------------------------------------- suite accept
 # syncprobe is part of suite accept once the seed area's workload is there
@@ -223,8 +227,8 @@ else
 	printf 'conform@nfs conform_failed = 0\nconform@nfs conform_passed >= 6\n' >"$T/nfs.accept"
 	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w conform -i 1 --accept "$T/nfs.accept" -o "$T/nfs.json" --junit "$T/nfs.xml"
 	assert_rc 0
-	assert_json "$T/nfs.json" '[t["name"] for t in d["results"][0]["iterations"][0]["conformance"]["tests"]] == ["nfs.create-visible", "nfs.readdir-lists", "nfs.rename-replaces", "nfs.unlink-removes", "nfs.file-sync-read", "nfs.size-mtime"]'
-	assert_json "$T/nfs.json" 'all(t["status"] == "pass" for t in d["results"][0]["iterations"][0]["conformance"]["tests"])'
+	assert_json "$T/nfs.json" '[t["name"] for t in result(d, "conform")["iterations"][0]["conformance"]["tests"]] == ["nfs.create-visible", "nfs.readdir-lists", "nfs.rename-replaces", "nfs.unlink-removes", "nfs.file-sync-read", "nfs.size-mtime"]'
+	assert_json "$T/nfs.json" 'all(t["status"] == "pass" for t in result(d, "conform")["iterations"][0]["conformance"]["tests"])'
 	python3 - "$T/nfs.xml" <<'PY' || t_fail "JUnit lacks the NFS checks"
 import sys, xml.etree.ElementTree as E
 s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='conform.nfs']")
@@ -240,7 +244,7 @@ PY
 	if [ -d "$NFS_DIR" ]; then
 		integrity_fault nfs_file -t "nfs=$NASBENCH_NFS_URL" --accept "$T/integ-nfs.accept"
 		assert_rc 1
-		assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["corrupt_offsets"] == [9 * 4096] and d["results"][0]["iterations"][0]["stale_offsets"] == [5 * 4096] and d["results"][0]["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
+		assert_json "$T/integ.json" 'result(d, "integrity")["iterations"][0]["corrupt_offsets"] == [9 * 4096] and result(d, "integrity")["iterations"][0]["stale_offsets"] == [5 * 4096] and result(d, "integrity")["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
 		junit_failure "$T/integ.xml" "integrity@nfs stale_blocks = 0" "measured 1 blocks (worst), required = 0 blocks"
 	else
 		missing "the NFS integrity fault: the export '$NFS_DIR' is not on this machine"
@@ -264,12 +268,13 @@ else
 	run "$NB" run -t "lun=$LUN" -w conform --destroy-data -i 1 --accept "$T/lun.accept" -o "$T/lun.json" --junit "$T/lun.xml"
 	assert_rc 0
 	assert_json "$T/lun.json" 'd["accept"]["verdict"] == "pass" and d["accept"]["criteria"][1]["measured"] >= 50'
-	assert_json "$T/lun.json" '{t["name"] for t in d["results"][0]["iterations"][0]["conformance"]["tests"]} >= {"SCSI.Inquiry.Standard", "SCSI.Read10.Simple", "SCSI.Write16.Simple", "SCSI.WriteSame16.Simple", "SCSI.Unmap.Simple", "SCSI.Verify10.Simple"}'
-	assert_json "$T/lun.json" 'not any(t["name"].startswith(("SCSI.Prout", "SCSI.Sanitize", "SCSI.Reserve")) for t in d["results"][0]["iterations"][0]["conformance"]["tests"])'
+	assert_json "$T/lun.json" '{t["name"] for t in result(d, "conform")["iterations"][0]["conformance"]["tests"]} >= {"SCSI.Inquiry.Standard", "SCSI.Read10.Simple", "SCSI.Write16.Simple", "SCSI.WriteSame16.Simple", "SCSI.Unmap.Simple", "SCSI.Verify10.Simple"}'
+	assert_json "$T/lun.json" 'not any(t["name"].startswith(("SCSI.Prout", "SCSI.Sanitize", "SCSI.Reserve")) for t in result(d, "conform")["iterations"][0]["conformance"]["tests"])'
 	python3 - "$T/lun.xml" "$T/lun.json" <<'PY' || t_fail "JUnit lacks the iscsi-test-cu tests"
 import sys, json, xml.etree.ElementTree as E
+from results import result
 d = json.load(open(sys.argv[2]))
-n = len(d["results"][0]["iterations"][0]["conformance"]["tests"])
+n = len(result(d, "conform")["iterations"][0]["conformance"]["tests"])
 s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='conform.lun']")
 assert int(s.get("tests")) == n and len(s.findall("testcase")) == n, (s.attrib, n)
 assert s.find("testcase[@name='SCSI.Inquiry.Standard']").get("classname") == "iscsi-test-cu"
@@ -297,15 +302,15 @@ PY
 	sed 's/@local/@lun/' "$T/integ.accept" >"$T/integ-lun.accept"
 	integrity_fault lun_file -t "lun=$LUN" --destroy-data --accept "$T/integ-lun.accept"
 	assert_rc 1
-	assert_json "$T/integ.json" 'd["results"][0]["iterations"][0]["corrupt_offsets"] == [9 * 4096] and d["results"][0]["iterations"][0]["stale_offsets"] == [5 * 4096] and d["results"][0]["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
+	assert_json "$T/integ.json" 'result(d, "integrity")["iterations"][0]["corrupt_offsets"] == [9 * 4096] and result(d, "integrity")["iterations"][0]["stale_offsets"] == [5 * 4096] and result(d, "integrity")["iterations"][0]["misplaced_offsets"] == [30 * 4096]'
 	t_case "a read-only LUN fails iscsi-test-cu's write tests: in the verdict (exit 1) and the JUnit"
 	tgtadm -C $TGT_C --lld iscsi --op update --mode logicalunit --tid 1 --lun 1 --params readonly=1
 	run "$NB" run -t "lun=$LUN" -w conform --destroy-data -i 1 --accept "$T/lun.accept" -o "$T/ro.json" --junit "$T/ro.xml"
 	assert_rc 1
 	assert_out "  FAIL  conform@lun conform_failed = 0"
-	assert_json "$T/ro.json" '{t["name"]: t["status"] for t in d["results"][0]["iterations"][0]["conformance"]["tests"]}["SCSI.Write10.Simple"] == "fail"'
-	assert_json "$T/ro.json" '{t["name"]: t["status"] for t in d["results"][0]["iterations"][0]["conformance"]["tests"]}["SCSI.Read10.Simple"] == "pass"'
-	assert_json "$T/ro.json" 'd["accept"]["criteria"][0]["measured"] == sum(t["status"] == "fail" for t in d["results"][0]["iterations"][0]["conformance"]["tests"]) > 0'
+	assert_json "$T/ro.json" '{t["name"]: t["status"] for t in result(d, "conform")["iterations"][0]["conformance"]["tests"]}["SCSI.Write10.Simple"] == "fail"'
+	assert_json "$T/ro.json" '{t["name"]: t["status"] for t in result(d, "conform")["iterations"][0]["conformance"]["tests"]}["SCSI.Read10.Simple"] == "pass"'
+	assert_json "$T/ro.json" 'd["accept"]["criteria"][0]["measured"] == sum(t["status"] == "fail" for t in result(d, "conform")["iterations"][0]["conformance"]["tests"]) > 0'
 	python3 - "$T/ro.xml" <<'PY' || t_fail "JUnit lacks the failing iscsi-test-cu test"
 import sys, xml.etree.ElementTree as E
 s = E.parse(sys.argv[1]).getroot().find("testsuite[@name='conform.lun']")

@@ -21,10 +21,12 @@ run_once() {
 merge() {
 	python3 - "$@" <<'PY'
 import json, sys
+from results import result
 docs = [json.load(open(f)) for f in sys.argv[2:]]
 d = docs[0]
-for k, r in enumerate(d["results"]):
-    r["iterations"] = [it for x in docs for it in x["results"][k]["iterations"]]
+for r in d["results"]:
+    r["iterations"] = [it for x in docs
+                       for it in result(x, r["workload"], r["target"])["iterations"]]
     r.pop("summary", None)
 json.dump(d, open(sys.argv[1], "w"), indent=1)
 PY
@@ -321,12 +323,13 @@ done
 run "$NB" import "$T"/fio/run{1,2,3}.json -l tool=fio -l layout=single -o "$T/fio.json"
 assert_rc 0
 assert_out "result: $T/fio.json (1 workloads)"
-assert_json "$T/fio.json" 'len(d["results"][0]["iterations"]) == 3 and d["labels"] == {"tool": "fio", "layout": "single"}'
-assert_json "$T/fio.json" 'd["results"][0]["summary"]["bw_bytes"]["n"] == 3 and d["results"][0]["workload"] == "seq4k-write"'
+assert_json "$T/fio.json" 'len(result(d, "seq4k-write")["iterations"]) == 3 and d["labels"] == {"tool": "fio", "layout": "single"}'
+assert_json "$T/fio.json" 'result(d, "seq4k-write")["summary"]["bw_bytes"]["n"] == 3 and result(d, "seq4k-write")["workload"] == "seq4k-write"'
 python3 - "$T/fio/run2.json" "$T/fio.json" <<'PY' || t_fail "imported figures differ from fio's"
 import json, sys
+from results import result
 f = json.load(open(sys.argv[1]))["jobs"][0]["write"]
-m = json.load(open(sys.argv[2]))["results"][0]["iterations"][1]["metrics"]
+m = result(json.load(open(sys.argv[2])), "seq4k-write")["iterations"][1]["metrics"]
 # results keep 10 significant digits
 assert m["bw_bytes"] == f["bw_bytes"] and abs(m["iops"] / f["iops"] - 1) < 1e-9
 assert abs(m["lat_p99_us"] - f["clat_ns"]["percentile"]["99.000000"] / 1000) < 1e-9

@@ -34,11 +34,11 @@ assert_json "$T/fio.json" 'all(r["status"] == "ok" for r in d["results"])'
 assert_json "$T/fio.json" 'all(1e6 < it["metrics"]["bw_bytes"] < 1e11 and it["metrics"]["iops"] > 1 for r in d["results"] for it in r["iterations"])'
 assert_json "$T/fio.json" 'all(0 < it["metrics"]["lat_p50_us"] <= it["metrics"]["lat_p99_us"] <= it["metrics"]["lat_max_us"] for r in d["results"] for it in r["iterations"])'
 assert_json "$T/fio.json" 'all(it["fio"]["version"].startswith("fio-3") and "[global]" in it["fio"]["job"] for r in d["results"] for it in r["iterations"])'
-assert_json "$T/fio.json" '"rw=randread" in d["results"][0]["iterations"][0]["fio"]["job"] and "end_fsync=1" in d["results"][1]["iterations"][0]["fio"]["job"] and "rwmixread=70" in d["results"][2]["iterations"][0]["fio"]["job"]'
+assert_json "$T/fio.json" '"rw=randread" in result(d, "rand4k-read")["iterations"][0]["fio"]["job"] and "end_fsync=1" in result(d, "seq512k-write")["iterations"][0]["fio"]["job"] and "rwmixread=70" in result(d, "rand4k-mix")["iterations"][0]["fio"]["job"]'
 assert_clean "$D"
 
 t_case "the recorded job file reproduces the run with fio alone"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["results"][0]["iterations"][0]["fio"]["job"], end="")' "$T/fio.json" \
+python3 -c 'import json,sys; from results import result; d=json.load(open(sys.argv[1])); print(result(d, "rand4k-read")["iterations"][0]["fio"]["job"], end="")' "$T/fio.json" \
 	| sed "s#^filename=.*#filename=$T/again#" >"$T/again.fio"
 run fio --output-format=json "$T/again.fio"
 assert_rc 0
@@ -48,8 +48,8 @@ rm -f "$T/again"
 t_case "ioengine knob: psync and libaio"
 run "$NB" run --target "$D" --engine fio --ioengine psync -w rand4k-read $SMALL -i 1 -o "$T/psync.json" -q
 assert_rc 0
-assert_json "$T/psync.json" 'd["results"][0]["iterations"][0]["fio"]["ioengine"] == "psync"'
-assert_json "$T/psync.json" 'any("psync is synchronous" in w for w in d["results"][0]["warnings"])'
+assert_json "$T/psync.json" 'result(d, "rand4k-read")["iterations"][0]["fio"]["ioengine"] == "psync"'
+assert_json "$T/psync.json" 'any("psync is synchronous" in w for w in result(d, "rand4k-read")["warnings"])'
 cat >"$T/box.ini" <<EOF
 [target local]
 url = $D
@@ -58,7 +58,7 @@ ioengine = libaio
 EOF
 run "$NB" run "$T/box.ini" -w seq512k-read $SMALL -i 1 -o "$T/libaio.json" -q
 assert_rc 0
-assert_json "$T/libaio.json" '"ioengine=libaio" in d["results"][0]["iterations"][0]["fio"]["job"]'
+assert_json "$T/libaio.json" '"ioengine=libaio" in result(d, "seq512k-read")["iterations"][0]["fio"]["job"]'
 assert_clean "$D"
 
 t_case "fio and the posix runner both find a throttled disk's limit"
@@ -116,7 +116,7 @@ assert_rc 0
 assert_err "warning: rand4k-read on 'local': cross-check: fio/nasbench throughput 0."
 assert_err "(median of 1 iteration, 0."
 assert_out "local rand4k-read: warning: cross-check: fio/nasbench throughput 0."
-assert_json "$T/flag.json" 'any("more than 10% apart" in w for w in d["results"][0]["warnings"]) and d["results"][0]["iterations"][0]["cross_check"]["flagged"] is True'
+assert_json "$T/flag.json" 'any("more than 10% apart" in w for w in result(d, "rand4k-read")["warnings"]) and result(d, "rand4k-read")["iterations"][0]["cross_check"]["flagged"] is True'
 
 t_case "bad engine settings are config errors"
 run "$NB" run --target "$D" --engine fios -w rand4k-read -i 1 -q
@@ -142,7 +142,7 @@ t_case "fio missing or failing"
 NASBENCH_FIO=/nonexistent/fio run "$NB" run --target "$D" --engine fio -w rand4k-read $SMALL -i 1 -o "$T/nofio.json" -q
 assert_rc 3
 assert_err "cannot run '/nonexistent/fio': No such file or directory (engine = fio needs fio: apt-get install fio)"
-assert_json "$T/nofio.json" 'd["results"][0]["status"] == "failed"'
+assert_json "$T/nofio.json" 'result(d, "rand4k-read")["status"] == "failed"'
 assert_clean "$D"
 
 t_case "interrupting a fio run"
@@ -153,7 +153,7 @@ for _ in $(seq 600); do pgrep -P $pid -x fio >/dev/null && break; sleep 0.05; do
 pgrep -P $pid -x fio >/dev/null || t_fail "nasbench started no fio in 30 s"
 kill -INT $pid; wait $pid; RC=$?
 assert_rc 130
-assert_json "$T/int.json" 'd["complete"] is False and d["results"][0]["status"] == "interrupted"'
+assert_json "$T/int.json" 'd["complete"] is False and result(d, "seq512k-read")["status"] == "interrupted"'
 assert_clean "$D"
 
 t_case "three fio clients at once"
@@ -171,7 +171,7 @@ assert_json "$T/c3.json" 'all(len(it["clients"]) == 3 and all(c["metrics"]["bw_b
 # the aggregate is fio's "All clients" entry: all the clients' bytes
 assert_json "$T/c3.json" 'all(it["metrics"]["bw_bytes"] == it["fio"]["all_clients_bw_bytes"] and sum(c["bytes"] for c in it["clients"]) == it["fio"]["all_clients_bytes"] == it["bytes_read"] for r in d["results"] for it in r["iterations"])'
 assert_json "$T/c3.json" 'all(abs(sum(c["metrics"]["bw_bytes"] for c in it["clients"]) - it["fio"]["sum_bw_bytes"]) < 1 for r in d["results"] for it in r["iterations"])'
-assert_json "$T/c3.json" 'len(d["results"][0]["iterations"][0]["fio"]["jobs"]) == 3'
+assert_json "$T/c3.json" 'len(result(d, "rand4k-read")["iterations"][0]["fio"]["jobs"]) == 3'
 assert_clean "$D"
 [ -z "$(ls "$D")" ] || t_fail "files left in $D: $(ls "$D")"
 
@@ -185,7 +185,7 @@ url = $D
 EOF
 run "$NB" run "$T/box1.ini" -w rand4k-read --size 32M --runtime 1s -i 1 -o "$T/c1.json" -q
 assert_rc 0
-assert_json "$T/c1.json" 'd["results"][0]["iterations"][0]["clients"][0]["client"] == "127.0.0.1:'"$P1"'" and "all_clients_bw_bytes" not in d["results"][0]["iterations"][0]["fio"]'
+assert_json "$T/c1.json" 'result(d, "rand4k-read")["iterations"][0]["clients"][0]["client"] == "127.0.0.1:'"$P1"'" and "all_clients_bw_bytes" not in result(d, "rand4k-read")["iterations"][0]["fio"]'
 printf '[target local]\nurl = %s\n\n[clients]\n127.0.0.1:%s\n127.0.0.1:http\n' "$D" "$P1" >"$T/box2.ini"
 run "$NB" run "$T/box2.ini" -q
 assert_rc 2
@@ -201,8 +201,8 @@ printf '127.0.0.1:%s\n127.0.0.1:%s\n' "$P1" "$P4" >"$T/clients2"
 run "$NB" run --target "$D" --clients "$T/clients2" -w rand4k-read --size 32M --runtime 1s -i 1 -o "$T/unr.json" -q
 assert_rc 3
 assert_err "nasbench: fio client '127.0.0.1:$P4' is unreachable (is 'fio --server' running there?); the figures of the other 1 client(s) are kept"
-assert_json "$T/unr.json" 'd["results"][0]["status"] == "failed" and d["results"][0]["iterations"][0]["partial"] is True and d["results"][0]["iterations"][0]["metrics"]["bw_bytes"] > 0'
-assert_json "$T/unr.json" '"metrics" in d["results"][0]["iterations"][0]["clients"][0] and d["results"][0]["iterations"][0]["clients"][1]["error"].startswith("fio client '"'"'127.0.0.1:'"$P4"''"'"' is unreachable")'
+assert_json "$T/unr.json" 'result(d, "rand4k-read")["status"] == "failed" and result(d, "rand4k-read")["iterations"][0]["partial"] is True and result(d, "rand4k-read")["iterations"][0]["metrics"]["bw_bytes"] > 0'
+assert_json "$T/unr.json" '"metrics" in result(d, "rand4k-read")["iterations"][0]["clients"][0] and result(d, "rand4k-read")["iterations"][0]["clients"][1]["error"].startswith("fio client '"'"'127.0.0.1:'"$P4"''"'"' is unreachable")'
 
 t_case "a client dying mid-run: named, the others' figures kept, exit 3"
 # the second server dies once it runs the job (it has forked its job
@@ -215,14 +215,14 @@ wait $killer
 assert_rc 3
 assert_err "nasbench: fio client '127.0.0.1:$P2' died or lost its connection mid-run: no figures from it"
 assert_err "the figures of the other 2 client(s) are kept"
-assert_json "$T/die.json" 'len([c for c in d["results"][0]["iterations"][0]["clients"] if "metrics" in c]) == 2'
+assert_json "$T/die.json" 'len([c for c in result(d, "rand4k-read")["iterations"][0]["clients"] if "metrics" in c]) == 2'
 
 t_case "every client down"
 stop_servers
 run "$NB" run --target "$D" --clients "$T/clients" -w rand4k-read --size 32M --runtime 1s -i 1 -o "$T/none.json" -q
 assert_rc 3
 assert_err "nasbench: fio client '127.0.0.1:$P1' is unreachable"
-assert_json "$T/none.json" 'd["results"][0]["status"] == "failed"'
+assert_json "$T/none.json" 'result(d, "rand4k-read")["status"] == "failed"'
 rm -f "$D"/nasbench.*-c* 2>/dev/null
 
 t_done

@@ -46,7 +46,8 @@ assert c.execute("SELECT count(*) FROM runs").fetchone()[0] == 2
 assert c.execute("SELECT count(*) FROM figures WHERE metric = 'bw_bytes' AND n = 3").fetchone()[0] == 2
 import json
 doc = json.loads(c.execute("SELECT doc FROM runs WHERE id = 1").fetchone()[0])
-assert doc["tool"] == "nasbench" and len(doc["results"][0]["iterations"]) == 3
+from results import result
+assert doc["tool"] == "nasbench" and len(result(doc, "seq512k-read")["iterations"]) == 3
 PY
 run "$NB" history list
 assert_rc 0
@@ -149,7 +150,7 @@ run "$NB" compare --baseline history "$T/branch.json" --label ci=nosuch
 assert_rc 2
 assert_err "matches the --label filters"
 # other settings: those runs are not a baseline
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["results"][0]["spec"]["qd"]=1; json.dump(d, open(sys.argv[2],"w"))' "$T/half.json" "$T/qd1.json"
+python3 -c 'import json,sys; from results import result; d=json.load(open(sys.argv[1])); result(d, "seq512k-read")["spec"]["qd"]=1; json.dump(d, open(sys.argv[2],"w"))' "$T/half.json" "$T/qd1.json"
 run "$NB" compare --baseline history "$T/qd1.json"
 assert_rc 2
 assert_err "has the new result's workloads at the same settings"

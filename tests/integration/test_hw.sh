@@ -235,8 +235,8 @@ for f in "$P"/*.json; do
 	assert_rc 0
 done
 assert_json "$P/n40l-raidz1.json" 'sorted((r["target"], r["workload"]) for r in d["results"]) == [("iscsi","seq512k-read"),("iscsi","seq512k-write"),("nfs","seq512k-read"),("nfs","seq512k-write-sync")]'
-assert_json "$P/dl380p-bare.json" 'd["results"][0]["summary"]["put_block_kps"]["median"] == 343719 and d["labels"]["platform"] == "bare"'
-assert_json "$P/dl380p-xen.json" 'd["results"][0]["summary"]["put_block_kps"]["median"] == 217553 and d["labels"]["platform"] == "xen"'
+assert_json "$P/dl380p-bare.json" 'result(d, "bonnie")["summary"]["put_block_kps"]["median"] == 343719 and d["labels"]["platform"] == "bare"'
+assert_json "$P/dl380p-xen.json" 'result(d, "bonnie")["summary"]["put_block_kps"]["median"] == 217553 and d["labels"]["platform"] == "xen"'
 
 t_case "compare reads the profiles"
 if "$NB" help compare >/dev/null 2>&1; then

@@ -44,14 +44,14 @@ assert_json "$T/r.json" '[r["workload"] for r in d["results"]] == ["seq512k-writ
 assert_json "$T/r.json" 'all(r["status"] == "ok" for r in d["results"])'
 assert_json "$T/r.json" 'all(1e6 < r["summary"]["bw_bytes"]["median"] < 2e10 for r in d["results"])'
 assert_json "$T/r.json" 'all(i["metrics"]["lat_p50_us"] <= i["metrics"]["lat_p99_us"] <= i["metrics"]["lat_max_us"] for r in d["results"] for i in r["iterations"])'
-assert_json "$T/r.json" 'd["results"][3]["spec"]["qd"] == 32 and d["results"][0]["spec"]["size"] == 16777216'
-assert_json "$T/r.json" 'd["results"][0]["iterations"][0]["bytes_written"] == 16777216'
-assert_json "$T/r.json" '"flush_ms" in d["results"][0]["iterations"][0]'
+assert_json "$T/r.json" 'result(d, "rand4k-read")["spec"]["qd"] == 32 and result(d, "seq512k-write")["spec"]["size"] == 16777216'
+assert_json "$T/r.json" 'result(d, "seq512k-write")["iterations"][0]["bytes_written"] == 16777216'
+assert_json "$T/r.json" '"flush_ms" in result(d, "seq512k-write")["iterations"][0]'
 
 t_case "a LUN smaller than the default size is used whole"
 run "$NB" run -t "$NASBENCH_ISCSI_CHAP_URL" -w seq512k-read --iterations 1 -q -o "$T/whole.json"
 assert_rc 0
-assert_json "$T/whole.json" 'd["results"][0]["spec"]["size"] == 32 << 20'
+assert_json "$T/whole.json" 'result(d, "seq512k-read")["spec"]["size"] == 32 << 20'
 
 t_case "writes land where they should: window offset/size, data on the server"
 if [ -f "$LUNS/tmpfs/tmpfs.img" ]; then
@@ -68,7 +68,7 @@ destroy-data = yes
 INI
 	run "$NB" run "$T/win.ini" -w seq512k-write --iterations 1 -q -o "$T/win.json"
 	assert_rc 0
-	assert_json "$T/win.json" 'd["results"][0]["spec"]["size"] == 8 << 20'
+	assert_json "$T/win.json" 'result(d, "seq512k-write")["spec"]["size"] == 8 << 20'
 	check_stamps "$IMG" $((4 << 20)) $((8 << 20)) 0 || t_fail "window not written as stamped blocks"
 	[ "$(dd if="$IMG" bs=1 skip=$((4 * 1048576 - 600)) count=600 status=none)" = "$(printf 'BEFORE%.0s' $(seq 100))" ] ||
 		t_fail "bytes before the window changed"
@@ -105,7 +105,7 @@ if command -v strace >/dev/null && [ -s "$TB/tgtd.pid" ]; then
 	run "$NB" run -t "$NASBENCH_ISCSI_SYNC_URL" -w seq512k-write-sync --size 4M --iterations 1 -q -o "$T/s.json"
 	kill -INT $SP; wait $SP
 	assert_rc 0
-	assert_json "$T/s.json" 'd["results"][0]["spec"]["sync"] == "always" and "flush_ms" in d["results"][0]["iterations"][0]'
+	assert_json "$T/s.json" 'result(d, "seq512k-write-sync")["spec"]["sync"] == "always" and "flush_ms" in result(d, "seq512k-write-sync")["iterations"][0]'
 	# the prefill (so that every iteration overwrites): 4 writes of 1 MiB and
 	# its flush; then 8 writes of 512 KiB: one fdatasync each (FUA) plus the
 	# final flush
@@ -162,7 +162,7 @@ assert_err "target 'ext' ($NASBENCH_ISCSI_EXT4_URL) holds an ext2/3/4 file syste
 t_case "the ext4 LUN: --destroy-data writes (in a window, so the refusal stays testable)"
 run "$NB" run "$T/ext.ini" -w seq512k-write --iterations 1 -q --destroy-data -o "$T/e4.json"
 assert_rc 0
-assert_json "$T/e4.json" 'd["results"][0]["status"] == "ok"'
+assert_json "$T/e4.json" 'result(d, "seq512k-write")["status"] == "ok"'
 if [ -f "$LUNS/ext4.img" ]; then
 	check_stamps "$LUNS/ext4.img" $((16 << 20)) $((8 << 20)) 0 || t_fail "--destroy-data did not write the window"
 fi
@@ -252,8 +252,8 @@ TGT_PID=
 assert_rc 3
 assert_err "nasbench: target 'iscsi': connection lost: "
 assert_json "$T/kill.json" '[r["status"] for r in d["results"]] == ["ok", "failed", "skipped"]'
-assert_json "$T/kill.json" 'len(d["results"][0]["iterations"]) == 1 and d["results"][0]["summary"]["bw_bytes"]["median"] > 0'
-assert_json "$T/kill.json" '"connection lost" in d["results"][1]["reason"]'
+assert_json "$T/kill.json" 'len(result(d, "seq512k-write")["iterations"]) == 1 and result(d, "seq512k-write")["summary"]["bw_bytes"]["median"] > 0'
+assert_json "$T/kill.json" '"connection lost" in result(d, "rand4k-read")["reason"]'
 fi
 
 t_done

@@ -31,7 +31,6 @@ export NASBENCH_LAB_WAIT=600
 # the client measuring the lab has a CPU of its own too, as the lab's NAS
 # has (LAB_NICE in ci/lab): another make check beside does not slow it
 NICE=-20
-J() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 # bw WORKLOAD EXTRA...: MB/s of one iteration on the lab's NFS target
 bw() {
@@ -39,19 +38,19 @@ bw() {
 	shift
 	nice -n "$NICE" "$NB" run "$NASBENCH_LAB_BOX" -t lab-nfs -w "$w" -i 1 -q -o "$T/bw.json" "$@" 2>"$T/bw.err" ||
 		{ t_fail "$w $*: $(cat "$T/bw.err")"; echo 0; return; }
-	J "$T/bw.json" 'd["results"][0]["summary"]["bw_bytes"]["median"] / 1e6'
+	J "$T/bw.json" 'result(d, "'"$w"'")["summary"]["bw_bytes"]["median"] / 1e6'
 }
 iops() {
 	nice -n "$NICE" "$NB" run "$NASBENCH_LAB_BOX" -t lab-nfs -w rand4k-read -i 1 -q -o "$T/iops.json" "$@" 2>"$T/iops.err" ||
 		{ t_fail "rand4k-read: $(cat "$T/iops.err")"; echo 0; return; }
-	J "$T/iops.json" 'd["results"][0]["summary"]["iops"]["median"]'
+	J "$T/iops.json" 'result(d, "rand4k-read")["summary"]["iops"]["median"]'
 }
 up() { # ARGS...: up and eval the assignments
 	run "$LAB" up "$@"
 	assert_rc 0
 	eval "$OUT"
 }
-# the processes of the lab that is up (zfs-fuse, rpcbind, ganesha, tgtd)
+# the processes of the lab that is up (zfs-fuse, rpcbind, ganesha, tgtd, sshd)
 lab_pids() { cat "$NASBENCH_LAB_STATE"/zfs.pid "$NASBENCH_LAB_STATE"/serve/*.pid 2>/dev/null; }
 # nothing of the lab is left: loops, mounts, cgroup, processes (PIDS), namespace
 assert_gone() {
@@ -84,9 +83,22 @@ assert_err "lab: unknown option '--bogus' (known: --slog, --page-cache, --compre
 run "$LAB" up raid10 --disks 5
 assert_rc 2
 assert_err "lab: --disks '5': raid10 needs an even number (2-way mirrors)"
+run "$LAB" up raidz1 --sync maybe
+assert_rc 2
+assert_err "lab: --sync 'maybe': not one of standard, disabled"
+run "$LAB" crash
+assert_rc 1
+assert_err "lab: no lab is up in $NASBENCH_LAB_STATE"
 
 t_case "not root, no /dev/fuse or loop devices: exit 2 naming what is missing"
-run setpriv --reuid 65534 --regid 65534 --clear-groups "$LAB" up raidz1
+# uid 65534 cannot enter a checkout under a 0700 directory (root's home, a
+# mktemp -d): it runs a copy of ci/lab in a directory anyone may enter
+PUB=$(mktemp -d /tmp/nblab-pub.XXXXXX)
+chmod 755 "$PUB"
+cp -r "$ROOT/ci/lab" "$ROOT/ci/lab.d" "$PUB/"
+chmod -R a+rX "$PUB"
+run setpriv --reuid 65534 --regid 65534 --clear-groups "$PUB/lab" up raidz1
+rm -rf "$PUB"
 assert_rc 2
 assert_err "lab: needs root"
 # a /dev without fuse and loop-control, in a private mount namespace
@@ -99,7 +111,7 @@ t_case "up raidz1 --slog: assignments, a box file, the labels in the result"
 up raidz1 --slog
 assert_out "NASBENCH_LAB_NFS=nfs://198.18.14.2$NASBENCH_LAB_STATE/mnt/nfs"
 assert_out "NASBENCH_LAB_ISCSI=iscsi://198.18.14.2:3260/iqn.2026-11.org.nasbench.lab:raidz1/1"
-assert_out "NASBENCH_LAB_LABELS='layout=raidz1 disks=5x2G disk=hdd slog=ssd compression=off arc=64M'"
+assert_out "NASBENCH_LAB_LABELS='layout=raidz1 disks=5x2G disk=hdd slog=ssd compression=off arc=64M sync=standard'"
 assert_out "NASBENCH_LAB_POOL=nblab"
 run "$NB" run "$NASBENCH_LAB_BOX" -w seq512k-write --size 8M -i 1 -q -o "$T/labels.json"
 assert_rc 0
@@ -138,6 +150,22 @@ awk -v s="$s" -v g="$g" 'BEGIN { exit !(s > 0 && g >= 2 * s) }' ||
 t_case "raidz1 (5) uncached rand4k-read"
 zraid=$(iops --size 256M --runtime 4s)
 
+# crashcheck (docs/crashcheck.md): the box crashed by 'ci/lab crash' after
+# a known number of acknowledged writes; ci/bench-crash does 3 crashes each
+crashbox() { # FILE: the lab's box file with the crash command
+	sed "/^\[box\]/a crash = $LAB crash" "$NASBENCH_LAB_BOX" >"$1"
+	printf '[accept]\ncrashcheck@lab-nfs crash_lost = 0\ncrashcheck@lab-iscsi crash_lost = 0\n' >>"$1"
+}
+t_case "crashcheck, sync honoured: a crash after 100 acknowledged writes loses none (NFS, iSCSI)"
+crashbox "$T/crash.ini"
+run "$NB" run "$T/crash.ini" -w crashcheck -i 1 --crash-writes 100 --size 256K -o "$T/crash.json"
+assert_rc 0
+assert_json "$T/crash.json" 'all(r["crash_verdict"]["summary"] == "1 of 1 crash: 0 acknowledged writes lost" and r["iterations"][0]["metrics"]["crash_checked"] == 64 and r["iterations"][0]["crash"]["hook"]["status"] == 0 for r in d["results"])' '[r.get("crash_verdict", r.get("reason")) for r in d["results"]]'
+assert_json "$T/crash.json" 'd["accept"]["verdict"] == "pass"'
+# the box is back: a new zfs-fuse, the pool imported
+[ "$(zpool list -H -o health "$NASBENCH_LAB_POOL" 2>/dev/null)" = ONLINE ] ||
+	t_fail "the pool is not ONLINE after the crashes: $(zpool list 2>&1)"
+
 t_case "zfs-fuse killed under a run: nasbench exits 3 naming the target; down cleans up"
 "$NB" run "$NASBENCH_LAB_BOX" -t lab-nfs -w seq512k-write --runtime 60s --size 64M -i 1 -q --timeout 10s \
 	-o "$T/killed.json" >"$T/killed.out" 2>"$T/killed.err" &
@@ -168,7 +196,7 @@ awk -v z="$zraid" -v m="$mirror" 'BEGIN { exit !(z > 0 && m > 1.5 * z) }' ||
 
 t_case "down leaves nothing behind (loops, mounts, cgroup, processes, namespace)"
 pids=$(lab_pids)
-[ "$(wc -w <<<"$pids")" = 4 ] || t_fail "the lab's pids: '$pids'"
+[ "$(wc -w <<<"$pids")" = 5 ] || t_fail "the lab's pids: '$pids'"
 # a mount namespace made while the lab is up (as a testbox server's 'ip
 # netns exec') has copies of the pool's mounts: zpool destroy was busy
 unshare -m --propagation slave sleep 120 &
@@ -183,5 +211,16 @@ kill "$holder"
 wait "$holder" 2>/dev/null
 assert_gone "$pids"
 assert_no_file "$NASBENCH_LAB_STATE/disks"
+
+t_case "crashcheck, --sync disabled: the crash loses acknowledged writes, accept fails"
+up single --sync disabled
+assert_out "sync=disabled'"
+crashbox "$T/crash2.ini"
+run "$NB" run "$T/crash2.ini" -w crashcheck -i 1 --crash-writes 100 --size 256K -o "$T/crash2.json"
+assert_rc 1
+assert_json "$T/crash2.json" 'all(r["crash_verdict"]["lost"] > 0 and r["crash_verdict"]["summary"].startswith("sync=disabled: ") for r in d["results"])' '[r.get("crash_verdict", r.get("reason")) for r in d["results"]]'
+assert_json "$T/crash2.json" 'd["accept"]["verdict"] == "fail"'
+run "$LAB" down
+assert_rc 0
 
 t_done

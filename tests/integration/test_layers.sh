@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ci/check-layers: the tree passes, and an include that runs up fails it.
+# ci/check-layers and ci/check-functions: the tree passes, and an include
+# that runs up, or a function over 80 lines, fails it.
 . "$(dirname "$0")/lib.sh"
 
 t_case "the tree keeps its layers"
@@ -44,5 +45,32 @@ echo '#include "../report/report.h"' >>"$T/tree/formats/csv.c"
 run "$ROOT/ci/check-layers" "$T/tree"
 assert_rc 1
 assert_err "includes '../report/report.h': report/ is above formats/"
+
+t_case "the tree has no function over 80 lines"
+run "$ROOT/ci/check-functions"
+assert_rc 0
+assert_out "no function over 80 lines"
+
+t_case "a function of 81 lines fails, one of 80 passes"
+rm -rf "$T/tree"; copy_tree
+n=$(($(wc -l <"$T/tree/core/stats.c") + 1))
+{
+	echo 'int nb_long_one(int x)'
+	echo '{'
+	for i in $(seq 1 77); do echo '	x += 1;'; done
+	echo '}'
+} >>"$T/tree/core/stats.c"
+run "$ROOT/ci/check-functions" "$T/tree"
+assert_rc 0
+{
+	echo 'int nb_longer_one(int x)'
+	echo '{'
+	for i in $(seq 1 78); do echo '	x += 1;'; done
+	echo '}'
+} >>"$T/tree/core/stats.c"
+run "$ROOT/ci/check-functions" "$T/tree"
+assert_rc 1
+assert_err "core/stats.c:$((n + 80)): nb_longer_one() is 81 lines"
+assert_err "check-functions: 1 function(s) over 80 lines"
 
 t_done

@@ -46,8 +46,8 @@ assert_json "$T/io.json" 'all(r["status"] == "ok" for r in d["results"]) and len
 assert_json "$T/io.json" 'all(1e6 < r["iterations"][0]["metrics"]["bw_bytes"] < 2e10 for r in d["results"])'
 assert_json "$T/io.json" '[r["spec"]["sync"] for r in d["results"]][:2] == ["end", "always"]'
 # the async write ends with a COMMIT whose time is in the figure
-assert_json "$T/io.json" 'd["results"][0]["iterations"][0]["flush_ms"] > 0'
-assert_json "$T/io.json" 'd["results"][2]["iterations"][0]["bytes_read"] == 16 << 20'
+assert_json "$T/io.json" 'result(d, "seq512k-write")["iterations"][0]["flush_ms"] > 0'
+assert_json "$T/io.json" 'result(d, "seq512k-read")["iterations"][0]["bytes_read"] == 16 << 20'
 scratch_gone "$T/io.json" "$EXPORT"
 
 # What the server does, watched from outside: ganesha's VFS backend calls
@@ -76,7 +76,7 @@ t_case "block sizes above the server's maximum are split"
 run "$NB" run -q -t "nas=$URL" -w seq512k-write,seq512k-read --bs 4M --size 16M -i 1 -o "$T/big.json"
 assert_rc 0
 assert_json "$T/big.json" 'all(r["status"] == "ok" and r["spec"]["bs"] == 4 << 20 for r in d["results"])'
-assert_json "$T/big.json" 'd["results"][1]["iterations"][0]["bytes_read"] == 16 << 20'
+assert_json "$T/big.json" 'result(d, "seq512k-read")["iterations"][0]["bytes_read"] == 16 << 20'
 scratch_gone "$T/big.json" "$EXPORT"
 
 t_case "metadata calls: mkdir, stat, rename, readdir, unlink, rmdir"
@@ -174,14 +174,14 @@ t_case "server hangs mid-run: exit 3 within the timeout, finished workloads kept
 strike hang STOP -q
 kill -CONT "$(cat "$GANESHA_PID")"
 assert_err "nasbench: target 'nas': no answer from NFS server '$HOST' within 2 s"
-assert_json "$T/hang.json" 'len(d["results"][0]["iterations"]) == 1'
+assert_json "$T/hang.json" 'len(result(d, "seq512k-write")["iterations"]) == 1'
 drop_scratch "$T/hang.json" "$EXPORT"    # the server could not be asked to
 
 t_case "server killed mid-run: exit 3, names the target, keeps finished workloads"
 strike kill KILL
 assert_err "nasbench: target 'nas': lost the connection to NFS server '$HOST'"
 assert_err "warning: target 'nas': could not remove the scratch directory '$EXPORT/nasbench."
-assert_json "$T/kill.json" 'd["complete"] is True and d["results"][0]["summary"]["bw_bytes"]["median"] > 1e6'
+assert_json "$T/kill.json" 'd["complete"] is True and result(d, "seq512k-write")["summary"]["bw_bytes"]["median"] > 1e6'
 # what was left on the user's storage is in the result, also under -q
 assert_json "$T/kill.json" 'd["targets"][0]["leftover"].startswith("could not remove the scratch directory") and "'"$EXPORT"'/nasbench." in d["targets"][0]["leftover"]'
 drop_scratch "$T/kill.json" "$EXPORT"

@@ -126,11 +126,11 @@ t_case "report: latency CDF from the stored histograms, throughput over time of 
 for f in cdf_rand4k-read cdf_seq512k-write latency_rand4k-read; do
 	assert_file "$T/rep/$f.svg"
 done
-assert_json "$T/1.json" 'sum(c for it in d["results"][1]["iterations"] for _, c in it["lat_hist_ns"]) == sum(it["ios"] for it in d["results"][1]["iterations"])'
+assert_json "$T/1.json" 'sum(c for it in result(d, "rand4k-read")["iterations"] for _, c in it["lat_hist_ns"]) == sum(it["ios"] for it in result(d, "rand4k-read")["iterations"])'
 assert_no_file "$T/rep/series_rand4k-read.svg"     # 0.3 s: no whole seconds
 "$NB" run --target "$BOX" -w rand4k-read --runtime 2.5s --size 16M -i 1 -q -o "$T/long.json" \
 	>/dev/null 2>&1 || t_fail "the 2.5 s run failed"
-assert_json "$T/long.json" 'len(d["results"][0]["iterations"][0]["series_bw_bytes"]) == 2'
+assert_json "$T/long.json" 'len(result(d, "rand4k-read")["iterations"][0]["series_bw_bytes"]) == 2'
 run "$NB" report "$T/long.json" -o "$T/replong"
 assert_rc 0
 assert_file "$T/replong/series_rand4k-read.svg"

@@ -19,9 +19,9 @@ assert_json "$T/r.json" 'all(r["status"] == "ok" and len(r["iterations"]) == 2 f
 assert_json "$T/r.json" 'all(1e6 < r["summary"]["bw_bytes"]["median"] < 1e11 for r in d["results"])'
 assert_json "$T/r.json" 'all(i["metrics"]["lat_p50_us"] <= i["metrics"]["lat_p99_us"] <= i["metrics"]["lat_p99.9_us"] <= i["metrics"]["lat_max_us"] for r in d["results"] for i in r["iterations"])'
 assert_json "$T/r.json" 'all(abs(i["metrics"]["iops"] * r["spec"]["bs"] - i["metrics"]["bw_bytes"]) < 1e-6 * i["metrics"]["bw_bytes"] for r in d["results"] for i in r["iterations"])'
-assert_json "$T/r.json" 'd["results"][0]["spec"] == {"pattern": "seq", "rw": "write", "read_pct": 0, "bs": 524288, "qd": 16, "size": 16777216, "bytes": 0, "runtime_s": 0.3, "sync": "end", "direct": True}'
-assert_json "$T/r.json" 'd["results"][3]["spec"]["qd"] == 32 and d["results"][3]["spec"]["bs"] == 4096'
-assert_json "$T/r.json" 'set(d["results"][0]["summary"]["bw_bytes"]) == {"n", "median", "mean", "min", "max", "stddev"}'
+assert_json "$T/r.json" 'result(d, "seq512k-write")["spec"] == {"pattern": "seq", "rw": "write", "read_pct": 0, "bs": 524288, "qd": 16, "size": 16777216, "bytes": 0, "runtime_s": 0.3, "sync": "end", "direct": True}'
+assert_json "$T/r.json" 'result(d, "rand4k-read")["spec"]["qd"] == 32 and result(d, "rand4k-read")["spec"]["bs"] == 4096'
+assert_json "$T/r.json" 'set(result(d, "seq512k-write")["summary"]["bw_bytes"]) == {"n", "median", "mean", "min", "max", "stddev"}'
 
 t_case "the table a person reads"
 run "$NB" run --target "$D" "${SMALL[@]}" -w seq512k-read -o "$T/t.json"
@@ -40,7 +40,7 @@ assert_out "local        seq512k-read"
 t_case "--json: the result on stdout, no file"
 run bash -c "cd '$T' && '$NB' run --target '$D' --size 8M --iterations 1 -w rand4k-read --json"
 assert_rc 0
-python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["results"][0]["workload"]=="rand4k-read"' "$OUT" || t_fail "stdout is not the result JSON"
+python3 -c 'import json,sys; from results import result; d=json.loads(sys.argv[1]); assert result(d, "rand4k-read")["workload"]=="rand4k-read"' "$OUT" || t_fail "stdout is not the result JSON"
 [ -z "$(ls "$T"/nasbench-*.json 2>/dev/null)" ] || t_fail "--json wrote a file"
 
 t_case "box file, labels from it, command line overrides"
@@ -58,7 +58,7 @@ INI
 run "$NB" run "$T/box.ini" --iterations 1 --label layout=raid10 -o "$T/b.json" -q
 assert_rc 0
 assert_json "$T/b.json" 'd["labels"] == {"name": "testbox", "layout": "raid10", "platform": d["client"]["virtualization"]["platform"]}'
-assert_json "$T/b.json" 'len(d["results"]) == 1 and d["results"][0]["target"] == "scratch" and len(d["results"][0]["iterations"]) == 1'
+assert_json "$T/b.json" 'len(d["results"]) == 1 and result(d, "seq512k-write")["target"] == "scratch" and len(result(d, "seq512k-write")["iterations"]) == 1'
 
 t_case "config errors: file:line, exact text, exit 2"
 printf '[suite]\niodepht = 4\n' > "$T/e1.ini"
@@ -125,8 +125,8 @@ if mount -t tmpfs -o size=8m nbsmall "$T/small" 2>/dev/null; then
 	assert_rc 3
 	assert_err "nasbench: target 'local': write at offset "
 	assert_err " failed: No space left on device"
-	assert_json "$T/f.json" 'd["results"][0]["status"] == "failed" and "No space left on device" in d["results"][0]["reason"]'
-	assert_json "$T/f.json" 'd["results"][1]["status"] == "skipped" and d["results"][1]["reason"] == "an earlier workload on this target failed"'
+	assert_json "$T/f.json" 'result(d, "seq512k-write")["status"] == "failed" and "No space left on device" in result(d, "seq512k-write")["reason"]'
+	assert_json "$T/f.json" 'result(d, "seq512k-read")["status"] == "skipped" and result(d, "seq512k-read")["reason"] == "an earlier workload on this target failed"'
 	assert_clean "$T/small"
 	umount "$T/small"
 else
@@ -146,7 +146,7 @@ RC=$?
 ERR=$(cat "$T/int.err")
 assert_rc 130
 assert_err "nasbench: interrupted: the result keeps what finished"
-assert_json "$T/int.json" 'd["complete"] is False and d["results"][0]["status"] == "interrupted"'
+assert_json "$T/int.json" 'd["complete"] is False and result(d, "seq512k-write")["status"] == "interrupted"'
 assert_clean "$D"
 
 t_case "a file target: the data-loss guard refuses a file system"
@@ -172,7 +172,7 @@ if mount -t ramfs nbtest-ramfs "$T/ram"; then
 	assert_rc 1
 	assert_json "$T/rf.json" 'all(r["spec"]["direct"] is False and r["spec"]["direct_refused"] is True for r in d["results"])'
 	assert_json "$T/rf.json" 'all(any(w.startswith("O_DIRECT was refused on target \u0027rf\u0027: I/O went through this client\u0027s page cache") for w in r["warnings"]) for r in d["results"])'
-	assert_json "$T/rf.json" '(lambda i: i["verified"] is False and "corrupt_blocks" not in i["metrics"])(d["results"][0]["iterations"][0])'
+	assert_json "$T/rf.json" '(lambda i: i["verified"] is False and "corrupt_blocks" not in i["metrics"])(result(d, "integrity")["iterations"][0])'
 	assert_err "nasbench: warning: target 'rf': the file system under '$T/ram/lun' refuses O_DIRECT; measuring through the page cache"
 	assert_json "$T/rf.json" 'd["accept"]["verdict"] == "fail"'
 	umount "$T/ram"
@@ -183,10 +183,10 @@ fi
 t_case "a data set that fits in the box's RAM is warned; --size auto is twice the RAM"
 run "$NB" run -t "$D" -w seq512k-read,syncprobe --label ram=64M --size 32M -i 1 --runtime 2s -q -o "$T/ram.json"
 assert_rc 0
-assert_json "$T/ram.json" 'd["results"][0]["warnings"] == ["data set 32 MiB is less than twice the box\u0027s RAM (64 MiB): it can sit in the box\u0027s cache, so the figures may measure RAM, not the disks; use --size auto (twice the RAM) for disk figures"] and not any("RAM" in w for w in d["results"][1]["warnings"]) and d["labels"]["ram"] == "64M"'
+assert_json "$T/ram.json" 'result(d, "seq512k-read")["warnings"] == ["data set 32 MiB is less than twice the box\u0027s RAM (64 MiB): it can sit in the box\u0027s cache, so the figures may measure RAM, not the disks; use --size auto (twice the RAM) for disk figures"] and not any("RAM" in w for w in result(d, "syncprobe")["warnings"]) and d["labels"]["ram"] == "64M"'
 run "$NB" run -t "$D" -w seq512k-read --label ram=64M --size auto -i 1 --runtime 0.2s -q -o "$T/ram.json"
 assert_rc 0
-assert_json "$T/ram.json" 'd["results"][0]["spec"]["size"] == 128 << 20 and d["results"][0]["warnings"] == []'
+assert_json "$T/ram.json" 'result(d, "seq512k-read")["spec"]["size"] == 128 << 20 and result(d, "seq512k-read")["warnings"] == []'
 run "$NB" run -t "$D" -w seq512k-read --size auto -i 1 --dry-run
 assert_rc 2
 assert_err "nasbench: size = auto is twice the box's RAM, which is not known: set 'ram' in [box] or pass --label ram=SIZE"

@@ -6,7 +6,6 @@
 
 D=$T/dir
 mkdir -p "$D"
-J() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 # ---------------------------------------------------------------- bonnie
 BON_PHASES='["put_char","put_block","rewrite","get_char","get_block"]'
@@ -14,11 +13,11 @@ FILE_PHASES='["seq_create","seq_stat","seq_delete","ran_create","ran_stat","ran_
 
 bonnie_checks() { # RESULT.json FILES(1|0)
 	assert_json "$1" 'all(r["status"] == "ok" and len(r["iterations"]) == 2 for r in d["results"])'
-	assert_json "$1" 'd["results"][0]["spec"]["seekers"] == 5 and d["results"][0]["spec"]["seeks"] == 8192 and d["results"][0]["spec"]["chunk"] == 8192'
+	assert_json "$1" 'result(d, "bonnie")["spec"]["seekers"] == 5 and result(d, "bonnie")["spec"]["seeks"] == 8192 and result(d, "bonnie")["spec"]["chunk"] == 8192'
 	# per-char is a system call per byte: slow, and slower still on a busy machine
 	assert_json "$1" "all((1e3 if p.endswith('_char') else 1e5) < i['metrics'][p + '_bw_bytes'] < (1e8 if p.endswith('_char') else 1e11) and abs(i['metrics'][p + '_kps'] * 1024 - i['metrics'][p + '_bw_bytes']) < 1e-6 * i['metrics'][p + '_bw_bytes'] and 0 <= i['metrics'][p + '_cpu_pct'] <= 250 for i in d['results'][0]['iterations'] for p in $BON_PHASES)"
 	# bonnie++'s seek time also covers the fsync and the file's removal
-	assert_json "$1" 'all(10 < i["metrics"]["seeks_per_s"] <= i["metrics"]["seeks_io_per_s"] < 1e7 for i in d["results"][0]["iterations"])'
+	assert_json "$1" 'all(10 < i["metrics"]["seeks_per_s"] <= i["metrics"]["seeks_io_per_s"] < 1e7 for i in result(d, "bonnie")["iterations"])'
 	if [ "$2" = 1 ]; then
 		assert_json "$1" "all(1 < i['metrics'][p + '_per_s'] < 1e8 and p + '_cpu_pct' in i['metrics'] for i in d['results'][0]['iterations'] for p in $FILE_PHASES)"
 	else
@@ -33,15 +32,17 @@ assert_out "bonnie on local (median of 2, bonnie++ 2.00 layout)"
 assert_out "  Seeks timed as bonnie++ does, until the file is synced and removed; the random I/O alone: "
 assert_clean "$D"
 bonnie_checks "$T/bon.json" 1
-assert_json "$T/bon.json" 'any("less than twice the client\u0027s RAM" in w for w in d["results"][0]["warnings"])'
-assert_json "$T/bon.json" 'd["results"][0]["spec"]["files"] == 64 and d["results"][0]["spec"]["size"] == 16777216 and d["results"][0]["spec"]["char_size"] == 3 << 20'
+assert_json "$T/bon.json" 'any("less than twice the client\u0027s RAM" in w for w in result(d, "bonnie")["warnings"])'
+assert_json "$T/bon.json" 'result(d, "bonnie")["spec"]["files"] == 64 and result(d, "bonnie")["spec"]["size"] == 16777216 and result(d, "bonnie")["spec"]["char_size"] == 3 << 20'
 
 t_case "bonnie fast=yes skips the per-char phases (bonnie++ -f); box ram sets the warning"
+# the whole warning list is pinned: the box's telemetry (a local target is
+# watched by default) would add what this shared machine's load does
 printf '[box]\nram = 1G\n' >"$T/ram.ini"
-run "$NB" run "$T/ram.ini" -t "$D" -w bonnie -i 1 --size 8M --set files=16 --set fast=yes -q -o "$T/bonf.json"
+run "$NB" run "$T/ram.ini" -t "$D" -w bonnie -i 1 --size 8M --set files=16 --set fast=yes --monitor off -q -o "$T/bonf.json"
 assert_rc 0
-assert_json "$T/bonf.json" '"put_char_kps" not in d["results"][0]["iterations"][0]["metrics"] and "get_char_kps" not in d["results"][0]["iterations"][0]["metrics"] and "put_block_kps" in d["results"][0]["iterations"][0]["metrics"]'
-assert_json "$T/bonf.json" 'd["results"][0]["warnings"] == ["file size 8 MiB is less than twice the box\u0027s RAM (1 GiB): caches may inflate the figures (bonnie++ refuses this without -r)"]'
+assert_json "$T/bonf.json" '"put_char_kps" not in result(d, "bonnie")["iterations"][0]["metrics"] and "get_char_kps" not in result(d, "bonnie")["iterations"][0]["metrics"] and "put_block_kps" in result(d, "bonnie")["iterations"][0]["metrics"]'
+assert_json "$T/bonf.json" 'result(d, "bonnie")["warnings"] == ["file size 8 MiB is less than twice the box\u0027s RAM (1 GiB): caches may inflate the figures (bonnie++ refuses this without -r)"]'
 
 t_case "bonnie on a file used as a LUN: block phases only, said in a warning"
 truncate -s 32M "$T/lun.img"
@@ -49,17 +50,17 @@ printf '[box]\nram = 8M\n' >"$T/ram8.ini"
 run "$NB" run "$T/ram8.ini" -t "$T/lun.img" -w bonnie -i 2 -q -o "$T/bonl.json"
 assert_rc 0
 bonnie_checks "$T/bonl.json" 0
-assert_json "$T/bonl.json" 'any("only the block phases ran" in w for w in d["results"][0]["warnings"])'
-assert_json "$T/bonl.json" 'd["results"][0]["spec"]["size"] == 16777216'
+assert_json "$T/bonl.json" 'any("only the block phases ran" in w for w in result(d, "bonnie")["warnings"])'
+assert_json "$T/bonl.json" 'result(d, "bonnie")["spec"]["size"] == 16777216'
 
 # --------------------------------------------------------------- bigfile
 t_case "bigfile: incompressible data, per-second series adds up, datagen rate, verify"
 run "$NB" run -t "$D" -w bigfile -i 2 --size 48M --set verify=yes -q -o "$T/big.json"
 assert_rc 0
 assert_clean "$D"
-assert_json "$T/big.json" 'all(sum(i["series_bw_bytes"]) == i["bytes_written"] == 48 << 20 and i["verified_bytes"] == 48 << 20 for i in d["results"][0]["iterations"])'
-assert_json "$T/big.json" 'all(i["metrics"]["datagen_bw_bytes"] > 2e8 and 1e6 < i["metrics"]["bw_bytes"] < 1e11 and i["metrics"]["verify_bw_bytes"] > 1e6 for i in d["results"][0]["iterations"])'
-assert_json "$T/big.json" 'd["results"][0]["spec"] == {"size": 50331648, "bs": 1048576, "qd": 16, "direct": True, "verify": True}'
+assert_json "$T/big.json" 'all(sum(i["series_bw_bytes"]) == i["bytes_written"] == 48 << 20 and i["verified_bytes"] == 48 << 20 for i in result(d, "bigfile")["iterations"])'
+assert_json "$T/big.json" 'all(i["metrics"]["datagen_bw_bytes"] > 2e8 and 1e6 < i["metrics"]["bw_bytes"] < 1e11 and i["metrics"]["verify_bw_bytes"] > 1e6 for i in result(d, "bigfile")["iterations"])'
+assert_json "$T/big.json" 'result(d, "bigfile")["spec"] == {"size": 50331648, "bs": 1048576, "qd": 16, "direct": True, "verify": True}'
 
 t_case "bigfile verify catches a byte flipped on disk between write and read-back"
 # the test hook runs between the write and the verify: flip one byte of the
@@ -71,7 +72,7 @@ run "$NBT" run -t "$D" -w bigfile -i 1 --size 16M --set verify=yes -q -o "$T/bad
 unset NASBENCH_TEST_BEFORE_VERIFY
 assert_rc 3
 assert_err "target 'local': bigfile verify: the 4 KiB block at offset $((5 * 1048576 + 4096 * 3)) is corrupt (checksum mismatch)"
-assert_json "$T/bad.json" 'd["results"][0]["status"] == "failed" and "offset 5255168 is corrupt" in d["results"][0]["reason"]'
+assert_json "$T/bad.json" 'result(d, "bigfile")["status"] == "failed" and "offset 5255168 is corrupt" in result(d, "bigfile")["reason"]'
 assert_clean "$D"
 
 t_case "bigfile larger than the free space: refused before starting, free space named"
@@ -91,27 +92,27 @@ hook_go "$H" running
 wait $pid
 rc=$?
 [ $rc -eq 130 ] || t_fail "exit status $rc, expected 130: $(cat "$T/int.err")"
-assert_json "$T/int.json" 'd["complete"] is False and d["results"][0]["status"] == "interrupted"'
-assert_json "$T/int.json" 'd["results"][0]["iterations"][0]["partial"] is True and 0 < d["results"][0]["iterations"][0]["bytes_written"] < 8 << 30 and d["results"][0]["iterations"][0]["metrics"]["bw_bytes"] > 0'
-assert_json "$T/int.json" 'any(w.startswith("interrupted after") for w in d["results"][0]["warnings"])'
+assert_json "$T/int.json" 'd["complete"] is False and result(d, "bigfile")["status"] == "interrupted"'
+assert_json "$T/int.json" 'result(d, "bigfile")["iterations"][0]["partial"] is True and 0 < result(d, "bigfile")["iterations"][0]["bytes_written"] < 8 << 30 and result(d, "bigfile")["iterations"][0]["metrics"]["bw_bytes"] > 0'
+assert_json "$T/int.json" 'any(w.startswith("interrupted after") for w in result(d, "bigfile")["warnings"])'
 assert_clean "$D"
 
 # -------------------------------------------------------------------- xz
 t_case "xz compresses bigfile's file on every CPU: ratio 1, CPU use, input MB/s"
 run "$NB" run -t "$D" -w bigfile,xz -i 1 --size 8M --set preset=1 -q -o "$T/xz.json"
 assert_rc 0
-assert_json "$T/xz.json" 'd["results"][1]["workload"] == "xz" and d["results"][1]["status"] == "ok"'
-assert_json "$T/xz.json" 'd["results"][1]["iterations"][0]["bytes_in"] == 8 << 20 and 0.98 < d["results"][1]["iterations"][0]["metrics"]["xz_ratio"] < 1.01'
-assert_json "$T/xz.json" '0 < d["results"][1]["iterations"][0]["metrics"]["cpu_pct"] <= 100 * d["results"][1]["spec"]["threads"] + 20 and d["results"][1]["iterations"][0]["metrics"]["bw_bytes"] > 1e5'
-assert_json "$T/xz.json" 'd["results"][1]["spec"]["preset"] == 1 and d["results"][1]["spec"]["threads"] >= 1'
+assert_json "$T/xz.json" 'result(d, "xz")["workload"] == "xz" and result(d, "xz")["status"] == "ok"'
+assert_json "$T/xz.json" 'result(d, "xz")["iterations"][0]["bytes_in"] == 8 << 20 and 0.98 < result(d, "xz")["iterations"][0]["metrics"]["xz_ratio"] < 1.01'
+assert_json "$T/xz.json" '0 < result(d, "xz")["iterations"][0]["metrics"]["cpu_pct"] <= 100 * result(d, "xz")["spec"]["threads"] + 20 and result(d, "xz")["iterations"][0]["metrics"]["bw_bytes"] > 1e5'
+assert_json "$T/xz.json" 'result(d, "xz")["spec"]["preset"] == 1 and result(d, "xz")["spec"]["threads"] >= 1'
 
 t_case "xz alone writes its own input; runtime bounds it and says so"
 run "$NB" run -t "$D" -w xz -i 1 --size 64M --runtime 1s -o "$T/xz2.json"
 assert_rc 0
 assert_err "nasbench: warning: xz: preset 6 on"
 assert_err "compressing at most 64 MiB or for 1.0 s"
-assert_json "$T/xz2.json" '0 < d["results"][0]["iterations"][0]["bytes_in"] < 64 << 20'
-assert_json "$T/xz2.json" 'any(w.startswith("xz stopped after") and "runtime bound 1.0 s" in w for w in d["results"][0]["warnings"])'
+assert_json "$T/xz2.json" '0 < result(d, "xz")["iterations"][0]["bytes_in"] < 64 << 20'
+assert_json "$T/xz2.json" 'any(w.startswith("xz stopped after") and "runtime bound 1.0 s" in w for w in result(d, "xz")["warnings"])'
 assert_clean "$D"
 
 t_case "xz preset out of range: exit 2, the key named"
@@ -123,7 +124,7 @@ assert_clean "$D"
 # ------------------------------------------------------------- syncprobe
 # what a failed verdict check prints: the class, its sentence, the p50 and
 # p10 of sync/async/read and the halves' p50
-PROBE_FIGURES='(lambda i, m: (i["verdict_class"], i["verdict"], [round(m[k]) for k in ("sync_lat_p50_us", "async_lat_p50_us", "read_lat_p50_us", "sync_lat_p10_us", "async_lat_p10_us", "read_lat_p10_us")], i["halves_p50_us"]))(d["results"][0]["iterations"][0], d["results"][0]["iterations"][0]["metrics"])'
+PROBE_FIGURES='(lambda i, m: (i["verdict_class"], i["verdict"], [round(m[k]) for k in ("sync_lat_p50_us", "async_lat_p50_us", "read_lat_p50_us", "sync_lat_p10_us", "async_lat_p10_us", "read_lat_p10_us")], i["halves_p50_us"]))(result(d, "syncprobe")["iterations"][0], result(d, "syncprobe")["iterations"][0]["metrics"])'
 probe() { # NAME TARGET RESULT [ARGS...]
 	local name=$1 tgt=$2 out=$3
 	shift 3
@@ -135,10 +136,10 @@ if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
 	probe shm "$S" "$T/shm.json"
 	assert_rc 0
 	assert_err "nasbench: warning: target 'shm': sync writes likely do not reach stable storage"
-	assert_json "$T/shm.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0'
-	assert_json "$T/shm.json" 'set(["durable", "sync_lat_p50_us", "async_lat_p50_us", "sync_async_ratio"]) <= set(d["results"][0]["iterations"][0]["metrics"])'
-	assert_json "$T/shm.json" 'any("likely do not reach stable storage" in w and "power loss" in w and "plp = yes" in w for w in d["results"][0]["warnings"])'
-	assert_json "$T/shm.json" 'd["results"][0]["iterations"][0]["verdict_class"] == "no-commit-cost" and d["results"][0]["iterations"][0]["metrics"]["sync_inconclusive"] == 0'
+	assert_json "$T/shm.json" 'result(d, "syncprobe")["iterations"][0]["metrics"]["durable"] == 0'
+	assert_json "$T/shm.json" 'set(["durable", "sync_lat_p50_us", "async_lat_p50_us", "sync_async_ratio"]) <= set(result(d, "syncprobe")["iterations"][0]["metrics"])'
+	assert_json "$T/shm.json" 'any("likely do not reach stable storage" in w and "power loss" in w and "plp = yes" in w for w in result(d, "syncprobe")["warnings"])'
+	assert_json "$T/shm.json" 'result(d, "syncprobe")["iterations"][0]["verdict_class"] == "no-commit-cost" and result(d, "syncprobe")["iterations"][0]["metrics"]["sync_inconclusive"] == 0'
 	assert_out "shm          syncprobe"
 	assert_clean "$S"
 	rmdir "$S"
@@ -152,15 +153,15 @@ t_case "syncprobe on this machine's disk: every figure of the contract, consiste
 # long (the NFS export below, 100x apart, and tmpfs above are the verdict cases)
 probe disk "$D" "$T/disk.json" -q
 assert_rc 0
-assert_json "$T/disk.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] in (0, 1) and d["results"][0]["iterations"][0]["verdict"]'
-assert_json "$T/disk.json" 'all(v > 0 for v in d["results"][0]["iterations"][0]["ios"].values())'
-assert_json "$T/disk.json" '(lambda m: 0 < m["sync_lat_p50_us"] <= m["sync_lat_p99_us"] and 0 < m["async_lat_p50_us"] <= m["async_lat_p99_us"] and abs(m["sync_async_ratio"] - m["sync_lat_p50_us"] / m["async_lat_p50_us"]) < 1e-6 * m["sync_async_ratio"] and m["sync_lat_p10_us"] <= m["sync_lat_p50_us"])(d["results"][0]["iterations"][0]["metrics"])'
-assert_json "$T/disk.json" '(lambda m, p: abs(m["sync_cost_ratio"] - m["sync_lat_p%d_us" % p] / min(m["async_lat_p%d_us" % p], m["read_lat_p%d_us" % p])) < 1e-6 * m["sync_cost_ratio"])(d["results"][0]["iterations"][0]["metrics"], d["results"][0]["iterations"][0]["verdict_percentile"])'
+assert_json "$T/disk.json" 'result(d, "syncprobe")["iterations"][0]["metrics"]["durable"] in (0, 1) and result(d, "syncprobe")["iterations"][0]["verdict"]'
+assert_json "$T/disk.json" 'all(v > 0 for v in result(d, "syncprobe")["iterations"][0]["ios"].values())'
+assert_json "$T/disk.json" '(lambda m: 0 < m["sync_lat_p50_us"] <= m["sync_lat_p99_us"] and 0 < m["async_lat_p50_us"] <= m["async_lat_p99_us"] and abs(m["sync_async_ratio"] - m["sync_lat_p50_us"] / m["async_lat_p50_us"]) < 1e-6 * m["sync_async_ratio"] and m["sync_lat_p10_us"] <= m["sync_lat_p50_us"])(result(d, "syncprobe")["iterations"][0]["metrics"])'
+assert_json "$T/disk.json" '(lambda m, p: abs(m["sync_cost_ratio"] - m["sync_lat_p%d_us" % p] / min(m["async_lat_p%d_us" % p], m["read_lat_p%d_us" % p])) < 1e-6 * m["sync_cost_ratio"])(result(d, "syncprobe")["iterations"][0]["metrics"], result(d, "syncprobe")["iterations"][0]["verdict_percentile"])'
 
 t_case "syncprobe: the declared media is in the spec (the rule itself: tests/unit/test_seed.c)"
 probe disk "$D" "$T/hdd.json" --label media=hdd --label slog=none -q
 assert_rc 0
-assert_json "$T/hdd.json" 'd["results"][0]["spec"]["media"] == "hdd" and d["results"][0]["spec"]["slog"] == "none" and d["results"][0]["iterations"][0]["verdict_floor_us"] == 2000'
+assert_json "$T/hdd.json" 'result(d, "syncprobe")["spec"]["media"] == "hdd" and result(d, "syncprobe")["spec"]["slog"] == "none" and result(d, "syncprobe")["iterations"][0]["verdict_floor_us"] == 2000'
 assert_clean "$D"
 
 # ---------------------------------------------------------------- suites
@@ -197,10 +198,10 @@ if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 		--set verify=yes --set preset=0 --runtime 2s -q -o "$T/nfs.json"
 	assert_rc 0
 	assert_json "$T/nfs.json" 'all(r["status"] == "ok" for r in d["results"])'
-	assert_json "$T/nfs.json" 'd["results"][0]["iterations"][0]["verified_bytes"] == 8 << 20'
-	assert_json "$T/nfs.json" 'd["results"][2]["iterations"][0]["metrics"]["durable"] == 1 and d["results"][2]["iterations"][0]["verdict_class"] == "commit-cost-seen"' \
-		'(lambda i: (i["verdict_class"], i["verdict"]))(d["results"][2]["iterations"][0])'
-	assert_json "$T/nfs.json" 'd["results"][1]["iterations"][0]["metrics"]["xz_ratio"] > 0.98'
+	assert_json "$T/nfs.json" 'result(d, "bigfile")["iterations"][0]["verified_bytes"] == 8 << 20'
+	assert_json "$T/nfs.json" 'result(d, "syncprobe")["iterations"][0]["metrics"]["durable"] == 1 and result(d, "syncprobe")["iterations"][0]["verdict_class"] == "commit-cost-seen"' \
+		'(lambda i: (i["verdict_class"], i["verdict"]))(result(d, "syncprobe")["iterations"][0])'
+	assert_json "$T/nfs.json" 'result(d, "xz")["iterations"][0]["metrics"]["xz_ratio"] > 0.98'
 
 	t_case "NFS export: bonnie is refused before anything runs, with what to run instead (exit 2)"
 	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -t "$D" -w seq512k-write,bonnie -i 1 --size 8M -o "$T/nfsb.json"
@@ -219,11 +220,11 @@ if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
 	# said so, and still not durable
 	probe nfstmp "$NASBENCH_NFS_TMPFS_URL" "$T/nfst.json" --runtime 1.5s
 	assert_rc 0
-	assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0' "$PROBE_FIGURES"
-	if J "$T/nfst.json" 'd["results"][0]["iterations"][0]["verdict_class"]' | grep -qx inconclusive; then
+	assert_json "$T/nfst.json" 'result(d, "syncprobe")["iterations"][0]["metrics"]["durable"] == 0' "$PROBE_FIGURES"
+	if J "$T/nfst.json" 'result(d, "syncprobe")["iterations"][0]["verdict_class"]' | grep -qx inconclusive; then
 		assert_err "warning: target 'nfstmp': syncprobe inconclusive: "
 	else
-		assert_json "$T/nfst.json" 'd["results"][0]["iterations"][0]["verdict_class"] == "no-commit-cost"'
+		assert_json "$T/nfst.json" 'result(d, "syncprobe")["iterations"][0]["verdict_class"] == "no-commit-cost"'
 		assert_err "warning: target 'nfstmp': sync writes likely do not reach stable storage"
 	fi
 
@@ -231,7 +232,7 @@ if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
 	printf '[box]\nplp = yes\n[target nfsplp]\nurl = %s\n' "$NASBENCH_NFS_TMPFS_URL" > "$T/plp.ini"
 	run "$NB" run -c "$T/plp.ini" -w syncprobe -i 1 --runtime 1.5s -o "$T/plp.json"
 	assert_rc 0
-	assert_json "$T/plp.json" '(lambda i: i["verdict_class"] == "no-commit-cost" and i["metrics"]["durable"] == 1 and "plp = yes" in i["verdict"])(d["results"][0]["iterations"][0]) and d["labels"]["plp"] == "yes"'
+	assert_json "$T/plp.json" '(lambda i: i["verdict_class"] == "no-commit-cost" and i["metrics"]["durable"] == 1 and "plp = yes" in i["verdict"])(result(d, "syncprobe")["iterations"][0]) and d["labels"]["plp"] == "yes"'
 	assert_out "the box declares power-loss protection (plp = yes)"
 
 	t_case "syncprobe from too few writes is inconclusive, not a pass"
@@ -240,7 +241,7 @@ if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
 	# them; a round that commits to this disk takes >= 150 us (<= 27 in 4 ms)
 	probe nfsshort "$NASBENCH_NFS_URL" "$T/short.json" --runtime 0.001s
 	assert_rc 0
-	assert_json "$T/short.json" '(lambda i: i["verdict_class"] == "inconclusive" and i["metrics"]["durable"] == 0 and i["metrics"]["sync_inconclusive"] == 1)(d["results"][0]["iterations"][0])'
+	assert_json "$T/short.json" '(lambda i: i["verdict_class"] == "inconclusive" and i["metrics"]["durable"] == 0 and i["metrics"]["sync_inconclusive"] == 1)(result(d, "syncprobe")["iterations"][0])'
 	assert_err "nasbench: warning: target 'nfsshort': syncprobe inconclusive: only "
 fi
 if [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
@@ -250,7 +251,7 @@ if [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
 	# the probe goes on until it has 64, up to 4 x --runtime
 	probe lun "$NASBENCH_ISCSI_SYNC_URL" "$T/lun.json" --destroy-data --size 8M -q --runtime 1.5s
 	assert_rc 0
-	assert_json "$T/lun.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 1 and d["results"][0]["iterations"][0]["verdict_class"] == "commit-cost-seen"' \
+	assert_json "$T/lun.json" 'result(d, "syncprobe")["iterations"][0]["metrics"]["durable"] == 1 and result(d, "syncprobe")["iterations"][0]["verdict_class"] == "commit-cost-seen"' \
 		"$PROBE_FIGURES"
 else
 	missing "LUN cases: NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
@@ -261,7 +262,7 @@ if [ -n "${NASBENCH_ISCSI_TMPFS_URL:-}" ]; then
 	# a longer probe keeps the 10th percentiles from deciding on jitter
 	probe lunt "$NASBENCH_ISCSI_TMPFS_URL" "$T/lunt.json" --destroy-data --size 8M --runtime 1.5s
 	assert_rc 0
-	assert_json "$T/lunt.json" 'd["results"][0]["iterations"][0]["metrics"]["durable"] == 0 and d["results"][0]["iterations"][0]["verdict_class"] in ("no-commit-cost", "inconclusive")' \
+	assert_json "$T/lunt.json" 'result(d, "syncprobe")["iterations"][0]["metrics"]["durable"] == 0 and result(d, "syncprobe")["iterations"][0]["verdict_class"] in ("no-commit-cost", "inconclusive")' \
 		"$PROBE_FIGURES"
 	run "$NB" run -t "lunt=$NASBENCH_ISCSI_TMPFS_URL" -w bonnie -i 1 --size 8M --set fast=yes --destroy-data -q -o "$T/lunb.json"
 	assert_rc 2

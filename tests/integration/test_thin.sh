@@ -24,8 +24,8 @@ t_case "iSCSI: a read after a short syncprobe prefills what the probe did not wr
 run "$NB" run -t "lun=$LUN:big/1" -w syncprobe,seq512k-read --size 256M --runtime 0.2s -i 1 -q -o "$T/probe.json"
 assert_rc 0
 assert_json "$T/probe.json" '[r["status"] for r in d["results"]] == ["ok", "ok"]'
-assert_json "$T/probe.json" '0 < d["results"][1]["iterations"][0]["prefilled_bytes"] < 256 << 20'
-assert_json "$T/probe.json" 'not any("thin LUN" in w for w in d["results"][1].get("warnings", []))'
+assert_json "$T/probe.json" '0 < result(d, "seq512k-read")["iterations"][0]["prefilled_bytes"] < 256 << 20'
+assert_json "$T/probe.json" 'not any("thin LUN" in w for w in result(d, "seq512k-read").get("warnings", []))'
 # the server holds data everywhere the read went: nothing unwritten was read
 [ "$(alloc "$T/big.img")" -ge $((256 << 20)) ] || t_fail "LUN file has $(alloc "$T/big.img") bytes allocated, not 256 MiB"
 
@@ -33,6 +33,10 @@ t_case "iSCSI: a read-only run on a blank LUN writes it first, once"
 run "$NB" run -t "lun=$LUN:small/1" -w seq512k-read,rand4k-read -i 2 -q -o "$T/blank.json"
 assert_rc 0
 assert_json "$T/blank.json" '[i["prefilled_bytes"] for r in d["results"] for i in r["iterations"]] == [32 << 20, 0, 0, 0]'
+# the prefill's CPU is its iteration's prefill_cpu_s (ci/bench-fio-engines
+# leaves it out of nasbench's CPU per I/O); iterations without one have none
+assert_json "$T/blank.json" '[("prefill_cpu_s" in i) for r in d["results"] for i in r["iterations"]] == [True, False, False, False]'
+assert_json "$T/blank.json" '0 < d["results"][0]["iterations"][0]["prefill_cpu_s"] < 30'
 assert_json "$T/blank.json" 'not any(r.get("warnings") for r in d["results"])'
 [ "$(alloc "$T/small.img")" -ge $((32 << 20)) ] || t_fail "LUN file has $(alloc "$T/small.img") bytes allocated, not 32 MiB"
 
@@ -41,15 +45,15 @@ head -c 1M /dev/urandom > "$T/foreign.head"
 dd if="$T/foreign.head" of="$T/foreign.img" conv=notrunc status=none
 run "$NB" run -t "lun=$LUN:foreign/1" -w seq512k-read -i 1 -q -o "$T/foreign.json"
 assert_rc 0
-assert_json "$T/foreign.json" 'd["results"][0]["iterations"][0]["prefilled_bytes"] == 0'
-assert_json "$T/foreign.json" 'any(w.startswith("read what the target holds, not data nasbench wrote (target ") and w.endswith("): unwritten areas of a thin LUN may read faster than real data") for w in d["results"][0]["warnings"])'
+assert_json "$T/foreign.json" 'result(d, "seq512k-read")["iterations"][0]["prefilled_bytes"] == 0'
+assert_json "$T/foreign.json" 'any(w.startswith("read what the target holds, not data nasbench wrote (target ") and w.endswith("): unwritten areas of a thin LUN may read faster than real data") for w in result(d, "seq512k-read")["warnings"])'
 cmp -s -n $((1 << 20)) "$T/foreign.head" "$T/foreign.img" || t_fail "the LUN's data was changed"
 
 t_case "iSCSI: every iteration of a sequential write overwrites: the LUN is prefilled first, once"
 run "$NB" run -t "lun=$LUN:seqw/1" -w seq512k-write -i 3 -q -o "$T/seqw.json"
 assert_rc 0
-assert_json "$T/seqw.json" '[i["prefilled_bytes"] for i in d["results"][0]["iterations"]] == [32 << 20, 0, 0]'
-assert_json "$T/seqw.json" '[i["bytes_written"] for i in d["results"][0]["iterations"]] == [32 << 20] * 3'
+assert_json "$T/seqw.json" '[i["prefilled_bytes"] for i in result(d, "seq512k-write")["iterations"]] == [32 << 20, 0, 0]'
+assert_json "$T/seqw.json" '[i["bytes_written"] for i in result(d, "seq512k-write")["iterations"]] == [32 << 20] * 3'
 
 tgt_down
 
@@ -57,14 +61,14 @@ t_case "file target: a read on a sparse file prefills it (no holes read)"
 truncate -s 64M "$T/file.img"
 run "$NB" run -t "$T/file.img" -w seq512k-read --size 32M -i 1 -q -o "$T/file.json"
 assert_rc 0
-assert_json "$T/file.json" 'd["results"][0]["iterations"][0]["prefilled_bytes"] == 32 << 20'
-assert_json "$T/file.json" 'not d["results"][0].get("warnings")'
+assert_json "$T/file.json" 'result(d, "seq512k-read")["iterations"][0]["prefilled_bytes"] == 32 << 20'
+assert_json "$T/file.json" 'not result(d, "seq512k-read").get("warnings")'
 [ "$(alloc "$T/file.img")" -ge $((32 << 20)) ] || t_fail "file has $(alloc "$T/file.img") bytes allocated, not 32 MiB"
 
 t_case "file target: every iteration of a sequential write overwrites, after one prefill"
 truncate -s 64M "$T/seqw-file.img"
 run "$NB" run -t "$T/seqw-file.img" -w seq512k-write --size 16M -i 3 -q -o "$T/seqw-file.json"
 assert_rc 0
-assert_json "$T/seqw-file.json" '[i["prefilled_bytes"] for i in d["results"][0]["iterations"]] == [16 << 20, 0, 0]'
+assert_json "$T/seqw-file.json" '[i["prefilled_bytes"] for i in result(d, "seq512k-write")["iterations"]] == [16 << 20, 0, 0]'
 
 t_done

@@ -169,6 +169,57 @@ static void test_eval(void **state)
 	nb_accept_free(&a);
 }
 
+/* The floors of a sweep: min_vms, min_iops_at_slo, one criterion each
+ * for every swept entry of the result. */
+static void test_floors(void **state)
+{
+	static const char *text =
+		"{\"results\": ["
+		"{\"target\": \"a\", \"workload\": \"vm\", \"status\": \"ok\","
+		" \"iterations\": [{\"metrics\": {\"vms\": 30, \"iops_at_slo\": 1500},"
+		"  \"sweep\": {}}]},"
+		"{\"target\": \"a\", \"workload\": \"rand4k-read\", \"status\": \"ok\","
+		" \"iterations\": [{\"metrics\": {\"iops_at_slo\": 400}, \"sweep\": {}}]},"
+		"{\"target\": \"a\", \"workload\": \"seq512k-read\", \"status\": \"ok\","
+		" \"iterations\": [{\"metrics\": {\"iops\": 10}}]}]}";
+	struct nb_accept a;
+	struct nb_criterion c;
+	json_t *doc = json_loads(text, 0, NULL), *acc;
+
+	(void)state;
+	assert_non_null(doc);
+	nb_result_finish(doc, 1);
+	parse_ok(&c, "min_vms = 24");
+	assert_string_equal(c.workload, "vm");
+	assert_string_equal(c.target, "*");
+	assert_string_equal(c.stored, "vms");
+	assert_true(c.op == NB_OP_GE && c.required == 24);
+	assert_string_equal(c.text, "min_vms = 24");
+	parse_ok(&c, "min_iops_at_slo=500");
+	assert_string_equal(c.workload, "*");
+	parse_bad("min_mb_s = 3", "box.ini:7: unknown floor 'min_mb_s' (min_vms, "
+		  "min_iops_at_slo)");
+	parse_bad("min_vms 24", "box.ini:7: expected 'min_vms = N' or "
+		  "'min_iops_at_slo = N', not 'min_vms 24'");
+	nb_accept_init(&a);
+	parse_ok(&c, "min_vms = 24");
+	nb_accept_add(&a, &c);
+	parse_ok(&c, "min_iops_at_slo = 500");
+	nb_accept_add(&a, &c);
+	assert_int_equal(nb_accept_finish(&a, doc, 0), NB_EXIT_FAIL);
+	acc = json_object_get(json_object_get(doc, "accept"), "criteria");
+	assert_int_equal(json_array_size(acc), 3);
+	assert_string_equal(verdict(json_object_get(doc, "accept"), 0, "criterion"),
+			    "min_vms = 24 (vm@a)");
+	assert_string_equal(verdict(json_object_get(doc, "accept"), 0, "verdict"), "pass");
+	assert_string_equal(verdict(json_object_get(doc, "accept"), 1, "verdict"), "pass");
+	assert_string_equal(verdict(json_object_get(doc, "accept"), 2, "criterion"),
+			    "min_iops_at_slo = 500 (rand4k-read@a)");
+	assert_string_equal(verdict(json_object_get(doc, "accept"), 2, "verdict"), "fail");
+	nb_accept_free(&a);
+	json_decref(doc);
+}
+
 static void test_junit(void **state)
 {
 	const double bw[] = { 50e6 };
@@ -204,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_parse_units),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_eval),
+		cmocka_unit_test(test_floors),
 		cmocka_unit_test(test_junit),
 	};
 

@@ -253,13 +253,63 @@ static void nothing_in_common(void **state)
 	json_decref(a), json_decref(b);
 }
 
+/* An entry of a steady-state run: bw_bytes of its window's rounds. */
+static json_t *steady_doc(const double *bw, int reached)
+{
+	json_t *its = json_array();
+
+	for (int i = 0; i < 5; i++)
+		json_array_append_new(its, json_pack("{s:{s:f}}", "metrics",
+						     "bw_bytes", bw[i]));
+	return json_pack("{s:[{s:s, s:s, s:s, s:{s:s}, s:o, s:{s:b, s:s}}]}",
+			 "results", "target", "t", "workload", "seq512k-write",
+			 "status", "ok", "spec", "pattern", "seq", "iterations",
+			 its, "steady", "reached", reached, "why",
+			 reached ? "" : "the range is 43.1% of the mean, more than 20%");
+}
+
+/* Either side not steady: verdict not-steady, no regression, the reason
+ * names the side; --allow-unsteady judges it (here: worse, a regression). */
+static void not_steady(void **state)
+{
+	const double good[] = { 100e6, 101e6, 99e6, 100e6, 100.5e6 };
+	const double bad[] = { 50e6, 150e6, 50e6, 150e6, 50e6 };
+	json_t *a = steady_doc(good, 1), *b = steady_doc(bad, 0), *c, *v;
+	struct nb_gate g;
+	struct nb_compare_opts co;
+
+	(void)state;
+	nb_gate_init(&g);
+	nb_compare_opts_init(&co);
+	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &co, &c), 0);
+	v = json_array_get(json_object_get(c, "verdicts"), 0);
+	assert_string_equal(nb_jstr(v, "verdict"), "not-steady");
+	assert_false(json_is_true(json_object_get(v, "regression")));
+	assert_string_equal(nb_jstr(v, "reason"), "the new run is not steady (the "
+			    "range is 43.1% of the mean, more than 20%): its figure "
+			    "had not settled, no change is called significant "
+			    "(--allow-unsteady judges it)");
+	assert_int_equal(json_integer_value(json_object_get(c, "regressions")), 0);
+	json_decref(c);
+	assert_int_equal(nb_compare(b, "b.json", a, "a.json", &g, &co, &c), 0);
+	v = json_array_get(json_object_get(c, "verdicts"), 0);
+	assert_non_null(strstr(nb_jstr(v, "reason"), "the base run is not steady"));
+	json_decref(c);
+	co.allow_unsteady = 1;
+	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &co, &c), 0);
+	v = json_array_get(json_object_get(c, "verdicts"), 0);
+	assert_string_not_equal(nb_jstr(v, "verdict"), "not-steady");
+	json_decref(c);
+	json_decref(a), json_decref(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(verdicts),     cmocka_unit_test(gate_file),
 		cmocka_unit_test(golden_text),  cmocka_unit_test(golden_md),
 		cmocka_unit_test(golden_junit), cmocka_unit_test(golden_json),
-		cmocka_unit_test(nothing_in_common),
+		cmocka_unit_test(nothing_in_common), cmocka_unit_test(not_steady),
 	};
 
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);

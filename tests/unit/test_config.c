@@ -195,12 +195,43 @@ static void defaults(void **state)
 	nb_config_free(c);
 }
 
+/* The steady-state and SSD knobs: what each accepts, and the exact words
+ * of a refusal (docs/steady-state.md). */
+static void steady_knobs(void **state)
+{
+	struct nb_config *c;
+
+	(void)state;
+	c = load("[suite]\nsteady-state = iops:20%\nround = 2s\ntrim = each\n"
+		 "[target a]\nurl = /dev/null\nspan = 80%\n"
+		 "[target b]\nurl = /dev/null\nspan = 200G\n", 0);
+	assert_int_equal(c->suite.p.steady.kind, NB_SS_DEV);
+	assert_true(c->suite.p.steady.dev_pct == 20);
+	assert_int_equal(c->suite.p.round_us, 2000000);
+	assert_int_equal(c->suite.p.trim, NB_TRIM_EACH);
+	assert_true(c->targets[0].span.pct == 80 && !c->targets[0].span.bytes);
+	assert_true(c->targets[1].span.bytes == 200ULL << 30 && !c->targets[1].span.pct);
+	nb_config_free(c);
+	expect_error("[target a]\nurl = /dev/null\nspan = 0\n", 3,
+		     "'span' in [target]: '0' is not a span: it accepts a "
+		     "percentage in (0, 100] or a size (80%, 200G)");
+	expect_error("[target a]\nurl = /dev/null\nspan = 150%\n", 3,
+		     "'span' in [target]: '150%' is not a span: it accepts a "
+		     "percentage in (0, 100] or a size (80%, 200G)");
+	expect_error("[suite]\nsteady-state = fast\n", 2,
+		     "'steady-state' in [suite]: unknown steady-state criterion "
+		     "'fast': one of snia, snia:bw, snia:iops, bw:P%, iops:P%, "
+		     "bw_slope:P% or iops_slope:P% (P in (0, 100])");
+	expect_error("[suite]\nsteady-window = 1\n", 2,
+		     "'steady-window' in [suite]: value '1' out of range (2 to 1000)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(full_file), cmocka_unit_test(errors),
 		cmocka_unit_test(missing), cmocka_unit_test(overrides),
-		cmocka_unit_test(defaults),
+		cmocka_unit_test(defaults), cmocka_unit_test(steady_knobs),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

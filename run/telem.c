@@ -1,0 +1,176 @@
+/* telem.c - the box's telemetry of a run, into its result. */
+#include "telem.h"
+#include "../core/clock.h"
+#include "../core/err.h"
+#include "../core/result.h"
+#include "../core/telem.h"
+#include "../core/telem_verdict.h"
+#include "../workloads/netbase.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void nb_run_telem_init(struct nb_run_telem *rt, const struct nb_config *cfg)
+{
+	memset(rt, 0, sizeof(*rt));
+	rt->cfg = cfg;
+}
+
+static const char *monitor_of(const struct nb_run_telem *rt,
+			      const struct nb_target *t)
+{
+	const char *m = rt->cfg->monitor.url;
+
+	if (!strcmp(m, "off") || !strcmp(m, "none"))
+		return NULL;
+	if (!m[0] || !strcmp(m, "auto"))
+		return t->ops && !strcmp(t->ops->name, "posix") ? "local" : NULL;
+	return m;
+}
+
+/* The run's one source, opened the first time a target needs it. */
+static void open_source(struct nb_run_telem *rt, const char *monitor)
+{
+	const struct nb_monitor_cfg *m = &rt->cfg->monitor;
+	struct nb_telem_cfg c = {
+		.monitor = monitor, .interval_us = m->interval_us,
+		.identity = m->identity[0] ? m->identity : NULL,
+		.known_hosts = m->known_hosts[0] ? m->known_hosts : NULL,
+	};
+
+	if (rt->tried)
+		return;
+	rt->tried = 1;
+	if (nb_telem_open(&rt->tm, &c)) {
+		snprintf(rt->warning, sizeof(rt->warning), "telemetry: %s",
+			 nb_err_last());
+		nb_err_clear();
+	} else if (!rt->tm) {
+		snprintf(rt->warning, sizeof(rt->warning), "%s",
+			 nb_telem_warning(NULL));
+	}
+	if (rt->warning[0])
+		nb_warn("%s", rt->warning);
+}
+
+static int netbase_wanted(const struct nb_run_telem *rt, const struct nb_target *t)
+{
+	int nb = rt->cfg->monitor.netbase;
+	const char *m = rt->cfg->monitor.url;
+
+	if (!t->ops || !t->ops->ping || nb == NB_NETBASE_NO)
+		return 0;
+	return nb == NB_NETBASE_YES ||
+	       (m[0] && strcmp(m, "auto") && strcmp(m, "off") && strcmp(m, "none"));
+}
+
+void nb_run_telem_target(struct nb_run_telem *rt, struct nb_target *t,
+			 const struct nb_params *p, json_t *tj,
+			 const char *run_id, volatile sig_atomic_t *stop,
+			 struct nb_progress *progress)
+{
+	const char *monitor = monitor_of(rt, t);
+	struct nb_netbase_cfg nc = { .run_id = run_id, .stop = stop,
+				     .progress = progress };
+	json_t *net = NULL;
+
+	rt->on = monitor != NULL;
+	rt->ceiling = 0;
+	if (monitor)
+		open_source(rt, monitor);
+	/* which pool holds the target's data: its path on the box (a local
+	 * path, an NFS export's); a LUN's is not known */
+	nb_telem_set_path(rt->tm, t->ops && !strcmp(t->ops->name, "iscsi") ?
+			  NULL : t->cfg->u.path);
+	if (!netbase_wanted(rt, t))
+		return;
+	if (nb_netbase_run(t, p, &nc, &net)) {
+		nb_warn("target '%s': no network baseline: %s", t->cfg->name,
+			nb_err_last());
+		nb_err_clear();
+		return;
+	}
+	rt->ceiling = json_number_value(json_object_get(net, "ceiling_bytes"));
+	json_object_set_new(tj, "network", net);
+}
+
+void nb_run_telem_begin(struct nb_run_telem *rt)
+{
+	if (rt->on && rt->tm && nb_telem_start(rt->tm)) {
+		nb_warn("%s", nb_err_last());
+		nb_err_clear();
+	}
+}
+
+/* Where the I/O's per-second series began, from the iteration's start. */
+static void align(json_t *tel, json_t *extra)
+{
+	json_t *s = json_object_get(extra, "series_t0_ms");
+	json_t *t0 = json_object_get(tel, "t0_ms");
+
+	if (json_is_integer(s) && json_is_integer(t0))
+		json_object_set_new(tel, "io_offset_ms", json_integer(
+			json_integer_value(s) - json_integer_value(t0)));
+	json_object_del(tel, "t0_ms");
+}
+
+static void verdicts(const struct nb_workload *w, int iteration, json_t *tel,
+		     json_t *metrics, json_t *entry, double ceiling)
+{
+	struct nb_tv_ctx c = {
+		.workload = w->name, .iteration = iteration,
+		.uncached_read = w->io && w->io->rw == NB_RW_READ,
+		.figure_bytes = json_number_value(json_object_get(metrics, "bw_bytes")),
+		.ceiling_bytes = ceiling,
+	};
+
+	/* what the client read: its throughput over the I/O's time */
+	c.read_bytes = c.uncached_read ? c.figure_bytes *
+		       json_number_value(json_object_get(metrics, "seconds")) : 0;
+	json_t *v = nb_tv_judge(tel, &c, metrics), *all, *x;
+	size_t i;
+
+	if (!json_array_size(v)) {
+		json_decref(v);
+		return;
+	}
+	all = json_object_get(entry, "box_verdicts");
+	if (!all) {
+		all = json_array();
+		json_object_set_new(entry, "box_verdicts", all);
+	}
+	json_array_foreach(v, i, x) {
+		nb_result_warn(entry, json_string_value(json_object_get(x, "text")));
+		json_array_append(all, x);
+	}
+	if (tel)
+		json_object_set(tel, "verdicts", v);
+	json_decref(v);
+}
+
+void nb_run_telem_end(struct nb_run_telem *rt, const struct nb_workload *w,
+		      int iteration, json_t *metrics, json_t *extra,
+		      json_t *entry)
+{
+	json_t *tel = NULL;
+
+	if (rt->on && rt->warning[0])
+		nb_result_warn(entry, rt->warning);
+	if (rt->on && rt->tm) {
+		tel = nb_telem_stop(rt->tm);
+		if (nb_telem_warning(rt->tm)[0])
+			nb_result_warn(entry, nb_telem_warning(rt->tm));
+	}
+	if (tel)
+		align(tel, extra);
+	verdicts(w, iteration, tel, metrics, entry, rt->ceiling);
+	json_object_del(extra, "series_t0_ms");
+	if (tel)
+		json_object_set_new(extra, "telemetry", tel);
+}
+
+void nb_run_telem_close(struct nb_run_telem *rt)
+{
+	nb_telem_close(rt->tm);
+	rt->tm = NULL;
+}

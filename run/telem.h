@@ -1,0 +1,63 @@
+/*
+ * telem.h - the box's telemetry during 'nasbench run': one source for the
+ *           run (core/telem.h), a network baseline per target
+ *           (workloads/netbase.h), and each iteration's series, summary
+ *           and verdicts into the result.
+ *
+ * Which targets are watched: [box] monitor = local or ssh://... watches
+ * every target; auto (the default) watches a local path target with
+ * "local" (the box is this machine) and nothing else; off, none.  The
+ * baseline runs when [box] netbase = yes, or on auto when a monitor is
+ * set, on targets whose runner has a ping (NFS, iSCSI).
+ *
+ * What it adds to the result (SHAPES.md, docs/telemetry.md):
+ *   targets[].network                 the baseline
+ *   results[].iterations[].telemetry  series, summary, vdevs, verdicts
+ *   results[].iterations[].metrics    box_* figures
+ *   results[].box_verdicts            every verdict of the entry
+ *   results[].warnings                each verdict's text, and why a
+ *                                     source could not be used
+ */
+#ifndef NB_RUN_TELEM_H
+#define NB_RUN_TELEM_H
+
+#include <jansson.h>
+#include <signal.h>
+
+#include "../core/config.h"
+#include "../core/params.h"
+#include "../core/progress.h"
+#include "../core/target.h"
+#include "../workloads/workload.h"
+
+struct nb_telem;
+
+struct nb_run_telem {
+	const struct nb_config *cfg;
+	struct nb_telem *tm;     /* the run's source, opened at first use */
+	int tried;               /* it was opened (or failed to) */
+	char warning[640];       /* why there is none */
+	int on;                  /* the current target is watched */
+	double ceiling;          /* the current target's, bytes/s (0: none) */
+};
+
+/* A run's telemetry of CFG (nothing opened yet). */
+void nb_run_telem_init(struct nb_run_telem *rt, const struct nb_config *cfg);
+
+/* Target T is next (its entry in "targets" is TJ): decide whether it is
+ * watched, and take its network baseline when asked for. */
+void nb_run_telem_target(struct nb_run_telem *rt, struct nb_target *t,
+			 const struct nb_params *p, json_t *tj,
+			 const char *run_id, volatile sig_atomic_t *stop,
+			 struct nb_progress *progress);
+
+/* An iteration begins / has ended (its figures in METRICS and EXTRA, its
+ * workload's entry ENTRY). */
+void nb_run_telem_begin(struct nb_run_telem *rt);
+void nb_run_telem_end(struct nb_run_telem *rt, const struct nb_workload *w,
+		      int iteration, json_t *metrics, json_t *extra,
+		      json_t *entry);
+
+void nb_run_telem_close(struct nb_run_telem *rt);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * iscsi_rt.h - inside the iSCSI runner: its state and the calls its files
+ *              share (runners/iscsi.c: session, data path and ops table;
+ *              runners/iscsi_unmap.c: UNMAP for --trim).
+ */
+#ifndef NB_RUNNER_ISCSI_RT_H
+#define NB_RUNNER_ISCSI_RT_H
+
+#include "runner.h"
+
+#include <stdint.h>
+#include <iscsi/iscsi.h>
+#include <iscsi/scsi-lowlevel.h>
+
+#define INITIATOR "iqn.2026-11.org.nasbench:initiator"
+#define NREQ (NB_MAX_QD + 2)
+#define SERVICE_MS 100          /* run libiscsi's timeout scan this often */
+
+/* One SCSI command in flight. */
+struct req {
+	struct iscsi *p;
+	struct nb_io *io;
+	struct scsi_iovec iov;   /* must live until the task completes */
+	struct req *next_free;
+};
+
+struct iscsi {
+	struct nb_target *t;
+	struct iscsi_context *ctx;
+	char portal[300];
+	char iqn[256];
+	int lun;
+	char password[256];      /* for scrubbing library messages only */
+	int logged_in;
+	int lost;                /* the session is gone: everything fails */
+	char lost_why[512];
+	int guard_ok;
+	uint64_t lun_bytes;      /* the whole LUN */
+	int inflight;
+	struct req reqs[NREQ];
+	struct req *free_reqs;
+	struct nb_io *done[NREQ];
+	int ndone;
+};
+
+struct nb_file {
+	struct nb_target *t;
+	uint64_t base;           /* bytes: the window's start on the LUN */
+	unsigned flags;
+};
+
+/* A set-up command's completion: what nb_iscsi_wait_cb() fills in. */
+struct wait {
+	int done;
+	int status;
+	struct scsi_task *task;
+};
+
+void nb_iscsi_wait_cb(struct iscsi_context *ctx, int status, void *data,
+		      void *priv);
+
+/* Run one set-up command started by STARTED (a libiscsi *_task call) and
+ * wait for it (the target's timeout).  0 with *TASK the finished task (free
+ * it), or -errno with the detail set: a CHECK CONDITION's sense key maps to
+ * -EROFS (data protection), -EAGAIN (not ready), -EINVAL (illegal request)
+ * or -EIO, named "target 'T': WHAT failed: SENSE". */
+int nb_iscsi_run_task(struct iscsi *p, struct scsi_task *started,
+		      struct wait *w, const char *what, struct scsi_task **task);
+
+/* ops->discard: UNMAP the LEN bytes at OFF of the window of F. */
+int nb_iscsi_discard(struct nb_file *f, uint64_t off, uint64_t len,
+		     const char **how);
+
+#endif

@@ -1,0 +1,248 @@
+/*
+ * test_journal.c - core/journal.c's self-checking lines (a torn tail
+ * ignored, damage refused) and crashcheck's journal and verdict on top.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scratch.h"
+#include "../../core/err.h"
+#include "../../core/fsutil.h"
+#include "../../core/journal.h"
+#include "../../run/crash.h"
+#include "../../workloads/crashcheck.h"
+
+struct seen {
+	int n;
+	char text[8][64];
+};
+
+static int collect(const char *text, int line, void *payload)
+{
+	struct seen *s = payload;
+
+	assert_int_equal(line, s->n + 1);
+	snprintf(s->text[s->n++], sizeof(s->text[0]), "%s", text);
+	return 0;
+}
+
+static void journal_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", test_scratch, name);
+	unlink(buf);
+}
+
+static void append_read(void **state)
+{
+	struct nb_journal j;
+	struct seen s = { 0 };
+	char path[128];
+	int torn = -1;
+
+	(void)state;
+	journal_path(path, sizeof(path), "j1");
+	assert_int_equal(nb_journal_create(&j, path, "h first"), 0);
+	assert_int_equal(nb_journal_append(&j, "a 0 1"), 0);
+	assert_int_equal(nb_journal_append(&j, "a 4096 1"), 0);
+	nb_journal_close(&j);
+	assert_int_equal(nb_journal_read(path, collect, &s, &torn), 0);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.text[0], "h first");
+	assert_string_equal(s.text[2], "a 4096 1");
+	assert_int_equal(torn, 0);
+	/* it exists: never overwritten */
+	assert_int_equal(nb_journal_create(&j, path, "h again"), -EEXIST);
+	assert_non_null(strstr(nb_err_last(), "cannot create the journal"));
+	/* a newline in a record would make two */
+	assert_int_equal(nb_journal_open(&j, path), 0);
+	assert_int_equal(nb_journal_append(&j, "a\n0 1"), -EINVAL);
+	nb_journal_close(&j);
+}
+
+/* The file cut to LEN bytes (a crash during an append). */
+static void cut(const char *path, long len)
+{
+	assert_int_equal(truncate(path, len), 0);
+}
+
+static void torn_tail(void **state)
+{
+	struct nb_journal j;
+	struct seen s = { 0 };
+	char path[128], *buf;
+	size_t len;
+	int torn = 0;
+	FILE *f;
+
+	(void)state;
+	journal_path(path, sizeof(path), "j2");
+	assert_int_equal(nb_journal_create(&j, path, "h x"), 0);
+	assert_int_equal(nb_journal_append(&j, "a 0 1"), 0);
+	assert_int_equal(nb_journal_append(&j, "a 4096 1"), 0);
+	nb_journal_close(&j);
+	assert_int_equal(nb_read_file(path, &buf, &len), 0);
+	free(buf);
+	/* the last line without its newline and part of its sum */
+	cut(path, (long)len - 5);
+	assert_int_equal(nb_journal_read(path, collect, &s, &torn), 0);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(torn, 1);
+	/* a whole last line whose sum does not check out: torn too */
+	f = fopen(path, "a");
+	fputs("\na 8192 1 #0000000000000000\n", f);
+	fclose(f);
+	memset(&s, 0, sizeof(s));
+	torn = 0;
+	/* ... but now the line cut before is in the middle: damage, refused */
+	assert_int_equal(nb_journal_read(path, collect, &s, &torn), -EINVAL);
+	assert_non_null(strstr(nb_err_last(), "j2:3: the record does not check out"));
+	/* after sound lines, the bad last line alone is a torn tail */
+	unlink(path);
+	assert_int_equal(nb_journal_create(&j, path, "h x"), 0);
+	assert_int_equal(nb_journal_append(&j, "a 0 1"), 0);
+	assert_int_equal(nb_journal_append(&j, "a 4096 1"), 0);
+	nb_journal_close(&j);
+	f = fopen(path, "a");
+	fputs("a 8192 1 #0000000000000000\n", f);
+	fclose(f);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(nb_journal_read(path, collect, &s, &torn), 0);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(torn, 1);
+}
+
+static void write_journal(const char *path, const char *const *lines, int n)
+{
+	struct nb_journal j;
+
+	assert_int_equal(nb_journal_create(&j, path, lines[0]), 0);
+	for (int i = 1; i < n; i++)
+		assert_int_equal(nb_journal_append(&j, lines[i]), 0);
+	nb_journal_close(&j);
+}
+
+#define HDR "h {\"run_id\":\"R\",\"target\":\"lun\",\"url\":\"iscsi://h/iqn/1\"," \
+	"\"runner\":\"iscsi\",\"block\":true,\"capacity\":1048576," \
+	"\"window_offset\":0,\"region\":16384,\"bs\":4096}"
+
+static void crash_journal(void **state)
+{
+	static const char *const lines[] = {
+		HDR, "i 1 0", "a 0 1", "a 4096 1", "a 8192 1", "a 12288 1",
+		"a 0 2", "c 1 5", "i 2 5", "a 4096 2",
+	};
+	static const char *const outside[] = { HDR, "i 1 0", "a 16384 1" };
+	struct nb_crash_journal j;
+	char path[128];
+
+	(void)state;
+	journal_path(path, sizeof(path), "c1");
+	write_journal(path, lines, 10);
+	assert_int_equal(nb_crash_journal_load(&j, path), 0);
+	assert_string_equal(j.target, "lun");
+	assert_int_equal(j.nblocks, 4);
+	assert_int_equal(j.gen[0], 2);
+	assert_int_equal(j.gen[1], 2);
+	assert_int_equal(j.gen[3], 1);
+	assert_int_equal(j.writes, 6);
+	assert_int_equal(j.next, 6);
+	assert_int_equal(j.iterations, 2);
+	assert_int_equal(j.iter_acked, 1);
+	assert_int_equal(j.crashed, 0);
+	nb_crash_journal_free(&j);
+	journal_path(path, sizeof(path), "c2");
+	write_journal(path, outside, 3);
+	assert_int_equal(nb_crash_journal_load(&j, path), -EINVAL);
+	assert_non_null(strstr(nb_err_last(), "line 3: a write outside the "
+			       "journal's region"));
+	journal_path(path, sizeof(path), "c3");
+	write_journal(path, (const char *const[]){ "h {\"run_id\":\"R\"}" }, 1);
+	assert_int_equal(nb_crash_journal_load(&j, path), -EINVAL);
+	assert_non_null(strstr(nb_err_last(), "line 1: the header lacks"));
+}
+
+static json_t *iteration(int lost, int checked)
+{
+	return json_pack("{s:{s:i, s:i, s:i, s:i, s:i}}", "metrics", "crash_lost",
+			 lost, "crash_missing", 0, "crash_stale", lost,
+			 "crash_torn", 0, "crash_checked", checked);
+}
+
+static void verdict(void **state)
+{
+	json_t *e = json_pack("{s:[o,o]}", "iterations", iteration(0, 64),
+			      iteration(0, 64));
+	json_t *it = iteration(0, 64), *cur = json_object_get(it, "metrics"), *v;
+
+	(void)state;
+	v = nb_crash_verdict(e, cur, "");
+	assert_string_equal(json_string_value(json_object_get(v, "summary")),
+			    "3 of 3 crashes: 0 acknowledged writes lost");
+	assert_true(json_is_null(json_object_get(v, "first_losing")));
+	json_decref(v);
+	json_array_set_new(json_object_get(e, "iterations"), 0, iteration(412, 512));
+	v = nb_crash_verdict(e, cur, "disabled");
+	assert_string_equal(json_string_value(json_object_get(v, "summary")),
+			    "sync=disabled: 412 acknowledged writes lost in crash 1 of 3");
+	assert_int_equal(json_integer_value(json_object_get(v, "lost")), 412);
+	assert_int_equal(json_integer_value(json_object_get(v, "first_losing")), 1);
+	json_decref(v);
+	json_array_set_new(json_object_get(e, "iterations"), 1, iteration(8, 64));
+	v = nb_crash_verdict(e, NULL, NULL);
+	assert_string_equal(json_string_value(json_object_get(v, "summary")),
+			    "420 acknowledged writes lost in 2 of 2 crashes (412 in crash 1)");
+	json_decref(v);
+	json_decref(it);
+	json_decref(e);
+}
+
+/* syncprobe's verdict beside crashcheck's where both ran on a target */
+static void durability(void **state)
+{
+	json_t *doc = json_pack(
+		"{s:[{s:s, s:s, s:[{s:{s:i}, s:s}]}, {s:s, s:s, s:{s:i, s:s}},"
+		" {s:s, s:s, s:{s:i, s:s}}]}", "results",
+		"target", "nfs", "workload", "syncprobe", "iterations", "metrics",
+		"durable", 0, "verdict_class", "no-commit-cost",
+		"target", "nfs", "workload", "crashcheck", "crash_verdict", "lost",
+		412, "summary", "sync=disabled: 412 acknowledged writes lost in crash 1 of 3",
+		"target", "lun", "workload", "crashcheck", "crash_verdict", "lost", 0,
+		"summary", "3 of 3 crashes: 0 acknowledged writes lost");
+	json_t *d;
+
+	(void)state;
+	nb_run_crash_durability(doc);
+	d = json_object_get(doc, "durability");
+	/* only where both ran */
+	assert_int_equal(json_array_size(d), 1);
+	d = json_array_get(d, 0);
+	assert_string_equal(json_string_value(json_object_get(d, "target")), "nfs");
+	assert_string_equal(json_string_value(json_object_get(d, "syncprobe")),
+			    "no-commit-cost");
+	assert_true(json_is_false(json_object_get(d, "syncprobe_durable")));
+	assert_int_equal(json_integer_value(json_object_get(d, "crash_lost")), 412);
+	assert_true(json_is_true(json_object_get(d, "agree")));
+	json_decref(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(append_read),
+		cmocka_unit_test(torn_tail),
+		cmocka_unit_test(crash_journal),
+		cmocka_unit_test(verdict),
+		cmocka_unit_test(durability),
+	};
+
+	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);
+}

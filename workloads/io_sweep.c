@@ -1,0 +1,377 @@
+/*
+ * io_sweep.c - an I/O workload as a load sweep (--sweep, [capacity];
+ *           docs/capacity.md; the arithmetic is core/sweep.c).
+ *
+ * One iteration is one sweep: the workload runs at each step's
+ * outstanding I/O for step-time, through whatever carries a single run
+ * (nasbench's engine, fio, fio clients), so a step costs what a fixed
+ * run of that depth costs.  Over fio clients a step's outstanding I/O is
+ * spread across them (queue depth = outstanding / clients each) and each
+ * client's figures are kept.  The iteration's "sweep" object holds the
+ * curve (shape in /work/wt/SHAPES.md, docs/capacity.md); its metrics are
+ * the answers (vms, iops_at_slo, sat_iops...).
+ */
+#include "io_sweep.h"
+#include "../core/clock.h"
+#include "../core/err.h"
+#include "../core/hook.h"
+#include "../core/knobs.h"
+#include "../core/sweep.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+int nb_wl_sweep_wanted(const struct nb_params *p)
+{
+	return p->sweep > 0 || (p->sweep < 0 && p->steps[0]);
+}
+
+/* Each step's run time: step-time, else its row's default. */
+static uint64_t step_us(const struct nb_params *p)
+{
+	return p->step_us ? p->step_us : nb_knob_default("capacity", "step-time");
+}
+
+int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
+		      struct nb_sweep *sw, size_t *dropped)
+{
+	uint32_t steps[NB_SWEEP_MAX];
+	struct nb_slo slo;
+	size_t n, all;
+
+	if (nb_slo_parse(p->slo[0] ? p->slo : nb_knob_find("capacity", "slo")->def,
+			 &slo))
+		return -EINVAL;
+	if (nb_sweep_steps_parse(p->steps, NB_SWEEP_MAX_OUTSTANDING, steps, &n))
+		return -EINVAL;
+	/* one engine keeps at most NB_MAX_QD in flight, each client as many */
+	all = n;
+	while (n && steps[n - 1] > NB_MAX_QD * (clients ? clients : 1))
+		n--;
+	if (dropped)
+		*dropped = all - n;
+	if (!n)
+		return nb_err(-EINVAL, "every step of '%s' is above %u outstanding "
+			      "I/Os (%u a client)", p->steps,
+			      NB_MAX_QD * (clients ? clients : 1), NB_MAX_QD);
+	nb_sweep_init(sw, steps, n, &slo);
+	sw->max_us = p->sweep_us;
+	return 0;
+}
+
+static double cpu_s(void)
+{
+	struct rusage self, kids;
+
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec +
+			kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) +
+	       (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec +
+			kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6;
+}
+
+static double metric(const json_t *m, const char *name)
+{
+	const json_t *v = json_object_get(m, name);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void step_from_metrics(struct nb_sweep_step *st, const json_t *m)
+{
+	st->iops = metric(m, "iops");
+	st->bw_bytes = metric(m, "bw_bytes");
+	st->lat_mean_us = metric(m, "lat_mean_us");
+	st->lat_p50_us = metric(m, "lat_p50_us");
+	st->lat_p90_us = metric(m, "lat_p90_us");
+	st->lat_p99_us = metric(m, "lat_p99_us");
+	st->lat_p999_us = metric(m, "lat_p99.9_us");
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A finished step as the result holds it. */
+static json_t *step_json(const struct nb_sweep_step *st, uint32_t qd,
+			 unsigned clients, double secs, json_t *extra)
+{
+	json_t *j = json_pack("{s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+			      " s:f, s:o, s:b, s:f, s:b, s:b}",
+			      "outstanding", (int)st->outstanding, "qd", (int)qd,
+			      "clients", (int)clients, "bw_bytes", num(st->bw_bytes),
+			      "iops", num(st->iops), "lat_mean_us", num(st->lat_mean_us),
+			      "lat_p50_us", num(st->lat_p50_us),
+			      "lat_p90_us", num(st->lat_p90_us),
+			      "lat_p99_us", num(st->lat_p99_us),
+			      "lat_p99.9_us", num(st->lat_p999_us), "seconds", secs,
+			      "cpu_per_thread", st->cpu_per_thread >= 0 ?
+			      json_real(st->cpu_per_thread) : json_null(),
+			      "slo_met", st->slo_met, "little", st->little,
+			      "little_ok", st->little_ok,
+			      "client_bound", st->client_bound);
+	json_t *per = json_object_get(extra, "clients");
+	json_t *ios = json_object_get(extra, "ios");
+
+	if (ios)
+		json_object_set(j, "ios", ios);
+	if (per)
+		json_object_set(j, "per_client", per);
+	return j;
+}
+
+struct sweep_run {
+	struct nb_wl_ctx *c;
+	const struct nb_iospec *s;
+	nb_wl_io_fn once;
+	unsigned clients;        /* fio clients (1: this host alone) */
+	struct nb_sweep sw;
+	json_t *steps;
+};
+
+static void step_line(const struct sweep_run *r, const struct nb_sweep_step *st)
+{
+	struct nb_progress *pr = r->c->progress;
+
+	if (!pr || pr->mode == NB_PROGRESS_QUIET || !pr->out)
+		return;
+	fprintf(pr->out, "  %s on %s: %4u outstanding  %9.0f IOPS  %8.1f MB/s  "
+		"mean %8.0f us  p99 %8.0f us  %s%s%s\n", r->c->wl->name,
+		r->c->t->cfg->name, st->outstanding, st->iops,
+		st->bw_bytes / 1e6, st->lat_mean_us, st->lat_p99_us,
+		st->slo_met ? "meets" : "breaks",
+		st->little_ok ? "" : "  LITTLE'S LAW OFF",
+		st->client_bound ? "  CLIENT-BOUND" : "");
+}
+
+/* Run the next step, OUT outstanding (a multiple of the clients): 0,
+ * -EINTR or -errno. */
+static int run_step(struct sweep_run *r, uint32_t out)
+{
+	struct nb_wl_ctx sc = *r->c;
+	struct nb_iospec ss = *r->s;
+	struct nb_sweep_step st = { 0 };
+	uint32_t qd = out / r->clients ? out / r->clients : 1;
+	char phase[48];
+	uint64_t t0;
+	double c0, secs;
+	int rc;
+
+	ss.qd = qd;
+	ss.bytes = 0;
+	ss.runtime_us = step_us(r->c->p);
+	/* a test build may stop before a step: "sweep:vm:2" */
+	snprintf(phase, sizeof(phase), "sweep:%s:%zu", r->c->wl->name, r->sw.n + 1);
+	rc = nb_hook(phase, NULL, r->c->stop);
+	if (rc)
+		return rc;
+	snprintf(phase, sizeof(phase), "step %zu, %u outstanding", r->sw.n + 1,
+		 qd * r->clients);
+	sc.phase = phase;
+	sc.metrics = json_object();
+	sc.extra = json_object();
+	sc.spec = NULL;
+	c0 = cpu_s();
+	t0 = nb_now_ns();
+	rc = r->once(&sc, &ss);
+	secs = (double)(nb_now_ns() - t0) / 1e9;
+	if (sc.spec)
+		json_decref(sc.spec);
+	if (!rc) {
+		st.outstanding = qd * r->clients;
+		st.threads = 1;
+		step_from_metrics(&st, sc.metrics);
+		/* this host's CPU: meaningful when it is the only client */
+		st.cpu_per_thread = r->clients == 1 && secs > 0 ?
+				    (cpu_s() - c0) / secs : -1;
+		nb_sweep_add(&r->sw, &st);
+		st = r->sw.step[r->sw.n - 1];
+		json_array_append_new(r->steps, step_json(&st, qd, r->clients,
+							  secs, sc.extra));
+		step_line(r, &st);
+	}
+	json_decref(sc.metrics);
+	json_decref(sc.extra);
+	return rc;
+}
+
+/* Each step's outstanding I/O as it can be spread over CLIENTS (queue
+ * depth outstanding / clients, at least 1, each): rounded, repeats
+ * dropped. */
+static void spread(struct nb_sweep *sw, unsigned clients)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < sw->nplan; i++) {
+		uint32_t qd = sw->plan[i] / clients ? sw->plan[i] / clients : 1;
+
+		if (k && sw->plan[k - 1] == qd * clients)
+			continue;
+		sw->plan[k++] = qd * clients;
+	}
+	sw->nplan = k;
+}
+
+static json_t *capacity_json(const struct nb_sweep *sw,
+			     const struct nb_capacity *cap)
+{
+	char text[512];
+
+	nb_capacity_fmt(sw, cap, text, sizeof(text));
+	return json_pack("{s:b, s:f, s:f, s:f, s:o, s:b, s:b, s:b, s:b, s:b, "
+			 "s:o, s:s}", "found", cap->found, "iops", cap->iops,
+			 "bw_bytes", cap->bw_bytes, "outstanding", cap->outstanding,
+			 "vms", cap->vm_iops > 0 ? json_real(cap->vms) : json_null(),
+			 "interpolated", cap->interpolated,
+			 "lower_bound", cap->lower_bound,
+			 "objective_broken", cap->objective_broken,
+			 "flagged", cap->flagged, "client_bound", cap->client_bound,
+			 "step", cap->found ? json_integer((json_int_t)cap->lo) :
+			 json_null(), "text", text);
+}
+
+static json_t *curve_json(const struct sweep_run *r, int why,
+			  const struct nb_capacity *cap, json_t *vm)
+{
+	const struct nb_sweep *sw = &r->sw;
+	char slo[160], human[160], plan[256];
+	json_t *knee = json_null();
+
+	if (cap->knee >= 0)
+		knee = json_pack("{s:i, s:i, s:f, s:f, s:o}", "step", cap->knee,
+				 "outstanding", (int)cap->knee_outstanding,
+				 "iops", cap->knee_iops, "bw_bytes", cap->knee_bw,
+				 "vms", cap->vm_iops > 0 ? json_real(cap->knee_vms) :
+				 json_null());
+	return json_pack("{s:s, s:s, s:s, s:f, s:b, s:s, s:i, s:o, s:o, s:o, "
+			 "s:o, s:{s:f, s:b, s:o}, s:{s:i, s:f}, s:i}",
+			 "objective", nb_slo_str(&sw->slo, slo, sizeof(slo)),
+			 "objective_text", nb_slo_fmt(&sw->slo, human, sizeof(human)),
+			 "plan", nb_sweep_steps_str(sw->plan, sw->nplan, plan,
+						    sizeof(plan)),
+			 "step_s", (double)step_us(r->c->p) / 1e6,
+			 "complete", why != NB_SWEEP_STOP_INTR &&
+				     why != NB_SWEEP_STOP_ERROR,
+			 "stop", nb_sweep_stop_name(why), "clients", (int)r->clients,
+			 "vm", vm ? json_incref(vm) : json_null(),
+			 "steps", json_incref(r->steps),
+			 "capacity", capacity_json(sw, cap), "knee", knee,
+			 "saturation", "iops", cap->sat_iops, "saturated",
+			 cap->saturated, "vms", cap->vm_iops > 0 ?
+			 json_real(cap->sat_vms) : json_null(),
+			 "little", "failed", (int)cap->little_failed, "tolerance",
+			 NB_SWEEP_LITTLE_TOL, "client_bound_steps",
+			 (int)cap->client_bound_steps);
+}
+
+/* The answers as the iteration's metrics, and what a person must know. */
+static void put_answers(struct sweep_run *r, const struct nb_capacity *cap)
+{
+	struct nb_wl_ctx *c = r->c;
+
+	if (!r->sw.n)
+		return;
+	nb_wl_metric(c, "sweep_steps", (double)r->sw.n);
+	nb_wl_metric(c, "iops_at_slo", cap->iops);
+	nb_wl_metric(c, "slo_bw_bytes", cap->bw_bytes);
+	if (cap->vm_iops > 0)
+		nb_wl_metric(c, "vms", cap->vms);
+	nb_wl_metric(c, "sat_iops", cap->sat_iops);
+	nb_wl_metric(c, "sat_bw_bytes", cap->sat_bw);
+	nb_wl_metric(c, "little_failed", (double)cap->little_failed);
+	if (cap->little_failed)
+		nb_wl_warn(c, "%zu of %zu sweep steps fail Little's law (IOPS x "
+			   "mean latency off the outstanding I/O by more than "
+			   "10%%): a client that cannot keep its queue full, or a "
+			   "clock problem", cap->little_failed, r->sw.n);
+	if (cap->client_bound)
+		nb_wl_warn(c, "the client used >= 90%% of a core per submitting "
+			   "thread at the capacity's steps: the capacity is a lower "
+			   "bound of the box's");
+}
+
+/* The data file made once, before the first step (its prefill is no
+ * step's time or CPU); a sequential write makes its own file each step. */
+static int prepare(struct nb_wl_ctx *c, const struct nb_iospec *s)
+{
+	struct nb_file *f;
+	int rc;
+
+	if (s->pattern == NB_PAT_SEQ && s->rw == NB_RW_WRITE)
+		return 0;
+	rc = nb_wl_io_open(c, s, &f);
+	if (!rc)
+		c->t->ops->fclose(f);
+	return rc;
+}
+
+static unsigned fio_clients(const struct nb_wl_ctx *c)
+{
+	return c->t->cfg->clients && c->t->cfg->clients->n ?
+	       (unsigned)c->t->cfg->clients->n : 1;
+}
+
+int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		    nb_wl_io_fn once, json_t *vm, double vm_iops)
+{
+	struct sweep_run r = { .c = c, .s = s, .once = once,
+			       .clients = fio_clients(c) };
+	struct nb_capacity cap;
+	uint64_t t0 = nb_now_ns();
+	size_t dropped;
+	int why, rc = 0;
+
+	if (nb_wl_sweep_setup(c->p, r.clients, &r.sw, &dropped))
+		return -EINVAL;
+	if (dropped && c->iteration == 1)
+		nb_wl_warn(c, "%zu step(s) above %u outstanding I/Os left out (%u a "
+			   "client; more clients with --clients)", dropped,
+			   NB_MAX_QD * r.clients, NB_MAX_QD);
+	spread(&r.sw, r.clients);
+	if (r.clients == 1 && (rc = prepare(c, s)))
+		return rc;
+	if (c->spec) {
+		char plan[256];
+
+		json_object_set_new(c->spec, "sweep", json_string(
+			nb_sweep_steps_str(r.sw.plan, r.sw.nplan, plan, sizeof(plan))));
+		json_object_set_new(c->spec, "step_s",
+				    json_real((double)step_us(c->p) / 1e6));
+	}
+	r.steps = json_array();
+	while ((why = nb_sweep_next(&r.sw, (nb_now_ns() - t0) / 1000)) ==
+	       NB_SWEEP_GO) {
+		rc = run_step(&r, r.sw.plan[r.sw.n]);
+		if (rc) {
+			why = rc == -EINTR ? NB_SWEEP_STOP_INTR : NB_SWEEP_STOP_ERROR;
+			break;
+		}
+	}
+	nb_sweep_answer(&r.sw, vm_iops, &cap);
+	put_answers(&r, &cap);
+	json_object_set_new(c->extra, "sweep", curve_json(&r, why, &cap, vm));
+	/* an interrupted or failed sweep keeps the steps it finished */
+	if (rc)
+		json_object_set_new(c->extra, "partial", json_true());
+	json_decref(r.steps);
+	return rc;
+}
+
+int nb_wl_sweep_missed(const json_t *entry, char *buf, size_t len)
+{
+	const json_t *its = json_object_get(entry, "iterations");
+	const json_t *it = json_array_get(its, json_array_size(its) - 1);
+	const json_t *sw = json_object_get(it, "sweep");
+	const json_t *cap = json_object_get(sw, "capacity");
+
+	if (!cap || json_is_true(json_object_get(cap, "found")) ||
+	    !json_array_size(json_object_get(sw, "steps")))
+		return 0;
+	snprintf(buf, len, "%s", json_string_value(json_object_get(cap, "text")));
+	return 1;
+}

@@ -1,0 +1,52 @@
+/*
+ * io_sweep.h - an I/O workload as a load sweep (docs/capacity.md).
+ *
+ * The iteration's "sweep" object (its shape: docs/capacity.md):
+ *   { "objective": "p99=20ms", "objective_text": "p99 <= 20 ms",
+ *     "plan": "1,2,4,...", "step_s": 10, "complete": true,
+ *     "stop": "objective-broken" | "throughput-flat" | "time-limit" |
+ *             "steps-done" | "interrupted" | "error",
+ *     "clients": 1, "vm": { profile } | null,
+ *     "steps": [ { "outstanding", "qd", "clients", "bw_bytes", "iops",
+ *                  "lat_mean_us", "lat_p50_us", "lat_p90_us", "lat_p99_us",
+ *                  "lat_p99.9_us", "seconds", "cpu_per_thread",
+ *                  "slo_met", "little", "little_ok", "client_bound",
+ *                  "per_client": [ fio's clients ] (with --clients) } ],
+ *     "capacity": { "found", "iops", "bw_bytes", "outstanding", "vms",
+ *                   "interpolated", "lower_bound", "objective_broken",
+ *                   "flagged", "client_bound", "step", "text" },
+ *     "knee": { "step", "outstanding", "iops", "bw_bytes", "vms" } | null,
+ *     "saturation": { "iops", "saturated", "vms" },
+ *     "little": { "failed", "tolerance" }, "client_bound_steps" }
+ * and its metrics: sweep_steps, iops_at_slo, slo_bw_bytes, vms (with a VM
+ * profile), sat_iops, sat_bw_bytes, little_failed (the knee, which a curve
+ * may lack, is the sweep's alone: a metric missing in one result would
+ * read as a regression to compare).
+ */
+#ifndef NB_IO_SWEEP_H
+#define NB_IO_SWEEP_H
+
+#include "io_fio.h"
+#include "../core/sweep.h"
+
+/* Whether P asks for a sweep (sweep = a list, auto or yes). */
+int nb_wl_sweep_wanted(const struct nb_params *p);
+
+/* The sweep P describes (objective, steps up to NB_MAX_QD x CLIENTS;
+ * *DROPPED, may be NULL, the steps above that left out).  0, or -EINVAL
+ * with the detail set. */
+int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
+		      struct nb_sweep *sw, size_t *dropped);
+
+/* One iteration of S as a sweep; ONCE runs S at one depth (the usual
+ * single run).  VM (borrowed, may be NULL) is recorded as the profile and
+ * VM_IOPS > 0 turns capacity into VMs.  0, -EINTR or -errno; the finished
+ * steps are kept either way ("partial" set when not 0). */
+int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		    nb_wl_io_fn once, json_t *vm, double vm_iops);
+
+/* Whether the last iteration of result entry ENTRY is a sweep no step of
+ * which met the objective; BUF gets what to say. */
+int nb_wl_sweep_missed(const json_t *entry, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * vm.c - the VM profile's workload: the mixed I/O one VM does ([vm]:
+ *        block size, read %, random %, durable writes or not) and, swept
+ *        (--sweep, suite capacity), the box's capacity in such VMs.
+ *
+ * The default profile is the [vm] rows' defaults (core/knobs.c; docs/
+ * capacity.md says why).  An ESXi VM on an NFS datastore writes
+ * synchronously: sync = yes.
+ */
+#include "workload.h"
+#include "../core/err.h"
+#include "../core/knobs.h"
+#include "../core/units.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* The profile P gives, its defaults filled in. */
+struct vm_profile {
+	uint32_t bs;
+	int read, random, sync;
+	uint64_t iops;
+};
+
+/* The default of [vm] NAME, as its row says. */
+static uint64_t def(const char *name)
+{
+	return nb_knob_default("vm", name);
+}
+
+static void vm_profile(const struct nb_params *p, struct vm_profile *v)
+{
+	const struct nb_knob *k = nb_knob_find("vm", "sync");
+	int sync = 0;
+
+	if (k->def)
+		nb_parse_bool(k->def, &sync);
+	v->bs = p->vm_bs ? p->vm_bs : (p->bs ? p->bs : (uint32_t)def("bs"));
+	v->read = p->vm_read >= 0 ? p->vm_read : (int)def("read");
+	v->random = p->vm_random >= 0 ? p->vm_random : (int)def("random");
+	v->sync = p->vm_sync >= 0 ? p->vm_sync : sync;
+	v->iops = p->vm_iops ? p->vm_iops : def("iops");
+}
+
+/* The I/O spec the profile implies, over the resolved DEFAULT spec. */
+static void vm_spec(const struct vm_profile *v, struct nb_iospec *s)
+{
+	s->bs = v->bs;
+	s->rw = v->read >= 100 ? NB_RW_READ : v->read <= 0 ? NB_RW_WRITE :
+		NB_RW_MIX;
+	s->read_pct = v->read;
+	s->pattern = v->random > 0 ? NB_PAT_RAND : NB_PAT_SEQ;
+	s->rand_pct = v->random > 0 && v->random < 100 ? v->random : 0;
+	s->sync = v->sync ? NB_SYNC_ALWAYS : NB_SYNC_END;
+	s->size -= s->size % s->bs;
+}
+
+/* What the profile does not set; vm_spec() puts the profile over it. */
+static const struct nb_iospec vm_default = {
+	.pattern = NB_PAT_RAND, .rw = NB_RW_MIX, .read_pct = 50, .bs = 4096,
+	.qd = 32, .direct = 1, .sync = NB_SYNC_END,
+};
+
+static int vm_run(struct nb_wl_ctx *c)
+{
+	struct vm_profile v;
+	struct nb_iospec s;
+	json_t *vj;
+	int rc;
+
+	vm_profile(c->p, &v);
+	nb_iospec_resolve(&vm_default, c->p, c->t, &s);
+	vm_spec(&v, &s);
+	if (s.size < s.bs)
+		return nb_err(-EINVAL, "target '%s': the size is below the VM "
+			      "profile's block size %u", c->t->cfg->name, s.bs);
+	s.seed = c->seed;
+	vj = json_pack("{s:i, s:i, s:i, s:I, s:b}", "bs", (int)v.bs, "read_pct",
+		       v.read, "random_pct", v.random, "iops", (json_int_t)v.iops,
+		       "sync", v.sync);
+	if (c->iteration == 1) {
+		c->spec = nb_iospec_json(&s);
+		json_object_set_new(c->spec, "rand_pct", json_integer(v.random));
+		json_object_set(c->spec, "vm", vj);
+	}
+	rc = nb_wl_io_spec_run(c, &s, vj, (double)v.iops);
+	json_decref(vj);
+	return rc;
+}
+
+static uint64_t vm_plan_bytes(const struct nb_workload *w,
+			      const struct nb_params *p)
+{
+	(void)w;
+	return p->size ? p->size : 1ULL << 30;
+}
+
+const struct nb_workload nb_wl_vm = {
+	.name = "vm",
+	.help = "the VM profile's mixed I/O ([vm]: 8 KiB, 70% reads, 80% random "
+		"by default); with --sweep: capacity in VMs",
+	.io = &vm_default,
+	.run = vm_run,
+	.plan_bytes = vm_plan_bytes,
+};
