@@ -181,6 +181,15 @@ struct nb_runner_ops {
 	 * program that needs a path (fio).  NULL on remote runners. */
 	int (*local_path)(struct nb_target *t, const char *name, char *buf,
 			  size_t len, uint64_t *base);
+	/* Optional, remote runners: where NAME (files) or the LUN (block
+	 * targets; *BASE = the window's offset) is for a program that reaches
+	 * the box itself (fio's nfs and libiscsi engines).  URL gets the
+	 * server's URL, never a credential (nfs: the mounted export with the
+	 * target URL's arguments; iscsi: iscsi://host:port/iqn/lun), PATH
+	 * NAME's path relative to that export ("" on a LUN).  0, or -EPERM
+	 * (detail set) when the target URL holds a user or password. */
+	int (*remote_path)(struct nb_target *t, const char *name, char *url,
+			   size_t ulen, char *path, size_t plen, uint64_t *base);
 
 	/* Optional: one protocol round trip that touches no data (NFS NULL,
 	 * iSCSI NOP-Out), its time into *RTT_NS: the link's floor latency.

@@ -24,6 +24,17 @@ struct nb_fio_job {
 	uint64_t offset;         /* window start on a file or device */
 	const char *ioengine;    /* "io_uring" (default), "libaio", "psync" */
 	int unlink;              /* remove the file when done (client runs) */
+	/* ioengine "nfs" (fio's libnfs engine): the export, nfs://host/export
+	 * (filename is then relative to it); "libiscsi": filename is the
+	 * LUN's iscsi://host:port/iqn/lun, initiator the name to log in with
+	 * (NULL: fio's).  Neither is an --ioengine a user picks: nasbench
+	 * chooses them for nfs:// and iscsi:// targets (fio/engines.h). */
+	const char *nfs_url;
+	const char *initiator;
+	/* a bandwidth log with wall-clock times, to tell when the job ran
+	 * (fio/overlap.h): its prefix on the machine fio is started on, or
+	 * NULL for none */
+	const char *span_log;
 	const char *comment;     /* first line, after "; " (may be NULL) */
 };
 

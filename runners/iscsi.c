@@ -722,6 +722,30 @@ static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
 	return nb_io_take(p->done, &p->ndone, done, max);
 }
 
+static int iscsi_remote_path(struct nb_target *t, const char *name,
+			     char *url, size_t ulen, char *path, size_t plen,
+			     uint64_t *base)
+{
+	struct iscsi *p = P(t);
+
+	(void)name;
+	if (t->cfg->u.user[0] || t->cfg->u.password[0])
+		return nb_err(-EPERM, "target '%s': the CHAP user and password "
+			      "would be written into fio's job file, which the "
+			      "result keeps: take them out of the URL and give "
+			      "them to fio as LIBISCSI_CHAP_USERNAME and "
+			      "LIBISCSI_CHAP_PASSWORD in its environment",
+			      t->cfg->name);
+	*base = t->cfg->offset;
+	if (plen)
+		path[0] = '\0';
+	if ((size_t)snprintf(url, ulen, "iscsi://%s/%s/%d", p->portal, p->iqn,
+			     p->lun) >= ulen)
+		return nb_err(-ENAMETOOLONG, "target '%s': URL too long",
+			      t->cfg->name);
+	return 0;
+}
+
 /* A NOP-Out and its NOP-In: the target's round trip with no SCSI work. */
 static int iscsi_ping(struct nb_target *t, uint64_t *rtt_ns)
 {
@@ -759,6 +783,7 @@ const struct nb_runner_ops nb_runner_iscsi = {
 	.flush = iscsi_flush,
 	.submit = iscsi_submit,
 	.reap = iscsi_reap,
+	.remote_path = iscsi_remote_path,
 	.discard = nb_iscsi_discard,
 	.ping = iscsi_ping,
 };

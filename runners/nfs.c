@@ -603,6 +603,25 @@ static int nfs_rt_readdir(struct nb_target *t, const char *rel,
 	return 0;
 }
 
+static int nfs_rt_remote_path(struct nb_target *t, const char *name,
+			      char *url, size_t ulen, char *path, size_t plen,
+			      uint64_t *base)
+{
+	struct nfsrt *p = P(t);
+	int rc = nb_nfs_libnfs_url(t->cfg->name, &t->cfg->u, p->mounted, url,
+				   ulen);
+
+	*base = 0;
+	if (rc)
+		return rc;
+	/* the scratch directory, relative to the export ("/nasbench.ID") */
+	if ((size_t)snprintf(path, plen, "%s/%s", p->root + (p->root[0] == '/'),
+			     name) >= plen)
+		return nb_err(-ENAMETOOLONG, "target '%s': path '%s' too long",
+			      t->cfg->name, name);
+	return 0;
+}
+
 static void null_cb(struct rpc_context *rpc, int status, void *data, void *priv)
 {
 	struct call *c = priv;
@@ -651,5 +670,6 @@ const struct nb_runner_ops nb_runner_nfs = {
 	.stat = nfs_rt_stat,
 	.rename = nfs_rt_rename,
 	.readdir = nfs_rt_readdir,
+	.remote_path = nfs_rt_remote_path,
 	.ping = nfs_rt_ping,
 };

@@ -13,6 +13,8 @@
 #include "io_fio.h"
 #include "io_fio_clients.h"
 #include "io_fio_common.h"
+#include "io_fio_remote.h"
+#include "../fio/engines.h"
 #include "../core/err.h"
 #include "../core/progress.h"
 #include "../core/result.h"
@@ -50,9 +52,6 @@ static int local_file(struct nb_wl_ctx *c, struct nb_iospec *s, char *path,
 	struct nb_file *f;
 	int rc;
 
-	if (!t->ops->local_path)
-		return nb_fio_check_scheme(t->cfg->name, t->cfg->u.scheme,
-					   "engine = fio");
 	rc = nb_wl_io_open(c, s, &f);
 	if (rc)
 		return rc;
@@ -132,19 +131,23 @@ static int local_exec(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	return rc;
 }
 
-/* The iteration's figures and its "fio" record. */
+/* The iteration's figures and its "fio" record; W where fio reached the
+ * box itself (its writes' durability), else NULL. */
 static void local_record(struct nb_wl_ctx *c, const struct nb_iospec *s,
 			 const struct nb_fio_job *job, const char *text,
-			 const struct nb_fio_output *out)
+			 const struct nb_fio_output *out, const struct nb_fio_where *w)
 {
+	json_t *fj = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f}", "version",
+			       out->version, "ioengine", job->ioengine, "command",
+			       "fio --output-format=json+ JOBFILE", "job", text,
+			       "clat_p50_us", out->total.clat_p50_us,
+			       "clat_p99_us", out->total.clat_p99_us);
+
 	nb_fio_put_metrics(c->metrics, &out->total);
 	nb_wl_fio_put_counts(c->extra, &out->total);
-	json_object_set_new(c->extra, "fio", json_pack(
-		"{s:s, s:s, s:s, s:s, s:f, s:f}", "version", out->version,
-		"ioengine", job->ioengine, "command",
-		"fio --output-format=json+ JOBFILE", "job", text,
-		"clat_p50_us", out->total.clat_p50_us, "clat_p99_us",
-		out->total.clat_p99_us));
+	if (w)
+		json_object_set_new(fj, "durable", json_boolean(w->durable));
+	json_object_set_new(c->extra, "fio", fj);
 	/* what fio wrote, from offset 0 up (a runtime may end it early) */
 	if (s->rw == NB_RW_WRITE && s->pattern == NB_PAT_SEQ)
 		nb_wl_wrote(c, out->total.bytes_written < s->size ?
@@ -156,18 +159,27 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	struct nb_iospec s = *spec;
 	struct nb_fio_job job = { .ioengine = nb_wl_fio_ioengine(c->t) };
 	struct nb_fio_output *out = NULL;
+	struct nb_fio_where w;
 	char path[PATH_MAX], comment[256];
 	char *text = NULL;
+	int remote = nb_wl_fio_is_remote(c->t);
 	uint64_t base = 0;
 	int rc, n;
 
-	rc = local_file(c, &s, path, sizeof(path), &base);
+	if (!c->t->ops->local_path && !remote)
+		return nb_fio_check_scheme(c->t->cfg->name, c->t->cfg->u.scheme,
+					   "engine = fio");
+	rc = remote ? nb_wl_fio_remote_prepare(c, &s, &w)
+		    : local_file(c, &s, path, sizeof(path), &base);
 	if (rc)
 		return rc;
-	local_adjust(c, &s, path, job.ioengine);
+	if (!remote)
+		local_adjust(c, &s, path, job.ioengine);
 	job.s = s;
 	job.filename = path;
 	job.offset = base;
+	if (remote)
+		nb_wl_fio_remote_job(&w, 0, &job);
 	nb_wl_fio_comment(c, comment, sizeof(comment));
 	job.comment = comment;
 	text = malloc(NB_FIO_JOB_MAX);
@@ -184,7 +196,7 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	}
 	rc = local_exec(c, &s, text, out);
 	if (!rc)
-		local_record(c, &s, &job, text, out);
+		local_record(c, &s, &job, text, out, remote ? &w : NULL);
 done:
 	free(text);
 	free(out);
@@ -290,13 +302,15 @@ int nb_wl_fio_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	}
 	if (!c->p->cross_check)
 		return is_fio(c->t) ? run_local(c, s) : native(c, s);
-	if (!c->t->ops->local_path) {
-		char why[300];
-
-		snprintf(why, sizeof(why), "cross-check skipped: fio cannot reach "
-			 "'%s://' targets (Debian's fio has no %s engine)",
-			 c->t->cfg->u.scheme, c->t->cfg->u.scheme);
-		nb_wl_warn(c, "%s", why);
+	if (!c->t->ops->local_path &&
+	    (!nb_wl_fio_is_remote(c->t) ||
+	     nb_fio_check_engine(c->t->cfg->name, c->t->cfg->u.scheme,
+				 "--cross-check"))) {
+		nb_wl_warn(c, "cross-check skipped: fio cannot reach '%s://' "
+			   "targets (the fio found, '%s', has no %s engine)",
+			   c->t->cfg->u.scheme, nb_fio_program(),
+			   c->t->cfg->u.scheme);
+		nb_err_clear();
 		return native(c, s);
 	}
 	return cross_check(c, s, native);
@@ -320,6 +334,10 @@ int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 	}
 	if (cl && cl->n) {
 		t->clients = cl;
+		/* the engine runs on the fio servers: a server without it
+		 * fails its job, and says so */
+		if (nb_fio_remote_engine(t->u.scheme))
+			return nb_fio_check_credentials(t->name, &t->u);
 		if (nb_fio_check_scheme(t->name, t->u.scheme, "--clients (fio "
 					"client/server)"))
 			return -EINVAL;
@@ -329,7 +347,11 @@ int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 				      "give it absolute", t->name, t->u.path);
 		return 0;
 	}
-	if (!strcmp(t->engine, "fio"))
-		return nb_fio_check_scheme(t->name, t->u.scheme, "engine = fio");
-	return 0;
+	if (strcmp(t->engine, "fio"))
+		return 0;
+	if (nb_fio_remote_engine(t->u.scheme))
+		return nb_fio_check_credentials(t->name, &t->u) ||
+		       nb_fio_check_engine(t->name, t->u.scheme, "engine = fio")
+		       ? -EINVAL : 0;
+	return nb_fio_check_scheme(t->name, t->u.scheme, "engine = fio");
 }

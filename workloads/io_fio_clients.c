@@ -8,6 +8,8 @@
  */
 #include "io_fio_clients.h"
 #include "io_fio_common.h"
+#include "io_fio_overlap.h"
+#include "io_fio_remote.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
@@ -84,6 +86,8 @@ struct crun {
 	struct nb_fio_exec x;
 	int missing, got;             /* clients without and with figures */
 	char first_err[1600];         /* why the first one has none */
+	int remote;                   /* nfs://, iscsi://: fio's engines */
+	struct nb_fio_where w;        /* there: the file or LUN window */
 };
 
 static int crun_alloc(struct crun *r)
@@ -133,12 +137,18 @@ static int crun_job(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	const struct nb_fio_client *fc = &r->cl->c[i];
 	struct nb_fio_job job = { .s = *s, .ioengine = nb_wl_fio_ioengine(c->t),
 				  .comment = comment };
-	char arg[300];
+	char arg[300], span[sizeof(r->dir) + 32];
 	int n, rc;
 
 	client_file(c, i, r->files[i], sizeof(r->files[i]), &job.offset,
 		    &job.unlink);
 	job.filename = r->files[i];
+	if (r->remote) {
+		nb_wl_fio_remote_job(&r->w, i + 1, &job);
+		snprintf(r->files[i], sizeof(r->files[i]), "%s", job.filename);
+	}
+	nb_wl_fio_span_prefix(r->dir, i, span, sizeof(span));
+	job.span_log = span;
 	snprintf(r->paths[i], sizeof(r->paths[i]), "%s/client%d.fio", r->dir,
 		 i + 1);
 	n = nb_fio_jobfile(&job, r->text, NB_FIO_JOB_MAX);
@@ -165,6 +175,10 @@ static int crun_no_figures(const struct crun *r)
 	char line[512];
 
 	if (strstr(r->x.out, "{")) {
+		/* the servers dropped the job: "<host> fio: ..." */
+		if (nb_wl_fio_server_complaint(r->x.out, line, sizeof(line)))
+			return nb_err(-EIO, "fio clients: no client ran its job: %s",
+				      line);
 		nb_err_prefix("fio clients");
 		return -EIO;
 	}
@@ -276,14 +290,23 @@ static void crun_record(struct nb_wl_ctx *c, struct crun *r)
 		/* the plain sum of the clients' own rates */
 		json_object_set_new(fj, "sum_bw_bytes", json_real(out->total.bw_bytes));
 	}
+	if (r->remote) {
+		json_object_set_new(fj, "ioengine", json_string(r->w.engine));
+		json_object_set_new(fj, "durable", json_boolean(r->w.durable));
+	}
+	nb_wl_fio_clients_check(c, r->cl, out, clients, r->dir);
 }
 
 int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 {
-	struct crun r = { .cl = c->t->cfg->clients };
+	struct crun r = { .cl = c->t->cfg->clients,
+			  .remote = nb_wl_fio_is_remote(c->t) };
 	char comment[256];
 	int rc = crun_alloc(&r);
 
+	/* nfs://, iscsi://: one file (one LUN window) nasbench prepared */
+	if (!rc && r.remote)
+		rc = nb_wl_fio_remote_prepare(c, s, &r.w);
 	nb_wl_fio_comment(c, comment, sizeof(comment));
 	for (int i = 0; !rc && i < r.cl->n; i++)
 		rc = crun_job(c, s, &r, i, comment);
