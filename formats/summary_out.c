@@ -144,6 +144,19 @@ static const char *warn_class(const char *w)
 	return NULL;
 }
 
+/* Whether warning W of entry E is one of its telemetry verdicts' texts
+ * (classed by the verdict's kind, not by its words). */
+static int is_verdict(const json_t *e, const char *w)
+{
+	const json_t *x;
+	size_t j;
+
+	json_array_foreach(json_object_get(e, "box_verdicts"), j, x)
+		if (!strcmp(nb_jstr(x, "text"), w))
+			return 1;
+	return 0;
+}
+
 /* The doubt of class K in entry E, its text or NULL: a telemetry
  * verdict of the class's kind first, else a warning of that class that is
  * not a telemetry verdict's text. */
@@ -158,7 +171,8 @@ static const char *doubt_of(const json_t *e, size_t k)
 	json_array_foreach(json_object_get(e, "warnings"), j, x) {
 		const char *c = warn_class(json_string_value(x));
 
-		if (c && !strcmp(c, classes[k][0]))
+		if (c && !strcmp(c, classes[k][0]) &&
+		    !is_verdict(e, json_string_value(x)))
 			return json_string_value(x);
 	}
 	return NULL;

@@ -243,11 +243,14 @@ static void capacity_and_telemetry(void **state)
 		"   \"text\": \"20.0 VMs (2001 IOPS) at mean <= 10 ms\"}}},"
 		"  {\"metrics\": {\"vms\": 19}}]},"
 		"{\"target\": \"nfs\", \"workload\": \"bonnie\", \"status\": \"ok\", "
-		" \"warnings\": [\"the box swapped 3.9 GiB during bonnie iteration 4\"], "
+		" \"warnings\": [\"the box swapped 3.9 GiB during bonnie iteration 4\", "
+		"  \"the box was CPU-bound: compression, checksums or the file server's "
+		"threads set the figure\"], "
 		" \"box_verdicts\": [{\"kind\": \"memory\", \"iteration\": 4, \"text\": "
 		"  \"the box swapped 3.9 GiB during bonnie iteration 4\"}, {\"kind\": "
 		"  \"slow-disk\", \"disk\": \"loop3\", \"text\": \"loop3 was 92% busy, the "
-		"others 41%\"}], "
+		"others 41%\"}, {\"kind\": \"cpu\", \"text\": \"the box was CPU-bound: "
+		"compression, checksums or the file server's threads set the figure\"}], "
 		" \"iterations\": [{\"metrics\": {\"put_block_bw_bytes\": 1e8}}, "
 		"  {\"metrics\": {\"put_block_bw_bytes\": 1e8}}, "
 		"  {\"metrics\": {\"put_block_bw_bytes\": 1e8}}]}]}", 0, NULL);
@@ -261,6 +264,11 @@ static void capacity_and_telemetry(void **state)
 	assert_true(has(l, "doubtful (a slow disk): 1 figure: bonnie on nfs (vm.json) "
 			"(\"loop3 was 92% busy, the others 41%\")"));
 	assert_false(has(l, "doubtful (a cache)"));
+	/* the CPU verdict's words ("compression") are the CPU's doubt only */
+	assert_true(has(l, "doubtful (a busy CPU): 1 figure: bonnie on nfs (vm.json) "
+			"(\"the box was CPU-bound: compression, checksums or the file "
+			"server's threads set the figure\")"));
+	assert_false(has(l, "doubtful (compressible data)"));
 	json_decref(l);
 	json_decref(docs[0]);
 }
