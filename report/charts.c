@@ -144,14 +144,17 @@ static int bars_across(struct nb_report *r, const char *dir, const char *m,
 	return rc;
 }
 
-/* The iteration of C for WL whose bw_bytes is the median, if it carries a
- * per-second series; else the first that carries one. */
-static const json_t *iteration_of(const struct nb_report *r,
-				  const struct nb_report_cfg *c, const char *wl)
+/* What PICK finds in the iteration of C for WL whose METRIC is nearest
+ * the median of C's (an iteration without the metric last), or NULL when
+ * PICK finds it in none. */
+static const json_t *nearest_median(const struct nb_report *r,
+				    const struct nb_report_cfg *c, const char *wl,
+				    const char *metric,
+				    const json_t *(*pick)(const json_t *it))
 {
 	const json_t *best = NULL;
 	double med = NAN, dist = INFINITY;
-	size_t n = nb_report_pool(r, c, wl, "bw_bytes");
+	size_t n = nb_report_pool(r, c, wl, metric);
 
 	if (n)
 		med = nb_stats_median(r->v, n);
@@ -160,17 +163,30 @@ static const json_t *iteration_of(const struct nb_report *r,
 		size_t x;
 
 		json_array_foreach(json_object_get(e, "iterations"), x, it) {
-			json_t *s = json_object_get(it, "series_bw_bytes");
-			json_t *bw = json_object_get(json_object_get(it, "metrics"),
-						     "bw_bytes");
-			double d = json_is_number(bw) && !isnan(med) ?
-				   fabs(json_number_value(bw) - med) : INFINITY / 2;
+			const json_t *p = pick(it);
+			json_t *v = json_object_get(json_object_get(it, "metrics"), metric);
+			double d = json_is_number(v) && !isnan(med) ?
+				   fabs(json_number_value(v) - med) : INFINITY / 2;
 
-			if (json_array_size(s) && (!best || d < dist))
-				best = it, dist = d;
+			if (p && (!best || d < dist))
+				best = p, dist = d;
 		}
 	});
 	return best;
+}
+
+/* IT if it carries a per-second series. */
+static const json_t *with_series(const json_t *it)
+{
+	return json_array_size(json_object_get(it, "series_bw_bytes")) ? it : NULL;
+}
+
+/* The iteration of C for WL whose bw_bytes is nearest the median, of
+ * those that carry a per-second series. */
+static const json_t *iteration_of(const struct nb_report *r,
+				  const struct nb_report_cfg *c, const char *wl)
+{
+	return nearest_median(r, c, wl, "bw_bytes", with_series);
 }
 
 /* A chart with a line per configuration: the file name's prefix, the
@@ -257,34 +273,20 @@ static int box_disk(const json_t *tel, const char *disk)
 
 /* ---- the response-time curve of a load sweep (docs/capacity.md) ---- */
 
+/* IT's load sweep, if it has steps. */
+static const json_t *sweep_in(const json_t *it)
+{
+	const json_t *sw = json_object_get(it, "sweep");
+
+	return json_array_size(json_object_get(sw, "steps")) ? sw : NULL;
+}
+
 /* The sweep of C for WL whose capacity is nearest the median of the
  * configuration's, or NULL. */
 static const json_t *sweep_of(const struct nb_report *r,
 			      const struct nb_report_cfg *c, const char *wl)
 {
-	const json_t *best = NULL;
-	double med = NAN, dist = INFINITY;
-	size_t n = nb_report_pool(r, c, wl, "iops_at_slo");
-
-	if (n)
-		med = nb_stats_median(r->v, n);
-	NB_REPORT_FOR_ENTRIES(r, c, wl, e, {
-		json_t *it;
-		size_t x;
-
-		json_array_foreach(json_object_get(e, "iterations"), x, it) {
-			json_t *sw = json_object_get(it, "sweep");
-			json_t *v = json_object_get(json_object_get(it, "metrics"),
-						    "iops_at_slo");
-			double d = json_is_number(v) && !isnan(med) ?
-				   fabs(json_number_value(v) - med) : INFINITY / 2;
-
-			if (json_array_size(json_object_get(sw, "steps")) &&
-			    (!best || d < dist))
-				best = sw, dist = d;
-		}
-	});
-	return best;
+	return nearest_median(r, c, wl, "iops_at_slo", sweep_in);
 }
 
 /* Sweep SW's steps as a line: IOPS across, the latency of the

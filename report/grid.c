@@ -11,6 +11,7 @@
  * 'disks' label of a platform) and are left out.
  */
 #include "grid.h"
+#include "../formats/summary.h"
 #include "../formats/text.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
@@ -26,38 +27,11 @@
 
 #define SAME_PCT 5.0             /* a change under this is not coloured */
 
-/* The metric a cell shows for entry E: --metric, else the workload's
- * headline figure, the one compare's verdicts use (nb_metric_headline:
- * a workload named rand* counts as random too), else its first figure in
- * display order. */
-static int in_metrics(const void *m, const char *name)
-{
-	return json_object_get(m, name) != NULL;
-}
-
+/* Entry E's figure in a cell: --metric's, else its primary figure (the
+ * one compare's verdicts use, nb_summary_primary). */
 static const char *primary(const struct grid *g, const json_t *e)
 {
-	const json_t *it0 = json_array_get(json_object_get(e, "iterations"), 0);
-	const json_t *m = json_object_get(it0, "metrics");
-	static __thread char first[64];
-	const char **names, *k, *h;
-	json_t *v;
-	size_t n = 0;
-
-	if (g->metric)
-		return g->metric;
-	h = nb_metric_headline(!strcmp(nb_jstr(json_object_get(e, "spec"), "pattern"), "rand") ||
-			       !strncmp(nb_jstr(e, "workload"), "rand", 4), in_metrics, m);
-	if (h)
-		return h;
-	names = calloc(json_object_size(m) + 1, sizeof(*names));
-	json_object_foreach((json_t *)m, k, v)
-		if (json_is_number(v))
-			names[n++] = k;
-	nb_metric_sort(names, n);
-	snprintf(first, sizeof(first), "%s", n ? names[0] : "");
-	free(names);
-	return first;
+	return g->metric ? g->metric : nb_summary_primary(e);
 }
 
 struct cell {
