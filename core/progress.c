@@ -133,7 +133,9 @@ void nb_progress_update(struct nb_progress *p, uint64_t bytes,
 	}
 	if (p->mode == NB_PROGRESS_QUIET || !dt)
 		return;
-	now_rate = (double)(bytes - p->last_bytes) * 1e9 / (double)dt;
+	/* a count that went back (a caller's bug) is no burst of bytes */
+	now_rate = bytes >= p->last_bytes ?
+		   (double)(bytes - p->last_bytes) * 1e9 / (double)dt : 0;
 	if (p->average)
 		p->rate = (double)bytes * 1e9 / (double)elapsed_ns;
 	else

@@ -231,7 +231,9 @@ static int probe_all(struct nb_wl_ctx *c, struct nb_file *fs, struct nb_file *fa
 		if ((i & 1) && (i & 7) == 7) {
 			uint64_t now = nb_now_ns();
 
-			nb_progress_update(c->progress, pr[3].bytes + pr[4].bytes,
+			/* the bytes of both halves: the count only grows */
+			nb_progress_update(c->progress, pr[0].bytes + pr[1].bytes +
+					   pr[2].bytes + pr[3].bytes + pr[4].bytes,
 					   now - t0);
 			if (*c->stop)
 				rc = -EINTR;

@@ -172,6 +172,16 @@ assert_json "$T/disk.json" 'all(v > 0 for v in result(d, "syncprobe")["iteration
 assert_json "$T/disk.json" '(lambda m: 0 < m["sync_lat_p50_us"] <= m["sync_lat_p99_us"] and 0 < m["async_lat_p50_us"] <= m["async_lat_p99_us"] and abs(m["sync_async_ratio"] - m["sync_lat_p50_us"] / m["async_lat_p50_us"]) < 1e-6 * m["sync_async_ratio"] and m["sync_lat_p10_us"] <= m["sync_lat_p50_us"])(result(d, "syncprobe")["iterations"][0]["metrics"])'
 assert_json "$T/disk.json" '(lambda m, p: abs(m["sync_cost_ratio"] - m["sync_lat_p%d_us" % p] / min(m["async_lat_p%d_us" % p], m["read_lat_p%d_us" % p])) < 1e-6 * m["sync_cost_ratio"])(result(d, "syncprobe")["iterations"][0]["metrics"], result(d, "syncprobe")["iterations"][0]["verdict_percentile"])'
 
+t_case "syncprobe's progress off a terminal: a rate the disk could have"
+# its second half once reported its own bytes only: the count went back and
+# the line showed 198814036494293.4 MB/s
+probe disk "$D" "$T/prog.json" --status-interval 0.1
+assert_rc 0
+rates=$(grep -E '^syncprobe on disk \(1/1\)' <<<"$ERR" | sed -E 's/.* ([0-9.]+) MB\/s .*/\1/')
+[ "$(wc -l <<<"$rates")" -ge 3 ] || t_fail "fewer than 3 progress lines: $ERR"
+python3 -c 'import sys; r = [float(x) for x in sys.argv[1:]]; sys.exit(max(r) > 100000)' $rates ||
+	t_fail "a progress rate over 100 GB/s: $(tr '\n' ' ' <<<"$rates")"
+
 t_case "syncprobe: the declared media is in the spec (the rule itself: tests/unit/test_seed.c)"
 probe disk "$D" "$T/hdd.json" --label media=hdd --label slog=none -q
 assert_rc 0

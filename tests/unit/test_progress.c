@@ -52,6 +52,28 @@ static void untimed_says_so_at_once(void **state)
 	fclose(f);
 }
 
+/* A byte count that goes back (syncprobe's second half once reported its
+ * own bytes only) shows no absurd rate: 198814036494293.4 MB/s before. */
+static void count_going_back(void **state)
+{
+	FILE *f = tmpfile();
+	struct nb_progress p;
+	char *s;
+
+	(void)state;
+	nb_progress_init(&p, f, 0);
+	p.every_ns = 1000;
+	nb_progress_begin(&p, "syncprobe on d (1/1)", 0, 0);
+	nb_progress_update(&p, 4000000, 1000000000);
+	nb_progress_update(&p, 1000000, 2000000000);
+	s = contents(f);
+	assert_non_null(strstr(s, "      4.0 MB/s"));
+	/* 0.6 x 4.0 + 0.4 x 0 */
+	assert_non_null(strstr(s, "      2.4 MB/s"));
+	free(s);
+	fclose(f);
+}
+
 /* A phase of the timed work that moves no bytes is named on the line;
  * begin clears it. */
 static void phase_named(void **state)
@@ -96,6 +118,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(untimed_says_so_at_once),
 		cmocka_unit_test(phase_named),
+		cmocka_unit_test(count_going_back),
 		cmocka_unit_test(quiet_prints_nothing),
 	};
 
