@@ -598,6 +598,11 @@ static void box_panel(const struct nb_report *r, struct panel_set *ps,
 	else
 		snprintf(title, sizeof(title), "%s", pn);
 	l = panel_of(ps, title);
+	if (l->nseries + ns > ps->cap) {  /* two configurations of one name */
+		for (size_t i = 0; i < ns; i++)
+			free(x[i]), free(y[i]);
+		return;
+	}
 	for (size_t i = 0; i < ns; i++) {
 		((size_t *)l->n)[l->nseries] = n[i];
 		((double **)l->x)[l->nseries] = x[i];
