@@ -100,7 +100,7 @@ static json_t *verdict_json(const struct rounds *rs)
 	if (p->steady_max_us)
 		json_object_set_new(j, "max_s", json_real((double)p->steady_max_us / 1e6));
 	if (o->n)
-		json_object_update(j, json_pack(
+		json_object_update_new(j, json_pack(
 			"{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
 			"mean", o->mean, "min", o->min, "max", o->max,
 			"range", o->range, "range_pct", o->range_pct,
