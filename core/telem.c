@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,20 +36,17 @@ static void warnf(struct nb_telem *tm, const char *fmt, ...)
 
 static void warnf(struct nb_telem *tm, const char *fmt, ...)
 {
-	char *w = tm ? tm->warning : open_warning;
-	size_t len = tm ? sizeof(tm->warning) : sizeof(open_warning);
-	const char *src = tm ? tm->source : "";
+	char text[600];
 	va_list ap;
-	int n;
 
-	if (tm)
-		pthread_mutex_lock(&tm->mu);
-	n = snprintf(w, len, "telemetry from '%s': ", src);
 	va_start(ap, fmt);
-	vsnprintf(w + n, len - (size_t)n, fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	if (tm)
-		pthread_mutex_unlock(&tm->mu);
+		nb_telem_warn(tm, text);
+	else
+		snprintf(open_warning, sizeof(open_warning),
+			 "telemetry from '': %s", text);
 }
 
 int nb_telem_open(struct nb_telem **out, const struct nb_telem_cfg *cfg)
@@ -88,11 +86,6 @@ int nb_telem_open(struct nb_telem **out, const struct nb_telem_cfg *cfg)
 	}
 	*out = tm;
 	return 0;
-}
-
-void nb_telem_warn(struct nb_telem *tm, const char *text)
-{
-	warnf(tm, "%s", text);
 }
 
 const char *nb_telem_warning(const struct nb_telem *tm)
@@ -259,4 +252,56 @@ void nb_telem_close(struct nb_telem *tm)
 	pthread_condattr_destroy(&tm->ca);
 	pthread_mutex_destroy(&tm->mu);
 	free(tm);
+}
+
+/* ---- the pools' vdevs, from this machine or the box ---- */
+
+/* Run ARGV here or SCRIPT on the box: its output (free it), or NULL. */
+static char *box_out(struct nb_telem *tm, char *const *argv, const char *script)
+{
+	struct nb_spawn sp = { .argv = argv, .limit_us = tm->timeout_us };
+	char err[256], *out = NULL;
+
+	if (tm->ssh.host[0]) {
+		if (nb_telem_ssh_run(tm, script, &out, err, sizeof(err)))
+			free(out), out = NULL;
+		return out;
+	}
+	if (nb_spawn_run(&sp) == 0 && sp.status == 0)
+		out = sp.out, sp.out = NULL;
+	nb_spawn_free(&sp);
+	nb_err_clear();
+	return out;
+}
+
+/* Keep the vdevs of the pool that holds TM->path (none when it is on no
+ * dataset); all of them when the path is not known. */
+static void vdevs_of_path(struct nb_telem *tm)
+{
+	char *const argv[] = { "zfs", "list", "-H", "-o", "name,mountpoint", NULL };
+	char *out, pool[NB_TP_NAME];
+	int n = 0, on;
+
+	if (!tm->path[0] || !tm->vdevs.n)
+		return;
+	out = box_out(tm, argv, "zfs list -H -o name,mountpoint 2>/dev/null");
+	on = out && nb_tp_zfs_pool_of(out, tm->path, pool, sizeof(pool));
+	free(out);
+	for (int i = 0; i < tm->vdevs.n; i++)
+		if (on && !strcmp(tm->vdevs.v[i].pool, pool))
+			tm->vdevs.v[n++] = tm->vdevs.v[i];
+	tm->vdevs.n = n;
+}
+
+void nb_telem_vdevs(struct nb_telem *tm)
+{
+	char *const argv[] = { "zpool", "iostat", "-v", NULL };
+	char *out = box_out(tm, argv, "zpool iostat -v 2>/dev/null");
+
+	/* no zpool, or no pool: no vdevs, and no slow-disk verdict */
+	tm->vdevs.n = 0;
+	if (out)
+		nb_tp_zpool_iostat(out, &tm->vdevs);
+	free(out);
+	vdevs_of_path(tm);
 }

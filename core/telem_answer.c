@@ -1,0 +1,76 @@
+/*
+ * telem_answer.c - what the telemetry's files share: the warning a
+ * source leaves (telem.c shows it), and a box's answer ("@NAME" sections
+ * of its counters, from this machine or over ssh) parsed.
+ */
+#include "telem_rt.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nb_telem_warn(struct nb_telem *tm, const char *text)
+{
+	pthread_mutex_lock(&tm->mu);
+	snprintf(tm->warning, sizeof(tm->warning), "telemetry from '%s': %s",
+		 tm->source, text);
+	pthread_mutex_unlock(&tm->mu);
+}
+
+static void parse_section(const char *name, const char *body, int os,
+			  struct nb_telem_snap *s, int *got)
+{
+	if (!strcmp(name, "stat"))
+		*got += nb_tp_linux_stat(body, &s->cpu);
+	else if (!strcmp(name, "meminfo"))
+		*got += nb_tp_linux_meminfo(body, &s->mem);
+	else if (!strcmp(name, "vmstat") && os == NB_TELEM_LINUX)
+		nb_tp_linux_vmstat(body, &s->mem);
+	else if (!strcmp(name, "diskstats"))
+		nb_tp_linux_diskstats(body, &s->disks);
+	else if (!strcmp(name, "arc-kstat"))
+		nb_tp_arc_kstat(body, &s->arc);
+	else if (!strcmp(name, "arc-kv"))
+		nb_tp_arc_kv(body, &s->arc);
+	else if (!strcmp(name, "sysctl"))
+		*got += nb_tp_bsd_sysctl(body, &s->cpu, &s->mem, &s->arc);
+	else if (!strcmp(name, "swapinfo"))
+		nb_tp_bsd_swapinfo(body, &s->mem);
+	else if (!strcmp(name, "vmstat"))
+		nb_tp_bsd_vmstat(body, &s->cpu, &s->mem);
+	else if (!strcmp(name, "iostat"))
+		nb_tp_bsd_iostat(body, &s->disks);
+	else if (!strcmp(name, "gstat") && !s->disks.n)
+		nb_tp_bsd_gstat(body, &s->disks);
+}
+
+int nb_telem_parse_answer(const char *text, int os, struct nb_telem_snap *s)
+{
+	char *copy = strdup(text ? text : ""), *line = copy, *body = NULL;
+	char name[32] = "";
+	int got = 0;
+
+	if (!copy)
+		return 0;
+	/* "@NAME" lines open sections; each ends where the next opens */
+	while (line) {
+		char *nl = strchr(line, '\n');
+
+		if (*line == '@') {
+			if (line > copy)
+				line[-1] = 0;
+			if (body)
+				parse_section(name, body, os, s, &got);
+			if (nl)
+				*nl = 0;
+			snprintf(name, sizeof(name), "%s", line + 1);
+			body = nl ? nl + 1 : "";
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	if (body)
+		parse_section(name, body, os, s, &got);
+	free(copy);
+	return got;
+}
