@@ -27,15 +27,8 @@ void nb_compare_fmt_band(char *buf, size_t len, const json_t *row)
 /* "352.0", "3155": as the tables show a figure. */
 static void shown(char *buf, size_t len, const json_t *r, const char *k)
 {
-	double v = json_number_value(json_object_get(r, k)) *
-		   json_number_value(json_object_get(r, "scale"));
-
-	if (fabs(v) >= 1000 || v == 0)
-		snprintf(buf, len, "%.0f", v);
-	else if (fabs(v) >= 10)
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "%.3g", v);
+	nb_summary_shown(json_number_value(json_object_get(r, k)) *
+			 json_number_value(json_object_get(r, "scale")), buf, len);
 }
 
 /* One workload's (or banded figure's) line. */

@@ -171,17 +171,20 @@ static void find_dims(struct nb_sctx *s)
 		add_dim(s, "target");
 }
 
-/* "72.0", "3155", "0.569": a figure as the grid shows it. */
-void nb_summary_fig(double v, const char *metric, char *out, size_t len)
+void nb_summary_shown(double m, char *out, size_t len)
 {
-	double m = v * nb_metric_find(metric)->show_scale;
-
 	if (fabs(m) >= 1000 || m == 0)
 		snprintf(out, len, "%.0f", m);
 	else if (fabs(m) >= 10)
 		snprintf(out, len, "%.1f", m);
 	else
 		snprintf(out, len, "%.3g", m);
+}
+
+/* "72.0", "3155", "0.569": a figure as the grid shows it. */
+void nb_summary_fig(double v, const char *metric, char *out, size_t len)
+{
+	nb_summary_shown(v * nb_metric_find(metric)->show_scale, out, len);
 }
 
 #define RANKMAX 8                /* values ranked in one comparison */

@@ -44,6 +44,9 @@ void nb_summary_add(json_t *lines, const char *kind, const char *level,
  * of pattern rand is random), else its first figure in display order.
  * Thread-local storage for the last; "" when it has none. */
 const char *nb_summary_primary(const json_t *e);
+/* M, already in its display unit, as the grid shows it: "3155", "72.0",
+ * "0.569" (whole from 1000, one decimal from 10, else 3 digits). */
+void nb_summary_shown(double m, char *out, size_t len);
 
 /* Plain words for what entry E measures: "sync writes", "sequential
  * reads", "random writes", "sync write latency", or the workload name. */

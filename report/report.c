@@ -4,6 +4,7 @@
  * iterations of one configuration and workload.
  */
 #include "model.h"
+#include "../formats/summary.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
@@ -286,20 +287,13 @@ void nb_report_fmt(char *buf, size_t len, const double *v, size_t n,
 		   const struct nb_metric *d)
 {
 	struct nb_summary s;
-	double m;
 
 	if (!n) {
 		snprintf(buf, len, "-");
 		return;
 	}
 	nb_stats_summary(v, n, &s);
-	m = s.median * d->show_scale;
-	if (fabs(m) >= 1000 || m == 0)
-		snprintf(buf, len, "%.0f", m);
-	else if (fabs(m) >= 10)
-		snprintf(buf, len, "%.1f", m);
-	else
-		snprintf(buf, len, "%.3g", m);
+	nb_summary_shown(s.median * d->show_scale, buf, len);
 	if (n > 1 && s.median != 0)
 		snprintf(buf + strlen(buf), len - strlen(buf), " ±%.0f%%",
 			 100 * s.stddev / fabs(s.median));
