@@ -10,6 +10,7 @@
 #include "workload.h"
 #include "io_fio.h"
 #include "io_sweep.h"
+#include "openload.h"
 #include "../core/clock.h"
 #include "../core/err.h"
 
@@ -81,6 +82,8 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		if (whole >= 2)
 			json_object_set(c->extra, "series_bw_bytes", ih.series);
 		nb_wl_io_metrics(c, r);
+		if (r->is_open)
+			nb_wl_open_metrics(c, &s, r);
 		/* what completed, from offset 0 up (a runtime may end it early) */
 		if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
 			nb_wl_wrote(c, r->bytes_written < s.size ?
@@ -124,9 +127,13 @@ static int io_run(struct nb_wl_ctx *c)
 	struct nb_iospec s;
 
 	nb_iospec_resolve(c->wl->io, c->p, c->t, &s);
+	if (!nb_wl_sweep_wanted(c->p))
+		nb_iospec_load(&s, c->p);
 	s.seed = c->seed;
-	if (c->iteration == 1)
+	if (c->iteration == 1) {
 		c->spec = nb_iospec_json(&s);
+		nb_open_spec_json(c->spec, &s);
+	}
 	return nb_wl_io_spec_run(c, &s, NULL, 0);
 }
 

@@ -67,7 +67,8 @@ const struct nb_suite nb_suites[] = {
 	  "rand4k-write,seq512k-write,rand4k-read", 1,
 	  /* NB_PARAMS_UNSET but for precondition, which this suite sets */
 	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1, .fast = -1,
-	    .sweep = -1, .vm_read = -1, .vm_random = -1, .vm_sync = -1,
+	    .sweep = -1, .arrival = -1, .loop = -1, .vm_read = -1,
+	    .vm_random = -1, .vm_sync = -1,
 	    .trim = -1, .trim_optional = -1, .precondition = 1,
 	    .steady = { .kind = NB_SS_SNIA, .metric = NB_SS_BW,
 			.range_pct = NB_STEADY_SNIA_RANGE,

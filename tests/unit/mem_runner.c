@@ -160,11 +160,11 @@ static int mem_submit(struct nb_target *t, struct nb_io *io)
 }
 
 static int mem_reap(struct nb_target *t, struct nb_io **done, int max,
-		    int timeout_ms)
+		    int timeout_us)
 {
 	struct mem *m = t->priv;
 
-	(void)timeout_ms;
+	(void)timeout_us;
 	return nb_io_take(m->done, &m->ndone, done, max);
 }
 
