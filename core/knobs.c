@@ -5,6 +5,7 @@
 #include "err.h"
 #include "suggest.h"
 #include "sweep.h"
+#include "sweep_open.h"
 #include "telem.h"
 #include "units.h"
 
@@ -205,9 +206,17 @@ const struct nb_knob nb_knobs[] = {
 	},
 	{ .section = "capacity", .name = "steps", .type = NB_KT_STR,
 	  PRM(steps), .def = "auto", .check = nb_sweep_steps_check,
-	  .help = "the sweep's steps of outstanding I/O: a list 1,2,4,8 or a "
-	  "doubling range 4..64 (auto: 1, 2, 4 ... 256); sets sweep",
+	  .help = "the closed sweep's steps of outstanding I/O: a list 1,2,4,8 "
+	  "or a doubling range 4..64 (auto: 1, 2, 4 ... 256); sets sweep, and "
+	  "loop = closed unless --loop says otherwise",
 	  .opt = "steps", .metavar = "LIST",
+	},
+	{ .section = "capacity", .name = "rates", .type = NB_KT_STR,
+	  PRM(rates), .def = "auto", .check = nb_osweep_rates_check,
+	  .help = "the open sweep's offered rates: auto (a short closed-loop "
+	  "probe for the maximum, then a bisection to the objective), I/Os per "
+	  "second 200,400,600 or shares of the maximum 25%,50%,90%; sets sweep",
+	  .opt = "rates", .metavar = "LIST",
 	},
 	{ .section = "capacity", .name = "slo", .type = NB_KT_STR,
 	  PRM(slo), .def = "p99=20ms", .check = nb_slo_check,

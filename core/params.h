@@ -28,6 +28,8 @@ struct nb_params {
 	int sweep;               /* -1 unset: swept when steps are given */
 	char steps[128];         /* "" or "auto": 1, 2, 4 ... 256; "1,2,4", "1..64" */
 	char slo[128];           /* latency objective ("": the row's default) */
+	char rates[128];         /* the open sweep's rates ("", "auto": probe
+				  * and bisect; "200,400", "25%,50%") */
 	uint64_t step_us;        /* each step's run time (0: the row's default) */
 	uint64_t sweep_us;       /* the whole sweep's time limit (0: none) */
 	/* the open loop (docs/capacity.md): a rate makes the load open */
