@@ -98,9 +98,15 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
  * through workloads/io_fio.c. */
 static int io_once(struct nb_wl_ctx *c, const struct nb_iospec *s)
 {
-	if (nb_wl_fio_wanted(c))
-		return nb_wl_fio_run(c, s, io_native);
-	return io_native(c, s);
+	int rc;
+
+	if (!nb_wl_fio_wanted(c))
+		return io_native(c, s);
+	rc = nb_wl_fio_run(c, s, io_native);
+	/* fio carried it (not the native half of a cross-check) */
+	if (!rc && nb_iospec_open(s) && !json_object_get(c->extra, "open"))
+		nb_wl_open_fio_metrics(c, s);
+	return rc;
 }
 
 int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,

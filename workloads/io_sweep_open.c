@@ -135,7 +135,7 @@ static void ostep_from(struct osweep_run *r, struct nb_ostep *st,
 
 	for (int i = 0; i < NB_SLO_NSTAT; i++)
 		st->resp[i] = metric(m, r->fio ? lat[i] : nb_slo_stat_resp_metric(i));
-	if (open) {
+	if (open && !r->fio) {
 		st->offered = metric(m, "offered_iops");
 		st->achieved = metric(m, "achieved_iops");
 		st->valid = json_is_true(json_object_get(open, "valid"));

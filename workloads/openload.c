@@ -164,6 +164,36 @@ void nb_wl_open_metrics(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		nb_wl_warn(c, "open loop at %.0f I/Os per second: %s", o->rate, v.text);
 }
 
+void nb_wl_open_fio_metrics(struct nb_wl_ctx *c, const struct nb_iospec *s)
+{
+	const json_t *v = json_object_get(c->metrics, "iops");
+	double iops = json_is_number(v) ? json_number_value(v) : 0;
+	double pct = s->rate > 0 ? 100 * iops / s->rate : 0;
+	int valid = iops >= NB_OPEN_VALID * s->rate;
+	char text[256] = "";
+
+	if (!valid)
+		snprintf(text, sizeof(text), "fio achieved %.0f of the %.0f I/Os per "
+			 "second asked (%.1f%%, below %.0f%%)", iops, s->rate, pct,
+			 NB_OPEN_VALID * 100);
+	nb_wl_metric(c, "rate_iops", s->rate);
+	nb_wl_metric(c, "offered_iops", s->rate);
+	nb_wl_metric(c, "achieved_iops", iops);
+	nb_wl_metric(c, "achieved_pct", pct);
+	json_object_set_new(c->extra, "open", json_pack(
+		"{s:f, s:s, s:i, s:f, s:f, s:f, s:b, s:s, s:s}", "rate_iops", s->rate,
+		"arrival", nb_arrival_name(s->arrival), "sources", 1,
+		"offered_iops", s->rate, "achieved_iops", iops, "achieved_pct", pct,
+		"valid", valid, "text", text, "timed_from", "submission"));
+	if (c->iteration == 1)
+		nb_wl_warn(c, "fio's open loop (rate_iops, rate_process=poisson) times "
+			   "each I/O from its submission, not from when it was due: "
+			   "lat_* is its service time, and a stall of the box is "
+			   "partly hidden");
+	if (!valid)
+		nb_wl_warn(c, "open loop: %s", text);
+}
+
 void nb_open_spec_json(json_t *spec, const struct nb_iospec *s)
 {
 	if (!nb_iospec_open(s))

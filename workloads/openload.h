@@ -45,6 +45,11 @@ void nb_open_judge(const struct nb_iospec *s, const struct nb_io_result *r,
 void nb_wl_open_metrics(struct nb_wl_ctx *c, const struct nb_iospec *s,
 			const struct nb_io_result *r);
 
+/* The same for a run fio carried (rate_iops, rate_process=poisson): what
+ * fio achieved against the rate asked, its latencies timed from the
+ * submission ("timed_from": "submission"), said in a warning once. */
+void nb_wl_open_fio_metrics(struct nb_wl_ctx *c, const struct nb_iospec *s);
+
 /* The open loop's description for the spec (rate, arrival, sources). */
 void nb_open_spec_json(json_t *spec, const struct nb_iospec *s);
 
