@@ -96,6 +96,8 @@ const struct nb_metric nb_metrics[] = {
 	{ "vms", "VMs at the objective", "VMs", NB_HIGHER, 1, "VMs of the [vm] profile served at the latency objective (capacity IOPS / a VM's IOPS)" },
 	{ "iops_at_slo", "IOPS at SLO", "ops/s", NB_HIGHER, 1, "capacity: the highest IOPS whose latency meets the objective" },
 	{ "slo_bw_bytes", "MB/s at SLO", "bytes/s", NB_HIGHER, 1e-6, "capacity as throughput" },
+	{ "closed_vms", "VMs, closed loop", "VMs", NB_HIGHER, 1, "--loop both: the closed sweep's VMs at the objective (what a closed loop claims; vms is the open loop's)" },
+	{ "closed_iops_at_slo", "IOPS at SLO, closed loop", "ops/s", NB_HIGHER, 1, "--loop both: the closed sweep's capacity" },
 	{ "sat_iops", "sat IOPS", "ops/s", NB_HIGHER, 1, "saturation: the sweep's highest IOPS" },
 	{ "sat_bw_bytes", "sat MB/s", "bytes/s", NB_HIGHER, 1e-6, "saturation: the sweep's highest throughput" },
 	{ "sweep_steps", "steps", "steps", NB_NEITHER, 1, "steps the sweep ran" },

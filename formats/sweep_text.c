@@ -15,11 +15,20 @@ static void sweep_line(FILE *out, const json_t *wl)
 					     "vms") ? "vms" : "iops_at_slo";
 	double med, n;
 
-	fprintf(out, "%s %s: capacity: %s%s\n", nb_jstr(wl, "target"),
+	const json_t *closed = json_object_get(last, "sweep_closed");
+
+	fprintf(out, "%s %s: capacity%s: %s%s\n", nb_jstr(wl, "target"),
 		nb_jstr(wl, "workload"),
+		!strcmp(nb_jstr(sw, "loop"), "open") ? " (open loop)" : "",
 		nb_jstr(json_object_get(sw, "capacity"), "text"),
 		json_is_false(json_object_get(sw, "complete")) ?
 		" (sweep not complete)" : "");
+	if (closed)
+		fprintf(out, "%s %s: a closed loop claims: %s%s\n",
+			nb_jstr(wl, "target"), nb_jstr(wl, "workload"),
+			nb_jstr(json_object_get(closed, "capacity"), "text"),
+			json_is_false(json_object_get(closed, "complete")) ?
+			" (sweep not complete)" : "");
 	if (!nb_result_stat(wl, metric, "n", &n) && n >= 2 &&
 	    !nb_result_stat(wl, metric, "median", &med))
 		fprintf(out, "%s %s: median of %.0f sweeps: %.1f %s\n",
