@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "datagen.h"
 #include "err.h"
+#include "hook.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@ struct run {
 	struct nb_rng rng;
 	uint64_t start, limit, issued, next_off, blocks, seq;
 	struct nb_eng_secs secs;
+	unsigned hook_sec;       /* the test build's "io:Ns" reached */
 	int inflight, submitting, err;
 };
 
@@ -266,6 +268,21 @@ static int engine_slots(struct run *run, struct slot **slots,
 	return 0;
 }
 
+/* The test build stops at "io:Ns" when a run crosses its Nth second (a
+ * fault test freezes a server there); the shipped binary returns at
+ * once.  0, -EINTR or -errno. */
+static int second_hook(struct run *run, uint64_t now)
+{
+	unsigned sec = (unsigned)((now - run->start) / 1000000000ULL);
+	char point[32];
+
+	if (sec <= run->hook_sec || !run->submitting)
+		return 0;
+	run->hook_sec = sec;
+	snprintf(point, sizeof(point), "io:%us", sec);
+	return nb_hook(point, NULL, run->h ? run->h->stop : NULL);
+}
+
 /* Pump until nothing is left to send or in flight, telling the progress
  * hook every PROGRESS_NS; then flush what was written where the spec
  * asks for durability.  0 or -errno. */
@@ -289,6 +306,11 @@ static int engine_loop(struct run *run, struct slot **free_slots)
 				    h->payload);
 			last_progress = end;
 		}
+		rc = second_hook(run, end);
+		if (rc == -EINTR)
+			r->stopped = 1, run->submitting = 0;
+		else if (rc < 0 && !run->err)
+			run->err = rc, run->submitting = 0;
 	}
 	rc = run->err;
 	if (!rc)

@@ -455,7 +455,7 @@ static int wait_and_reap(struct oloop *lp, uint64_t rel)
 	return 0;
 }
 
-/* The progress line, the test build's per-second hook ("open:5s"). */
+/* The progress line, the test build's per-second hook ("io:5s"). */
 static int tick(struct oloop *lp, uint64_t now, uint64_t *last)
 {
 	const struct nb_engine_hooks *h = lp->h;
@@ -470,7 +470,7 @@ static int tick(struct oloop *lp, uint64_t now, uint64_t *last)
 	}
 	if (sec > lp->hook_sec && !lp->over) {
 		lp->hook_sec = sec;
-		snprintf(point, sizeof(point), "open:%us", sec);
+		snprintf(point, sizeof(point), "io:%us", sec);
 		return nb_hook(point, NULL, h ? h->stop : NULL);
 	}
 	return 0;
