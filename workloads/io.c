@@ -133,6 +133,7 @@ static int io_run(struct nb_wl_ctx *c)
 	struct nb_iospec s;
 
 	nb_iospec_resolve(c->wl->io, c->p, c->t, &s);
+	nb_wl_capacity_size(c, &s);
 	if (!nb_wl_sweep_wanted(c->p))
 		nb_iospec_load(&s, c->p);
 	s.seed = c->seed;
@@ -146,7 +147,8 @@ static int io_run(struct nb_wl_ctx *c)
 static uint64_t io_plan_bytes(const struct nb_workload *w,
 			      const struct nb_params *p)
 {
-	return p->size ? p->size : (w->io->size ? w->io->size : 1ULL << 30);
+	return p->size ? p->size : nb_wl_capacity_bytes(p, w->io->size ?
+							 w->io->size : 1ULL << 30);
 }
 
 #define IO_WORKLOAD(wname, uname, whelp, ...)                                       \

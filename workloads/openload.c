@@ -4,6 +4,7 @@
  */
 #include "openload.h"
 #include "../core/knobs.h"
+#include "../core/units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +34,46 @@ void nb_iospec_load(struct nb_iospec *s, const struct nb_params *p)
 	if (!p->runtime_us && !s->bytes)
 		s->runtime_us = p->step_us ? p->step_us :
 				nb_knob_default("capacity", "step-time");
+}
+
+int nb_wl_capacity_run(const struct nb_params *p)
+{
+	return p->sweep > 0 || (p->sweep < 0 && (p->steps[0] || p->rates[0])) ||
+	       p->vm_count || p->rate[0];
+}
+
+uint64_t nb_wl_capacity_bytes(const struct nb_params *p, uint64_t def)
+{
+	if (p->size || !p->ram || !nb_wl_capacity_run(p))
+		return def;
+	return 2 * p->ram;
+}
+
+void nb_wl_capacity_size(struct nb_wl_ctx *c, struct nb_iospec *s)
+{
+	const struct nb_params *p = c->p;
+	char a[32];
+
+	if (p->size || !nb_wl_capacity_run(p))
+		return;
+	if (!p->ram) {
+		if (c->iteration == 1)
+			nb_wl_warn(c, "the box's RAM is not known ([box] ram, --label "
+				   "ram=SIZE or an ssh:// monitor): the %s data set "
+				   "may sit in its cache, and the capacity be that of "
+				   "its RAM, not its disks",
+				   nb_fmt_size(s->size, a, sizeof(a)));
+		return;
+	}
+	s->size = 2 * p->ram;
+	if (c->t->capacity && s->size > c->t->capacity) {
+		s->size = c->t->capacity;
+		if (c->iteration == 1)
+			nb_wl_warn(c, "the LUN or device holds less than twice the "
+				   "box's RAM: its %s may sit in the box's cache",
+				   nb_fmt_size(s->size, a, sizeof(a)));
+	}
+	s->size -= s->size % s->bs;
 }
 
 static double secs(uint64_t ns)

@@ -22,6 +22,19 @@ void nb_iospec_arrivals(struct nb_iospec *s, const struct nb_params *p);
  * [capacity] step-time.  Nothing when P has no rate. */
 void nb_iospec_load(struct nb_iospec *s, const struct nb_params *p);
 
+/* Whether P measures capacity: a sweep, a population (--vms) or an open
+ * loop at a rate. */
+int nb_wl_capacity_run(const struct nb_params *p);
+
+/* The data set of a capacity run that gives no size: twice the box's RAM
+ * when it is known ([box] ram, --label ram, an ssh:// monitor), so the
+ * box cannot answer from its cache; else DEF. */
+uint64_t nb_wl_capacity_bytes(const struct nb_params *p, uint64_t def);
+
+/* S's size as nb_wl_capacity_bytes() says (within the target); on the
+ * first iteration a warning when the box's RAM is not known. */
+void nb_wl_capacity_size(struct nb_wl_ctx *c, struct nb_iospec *s);
+
 /* Whether a run was the load it was asked to be, and if not who fell
  * behind. */
 struct nb_open_verdict {

@@ -86,6 +86,7 @@ static int vm_run(struct nb_wl_ctx *c)
 
 	vm_profile(c->p, &v);
 	nb_iospec_resolve(&vm_default, c->p, c->t, &s);
+	nb_wl_capacity_size(c, &s);
 	vm_spec(&v, &s);
 	if (s.size < s.bs)
 		return nb_err(-EINVAL, "target '%s': the size is below the VM "
@@ -116,7 +117,7 @@ static uint64_t vm_plan_bytes(const struct nb_workload *w,
 			      const struct nb_params *p)
 {
 	(void)w;
-	return p->size ? p->size : 1ULL << 30;
+	return p->size ? p->size : nb_wl_capacity_bytes(p, 1ULL << 30);
 }
 
 const struct nb_workload nb_wl_vm = {
