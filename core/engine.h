@@ -104,6 +104,12 @@ struct nb_open_result {
 	double window_s;         /* its length */
 	uint64_t sched_ns;       /* the schedule's length */
 	uint64_t cpu_ns;         /* the engine thread's CPU time */
+	uint64_t sched_cpu_ns;   /* ... of it while the schedule ran */
+	uint64_t sched_wall_ns;  /* how long that was (a client that fell
+				  * behind ends its schedule late) */
+	uint64_t idle_ns;        /* of it, waiting for a completion or the next
+				  * arrival: a client that never waits is the
+				  * limit itself */
 	uint32_t sources;
 };
 

@@ -40,6 +40,7 @@
 #define BUCKET_NS 100000000ULL           /* counts per 100 ms */
 #define MAX_QUEUE (1u << 22)             /* arrivals waiting for a slot */
 #define REAP_MAX 64
+#define ADMIT_MAX 1024
 #define WAIT_MAX_US 100000               /* wake at least this often */
 #define PROGRESS_NS 250000000ULL
 #define TIMER_SLACK_NS 10000UL           /* 10 us, not the default 50 */
@@ -81,7 +82,7 @@ struct oloop {
 	struct oslot *slots;
 	struct oslot **free;
 	int nfree, inflight, err, over;
-	uint64_t start, end_ns, limit, seq, drain_until;
+	uint64_t start, end_ns, limit, seq, drain_until, cpu0;
 	uint64_t last_arrival;
 	uint32_t *arr_b, *done_b;
 	size_t nbuckets;
@@ -273,10 +274,37 @@ static void bucket_add(struct oloop *lp, uint32_t **b, uint64_t rel)
 
 /* ---- arrivals, issues, completions -------------------------------------- */
 
-/* Move every arrival due by REL into the client's queue. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+}
+
+/* Stop making arrivals (the schedule's end, a stop, an error), ABANDON_QUEUE
+ * or not; the engine thread's CPU over the schedule is taken here. */
+static void end_schedule(struct oloop *lp, int abandon_queue)
+{
+	if (!lp->over) {
+		lp->o->sched_cpu_ns = thread_cpu_ns() - lp->cpu0;
+		lp->o->sched_wall_ns = nb_now_ns() - lp->start;
+	}
+	lp->over = 1;
+	if (abandon_queue) {
+		lp->o->abandoned += lp->qlen;
+		lp->qlen = 0;
+	}
+}
+
+/* Move the arrivals due by REL into the client's queue, at most
+ * ADMIT_MAX at a time (a generator that cannot keep up still issues and
+ * reaps between batches). */
 static void admit(struct oloop *lp, uint64_t rel)
 {
-	while (!lp->over) {
+	for (unsigned k = 0; k < ADMIT_MAX && !lp->over; k++) {
 		struct osrc *sc = &lp->src[lp->heap[0]];
 		struct entry e = { sc->due, lp->heap[0], 0 };
 
@@ -284,7 +312,7 @@ static void admit(struct oloop *lp, uint64_t rel)
 			return;
 		if ((lp->end_ns && sc->due >= lp->end_ns) ||
 		    (lp->limit && lp->o->arrivals >= lp->limit)) {
-			lp->over = 1;
+			end_schedule(lp, 0);
 			return;
 		}
 		e.queued = lp->qlen >= (size_t)lp->nfree;
@@ -400,16 +428,6 @@ static void complete(struct oloop *lp, struct nb_io *io, uint64_t now)
 
 /* ---- the loop ----------------------------------------------------------- */
 
-/* Stop making arrivals: the stop flag, an error, or the drain's end. */
-static void end_schedule(struct oloop *lp, int abandon_queue)
-{
-	lp->over = 1;
-	if (abandon_queue) {
-		lp->o->abandoned += lp->qlen;
-		lp->qlen = 0;
-	}
-}
-
 /* How long the thread may wait at REL: until the next arrival (or a
  * while, once the schedule is over), in microseconds. */
 static int wait_us(const struct oloop *lp, uint64_t rel)
@@ -431,7 +449,7 @@ static int wait_and_reap(struct oloop *lp, uint64_t rel)
 {
 	struct nb_io *done[REAP_MAX];
 	int us = wait_us(lp, rel), n;
-	uint64_t now;
+	uint64_t now, t0 = nb_now_ns();
 
 	if (!lp->inflight) {
 		struct timespec ts;
@@ -442,6 +460,8 @@ static int wait_and_reap(struct oloop *lp, uint64_t rel)
 		ts.tv_sec = (time_t)(until / 1000000000ULL);
 		ts.tv_nsec = (long)(until % 1000000000ULL);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (!lp->over)
+			lp->o->idle_ns += nb_now_ns() - t0;
 		return 0;
 	}
 	n = lp->t->ops->reap(lp->t, done, REAP_MAX, us);
@@ -450,6 +470,9 @@ static int wait_and_reap(struct oloop *lp, uint64_t rel)
 		return n;
 	}
 	now = nb_now_ns();
+	/* time spent waiting for the box or the next arrival */
+	if (us && !lp->over)
+		lp->o->idle_ns += now - t0;
 	for (int i = 0; i < n; i++)
 		complete(lp, done[i], now);
 	return 0;
@@ -550,16 +573,6 @@ static void window(struct oloop *lp, uint64_t elapsed)
 			   ((double)(elapsed > len ? elapsed : len) / 1e9);
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return 0;
-	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
-	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
-}
-
 /* QD slots with a buffer of the spec's block size each (reads nobody
  * checks share one where the runner copies into it: engine.c says why). */
 static int slots_init(struct oloop *lp)
@@ -613,7 +626,7 @@ int nb_engine_open_run(struct nb_target *t, struct nb_file *f,
 	struct oloop lp = { .t = t, .f = f, .s = s, .h = h, .r = r,
 			    .o = &r->open };
 	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-	uint64_t cpu0, end;
+	uint64_t end;
 	int rc;
 
 	r->is_open = 1;
@@ -634,12 +647,12 @@ int nb_engine_open_run(struct nb_target *t, struct nb_file *f,
 		return rc;
 	}
 	prctl(PR_SET_TIMERSLACK, TIMER_SLACK_NS, 0, 0, 0);
-	cpu0 = thread_cpu_ns();
+	lp.cpu0 = thread_cpu_ns();
 	lp.start = nb_now_ns();
 	lp.secs.start = lp.start;
 	rc = open_loop(&lp);
 	end = nb_now_ns();
-	r->open.cpu_ns = thread_cpu_ns() - cpu0;
+	r->open.cpu_ns = thread_cpu_ns() - lp.cpu0;
 	if (slack > 0)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
 	r->elapsed_ns = end - lp.start;

@@ -40,12 +40,16 @@ struct posix {
 	int warned_direct;
 	int guard_ok;
 	int punt;                /* nowait I/O goes to io_uring's workers */
+	int blocked;             /* nowait submissions that blocked so far */
 };
 
 /* A submission that took longer than this blocked on the device (a FUSE
  * direct_io file answers inside io_uring_enter; a full device queue
- * waits for a tag): docs/capacity.md, "Submissions that block". */
+ * waits for a tag): docs/capacity.md, "Submissions that block".  This
+ * many such make the target hand nowait I/O to io_uring's workers (one
+ * may be the thread preempted on a busy machine). */
 #define SUBMIT_BLOCKED_NS 200000ULL
+#define SUBMIT_BLOCKED_PUNT 3
 
 struct nb_file {
 	struct nb_target *t;
@@ -359,10 +363,11 @@ static int64_t posix_pio(struct nb_file *f, int op, void *buf, uint32_t len,
  * was sent (or before any of it), which fio's clat, started after each
  * I/O's own call, neither hides nor adds (docs/fio.md).
  *
- * An I/O that must not wait (io->nowait: the open loop) is sent the same
- * way until one submission blocks; from then on this target hands such
- * I/O to io_uring's workers (IOSQE_ASYNC, fio's force_async), which costs
- * a hand-over per I/O but never holds up the schedule.
+ * Once submissions block (SUBMIT_BLOCKED_PUNT of them: a FUSE direct_io
+ * file answers inside io_uring_enter), this target hands every I/O to
+ * io_uring's workers (IOSQE_ASYNC, fio's force_async): a hand-over per
+ * I/O, but a submission no longer holds up the open loop's schedule nor
+ * keeps a closed loop's depth at one.
  */
 static int posix_submit(struct nb_target *t, struct nb_io *io)
 {
@@ -384,9 +389,9 @@ static int posix_submit(struct nb_target *t, struct nb_io *io)
 			sqe->rw_flags = RWF_DSYNC;
 	}
 	io_uring_sqe_set_data(sqe, io);
-	if (io->nowait && p->punt)
+	if (p->punt)
 		sqe->flags |= IOSQE_ASYNC;
-	else if (io->nowait)
+	else
 		t0 = nb_now_ns();
 	do
 		rc = io_uring_submit_and_get_events(&p->ring);
@@ -394,7 +399,8 @@ static int posix_submit(struct nb_target *t, struct nb_io *io)
 	if (rc < 0)
 		return nb_err_set("target '%s': io_uring: %s", t->cfg->name,
 				  strerror(-rc)), rc;
-	if (t0 && nb_now_ns() - t0 > SUBMIT_BLOCKED_NS)
+	if (t0 && nb_now_ns() - t0 > SUBMIT_BLOCKED_NS &&
+	    ++p->blocked >= SUBMIT_BLOCKED_PUNT)
 		p->punt = 1;
 	p->inflight++;
 	return 0;

@@ -85,7 +85,9 @@ void nb_open_judge(const struct nb_iospec *s, const struct nb_io_result *r,
 		   struct nb_open_verdict *v)
 {
 	const struct nb_open_result *o = &r->open;
-	double cpu = r->elapsed_ns ? (double)o->cpu_ns / (double)r->elapsed_ns : 0;
+	/* the engine thread's share of a core while the schedule ran */
+	double cpu = o->sched_wall_ns ? (double)o->sched_cpu_ns /
+		     (double)o->sched_wall_ns : 0, busy;
 	size_t n;
 
 	memset(v, 0, sizeof(*v));
@@ -105,13 +107,19 @@ void nb_open_judge(const struct nb_iospec *s, const struct nb_io_result *r,
 				      (unsigned long long)o->abandoned);
 	if (n >= sizeof(v->text))
 		return;
-	if (o->late_free * 100 > o->arrivals || cpu >= 0.9) {
+	/* a client that was never waiting, for the box or for the next
+	 * arrival, was itself the limit (on a busy machine its thread may
+	 * have had less than a core: its CPU alone cannot tell) */
+	busy = o->sched_wall_ns ? 1.0 - (double)o->idle_ns /
+				  (double)o->sched_wall_ns : 0;
+	if (o->late_free * 100 > o->arrivals || busy >= 0.9) {
 		v->behind = "client";
 		snprintf(v->text + n, sizeof(v->text) - n, ": the client fell "
-			 "behind (%llu I/Os left more than 1 ms late with a slot "
-			 "free; its thread used %.0f%% of a core): lower the rate "
-			 "or spread it over more clients",
-			 (unsigned long long)o->late_free, cpu * 100);
+			 "behind (it was busy %.0f%% of the schedule, its thread "
+			 "used %.0f%% of a core; %llu I/Os left more than 1 ms late "
+			 "with a slot free): lower the rate or spread it over more "
+			 "clients", busy * 100, cpu * 100,
+			 (unsigned long long)o->late_free);
 	} else if (o->queued && s->qd < NB_MAX_QD) {
 		v->behind = "slots";
 		snprintf(v->text + n, sizeof(v->text) - n, ": %llu arrivals waited "

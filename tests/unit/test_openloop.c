@@ -21,6 +21,7 @@
 #include "../../core/result.h"
 #include "../../core/sweep_open.h"
 #include "../../run/exec.h"
+#include "../../workloads/openload.h"
 
 /* ---- arrival processes ---- */
 
@@ -166,6 +167,36 @@ static void engine_open_loop(void **state)
 	for (int i = 0; i < 4; i++)
 		assert_true(quarter[i] > res.ios / 8 && quarter[i] < res.ios / 2);
 	free(nb_mem_faults.reads);
+	t.ops->fclose(f);
+	nb_target_close(&t);
+}
+
+/* A rate the client cannot generate against a server that answers at
+ * once (the in-memory runner): the client fell behind, said. */
+static void engine_client_behind(void **state)
+{
+	struct nb_iospec s = { .pattern = NB_PAT_RAND, .rw = NB_RW_READ,
+			       .bs = 4096, .qd = 256, .size = 1 << 20,
+			       .runtime_us = 100000, .seed = 7, .rate = 5e6,
+			       .arrival = NB_ARR_POISSON };
+	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
+			       .bs = 65536, .qd = 4, .size = 1 << 20 };
+	struct nb_open_verdict v;
+	struct nb_target_cfg cfg;
+	struct nb_target t;
+	struct nb_file *f;
+
+	(void)state;
+	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
+	assert_int_equal(open_target(&t, &cfg, &f), 0);
+	assert_int_equal(nb_engine_run(&t, f, &w, NULL, &res), 0);
+	assert_int_equal(nb_engine_run(&t, f, &s, NULL, &res), 0);
+	nb_open_judge(&s, &res, &v);
+	assert_false(v.valid);
+	assert_string_equal(v.behind, "client");
+	assert_true(v.achieved_pct < 98);
+	assert_true(!strncmp(v.text, "achieved ", 9));
+	assert_non_null(strstr(v.text, ": the client fell behind ("));
 	t.ops->fclose(f);
 	nb_target_close(&t);
 }
@@ -396,6 +427,7 @@ int main(void)
 		cmocka_unit_test(arrival_refusals),
 		cmocka_unit_test(rate_and_burst_parse),
 		cmocka_unit_test(engine_open_loop),
+		cmocka_unit_test(engine_client_behind),
 		cmocka_unit_test(engine_open_refusals),
 		cmocka_unit_test(osweep_bisects_to_the_objective),
 		cmocka_unit_test(osweep_nothing_meets_and_lists),
