@@ -223,6 +223,10 @@ const char *nb_metric_headline(int random,
 		return "vms";
 	if (has(src, "iops_at_slo"))
 		return "iops_at_slo";
+	/* an open loop at a fixed rate: its throughput is the rate asked
+	 * for; what the box decides is how long the VMs wait */
+	if (has(src, "resp_p99_us"))
+		return "resp_p99_us";
 	if (random && has(src, "iops"))
 		return "iops";
 	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)
