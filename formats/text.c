@@ -93,6 +93,7 @@ void nb_report_text(FILE *out, const json_t *doc)
 				nb_jstr(wl, "workload"), json_string_value(w));
 	}
 	nb_report_sweeps(out, doc);
+	nb_report_open(out, doc);
 	nb_report_steady(out, doc);
 	nb_report_seed(out, doc);
 }
