@@ -205,7 +205,7 @@ static int output_result(struct opts *o, json_t *doc, const char *path)
 	return 0;
 }
 
-static int execute(struct opts *o, const struct nb_runplan *pl, const char *run_id)
+static int execute(struct opts *o, struct nb_runplan *pl, const char *run_id)
 {
 	char outbuf[128];
 	const char *out = o->output;

@@ -1,14 +1,16 @@
 #include "engine.h"
+#include "engine_rt.h"
 #include "clock.h"
 #include "datagen.h"
 #include "err.h"
+#include "hook.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define REAP_TIMEOUT_MS 100
+#define REAP_TIMEOUT_US 100000
 #define PROGRESS_NS 250000000ULL
 
 void *nb_io_alloc(size_t len)
@@ -52,8 +54,8 @@ struct run {
 	struct nb_io_result *r;
 	struct nb_rng rng;
 	uint64_t start, limit, issued, next_off, blocks, seq;
-	uint64_t sec_bytes;
-	unsigned sec;
+	struct nb_eng_secs secs;
+	unsigned hook_sec;       /* the test build's "io:Ns" reached */
 	int inflight, submitting, err;
 };
 
@@ -125,34 +127,41 @@ static int submit_one(struct run *run, struct slot *sl)
 	return 0;
 }
 
-static void account_second(struct run *run, uint64_t now, uint64_t bytes)
+void nb_eng_second(struct nb_eng_secs *sc, const struct nb_engine_hooks *h,
+		   uint64_t now, uint64_t bytes)
 {
-	unsigned sec = (unsigned)((now - run->start) / 1000000000ULL);
+	unsigned sec = (unsigned)((now - sc->start) / 1000000000ULL);
 
-	while (sec > run->sec) {
-		if (run->h && run->h->second)
-			run->h->second(run->sec, run->sec_bytes, run->h->payload);
-		run->sec_bytes = 0;
-		run->sec++;
+	while (sec > sc->sec) {
+		if (h && h->second)
+			h->second(sc->sec, sc->bytes, h->payload);
+		sc->bytes = 0;
+		sc->sec++;
 	}
-	run->sec_bytes += bytes;
+	sc->bytes += bytes;
 }
 
-static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
+void nb_eng_second_end(struct nb_eng_secs *sc, const struct nb_engine_hooks *h,
+		       uint64_t now)
 {
-	struct nb_io_result *r = run->r;
+	nb_eng_second(sc, h, now, 0);
+	if (h && h->second && sc->bytes)
+		h->second(sc->sec, sc->bytes, h->payload);
+}
 
-	run->inflight--;
+int nb_eng_done(struct nb_target *t, const struct nb_engine_hooks *h,
+		struct nb_io_result *r, struct nb_io *io, uint64_t now)
+{
 	if (io->result < 0)
 		return nb_err_set("target '%s': %s at offset %llu failed: %s",
-				  run->t->cfg->name,
+				  t->cfg->name,
 				  io->op == NB_OP_READ ? "read" : "write",
 				  (unsigned long long)io->off,
 				  strerror((int)-io->result)), (int)io->result;
 	if ((uint64_t)io->result != io->len)
 		return nb_err_set("target '%s': short %s at offset %llu (%lld of %u "
 				  "bytes): is the file or LUN smaller than the size?",
-				  run->t->cfg->name,
+				  t->cfg->name,
 				  io->op == NB_OP_READ ? "read" : "write",
 				  (unsigned long long)io->off, (long long)io->result,
 				  io->len), -EIO;
@@ -161,14 +170,23 @@ static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
 	r->ios++;
 	if (io->op == NB_OP_READ) {
 		r->bytes_read += io->len;
-		if (run->h && run->h->check &&
-		    run->h->check(io->buf, io->len, io->off, run->h->payload))
+		if (h && h->check && h->check(io->buf, io->len, io->off, h->payload))
 			return -EIO;
 	} else {
 		r->bytes_written += io->len;
 	}
-	account_second(run, now, io->len);
 	return 0;
+}
+
+static int complete_one(struct run *run, struct nb_io *io, uint64_t now)
+{
+	int rc;
+
+	run->inflight--;
+	rc = nb_eng_done(run->t, run->h, run->r, io, now);
+	if (!rc)
+		nb_eng_second(&run->secs, run->h, now, io->len);
+	return rc;
 }
 
 /*
@@ -202,7 +220,7 @@ static int pump(struct run *run, struct slot **free_slots, int *nfree)
 	}
 	if (!run->inflight)
 		return 0;
-	n = run->t->ops->reap(run->t, &done, 1, REAP_TIMEOUT_MS);
+	n = run->t->ops->reap(run->t, &done, 1, REAP_TIMEOUT_US);
 	if (n < 0) {
 		run->inflight = 0;      /* the runner abandoned them all */
 		return n;
@@ -250,6 +268,21 @@ static int engine_slots(struct run *run, struct slot **slots,
 	return 0;
 }
 
+/* The test build stops at "io:Ns" when a run crosses its Nth second (a
+ * fault test freezes a server there); the shipped binary returns at
+ * once.  0, -EINTR or -errno. */
+static int second_hook(struct run *run, uint64_t now)
+{
+	unsigned sec = (unsigned)((now - run->start) / 1000000000ULL);
+	char point[32];
+
+	if (sec <= run->hook_sec || !run->submitting)
+		return 0;
+	run->hook_sec = sec;
+	snprintf(point, sizeof(point), "io:%us", sec);
+	return nb_hook(point, NULL, run->h ? run->h->stop : NULL);
+}
+
 /* Pump until nothing is left to send or in flight, telling the progress
  * hook every PROGRESS_NS; then flush what was written where the spec
  * asks for durability.  0 or -errno. */
@@ -261,6 +294,7 @@ static int engine_loop(struct run *run, struct slot **free_slots)
 	int nfree = (int)run->s->qd, rc;
 
 	run->start = nb_now_ns();
+	run->secs.start = run->start;
 	while (run->submitting || run->inflight) {
 		rc = pump(run, free_slots, &nfree);
 		if (rc < 0)
@@ -272,16 +306,32 @@ static int engine_loop(struct run *run, struct slot **free_slots)
 				    h->payload);
 			last_progress = end;
 		}
+		rc = second_hook(run, end);
+		if (rc == -EINTR)
+			r->stopped = 1, run->submitting = 0;
+		else if (rc < 0 && !run->err)
+			run->err = rc, run->submitting = 0;
 	}
 	rc = run->err;
-	if (!rc && run->s->sync != NB_SYNC_NONE && r->bytes_written) {
-		uint64_t t0 = nb_now_ns();
+	if (!rc)
+		rc = nb_eng_flush(run->t, run->f, run->s, h, r);
+	return rc;
+}
 
-		if (h)
-			nb_progress_phase(h->live, "flushing");
-		rc = run->t->ops->flush(run->f);
-		r->flush_ns = nb_now_ns() - t0;
-	}
+int nb_eng_flush(struct nb_target *t, struct nb_file *f,
+		 const struct nb_iospec *s, const struct nb_engine_hooks *h,
+		 struct nb_io_result *r)
+{
+	uint64_t t0;
+	int rc;
+
+	if (s->sync == NB_SYNC_NONE || !r->bytes_written)
+		return 0;
+	t0 = nb_now_ns();
+	if (h)
+		nb_progress_phase(h->live, "flushing");
+	rc = t->ops->flush(f);
+	r->flush_ns = nb_now_ns() - t0;
 	return rc;
 }
 
@@ -300,6 +350,8 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 	rc = nb_engine_check(t, s);
 	if (rc)
 		return rc;
+	if (nb_iospec_open(s))
+		return nb_engine_open_run(t, f, s, h, r);
 	nb_rng_seed(&run.rng, s->seed ? s->seed : 0x6e62);
 	run.blocks = s->size / s->bs;
 	run.next_off = s->start - s->start % s->bs;
@@ -311,11 +363,8 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 		rc = engine_loop(&run, free_slots);
 	end = nb_now_ns();
 	r->elapsed_ns = run.start ? end - run.start : 0;
-	if (run.start) {
-		account_second(&run, end, 0);
-		if (h && h->second && run.sec_bytes)
-			h->second(run.sec, run.sec_bytes, h->payload);
-	}
+	if (run.start)
+		nb_eng_second_end(&run.secs, h, end);
 	for (unsigned i = 0; slots && i < (shared ? 1 : s->qd); i++)
 		free(slots[i].io.buf);
 	free(slots);

@@ -7,6 +7,14 @@
  * its slot refilled before the next, as fio's defaults - timing each one
  * into a latency histogram.  Runners never see the spec; workloads never
  * see the queue.
+ *
+ * With a rate the loop is open (core/engine_open.c, docs/capacity.md): I/O
+ * is issued when an arrival process says it is due, from one or more
+ * sources, whether or not the box has answered the I/O before it; QD is
+ * then only the most in flight, and an arrival that finds every slot busy
+ * waits in a queue of the client's, counted.  Each I/O is timed from its
+ * intended issue time (the response a VM feels) and from its submission
+ * (the service time, as in the closed loop).
  */
 #ifndef NB_ENGINE_H
 #define NB_ENGINE_H
@@ -14,6 +22,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "arrival.h"
 #include "hist.h"
 #include "progress.h"
 #include "target.h"
@@ -46,6 +55,62 @@ struct nb_iospec {
 	int sync;                /* enum nb_sync */
 	int direct;              /* bypass the client's cache where possible */
 	uint64_t seed;           /* random offsets and data */
+	/* the open loop: RATE > 0 issues I/O on a schedule (docs/capacity.md) */
+	double rate;             /* I/Os per second, all sources together */
+	int arrival;             /* enum nb_arrival */
+	uint64_t burst_on_us, burst_off_us;   /* NB_ARR_ONOFF: mean lengths */
+	uint32_t sources;        /* independent sources (VMs), each at
+				  * rate / sources over its own slice of
+				  * the region (its own sequential stream);
+				  * 0: one */
+	const struct nb_source *src;   /* or these NSRC, each its own profile
+					* (rate and region included); the
+					* spec's rate is then their sum */
+	uint32_t nsrc;
+};
+
+/* One source of an open loop with a profile of its own. */
+struct nb_source {
+	double rate;             /* I/Os per second */
+	int rw, read_pct;        /* enum nb_rw, NB_RW_MIX's share of reads */
+	int pattern, rand_pct;   /* enum nb_pattern, as the spec's */
+	uint32_t bs;             /* bytes per I/O (at most the spec's bs) */
+	uint64_t base, size;     /* its region of the file: bytes */
+};
+
+/* An open-loop I/O issued more than this after its intended time is late. */
+#define NB_LATE_NS 1000000ULL
+/* A submit() call longer than this blocked on the device. */
+#define NB_BLOCKED_NS 200000ULL
+
+/* What an open loop adds to a run's figures (nb_io_result.open). */
+struct nb_open_result {
+	struct nb_hist resp;     /* response: intended issue time -> completion */
+	struct nb_hist late;     /* issue: the submission's start - the
+				  * intended time */
+	struct nb_hist slat;     /* the submit() call itself */
+	double rate;             /* the rate asked for (the spec's) */
+	uint64_t arrivals;       /* I/Os the schedule made due */
+	uint64_t queued;         /* ... that found every slot busy */
+	uint64_t late_ios;       /* issued more than NB_LATE_NS late */
+	uint64_t late_free;      /* ... of them with a slot free: the client's
+				  * own delay (its CPU), not the box's */
+	uint64_t abandoned;      /* never issued (stopped, or the drain after
+				  * the schedule ran out of time) */
+	uint64_t blocked;        /* submissions longer than NB_BLOCKED_NS */
+	double offered_iops;     /* arrivals per second in the measuring
+				  * window (the schedule's last 4/5) */
+	double achieved_iops;    /* completions per second in that window */
+	double window_s;         /* its length */
+	uint64_t sched_ns;       /* the schedule's length */
+	uint64_t cpu_ns;         /* the engine thread's CPU time */
+	uint64_t sched_cpu_ns;   /* ... of it while the schedule ran */
+	uint64_t sched_wall_ns;  /* how long that was (a client that fell
+				  * behind ends its schedule late) */
+	uint64_t idle_ns;        /* of it, waiting for a completion or the next
+				  * arrival: a client that never waits is the
+				  * limit itself */
+	uint32_t sources;
 };
 
 /* Optional callbacks that let workloads (bigfile, integrity) reuse the
@@ -74,7 +139,15 @@ struct nb_io_result {
 	struct nb_hist lat;      /* per-I/O completion latency, ns: from the
 				  * runner's submit() having returned to the
 				  * completion taken by reap() - fio's clat */
+	int is_open;             /* the spec had a rate: OPEN holds its figures */
+	struct nb_open_result open;
 };
+
+/* Whether S is an open loop. */
+static inline int nb_iospec_open(const struct nb_iospec *s)
+{
+	return s->rate > 0;
+}
 
 /* Check a spec against a target (alignment, sizes); 0 or -EINVAL. */
 int nb_engine_check(const struct nb_target *t, const struct nb_iospec *s);

@@ -54,7 +54,7 @@ void nb_hist_add(struct nb_hist *h, uint64_t v)
 
 uint64_t nb_hist_percentile(const struct nb_hist *h, double p)
 {
-	uint64_t rank, ppm, seen = 0, lo, hi, mid;
+	uint64_t rank, ppm;
 
 	if (!h->count)
 		return 0;
@@ -69,8 +69,19 @@ uint64_t nb_hist_percentile(const struct nb_hist *h, double p)
 	 */
 	ppm = (uint64_t)llround(p * 10000.0);
 	rank = (uint64_t)(((unsigned __int128)ppm * h->count + 999999) / 1000000);
+	return nb_hist_rank(h, rank);
+}
+
+uint64_t nb_hist_rank(const struct nb_hist *h, uint64_t rank)
+{
+	uint64_t seen = 0, lo, hi, mid;
+
+	if (!h->count)
+		return 0;
 	if (rank < 1)
 		rank = 1;
+	if (rank >= h->count)
+		return h->max;
 	for (unsigned i = 0; i < NB_HIST_BUCKETS; i++) {
 		seen += h->bucket[i];
 		if (seen < rank)
@@ -89,4 +100,44 @@ uint64_t nb_hist_percentile(const struct nb_hist *h, double p)
 double nb_hist_mean(const struct nb_hist *h)
 {
 	return h->count ? h->sum / (double)h->count : 0.0;
+}
+
+void nb_hist_merge(struct nb_hist *dst, const struct nb_hist *src)
+{
+	if (!src->count)
+		return;
+	for (unsigned i = 0; i < NB_HIST_BUCKETS; i++)
+		dst->bucket[i] += src->bucket[i];
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+uint64_t nb_hist_min_samples(double p)
+{
+	if (p <= 0 || p >= 100)
+		return 1;
+	return (uint64_t)ceil(10.0 / (1.0 - p / 100.0) - 1e-9);
+}
+
+int nb_hist_ci(const struct nb_hist *h, double p, uint64_t *lo, uint64_t *hi)
+{
+	double n = (double)h->count, q = p / 100.0, np, sd;
+
+	if (!h->count || p <= 0 || p >= 100)
+		return -1;
+	np = n * q;
+	sd = sqrt(n * q * (1.0 - q));
+	/* the ranks of the order statistics around the p-quantile that
+	 * bracket it with 95% confidence (normal approximation of the
+	 * binomial count of samples below it) */
+	*lo = np - 1.96 * sd < 1 ? h->min :
+	      nb_hist_rank(h, (uint64_t)floor(np - 1.96 * sd));
+	if (np + 1.96 * sd + 1 > n)
+		return (*hi = h->max), 1;      /* the top is the largest sample */
+	*hi = nb_hist_rank(h, (uint64_t)ceil(np + 1.96 * sd) + 1);
+	return 0;
 }

@@ -30,6 +30,24 @@ void nb_hist_add(struct nb_hist *h, uint64_t v);
 uint64_t nb_hist_percentile(const struct nb_hist *h, double p);
 double nb_hist_mean(const struct nb_hist *h);
 
+/* The RANK-th smallest value (1-based), within one bucket's width. */
+uint64_t nb_hist_rank(const struct nb_hist *h, uint64_t rank);
+
+/* Add SRC's samples to DST (iterations, fio clients pooled). */
+void nb_hist_merge(struct nb_hist *dst, const struct nb_hist *src);
+
+/* Samples a percentile P needs before it may judge an objective:
+ * 10 / (1 - P/100), so that about ten samples lie above it (1000 for p99,
+ * 10000 for p99.9; docs/capacity.md). */
+uint64_t nb_hist_min_samples(double p);
+
+/* A 95% confidence interval [*LO, *HI] for the P-th percentile from the
+ * order statistics of H's samples (the binomial count below the true
+ * percentile, normal approximation).  0; 1 when the interval reaches the
+ * largest sample (*HI is the maximum: too few samples above it); -1 when
+ * H is empty or P is not inside (0, 100). */
+int nb_hist_ci(const struct nb_hist *h, double p, uint64_t *lo, uint64_t *hi);
+
 /* Bucket index of V and the [lo, hi) range a bucket covers (for tests). */
 unsigned nb_hist_index(uint64_t v);
 void nb_hist_range(unsigned idx, uint64_t *lo, uint64_t *hi);

@@ -1,9 +1,11 @@
 #include "knobs.h"
+#include "arrival.h"
 #include "config.h"
 #include "steady.h"
 #include "err.h"
 #include "suggest.h"
 #include "sweep.h"
+#include "sweep_open.h"
 #include "telem.h"
 #include "units.h"
 
@@ -204,9 +206,17 @@ const struct nb_knob nb_knobs[] = {
 	},
 	{ .section = "capacity", .name = "steps", .type = NB_KT_STR,
 	  PRM(steps), .def = "auto", .check = nb_sweep_steps_check,
-	  .help = "the sweep's steps of outstanding I/O: a list 1,2,4,8 or a "
-	  "doubling range 4..64 (auto: 1, 2, 4 ... 256); sets sweep",
+	  .help = "the closed sweep's steps of outstanding I/O: a list 1,2,4,8 "
+	  "or a doubling range 4..64 (auto: 1, 2, 4 ... 256); sets sweep, and "
+	  "loop = closed unless --loop says otherwise",
 	  .opt = "steps", .metavar = "LIST",
+	},
+	{ .section = "capacity", .name = "rates", .type = NB_KT_STR,
+	  PRM(rates), .def = "auto", .check = nb_osweep_rates_check,
+	  .help = "the open sweep's offered rates: auto (a short closed-loop "
+	  "probe for the maximum, then a bisection to the objective), I/Os per "
+	  "second 200,400,600 or shares of the maximum 25%,50%,90%; sets sweep",
+	  .opt = "rates", .metavar = "LIST",
 	},
 	{ .section = "capacity", .name = "slo", .type = NB_KT_STR,
 	  PRM(slo), .def = "p99=20ms", .check = nb_slo_check,
@@ -226,7 +236,44 @@ const struct nb_knob nb_knobs[] = {
 	  .opt = "sweep-time", .metavar = "TIME",
 	},
 
+	{ .section = "capacity", .name = "loop", .type = NB_KT_CHOICE,
+	  PRM(loop), .choices = "open|closed|both", .def = "open",
+	  .help = "the sweep's load: open (offered rates on a schedule, each "
+	  "I/O timed from when it was due: what independent VMs make), closed "
+	  "(steps of outstanding I/O), or both side by side",
+	  .opt = "loop", .metavar = "WHICH",
+	},
+	{ .section = "suite", .name = "rate", .type = NB_KT_STR, PRM(rate),
+	  .check = nb_load_rate_check,
+	  .help = "open loop: issue the I/O workloads' I/Os on a schedule at "
+	  "this rate, I/Os per second (500) or a throughput (20MB/s), each "
+	  "timed from when it was due, for step-time unless a runtime is given "
+	  "(docs/capacity.md); without it the loop is closed (iodepth I/Os "
+	  "kept in flight)",
+	  .opt = "rate", .metavar = "RATE",
+	},
+	{ .section = "suite", .name = "arrival", .type = NB_KT_CHOICE,
+	  PRM(arrival), .choices = "poisson|uniform|onoff", .def = "poisson",
+	  .help = "open loop: the arrival process: poisson (independent "
+	  "users), uniform (one I/O every 1/rate), onoff (bursts and pauses, "
+	  "[suite] burst)",
+	  .opt = "arrival", .metavar = "PROCESS",
+	},
+	{ .section = "suite", .name = "burst", .type = NB_KT_STR, PRM(burst),
+	  .def = "100ms/400ms", .check = nb_burst_check,
+	  .help = "arrival onoff: the mean burst and pause lengths, ON/OFF (the "
+	  "rate inside a burst is rate x (ON + OFF) / ON)",
+	  .opt = "burst", .metavar = "ON/OFF",
+	},
+
 	/* the VM profile: what one VM does (docs/capacity.md) */
+	{ .section = "vm", .name = "count", .type = NB_KT_UINT,
+	  PRM(vm_count), .min = 1, .max = 100000,
+	  .help = "run the vm workload as a population of this many VMs, each "
+	  "its own open-loop source at [vm] iops over its own region of the "
+	  "data set",
+	  .opt = "vms", .metavar = "N",
+	},
 	{ .section = "vm", .name = "bs", .type = NB_KT_SIZE32,
 	  PRM(vm_bs), .min = 512, .max = 64 << 20, .def = "8K",
 	  .help = "block size of a VM's I/O",
@@ -544,6 +591,8 @@ uint64_t nb_knob_default(const char *section, const char *name)
 	case NB_KT_DURATION:
 		nb_parse_duration_us(k->def, &n);
 		break;
+	case NB_KT_CHOICE:
+		return (uint64_t)choice_index(k->choices, k->def);
 	default:
 		nb_parse_uint(k->def, 0, UINT64_MAX, &n);
 		break;

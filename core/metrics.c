@@ -77,10 +77,27 @@ const struct nb_metric nb_metrics[] = {
 	{ "blocks_checked", "checked", "blocks", NB_NEITHER, 1, "integrity: blocks read back and checked" },
 	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
 	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
+	/* the open loop (core/engine_open.c, docs/capacity.md) */
+	{ "rate_iops", "rate", "ops/s", NB_NEITHER, 1, "open loop: the rate asked for" },
+	{ "offered_iops", "offered", "ops/s", NB_NEITHER, 1, "open loop: arrivals per second the schedule made (its last 4/5)" },
+	{ "achieved_iops", "achieved", "ops/s", NB_HIGHER, 1, "open loop: completions per second over the same window" },
+	{ "achieved_pct", "achieved %", "%", NB_HIGHER, 1, "open loop: achieved / offered (a run counts at >= 98%)" },
+	{ "resp_mean_us", "resp mean us", "us", NB_LOWER, 1, "open loop: mean response time, from the I/O's intended issue time to its completion (what a VM feels)" },
+	{ "resp_p50_us", "resp p50 us", "us", NB_LOWER, 1, "open loop: median response time (as resp_mean_us)" },
+	{ "resp_p90_us", "resp p90 us", "us", NB_LOWER, 1, "open loop: 90th percentile response time (as resp_mean_us)" },
+	{ "resp_p99_us", "resp p99 us", "us", NB_LOWER, 1, "open loop: 99th percentile response time (as resp_mean_us)" },
+	{ "resp_p99.9_us", "resp p99.9 us", "us", NB_LOWER, 1, "open loop: 99.9th percentile response time (as resp_mean_us)" },
+	{ "resp_max_us", "resp max us", "us", NB_LOWER, 1, "open loop: the longest response time" },
+	{ "late_ios", "late", "I/Os", NB_LOWER, 1, "open loop: I/Os issued more than 1 ms after their intended time" },
+	{ "late_p99_us", "late p99 us", "us", NB_LOWER, 1, "open loop: 99th percentile of how late I/Os were issued" },
+	{ "late_max_us", "late max us", "us", NB_LOWER, 1, "open loop: the latest issue" },
+	{ "queued_ios", "queued", "I/Os", NB_LOWER, 1, "open loop: arrivals that found every slot busy and waited in the client" },
 	/* a load sweep (workloads/io_sweep.c, docs/capacity.md) */
 	{ "vms", "VMs at the objective", "VMs", NB_HIGHER, 1, "VMs of the [vm] profile served at the latency objective (capacity IOPS / a VM's IOPS)" },
 	{ "iops_at_slo", "IOPS at SLO", "ops/s", NB_HIGHER, 1, "capacity: the highest IOPS whose latency meets the objective" },
 	{ "slo_bw_bytes", "MB/s at SLO", "bytes/s", NB_HIGHER, 1e-6, "capacity as throughput" },
+	{ "closed_vms", "VMs, closed loop", "VMs", NB_HIGHER, 1, "--loop both: the closed sweep's VMs at the objective (what a closed loop claims; vms is the open loop's)" },
+	{ "closed_iops_at_slo", "IOPS at SLO, closed loop", "ops/s", NB_HIGHER, 1, "--loop both: the closed sweep's capacity" },
 	{ "sat_iops", "sat IOPS", "ops/s", NB_HIGHER, 1, "saturation: the sweep's highest IOPS" },
 	{ "sat_bw_bytes", "sat MB/s", "bytes/s", NB_HIGHER, 1e-6, "saturation: the sweep's highest throughput" },
 	{ "sweep_steps", "steps", "steps", NB_NEITHER, 1, "steps the sweep ran" },
@@ -206,6 +223,10 @@ const char *nb_metric_headline(int random,
 		return "vms";
 	if (has(src, "iops_at_slo"))
 		return "iops_at_slo";
+	/* an open loop at a fixed rate: its throughput is the rate asked
+	 * for; what the box decides is how long the VMs wait */
+	if (has(src, "resp_p99_us"))
+		return "resp_p99_us";
 	if (random && has(src, "iops"))
 		return "iops";
 	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)

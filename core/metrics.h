@@ -41,7 +41,8 @@ void nb_metric_sort(const char **names, size_t n);
 
 /* The headline figure of a workload: the one compare's verdict, the
  * history's trend and the report's grid show.  A sweep's vms (VMs at
- * the objective), else its iops_at_slo; IOPS for random I/O
+ * the objective), else its iops_at_slo; an open loop at a fixed rate's
+ * response p99 (resp_p99_us); IOPS for random I/O
  * (RANDOM), else the first of bw_bytes, iops, put_block_bw_bytes (bonnie's
  * block write), sync_iops and seconds that HAS(SRC, name) says the
  * workload carries; NULL when none. */

@@ -28,9 +28,19 @@ struct nb_params {
 	int sweep;               /* -1 unset: swept when steps are given */
 	char steps[128];         /* "" or "auto": 1, 2, 4 ... 256; "1,2,4", "1..64" */
 	char slo[128];           /* latency objective ("": the row's default) */
+	char rates[128];         /* the open sweep's rates ("", "auto": probe
+				  * and bisect; "200,400", "25%,50%") */
 	uint64_t step_us;        /* each step's run time (0: the row's default) */
 	uint64_t sweep_us;       /* the whole sweep's time limit (0: none) */
+	/* the open loop (docs/capacity.md): a rate makes the load open */
+	char rate[48];           /* "" closed loop; "500", "20MB/s" */
+	int arrival;             /* -1 unset (poisson), enum nb_arrival */
+	char burst[48];          /* onoff: "ON/OFF" ("": the row's default) */
+	int loop;                /* the sweep's loop: -1 unset (open),
+				  * enum nb_loop */
 	/* [vm]: the VM profile (0 or -1: its row's default, core/knobs.c) */
+	uint64_t vm_count;       /* --vms: a population of this many VMs,
+				  * each its own open-loop source */
 	uint32_t vm_bs;
 	int vm_read;             /* read %, 0..100 */
 	int vm_random;           /* random %, 0..100 */
@@ -63,6 +73,9 @@ struct nb_params {
 };
 
 enum nb_trim { NB_TRIM_NO = 0, NB_TRIM_BEFORE = 1, NB_TRIM_EACH = 2 };
+/* Which load a sweep runs: open (arrivals on a schedule), closed (I/Os
+ * kept in flight), or both, side by side. */
+enum nb_loop { NB_LOOP_OPEN = 0, NB_LOOP_CLOSED = 1, NB_LOOP_BOTH = 2 };
 
 /* size = auto: twice the box's RAM, resolved when the run is planned */
 #define NB_SIZE_AUTO UINT64_MAX
@@ -70,7 +83,7 @@ enum nb_trim { NB_TRIM_NO = 0, NB_TRIM_BEFORE = 1, NB_TRIM_EACH = 2 };
 /* What "not set" is for every field that is not 0; a suite's defaults
  * start from it: { NB_PARAMS_UNSET, .size = ... }. */
 #define NB_PARAMS_UNSET .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
-			.fast = -1, .sweep = -1, .vm_read = -1, .vm_random = -1, .vm_sync = -1, \
+			.fast = -1, .sweep = -1, .arrival = -1, .loop = -1, .vm_read = -1, .vm_random = -1, .vm_sync = -1, \
 			.precondition = -1, .trim = -1, .trim_optional = -1
 
 #define NB_PARAMS_INIT { NB_PARAMS_UNSET }

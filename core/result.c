@@ -2,6 +2,7 @@
 #include "atomic_file.h"
 #include "datagen.h"
 #include "err.h"
+#include "pool.h"
 #include "stats.h"
 #include "url.h"
 #include "version.h"
@@ -140,6 +141,9 @@ static void summarise(json_t *wl)
 	}
 	free(v);
 	json_object_set_new(wl, "summary", sum);
+	sum = nb_result_pooled(wl);
+	if (sum)
+		json_object_set_new(wl, "pooled", sum);
 }
 
 void nb_result_finish(json_t *doc, int complete)

@@ -353,9 +353,10 @@ const char *nb_sweep_stop_name(int why)
 		[NB_SWEEP_STOP_END] = "steps-done",
 		[NB_SWEEP_STOP_INTR] = "interrupted",
 		[NB_SWEEP_STOP_ERROR] = "error",
+		[NB_SWEEP_STOP_CONVERGED] = "converged",
 	};
 
-	return why >= 0 && why <= NB_SWEEP_STOP_ERROR ? names[why] : "?";
+	return why >= 0 && why <= NB_SWEEP_STOP_CONVERGED ? names[why] : "?";
 }
 
 /* ---- the answers ---- */

@@ -118,6 +118,7 @@ enum nb_sweep_stop {
 	NB_SWEEP_STOP_END,       /* every step of the list done */
 	NB_SWEEP_STOP_INTR,      /* interrupted (set by the caller) */
 	NB_SWEEP_STOP_ERROR,     /* a step failed (set by the caller) */
+	NB_SWEEP_STOP_CONVERGED, /* open loop: the bracket is narrow enough */
 };
 
 struct nb_sweep {
@@ -143,7 +144,7 @@ int nb_sweep_add(struct nb_sweep *sw, const struct nb_sweep_step *st);
 int nb_sweep_next(const struct nb_sweep *sw, uint64_t elapsed_us);
 
 /* "objective-broken", "throughput-flat", "step-limit", "time-limit",
- * "steps-done", "interrupted", "error"; "" for NB_SWEEP_GO. */
+ * "steps-done", "interrupted", "error", "converged"; "" for NB_SWEEP_GO. */
 const char *nb_sweep_stop_name(int why);
 
 /* ---- the answers ---- */

@@ -121,7 +121,7 @@ int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
 	if (rc < 0)
 		return rc;
 	for (;;) {
-		rc = t->ops->reap(t, &done, 1, 1000);
+		rc = t->ops->reap(t, &done, 1, 1000000);
 		if (rc < 0)
 			return rc;
 		if (rc == 1)

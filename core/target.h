@@ -65,6 +65,10 @@ struct nb_io {
 	struct nb_file *file;
 	int op;                  /* enum nb_op */
 	unsigned fua;            /* this write must be durable on return */
+	unsigned nowait;         /* submit() must not wait for the device: the
+				  * open loop's schedule runs on (a runner
+				  * whose submission can block hands it to a
+				  * worker: io_uring's IOSQE_ASYNC) */
 	uint64_t off;
 	uint32_t len;
 	void *buf;
@@ -145,12 +149,14 @@ struct nb_runner_ops {
 	int (*flush)(struct nb_file *f);
 
 	int (*submit)(struct nb_target *t, struct nb_io *io);
-	/* Up to MAX finished I/Os into DONE, waiting at most TIMEOUT_MS for the
-	 * first.  Returns the count (0 on timeout) or -errno when the target is
+	/* Up to MAX finished I/Os into DONE, waiting at most TIMEOUT_US
+	 * microseconds for the first (to the timer's precision, not rounded
+	 * to milliseconds: the open loop waits for the next arrival with it).
+	 * Returns the count (0 on timeout) or -errno when the target is
 	 * lost: then every I/O still in flight is abandoned, no completion for
 	 * it will come and the runner no longer touches its buffer. */
 	int (*reap)(struct nb_target *t, struct nb_io **done, int max,
-		    int timeout_ms);
+		    int timeout_us);
 
 	/* Optional: one blocking I/O where the runner has a cheaper path than
 	 * submit + reap (posix: pread/pwrite).  nb_target_pio() uses it when

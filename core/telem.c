@@ -108,6 +108,24 @@ static int take(struct nb_telem *tm, struct nb_telem_snap *s)
 				 nb_telem_local_sample(tm, s);
 }
 
+int nb_telem_box_ram(struct nb_telem *tm, uint64_t *bytes)
+{
+	struct nb_telem_snap *s;
+	int rc = -ENOENT;
+
+	if (!tm || !tm->ssh.host[0] || tm->running)
+		return -ENOENT;
+	s = malloc(sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	if (!take(tm, s) && s->mem.total) {
+		*bytes = s->mem.total;
+		rc = 0;
+	}
+	free(s);
+	return rc;
+}
+
 /* Wait until DEADLINE (monotonic ns) or a stop; 1 when stopped. */
 static int wait_until(struct nb_telem *tm, uint64_t deadline)
 {

@@ -83,6 +83,11 @@ int nb_telem_open(struct nb_telem **tm, const struct nb_telem_cfg *cfg);
  * is on no pool.  Until changed, for every start. */
 void nb_telem_set_path(struct nb_telem *tm, const char *path);
 
+/* A remote box's memory (MemTotal, hw.physmem), from one snapshot taken
+ * now (not while sampling): 0, or -ENOENT when TM is not an ssh://
+ * source or the box did not say. */
+int nb_telem_box_ram(struct nb_telem *tm, uint64_t *bytes);
+
 /* Begin sampling (a thread).  0 or -errno (detail set). */
 int nb_telem_start(struct nb_telem *tm);
 

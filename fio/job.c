@@ -96,6 +96,13 @@ static int check_job(const struct nb_fio_job *j, const char *ioengine)
 	if (!is_nfs(ioengine) && !is_iscsi(ioengine) &&
 	    nb_fio_ioengine_check(ioengine))
 		return -EINVAL;
+	if (nb_iospec_open(s) && (s->arrival == NB_ARR_ONOFF || s->src ||
+				  s->sources > 1))
+		return nb_err(-EINVAL, "fio has no %s: an open loop through fio is "
+			      "one Poisson or uniform source (leave out engine = "
+			      "fio and --clients for it)", s->arrival == NB_ARR_ONOFF ?
+			      "bursty arrivals (arrival = onoff)" :
+			      "sources of their own (populations of VMs)");
 	return 0;
 }
 
@@ -133,6 +140,28 @@ static void put_bounds(struct out *o, const struct nb_iospec *s)
 		    (unsigned long long)(s->runtime_us / 1000000));
 }
 
+/* The open loop as fio has it: rate_iops (per direction: fio holds each
+ * to its own rate, so a mix gets its shares) with rate_process=poisson;
+ * fio times from the submission, not from when the I/O was due
+ * (docs/capacity.md).  A uniform process is fio's default linear one;
+ * fio has no bursts (refused before a job is written). */
+static void put_rate(struct out *o, const struct nb_iospec *s)
+{
+	double r = s->rate;
+
+	if (!nb_iospec_open(s))
+		return;
+	if (s->rw == NB_RW_MIX)
+		put(o, "rate_iops=%.0f,%.0f\n", r * s->read_pct / 100.0 + 0.5 > 1 ?
+		    r * s->read_pct / 100.0 : 1,
+		    r * (100 - s->read_pct) / 100.0 + 0.5 > 1 ?
+		    r * (100 - s->read_pct) / 100.0 : 1);
+	else
+		put(o, "rate_iops=%.0f\n", r < 1 ? 1 : r);
+	if (s->arrival == NB_ARR_POISSON)
+		put(o, "rate_process=poisson\n");
+}
+
 int nb_fio_jobfile(const struct nb_fio_job *j, char *buf, size_t len)
 {
 	const struct nb_iospec *s = &j->s;
@@ -165,6 +194,7 @@ int nb_fio_jobfile(const struct nb_fio_job *j, char *buf, size_t len)
 	if (s->rw != NB_RW_READ && s->sync == NB_SYNC_ALWAYS && !remote)
 		put(&o, "sync=dsync\n");
 	put_bounds(&o, s);
+	put_rate(&o, s);
 	if (s->pattern == NB_PAT_RAND || s->rw == NB_RW_MIX) {
 		/* nasbench draws offsets uniformly, with replacement */
 		/* fio parses randseed as a signed number: keep 32 bits */

@@ -77,7 +77,8 @@ static void step_columns(struct cols *c, const json_t *st)
 
 	json_object_foreach((json_t *)st, k, v)
 		if ((json_is_number(v) || json_is_boolean(v)) &&
-		    strcmp(k, "outstanding") && strcmp(k, "qd") && strcmp(k, "clients"))
+		    strcmp(k, "outstanding") && strcmp(k, "qd") && strcmp(k, "clients") &&
+		    strcmp(k, "loop"))
 			json_object_set_new(c->metrics, k, json_true());
 }
 
@@ -97,11 +98,12 @@ static void columns(struct cols *c, json_t *const *docs, size_t n)
 				json_object_foreach(json_object_get(it, "metrics"), k, v)
 					if (json_is_number(v))
 						json_object_set_new(c->metrics, k, json_true());
-				json_array_foreach(json_object_get(json_object_get(it, "sweep"),
-								   "steps"), y, st) {
-					c->steps = 1;
-					step_columns(c, st);
-				}
+				for (int w = 0; w < 2; w++)
+					json_array_foreach(json_object_get(json_object_get(it,
+						w ? "sweep_closed" : "sweep"), "steps"), y, st) {
+						c->steps = 1;
+						step_columns(c, st);
+					}
 			}
 	}
 	c->lk = calloc(json_object_size(c->labels) + 1, sizeof(*c->lk));
@@ -120,8 +122,11 @@ static void header(FILE *out, const struct cols *c)
 	for (const char *h = "run_id\0started\0host\0version\0target\0url\0workload\0"
 			     "status\0iteration\0"; *h; h += strlen(h) + 1)
 		csv_field(out, h, 0);
-	if (c->steps)
-		csv_field(out, "step", 0), csv_field(out, "outstanding", 0);
+	if (c->steps) {
+		csv_field(out, "step", 0);
+		csv_field(out, "loop", 0);
+		csv_field(out, "outstanding", 0);
+	}
 	for (size_t i = 0; i < c->nl; i++)
 		csv_field(out, c->lk[i], 0);
 	for (size_t i = 0; i < NSPEC; i++) {
@@ -136,10 +141,11 @@ static void header(FILE *out, const struct cols *c)
 }
 
 /* One row: iteration X (0-based) of entry E of document D; with a sweep
- * step ST (STEP 1-based) its figures, else the iteration's metrics. */
+ * step ST (STEP 1-based, of a sweep whose loop is LOOP) its figures, else
+ * the iteration's metrics. */
 static void row(FILE *out, const struct cols *c, const char *path, const json_t *d,
 		const json_t *e, const char *url, size_t x, const json_t *m,
-		size_t step, const json_t *st)
+		size_t step, const json_t *st, const char *loop)
 {
 	char num[32];
 
@@ -157,6 +163,7 @@ static void row(FILE *out, const struct cols *c, const char *path, const json_t 
 	if (c->steps) {
 		snprintf(num, sizeof(num), "%zu", step);
 		csv_field(out, st ? num : "", 0);
+		csv_field(out, st ? loop : "", 0);
 		csv_json(out, json_object_get(st, "outstanding"));
 	}
 	for (size_t l = 0; l < c->nl; l++)
@@ -191,10 +198,18 @@ int nb_report_csv(json_t *const *docs, const char *const *paths, size_t n,
 				const json_t *m = json_object_get(it, "metrics");
 
 				/* the iteration (a sweep's answers), then its steps */
-				row(out, &c, paths[i], d, e, turl, x, m, 0, NULL);
-				json_array_foreach(json_object_get(json_object_get(it, "sweep"),
-								   "steps"), y, st)
-					row(out, &c, paths[i], d, e, turl, x, m, y + 1, st);
+				row(out, &c, paths[i], d, e, turl, x, m, 0, NULL, "");
+				for (int k = 0; k < 2; k++) {
+					const json_t *sw = json_object_get(it, k ? "sweep_closed" :
+									   "sweep");
+					/* a sweep from before the open loop was closed */
+					const char *loop = json_object_get(sw, "loop") ?
+							   nb_jstr(sw, "loop") : "closed";
+
+					json_array_foreach(json_object_get(sw, "steps"), y, st)
+						row(out, &c, paths[i], d, e, turl, x, m, y + 1, st,
+						    loop);
+				}
 			}
 		}
 	}

@@ -18,6 +18,30 @@ static void cell(char *buf, size_t len, const json_t *wl, const char *metric,
 		snprintf(buf, len, "%.*f", decimals, v * scale);
 }
 
+/* A latency percentile KEY ("p99_us") as the table shows it: pooled over
+ * the iterations (the response time of an open loop), else the median of
+ * the iterations' METRIC.  Marked "~" where the pool has fewer samples
+ * than the percentile needs to judge anything. */
+static void lat_cell(char *buf, size_t len, const json_t *wl, const char *key,
+		     const char *metric)
+{
+	const json_t *pool = json_object_get(wl, "pooled");
+	const json_t *p = json_object_get(pool, "resp");
+	const json_t *v;
+	const char *enough = !strcmp(key, "p99_us") ? "enough_p99" :
+			     !strcmp(key, "p99.9_us") ? "enough_p99.9" : NULL;
+
+	if (!p)
+		p = json_object_get(pool, "lat");
+	v = json_object_get(p, key);
+	if (!json_is_number(v)) {
+		cell(buf, len, wl, metric, 1, 0);
+		return;
+	}
+	snprintf(buf, len, "%s%.0f", enough && json_is_false(json_object_get(p, enough))
+		 ? "~" : "", json_number_value(v));
+}
+
 /* "±3%" (sample stddev / median); empty below two samples, where a
  * spread is not measured (and ±0% would claim it were). */
 static void spread(char *buf, size_t len, const json_t *wl, const char *metric)
@@ -47,9 +71,9 @@ void nb_report_text(FILE *out, const json_t *doc)
 		cell(mb, sizeof(mb), wl, "bw_bytes", 1e-6, 1);
 		spread(sp, sizeof(sp), wl, "bw_bytes");
 		cell(iops, sizeof(iops), wl, "iops", 1, 0);
-		cell(p50, sizeof(p50), wl, "lat_p50_us", 1, 0);
-		cell(p99, sizeof(p99), wl, "lat_p99_us", 1, 0);
-		cell(p999, sizeof(p999), wl, "lat_p99.9_us", 1, 0);
+		lat_cell(p50, sizeof(p50), wl, "p50_us", "lat_p50_us");
+		lat_cell(p99, sizeof(p99), wl, "p99_us", "lat_p99_us");
+		lat_cell(p999, sizeof(p999), wl, "p99.9_us", "lat_p99.9_us");
 		fprintf(out, "%-12s %-20s %10s %5s %10s %9s %9s %9s %3zu  %s%s\n",
 			nb_jstr(wl, "target"), nb_jstr(wl, "workload"), mb, sp, iops, p50,
 			p99, p999, n, nb_jstr(wl, "status"),
@@ -69,6 +93,7 @@ void nb_report_text(FILE *out, const json_t *doc)
 				nb_jstr(wl, "workload"), json_string_value(w));
 	}
 	nb_report_sweeps(out, doc);
+	nb_report_open(out, doc);
 	nb_report_steady(out, doc);
 	nb_report_seed(out, doc);
 }

@@ -19,6 +19,10 @@ void nb_report_seed(FILE *out, const json_t *doc);
  * sweep's capacity, knee, saturation; the median over several); nothing
  * without sweeps.  Called by nb_report_text. */
 void nb_report_sweeps(FILE *out, const json_t *doc);
+/* An open loop at a fixed rate, a line per target x workload: the rate,
+ * what it achieved, the pooled response p99 with its interval and sample
+ * count, the service p99, the late I/Os (formats/sweep_text.c). */
+void nb_report_open(FILE *out, const json_t *doc);
 /* Steady state, preconditioning and TRIM of each entry, a line each
  * (reports/steady_text.c); called by nb_report_text. */
 void nb_report_steady(FILE *out, const json_t *doc);

@@ -12,7 +12,7 @@
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
-#include "../core/sweep.h"
+#include "../core/sweep_open.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -281,6 +281,26 @@ static const json_t *sweep_in(const json_t *it)
 	return json_array_size(json_object_get(sw, "steps")) ? sw : NULL;
 }
 
+/* IT's closed sweep beside an open one (--loop both), if it has steps. */
+static const json_t *sweep_closed_in(const json_t *it)
+{
+	const json_t *sw = json_object_get(it, "sweep_closed");
+
+	return json_array_size(json_object_get(sw, "steps")) ? sw : NULL;
+}
+
+static int is_open(const json_t *sw)
+{
+	return !strcmp(nb_jstr(sw, "loop"), "open");
+}
+
+static int cmp_xy(const void *a, const void *b)
+{
+	double x = ((const double *)a)[0], y = ((const double *)b)[0];
+
+	return x < y ? -1 : x > y;
+}
+
 /* The sweep of C for WL whose capacity is nearest the median of the
  * configuration's, or NULL. */
 static const json_t *sweep_of(const struct nb_report *r,
@@ -289,9 +309,10 @@ static const json_t *sweep_of(const struct nb_report *r,
 	return nearest_median(r, c, wl, "iops_at_slo", sweep_in);
 }
 
-/* Sweep SW's steps as a line: IOPS across, the latency of the
- * objective's first statistic (SLO, ms) up; its knee (K) and capacity
- * (C: on the objective when interpolated, else at its step). */
+/* Sweep SW's steps as a line: IOPS across (an open sweep's offered rate,
+ * in order), the latency of the objective's first statistic (SLO, ms) up
+ * (an open sweep's response time); its knee (K) and capacity (C: on the
+ * objective when interpolated, else at its step). */
 static size_t curve_series(const struct nb_slo *slo, const json_t *sw,
 			   double **x, double **y, double *kx, double *ky,
 			   double *cx, double *cy)
@@ -299,15 +320,27 @@ static size_t curve_series(const struct nb_slo *slo, const json_t *sw,
 	const json_t *steps = json_object_get(sw, "steps"), *st;
 	const json_t *knee = json_object_get(sw, "knee");
 	const json_t *cap = json_object_get(sw, "capacity");
-	const char *m = nb_slo_stat_metric(slo->t[0].stat);
+	int open = is_open(sw);
+	const char *m = open ? nb_slo_stat_resp_metric(slo->t[0].stat) :
+			nb_slo_stat_metric(slo->t[0].stat);
 	size_t n = json_array_size(steps), i;
+	double (*xy)[2] = calloc(n ? n : 1, sizeof(*xy));
 
 	*x = calloc(n, sizeof(double));
 	*y = calloc(n, sizeof(double));
 	json_array_foreach(steps, i, st) {
-		(*x)[i] = json_number_value(json_object_get(st, "iops"));
-		(*y)[i] = json_number_value(json_object_get(st, m)) / 1e3;
+		xy[i][0] = json_number_value(json_object_get(st, open ? "offered_iops" :
+							     "iops"));
+		xy[i][1] = json_number_value(json_object_get(st, m)) / 1e3;
 	}
+	/* a bisection's steps are not in rate order: a line needs it */
+	if (open)
+		qsort(xy, n, sizeof(*xy), cmp_xy);
+	for (i = 0; i < n; i++) {
+		(*x)[i] = xy[i][0];
+		(*y)[i] = xy[i][1];
+	}
+	free(xy);
 	*kx = *ky = *cx = *cy = NAN;
 	if (json_is_object(knee)) {
 		size_t k = (size_t)json_integer_value(json_object_get(knee, "step"));
@@ -317,47 +350,60 @@ static size_t curve_series(const struct nb_slo *slo, const json_t *sw,
 	}
 	if (json_is_true(json_object_get(cap, "found"))) {
 		size_t k = (size_t)json_integer_value(json_object_get(cap, "step"));
+		const json_t *cs = json_array_get(steps, k);
 
 		*cx = json_number_value(json_object_get(cap, "iops"));
 		*cy = json_is_true(json_object_get(cap, "interpolated")) ?
-		      slo->t[0].limit_us / 1e3 : k < n ? (*y)[k] : NAN;
+		      slo->t[0].limit_us / 1e3 :
+		      cs ? json_number_value(json_object_get(cs, m)) / 1e3 : NAN;
 	}
 	return n;
 }
 
 /* The response-time curves of workload WL, one per configuration that
- * swept it, on one chart. */
+ * swept it (and its closed loop beside, when both ran), on one chart. */
 static int curve_chart(struct nb_report *r, const char *dir, const char *wl,
 		       const char *slug, int wl_index)
 {
-	size_t ns = 0, *n = calloc(r->ncfg, sizeof(*n));
-	double **x = calloc(r->ncfg, sizeof(*x)), **y = calloc(r->ncfg, sizeof(*y));
-	double *kx = calloc(r->ncfg, sizeof(double)), *ky = calloc(r->ncfg, sizeof(double));
-	double *cx = calloc(r->ncfg, sizeof(double)), *cy = calloc(r->ncfg, sizeof(double));
-	const char **names = calloc(r->ncfg, sizeof(*names));
+	size_t ns = 0, m = 2 * r->ncfg, *n = calloc(m, sizeof(*n));
+	double **x = calloc(m, sizeof(*x)), **y = calloc(m, sizeof(*y));
+	double *kx = calloc(m, sizeof(double)), *ky = calloc(m, sizeof(double));
+	double *cx = calloc(m, sizeof(double)), *cy = calloc(m, sizeof(double));
+	const char **names = calloc(m, sizeof(*names));
+	char (*label)[160] = calloc(m, sizeof(*label));
 	struct nb_slo slo = { 0 };
 	char name[160], title[300], ylab[64], obj[160], objt[200];
-	int rc = 0;
+	int rc = 0, open = 0;
 
-	for (size_t c = 0; c < r->ncfg; c++) {
-		const json_t *sw = sweep_of(r, &r->cfgs[c], wl);
+	for (size_t i = 0; i < m; i++) {
+		const struct nb_report_cfg *cf = &r->cfgs[i % r->ncfg];
+		const json_t *sw = i < r->ncfg ? sweep_of(r, cf, wl) :
+				   nearest_median(r, cf, wl, "iops_at_slo",
+						  sweep_closed_in);
 
 		/* the first configuration's objective is the chart's */
 		if (!sw || (!ns && nb_slo_parse(nb_jstr(sw, "objective"), &slo)))
 			continue;
+		open |= is_open(sw);
 		n[ns] = curve_series(&slo, sw, &x[ns], &y[ns], &kx[ns], &ky[ns], &cx[ns],
 				     &cy[ns]);
-		names[ns++] = r->cfgs[c].name;
+		snprintf(label[ns], sizeof(label[ns]), "%s%s", cf->name,
+			 i < r->ncfg ? (is_open(sw) ? ", open loop" : "") :
+			 ", closed loop");
+		names[ns] = label[ns];
+		ns++;
 	}
 	if (ns) {
 		snprintf(name, sizeof(name), "curve_%s", slug);
-		snprintf(title, sizeof(title), "%s: response time against throughput",
-			 wl);
-		snprintf(ylab, sizeof(ylab), "%s latency, ms",
-			 nb_slo_stat_name(slo.t[0].stat));
+		snprintf(title, sizeof(title), "%s: response time against %s", wl,
+			 open ? "offered load" : "throughput");
+		snprintf(ylab, sizeof(ylab), "%s %s, ms",
+			 nb_slo_stat_name(slo.t[0].stat), open ? "response time" :
+			 "latency");
 		snprintf(objt, sizeof(objt), "objective %s",
 			 nb_slo_fmt(&slo, obj, sizeof(obj)));
-		struct nb_curve k = { { name, title, "IOPS", ylab,
+		struct nb_curve k = { { name, title, open ? "IOPS offered (closed "
+					"loop: achieved)" : "IOPS", ylab,
 					ns, names, n, (const double *const *)x,
 					(const double *const *)y },
 				      slo.t[0].limit_us / 1e3, objt, kx, ky, cx, cy };
@@ -368,7 +414,7 @@ static int curve_chart(struct nb_report *r, const char *dir, const char *wl,
 	}
 	for (size_t i = 0; i < ns; i++)
 		free(x[i]), free(y[i]);
-	free(x), free(y), free(n), free(names);
+	free(x), free(y), free(n), free(names), free(label);
 	free(kx), free(ky), free(cx), free(cy);
 	return rc;
 }

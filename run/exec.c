@@ -203,6 +203,14 @@ static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
 	int rc = nb_target_open(&t, tc);
 	json_t *tj = target_json(x, &t, tc);
 
+	/* a capacity's data set is twice the box's RAM: the box says it
+	 * over an ssh:// monitor when the box file does not */
+	if (!rc && !x->pl->p.ram) {
+		x->pl->p.ram = nb_run_telem_box_ram(&x->telem, &t);
+		if (x->pl->p.ram)
+			json_object_set_new(tj, "box_ram_bytes",
+					    json_integer((json_int_t)x->pl->p.ram));
+	}
 	if (!rc && !x->no_space_check)
 		rc = space_check(x, &t);
 	x->trimmed = x->conditioned = 0;

@@ -22,7 +22,8 @@
 #include "../core/progress.h"
 
 struct nb_exec {
-	const struct nb_runplan *pl;
+	struct nb_runplan *pl;           /* the run learns the box's RAM
+					  * into it from an ssh:// monitor */
 	const struct nb_config *cfg;     /* its targets, finished */
 	json_t *doc;                     /* the result being filled */
 	const char *run_id;

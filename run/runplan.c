@@ -106,6 +106,37 @@ static int steady_check(const struct nb_params *p)
 	return 0;
 }
 
+/* The open loop's knobs agree with each other (docs/capacity.md): a sweep
+ * chooses its own rates and populations; the arrival process, its bursts
+ * and the sweep's loop each need what they shape.  0 or -EINVAL. */
+static int open_check(const struct nb_params *p)
+{
+	int sweep = p->sweep > 0 || (p->sweep < 0 && (p->steps[0] || p->rates[0]));
+
+	if (sweep && p->rate[0])
+		return nb_err(-EINVAL, "--rate sets one load, a sweep (--sweep, "
+			      "--rates, --steps, suite capacity) runs many: leave "
+			      "out one");
+	if (sweep && p->vm_count)
+		return nb_err(-EINVAL, "--vms sets one population, a sweep (--sweep, "
+			      "--rates, --steps, suite capacity) finds how many: "
+			      "leave out one");
+	if (p->steps[0] && p->rates[0])
+		return nb_err(-EINVAL, "--steps are the closed sweep's, --rates the "
+			      "open sweep's: give one");
+	if (p->loop >= 0 && !sweep)
+		return nb_err(-EINVAL, "--loop chooses a sweep's load: add --sweep "
+			      "(without a sweep, --rate or --vms make an open "
+			      "loop, --iodepth a closed one)");
+	if (p->arrival >= 0 && !sweep && !p->rate[0] && !p->vm_count)
+		return nb_err(-EINVAL, "--arrival shapes an open loop: add --rate, "
+			      "--vms or --sweep");
+	if (p->burst[0] && p->arrival != NB_ARR_ONOFF)
+		return nb_err(-EINVAL, "--burst shapes arrival = onoff only: add "
+			      "--arrival onoff");
+	return 0;
+}
+
 int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 		 const char *workloads, const char *const *extra, int n)
 {
@@ -151,7 +182,7 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 				      "pass --label ram=SIZE");
 		pl->p.size = 2 * pl->p.ram;
 	}
-	if (steady_check(&pl->p))
+	if (steady_check(&pl->p) || open_check(&pl->p))
 		return -EINVAL;
 	steady_defaults(&pl->p);
 	pl->iterations = sc->iterations ? (int)sc->iterations :

@@ -94,6 +94,17 @@ void nb_run_telem_target(struct nb_run_telem *rt, struct nb_target *t,
 	json_object_set_new(tj, "network", net);
 }
 
+uint64_t nb_run_telem_box_ram(struct nb_run_telem *rt, struct nb_target *t)
+{
+	const char *monitor = monitor_of(rt, t);
+	uint64_t ram = 0;
+
+	if (!monitor || strncmp(monitor, "ssh://", 6))
+		return 0;
+	open_source(rt, monitor);
+	return nb_telem_box_ram(rt->tm, &ram) ? 0 : ram;
+}
+
 void nb_run_telem_begin(struct nb_run_telem *rt)
 {
 	if (rt->on && rt->tm && nb_telem_start(rt->tm)) {

@@ -51,6 +51,10 @@ void nb_run_telem_target(struct nb_run_telem *rt, struct nb_target *t,
 			 const char *run_id, volatile sig_atomic_t *stop,
 			 struct nb_progress *progress);
 
+/* The box's RAM as an ssh:// monitor of target T sees it (opening the
+ * run's source), or 0: not watched over SSH, or not said. */
+uint64_t nb_run_telem_box_ram(struct nb_run_telem *rt, struct nb_target *t);
+
 /* An iteration begins / has ended (its figures in METRICS and EXTRA, its
  * workload's entry ENTRY). */
 void nb_run_telem_begin(struct nb_run_telem *rt);

@@ -92,21 +92,23 @@ static uint64_t timeout_ms(const struct nb_target *t)
 	return (us + 999) / 1000;
 }
 
-/* Poll the session once for up to MS milliseconds and service it.  0, or
+/* Poll the session once for up to US microseconds and service it.  0, or
  * -EIO when the socket failed (the session is then lost). */
-static int service_once(struct iscsi *p, int ms)
+static int service_once(struct iscsi *p, int64_t us)
 {
 	struct pollfd pfd = { .fd = iscsi_get_fd(p->ctx),
 			      .events = (short)iscsi_which_events(p->ctx) };
+	struct timespec ts = { us > 0 ? us / 1000000 : 0,
+			       us > 0 ? (us % 1000000) * 1000 : 0 };
 	char e[512];
 	int rc;
 
 	if (pfd.fd < 0 || !pfd.events) {
 		/* libiscsi asks for a pause (it would be reconnecting) */
-		poll(NULL, 0, ms);
+		ppoll(NULL, 0, &ts, NULL);
 		rc = iscsi_service(p->ctx, 0);
 	} else {
-		rc = poll(&pfd, 1, ms);
+		rc = ppoll(&pfd, 1, &ts, NULL);
 		if (rc < 0 && errno == EINTR)
 			return 0;
 		rc = iscsi_service(p->ctx, rc > 0 ? pfd.revents : 0);
@@ -143,8 +145,8 @@ static int wait_for(struct iscsi *p, struct wait *w, uint64_t ms)
 
 		if (now >= end)
 			return -ETIMEDOUT;
-		if (service_once(p, (int)(end - now < SERVICE_MS ? end - now
-								 : SERVICE_MS)) &&
+		if (service_once(p, (int64_t)(end - now < SERVICE_MS ? end - now
+								     : SERVICE_MS) * 1000) &&
 		    !w->done)
 			return -EIO;
 	}
@@ -699,7 +701,7 @@ static int abandon(struct nb_target *t)
 }
 
 static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
-		      int wait_ms)
+		      int wait_us)
 {
 	struct iscsi *p = P(t);
 	uint64_t end = 0;
@@ -708,14 +710,14 @@ static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
 		return p->inflight || p->ndone ? abandon(t) : lost_error(t);
 	/* completions already taken in are returned without a system call */
 	while (!p->ndone && p->inflight && !p->lost) {
-		uint64_t now = nb_now_ms();
+		uint64_t now = nb_now_us();
 
 		if (!end)
-			end = now + (uint64_t)(wait_ms > 0 ? wait_ms : 0);
+			end = now + (uint64_t)(wait_us > 0 ? wait_us : 0);
 		else if (now >= end)
 			break;
-		service_once(p, (int)(end - now < SERVICE_MS ? end - now
-							     : SERVICE_MS));
+		service_once(p, (int64_t)(end - now < SERVICE_MS * 1000 ?
+					  end - now : SERVICE_MS * 1000));
 	}
 	if (p->lost)
 		return abandon(t);

@@ -470,10 +470,10 @@ static int pop_done(struct nfsrt *p, struct nb_io **done, int max)
 }
 
 static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
-		       int timeout_ms)
+		       int timeout_us)
 {
 	struct nfsrt *p = P(t);
-	uint64_t start = nb_now_ns(), deadline = start + (uint64_t)timeout_ms * 1000000;
+	uint64_t start = nb_now_ns(), deadline = start + (uint64_t)timeout_us * 1000;
 	int n, rc;
 
 	ALIVE(p);
@@ -482,7 +482,7 @@ static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
 		return n;
 	for (;;) {
 		uint64_t now = nb_now_ns();
-		int wait = now >= deadline ? 0 : (int)((deadline - now) / 1000000);
+		int wait = now >= deadline ? 0 : (int)((deadline - now) / 1000);
 
 		rc = nb_nfs_service(p, wait);
 		if (rc == -EINTR)

@@ -153,13 +153,16 @@ int nb_nfs_gone(struct nfsrt *p)
 	return nb_err(-EIO, "target '%s': %s", p->t->cfg->name, p->lost);
 }
 
-/* One round of the event loop: poll up to WAIT_MS, then service.  0, or
- * <0 when the connection is lost (the target is then nb_nfs_gone). */
-int nb_nfs_service(struct nfsrt *p, int wait_ms)
+/* One round of the event loop: poll up to WAIT_US microseconds (at most
+ * a tick, so libnfs's timeouts fire), then service.  0, or <0 when the
+ * connection is lost (the target is then nb_nfs_gone). */
+int nb_nfs_service(struct nfsrt *p, int wait_us)
 {
 	struct pollfd pfd = { .fd = nfs_get_fd(p->nfs),
 			      .events = (short)nfs_which_events(p->nfs) };
-	int rc = poll(&pfd, 1, wait_ms > TICK_MS ? TICK_MS : wait_ms);
+	long us = wait_us > TICK_MS * 1000 ? TICK_MS * 1000 : wait_us < 0 ? 0 : wait_us;
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+	int rc = ppoll(&pfd, 1, &ts, NULL);
 
 	if (rc < 0 && errno != EINTR)
 		return nb_nfs_lose(p, -EIO, "poll: %s", strerror(errno));
@@ -226,7 +229,7 @@ int nb_nfs_wait_call(struct nfsrt *p, int qrc, struct call *c, const char *what,
 			return nb_nfs_lose(p, -ETIMEDOUT, "no answer from NFS server '%s' "
 				    "within %.0f s (%s '%s')", p->host,
 				    (double)p->timeout_ns / 1e9, what, path);
-		rc = nb_nfs_service(p, TICK_MS);
+		rc = nb_nfs_service(p, TICK_MS * 1000);
 		if (rc < 0 && rc != -EINTR)
 			return rc;
 	}

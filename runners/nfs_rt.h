@@ -107,7 +107,7 @@ int nb_nfs_lose(struct nfsrt *p, int code, const char *fmt, ...)
 int nb_nfs_gone(struct nfsrt *p);
 /* One round of the event loop: poll up to WAIT_MS, then service.  0, or
  * <0 when the connection is lost (the target is then gone). */
-int nb_nfs_service(struct nfsrt *p, int wait_ms);
+int nb_nfs_service(struct nfsrt *p, int wait_us);
 /* Send what libnfs has queued, as far as the socket takes it now.  0, or
  * <0 when the connection is lost (the target is then gone). */
 int nb_nfs_kick(struct nfsrt *p);

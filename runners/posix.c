@@ -9,6 +9,7 @@
  * finished from the ring, waiting only when nothing has.
  */
 #include "runner.h"
+#include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/guard.h"
@@ -38,7 +39,17 @@ struct posix {
 	int inflight;
 	int warned_direct;
 	int guard_ok;
+	int punt;                /* nowait I/O goes to io_uring's workers */
+	int blocked;             /* nowait submissions that blocked so far */
 };
+
+/* A submission that took longer than this blocked on the device (a FUSE
+ * direct_io file answers inside io_uring_enter; a full device queue
+ * waits for a tag): docs/capacity.md, "Submissions that block".  This
+ * many such make the target hand nowait I/O to io_uring's workers (one
+ * may be the thread preempted on a busy machine). */
+#define SUBMIT_BLOCKED_NS 200000ULL
+#define SUBMIT_BLOCKED_PUNT 3
 
 struct nb_file {
 	struct nb_target *t;
@@ -351,11 +362,18 @@ static int64_t posix_pio(struct nb_file *f, int op, void *buf, uint32_t len,
  * cheaper, but an I/O's time could then only start once the whole batch
  * was sent (or before any of it), which fio's clat, started after each
  * I/O's own call, neither hides nor adds (docs/fio.md).
+ *
+ * Once submissions block (SUBMIT_BLOCKED_PUNT of them: a FUSE direct_io
+ * file answers inside io_uring_enter), this target hands every I/O to
+ * io_uring's workers (IOSQE_ASYNC, fio's force_async): a hand-over per
+ * I/O, but a submission no longer holds up the open loop's schedule nor
+ * keeps a closed loop's depth at one.
  */
 static int posix_submit(struct nb_target *t, struct nb_io *io)
 {
 	struct posix *p = P(t);
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);
+	uint64_t t0 = 0;
 	int rc;
 
 	if (!sqe)
@@ -371,23 +389,30 @@ static int posix_submit(struct nb_target *t, struct nb_io *io)
 			sqe->rw_flags = RWF_DSYNC;
 	}
 	io_uring_sqe_set_data(sqe, io);
+	if (p->punt)
+		sqe->flags |= IOSQE_ASYNC;
+	else
+		t0 = nb_now_ns();
 	do
 		rc = io_uring_submit_and_get_events(&p->ring);
 	while (rc == -EINTR);
 	if (rc < 0)
 		return nb_err_set("target '%s': io_uring: %s", t->cfg->name,
 				  strerror(-rc)), rc;
+	if (t0 && nb_now_ns() - t0 > SUBMIT_BLOCKED_NS &&
+	    ++p->blocked >= SUBMIT_BLOCKED_PUNT)
+		p->punt = 1;
 	p->inflight++;
 	return 0;
 }
 
 /* Up to MAX completions from the ring; waits only when there is none. */
 static int posix_reap(struct nb_target *t, struct nb_io **done, int max,
-		      int timeout_ms)
+		      int timeout_us)
 {
 	struct posix *p = P(t);
-	struct __kernel_timespec ts = { timeout_ms / 1000,
-					(long long)(timeout_ms % 1000) * 1000000 };
+	struct __kernel_timespec ts = { timeout_us / 1000000,
+					(long long)(timeout_us % 1000000) * 1000 };
 	struct io_uring_cqe *cqe;
 	unsigned head;
 	int n = 0, rc;

@@ -380,7 +380,7 @@ static int seeks(struct bonnie *bo)
 	for (i = 0; i < SEEKERS && !rc; i++, issued++, inflight++)
 		rc = seek_start(bo, &sk[i]);
 	while (inflight) {
-		int n = bo->t->ops->reap(bo->t, done, SEEKERS, 1000);
+		int n = bo->t->ops->reap(bo->t, done, SEEKERS, 1000000);
 
 		if (n < 0) {
 			rc = n;

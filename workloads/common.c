@@ -133,23 +133,18 @@ json_t *nb_iospec_json(const struct nb_iospec *s)
 			 "sync", sync[s->sync], "direct", s->direct);
 }
 
-/* The latency histogram for 'report's CDF chart, coarsened to 8
- * buckets a power of two (12.5% wide): [[lower bound ns, count], ...] of
- * the buckets that have any. */
-static json_t *hist_json(const struct nb_hist *h)
+json_t *nb_hist_json(const struct nb_hist *h)
 {
 	json_t *out = json_array();
 
-	for (unsigned i = 0; i < NB_HIST_BUCKETS; i += 8) {
-		uint64_t n = 0, lo, hi;
+	for (unsigned i = 0; i < NB_HIST_BUCKETS; i++) {
+		uint64_t lo, hi;
 
-		for (unsigned j = i; j < i + 8 && j < NB_HIST_BUCKETS; j++)
-			n += h->bucket[j];
-		if (!n)
+		if (!h->bucket[i])
 			continue;
 		nb_hist_range(i, &lo, &hi);
 		json_array_append_new(out, json_pack("[I, I]", (json_int_t)lo,
-						     (json_int_t)n));
+						     (json_int_t)h->bucket[i]));
 	}
 	return out;
 }
@@ -175,7 +170,7 @@ void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r)
 			    json_integer((json_int_t)r->bytes_written));
 	json_object_set_new(c->extra, "ios", json_integer((json_int_t)r->ios));
 	if (h->count)
-		json_object_set_new(c->extra, "lat_hist_ns", hist_json(h));
+		json_object_set_new(c->extra, "lat_hist_ns", nb_hist_json(h));
 	if (r->flush_ns)
 		json_object_set_new(c->extra, "flush_ms",
 				    json_real((double)r->flush_ns / 1e6));

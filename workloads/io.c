@@ -10,6 +10,7 @@
 #include "workload.h"
 #include "io_fio.h"
 #include "io_sweep.h"
+#include "openload.h"
 #include "../core/clock.h"
 #include "../core/err.h"
 
@@ -81,6 +82,8 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		if (whole >= 2)
 			json_object_set(c->extra, "series_bw_bytes", ih.series);
 		nb_wl_io_metrics(c, r);
+		if (r->is_open)
+			nb_wl_open_metrics(c, &s, r);
 		/* what completed, from offset 0 up (a runtime may end it early) */
 		if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
 			nb_wl_wrote(c, r->bytes_written < s.size ?
@@ -95,9 +98,15 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
  * through workloads/io_fio.c. */
 static int io_once(struct nb_wl_ctx *c, const struct nb_iospec *s)
 {
-	if (nb_wl_fio_wanted(c))
-		return nb_wl_fio_run(c, s, io_native);
-	return io_native(c, s);
+	int rc;
+
+	if (!nb_wl_fio_wanted(c))
+		return io_native(c, s);
+	rc = nb_wl_fio_run(c, s, io_native);
+	/* fio carried it (not the native half of a cross-check) */
+	if (!rc && nb_iospec_open(s) && !json_object_get(c->extra, "open"))
+		nb_wl_open_fio_metrics(c, s);
+	return rc;
 }
 
 int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
@@ -124,16 +133,22 @@ static int io_run(struct nb_wl_ctx *c)
 	struct nb_iospec s;
 
 	nb_iospec_resolve(c->wl->io, c->p, c->t, &s);
+	nb_wl_capacity_size(c, &s);
+	if (!nb_wl_sweep_wanted(c->p))
+		nb_iospec_load(&s, c->p);
 	s.seed = c->seed;
-	if (c->iteration == 1)
+	if (c->iteration == 1) {
 		c->spec = nb_iospec_json(&s);
+		nb_open_spec_json(c->spec, &s);
+	}
 	return nb_wl_io_spec_run(c, &s, NULL, 0);
 }
 
 static uint64_t io_plan_bytes(const struct nb_workload *w,
 			      const struct nb_params *p)
 {
-	return p->size ? p->size : (w->io->size ? w->io->size : 1ULL << 30);
+	return p->size ? p->size : nb_wl_capacity_bytes(p, w->io->size ?
+							 w->io->size : 1ULL << 30);
 }
 
 #define IO_WORKLOAD(wname, uname, whelp, ...)                                       \

@@ -140,6 +140,8 @@ static int crun_job(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	char arg[300], span[sizeof(r->dir) + 32];
 	int n, rc;
 
+	/* an open loop's rate is the clients' together */
+	job.s.rate = s->rate / r->cl->n;
 	client_file(c, i, r->files[i], sizeof(r->files[i]), &job.offset,
 		    &job.unlink);
 	job.filename = r->files[i];

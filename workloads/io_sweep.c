@@ -26,7 +26,7 @@
 
 int nb_wl_sweep_wanted(const struct nb_params *p)
 {
-	return p->sweep > 0 || (p->sweep < 0 && p->steps[0]);
+	return p->sweep > 0 || (p->sweep < 0 && (p->steps[0] || p->rates[0]));
 }
 
 /* Each step's run time: step-time, else its row's default. */
@@ -90,6 +90,14 @@ static void step_from_metrics(struct nb_sweep_step *st, const json_t *m)
 	st->lat_p90_us = metric(m, "lat_p90_us");
 	st->lat_p99_us = metric(m, "lat_p99_us");
 	st->lat_p999_us = metric(m, "lat_p99.9_us");
+}
+
+static uint64_t s_mix(uint64_t seed, uint64_t k)
+{
+	uint64_t x = seed ^ (k * 0x9e3779b97f4a7c15ULL);
+
+	x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ULL;
+	return x ^ (x >> 29);
 }
 
 static json_t *num(double v)
@@ -163,8 +171,11 @@ static int run_step(struct sweep_run *r, uint32_t out)
 	int rc;
 
 	ss.qd = qd;
+	ss.rate = 0;
 	ss.bytes = 0;
 	ss.runtime_us = step_us(r->c->p);
+	/* a fresh sequence each step (the open sweep's reasons) */
+	ss.seed = s_mix(r->s->seed, r->sw.n + 1);
 	/* a test build may stop before a step: "sweep:vm:2" */
 	snprintf(phase, sizeof(phase), "sweep:%s:%zu", r->c->wl->name, r->sw.n + 1);
 	rc = nb_hook(phase, NULL, r->c->stop);
@@ -248,8 +259,8 @@ static json_t *curve_json(const struct sweep_run *r, int why,
 				 "iops", cap->knee_iops, "bw_bytes", cap->knee_bw,
 				 "vms", cap->vm_iops > 0 ? json_real(cap->knee_vms) :
 				 json_null());
-	return json_pack("{s:s, s:s, s:s, s:f, s:b, s:s, s:i, s:o, s:o, s:o, "
-			 "s:o, s:{s:f, s:b, s:o}, s:{s:i, s:f}, s:i}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:s, s:i, s:o, s:o, s:o, "
+			 "s:o, s:{s:f, s:b, s:o}, s:{s:i, s:f}, s:i}", "loop", "closed",
 			 "objective", nb_slo_str(&sw->slo, slo, sizeof(slo)),
 			 "objective_text", nb_slo_fmt(&sw->slo, human, sizeof(human)),
 			 "plan", nb_sweep_steps_str(sw->plan, sw->nplan, plan,
@@ -316,8 +327,8 @@ static unsigned fio_clients(const struct nb_wl_ctx *c)
 	       (unsigned)c->t->cfg->clients->n : 1;
 }
 
-int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
-		    nb_wl_io_fn once, json_t *vm, double vm_iops)
+static int closed_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		      nb_wl_io_fn once, json_t *vm, double vm_iops)
 {
 	struct sweep_run r = { .c = c, .s = s, .once = once,
 			       .clients = fio_clients(c) };
@@ -360,6 +371,49 @@ int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		json_object_set_new(c->extra, "partial", json_true());
 	json_decref(r.steps);
 	return rc;
+}
+
+/* loop = both: the closed sweep beside the open one, its curve as
+ * "sweep_closed" and its answers as closed_vms, closed_iops_at_slo. */
+static int closed_beside(struct nb_wl_ctx *c, const struct nb_iospec *s,
+			 nb_wl_io_fn once, json_t *vm, double vm_iops)
+{
+	static const char *const answers[][2] = {
+		{ "vms", "closed_vms" }, { "iops_at_slo", "closed_iops_at_slo" },
+	};
+	struct nb_wl_ctx sc = *c;
+	int rc;
+
+	sc.metrics = json_object();
+	sc.extra = json_object();
+	rc = closed_run(&sc, s, once, vm, vm_iops);
+	json_object_set(c->extra, "sweep_closed", json_object_get(sc.extra, "sweep"));
+	for (size_t i = 0; i < sizeof(answers) / sizeof(*answers); i++) {
+		json_t *v = json_object_get(sc.metrics, answers[i][0]);
+
+		if (v)
+			json_object_set(c->metrics, answers[i][1], v);
+	}
+	json_decref(sc.metrics);
+	json_decref(sc.extra);
+	return rc;
+}
+
+int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		    nb_wl_io_fn once, json_t *vm, double vm_iops)
+{
+	/* steps of outstanding I/O are the closed sweep's: given without a
+	 * loop, they choose it */
+	int loop = c->p->loop >= 0 ? c->p->loop : c->p->steps[0] ?
+		   NB_LOOP_CLOSED : (int)nb_knob_default("capacity", "loop");
+	int rc;
+
+	if (loop == NB_LOOP_CLOSED)
+		return closed_run(c, s, once, vm, vm_iops);
+	rc = nb_wl_osweep_run(c, s, once, vm, vm_iops);
+	if (rc || loop != NB_LOOP_BOTH)
+		return rc;
+	return closed_beside(c, s, once, vm, vm_iops);
 }
 
 int nb_wl_sweep_missed(const json_t *entry, char *buf, size_t len)

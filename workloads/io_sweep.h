@@ -45,6 +45,11 @@ int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
 int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		    nb_wl_io_fn once, json_t *vm, double vm_iops);
 
+/* The open loop's sweep (io_sweep_open.c): the same contract; the
+ * "sweep" object has "loop": "open" (docs/capacity.md). */
+int nb_wl_osweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		     nb_wl_io_fn once, json_t *vm, double vm_iops);
+
 /* Whether the last iteration of result entry ENTRY is a sweep no step of
  * which met the objective; BUF gets what to say. */
 int nb_wl_sweep_missed(const json_t *entry, char *buf, size_t len);

@@ -57,9 +57,15 @@ const struct nb_suite nb_suites[] = {
 	  "integrity,syncprobe,conform", 3,
 	  { NB_PARAMS_UNSET, .size = 256ULL << 20 } },
 	{ "capacity", "how many VMs like [vm] the box serves at the objective "
-		      "([capacity] slo, default p99=20ms): the VM profile's "
-		      "workload swept 1, 2, 4 ... 256 outstanding, 10 s a step",
-	  "vm", 3, { NB_PARAMS_UNSET, .steps = "auto" } },
+		      "([capacity] slo, default p99=20ms): populations of VMs "
+		      "like [vm], each its own open-loop source, bisected to the "
+		      "objective after a probe for the maximum, 10 s a step",
+	  "vm", 3,
+	  /* NB_PARAMS_UNSET but for sweep, which this suite sets */
+	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1, .fast = -1,
+	    .sweep = 1, .arrival = -1, .loop = -1, .vm_read = -1,
+	    .vm_random = -1, .vm_sync = -1, .precondition = -1, .trim = -1,
+	    .trim_optional = -1 } },
 	{ "ssd-care", "figures after the first hour: the span preconditioned "
 		      "(SNIA PTS), then 4 KiB random and 512 KiB sequential "
 		      "writes in rounds until steady; run it with --span and "
@@ -67,7 +73,8 @@ const struct nb_suite nb_suites[] = {
 	  "rand4k-write,seq512k-write,rand4k-read", 1,
 	  /* NB_PARAMS_UNSET but for precondition, which this suite sets */
 	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1, .fast = -1,
-	    .sweep = -1, .vm_read = -1, .vm_random = -1, .vm_sync = -1,
+	    .sweep = -1, .arrival = -1, .loop = -1, .vm_read = -1,
+	    .vm_random = -1, .vm_sync = -1,
 	    .trim = -1, .trim_optional = -1, .precondition = 1,
 	    .steady = { .kind = NB_SS_SNIA, .metric = NB_SS_BW,
 			.range_pct = NB_STEADY_SNIA_RANGE,

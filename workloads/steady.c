@@ -56,6 +56,9 @@ static int one_round(struct rounds *rs, struct nb_file *f,
 	round.runtime_us = c->p->round_us;
 	round.bytes = 0;
 	round.start = *next;
+	/* a fresh random sequence each round: a round must not re-read the
+	 * offsets the one before pulled into the box's cache */
+	round.seed = s->seed ^ (0x9e3779b97f4a7c15ULL * (rs->n + 1));
 	snprintf(label, sizeof(label), "%s on %s (round %u/%u%s%s)", c->wl->name,
 		 c->t->cfg->name, rs->n + 1, rs->max, rs->n ? ": " : "",
 		 rs->n ? (rs->vd.steady ? "steady" : "not steady") : "");

@@ -8,6 +8,8 @@
  * synchronously: sync = yes.
  */
 #include "workload.h"
+#include "io_sweep.h"
+#include "openload.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
 #include "../core/units.h"
@@ -61,6 +63,20 @@ static const struct nb_iospec vm_default = {
 	.qd = 32, .direct = 1, .sync = NB_SYNC_END,
 };
 
+/* --vms N: N VMs, each its own open-loop source at the profile's rate
+ * over its own slice of the data set. */
+static void vm_population(struct nb_iospec *s, const struct nb_params *p,
+			  const struct vm_profile *v)
+{
+	s->rate = (double)p->vm_count * (double)v->iops;
+	s->sources = (uint32_t)p->vm_count;
+	if (!p->iodepth)
+		s->qd = NB_MAX_QD;
+	if (!p->runtime_us)
+		s->runtime_us = p->step_us ? p->step_us :
+				nb_knob_default("capacity", "step-time");
+}
+
 static int vm_run(struct nb_wl_ctx *c)
 {
 	struct vm_profile v;
@@ -70,16 +86,25 @@ static int vm_run(struct nb_wl_ctx *c)
 
 	vm_profile(c->p, &v);
 	nb_iospec_resolve(&vm_default, c->p, c->t, &s);
+	nb_wl_capacity_size(c, &s);
 	vm_spec(&v, &s);
 	if (s.size < s.bs)
 		return nb_err(-EINVAL, "target '%s': the size is below the VM "
 			      "profile's block size %u", c->t->cfg->name, s.bs);
 	s.seed = c->seed;
+	if (!nb_wl_sweep_wanted(c->p)) {
+		nb_iospec_load(&s, c->p);
+		if (c->p->vm_count)
+			vm_population(&s, c->p, &v);
+	} else {
+		nb_iospec_arrivals(&s, c->p);
+	}
 	vj = json_pack("{s:i, s:i, s:i, s:I, s:b}", "bs", (int)v.bs, "read_pct",
 		       v.read, "random_pct", v.random, "iops", (json_int_t)v.iops,
 		       "sync", v.sync);
 	if (c->iteration == 1) {
 		c->spec = nb_iospec_json(&s);
+		nb_open_spec_json(c->spec, &s);
 		json_object_set_new(c->spec, "rand_pct", json_integer(v.random));
 		json_object_set(c->spec, "vm", vj);
 	}
@@ -92,7 +117,7 @@ static uint64_t vm_plan_bytes(const struct nb_workload *w,
 			      const struct nb_params *p)
 {
 	(void)w;
-	return p->size ? p->size : 1ULL << 30;
+	return p->size ? p->size : nb_wl_capacity_bytes(p, 1ULL << 30);
 }
 
 const struct nb_workload nb_wl_vm = {

@@ -144,6 +144,11 @@ int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		      json_t *vm, double vm_iops);
 /* Put the standard figures of an engine run into c->metrics. */
 void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r);
+/* A latency histogram as the result keeps it (lat_hist_ns, resp_hist_ns):
+ * [[lower bound ns, count], ...] of the buckets that have any, at the
+ * histogram's own resolution (1.6%), so iterations pool exactly
+ * (core/result.c). */
+json_t *nb_hist_json(const struct nb_hist *h);
 
 /* Make sure the data file NAME holds SIZE bytes nasbench wrote (for reads
  * and writes that overwrite); opens it with FLAGS into *F.  0 or -errno.

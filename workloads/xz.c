@@ -90,7 +90,7 @@ static int64_t read_wait(struct xz *x)
 	int rc;
 
 	while (x->pending) {
-		rc = x->c->t->ops->reap(x->c->t, &done, 1, 1000);
+		rc = x->c->t->ops->reap(x->c->t, &done, 1, 1000000);
 		if (rc < 0) {
 			x->pending = 0;
 			return rc;

@@ -151,6 +151,18 @@ static int mem_submit(struct nb_target *t, struct nb_io *io)
 	struct mem *m = t->priv;
 	long n = ++nb_mem_faults.ios;
 
+	if (nb_mem_faults.read_log && io->op == NB_OP_READ) {
+		if (nb_mem_faults.nreads == nb_mem_faults.reads_cap) {
+			size_t cap = nb_mem_faults.reads_cap ? 2 * nb_mem_faults.reads_cap : 1024;
+			uint64_t *r = realloc(nb_mem_faults.reads, cap * sizeof(*r));
+
+			if (!r)
+				return -ENOMEM;
+			nb_mem_faults.reads = r;
+			nb_mem_faults.reads_cap = cap;
+		}
+		nb_mem_faults.reads[nb_mem_faults.nreads++] = io->off;
+	}
 	io->result = nb_mem_faults.fail_after && n > nb_mem_faults.fail_after ?
 		     -EIO : mem_do(io);
 	if (nb_mem_faults.stop_after && n == nb_mem_faults.stop_after)
@@ -160,11 +172,11 @@ static int mem_submit(struct nb_target *t, struct nb_io *io)
 }
 
 static int mem_reap(struct nb_target *t, struct nb_io **done, int max,
-		    int timeout_ms)
+		    int timeout_us)
 {
 	struct mem *m = t->priv;
 
-	(void)timeout_ms;
+	(void)timeout_us;
 	return nb_io_take(m->done, &m->ndone, done, max);
 }
 

@@ -24,6 +24,11 @@ struct nb_mem_faults {
 	unsigned char *removed;
 	uint64_t removed_size;
 	uint64_t grown;              /* bytes writes added past a file's end */
+	/* with READ_LOG set, the offset of every read submitted, in order
+	 * (the test frees it) */
+	int read_log;
+	uint64_t *reads;
+	size_t nreads, reads_cap;
 };
 
 extern struct nb_mem_faults nb_mem_faults;

@@ -247,13 +247,13 @@ static int dev_submit(struct nb_target *dt, struct nb_io *io)
 }
 
 static int dev_reap(struct nb_target *dt, struct nb_io **done, int max,
-		    int timeout_ms)
+		    int timeout_us)
 {
 	uint64_t could = dev.total - dev.reaped;
 	int step = (dev.nheld + 1) / 2, n = 0;
 
 	(void)dt;
-	(void)timeout_ms;
+	(void)timeout_us;
 	dev.reaps++;
 	if ((uint64_t)(dev.nheld + dev.nfin) < (could < dev.qd ? could : dev.qd))
 		dev.short_reaps++;

@@ -1,0 +1,441 @@
+/* The open loop: arrival processes, the rate and burst knobs, the engine's
+ * open loop on the in-memory runner, the open sweep's bisection, and that
+ * a sweep's steps draw fresh offsets (issue 36).  Figures against real
+ * servers and queueing theory are test_openloop.sh and ci/bench-openloop. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem_runner.h"
+#include "../../core/arrival.h"
+#include "../../core/engine.h"
+#include "../../core/err.h"
+#include "../../core/hist.h"
+#include "../../core/result.h"
+#include "../../core/sweep_open.h"
+#include "../../run/exec.h"
+#include "../../workloads/openload.h"
+
+/* ---- arrival processes ---- */
+
+/* N gaps of process KIND at RATE: their mean and coefficient of variation. */
+static void gaps(int kind, double rate, uint64_t on, uint64_t off, int n,
+		 double *mean, double *cv)
+{
+	struct nb_arrivals a;
+	double sum = 0, sum2 = 0;
+	uint64_t prev;
+
+	assert_int_equal(nb_arrivals_init(&a, kind, rate, on, off, 42), 0);
+	prev = nb_arrivals_next(&a);
+	for (int i = 0; i < n; i++) {
+		uint64_t t = nb_arrivals_next(&a);
+		double g = (double)(t - prev);
+
+		assert_true(t >= prev);
+		sum += g;
+		sum2 += g * g;
+		prev = t;
+	}
+	*mean = sum / n;
+	*cv = sqrt(sum2 / n - *mean * *mean) / *mean;
+}
+
+static void arrival_processes(void **state)
+{
+	double mean, cv;
+
+	(void)state;
+	/* Poisson: exponential gaps, mean 1/rate, CV 1 */
+	gaps(NB_ARR_POISSON, 500, 0, 0, 200000, &mean, &cv);
+	assert_true(fabs(mean - 2e6) < 0.01 * 2e6);
+	assert_true(fabs(cv - 1) < 0.02);
+	/* uniform: every gap 1/rate */
+	gaps(NB_ARR_UNIFORM, 500, 0, 0, 1000, &mean, &cv);
+	assert_true(fabs(mean - 2e6) < 1);
+	assert_true(cv < 1e-6);
+	/* onoff, 100 ms on / 400 ms off: the mean kept, far burstier */
+	gaps(NB_ARR_ONOFF, 500, 100000, 400000, 2000000, &mean, &cv);
+	assert_true(fabs(mean - 2e6) < 0.05 * 2e6);
+	assert_true(cv > 2);
+	assert_string_equal(nb_arrival_name(NB_ARR_ONOFF), "onoff");
+	assert_int_equal(nb_arrival_find("uniform"), NB_ARR_UNIFORM);
+	assert_int_equal(nb_arrival_find("bursty"), -1);
+}
+
+static void arrival_refusals(void **state)
+{
+	struct nb_arrivals a;
+
+	(void)state;
+	assert_int_equal(nb_arrivals_init(&a, NB_ARR_POISSON, 0, 0, 0, 1), -EINVAL);
+	assert_int_equal(nb_arrivals_init(&a, NB_ARR_POISSON, NAN, 0, 0, 1), -EINVAL);
+	assert_int_equal(nb_arrivals_init(&a, NB_ARR_ONOFF, 10, 0, 5, 1), -EINVAL);
+	assert_int_equal(nb_arrivals_init(&a, 7, 10, 0, 0, 1), -EINVAL);
+}
+
+static void rate_and_burst_parse(void **state)
+{
+	double iops, bps;
+	uint64_t on, off;
+
+	(void)state;
+	assert_int_equal(nb_load_rate_parse("500", &iops, &bps), 0);
+	assert_true(iops == 500 && bps == 0);
+	assert_int_equal(nb_load_rate_parse("2.5iops", &iops, &bps), 0);
+	assert_true(iops == 2.5);
+	assert_int_equal(nb_load_rate_parse("20MB/s", &iops, &bps), 0);
+	assert_true(iops == 0 && bps == 20e6);
+	assert_int_equal(nb_load_rate_parse("1MiB/s", &iops, &bps), 0);
+	assert_true(bps == 1048576);
+	for (const char *const *s = (const char *const[]){ "0", "-5", "fast",
+			"20MB", "20XB/s", "/s", "", NULL }; *s; s++) {
+		assert_int_equal(nb_load_rate_parse(*s, &iops, &bps), -EINVAL);
+	}
+	assert_int_equal(nb_load_rate_parse("0", &iops, &bps), -EINVAL);
+	assert_string_equal(nb_err_last(), "invalid rate '0': give I/Os per "
+			    "second (500, 500iops) or a throughput (20MB/s, "
+			    "20MiB/s), above 0");
+	assert_int_equal(nb_burst_parse("100ms/400ms", &on, &off), 0);
+	assert_true(on == 100000 && off == 400000);
+	assert_int_equal(nb_burst_parse("100/400", &on, &off), -EINVAL);
+	assert_string_equal(nb_err_last(), "invalid burst '100/400': give the mean "
+			    "burst and pause lengths with their units, ON/OFF "
+			    "(100ms/400ms)");
+	assert_int_equal(nb_burst_parse("0ms/1s", &on, &off), -EINVAL);
+	assert_int_equal(nb_burst_parse("1s", &on, &off), -EINVAL);
+}
+
+/* ---- the engine's open loop on the in-memory runner ---- */
+
+static struct nb_io_result res;
+
+static int open_target(struct nb_target *t, struct nb_target_cfg *cfg,
+		       struct nb_file **f)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->name, sizeof(cfg->name), "m");
+	snprintf(cfg->url, sizeof(cfg->url), "/mem");
+	assert_int_equal(nb_url_parse(cfg->url, &cfg->u), 0);
+	cfg->run_id = "unit";
+	assert_int_equal(nb_target_open_ops(t, cfg, &nb_runner_mem), 0);
+	return t->ops->fopen(t, "data", NB_F_READ | NB_F_WRITE | NB_F_CREATE, f);
+}
+
+static void engine_open_loop(void **state)
+{
+	struct nb_iospec s = { .pattern = NB_PAT_RAND, .rw = NB_RW_READ,
+			       .bs = 4096, .qd = 16, .size = 1 << 20,
+			       .runtime_us = 50000, .seed = 7, .rate = 20000,
+			       .arrival = NB_ARR_POISSON, .sources = 4 };
+	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
+			       .bs = 65536, .qd = 4, .size = 1 << 20 };
+	struct nb_target_cfg cfg;
+	struct nb_target t;
+	struct nb_file *f;
+	uint64_t quarter[4] = { 0 };
+
+	(void)state;
+	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
+	assert_int_equal(open_target(&t, &cfg, &f), 0);
+	assert_int_equal(nb_engine_run(&t, f, &w, NULL, &res), 0);
+	nb_mem_faults.read_log = 1;
+	if (nb_engine_run(&t, f, &s, NULL, &res))
+		fail_msg("%s", nb_err_last());
+	assert_true(res.is_open);
+	/* every arrival the schedule made was issued and timed */
+	assert_true(res.open.arrivals > 500 && res.open.arrivals < 1500);
+	assert_int_equal(res.ios, res.open.arrivals);
+	assert_int_equal(res.open.resp.count, res.ios);
+	assert_int_equal(res.open.late.count, res.ios);
+	assert_int_equal(res.open.abandoned, 0);
+	assert_int_equal(res.open.sources, 4);
+	assert_true(res.open.rate == 20000);
+	/* the response includes the service: never shorter */
+	assert_true(nb_hist_mean(&res.open.resp) >= nb_hist_mean(&res.lat));
+	/* four sources, each over its own quarter, each a quarter of the I/O */
+	assert_int_equal(nb_mem_faults.nreads, res.ios);
+	for (size_t i = 0; i < nb_mem_faults.nreads; i++)
+		quarter[nb_mem_faults.reads[i] / (256 << 10)]++;
+	for (int i = 0; i < 4; i++)
+		assert_true(quarter[i] > res.ios / 8 && quarter[i] < res.ios / 2);
+	free(nb_mem_faults.reads);
+	t.ops->fclose(f);
+	nb_target_close(&t);
+}
+
+/* A rate the client cannot generate against a server that answers at
+ * once (the in-memory runner): the client fell behind, said. */
+static void engine_client_behind(void **state)
+{
+	struct nb_iospec s = { .pattern = NB_PAT_RAND, .rw = NB_RW_READ,
+			       .bs = 4096, .qd = 256, .size = 1 << 20,
+			       .runtime_us = 100000, .seed = 7, .rate = 5e6,
+			       .arrival = NB_ARR_POISSON };
+	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
+			       .bs = 65536, .qd = 4, .size = 1 << 20 };
+	struct nb_open_verdict v;
+	struct nb_target_cfg cfg;
+	struct nb_target t;
+	struct nb_file *f;
+
+	(void)state;
+	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
+	assert_int_equal(open_target(&t, &cfg, &f), 0);
+	assert_int_equal(nb_engine_run(&t, f, &w, NULL, &res), 0);
+	assert_int_equal(nb_engine_run(&t, f, &s, NULL, &res), 0);
+	nb_open_judge(&s, &res, &v);
+	assert_false(v.valid);
+	assert_string_equal(v.behind, "client");
+	assert_true(v.achieved_pct < 98);
+	assert_true(!strncmp(v.text, "achieved ", 9));
+	assert_non_null(strstr(v.text, ": the client fell behind ("));
+	t.ops->fclose(f);
+	nb_target_close(&t);
+}
+
+static void engine_open_refusals(void **state)
+{
+	struct nb_iospec s = { .pattern = NB_PAT_RAND, .rw = NB_RW_READ,
+			       .bs = 4096, .qd = 4, .size = 8192,
+			       .runtime_us = 10000, .rate = 100, .sources = 3 };
+	struct nb_source src = { .rate = 10, .rw = NB_RW_READ, .bs = 8192,
+				 .size = 8192 };
+	struct nb_target_cfg cfg;
+	struct nb_target t;
+	struct nb_file *f;
+
+	(void)state;
+	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
+	assert_int_equal(open_target(&t, &cfg, &f), 0);
+	/* three sources over two blocks */
+	assert_int_equal(nb_engine_run(&t, f, &s, NULL, &res), -EINVAL);
+	assert_string_equal(nb_err_last(), "target 'm': 3 sources over 8192 "
+			    "bytes: each needs at least one block of 4096 bytes");
+	/* a source's block above the spec's */
+	s.src = &src;
+	s.nsrc = 1;
+	assert_int_equal(nb_engine_run(&t, f, &s, NULL, &res), -EINVAL);
+	assert_string_equal(nb_err_last(), "target 'm': source 1's block size, "
+			    "rate or region does not fit the run (block size at "
+			    "most 4096, region inside 8192 bytes)");
+	/* bursts of no length */
+	s.src = NULL;
+	s.sources = 1;
+	s.arrival = NB_ARR_ONOFF;
+	assert_int_equal(nb_engine_run(&t, f, &s, NULL, &res), -EINVAL);
+	t.ops->fclose(f);
+	nb_target_close(&t);
+}
+
+/* ---- the open sweep's arithmetic ---- */
+
+/* M/D/1 with a 1 ms service: the mean response at RATE, in us. */
+static double md1_mean_us(double rate)
+{
+	double s = 1e-3, rho = rate * s;
+
+	return rho >= 1 ? 1e9 : 1e6 * (s + rho * s / (2 * (1 - rho)));
+}
+
+/* Run sweep SW on the M/D/1 server until it stops; the reason. */
+static int drive(struct nb_osweep *sw)
+{
+	double rate;
+	uint32_t vms;
+	int why;
+
+	while ((why = nb_osweep_next(sw, 0, &rate, &vms)) == NB_SWEEP_GO) {
+		struct nb_ostep st = { .rate = rate, .vms = vms, .offered = rate,
+				       .achieved = rate < 1000 ? rate : 1000,
+				       .valid = rate < 990, .samples = 100000 };
+
+		for (int i = 0; i < NB_SLO_NSTAT; i++)
+			st.resp[i] = md1_mean_us(rate);
+		assert_int_equal(nb_osweep_add(sw, &st), 0);
+	}
+	return why;
+}
+
+static void osweep_bisects_to_the_objective(void **state)
+{
+	struct nb_osweep sw;
+	struct nb_ocapacity c;
+	struct nb_slo slo;
+	char text[256];
+
+	(void)state;
+	assert_int_equal(nb_slo_parse("mean=2ms", &slo), 0);
+	nb_osweep_init(&sw, &slo, 1000, 0);
+	assert_int_equal(drive(&sw), NB_SWEEP_STOP_CONVERGED);
+	assert_true(sw.step[0].rate == 500);
+	assert_true(sw.n <= 7);
+	nb_osweep_answer(&sw, &c);
+	assert_true(c.found && c.interpolated && !c.lower_bound);
+	/* Pollaczek-Khinchine: 667 IOPS */
+	assert_true(fabs(c.iops - 666.7) < 15);
+	nb_ocapacity_fmt(&sw, &c, text, sizeof(text));
+	assert_true(!strncmp(text, "66", 2));
+	assert_non_null(strstr(text, " IOPS offered at mean <= 2 ms, interpolated "
+				     "between "));
+	/* populations of VMs of 50 IOPS: whole VMs, 13 meet (650), 14 break */
+	nb_osweep_init(&sw, &slo, 1000, 50);
+	drive(&sw);
+	nb_osweep_answer(&sw, &c);
+	assert_true(c.found && !c.interpolated);
+	assert_true(c.vms == 13 && c.iops == 650);
+	nb_ocapacity_fmt(&sw, &c, text, sizeof(text));
+	assert_string_equal(text, "13 VMs (650 IOPS offered) at mean <= 2 ms; "
+			    "14 VMs break it");
+}
+
+static void osweep_nothing_meets_and_lists(void **state)
+{
+	struct nb_osweep sw;
+	struct nb_ocapacity c;
+	struct nb_slo slo;
+	char text[256];
+
+	(void)state;
+	/* below the service time: every rate breaks it, halving down to X/64 */
+	assert_int_equal(nb_slo_parse("mean=500us", &slo), 0);
+	nb_osweep_init(&sw, &slo, 1000, 0);
+	assert_int_equal(drive(&sw), NB_SWEEP_STOP_SLO);
+	nb_osweep_answer(&sw, &c);
+	assert_false(c.found);
+	nb_ocapacity_fmt(&sw, &c, text, sizeof(text));
+	assert_string_equal(text, "no offered rate meets mean <= 500 us (the lowest "
+			    "tried: 16 IOPS)");
+	/* an explicit list runs as given */
+	assert_int_equal(nb_slo_parse("mean=2ms", &slo), 0);
+	nb_osweep_init(&sw, &slo, 1000, 0);
+	assert_int_equal(nb_osweep_rates_parse(&sw, "25%,50%,80%"), 0);
+	assert_int_equal(drive(&sw), NB_SWEEP_STOP_END);
+	assert_true(sw.n == 3 && sw.step[2].rate == 800);
+	assert_int_equal(nb_osweep_rates_check("400,200"), -EINVAL);
+	assert_string_equal(nb_err_last(), "invalid rates '400,200': give rising I/Os "
+			    "per second (200,400,600) or shares of the maximum "
+			    "(25%,50%,90%), or auto");
+	assert_int_equal(nb_osweep_rates_check("auto"), 0);
+	assert_int_equal(nb_osweep_rates_check("150%"), -EINVAL);
+	/* too few samples for a p99: not judged, so not met */
+	assert_int_equal(nb_slo_parse("p99=20ms", &slo), 0);
+	nb_osweep_init(&sw, &slo, 1000, 0);
+	{
+		struct nb_ostep st = { .rate = 100, .offered = 100, .achieved = 100,
+				       .valid = 1, .samples = 999 };
+
+		assert_int_equal(nb_osweep_add(&sw, &st), 0);
+		assert_false(sw.step[0].enough);
+		assert_false(sw.step[0].slo_met);
+	}
+}
+
+/* ---- a sweep's steps draw fresh offsets (no replay) ---- */
+
+static struct nb_config cfg;
+static struct nb_runplan pl;
+static volatile sig_atomic_t stop;
+
+static void set(const char *section, const char *key, const char *value)
+{
+	assert_int_equal(nb_config_override(&cfg, section, key, value, "--x"), 0);
+}
+
+/* The offsets of the reads of the first two steps of a sweep run with
+ * the settings made before: differ in their first 64. */
+static void two_steps_differ(const char *steps_key)
+{
+	struct nb_progress progress;
+	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
+			     .stop = &stop, .progress = &progress };
+	const json_t *sw;
+	size_t n1;
+
+	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
+	cfg.targets[0].ops = &nb_runner_mem;
+	cfg.targets[0].run_id = "unit";
+	set("suite", "size", "1M");
+	set("suite", "iterations", "1");
+	set("capacity", "step-time", "100ms");
+	set("capacity", "slo", "mean=10s");
+	assert_int_equal(nb_config_apply(&cfg, 0), 0);
+	assert_int_equal(nb_runplan_make(&pl, &cfg, "rand4k-read", NULL, 0), 0);
+	nb_progress_init(&progress, stderr, 1);
+	x.doc = nb_result_new("unit", "nasbench run");
+	nb_mem_faults.read_log = 1;
+	assert_int_equal(nb_exec_run(&x), NB_EXIT_OK);
+	sw = json_object_get(json_array_get(json_object_get(json_array_get(
+		json_object_get(x.doc, "results"), 0), "iterations"), 0), "sweep");
+	assert_true(json_array_size(json_object_get(sw, "steps")) >= 2);
+	/* the reads of step 1 are the first ones logged */
+	n1 = (size_t)json_integer_value(json_object_get(json_array_get(
+		json_object_get(sw, "steps"), 0), !strcmp(steps_key, "rates") ?
+		"samples" : "ios"));
+	assert_true(n1 >= 64 && nb_mem_faults.nreads >= n1 + 64);
+	assert_memory_not_equal(nb_mem_faults.reads, nb_mem_faults.reads + n1,
+				64 * sizeof(uint64_t));
+	json_decref(x.doc);
+	free(nb_mem_faults.reads);
+
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	nb_config_init(&cfg);
+	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
+	nb_mem_faults.stop = &stop;
+	stop = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	nb_config_free(&cfg);
+	free(nb_mem_faults.removed);
+	nb_mem_faults.removed = NULL;
+	return 0;
+}
+
+static void open_sweep_steps_draw_fresh_offsets(void **state)
+{
+	(void)state;
+	set("capacity", "rates", "2000,4000");
+	two_steps_differ("rates");
+}
+
+static void closed_sweep_steps_draw_fresh_offsets(void **state)
+{
+	(void)state;
+	set("capacity", "steps", "1,2");
+	two_steps_differ("steps");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(arrival_processes),
+		cmocka_unit_test(arrival_refusals),
+		cmocka_unit_test(rate_and_burst_parse),
+		cmocka_unit_test(engine_open_loop),
+		cmocka_unit_test(engine_client_behind),
+		cmocka_unit_test(engine_open_refusals),
+		cmocka_unit_test(osweep_bisects_to_the_objective),
+		cmocka_unit_test(osweep_nothing_meets_and_lists),
+		cmocka_unit_test_setup_teardown(open_sweep_steps_draw_fresh_offsets,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(closed_sweep_steps_draw_fresh_offsets,
+						setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
