@@ -65,81 +65,187 @@ static void bar_rows_free(struct bar_rows *br)
 	free(br->wls), free(br->ms), free(br->labels);
 }
 
-/* Bars of the rows BR x configurations (series); LOGY, or a log axis
- * anyway when the figures are decades apart. */
+static void panel_names(const struct nb_report *r, const char *key, size_t c,
+			char *panel, size_t plen, char *series, size_t slen);
+
+/* The index of NAME in NAMES (N of them), added when new. */
+static size_t name_index(char **names, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	names[*n] = strdup(name);
+	return (*n)++;
+}
+
+/* The bars being gathered: a group per workload (and figure), a series
+ * per target and configuration; medians, lows and highs by group x
+ * series. */
+struct bar_set {
+	char **groups, **series;
+	size_t ng, ns, cap_s;
+	double *v, *lo, *hi;
+};
+
+/* Row ROW of BR, configuration C: the row's group (its label with the
+ * target taken out) and series (the target, and the configuration when
+ * there are several; else the configuration). */
+static void bar_place(const struct nb_report *r, const struct bar_rows *br,
+		      size_t row, size_t c, struct bar_set *bs, size_t *g, size_t *s)
+{
+	char panel[300], series[300], group[600];
+	const char *key = br->wls[row], *label = br->labels[row];
+
+	panel_names(r, key, c, panel, sizeof(panel), series, sizeof(series));
+	if (!strncmp(label, key, strlen(key)))
+		snprintf(group, sizeof(group), "%s%s", panel, label + strlen(key));
+	else
+		snprintf(group, sizeof(group), "%s", label);
+	*g = name_index(bs->groups, &bs->ng, group);
+	*s = name_index(bs->series, &bs->ns, series);
+}
+
+static void bar_set_free(struct bar_set *bs)
+{
+	for (size_t i = 0; i < bs->ng; i++)
+		free(bs->groups[i]);
+	for (size_t i = 0; i < bs->ns; i++)
+		free(bs->series[i]);
+	free(bs->groups), free(bs->series), free(bs->v), free(bs->lo), free(bs->hi);
+}
+
+/* Every row x configuration into BS; the least and most median. */
+static void bar_fill(struct nb_report *r, const struct bar_rows *br,
+		     struct bar_set *bs, double *vmin, double *vmax)
+{
+	size_t cells = (br->n + 1) * (r->ncfg + 1);
+
+	bs->groups = calloc(br->n + 1, sizeof(char *));
+	bs->series = calloc(cells, sizeof(char *));
+	bs->v = malloc((br->n + 1) * cells * sizeof(double));
+	bs->lo = malloc((br->n + 1) * cells * sizeof(double));
+	bs->hi = malloc((br->n + 1) * cells * sizeof(double));
+	bs->cap_s = cells;
+	for (size_t k = 0; k < (br->n + 1) * cells; k++)
+		bs->v[k] = bs->lo[k] = bs->hi[k] = NAN;
+	*vmin = INFINITY, *vmax = 0;
+	for (size_t row = 0; row < br->n; row++) {
+		const struct nb_metric *d = nb_metric_find(br->ms[row]);
+
+		for (size_t c = 0; c < r->ncfg; c++) {
+			size_t n = nb_report_pool(r, &r->cfgs[c], br->wls[row], br->ms[row]);
+			size_t g, s, k;
+			struct nb_summary sum;
+
+			if (!n)
+				continue;
+			bar_place(r, br, row, c, bs, &g, &s);
+			nb_stats_summary(r->v, n, &sum);
+			k = g * bs->cap_s + s;
+			bs->v[k] = sum.median * d->show_scale;
+			bs->lo[k] = sum.min * d->show_scale;
+			bs->hi[k] = sum.max * d->show_scale;
+			*vmin = fmin(*vmin, bs->v[k]);
+			*vmax = fmax(*vmax, bs->v[k]);
+		}
+	}
+}
+
+/* Bars of the rows BR: a group per workload (a target's share of a
+ * workload key goes to the series), a colour per target and configuration;
+ * none when every median is zero or all are the same (a chart of equal
+ * bars says nothing the tables do not).  LOGY, or a log axis anyway when
+ * the medians are decades apart (said on the axis). */
 static int bars(struct nb_report *r, const char *dir, const char *name,
 		const char *title, const char *ylabel, int logy,
 		const struct bar_rows *br)
 {
-	size_t ns = r->ncfg, used = 0;
-	const char **rows = calloc(br->n + 1, sizeof(*rows));
-	const char **series = calloc(ns, sizeof(*series));
-	double *v = calloc(br->n * ns + 1, sizeof(*v));
-	double *lo = calloc(br->n * ns + 1, sizeof(*v)), *hi = calloc(br->n * ns + 1, sizeof(*v));
-	double vmin = INFINITY, vmax = 0;
+	struct bar_set bs = { 0 };
+	double vmin, vmax, pos = INFINITY;
+	double *v, *lo, *hi;
 	char yl[128];
 	int rc = 0;
 
-	for (size_t s = 0; s < ns; s++)
-		series[s] = r->cfgs[s].name;
-	for (size_t row = 0; row < br->n; row++) {
-		const struct nb_metric *d = nb_metric_find(br->ms[row]);
-		int any = 0;
-
-		for (size_t s = 0; s < ns; s++) {
-			size_t n = nb_report_pool(r, &r->cfgs[s], br->wls[row], br->ms[row]);
-			size_t k = used * ns + s;
-			struct nb_summary sum;
-
-			nb_stats_summary(r->v, n, &sum);
-			v[k] = n ? sum.median * d->show_scale : NAN;
-			lo[k] = n ? sum.min * d->show_scale : NAN;
-			hi[k] = n ? sum.max * d->show_scale : NAN;
-			any |= n > 0;
-			if (n && v[k] > 0)
-				vmin = fmin(vmin, v[k]), vmax = fmax(vmax, v[k]);
-		}
-		if (any)
-			rows[used++] = br->labels[row];
+	bar_fill(r, br, &bs, &vmin, &vmax);
+	for (size_t k = 0; k < bs.ng * bs.cap_s; k++)
+		if (bs.v[k] > 0)
+			pos = fmin(pos, bs.v[k]);
+	if (!bs.ng || vmax <= 0 || (bs.ng * bs.ns > 1 && vmax - vmin <= 1e-9 * vmax)) {
+		bar_set_free(&bs);
+		return 0;
 	}
 	/* figures decades apart (5 k and 400 k IOPS): a log axis, or the
 	 * small bars vanish */
-	if (!logy && vmax > 0 && vmax / vmin >= 30) {
+	if (logy || (isfinite(pos) && vmax / pos >= 30)) {
 		logy = 1;
 		snprintf(yl, sizeof(yl), "%s (log scale)", ylabel);
 		ylabel = yl;
 	}
-	if (used) {
-		struct nb_bars b = { name, title, ylabel, logy, used, ns, rows,
-				     series, v, lo, hi, NULL };
+	v = calloc(bs.ng * bs.ns + 1, sizeof(double));
+	lo = calloc(bs.ng * bs.ns + 1, sizeof(double));
+	hi = calloc(bs.ng * bs.ns + 1, sizeof(double));
+	for (size_t g = 0; g < bs.ng; g++)
+		for (size_t s = 0; s < bs.ns; s++) {
+			v[g * bs.ns + s] = bs.v[g * bs.cap_s + s];
+			lo[g * bs.ns + s] = bs.lo[g * bs.cap_s + s];
+			hi[g * bs.ns + s] = bs.hi[g * bs.cap_s + s];
+		}
+	struct nb_bars b = { name, title, ylabel, logy, bs.ng, bs.ns,
+			     (const char *const *)bs.groups,
+			     (const char *const *)bs.series, v, lo, hi, NULL };
 
-		rc = nb_chart_bars(dir, &b);
-		if (!rc)
-			add_chart(r, name, title, -1);
-	}
-	free(rows), free(series), free(v), free(lo), free(hi);
+	rc = nb_chart_bars(dir, &b);
+	if (!rc)
+		add_chart(r, name, title, -1);
+	free(v), free(lo), free(hi);
+	bar_set_free(&bs);
 	return rc;
 }
 
-/* One metric M across every workload. */
+/* The access pattern of workload key WL ("seq", "rand"; "" when its
+ * spec says none), from its first entry. */
+static const char *wl_pattern(const struct nb_report *r, const char *wl)
+{
+	for (size_t c = 0; c < r->ncfg; c++) {
+		const char *p = NULL;
+
+		NB_REPORT_FOR_ENTRIES(r, &r->cfgs[c], wl, e, {
+			if (!p)
+				p = nb_jstr(json_object_get(e, "spec"), "pattern");
+		});
+		if (p)
+			return p;
+	}
+	return "";
+}
+
+/* One metric M across the workloads: those whose pattern is not SKIP
+ * (throughput for the sequential ones, IOPS for the random ones: each
+ * chart on a scale that makes sense for what it holds; NULL: all). */
 static int bars_across(struct nb_report *r, const char *dir, const char *m,
-		       const char *title, int logy)
+		       const char *title, int logy, const char *skip,
+		       const char *title_skipped)
 {
 	size_t nw = json_array_size(r->wls);
 	struct bar_rows br = { 0, calloc(nw + 1, sizeof(char *)),
 			       calloc(nw + 1, sizeof(char *)),
 			       calloc(nw + 1, sizeof(char *)) };
-	char name[64], yl[128];
+	char name[64];
 	int rc;
 
 	for (size_t w = 0; w < nw; w++) {
-		br.wls[br.n] = json_string_value(json_array_get(r->wls, w));
+		const char *wl = json_string_value(json_array_get(r->wls, w));
+
+		if (skip && !strcmp(wl_pattern(r, wl), skip)) {
+			title = title_skipped;  /* said in the title */
+			continue;
+		}
+		br.wls[br.n] = wl;
 		br.ms[br.n] = strdup(m);
-		br.labels[br.n++] = strdup(br.wls[w]);
+		br.labels[br.n++] = strdup(wl);
 	}
 	snprintf(name, sizeof(name), "bars_%s", m);
-	snprintf(yl, sizeof(yl), "%s%s", nb_metric_find(m)->label, logy ? " (log)" : "");
-	rc = bars(r, dir, name, title, yl, logy, &br);
+	rc = bars(r, dir, name, title, nb_metric_find(m)->label, logy, &br);
 	bar_rows_free(&br);
 	return rc;
 }
@@ -729,13 +835,16 @@ int nb_report_charts(struct nb_report *r, const char *dir, char ***names,
 		     size_t *n)
 {
 	int rc = bars_across(r, dir, "bw_bytes", "Throughput per workload "
-			     "(median, min-max)", 0);
+			     "(median, min-max)", 0, "rand", "Throughput of the "
+			     "sequential workloads (median, min-max)");
 
 	if (!rc)
-		rc = bars_across(r, dir, "iops", "IOPS per workload (median, min-max)", 0);
+		rc = bars_across(r, dir, "iops", "IOPS per workload (median, min-max)",
+				 0, "seq", "IOPS of the random workloads (median, "
+				 "min-max)");
 	if (!rc)
 		rc = bars_across(r, dir, "lat_p99_us", "p99 latency per workload "
-				 "(median, min-max)", 1);
+				 "(median, min-max)", 1, NULL, NULL);
 	if (!rc)
 		rc = panels(r, dir, &cdf_chart);
 	if (!rc)
