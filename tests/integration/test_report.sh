@@ -153,6 +153,17 @@ else
 	assert_json "$T/render.json" 'd["summary_top"] is not None and d["summary_bottom"] <= 800' 'd'
 	assert_json "$T/render.json" 'd["charts"] == '"$nsvg"' and d["svg_texts"] > 20 and d["min_svg_font_px"] >= 12' 'd'
 	assert_json "$T/render.json" 'd["details"] >= 5 and d["details_open"] == 0 and d["page_width"] <= 1280 and 0 < d["grid_width"] <= 1280' 'd'
+	# charts people read (issue 41): every label inside its picture as
+	# Chromium lays it out, a bar chart's key names the targets with a
+	# colour each, no chart of a figure zero everywhere (box swapped)
+	assert_json "$T/render.json" 'd["labels_outside"] == []' 'd["labels_outside"]'
+	assert_json "$T/render.json" 'all(k == ["local", "nfs", "iscsi"] for k in d["keys"].values()) and len(d["keys"]) == 3' 'd["keys"]'
+	assert_json "$T/render.json" 'all(len(set(c)) == 3 and None not in c for c in d["colours"].values())' 'd["colours"]'
+	assert_no_file "$T/demo/figures_bytes.svg"
+	for png in "$T"/demo/*.png; do     # each PNG as wide as the SVG says
+		python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); w,h=struct.unpack(">II",d[16:24]); assert 900<=w<=1200 and h>=300, (w,h)' "$png" ||
+			t_fail "$(basename "$png") has an odd size"
+	done
 	assert_file "$ROOT/build/report-first-screen.png"
 	grep -q "target: local wins" "$T/demo/report.md" || grep -q "target: .* about the same" "$T/demo/report.md" ||
 		t_fail "the summary names no winner among the targets: $(sed -n '/## Summary/,/^## [^S]/p' "$T/demo/report.md")"
@@ -387,6 +398,6 @@ assert_rc 0
 [ "$(head -c 5 "$T/x.csv")" = "file," ] || t_fail "no CSV written to -o"
 run "$NB" export "$T/1.json"
 assert_rc 2
-assert_err "nasbench: say the format: --csv; see 'nasbench help export'"
+assert_err "nasbench: say one format: --csv or --openmetrics; see 'nasbench help export'"
 
 t_done
