@@ -160,6 +160,10 @@ else
 	assert_json "$T/render.json" 'all(k == ["local", "nfs", "iscsi"] for k in d["keys"].values()) and len(d["keys"]) == 3' 'd["keys"]'
 	assert_json "$T/render.json" 'all(len(set(c)) == 3 and None not in c for c in d["colours"].values())' 'd["colours"]'
 	assert_no_file "$T/demo/figures_bytes.svg"
+	# the detail tables in plain words (98.5 was "box mem%": 98.5% free)
+	grep -qF "box memory available %" "$T/demo/report.md" ||
+		t_fail "no 'box memory available %' column in report.md"
+	grep -qF "box mem%" "$T/demo/report.md" && t_fail "report.md still says 'box mem%'"
 	for png in "$T"/demo/*.png; do     # each PNG as wide as the SVG says
 		python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); w,h=struct.unpack(">II",d[16:24]); assert 900<=w<=1200 and h>=300, (w,h)' "$png" ||
 			t_fail "$(basename "$png") has an odd size"
