@@ -5,6 +5,9 @@
 #   export/   disk-backed          -> NASBENCH_NFS_URL
 #   tmpfs/    a 512 MiB tmpfs      -> NASBENCH_NFS_TMPFS_URL (sync is free)
 #   denied/   exported to nobody   (tests: access denied at MOUNT)
+#   secure/   only to clients on a reserved source port (PrivilegedPort, as
+#             Linux's 'secure' exports and FreeBSD's mountd): a client not
+#             run as root is refused -> NASBENCH_NFS_SECURE_URL
 # ganesha needs rpcbind.  Outside a namespace we use the machine's rpcbind,
 # starting one only when none answers (and then stop only that one).  Inside
 # the namespace a private rpcbind runs there, in its own mount namespace so
@@ -43,6 +46,11 @@ EXPORT {
 	Access_Type = None; Protocols = 3, 4;
 	Transports = TCP; SecType = sys; FSAL { Name = VFS; }
 	CLIENT { Clients = 192.0.2.1; Access_Type = RW; }
+}
+EXPORT {
+	Export_Id = 4; Path = $TB_NFS/secure; Pseudo = /secure;
+	Access_Type = RW; Squash = No_Root_Squash; Protocols = 3, 4;
+	Transports = TCP; SecType = sys; PrivilegedPort = true; FSAL { Name = VFS; }
 }
 LOG { Default_Log_Level = WARN; }
 EOF
@@ -100,13 +108,13 @@ tb_nfs_up() {
 		flock -u 12
 		return 0
 	fi
-	mkdir -p "$TB_NFS/export" "$TB_NFS/tmpfs" "$TB_NFS/denied"
+	mkdir -p "$TB_NFS/export" "$TB_NFS/tmpfs" "$TB_NFS/denied" "$TB_NFS/secure"
 	if ! mountpoint -q "$TB_NFS/tmpfs"; then
 		mount -t tmpfs -o "size=$TB_NFS_TMPFS_SIZE,mode=0777" nbtb-nfs "$TB_NFS/tmpfs" ||
 			tb_die "nfs: cannot mount a tmpfs on $TB_NFS/tmpfs"
 		touch "$TB_NFS/tmpfs.mounted"
 	fi
-	chmod 0777 "$TB_NFS/export" "$TB_NFS/tmpfs"
+	chmod 0777 "$TB_NFS/export" "$TB_NFS/tmpfs" "$TB_NFS/secure"
 	tb_nfs_up_rpcbind
 	tb_nfs_conf "$addr" >"$TB_NFS/ganesha.conf"
 	: >"$TB_NFS/ganesha.log"
@@ -160,4 +168,5 @@ tb_nfs_env() {
 	tb_nfs_alive "$TB_STATE/nfs-ganesha.pid" || return 0
 	echo "NASBENCH_NFS_URL=nfs://$(tb_addr)$TB_NFS/export"
 	echo "NASBENCH_NFS_TMPFS_URL=nfs://$(tb_addr)$TB_NFS/tmpfs"
+	echo "NASBENCH_NFS_SECURE_URL=nfs://$(tb_addr)$TB_NFS/secure"
 }
