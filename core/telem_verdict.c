@@ -124,17 +124,28 @@ static void cpu(const json_t *tel, const struct nb_tv_ctx *c, json_t *out)
 		return;
 	}
 	/* a local target: the box is this machine, and what keeps its
-	 * cores busy is the client itself */
-	if (c->self_user_pct >= 0 && c->self_sys_pct >= 0)
-		snprintf(split, sizeof(split), " (nasbench used %.0f%% of a core in "
-			 "user space and %.0f%% in the kernel)", c->self_user_pct,
-			 c->self_sys_pct);
+	 * cores busy is the client itself, or other work beside it when
+	 * nasbench used less than half a core */
 	snprintf(t, sizeof(t), "this machine was CPU-bound during %s iteration "
 		 "%d: its busiest core was %.0f%% busy at the median second (peak "
-		 "%.0f%%, %s); the target is local, so nasbench's threads and the "
-		 "kernel, not the disks, set the figure%s", c->workload,
-		 c->iteration, m, dnum(s, "cpu_busy_max_pct", m),
-		 core ? core : "one core", split);
+		 "%.0f%%, %s); the target is local, ", c->workload, c->iteration, m,
+		 dnum(s, "cpu_busy_max_pct", m), core ? core : "one core");
+	if (c->self_user_pct >= 0 && c->self_sys_pct >= 0) {
+		snprintf(split, sizeof(split), "nasbench used %.0f%% of a core in user "
+			 "space and %.0f%% in the kernel", c->self_user_pct,
+			 c->self_sys_pct);
+		if (c->self_user_pct + c->self_sys_pct < NB_TV_SELF_MIN_PCT)
+			snprintf(t + strlen(t), sizeof(t) - strlen(t), "and %s: other "
+				 "work on this machine kept its cores busy and set the "
+				 "figure, not the disks", split);
+		else
+			snprintf(t + strlen(t), sizeof(t) - strlen(t), "so nasbench's "
+				 "threads and the kernel, not the disks, set the figure "
+				 "(%s)", split);
+	} else {
+		snprintf(t + strlen(t), sizeof(t) - strlen(t), "so nasbench's threads "
+			 "and the kernel, not the disks, set the figure");
+	}
 	add(out, c, "cpu", t);
 }
 

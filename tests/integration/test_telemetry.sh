@@ -46,10 +46,17 @@ python3 - "$T/cpu.json" <<'PY' || t_fail "the local CPU verdict's words"
 import json, re, sys
 w = [x for x in json.load(open(sys.argv[1]))["results"][0]["warnings"] if "CPU-bound" in x]
 assert len(w) == 1, w
-assert re.fullmatch(r"this machine was CPU-bound during rand4k-read iteration 1: its busiest core was "
-                    r"\d+% busy at the median second \(peak \d+%, cpu\d+\); the target is local, so "
-                    r"nasbench's threads and the kernel, not the disks, set the figure \(nasbench used "
-                    r"\d+% of a core in user space and \d+% in the kernel\)", w[0]), w[0]
+# which of the two endings depends on nasbench's own CPU beside the
+# spinning shell (half a core or more: it set the figure; less: the
+# other work did); both name this machine
+head = (r"this machine was CPU-bound during rand4k-read iteration 1: its busiest core was "
+        r"\d+% busy at the median second \(peak \d+%, cpu\d+\); the target is local, ")
+split = r"nasbench used \d+% of a core in user space and \d+% in the kernel"
+assert (re.fullmatch(head + r"so nasbench's threads and the kernel, not the disks, set the "
+                     r"figure \(" + split + r"\)", w[0]) or
+        re.fullmatch(head + r"and " + split + r": other work on this machine kept its cores "
+                     r"busy and set the figure, not the disks", w[0])), w[0]
+print(w[0])
 PY
 if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w rand4k-read --size 16M --runtime 2s -i 1 \

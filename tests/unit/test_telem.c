@@ -189,6 +189,17 @@ static void verdicts(void **state)
 			    "figure (nasbench used 38% of a core in user space and 122% "
 			    "in the kernel)");
 	json_decref(v);
+	/* nasbench used a fifth of a core: something else kept it busy */
+	c.self_user_pct = 5.2;
+	c.self_sys_pct = 14.4;
+	v = nb_tv_judge(t, &c, NULL);
+	assert_string_equal(text_of(v, "cpu"), "this machine was CPU-bound during "
+			    "bonnie iteration 4: its busiest core was 97% busy at the "
+			    "median second (peak 100%, cpu1); the target is local, and "
+			    "nasbench used 5% of a core in user space and 14% in the "
+			    "kernel: other work on this machine kept its cores busy and "
+			    "set the figure, not the disks");
+	json_decref(v);
 	c.self_user_pct = c.self_sys_pct = -1;     /* not known: no split */
 	v = nb_tv_judge(t, &c, NULL);
 	assert_string_equal(text_of(v, "cpu"), "this machine was CPU-bound during "
