@@ -380,7 +380,8 @@ int nb_chart_panels(const char *dir, const struct nb_panels *p)
 			series_index(all, &nall, p->panel[k].series[s]);
 	}
 	w = cols * PANEL_W < W ? W : cols * PANEL_W;
-	h = rows * (PANEL_H + (int)most * 18) + 30;
+	/* the last key line clear of the bottom edge (it touched it) */
+	h = rows * (PANEL_H + (int)most * 18 + 16) + 30;
 	g.f = f = open_memstream(&g.buf, &g.len);
 	if (!f) {
 		free(all);
@@ -393,8 +394,10 @@ int nb_chart_panels(const char *dir, const struct nb_panels *p)
 	fputs("set xlabel ", f), gp_str(f, p->xlabel), fputc('\n', f);
 	fputs("set ylabel ", f), gp_str(f, p->ylabel), fputc('\n', f);
 	fputs(p->percent ? "set yrange [0:100]\n" : "set yrange [0:*]\n", f);
+	/* a label every second decade: eight decades in a 400 px panel ran
+	 * their numbers into each other ("1000001e+06") */
 	if (p->logx)
-		fputs("set logscale x\nset grid xtics\n", f);
+		fputs("set logscale x\nset grid xtics\nset xtics 100\n", f);
 	for (size_t k = 0; k < p->npanels; k++)
 		for (size_t s = 0; s < p->panel[k].nseries; s++) {
 			fprintf(f, "$p%zus%zu << EOD\n", k, s);
