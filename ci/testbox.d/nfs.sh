@@ -82,11 +82,11 @@ tb_nfs_private_run() {
 tb_nfs_up_rpcbind() {
 	if [ -f "$TB_STATE/netns" ]; then
 		tb_nfs_alive "$TB_STATE/nfs-rpcbind.pid" && return 0
-		tb_nfs_private_run rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 12>&- &
+		tb_nfs_private_run rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 </dev/null 12>&- &
 		echo $! >"$TB_STATE/nfs-rpcbind.pid"
 	else
 		tb_nfs_rpcbind_alive && return 0
-		rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 12>&- &
+		rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 </dev/null 12>&- &
 		echo $! >"$TB_STATE/nfs-rpcbind.pid"
 	fi
 	for _ in $(seq 50); do tb_nfs_rpcbind_alive && return 0; sleep 0.1; done
@@ -121,10 +121,10 @@ tb_nfs_up() {
 	if [ -f "$TB_STATE/netns" ]; then
 		tb_nfs_private_run ganesha.nfsd -F -L "$TB_NFS/ganesha.log" \
 			-f "$TB_NFS/ganesha.conf" -p "$TB_NFS/ganesha.run.pid" \
-			>/dev/null 2>&1 12>&- &
+			>/dev/null 2>&1 </dev/null 12>&- &
 	else
 		ganesha.nfsd -F -L "$TB_NFS/ganesha.log" -f "$TB_NFS/ganesha.conf" \
-			-p "$TB_NFS/ganesha.run.pid" >/dev/null 2>&1 12>&- &
+			-p "$TB_NFS/ganesha.run.pid" >/dev/null 2>&1 </dev/null 12>&- &
 	fi
 	echo $! >"$TB_STATE/nfs-ganesha.pid"
 	# ganesha listens before it registers: wait for the MOUNT service

@@ -113,7 +113,7 @@ UsePAM no
 StrictModes no
 LogLevel VERBOSE
 EOF
-/usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" &
+/usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" </dev/null >/dev/null 2>&1 &
 SSHD=$!
 at_exit "kill $SSHD 2>/dev/null; wait $SSHD 2>/dev/null"
 for _ in $(seq 100); do
