@@ -184,11 +184,14 @@ uninstall: ## remove what install put into DESTDIR/PREFIX
 	rm -f $(DESTDIR)$(PREFIX)/bin/nasbench $(DESTDIR)$(MANDIR)/nasbench.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/nasbench
 
+deb: deps ## the Debian package nasbench_VERSION_ARCH.deb (debian/, ci/deb; lintian)
+	@ci/deb
+
 clean: ## remove build output
-	rm -rf build build-san build-fuzz nasbench
+	rm -rf build build-san build-fuzz nasbench nasbench_*.deb
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' Makefile | sed 's/:.*## /\t/' | expand -t 14
 
 .PHONY: all nasbench deps unit sanitize test-build layers integration check demo \
-	lab-demo bench install uninstall clean help check-deep fuzz fuzz-build fuzz-bins fuzz-quick
+	lab-demo bench install uninstall deb clean help check-deep fuzz fuzz-build fuzz-bins fuzz-quick

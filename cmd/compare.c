@@ -11,6 +11,7 @@
 #include "../compare/compare.h"
 #include "../compare/gate.h"
 #include "../history/history.h"
+#include "../formats/openmetrics.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum fmt { F_TEXT, F_MARKDOWN, F_JSON, F_JUNIT };
+enum fmt { F_TEXT, F_MARKDOWN, F_JSON, F_JUNIT, F_OPENMETRICS };
 
 struct opts {
 	const char *gate, *output, *max_regress, *display, *bands;
@@ -53,7 +54,7 @@ static const struct nb_opt compare_opts[] = {
 	{ "allow-unsteady", 0, NULL, AT(co.allow_unsteady), "judge a steady-state "
 	  "run that did not reach\nsteady state (default: verdict not-steady, "
 	  "no gate)" },
-	{ "format", 'f', "FMT", O_FORMAT, "text (default), markdown, json, junit" },
+	{ "format", 'f', "FMT", O_FORMAT, "text (default), markdown, json, junit, openmetrics" },
 	{ "output", 'o', "FILE", AT(output), "write the report there ('-': "
 	  "stdout)" },
 	{ "color", 0, "WHEN", O_COLOR, "auto (default: on a terminal), always, "
@@ -91,9 +92,10 @@ const struct nb_usage cmd_compare_usage = {
 
 static int parse_format(const char *s, enum fmt *f)
 {
-	static const char *names[] = { "text", "markdown", "json", "junit" };
+	static const char *names[] = { "text", "markdown", "json", "junit",
+				       "openmetrics" };
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (!strcmp(s, names[i]) || (i == 1 && !strcmp(s, "md"))) {
 			*f = (enum fmt)i;
 			return 0;
@@ -118,7 +120,7 @@ static int on_option(int id, const struct nb_knob *k, char *arg, void *payload)
 	case O_LABEL: return nb_opts_label_filter(arg, o->labels, &o->nlabels, 64);
 	case O_FORMAT:
 		return parse_format(arg, &o->fmt) ? nb_opts_bad_choice("--format",
-			arg, "text|markdown|json|junit") : 0;
+			arg, "text|markdown|json|junit|openmetrics") : 0;
 	default:                 /* O_COLOR: never 0, always 1, auto -1 */
 		for (int i = 0; i < 3; i++)
 			if (!strcmp(arg, colors[i])) {
@@ -153,6 +155,7 @@ static void render(FILE *f, const struct opts *o, const json_t *doc, int color)
 	case F_MARKDOWN: nb_compare_markdown(f, doc); break;
 	case F_JSON: nb_compare_json(f, doc); break;
 	case F_JUNIT: nb_compare_junit(f, doc); break;
+	case F_OPENMETRICS: nb_openmetrics_compare(doc, f); break;
 	}
 }
 

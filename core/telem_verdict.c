@@ -108,17 +108,44 @@ static void cpu(const json_t *tel, const struct nb_tv_ctx *c, json_t *out)
 	const json_t *s = json_object_get(tel, "summary");
 	double m = median(json_object_get(json_object_get(tel, "series"),
 					  "cpu_busy_max_pct"));
-	char t[400];
+	const char *core = json_string_value(json_object_get(s, "cpu_busiest"));
+	char t[600], split[160] = "";
 
 	if (m < NB_TV_CPU_PCT)
 		return;
-	snprintf(t, sizeof(t), "the box was CPU-bound during %s iteration %d: "
-		 "its busiest core was %.0f%% busy at the median second (peak "
-		 "%.0f%%, %s); compression, checksums or the file server's "
-		 "threads, not the disks, set the figure", c->workload,
-		 c->iteration, m, dnum(s, "cpu_busy_max_pct", m),
-		 json_string_value(json_object_get(s, "cpu_busiest")) ?
-		 json_string_value(json_object_get(s, "cpu_busiest")) : "one core");
+	if (!c->local) {
+		snprintf(t, sizeof(t), "the box was CPU-bound during %s iteration %d: "
+			 "its busiest core was %.0f%% busy at the median second "
+			 "(peak %.0f%%, %s); compression, checksums or the file "
+			 "server's threads, not the disks, set the figure",
+			 c->workload, c->iteration, m, dnum(s, "cpu_busy_max_pct", m),
+			 core ? core : "one core");
+		add(out, c, "cpu", t);
+		return;
+	}
+	/* a local target: the box is this machine, and what keeps its
+	 * cores busy is the client itself, or other work beside it when
+	 * nasbench used less than half a core */
+	snprintf(t, sizeof(t), "this machine was CPU-bound during %s iteration "
+		 "%d: its busiest core was %.0f%% busy at the median second (peak "
+		 "%.0f%%, %s); the target is local, ", c->workload, c->iteration, m,
+		 dnum(s, "cpu_busy_max_pct", m), core ? core : "one core");
+	if (c->self_user_pct >= 0 && c->self_sys_pct >= 0) {
+		snprintf(split, sizeof(split), "nasbench used %.0f%% of a core in user "
+			 "space and %.0f%% in the kernel", c->self_user_pct,
+			 c->self_sys_pct);
+		if (c->self_user_pct + c->self_sys_pct < NB_TV_SELF_MIN_PCT)
+			snprintf(t + strlen(t), sizeof(t) - strlen(t), "and %s: other "
+				 "work on this machine kept its cores busy and set the "
+				 "figure, not the disks", split);
+		else
+			snprintf(t + strlen(t), sizeof(t) - strlen(t), "so nasbench's "
+				 "threads and the kernel, not the disks, set the figure "
+				 "(%s)", split);
+	} else {
+		snprintf(t + strlen(t), sizeof(t) - strlen(t), "so nasbench's threads "
+			 "and the kernel, not the disks, set the figure");
+	}
 	add(out, c, "cpu", t);
 }
 

@@ -9,7 +9,11 @@
  *              the disks read less than half the bytes the client read
  *              (the ARC's dbufs, a page cache: counters the ARC misses)
  *   cpu        the box was CPU-bound: its busiest core at >= 95% for at
- *              least half the samples (compression, checksums, nfsd)
+ *              least half the samples (compression, checksums, nfsd); on
+ *              a local target the box is this machine, and the verdict
+ *              names nasbench's threads and the kernel (with nasbench's
+ *              user and kernel CPU when known), or other work on this
+ *              machine when nasbench used under half a core
  *   slow-disk  one disk of a vdev >= 1.5x busier than the median of its
  *              peers (and at least 20% busy), and as much slower over each
  *              of its I/Os where the box tells (not a disk that only had
@@ -31,6 +35,7 @@
 #define NB_TV_CACHE_DISK_SHARE 0.5
 #define NB_TV_CACHE_MIN_BYTES (8 << 20)
 #define NB_TV_CPU_PCT 95.0
+#define NB_TV_SELF_MIN_PCT 50.0  /* nasbench's CPU under half a core: not it */
 #define NB_TV_SLOW_RATIO 1.5
 #define NB_TV_SLOW_MIN_PCT 20.0
 #define NB_TV_NET_WITHIN 0.10
@@ -42,6 +47,9 @@ struct nb_tv_ctx {
 	double figure_bytes;     /* its throughput (0: none) */
 	double read_bytes;       /* the bytes it read (0: none) */
 	double ceiling_bytes;    /* the network's ceiling (0: not measured) */
+	int local;               /* a local target: the box is this machine */
+	double self_user_pct;    /* nasbench's CPU in the iteration, % of one */
+	double self_sys_pct;     /* core, user and kernel (< 0: not known) */
 };
 
 /* The verdicts of TEL (may be NULL: only a network verdict is possible)

@@ -153,30 +153,15 @@ static int gp_end(struct gp *g, const char *dir)
 	return gp_save(g, dir);
 }
 
-int nb_chart_bars(const char *dir, const struct nb_bars *b)
-{
-	struct gp g;
-	FILE *f;
-	/* a bar is about 12 pixels: wide enough for every configuration */
-	int rc = gp_begin(&g, b->name, b->title, b->ylabel, b->nseries,
-			  150 + (int)(b->nrows * (b->nseries + 1)) * 12);
+#define CHAR_PX 7.5                /* a character of FONT, roughly */
+#define BAR_PX 14                  /* a horizontal bar, pixels */
+#define KEY_PX 200                 /* a key entry: its sample and name */
 
-	if (rc)
-		return rc;
-	f = g.f;
-	fputs("set style data histograms\n"
-	      "set style histogram errorbars gap 1 lw 1\n"
-	      "set style fill solid 0.8 border -1\n"
-	      "set xtics noenhanced rotate by -20\n", f);
-	fputs(b->logy ? "set logscale y\n" : "set yrange [0:*]\n", f);
-	if (b->xlabel)
-		fputs("set xlabel ", f), gp_str(f, b->xlabel), fputc('\n', f);
-	fputs("$data << EOD\n\"x\"", f);
-	for (size_t s = 0; s < b->nseries; s++) {
-		fputc(' ', f), gp_str(f, b->series[s]);
-		fputs(" \"lo\" \"hi\"", f);
-	}
-	fputc('\n', f);
+/* The data block: a line per row, its label then value, low, high per
+ * series. */
+static void bars_data(FILE *f, const struct nb_bars *b)
+{
+	fputs("$data << EOD\n", f);
 	for (size_t r = 0; r < b->nrows; r++) {
 		gp_str(f, b->rows[r]);
 		for (size_t s = 0; s < b->nseries; s++) {
@@ -188,9 +173,122 @@ int nb_chart_bars(const char *dir, const struct nb_bars *b)
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "EOD\nplot for [i=0:%zu] $data using 2+3*i:3+3*i:4+3*i:xtic(1) "
-		"title columnheader(2+3*i)\n", b->nseries - 1);
+	fputs("EOD\n", f);
+}
+
+/* The longest row label, in characters. */
+static size_t longest(const struct nb_bars *b)
+{
+	size_t m = 0;
+
+	for (size_t r = 0; r < b->nrows; r++)
+		m = strlen(b->rows[r]) > m ? strlen(b->rows[r]) : m;
+	return m;
+}
+
+/* Vertical bars: a cluster per row, its label level under it (wide
+ * enough: nb_chart_bars chose so), a colour per series. */
+static int bars_vertical(const char *dir, const struct nb_bars *b, int width)
+{
+	struct gp g;
+	FILE *f;
+	int rc = gp_begin(&g, b->name, b->title, b->ylabel, b->nseries, width);
+
+	if (rc)
+		return rc;
+	f = g.f;
+	fputs("set style data histograms\n"
+	      "set style histogram errorbars gap 1 lw 1\n"
+	      "set style fill solid 0.8 border -1\n"
+	      "set xtics noenhanced nomirror scale 0\n", f);
+	fputs(b->logy ? "set logscale y\n" : "set yrange [0:*]\n", f);
+	if (b->xlabel)
+		fputs("set xlabel ", f), gp_str(f, b->xlabel), fputc('\n', f);
+	bars_data(f, b);
+	fputs("plot", f);
+	for (size_t s = 0; s < b->nseries; s++) {
+		fprintf(f, "%s $data using %zu:%zu:%zu:xtic(1) lt %zu title ", s ? "," : "",
+			2 + 3 * s, 3 + 3 * s, 4 + 3 * s, s + 1);
+		gp_str(f, b->series[s]);
+	}
+	fputc('\n', f);
 	return gp_end(&g, dir);
+}
+
+/* Horizontal bars: a row's cluster on its own line, the label at the
+ * left (gnuplot makes the margin as wide as the longest), the values
+ * across; the first row on top. */
+static int bars_horizontal(const char *dir, const struct nb_bars *b)
+{
+	size_t per = b->nseries + 1;     /* a cluster and its gap */
+	double floor_x = 0, lo = INFINITY;
+	struct gp g;
+	FILE *f;
+	int below, krows;
+
+	for (size_t k = 0; k < b->nrows * b->nseries; k++)
+		if (b->v[k] > 0)
+			lo = fmin(lo, b->lo && b->lo[k] > 0 ? b->lo[k] : b->v[k]);
+	if (b->logy && isfinite(lo))     /* bars rise from a decade below */
+		floor_x = pow(10, floor(log10(lo)));
+	g = (struct gp){ .name = b->name };
+	g.f = f = open_memstream(&g.buf, &g.len);
+	if (!f)
+		return nb_err(-ENOMEM, "out of memory");
+	/* the picture as tall as its bars, the key below them */
+	size_for(b->nseries, WMAX, &g.w, &g.h, &below);
+	g.h += (int)(b->nrows * per) * BAR_PX - (H - 160);
+	fprintf(f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and %s.svg\n"
+		"set terminal pngcairo size %d,%d noenhanced font \"" FONT "\"\n"
+		"set output '%s.png'\n", b->name, b->name, b->name, g.w, g.h, b->name);
+	fputs("set title ", f), gp_str(f, b->title), fputs(" noenhanced\n", f);
+	fputs("set xlabel ", f), gp_str(f, b->ylabel), fputc('\n', f);
+	/* the key centred on the picture under the axis (under the plot,
+	 * past the long labels' margin, it ran off the right edge), and a
+	 * right margin for the last tick's number */
+	krows = (int)((b->nseries * KEY_PX + (size_t)g.w - 41) / (size_t)(g.w - 40));
+	fprintf(f, "set datafile missing \"?\"\nset grid xtics\nset rmargin 6\n"
+		"set key at screen 0.5, screen 0.01 center bottom horizontal "
+		"noenhanced\nset bmargin at screen %.4f\n",
+		(double)(krows * 18 + 62) / g.h);
+	colors(f, b->nseries);
+	fputs("set style fill solid 0.8 border -1\nset ytics nomirror scale 0 (", f);
+	for (size_t r = 0; r < b->nrows; r++) {
+		fputs(r ? ", " : "", f), gp_str(f, b->rows[r]);
+		fprintf(f, " %g", (double)(r * per) + (double)(b->nseries - 1) / 2);
+	}
+	/* the first row on top */
+	fprintf(f, ")\nset yrange [%g:%g]\n", (double)(b->nrows * per) - 1.3, -0.7);
+	fputs(b->logy ? "set logscale x\n" : "set xrange [0:*]\n", f);
+	bars_data(f, b);
+	fputs("plot", f);
+	for (size_t s = 0; s < b->nseries; s++) {
+		size_t c = 2 + 3 * s;
+
+		fprintf(f, "%s $data using %zu:($0*%zu+%zu):(%g):%zu:($0*%zu+%zu-0.4):"
+			"($0*%zu+%zu+0.4) with boxxyerror lt %zu title ", s ? "," : "",
+			c, per, s, floor_x, c, per, s, per, s, s + 1);
+		gp_str(f, b->series[s]);
+		fprintf(f, ", $data using %zu:($0*%zu+%zu):%zu:%zu with xerrorbars "
+			"lc rgb \"black\" pt 0 notitle", c, per, s, c + 1, c + 2);
+	}
+	fputc('\n', f);
+	return gp_end(&g, dir);
+}
+
+int nb_chart_bars(const char *dir, const struct nb_bars *b)
+{
+	/* a bar is about 12 pixels: wide enough for every configuration */
+	int width = 150 + (int)(b->nrows * (b->nseries + 1)) * 12;
+	/* gnuplot gives each cluster 1/(rows + 1) of the plot: as wide as
+	 * the longest label, or the bars on their side when even the widest
+	 * picture has no room for it (none cut, none slanted over its
+	 * neighbours) */
+	int need = 150 + (int)((double)(b->nrows + 1) * ((double)longest(b) * CHAR_PX + 16));
+
+	if (need > WMAX)
+		return bars_horizontal(dir, b);
+	return bars_vertical(dir, b, need > width ? need : width);
 }
 
 int nb_chart_lines(const char *dir, const struct nb_lines *l)
@@ -282,7 +380,8 @@ int nb_chart_panels(const char *dir, const struct nb_panels *p)
 			series_index(all, &nall, p->panel[k].series[s]);
 	}
 	w = cols * PANEL_W < W ? W : cols * PANEL_W;
-	h = rows * (PANEL_H + (int)most * 18) + 30;
+	/* the last key line clear of the bottom edge (it touched it) */
+	h = rows * (PANEL_H + (int)most * 18 + 16) + 30;
 	g.f = f = open_memstream(&g.buf, &g.len);
 	if (!f) {
 		free(all);
@@ -295,8 +394,10 @@ int nb_chart_panels(const char *dir, const struct nb_panels *p)
 	fputs("set xlabel ", f), gp_str(f, p->xlabel), fputc('\n', f);
 	fputs("set ylabel ", f), gp_str(f, p->ylabel), fputc('\n', f);
 	fputs(p->percent ? "set yrange [0:100]\n" : "set yrange [0:*]\n", f);
+	/* a label every second decade: eight decades in a 400 px panel ran
+	 * their numbers into each other ("1000001e+06") */
 	if (p->logx)
-		fputs("set logscale x\nset grid xtics\n", f);
+		fputs("set logscale x\nset grid xtics\nset xtics 100\n", f);
 	for (size_t k = 0; k < p->npanels; k++)
 		for (size_t s = 0; s < p->panel[k].nseries; s++) {
 			fprintf(f, "$p%zus%zu << EOD\n", k, s);

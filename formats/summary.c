@@ -440,12 +440,21 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 	nb_summary_fig(c[0].wv, metric, a, sizeof(a));
 	nb_summary_fig(c[0].rv, metric, b, sizeof(b));
 	if (same == nc) {
+		char within[64];
+
 		order = 1;
 		if (nc == 1 && c[0].nvals > 2)
 			rank_text(&c[0], metric, mw, sizeof(mw));
+		/* the band is the runs' own spread when it is wider than
+		 * SAME_PCT: then it is the noise that hides a difference */
+		if (c[0].noise > SAME_PCT + 0.5)
+			snprintf(within, sizeof(within), "within the noise, ±%.0f%%",
+				 c[0].noise);
+		else
+			snprintf(within, sizeof(within), "within %.0f%%", c[0].noise);
 		nb_summary_add(s->lines, "winner", "info", "%s %s and %s about the "
-			       "same (within %.0f%%: %s vs %s %s%s)%s%s%s", lead, c[0].win,
-			       c[0].run, c[0].noise, a, b, unit, where,
+			       "same (%s: %s vs %s %s%s)%s%s%s", lead, c[0].win,
+			       c[0].run, within, a, b, unit, where,
 			       nc == 1 && c[0].nvals > 2 ? "; the others take " : "",
 			       nc == 1 && c[0].nvals > 2 ? strchr(mw, ',') + 2 : "",
 			       nc == 1 && c[0].nvals > 2 ? " the time" : "");

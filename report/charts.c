@@ -18,28 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_standard(const char *m)
-{
-	return !strcmp(m, "bw_bytes") || !strcmp(m, "iops") ||
-	       !strcmp(m, "seconds") || !strncmp(m, "lat_", 4);
-}
-
-/* The unit group of a non-standard metric: the table's unit, else the
- * name's last '_' part ("put_block_kps" -> "kps"). */
-static const char *unit_group(const char *m)
-{
-	const struct nb_metric *d = nb_metric_find(m);
-	const char *u = strrchr(m, '_');
-
-	if (!strcmp(d->unit, "bytes/s"))
-		return "MB/s";   /* every bytes/s figure is shown in MB/s */
-	if (d->unit[0])
-		return d->unit;
-	return u ? u + 1 : m;
-}
-
-static int add_chart(struct nb_report *r, const char *name, const char *title,
-		     int wl)
+int nb_report_add_chart(struct nb_report *r, const char *name, const char *title,
+			int wl)
 {
 	struct nb_report_chart *c;
 
@@ -49,99 +29,6 @@ static int add_chart(struct nb_report *r, const char *name, const char *title,
 	snprintf(c->title, sizeof(c->title), "%s", title);
 	c->workload = wl;
 	return 0;
-}
-
-/* The rows of a bar chart: workload WLS[i]'s metric MS[i], labelled
- * LABELS[i]; one bar per configuration. */
-struct bar_rows {
-	size_t n;
-	const char **wls, **ms, **labels;
-};
-
-static void bar_rows_free(struct bar_rows *br)
-{
-	for (size_t i = 0; i < br->n; i++)
-		free((char *)br->labels[i]), free((char *)br->ms[i]);
-	free(br->wls), free(br->ms), free(br->labels);
-}
-
-/* Bars of the rows BR x configurations (series); LOGY, or a log axis
- * anyway when the figures are decades apart. */
-static int bars(struct nb_report *r, const char *dir, const char *name,
-		const char *title, const char *ylabel, int logy,
-		const struct bar_rows *br)
-{
-	size_t ns = r->ncfg, used = 0;
-	const char **rows = calloc(br->n + 1, sizeof(*rows));
-	const char **series = calloc(ns, sizeof(*series));
-	double *v = calloc(br->n * ns + 1, sizeof(*v));
-	double *lo = calloc(br->n * ns + 1, sizeof(*v)), *hi = calloc(br->n * ns + 1, sizeof(*v));
-	double vmin = INFINITY, vmax = 0;
-	char yl[128];
-	int rc = 0;
-
-	for (size_t s = 0; s < ns; s++)
-		series[s] = r->cfgs[s].name;
-	for (size_t row = 0; row < br->n; row++) {
-		const struct nb_metric *d = nb_metric_find(br->ms[row]);
-		int any = 0;
-
-		for (size_t s = 0; s < ns; s++) {
-			size_t n = nb_report_pool(r, &r->cfgs[s], br->wls[row], br->ms[row]);
-			size_t k = used * ns + s;
-			struct nb_summary sum;
-
-			nb_stats_summary(r->v, n, &sum);
-			v[k] = n ? sum.median * d->show_scale : NAN;
-			lo[k] = n ? sum.min * d->show_scale : NAN;
-			hi[k] = n ? sum.max * d->show_scale : NAN;
-			any |= n > 0;
-			if (n && v[k] > 0)
-				vmin = fmin(vmin, v[k]), vmax = fmax(vmax, v[k]);
-		}
-		if (any)
-			rows[used++] = br->labels[row];
-	}
-	/* figures decades apart (5 k and 400 k IOPS): a log axis, or the
-	 * small bars vanish */
-	if (!logy && vmax > 0 && vmax / vmin >= 30) {
-		logy = 1;
-		snprintf(yl, sizeof(yl), "%s (log scale)", ylabel);
-		ylabel = yl;
-	}
-	if (used) {
-		struct nb_bars b = { name, title, ylabel, logy, used, ns, rows,
-				     series, v, lo, hi, NULL };
-
-		rc = nb_chart_bars(dir, &b);
-		if (!rc)
-			add_chart(r, name, title, -1);
-	}
-	free(rows), free(series), free(v), free(lo), free(hi);
-	return rc;
-}
-
-/* One metric M across every workload. */
-static int bars_across(struct nb_report *r, const char *dir, const char *m,
-		       const char *title, int logy)
-{
-	size_t nw = json_array_size(r->wls);
-	struct bar_rows br = { 0, calloc(nw + 1, sizeof(char *)),
-			       calloc(nw + 1, sizeof(char *)),
-			       calloc(nw + 1, sizeof(char *)) };
-	char name[64], yl[128];
-	int rc;
-
-	for (size_t w = 0; w < nw; w++) {
-		br.wls[br.n] = json_string_value(json_array_get(r->wls, w));
-		br.ms[br.n] = strdup(m);
-		br.labels[br.n++] = strdup(br.wls[w]);
-	}
-	snprintf(name, sizeof(name), "bars_%s", m);
-	snprintf(yl, sizeof(yl), "%s%s", nb_metric_find(m)->label, logy ? " (log)" : "");
-	rc = bars(r, dir, name, title, yl, logy, &br);
-	bar_rows_free(&br);
-	return rc;
 }
 
 /* What PICK finds in the iteration of C for WL whose METRIC is nearest
@@ -410,7 +297,7 @@ static int curve_chart(struct nb_report *r, const char *dir, const char *wl,
 
 		rc = nb_chart_curve(dir, &k);
 		if (!rc)
-			add_chart(r, name, title, wl_index);
+			nb_report_add_chart(r, name, title, wl_index);
 	}
 	for (size_t i = 0; i < ns; i++)
 		free(x[i]), free(y[i]);
@@ -504,8 +391,8 @@ static const struct cfg_chart cdf_chart = {
 
 /* Workload key KEY's panel name (the workload, without its target) and
  * its series' name in the panel: the target and/or the configuration. */
-static void panel_names(const struct nb_report *r, const char *key, size_t c,
-			char *panel, size_t plen, char *series, size_t slen)
+void nb_report_panel_names(const struct nb_report *r, const char *key, size_t c,
+			    char *panel, size_t plen, char *series, size_t slen)
 {
 	const char *slash = r->by_target ? strrchr(key, '/') : NULL;
 
@@ -579,7 +466,7 @@ static int panels(struct nb_report *r, const char *dir, const struct cfg_chart *
 
 			if (!n)
 				continue;
-			panel_names(r, key, c, pn, sizeof(pn), sn, sizeof(sn));
+			nb_report_panel_names(r, key, c, pn, sizeof(pn), sn, sizeof(sn));
 			l = panel_of(&ps, pn);
 			((size_t *)l->n)[l->nseries] = n;
 			((double **)l->x)[l->nseries] = x;
@@ -595,7 +482,7 @@ static int panels(struct nb_report *r, const char *dir, const struct cfg_chart *
 
 		rc = nb_chart_panels(dir, &p);
 		if (!rc)
-			add_chart(r, name, title, -1);
+			nb_report_add_chart(r, name, title, -1);
 	}
 	panel_set_free(&ps);
 	return rc;
@@ -638,7 +525,7 @@ static void box_panel(const struct nb_report *r, struct panel_set *ps,
 	}
 	if (!ns)
 		return;
-	panel_names(r, key, c, pn, sizeof(pn), sn, sizeof(sn));
+	nb_report_panel_names(r, key, c, pn, sizeof(pn), sn, sizeof(sn));
 	if (r->ncfg > 1 || r->by_target)
 		snprintf(title, sizeof(title), "%s (%s)", pn, sn);
 	else
@@ -676,7 +563,7 @@ static int box_panels(struct nb_report *r, const char *dir)
 
 		rc = nb_chart_panels(dir, &p);
 		if (!rc)
-			add_chart(r, "box_all", title, -1);
+			nb_report_add_chart(r, "box_all", title, -1);
 	}
 	panel_set_free(&ps);
 	return rc;
@@ -698,90 +585,20 @@ static int curve_charts(struct nb_report *r, const char *dir)
 	return rc;
 }
 
-/* One chart of the figures of unit group G, every workload's. */
-static int unit_chart(struct nb_report *r, const char *dir, const char *g)
-{
-	size_t nw = json_array_size(r->wls), cap = 16;
-	struct bar_rows br = { 0, calloc(cap, sizeof(char *)), calloc(cap, sizeof(char *)),
-			       calloc(cap, sizeof(char *)) };
-	char name[96], title[160], gs[64];
-	int rc;
-
-	for (size_t w = 0; w < nw; w++) {
-		const char *wl = json_string_value(json_array_get(r->wls, w));
-		size_t nm;
-		const char **ms = nb_report_metrics(r, wl, &nm);
-
-		for (size_t i = 0; i < nm; i++) {
-			char label[300];
-
-			if (is_standard(ms[i]) || strcmp(unit_group(ms[i]), g) ||
-			    nb_metric_find(ms[i])->better == NB_NEITHER)
-				continue;
-			if (br.n + 1 >= cap) {
-				cap *= 2;
-				br.wls = realloc(br.wls, cap * sizeof(char *));
-				br.ms = realloc(br.ms, cap * sizeof(char *));
-				br.labels = realloc(br.labels, cap * sizeof(char *));
-			}
-			snprintf(label, sizeof(label), "%s: %s", wl, nb_metric_find(ms[i])->label);
-			br.wls[br.n] = wl;
-			br.ms[br.n] = strdup(ms[i]);
-			br.labels[br.n++] = strdup(label);
-		}
-		nb_report_names_free(ms, nm);
-	}
-	nb_chart_slug(gs, sizeof(gs), g);
-	snprintf(name, sizeof(name), "figures_%s", gs);
-	snprintf(title, sizeof(title), "Other figures in %s (median, min-max)", g);
-	rc = bars(r, dir, name, title, g, !strcmp(g, "us"), &br);
-	bar_rows_free(&br);
-	return rc;
-}
-
-/* The other figures (bonnie's phases, xz's ratio...) one chart per unit,
- * a bar per workload and figure, while the budget lasts. */
-static int unit_charts(struct nb_report *r, const char *dir)
-{
-	size_t nw = json_array_size(r->wls), ng = 0;
-	char groups[64][64];
-	int rc = 0;
-
-	for (size_t w = 0; w < nw; w++) {
-		size_t nm;
-		const char **ms = nb_report_metrics(r, json_string_value(
-			json_array_get(r->wls, w)), &nm);
-
-		for (size_t i = 0; i < nm; i++) {
-			const char *g = unit_group(ms[i]);
-			size_t d;
-
-			for (d = 0; d < ng && strcmp(groups[d], g); d++)
-				;
-			/* a figure with no better direction (a verdict, a
-			 * count, CPU time) is in the tables, not charted */
-			if (!is_standard(ms[i]) && d == ng && ng < 64 &&
-			    nb_metric_find(ms[i])->better != NB_NEITHER)
-				snprintf(groups[ng++], sizeof(groups[0]), "%s", g);
-		}
-		nb_report_names_free(ms, nm);
-	}
-	for (size_t g = 0; g < ng && !rc && r->ncharts < NB_REPORT_MAX_CHARTS; g++)
-		rc = unit_chart(r, dir, groups[g]);
-	return rc;
-}
-
 int nb_report_charts(struct nb_report *r, const char *dir, char ***names,
 		     size_t *n)
 {
-	int rc = bars_across(r, dir, "bw_bytes", "Throughput per workload "
-			     "(median, min-max)", 0);
+	int rc = nb_report_bars_across(r, dir, "bw_bytes", "Throughput per workload "
+			     "(median, min-max)", 0, "rand", "Throughput of the "
+			     "sequential workloads (median, min-max)");
 
 	if (!rc)
-		rc = bars_across(r, dir, "iops", "IOPS per workload (median, min-max)", 0);
+		rc = nb_report_bars_across(r, dir, "iops", "IOPS per workload (median, min-max)",
+				 0, "seq", "IOPS of the random workloads (median, "
+				 "min-max)");
 	if (!rc)
-		rc = bars_across(r, dir, "lat_p99_us", "p99 latency per workload "
-				 "(median, min-max)", 1);
+		rc = nb_report_bars_across(r, dir, "lat_p99_us", "p99 latency per workload "
+				 "(median, min-max)", 1, NULL, NULL);
 	if (!rc)
 		rc = panels(r, dir, &cdf_chart);
 	if (!rc)
@@ -791,7 +608,7 @@ int nb_report_charts(struct nb_report *r, const char *dir, char ***names,
 	if (!rc)
 		rc = curve_charts(r, dir);
 	if (!rc)
-		rc = unit_charts(r, dir);
+		rc = nb_report_unit_charts(r, dir);
 	*n = r->ncharts;
 	*names = calloc(r->ncharts + 1, sizeof(**names));
 	for (size_t i = 0; i < r->ncharts; i++)

@@ -97,6 +97,23 @@ const char **nb_report_metrics(const struct nb_report *r, const char *wl,
 			       size_t *n);
 void nb_report_names_free(const char **names, size_t n);
 
+/* charts.c: a chart written, into R's list (WL: its workload's index, -1
+ * across workloads); workload key KEY's panel name (the workload without
+ * its target) and configuration C's series name there (the target and/or
+ * the configuration). */
+int nb_report_add_chart(struct nb_report *r, const char *name, const char *title,
+			int wl);
+void nb_report_panel_names(const struct nb_report *r, const char *key, size_t c,
+			    char *panel, size_t plen, char *series, size_t slen);
+
+/* bars.c: metric M across the workloads whose access pattern is not SKIP
+ * (NULL: all; TITLE_SKIPPED when one was left out), and the other figures
+ * one chart per unit.  0 or -errno. */
+int nb_report_bars_across(struct nb_report *r, const char *dir, const char *m,
+			  const char *title, int logy, const char *skip,
+			  const char *title_skipped);
+int nb_report_unit_charts(struct nb_report *r, const char *dir);
+
 /* meta.c: the table of the results (file, configuration, when,
  * where, complete, acceptance), and one result's details (time, versions,
  * command, targets, hardware, labels, warnings, criteria), as tables. */

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 void nb_run_telem_init(struct nb_run_telem *rt, const struct nb_config *cfg)
 {
@@ -76,6 +77,7 @@ void nb_run_telem_target(struct nb_run_telem *rt, struct nb_target *t,
 
 	rt->on = monitor != NULL;
 	rt->ceiling = 0;
+	rt->local = t->ops && !strcmp(t->ops->name, "posix");
 	if (monitor)
 		open_source(rt, monitor);
 	/* which pool holds the target's data: its path on the box (a local
@@ -105,8 +107,23 @@ uint64_t nb_run_telem_box_ram(struct nb_run_telem *rt, struct nb_target *t)
 	return nb_telem_box_ram(rt->tm, &ram) ? 0 : ram;
 }
 
+/* This process's user and kernel CPU so far, seconds. */
+static void self_cpu(double *user, double *sys)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru)) {
+		*user = *sys = -1;
+		return;
+	}
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 void nb_run_telem_begin(struct nb_run_telem *rt)
 {
+	self_cpu(&rt->cpu0_user, &rt->cpu0_sys);
+	rt->t0 = (double)nb_now_ns() / 1e9;
 	if (rt->on && rt->tm && nb_telem_start(rt->tm)) {
 		nb_warn("%s", nb_err_last());
 		nb_err_clear();
@@ -125,15 +142,25 @@ static void align(json_t *tel, json_t *extra)
 	json_object_del(tel, "t0_ms");
 }
 
-static void verdicts(const struct nb_workload *w, int iteration, json_t *tel,
-		     json_t *metrics, json_t *entry, double ceiling)
+static void verdicts(const struct nb_run_telem *rt, const struct nb_workload *w,
+		     int iteration, json_t *tel, json_t *metrics, json_t *entry)
 {
 	struct nb_tv_ctx c = {
 		.workload = w->name, .iteration = iteration,
 		.uncached_read = w->io && w->io->rw == NB_RW_READ,
 		.figure_bytes = json_number_value(json_object_get(metrics, "bw_bytes")),
-		.ceiling_bytes = ceiling,
+		.ceiling_bytes = rt->ceiling, .local = rt->local,
+		.self_user_pct = -1, .self_sys_pct = -1,
 	};
+	double u, k, wall = (double)nb_now_ns() / 1e9 - rt->t0;
+
+	/* nasbench's share: its threads' CPU over the iteration's time
+	 * (the telemetry's own sampler thread is in it, a few ms) */
+	self_cpu(&u, &k);
+	if (u >= 0 && rt->cpu0_user >= 0 && wall > 0) {
+		c.self_user_pct = 100 * (u - rt->cpu0_user) / wall;
+		c.self_sys_pct = 100 * (k - rt->cpu0_sys) / wall;
+	}
 
 	/* what the client read: its throughput over the I/O's time */
 	c.read_bytes = c.uncached_read ? c.figure_bytes *
@@ -174,7 +201,7 @@ void nb_run_telem_end(struct nb_run_telem *rt, const struct nb_workload *w,
 	}
 	if (tel)
 		align(tel, extra);
-	verdicts(w, iteration, tel, metrics, entry, rt->ceiling);
+	verdicts(rt, w, iteration, tel, metrics, entry);
 	json_object_del(extra, "series_t0_ms");
 	if (tel)
 		json_object_set_new(extra, "telemetry", tel);

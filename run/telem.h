@@ -39,6 +39,8 @@ struct nb_run_telem {
 	char warning[640];       /* why there is none */
 	int on;                  /* the current target is watched */
 	double ceiling;          /* the current target's, bytes/s (0: none) */
+	int local;               /* the current target is a local path */
+	double cpu0_user, cpu0_sys, t0;  /* this process at the iteration's start, s */
 };
 
 /* A run's telemetry of CFG (nothing opened yet). */

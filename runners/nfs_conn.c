@@ -395,6 +395,27 @@ static int unreachable(struct nfsrt *p, int rc, const char *libnfs_msg)
 		      libnfs_msg[0] ? libnfs_msg : strerror(-rc));
 }
 
+/* What a server that wants a reserved source port (below 1024: only root
+ * may bind one; libnfs does when run as root) is told by, and its two
+ * fixes.  Linux's 'secure' exports and FreeBSD's mountd refuse at MOUNT;
+ * nfs-ganesha's PrivilegedPort denies the RPC itself ("not accepted"). */
+#define RESERVED_PORT_FIXES \
+	"run nasbench as root, or allow non-reserved ports on the server " \
+	"(Linux: 'insecure' in /etc/exports; FreeBSD: mountd -n, or sysctl " \
+	"vfs.nfsd.nfs_privport=0; TrueNAS: 'allow non-root mount'; " \
+	"nfs-ganesha: PrivilegedPort = false)"
+
+static int reserved_port(struct nfsrt *p)
+{
+	const struct nb_target_cfg *cfg = p->t->cfg;
+
+	return nb_err(-EACCES, "target '%s': NFS server '%s' refused '%s' from a "
+		      "non-reserved source port: nasbench runs as a normal user "
+		      "(uid %u), only root can use a port below 1024, and this "
+		      "server requires one; %s", cfg->name, p->host, cfg->u.path,
+		      (unsigned)geteuid(), RESERVED_PORT_FIXES);
+}
+
 /* Mount the URL's path or the longest leading part the server exports; the
  * rest is returned in SUB ("" or "/a/b"). */
 int nb_nfs_mount(struct nfsrt *p, char *sub, size_t sublen)
@@ -416,6 +437,9 @@ int nb_nfs_mount(struct nfsrt *p, char *sub, size_t sublen)
 		return nb_err(-ETIMEDOUT, "target '%s': no answer from NFS server "
 			      "'%s' within %.0f s", cfg->name, p->host,
 			      (double)p->timeout_ns / 1e9);
+	/* the RPC denied outright to a client that is not root: the port */
+	if (rc && !refused(rc) && geteuid() != 0 && strstr(first, "not accepted"))
+		return reserved_port(p);
 	if (rc && !refused(rc))
 		return unreachable(p, rc, first);
 	while (rc && refused(rc) && (slash = strrchr(path, '/')) && slash != path) {
@@ -426,6 +450,12 @@ int nb_nfs_mount(struct nfsrt *p, char *sub, size_t sublen)
 		strcpy(path, "/");
 		rc = try_mount(p, path, &c);
 	}
+	if (rc && geteuid() != 0)
+		return nb_err(-EACCES, "target '%s': NFS server '%s' refused to mount "
+			      "'%s': %s (no export holds it, it is not exported "
+			      "to this client, or it requires a reserved source port, "
+			      "which only root has: %s)", cfg->name, p->host,
+			      cfg->u.path, strerror(-rc0), RESERVED_PORT_FIXES);
 	if (rc)
 		return nb_err(-EACCES, "target '%s': NFS server '%s' refused to mount "
 			      "'%s': %s (no export holds it, or it is not exported "

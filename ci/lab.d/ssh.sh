@@ -51,8 +51,11 @@ PrintMotd no
 MaxSessions 64
 MaxStartups 64
 EOF
-	# ip netns exec execs: $! is sshd's pid
-	(exec ip netns exec "$LAB_NS" /usr/sbin/sshd -D -f "$d/sshd_config" -E "$s/sshd.log") &
+	# ip netns exec execs: $! is sshd's pid.  None of the caller's
+	# descriptors: in eval "$(ci/lab up ...)" an sshd holding the command
+	# substitution's pipe kept the shell waiting for ever (issue 41)
+	(exec ip netns exec "$LAB_NS" /usr/sbin/sshd -D -f "$d/sshd_config" -E "$s/sshd.log") \
+		</dev/null >/dev/null 2>&1 9>&- &
 	echo $! >"$s/sshd.pid"
 	for _ in $(seq 100); do
 		timeout 1 bash -c "exec 3<>/dev/tcp/$LAB_BOX_IP/$LAB_SSH_PORT" 2>/dev/null && return 0

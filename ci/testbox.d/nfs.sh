@@ -5,6 +5,9 @@
 #   export/   disk-backed          -> NASBENCH_NFS_URL
 #   tmpfs/    a 512 MiB tmpfs      -> NASBENCH_NFS_TMPFS_URL (sync is free)
 #   denied/   exported to nobody   (tests: access denied at MOUNT)
+#   secure/   only to clients on a reserved source port (PrivilegedPort, as
+#             Linux's 'secure' exports and FreeBSD's mountd): a client not
+#             run as root is refused -> NASBENCH_NFS_SECURE_URL
 # ganesha needs rpcbind.  Outside a namespace we use the machine's rpcbind,
 # starting one only when none answers (and then stop only that one).  Inside
 # the namespace a private rpcbind runs there, in its own mount namespace so
@@ -44,6 +47,11 @@ EXPORT {
 	Transports = TCP; SecType = sys; FSAL { Name = VFS; }
 	CLIENT { Clients = 192.0.2.1; Access_Type = RW; }
 }
+EXPORT {
+	Export_Id = 4; Path = $TB_NFS/secure; Pseudo = /secure;
+	Access_Type = RW; Squash = No_Root_Squash; Protocols = 3, 4;
+	Transports = TCP; SecType = sys; PrivilegedPort = true; FSAL { Name = VFS; }
+}
 LOG { Default_Log_Level = WARN; }
 EOF
 }
@@ -74,11 +82,11 @@ tb_nfs_private_run() {
 tb_nfs_up_rpcbind() {
 	if [ -f "$TB_STATE/netns" ]; then
 		tb_nfs_alive "$TB_STATE/nfs-rpcbind.pid" && return 0
-		tb_nfs_private_run rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 12>&- &
+		tb_nfs_private_run rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 </dev/null 12>&- &
 		echo $! >"$TB_STATE/nfs-rpcbind.pid"
 	else
 		tb_nfs_rpcbind_alive && return 0
-		rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 12>&- &
+		rpcbind -f -w >"$TB_NFS/rpcbind.log" 2>&1 </dev/null 12>&- &
 		echo $! >"$TB_STATE/nfs-rpcbind.pid"
 	fi
 	for _ in $(seq 50); do tb_nfs_rpcbind_alive && return 0; sleep 0.1; done
@@ -100,23 +108,23 @@ tb_nfs_up() {
 		flock -u 12
 		return 0
 	fi
-	mkdir -p "$TB_NFS/export" "$TB_NFS/tmpfs" "$TB_NFS/denied"
+	mkdir -p "$TB_NFS/export" "$TB_NFS/tmpfs" "$TB_NFS/denied" "$TB_NFS/secure"
 	if ! mountpoint -q "$TB_NFS/tmpfs"; then
 		mount -t tmpfs -o "size=$TB_NFS_TMPFS_SIZE,mode=0777" nbtb-nfs "$TB_NFS/tmpfs" ||
 			tb_die "nfs: cannot mount a tmpfs on $TB_NFS/tmpfs"
 		touch "$TB_NFS/tmpfs.mounted"
 	fi
-	chmod 0777 "$TB_NFS/export" "$TB_NFS/tmpfs"
+	chmod 0777 "$TB_NFS/export" "$TB_NFS/tmpfs" "$TB_NFS/secure"
 	tb_nfs_up_rpcbind
 	tb_nfs_conf "$addr" >"$TB_NFS/ganesha.conf"
 	: >"$TB_NFS/ganesha.log"
 	if [ -f "$TB_STATE/netns" ]; then
 		tb_nfs_private_run ganesha.nfsd -F -L "$TB_NFS/ganesha.log" \
 			-f "$TB_NFS/ganesha.conf" -p "$TB_NFS/ganesha.run.pid" \
-			>/dev/null 2>&1 12>&- &
+			>/dev/null 2>&1 </dev/null 12>&- &
 	else
 		ganesha.nfsd -F -L "$TB_NFS/ganesha.log" -f "$TB_NFS/ganesha.conf" \
-			-p "$TB_NFS/ganesha.run.pid" >/dev/null 2>&1 12>&- &
+			-p "$TB_NFS/ganesha.run.pid" >/dev/null 2>&1 </dev/null 12>&- &
 	fi
 	echo $! >"$TB_STATE/nfs-ganesha.pid"
 	# ganesha listens before it registers: wait for the MOUNT service
@@ -160,4 +168,5 @@ tb_nfs_env() {
 	tb_nfs_alive "$TB_STATE/nfs-ganesha.pid" || return 0
 	echo "NASBENCH_NFS_URL=nfs://$(tb_addr)$TB_NFS/export"
 	echo "NASBENCH_NFS_TMPFS_URL=nfs://$(tb_addr)$TB_NFS/tmpfs"
+	echo "NASBENCH_NFS_SECURE_URL=nfs://$(tb_addr)$TB_NFS/secure"
 }

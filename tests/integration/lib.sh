@@ -132,7 +132,7 @@ tgt_up() {
 	[ $# -gt 0 ] || set -- private:64M
 	TGT_C=$((400 + RANDOM % 500)) TGT_PORT=$(free_port) TGT_NT=$#
 	for lun; do truncate -s "${lun#*:}" "$T/${lun%%:*}.img" || return 1; done
-	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 &
+	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 </dev/null &
 	TGT_PID=$!
 	disown $TGT_PID          # no "Killed" notice when a case kills it
 	at_exit tgt_down

@@ -153,6 +153,23 @@ else
 	assert_json "$T/render.json" 'd["summary_top"] is not None and d["summary_bottom"] <= 800' 'd'
 	assert_json "$T/render.json" 'd["charts"] == '"$nsvg"' and d["svg_texts"] > 20 and d["min_svg_font_px"] >= 12' 'd'
 	assert_json "$T/render.json" 'd["details"] >= 5 and d["details_open"] == 0 and d["page_width"] <= 1280 and 0 < d["grid_width"] <= 1280' 'd'
+	# charts people read (issue 41): every label inside its picture as
+	# Chromium lays it out, a bar chart's key names the targets with a
+	# colour each, no chart of a figure zero everywhere (box swapped)
+	assert_json "$T/render.json" 'd["labels_outside"] == []' 'd["labels_outside"]'
+	assert_json "$T/render.json" 'all(k == ["local", "nfs", "iscsi"] for k in d["keys"].values()) and len(d["keys"]) == 3' 'd["keys"]'
+	assert_json "$T/render.json" 'all(len(set(c)) == 3 and None not in c for c in d["colours"].values())' 'd["colours"]'
+	assert_no_file "$T/demo/figures_bytes.svg"
+	# the detail tables in plain words (98.5 was "box mem%": 98.5% free)
+	grep -qF "box memory available %" "$T/demo/report.md" ||
+		t_fail "no 'box memory available %' column in report.md"
+	grep -qF "box mem%" "$T/demo/report.md" && t_fail "report.md still says 'box mem%'"
+	# and in the PNGs: nothing drawn on a picture's outermost pixels (a
+	# label running off it leaves its cut glyphs there), 900-1200 px wide
+	python3 "$ROOT/tests/support/png_edges.py" "$T"/demo/*.png >"$T/edges.out" ||
+		t_fail "a label at a PNG's edge: $(grep -v ' ok$' "$T/edges.out")"
+	awk '{ split($2, s, "x"); if (s[1] < 900 || s[1] > 1200 || s[2] < 300) exit 1 }' "$T/edges.out" ||
+		t_fail "a PNG of an odd size: $(cat "$T/edges.out")"
 	assert_file "$ROOT/build/report-first-screen.png"
 	grep -q "target: local wins" "$T/demo/report.md" || grep -q "target: .* about the same" "$T/demo/report.md" ||
 		t_fail "the summary names no winner among the targets: $(sed -n '/## Summary/,/^## [^S]/p' "$T/demo/report.md")"
@@ -387,6 +404,6 @@ assert_rc 0
 [ "$(head -c 5 "$T/x.csv")" = "file," ] || t_fail "no CSV written to -o"
 run "$NB" export "$T/1.json"
 assert_rc 2
-assert_err "nasbench: say the format: --csv; see 'nasbench help export'"
+assert_err "nasbench: say one format: --csv or --openmetrics; see 'nasbench help export'"
 
 t_done

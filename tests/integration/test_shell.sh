@@ -53,7 +53,7 @@ check "nasbench: 'zzzz' is not an hw command; see 'nasbench help hw'" hw zzzz
 check "nasbench: unknown option '--lable'; did you mean '--label'?" import --lable a=b -o "$T/i.json" x
 check "nasbench: unknown option '--jsn'; did you mean '--json'?" version --jsn
 check "nasbench: unknown option '--lable'; did you mean '--label'?" history list --lable a=b
-check "nasbench: --format: 'jsno' is not one of text|markdown|json|junit; did you mean 'json'?" compare -f jsno a b
+check "nasbench: --format: 'jsno' is not one of text|markdown|json|junit|openmetrics; did you mean 'json'?" compare -f jsno a b
 check "nasbench: --color: 'alway' is not one of auto|always|never; did you mean 'always'?" compare --color alway a b
 check "nasbench: --format: 'mardown' is not one of html|markdown|pr; did you mean 'markdown'?" report --format mardown a.json
 

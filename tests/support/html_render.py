@@ -13,6 +13,11 @@ screen as SHOT.png, and print what the tests check, as JSON:
                                 smallest of their font sizes as rendered
                                 (the font size times the SVG's scale), with
                                 every <details> opened to measure them
+  labels_outside                the charts' texts whose box (as Chromium
+                                lays the glyphs out) leaves their picture:
+                                [chart id, text, [x0, y0, x1, y1], [w, h]]
+  keys, colours                 per bar chart (id chart-bars_*), the names
+                                in its key, in order, and each one's fill
 
 The page itself has no script (html_check.py refuses one): the measuring
 script goes into a copy beside it, which is removed afterwards.
@@ -52,6 +57,42 @@ MEASURE = """<script>
     var px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(ctm.a * ctm.a + ctm.b * ctm.b);
     n++; if (px < min) min = px; });
   m.svg_texts = n; m.min_svg_font_px = n ? min : null;
+  m.labels_outside = []; m.keys = {};
+  document.querySelectorAll('figure.chart svg').forEach(function (svg) {
+    var id = svg.closest('figure').id, vb = svg.viewBox.baseVal;
+    var w = vb && vb.width ? vb.width : svg.width.baseVal.value;
+    var h = vb && vb.height ? vb.height : svg.height.baseVal.value;
+    svg.querySelectorAll('text').forEach(function (t) {
+      var s = t.textContent.trim();
+      if (!s) return;
+      var b = t.getBBox(), c = t.getCTM(), r = svg.createSVGRect();
+      var p = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height],
+               [b.x + b.width, b.y + b.height]].map(function (q) {
+        var pt = svg.createSVGPoint(); pt.x = q[0]; pt.y = q[1];
+        var m2 = svg.getCTM().inverse().multiply(c);
+        return pt.matrixTransform(m2); });
+      var x0 = Math.min.apply(null, p.map(function (q) { return q.x; }));
+      var x1 = Math.max.apply(null, p.map(function (q) { return q.x; }));
+      var y0 = Math.min.apply(null, p.map(function (q) { return q.y; }));
+      var y1 = Math.max.apply(null, p.map(function (q) { return q.y; }));
+      if (x0 < -0.5 || y0 < -0.5 || x1 > w + 0.5 || y1 > h + 0.5)
+        m.labels_outside.push([id, s, [x0, y0, x1, y1].map(Math.round), [w, h]]);
+    });
+    if (id.indexOf('chart-bars_') === 0) {
+      var k = [];
+      var cs = [];
+      svg.querySelectorAll('g[id*="gnuplot_plot_"]').forEach(function (g) {
+        var t = g.querySelector(':scope > title');
+        if (!t) return;
+        k.push(t.textContent);
+        var f = null;
+        g.querySelectorAll('polygon, path, rect').forEach(function (e) {
+          var c = e.getAttribute('fill');
+          if (!f && c && c !== 'none' && c !== 'white' && c !== 'black' && c !== 'currentColor') f = c; });
+        cs.push(f); });
+      m.keys[id] = k; m.colours = m.colours || {}; m.colours[id] = cs;
+    }
+  });
   document.body.setAttribute('data-measured', JSON.stringify(m));
 })();
 </script>"""

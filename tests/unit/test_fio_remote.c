@@ -22,6 +22,41 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+
+/* The fio ci/fio-engines builds (quiet and offline once built, as make
+ * check has it built) into BUF; a failure says which of its steps failed
+ * (its own words: the dpkg lock waited for too long, the source, the
+ * build), not only that no line came. */
+static void fio_with_engines(char *buf, size_t len)
+{
+	char cmd[512], err[2048] = "";
+	size_t n;
+	FILE *p, *e;
+	int st, got;
+
+	snprintf(cmd, sizeof(cmd), "ci/fio-engines 2>%s/fio-engines.err",
+		 test_scratch);
+	p = popen(cmd, "r");
+	if (!p)
+		fail_msg("cannot run ci/fio-engines: %s", strerror(errno));
+	got = 0;
+	while (fgets(buf, (int)len, p))
+		got = 1;                 /* the path is the last line */
+	st = pclose(p);
+	snprintf(cmd, sizeof(cmd), "%s/fio-engines.err", test_scratch);
+	e = fopen(cmd, "r");
+	n = e ? fread(err, 1, sizeof(err) - 1, e) : 0;
+	err[n] = '\0';
+	if (e)
+		fclose(e);
+	if (st != 0 || !got)
+		fail_msg("ci/fio-engines failed (exit status %d%s): %s",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+			 got ? "" : ", no fio path printed",
+			 n ? err : "it said nothing on stderr");
+	buf[strcspn(buf, "\n")] = '\0';
+}
 
 static void test_jobfile_nfs_iscsi(void **state)
 {
@@ -40,7 +75,6 @@ static void test_jobfile_nfs_iscsi(void **state)
 		.initiator = "iqn.2026-11.org.nasbench:fio-c2", .offset = 1 << 20,
 		.span_log = "/tmp/nasbench-fio.X/client2" };
 	char buf[4096], cmd[8192];
-	FILE *p;
 
 	(void)state;
 	assert_true(nb_fio_jobfile(&nfs, buf, sizeof(buf)) > 0);
@@ -55,11 +89,7 @@ static void test_jobfile_nfs_iscsi(void **state)
 	test_golden(buf, "tests/golden/remote-iscsi.fio");
 	/* a fio with the engines reads both (ci/fio-engines: quiet, offline
 	 * once built, as make check has it built) */
-	p = popen("ci/fio-engines 2>/dev/null | tail -n1", "r");
-	assert_non_null(p);
-	assert_non_null(fgets(buf, sizeof(buf), p));
-	pclose(p);
-	buf[strcspn(buf, "\n")] = '\0';
+	fio_with_engines(buf, sizeof(buf));
 	snprintf(cmd, sizeof(cmd), "%s --parse-only tests/golden/remote-nfs.fio "
 		 "tests/golden/remote-iscsi.fio >/dev/null", buf);
 	assert_int_equal(system(cmd), 0);

@@ -164,8 +164,11 @@ static void verdicts(void **state)
 			    "answered 90% of the reads (900 of 1000): the figure is "
 			    "the box's RAM, not its disks; use a data set of at "
 			    "least twice its RAM");
-	assert_non_null(strstr(text_of(v, "cpu"), "the box was CPU-bound during "
-			       "bonnie iteration 4: its busiest core was 97% busy"));
+	assert_string_equal(text_of(v, "cpu"), "the box was CPU-bound during "
+			    "bonnie iteration 4: its busiest core was 97% busy at the "
+			    "median second (peak 100%, cpu1); compression, checksums "
+			    "or the file server's threads, not the disks, set the "
+			    "figure");
 	assert_string_equal(text_of(v, "slow-disk"), "disk loop3 of raidz1-0 was "
 			    "2.2x busier than its peers during bonnie iteration 4 "
 			    "(92% against 41%): a slow disk holds the whole vdev back");
@@ -174,6 +177,38 @@ static void verdicts(void **state)
 			    "measured before the workloads): the figure is the "
 			    "link's, not the disks'");
 	json_decref(v);
+	/* a local target: the box is this machine, its CPU the client's */
+	c.local = 1;
+	c.self_user_pct = 38.4;
+	c.self_sys_pct = 121.6;
+	v = nb_tv_judge(t, &c, NULL);
+	assert_string_equal(text_of(v, "cpu"), "this machine was CPU-bound during "
+			    "bonnie iteration 4: its busiest core was 97% busy at the "
+			    "median second (peak 100%, cpu1); the target is local, so "
+			    "nasbench's threads and the kernel, not the disks, set the "
+			    "figure (nasbench used 38% of a core in user space and 122% "
+			    "in the kernel)");
+	json_decref(v);
+	/* nasbench used a fifth of a core: something else kept it busy */
+	c.self_user_pct = 5.2;
+	c.self_sys_pct = 14.4;
+	v = nb_tv_judge(t, &c, NULL);
+	assert_string_equal(text_of(v, "cpu"), "this machine was CPU-bound during "
+			    "bonnie iteration 4: its busiest core was 97% busy at the "
+			    "median second (peak 100%, cpu1); the target is local, and "
+			    "nasbench used 5% of a core in user space and 14% in the "
+			    "kernel: other work on this machine kept its cores busy and "
+			    "set the figure, not the disks");
+	json_decref(v);
+	c.self_user_pct = c.self_sys_pct = -1;     /* not known: no split */
+	v = nb_tv_judge(t, &c, NULL);
+	assert_string_equal(text_of(v, "cpu"), "this machine was CPU-bound during "
+			    "bonnie iteration 4: its busiest core was 97% busy at the "
+			    "median second (peak 100%, cpu1); the target is local, so "
+			    "nasbench's threads and the kernel, not the disks, set the "
+			    "figure");
+	json_decref(v);
+	c.local = 0;
 	/* busier for more I/Os, each as quick as its peers': no slow disk;
 	 * each I/O 3x as long: the slow one */
 	json_object_set_new(json_object_get(t, "summary"), "disk_ms_per_io",

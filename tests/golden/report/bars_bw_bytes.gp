@@ -9,14 +9,13 @@ set key below horizontal noenhanced
 set style data histograms
 set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
-set xtics noenhanced rotate by -20
+set xtics noenhanced nomirror scale 0
 set logscale y
 $data << EOD
-"x" "platform=bare" "lo" "hi" "platform=xen" "lo" "hi"
 "bigfile" 346 343 350 220 220 220
 "rand4k-read" 2.05 2 2.1 1.8 1.8 1.8
 EOD
-plot for [i=0:1] $data using 2+3*i:3+3*i:4+3*i:xtic(1) title columnheader(2+3*i)
+plot $data using 2:3:4:xtic(1) lt 1 title "platform=bare", $data using 5:6:7:xtic(1) lt 2 title "platform=xen"
 set terminal svg size 900,512 noenhanced font "sans,12" background "white"
 set output 'bars_bw_bytes.svg'
 replot
