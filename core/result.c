@@ -213,6 +213,17 @@ int nb_result_load(const char *path, json_t **out)
 	return 0;
 }
 
+const char *const nb_box_states[NB_BOX_STATES] = { "healthy", "degraded",
+						   "rebuilding", "rebuilt" };
+
+int nb_box_state(const char *state)
+{
+	for (int i = 0; state && i < NB_BOX_STATES; i++)
+		if (!strcmp(state, nb_box_states[i]))
+			return i;
+	return -1;
+}
+
 json_t *nb_result_find_state(const json_t *doc, const char *target,
 			     const char *workload, const char *state)
 {

@@ -59,6 +59,13 @@ int nb_result_load(const char *path, json_t **doc);
 /* The string member K of O, or "" (never NULL). */
 const char *nb_jstr(const json_t *o, const char *k);
 
+/* The box states of a failure walk, in its order (docs/failure.md): an
+ * entry's "state", an iteration's "box_state". */
+#define NB_BOX_STATES 4
+extern const char *const nb_box_states[NB_BOX_STATES];
+/* The index of STATE in nb_box_states, -1 when it is none of them. */
+int nb_box_state(const char *state);
+
 /* The entry for TARGET/WORKLOAD, or NULL.  In a failure walk's result
  * (docs/failure.md) an entry also has a "state" (healthy, degraded,
  * rebuilding, rebuilt): this finds the healthy one. */

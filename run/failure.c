@@ -17,8 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const states[NB_STATE_N] = { "healthy", "degraded",
-						"rebuilding", "rebuilt" };
+/* the walk's states, named once (core/result.h) */
+#define states nb_box_states
+_Static_assert(NB_STATE_N == NB_BOX_STATES, "the walk's states are the result's");
 
 const char *nb_state_name(int state)
 {
