@@ -222,7 +222,8 @@ json_t *nb_failure_summary(const json_t *doc)
 		json_object_set_new(o, "keeps", keeps);
 		json_array_append_new(arr, o);
 	}
-	out = json_pack("{s:s, s:o, s:o, s:o, s:I, s:O?, s:o}", "pool",
+	out = json_pack("{s:s, s:s, s:o, s:o, s:o, s:I, s:O?, s:o}", "name",
+			nb_jstr(json_object_get(doc, "labels"), "layout"), "pool",
 			nb_jstr(f, "pool"), "rebuild_s", num(nb_failure_rebuild_s(doc, 0)),
 			"rebuild_idle_s", num(nb_failure_rebuild_s(doc, 1)),
 			"complete", json_boolean(json_is_true(json_object_get(f, "complete"))),
@@ -231,47 +232,74 @@ json_t *nb_failure_summary(const json_t *doc)
 	return out;
 }
 
-static const char *name_of(const json_t *doc, const char *fallback)
+/* The summary row of S for TARGET/WORKLOAD, or NULL. */
+static const json_t *srow(const json_t *s, const char *target, const char *wl)
 {
-	const char *l = nb_jstr(json_object_get(doc, "labels"), "layout");
+	const json_t *r;
+	size_t i;
 
-	return *l ? l : fallback;
+	json_array_foreach(json_object_get(s, "rows"), i, r)
+		if (!strcmp(nb_jstr(r, "target"), target) &&
+		    !strcmp(nb_jstr(r, "workload"), wl))
+			return r;
+	return NULL;
 }
 
-void nb_failure_versus(FILE *out, const json_t *a, const char *an,
-		       const json_t *b, const char *bn, int markdown)
+static double keeps(const json_t *r, const char *state)
 {
-	static struct nb_failure_row ra[NB_FAILURE_MAXROWS], rb[NB_FAILURE_MAXROWS];
-	int na = nb_failure_rows(a, ra, NB_FAILURE_MAXROWS);
-	int nb = nb_failure_rows(b, rb, NB_FAILURE_MAXROWS);
-	const char *x = name_of(a, an), *y = name_of(b, bn), *li = markdown ? "- " : "  ";
+	const json_t *v = json_object_get(json_object_get(r, "keeps"), state);
 
-	if (!na && !nb)
+	return json_is_number(v) ? 100 * json_number_value(v) : NAN;
+}
+
+static void versus_rebuild(FILE *out, const char *li, const json_t *sa,
+			   const char *x, const json_t *sb, const char *y)
+{
+	static const char *const keys[] = { "rebuild_s", "rebuild_idle_s" };
+
+	for (int k = 0; k < 2; k++) {
+		const json_t *p = json_object_get(sa, keys[k]);
+		const json_t *q = json_object_get(sb, keys[k]);
+
+		if (!json_is_number(p) && !json_is_number(q))
+			continue;
+		fprintf(out, "%srebuild %s: %s ", li, k ? "idle" : "under load", x);
+		fprintf(out, json_is_number(p) ? "%.1f s" : "-", json_number_value(p));
+		fprintf(out, ", %s ", y);
+		fprintf(out, json_is_number(q) ? "%.1f s" : "-", json_number_value(q));
+		fputc('\n', out);
+	}
+}
+
+void nb_failure_versus(FILE *out, const json_t *sa, const char *an,
+		       const json_t *sb, const char *bn, int markdown)
+{
+	const char *x = *nb_jstr(sa, "name") ? nb_jstr(sa, "name") : an;
+	const char *y = *nb_jstr(sb, "name") ? nb_jstr(sb, "name") : bn;
+	const char *li = markdown ? "- " : "  ";
+	const json_t *p, *q;
+	size_t i;
+
+	if (!sa || !sb)
 		return;
 	if (!strcmp(x, y))
 		x = an, y = bn;
-	fprintf(out, "%sunder failure (healthy -> degraded -> rebuilding):\n",
-		markdown ? "\n" : "\n");
-	for (int i = 0; i < na; i++)
-		for (int j = 0; j < nb; j++) {
-			const struct nb_failure_row *p = &ra[i], *q = &rb[j];
+	fprintf(out, "\n%sunder failure%s (the share of the healthy figure kept):\n%s",
+		markdown ? "**" : "", markdown ? "**" : "", markdown ? "\n" : "");
+	json_array_foreach(json_object_get(sa, "rows"), i, p) {
+		double a1, b1, a2, b2;
 
-			if (strcmp(p->target, q->target) || strcmp(p->workload, q->workload) ||
-			    !p->metric || !q->metric || strcmp(p->metric, q->metric))
-				continue;
-			fprintf(out, "%s%s on %s (%s): %s keeps %.0f%% degraded, %s %.0f%%",
-				li, p->workload, p->target, nb_metric_find(p->metric)->label,
-				x, 100 * nb_failure_keeps(p, 1), y, 100 * nb_failure_keeps(q, 1));
-			if (!isnan(nb_failure_keeps(p, 2)) || !isnan(nb_failure_keeps(q, 2)))
-				fprintf(out, "; rebuilding %.0f%%, %.0f%%",
-					100 * nb_failure_keeps(p, 2), 100 * nb_failure_keeps(q, 2));
-			fputc('\n', out);
-		}
-	for (int idle = 0; idle < 2; idle++) {
-		double s = nb_failure_rebuild_s(a, idle), t = nb_failure_rebuild_s(b, idle);
-
-		if (!isnan(s) || !isnan(t))
-			fprintf(out, "%srebuild %s: %s %.1f s, %s %.1f s\n", li,
-				idle ? "idle" : "under load", x, s, y, t);
+		q = srow(sb, nb_jstr(p, "target"), nb_jstr(p, "workload"));
+		if (!q || strcmp(nb_jstr(p, "metric"), nb_jstr(q, "metric")))
+			continue;
+		a1 = keeps(p, "degraded"), b1 = keeps(q, "degraded");
+		a2 = keeps(p, "rebuilding"), b2 = keeps(q, "rebuilding");
+		fprintf(out, "%s%s on %s (%s): %s keeps %.0f%% degraded, %s %.0f%%",
+			li, nb_jstr(p, "workload"), nb_jstr(p, "target"),
+			nb_jstr(p, "label"), x, a1, y, b1);
+		if (!isnan(a2) || !isnan(b2))
+			fprintf(out, "; rebuilding %.0f%% and %.0f%%", a2, b2);
+		fputc('\n', out);
 	}
+	versus_rebuild(out, li, sa, x, sb, y);
 }

@@ -48,18 +48,19 @@ long long nb_failure_records_lost(const json_t *doc);
  * per state with what it keeps, the state the box was left in. */
 void nb_failure_print(FILE *out, const json_t *doc);
 
-/* The same as JSON: { pool, failed, rebuild_s, rebuild_load, rebuild_idle_s,
+/* The same as JSON: { name (the layout label, or ""), pool, rebuild_s, rebuild_load, rebuild_idle_s,
  * records_lost, box_left, rows: [ { target, workload, metric, label,
  * healthy, degraded, rebuilding, rebuilt, keeps: { degraded, rebuilding,
  * rebuilt } } ] }, or NULL without a walk. */
 json_t *nb_failure_summary(const json_t *doc);
 
-/* Two walks side by side (compare): a line per workload both measured,
- * "rand4k-read on lab-nfs (IOPS): raidz1 keeps 41% degraded, raid10 83%;
- * rebuilding 30%, 70%", and the rebuild times.  A and B are named by
- * their layout label, else AN and BN.  MARKDOWN: a list.  Nothing when
- * neither is a walk. */
-void nb_failure_versus(FILE *out, const json_t *a, const char *an,
-		       const json_t *b, const char *bn, int markdown);
+/* Two walks side by side (compare), from their summaries SA and SB: a
+ * line per workload both measured, "rand4k-read on lab-nfs (IOPS): raidz1
+ * keeps 41% degraded, raid10 83%; rebuilding 30% and 70%", and the
+ * rebuild times.  Each is named by its summary's "name" (the layout
+ * label), else AN and BN.  MARKDOWN: a list.  Nothing when either is
+ * NULL. */
+void nb_failure_versus(FILE *out, const json_t *sa, const char *an,
+		       const json_t *sb, const char *bn, int markdown);
 
 #endif
