@@ -75,8 +75,9 @@ void nb_chart_str(FILE *f, const char *s);
  * to BAND_X1[i]: healthy, degraded, rebuilding, rebuilt), events as
  * dashed lines (EVENT_X, EVENT_NAME); above, each series' throughput
  * (MB/s); below, its p99 latency (ms, a log scale) and the rebuild's
- * percent on the right axis.  Series S has N[S] points (T, MBS, LAT_MS;
- * NAN is missing); a gap over 2 s breaks its line. */
+ * percent on the right axis (PCT NAN: a break between two rebuilds).
+ * Series S has N[S] points (T, MBS, LAT_MS; NAN is missing); a gap over
+ * 2 s breaks its line. */
 struct nb_timeline {
 	const char *name, *title;
 	size_t nbands;

@@ -52,7 +52,10 @@ static void data(FILE *f, const struct nb_timeline *tl)
 	}
 	fputs("$pct << EOD\n", f);
 	for (size_t i = 0; i < tl->npct; i++)
-		fprintf(f, "%.3f %.3f\n", tl->pct_t[i], tl->pct[i]);
+		if (isnan(tl->pct[i]))
+			fputc('\n', f);     /* between two rebuilds */
+		else
+			fprintf(f, "%.3f %.3f\n", tl->pct_t[i], tl->pct[i]);
 	fputs("EOD\n", f);
 }
 
@@ -120,6 +123,23 @@ static void body(FILE *f, const struct nb_timeline *tl)
 		tl->nseries ? "," : "");
 }
 
+/* The walk's last second on the chart: both panels one time axis. */
+static double x_max(const struct nb_timeline *tl)
+{
+	double m = 1;
+
+	for (size_t i = 0; i < tl->nbands; i++)
+		m = tl->band_x1[i] > m ? tl->band_x1[i] : m;
+	for (size_t i = 0; i < tl->nevents; i++)
+		m = tl->event_x[i] > m ? tl->event_x[i] : m;
+	for (size_t i = 0; i < tl->npct; i++)
+		m = tl->pct_t[i] > m ? tl->pct_t[i] : m;
+	for (size_t s = 0; s < tl->nseries; s++)
+		if (tl->n[s])
+			m = tl->t[s][tl->n[s] - 1] > m ? tl->t[s][tl->n[s] - 1] : m;
+	return ceil(m * 1.02);
+}
+
 int nb_chart_timeline(const char *dir, const struct nb_timeline *tl)
 {
 	char *buf = NULL, path[4300];
@@ -132,7 +152,8 @@ int nb_chart_timeline(const char *dir, const struct nb_timeline *tl)
 	fprintf(f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and "
 		"%s.svg\n", tl->name, tl->name, tl->name);
 	fputs("set datafile missing \"?\"\nset grid ytics\n"
-	      "set xlabel \"seconds of the failure walk\"\nset xrange [0:*]\n", f);
+	      "set xlabel \"seconds of the failure walk\"\n", f);
+	fprintf(f, "set xrange [0:%g]\n", x_max(tl));
 	data(f, tl);
 	fprintf(f, "set terminal pngcairo size %d,%d noenhanced font \"" FONT "\"\n"
 		"set output '%s.png'\n", TW, TH, tl->name);

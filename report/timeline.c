@@ -212,27 +212,35 @@ static void gather(const json_t *doc, struct series **all, size_t *n)
 	}
 }
 
-/* The rebuild's percent: each reading while it ran, 100 at its end. */
+/* The rebuild's percent: 0 when the replacement came in, each reading
+ * while it ran, 100 at its end; a break (NAN) before the next rebuild. */
 static size_t percent(const json_t *f, double *t, double *pct, size_t max)
 {
-	const json_t *tl = json_object_get(f, "timeline"), *rb;
+	const json_t *tl = json_object_get(f, "timeline"), *ts, *rb;
 	size_t n = 0;
 
-	for (size_t i = 0; i < json_array_size(json_object_get(tl, "t_ms")) && n < max; i++) {
-		const json_t *p = json_array_get(json_object_get(tl, "pct"), i);
+	ts = json_object_get(tl, "t_ms");
+	for (int k = 0; k < 2; k++) {
+		double a, b;
 
-		if (!json_is_true(json_array_get(json_object_get(tl, "active"), i)) ||
-		    !json_is_number(p))
-			continue;
-		t[n] = json_number_value(json_array_get(json_object_get(tl, "t_ms"), i)) / 1e3;
-		pct[n++] = json_number_value(p);
-	}
-	for (int k = 0; k < 2 && n + 2 <= max; k++) {
 		rb = json_object_get(f, k ? "rebuild_idle" : "rebuild");
-		if (!rb)
+		if (!rb || n + 3 > max)
 			continue;
-		t[n] = json_number_value(json_object_get(rb, "end_ms")) / 1e3;
-		pct[n++] = 100;
+		a = json_number_value(json_object_get(rb, "start_ms"));
+		b = json_number_value(json_object_get(rb, "end_ms"));
+		if (n)
+			t[n] = pct[n] = NAN, n++;
+		t[n] = a / 1e3, pct[n++] = 0;
+		for (size_t i = 0; i < json_array_size(ts) && n + 2 < max; i++) {
+			const json_t *p = json_array_get(json_object_get(tl, "pct"), i);
+			double x = json_number_value(json_array_get(ts, i));
+
+			if (x < a || x > b || !json_is_number(p) ||
+			    !json_is_true(json_array_get(json_object_get(tl, "active"), i)))
+				continue;
+			t[n] = x / 1e3, pct[n++] = json_number_value(p);
+		}
+		t[n] = b / 1e3, pct[n++] = 100;
 	}
 	return n;
 }

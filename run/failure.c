@@ -119,6 +119,15 @@ static void phase_end(struct nb_failure *f)
 		"end_ms", nb_fw_ms(f, nb_now_ns())));
 }
 
+/* A phase of the idle rebuild (nothing measured), from F->phase_t0. */
+static void idle_phase(struct nb_failure *f, int state)
+{
+	json_array_append_new(f->phases, json_pack("{s:s, s:I, s:I, s:b}", "state",
+		states[state], "start_ms", nb_fw_ms(f, f->phase_t0), "end_ms",
+		nb_fw_ms(f, nb_now_ns()), "idle", 1));
+	f->phase_t0 = nb_now_ns();
+}
+
 /* Iterations FROM..TO of every workload on target I; a workload that
  * fails leaves the target out of the rest of the walk (the box is
  * taken through its states all the same).  0 or -EINTR. */
@@ -267,19 +276,27 @@ static int fail_disk(struct nb_failure *f)
 }
 
 /* The replacement brought in and its rebuild waited for, with the
- * workloads or idle: the rebuild's object as KEY.  0, -EINTR, -EIO. */
+ * workloads or idle: the rebuild's object as KEY.  Under load the command
+ * runs on a thread of its own and the workloads start with it ('zpool
+ * replace' of zfs-fuse returns half way through the resilver).  0,
+ * -EINTR, -EIO. */
 static int replace_disk(struct nb_failure *f, const char *key, int load)
 {
 	uint64_t end = 0;
-	int rc = nb_fb_command(f, "replace", f->cfg->replace_cmd);
+	int rc = load ? nb_fb_command_async(f, "replace", f->cfg->replace_cmd) :
+		 nb_fb_command(f, "replace", f->cfg->replace_cmd), rj;
 
 	if (rc)
 		return rc;
-	f->rebuild_from = nb_now_ns();
+	/* the rebuild runs from the replacement's coming in */
+	f->rebuild_from = f->cmd_t0;
 	f->started = 0;
 	rc = nb_hook("failure:rebuilding", NULL, f->x->stop);
 	if (!rc)
 		rc = load ? rebuild_load(f, &end) : rebuild_idle(f, &end);
+	rj = nb_fb_join(f);
+	if (!rc && rj)
+		rc = rj;
 	if (!rc) {
 		json_t *o = nb_fb_rebuild_obj(f, end, load);
 
@@ -328,9 +345,14 @@ static int walk(struct nb_failure *f)
 	phase_end(f);
 	if (rc || strcmp(mode, "both"))
 		return rc;
-	/* again, the rebuild timed with no load */
+	/* again, the rebuild timed with no load: its phases marked idle */
+	f->phase_t0 = nb_now_ns();
 	rc = fail_disk(f);
-	return rc ? rc : replace_disk(f, "rebuild_idle", 0);
+	idle_phase(f, NB_STATE_DEGRADED);
+	if (!rc)
+		rc = replace_disk(f, "rebuild_idle", 0);
+	idle_phase(f, NB_STATE_REBUILDING);
+	return rc;
 }
 
 /* The records that did not read back intact: said, exit 1. */
@@ -441,6 +463,6 @@ void nb_failure_iteration(struct nb_failure *f, json_t *extra, uint64_t t0_ns)
 		json_object_set_new(extra, "rebuild", json_pack(
 			"{s:o, s:o, s:b}", "pct_start", p0 < 0 ? json_null() :
 			json_real(p0), "pct_end", p1 < 0 ? json_null() : json_real(p1),
-			"ended", !a1));
+			"ended", f->started && !a1));
 	}
 }

@@ -11,6 +11,8 @@
 #include "../core/spawn.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,7 +153,9 @@ static const char *last_line(const char *text, char *buf, size_t len)
 	return buf;
 }
 
-int nb_fb_command(struct nb_failure *f, const char *what, const char *cmd)
+/* The command; its start into *T0 (NULL: not kept). */
+static int run_command(struct nb_failure *f, const char *what, const char *cmd,
+		       uint64_t *t0)
 {
 	char *argv[] = { "sh", "-c", (char *)cmd, NULL }, line[400] = "";
 	char *own[3] = { NULL, NULL, NULL };
@@ -160,7 +164,11 @@ int nb_fb_command(struct nb_failure *f, const char *what, const char *cmd)
 			       .stop = f->x->stop, .limit_us = NB_FAILURE_CMD_US,
 			       .grace_us = 10000000 };
 	uint64_t t = nb_now_ns();
-	int rc = env ? nb_spawn_run(&sp) : nb_err(-ENOMEM, "out of memory");
+	int rc;
+
+	if (t0)
+		*t0 = t;
+	rc = env ? nb_spawn_run(&sp) : nb_err(-ENOMEM, "out of memory");
 	double secs = (double)(nb_now_ns() - t) / 1e9;
 
 	free(env);
@@ -186,6 +194,64 @@ int nb_fb_command(struct nb_failure *f, const char *what, const char *cmd)
 		fprintf(stderr, "nasbench: failure walk: %s: '%s' (%.1f s)%s%s\n",
 			what, cmd, secs, line[0] ? ": " : "", line);
 	return rc;
+}
+
+int nb_fb_command(struct nb_failure *f, const char *what, const char *cmd)
+{
+	return run_command(f, what, cmd, &f->cmd_t0);
+}
+
+struct cmd_args {
+	struct nb_failure *f;
+	const char *what, *cmd;
+};
+
+static void *cmd_main(void *arg)
+{
+	struct cmd_args *a = arg;
+	struct nb_failure *f = a->f;
+
+	f->cmd_rc = run_command(f, a->what, a->cmd, NULL);
+	if (f->cmd_rc)
+		snprintf(f->cmd_err, sizeof(f->cmd_err), "%s", nb_err_last());
+	__atomic_store_n(&f->cmd_done, 1, __ATOMIC_RELEASE);
+	free(a);
+	return NULL;
+}
+
+int nb_fb_command_async(struct nb_failure *f, const char *what, const char *cmd)
+{
+	struct cmd_args *a = malloc(sizeof(*a));
+	sigset_t all, old;
+	int rc;
+
+	if (!a)
+		return nb_err(-ENOMEM, "out of memory");
+	*a = (struct cmd_args){ f, what, cmd };
+	f->cmd_done = 0;
+	f->cmd_t0 = nb_now_ns();
+	/* signals stay with the main thread (its SIGINT handler) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&f->cmd_th, NULL, cmd_main, a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		free(a);
+		return nb_err(-rc, "cannot start the %s command: %s", what, strerror(rc));
+	}
+	f->cmd_async = 1;
+	return 0;
+}
+
+int nb_fb_join(struct nb_failure *f)
+{
+	if (!f->cmd_async)
+		return 0;
+	pthread_join(f->cmd_th, NULL);
+	f->cmd_async = 0;
+	if (f->cmd_rc && f->cmd_rc != -EINTR)
+		return nb_err(f->cmd_rc, "%s", f->cmd_err);
+	return f->cmd_rc;
 }
 
 /* Sleep a tenth of a second, or less when stopped: 1 when stopped. */
@@ -241,9 +307,12 @@ int nb_fb_degraded(struct nb_failure *f)
 	}
 	nb_telem_watch_latest(f->watch, p);
 	failed = not_online(p);
-	json_object_set_new(f->obj, "failed", failed);
-	json_array_append_new(f->events, json_pack("{s:s, s:I, s:s}", "what",
-		"degraded", "t_ms", nb_fw_ms(f, t), "pool_state", p->state));
+	json_array_append_new(f->events, json_pack("{s:s, s:I, s:s, s:O}", "what",
+		"degraded", "t_ms", nb_fw_ms(f, t), "pool_state", p->state,
+		"not_online", failed));
+	/* the walk's failed disk: the first (rebuild = both fails twice) */
+	if (!json_object_get(f->obj, "failed"))
+		json_object_set(f->obj, "failed", failed);
 	if (!nb_quiet)
 		fprintf(stderr, "nasbench: failure walk: pool '%s' %s (%s %s)\n",
 			f->pool, p->state, nb_jstr(json_array_get(failed, 0), "name"),
@@ -251,6 +320,7 @@ int nb_fb_degraded(struct nb_failure *f)
 	if (json_array_size(failed) != 1)
 		nb_warn("failure walk: the fail command took %zu devices of pool "
 			"'%s' out, not one", json_array_size(failed), f->pool);
+	json_decref(failed);
 	free(p);
 	return 0;
 }
@@ -260,6 +330,12 @@ static int rebuild_seen(const struct nb_telem_reading *x, void *arg)
 	(void)arg;
 	return rebuilding(&x->scan) || (healthy(x->state) && !x->scan.active &&
 					!x->scan.pending);
+}
+
+static int is_healed(const struct nb_telem_reading *x, void *arg)
+{
+	(void)arg;
+	return healthy(x->state) && !x->scan.active && !x->scan.pending;
 }
 
 static int rebuild_over(const struct nb_telem_reading *x, void *arg)
@@ -275,6 +351,10 @@ int nb_fb_rebuild(struct nb_failure *f, uint64_t *end_ns)
 	uint64_t limit = f->cfg->limit_us ? f->cfg->limit_us :
 			 nb_knob_default("failure", "rebuild-limit");
 
+	/* the replace command on its thread failed: no rebuild will come */
+	if (f->cmd_async && __atomic_load_n(&f->cmd_done, __ATOMIC_ACQUIRE) &&
+	    f->cmd_rc)
+		return f->cmd_rc == -EINTR ? -EINTR : nb_err(-EIO, "%s", f->cmd_err);
 	if (!f->started) {
 		t = nb_telem_watch_find(f->watch, f->rebuild_from, rebuild_seen,
 					NULL, &x);
@@ -286,6 +366,8 @@ int nb_fb_rebuild(struct nb_failure *f, uint64_t *end_ns)
 		}
 		if (t)
 			f->started = t;
+		else if (f->cmd_async && !__atomic_load_n(&f->cmd_done, __ATOMIC_ACQUIRE))
+			return 0;       /* the command still brings it in */
 		else if ((now - f->rebuild_from) / 1000 > NB_FAILURE_SHOW_US)
 			return nb_err(-EIO, "the replace command returned, but pool "
 				      "'%s' shows no rebuild %llu s later", f->pool,
@@ -294,9 +376,22 @@ int nb_fb_rebuild(struct nb_failure *f, uint64_t *end_ns)
 			return 0;
 	}
 	t = nb_telem_watch_find(f->watch, f->started, rebuild_over, NULL, &x);
-	if (t && !healthy(x.state))
-		return nb_err(-EIO, "the rebuild of pool '%s' ended, but the pool "
-			      "reads %s", f->pool, x.state);
+	if (t && !healthy(x.state)) {
+		/* the scan ended; the pool heals once the old disk is let go of
+		 * (zfs-fuse: a reading or two later) */
+		uint64_t h = nb_telem_watch_find(f->watch, t, is_healed, NULL, NULL);
+
+		if (h) {
+			*end_ns = h;
+			return 1;
+		}
+		if ((now - t) / 1000 > NB_FAILURE_SHOW_US)
+			return nb_err(-EIO, "the rebuild of pool '%s' ended, but the "
+				      "pool still reads %s %llu s later", f->pool,
+				      x.state, (unsigned long long)(NB_FAILURE_SHOW_US /
+								    1000000));
+		return 0;
+	}
 	if (t) {
 		*end_ns = t;
 		return 1;

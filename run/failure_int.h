@@ -6,6 +6,8 @@
 #ifndef NB_RUN_FAILURE_INT_H
 #define NB_RUN_FAILURE_INT_H
 
+#include <pthread.h>
+
 #include "exec.h"
 #include "failure.h"
 #include "../core/config.h"
@@ -34,7 +36,15 @@ struct nb_failure {
 	int *open;
 	struct nb_records *rec;
 	uint64_t records;                /* bytes per target */
-	uint64_t rebuild_from;           /* the replace command's end, ns */
+	uint64_t cmd_t0;                 /* the last command's start, ns */
+	/* a command running on a thread of its own (the replacement
+	 * brought in while the workloads run): its state */
+	pthread_t cmd_th;
+	int cmd_async;                   /* started, not yet joined */
+	int cmd_done;                    /* __atomic: it ended (CMD_RC, CMD_ERR) */
+	int cmd_rc;
+	char cmd_err[700];
+	uint64_t rebuild_from;           /* the replace command's start, ns */
 	uint64_t started;                /* a reading showed the rebuild, ns */
 	int interrupted;
 };
@@ -54,6 +64,10 @@ int nb_fb_open(struct nb_failure *f);
  * in the result.  0, -EINTR, or -EIO with "the WHAT command 'CMD' exited
  * with status N: LAST LINE" set. */
 int nb_fb_command(struct nb_failure *f, const char *what, const char *cmd);
+/* The same on a thread of its own: nb_fb_rebuild sees its end and its
+ * error; nb_fb_join waits for it and returns its status (error set). */
+int nb_fb_command_async(struct nb_failure *f, const char *what, const char *cmd);
+int nb_fb_join(struct nb_failure *f);
 /* Wait until the pool reads degraded after the fail command: its failed
  * devices into the result.  0, -EINTR or -EIO (set). */
 int nb_fb_degraded(struct nb_failure *f);
@@ -62,8 +76,9 @@ int nb_fb_degraded(struct nb_failure *f);
  * so), -EIO (over with the pool not healthy; not begun in time; past the
  * rebuild limit), set. */
 int nb_fb_rebuild(struct nb_failure *f, uint64_t *end_ns);
-/* The rebuild's object, from the replace to END_NS (LOAD: under the
- * workloads). */
+/* The rebuild's object, from the replace command's start (the replacement
+ * brought in: 'zpool replace' returns with the resilver under way) to
+ * END_NS (LOAD: under the workloads). */
 json_t *nb_fb_rebuild_obj(struct nb_failure *f, uint64_t end_ns, int load);
 /* The box's state now ("healthy", "degraded", "rebuilding", "unknown") and
  * the pool's, with the devices not online: the result's "box_left". */
