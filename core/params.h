@@ -62,7 +62,7 @@ struct nb_params {
 	int crash_verify;        /* only verify the journal (run --verify) */
 	/* [failure] rebuild: "" no failure walk; load, idle or both
 	 * (docs/failure.md, run/failure.c) */
-	char rebuild[8];
+	char rebuild[16];
 };
 
 enum nb_trim { NB_TRIM_NO = 0, NB_TRIM_BEFORE = 1, NB_TRIM_EACH = 2 };

@@ -110,8 +110,9 @@ void nb_telem_close(struct nb_telem *tm);
 int nb_telem_pools(struct nb_telem *tm, struct nb_tp_pools *out);
 
 /* What a reading of one pool keeps (a long rebuild has tens of
- * thousands): the time it was asked for (monotonic ns), whether the box
- * answered with the pool, its state, scan and error counters. */
+ * thousands): the time its answer came (monotonic ns; what it says held
+ * then or shortly before), whether the box answered with the pool, its
+ * state, scan and error counters. */
 struct nb_telem_reading {
 	uint64_t t_ns;
 	int ok;
@@ -128,7 +129,7 @@ struct nb_telem_watch;
 int nb_telem_watch_start(struct nb_telem *tm, const char *name,
 			 struct nb_telem_watch **w);
 void nb_telem_watch_stop(struct nb_telem_watch *w);
-/* The first ok reading asked for at or after SINCE_NS for which FN (NULL:
+/* The first ok reading answered at or after SINCE_NS for which FN (NULL:
  * any) holds, into *OUT (may be NULL): its time, or 0 when none yet. */
 uint64_t nb_telem_watch_find(struct nb_telem_watch *w, uint64_t since_ns,
 			     int (*fn)(const struct nb_telem_reading *x, void *arg),

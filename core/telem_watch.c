@@ -134,10 +134,13 @@ static void *watcher(void *arg)
 		struct timespec ts;
 
 		memset(x, 0, sizeof(*x));
-		x->t_ns = nb_now_ns();
 		if (!read_pools(w->tm, &w->stop, &w->scratch) &&
 		    (p = nb_tp_pool_find(&w->scratch, w->name)))
 			nb_telem_reading_of(x, p);
+		/* when the answer came: 'zpool status' waits while a 'zpool
+		 * replace' holds the pool (a reading asked for before the
+		 * replacement can tell of a resilver already done) */
+		x->t_ns = nb_now_ns();
 		nb_err_clear();
 		if (!w->stop)
 			add(w, x, p);

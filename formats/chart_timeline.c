@@ -99,18 +99,21 @@ static void series_plot(FILE *f, const struct nb_timeline *tl, int col,
 /* The two panels, written once per terminal (a multiplot is no replot). */
 static void body(FILE *f, const struct nb_timeline *tl)
 {
-	fputs("set multiplot layout 2,1 title ", f);
+	fprintf(f, "set multiplot layout %d,1 title ", tl->nseries ? 2 : 1);
 	nb_chart_str(f, tl->title);
 	/* both panels on one time axis: the same margins, whatever the
 	 * right axis of the lower one takes */
 	fputs(" noenhanced\nset lmargin at screen 0.09\nset rmargin at screen 0.91\n"
 	      "set offsets 0, 0, graph 0.08, 0\n", f);
 	marks(f, tl);
-	fputs("set title \"the client's throughput\"\n"
-	      "set ylabel \"MB/s\"\nset yrange [0:*]\nunset logscale y\n"
-	      "unset y2tics\nunset y2label\nset key below horizontal noenhanced\n"
-	      "plot", f);
-	series_plot(f, tl, 2, 1);
+	/* no series (iterations under 2 s keep none): the progress alone */
+	if (tl->nseries) {
+		fputs("set title \"the client's throughput\"\n"
+		      "set ylabel \"MB/s\"\nset yrange [0:*]\nunset logscale y\n"
+		      "unset y2tics\nunset y2label\nset key below horizontal noenhanced\n"
+		      "plot", f);
+		series_plot(f, tl, 2, 1);
+	}
 	fputs("\nset title \"the client's p99 latency (each second) and the "
 	      "rebuild's progress\"\n"
 	      "set ylabel \"p99 latency, ms\"\nset logscale y\nset yrange [*:*]\n"
