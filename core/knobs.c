@@ -327,6 +327,17 @@ const struct nb_knob nb_knobs[] = {
 	  "goes on",
 	  .opt = "trim-optional", .flags = NB_KF_NOARG,
 	},
+	{ .section = "suite", .name = "crash-writes", .type = NB_KT_UINT,
+	  PRM(crash_writes), .min = 1, .def = "1000",
+	  .help = "crashcheck: crash after this many acknowledged writes",
+	  .opt = "crash-writes", .metavar = "N",
+	},
+	{ .section = "suite", .name = "crash-time", .type = NB_KT_DURATION,
+	  PRM(crash_time_us), .min = 1000,
+	  .help = "crashcheck: crash this long after the first write (with "
+	  "crash-writes: whichever comes first)",
+	  .opt = "crash-time", .metavar = "TIME",
+	},
 	/* the failure walk (docs/failure.md) */
 	{ .section = "failure", .name = "rebuild", .type = NB_KT_STR,
 	  PRM(rebuild), .choices = "load|idle|both",
@@ -360,17 +371,6 @@ const struct nb_knob nb_knobs[] = {
 	  .help = "checked records written to each target before the disk "
 	  "fails, read back degraded and after the rebuild",
 	  .opt = "records", .metavar = "SIZE",
-	},
-	{ .section = "suite", .name = "crash-writes", .type = NB_KT_UINT,
-	  PRM(crash_writes), .min = 1, .def = "1000",
-	  .help = "crashcheck: crash after this many acknowledged writes",
-	  .opt = "crash-writes", .metavar = "N",
-	},
-	{ .section = "suite", .name = "crash-time", .type = NB_KT_DURATION,
-	  PRM(crash_time_us), .min = 1000,
-	  .help = "crashcheck: crash this long after the first write (with "
-	  "crash-writes: whichever comes first)",
-	  .opt = "crash-time", .metavar = "TIME",
 	},
 	{ NULL },
 };

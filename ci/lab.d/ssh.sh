@@ -51,8 +51,11 @@ PrintMotd no
 MaxSessions 64
 MaxStartups 64
 EOF
-	# ip netns exec execs: $! is sshd's pid
-	(exec ip netns exec "$LAB_NS" /usr/sbin/sshd -D -f "$d/sshd_config" -E "$s/sshd.log") &
+	# ip netns exec execs: $! is sshd's pid; it holds none of up's
+	# descriptors (under 'env=$(ci/lab up ...)' its standard output kept
+	# the caller waiting for ever)
+	(exec ip netns exec "$LAB_NS" /usr/sbin/sshd -D -f "$d/sshd_config" -E "$s/sshd.log" \
+		</dev/null >/dev/null 2>&1) &
 	echo $! >"$s/sshd.pid"
 	for _ in $(seq 100); do
 		timeout 1 bash -c "exec 3<>/dev/tcp/$LAB_BOX_IP/$LAB_SSH_PORT" 2>/dev/null && return 0
