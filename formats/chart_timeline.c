@@ -19,6 +19,7 @@ static const char *band_color(const char *state)
 	static const char *const c[][2] = {
 		{ "healthy", "#4daf4a" }, { "degraded", "#e41a1c" },
 		{ "rebuilding", "#ff7f00" }, { "rebuilt", "#377eb8" },
+		{ "idle rebuild", "#ff7f00" },
 	};
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
@@ -59,9 +60,14 @@ static void data(FILE *f, const struct nb_timeline *tl)
 	fputs("EOD\n", f);
 }
 
-/* The bands and events, on both panels (objects and arrows persist). */
+static double x_max(const struct nb_timeline *tl);
+
+/* The bands and events, on both panels (objects and arrows persist); an
+ * event's name is left out where it would print over the one before. */
 static void marks(FILE *f, const struct nb_timeline *tl)
 {
+	double last = -1e9, gap = x_max(tl) * 0.025;
+
 	for (size_t i = 0; i < tl->nbands; i++) {
 		fprintf(f, "set object %zu rect from first %.3f, graph 0 to first "
 			"%.3f, graph 1 behind fc rgb \"%s\" fs solid 0.13 noborder\n",
@@ -76,6 +82,9 @@ static void marks(FILE *f, const struct nb_timeline *tl)
 		fprintf(f, "set arrow %zu from first %.3f, graph 0 to first %.3f, "
 			"graph 1 nohead dt 3 lc rgb \"#555555\" front\n", i + 1,
 			tl->event_x[i], tl->event_x[i]);
+		if (tl->event_x[i] - last < gap)
+			continue;
+		last = tl->event_x[i];
 		fprintf(f, "set label %zu ", tl->nbands + i + 1);
 		nb_chart_str(f, tl->event_name[i]);
 		fprintf(f, " at first %.3f, graph 0.04 left rotate by 90 offset "

@@ -252,11 +252,15 @@ static int bands(const json_t *f, struct nb_timeline *tl, double *x0, double *x1
 	size_t i;
 
 	json_array_foreach(json_object_get(f, "phases"), i, p) {
-		if (tl->nbands == max)
-			break;
+		int idle = json_is_true(json_object_get(p, "idle"));
+
+		/* the idle round: its rebuild alone, one band (its degraded
+		 * part is the seconds the fail command takes) */
+		if (tl->nbands == max || (idle && strcmp(nb_jstr(p, "state"), "rebuilding")))
+			continue;
 		x0[tl->nbands] = json_number_value(json_object_get(p, "start_ms")) / 1e3;
 		x1[tl->nbands] = json_number_value(json_object_get(p, "end_ms")) / 1e3;
-		st[tl->nbands++] = nb_jstr(p, "state");
+		st[tl->nbands++] = idle ? "idle rebuild" : nb_jstr(p, "state");
 	}
 	json_array_foreach(json_object_get(f, "events"), i, p) {
 		const char *w = nb_jstr(p, "what");
