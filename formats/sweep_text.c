@@ -15,8 +15,10 @@ static void sweep_line(FILE *out, const json_t *wl)
 					     "vms") ? "vms" : "iops_at_slo";
 	double med, n;
 
-	fprintf(out, "%s %s: capacity: %s%s\n", nb_jstr(wl, "target"),
-		nb_jstr(wl, "workload"),
+	/* a failure walk's entry names its box state */
+	fprintf(out, "%s %s%s%s: capacity: %s%s\n", nb_jstr(wl, "target"),
+		nb_jstr(wl, "workload"), *nb_jstr(wl, "state") ? " " : "",
+		nb_jstr(wl, "state"),
 		nb_jstr(json_object_get(sw, "capacity"), "text"),
 		json_is_false(json_object_get(sw, "complete")) ?
 		" (sweep not complete)" : "");
