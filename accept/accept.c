@@ -84,7 +84,8 @@ static void not_steady(json_t *o, const json_t *wl)
 
 static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 {
-	const json_t *wl = nb_result_find(doc, c->target, c->workload);
+	const json_t *wl = nb_result_find_state(doc, c->target, c->workload,
+						c->state);
 	const char *status = wl ? json_string_value(json_object_get(wl, "status")) : NULL;
 	const char *reason = wl ? json_string_value(json_object_get(wl, "reason")) : NULL;
 	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:b}",
@@ -99,12 +100,19 @@ static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 	double v[1024], m;
 	int n;
 
+	if (*c->state)
+		json_object_set_new(o, "state", json_string(c->state));
 	if (!wl) {
 		const char *terr = target_error(doc, c->target);
 
 		if (terr)
 			snprintf(why, sizeof(why), "'%s' did not run: target '%s' "
 				 "could not be used: %s", c->workload, c->target, terr);
+		else if (*c->state)
+			snprintf(why, sizeof(why), "'%s' did not run on '%s' %s (%s)",
+				 c->workload, c->target, c->state,
+				 json_object_get(doc, "failure") ? "not measured in that "
+				 "state of the failure walk" : "no failure walk ran");
 		else
 			snprintf(why, sizeof(why), "'%s' did not run on '%s' (not in "
 				 "the plan)", c->workload, c->target);
@@ -144,7 +152,8 @@ json_t *nb_accept_eval(const struct nb_accept *a, const json_t *doc, int *failed
 	int pass = 0, fail = 0;
 
 	for (int i = 0; i < a->n; i++) {
-		json_t *o = eval_one(&a->c[i], doc);
+		json_t *o = a->c[i].walk ? nb_accept_eval_walk(&a->c[i], doc) :
+			    eval_one(&a->c[i], doc);
 
 		if (!strcmp(json_string_value(json_object_get(o, "verdict")), "pass"))
 			pass++;
@@ -238,6 +247,10 @@ static int stands_for(const struct nb_criterion *c, const json_t *wl)
 
 	if (strcmp(c->target, "*") && strcmp(c->target, nb_jstr(wl, "target")))
 		return 0;
+	/* a criterion of a box state stands for that state's entries */
+	if (strcmp(*c->state ? c->state : "healthy",
+		   *nb_jstr(wl, "state") ? nb_jstr(wl, "state") : "healthy"))
+		return 0;
 	if (strcmp(c->workload, "*"))
 		return !strcmp(c->workload, nb_jstr(wl, "workload"));
 	return json_object_get(json_array_get(its, 0), "sweep") != NULL;
@@ -257,6 +270,11 @@ static int expand_any(struct nb_accept *a, const json_t *doc)
 		const struct nb_criterion *c = &a->c[i];
 		int n = 0;
 
+		if (c->walk) {
+			if (nb_accept_expand_walk(&out, c, doc))
+				goto nomem;
+			continue;
+		}
 		if (strcmp(c->target, "*") && strcmp(c->workload, "*")) {
 			if (nb_accept_add(&out, c))
 				goto nomem;
@@ -269,8 +287,8 @@ static int expand_any(struct nb_accept *a, const json_t *doc)
 				continue;
 			snprintf(e.workload, sizeof(e.workload), "%s", nb_jstr(wl, "workload"));
 			snprintf(e.target, sizeof(e.target), "%s", nb_jstr(wl, "target"));
-			snprintf(e.text, sizeof(e.text), "%.200s (%s@%s)", c->text,
-				 e.workload, e.target);
+			snprintf(e.text, sizeof(e.text), "%.200s (%s@%s%s%s)", c->text,
+				 e.workload, e.target, *c->state ? ":" : "", c->state);
 			if (nb_accept_add(&out, &e))
 				goto nomem;
 			n++;

@@ -15,6 +15,7 @@
 #include "../core/err.h"
 #include "../core/lines.h"
 #include "../core/metrics.h"
+#include "../core/result.h"
 #include "../core/suggest.h"
 #include "../workloads/workload.h"
 
@@ -313,13 +314,18 @@ static int criterion_words(const char *text, const char *where, char *wt,
 	return 0;
 }
 
-/* WT ("WORKLOAD@TARGET") into C, the workload a known one.  0 or -EINVAL. */
+/* WT ("WORKLOAD@TARGET[:STATE]") into C, the workload a known one, STATE
+ * a box state of a failure walk.  0 or -EINVAL. */
 static int criterion_place(struct nb_criterion *c, char *wt, const char *where)
 {
-	char *at = strchr(wt, '@');
+	char *at = strchr(wt, '@'), *colon = at ? strrchr(at, ':') : NULL;
 
 	if (!at || at == wt || !at[1] || strchr(at + 1, '@'))
 		return nb_err(-EINVAL, "%s: '%s' is not WORKLOAD@TARGET", where, wt);
+	if (colon && nb_box_state(colon + 1) >= 0) {
+		snprintf(c->state, sizeof(c->state), "%s", colon + 1);
+		*colon = '\0';
+	}
 	*at = '\0';
 	if (strlen(wt) >= sizeof(c->workload) || strlen(at + 1) >= sizeof(c->target))
 		return nb_err(-EINVAL, "%s: workload or target name too long", where);
@@ -363,18 +369,26 @@ static int criterion_metric(struct nb_criterion *c, char *metric, int *st,
 static int parse_min(struct nb_criterion *c, const char *text, const char *where)
 {
 	char name[64], value[96], full[256], as_written[sizeof(c->text)];
+	char *st;
 	int rc;
 
 	if (sscanf(text, "min_%63[^ =] = %95s", name, value) != 2 &&
 	    sscanf(text, "min_%63[^ =]=%95s", name, value) != 2)
 		return nb_err(-EINVAL, "%s: expected 'min_vms = N' or "
 			      "'min_iops_at_slo = N', not '%s'", where, text);
+	/* min_vms_degraded: the floor in a failure walk's box state */
+	st = strrchr(name, '_');
+	if (st && nb_box_state(st + 1) >= 0)
+		*st++ = '\0';
+	else
+		st = NULL;
 	if (strcmp(name, "vms") && strcmp(name, "iops_at_slo"))
 		return nb_err(-EINVAL, "%s: unknown floor 'min_%s' (min_vms, "
-			      "min_iops_at_slo)", where, name);
+			      "min_iops_at_slo, min_vms_degraded, ...)", where, name);
 	snprintf(as_written, sizeof(as_written), "%s", text);
-	snprintf(full, sizeof(full), "%s@* %s >= %s",
-		 strcmp(name, "vms") ? "*" : "vm", name, value);
+	snprintf(full, sizeof(full), "%s@*%s%s %s >= %s",
+		 strcmp(name, "vms") ? "*" : "vm", st ? ":" : "", st ? st : "",
+		 name, value);
 	rc = nb_accept_parse(c, full, where);
 	snprintf(c->text, sizeof(c->text), "%s", as_written);
 	return rc;
@@ -392,6 +406,8 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 	text = c->text;
 	if (!strncmp(text, "min_", 4) && !strchr(text, '@'))
 		return parse_min(c, text, where);
+	if (nb_accept_is_walk(text))
+		return nb_accept_parse_walk(c, text, where);
 	if (criterion_words(text, where, wt, metric, op, sizeof(op), value,
 			    sizeof(value)) ||
 	    criterion_place(c, wt, where) ||
@@ -535,6 +551,14 @@ void nb_accept_help(FILE *out)
 	      "  min_vms = 24           (the vm workload's VMs at the objective)\n"
 	      "  min_iops_at_slo = 500\n"
 	      "  crashcheck@nfs         crash_lost = 0\n\n"
+	      "A failure walk (--rebuild; docs/failure.md):\n"
+	      "  rand4k-read@nfs:degraded iops >= 200   (a figure in a box state:\n"
+	      "                         healthy, degraded, rebuilding, rebuilt)\n"
+	      "  max_rebuild_time = 2h  (under the workloads' load; _idle: idle)\n"
+	      "  degraded_keeps = 50%   (of the healthy figure, every workload;\n"
+	      "                         rebuilding_keeps, rebuilt_keeps likewise)\n"
+	      "  rand4k-read@nfs degraded_keeps >= 50%\n"
+	      "  min_vms_degraded = 10  (min_vms in a box state)\n\n"
 	      "OP:    >= <= > < = !=\n"
 	      "STAT:  median (default for figures), worst (default for durable,\n"
 	      "       steady, *_blocks, conform_failed and crash_lost, _missing,\n"

@@ -45,6 +45,18 @@ struct nb_criterion {
 	int boolean;             /* shown as yes/no */
 	int implied;             /* added by suite accept, not written */
 	int in_config;           /* its target is one of the box file's */
+	/* a failure walk (docs/failure.md): the box state of the figure
+	 * ("WORKLOAD@TARGET:degraded", "min_vms_degraded"; "": healthy), and
+	 * what is judged when it is no figure of an entry */
+	char state[16];
+	int walk;                /* enum nb_walk_crit */
+};
+
+enum nb_walk_crit {
+	NB_WALK_NONE,
+	NB_WALK_REBUILD,         /* max_rebuild_time: under the workloads */
+	NB_WALK_REBUILD_IDLE,    /* max_rebuild_time_idle */
+	NB_WALK_KEEPS,           /* STATE_keeps: of the healthy figure */
 };
 
 struct nb_accept {
@@ -89,6 +101,14 @@ int nb_accept_check(const struct nb_accept *a, const struct nb_config *cfg);
 /* The workloads A's criteria name, into NAMES (at most MAX; "*" of a
  * floor such as min_iops_at_slo is none).  Returns the count. */
 int nb_accept_workloads(const struct nb_accept *a, const char **names, int max);
+
+/* failure_crit.c: a failure walk's criteria: "max_rebuild_time = 2h",
+ * "max_rebuild_time_idle = 1h", "degraded_keeps = 50%" (every workload of
+ * the walk), "WORKLOAD@TARGET rebuilding_keeps >= 30%".  0 or -EINVAL. */
+int nb_accept_parse_walk(struct nb_criterion *c, const char *text,
+			 const char *where);
+/* Whether TEXT is one of them (parsed by nb_accept_parse_walk). */
+int nb_accept_is_walk(const char *text);
 
 /* 'nasbench help accept': the syntax, operators, statistics, units and
  * every metric a criterion can name. */

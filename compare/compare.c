@@ -1,4 +1,5 @@
 #include "compare.h"
+#include "../formats/failure.h"
 #include "../formats/escape.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
@@ -222,10 +223,13 @@ static json_t *partner(const json_t *doc, const json_t *wl, int by_workload)
 	json_t *e;
 	size_t i;
 
+	/* a failure walk's entries are matched in their box state */
 	if (!by_workload)
-		return nb_result_find(doc, nb_jstr(wl, "target"), nb_jstr(wl, "workload"));
+		return nb_result_find_state(doc, nb_jstr(wl, "target"),
+					    nb_jstr(wl, "workload"), nb_jstr(wl, "state"));
 	json_array_foreach(json_object_get(doc, "results"), i, e)
-		if (!strcmp(nb_jstr(e, "workload"), nb_jstr(wl, "workload")))
+		if (!strcmp(nb_jstr(e, "workload"), nb_jstr(wl, "workload")) &&
+		    !strcmp(nb_jstr(e, "state"), nb_jstr(wl, "state")))
 			return e;
 	return NULL;
 }
@@ -432,6 +436,8 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 		      "regression", j.regression, "gated", gated, "reason", reason);
 	if (j.verdict == NB_V_MISSING && isinf(j.change))
 		json_object_set_new(r, "change_pct", json_null());
+	if (*nb_jstr(b, "state"))
+		json_object_set_new(r, "state", json_string(nb_jstr(b, "state")));
 	if (settings)
 		json_object_set(r, "settings", settings);
 	return r;
@@ -439,7 +445,8 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 
 static json_t *wl_name(const json_t *wl)
 {
-	return json_sprintf("%s/%s", nb_jstr(wl, "target"), nb_jstr(wl, "workload"));
+	return json_sprintf("%s/%s%s%s", nb_jstr(wl, "target"), nb_jstr(wl, "workload"),
+			    *nb_jstr(wl, "state") ? " " : "", nb_jstr(wl, "state"));
 }
 
 /* Entries without a partner on the other side. */
@@ -665,6 +672,12 @@ int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
 	if (by_wl)
 		json_object_set_new(*out, "targets", json_pack("{s:s, s:s}", "base",
 							       tb, "new", tn));
+	/* failure walks: what each keeps degraded and rebuilding, side by
+	 * side (docs/failure.md) */
+	if (json_object_get(base, "failure") || json_object_get(new_, "failure"))
+		json_object_set_new(*out, "failure", json_pack("{s:o*, s:o*}",
+			"base", nb_failure_summary(base), "new",
+			nb_failure_summary(new_)));
 	return 0;
 }
 

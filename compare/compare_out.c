@@ -3,6 +3,7 @@
  * Markdown (a pull-request comment), JUnit XML (CI systems), JSON.
  */
 #include "compare.h"
+#include "../formats/failure.h"
 #include "../formats/escape.h"
 #include "../formats/summary.h"
 #include "../formats/junit.h"
@@ -173,6 +174,17 @@ static void fmt_threshold(char *buf, size_t len, double pct)
 		snprintf(buf, len, "%g%%", pct);
 }
 
+/* Two failure walks side by side (docs/failure.md), when either is one. */
+static void failure_lines(FILE *out, const json_t *c, int markdown)
+{
+	const json_t *f = json_object_get(c, "failure");
+
+	if (f)
+		nb_failure_versus(out, json_object_get(f, "base"), nb_jstr(c, "base"),
+				  json_object_get(f, "new"), nb_jstr(c, "new"),
+				  markdown);
+}
+
 /* ---- terminal ---- */
 
 enum { C_TARGET, C_WL, C_METRIC, C_BASE, C_NEW, C_CHANGE, C_N, C_P, C_NOISE,
@@ -181,7 +193,8 @@ enum { C_TARGET, C_WL, C_METRIC, C_BASE, C_NEW, C_CHANGE, C_N, C_P, C_NOISE,
 static void cells(const json_t *r, char cell[NCOL][512])
 {
 	snprintf(cell[C_TARGET], 512, "%s", nb_jstr(r, "target"));
-	snprintf(cell[C_WL], 512, "%s", nb_jstr(r, "workload"));
+	snprintf(cell[C_WL], 512, "%s%s%s", nb_jstr(r, "workload"),
+		 *nb_jstr(r, "state") ? " " : "", nb_jstr(r, "state"));
 	snprintf(cell[C_METRIC], 512, "%s", nb_jstr(r, "label"));
 	fmt_shown(cell[C_BASE], 512, r, "base");
 	fmt_shown(cell[C_NEW], 512, r, "new");
@@ -311,6 +324,7 @@ static void text_one(FILE *out, const json_t *c, int color)
 	text_list(out, json_object_get(c, "only_new"), "only in new");
 	json_array_foreach(json_object_get(c, "warnings"), i, v)
 		fprintf(out, "warning: %s\n", json_string_value(v));
+	failure_lines(out, c, 0);
 }
 
 static int any_low_confidence(const json_t *doc)
@@ -400,7 +414,8 @@ static void md_other(FILE *out, const json_t *c, const json_t *v)
 		int mark = strcmp(vd, "unchanged") && strcmp(vd, "noise");
 
 		if (strcmp(nb_jstr(r, "target"), nb_jstr(v, "target")) ||
-		    strcmp(nb_jstr(r, "workload"), nb_jstr(v, "workload")))
+		    strcmp(nb_jstr(r, "workload"), nb_jstr(v, "workload")) ||
+		    strcmp(nb_jstr(r, "state"), nb_jstr(v, "state")))
 			continue;
 		fmt_change(ch, sizeof(ch), r);
 		snprintf(item, sizeof(item), "%s %s%s%s%s", nb_jstr(r, "label"), ch,
@@ -482,6 +497,7 @@ static void md_one(FILE *out, const json_t *c)
 		fputs("- warning: ", out), nb_md_escape(out, json_string_value(v)),
 			fputc('\n', out);
 	fputs("</details>\n\n", out);
+	failure_lines(out, c, 1);
 }
 
 void nb_compare_markdown(FILE *out, const json_t *doc)
@@ -556,9 +572,11 @@ static void junit_row(FILE *out, const json_t *r, int primary)
 
 	snprintf(cls, sizeof(cls), "nasbench.%s", nb_jstr(r, "target"));
 	if (primary)
-		snprintf(name, sizeof(name), "%s", nb_jstr(r, "workload"));
+		snprintf(name, sizeof(name), "%s%s%s", nb_jstr(r, "workload"),
+			 *nb_jstr(r, "state") ? " " : "", nb_jstr(r, "state"));
 	else
-		snprintf(name, sizeof(name), "%s %s", nb_jstr(r, "workload"),
+		snprintf(name, sizeof(name), "%s%s%s %s", nb_jstr(r, "workload"),
+			 *nb_jstr(r, "state") ? " " : "", nb_jstr(r, "state"),
 			 nb_jstr(r, "metric"));
 	junit_numbers(msg, sizeof(msg), r);
 	nb_junit_case(out, &(struct nb_junit_case){

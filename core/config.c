@@ -15,7 +15,7 @@
 /* Sections whose lines other modules parse (criteria, host lists). */
 static const char *const raw_sections[] = { "accept", "clients" };
 static const char *const known_sections[] = { "box", "target", "suite",
-					      "capacity", "vm",
+					      "capacity", "vm", "failure",
 					      "accept", "clients" };
 
 void nb_config_init(struct nb_config *c)
@@ -122,6 +122,10 @@ static int set_key(struct nb_config *c, const char *section, const char *name,
 	k = nb_knob_find(sec, name);
 	if (!k)
 		return unknown_key(sec, name);
+	if ((k->flags & NB_KF_CMDLINE) && (!where || strncmp(where, "--", 2)))
+		return nb_err(-EINVAL, "'%s' in [%s] is consent given on the "
+			      "command line (--%s), never in a box file", name,
+			      sec, k->opt);
 	if (!strcmp(sec, "box")) {
 		if (nb_knob_check_choice(k, value))
 			return bad_value(k, where);
@@ -209,12 +213,13 @@ static int check_header(struct nb_config *c, const char *path, int line,
 			  sizeof(known_sections) / sizeof(known_sections[0]));
 	if (!nb_knob_find(base, "url") && strcmp(base, "box") && strcmp(base, "suite") &&
 	    strcmp(base, "capacity") && strcmp(base, "vm") &&
+	    strcmp(base, "failure") &&
 	    strcmp(base, "accept") && strcmp(base, "clients"))
 		return near ? nb_err_set("%s:%d: unknown section [%s]; did you mean "
 					 "[%s]?", path, line, base, near)
 			    : nb_err_set("%s:%d: unknown section [%s] (sections: box, "
-					 "target NAME, suite, capacity, vm, accept, "
-					 "clients)",
+					 "target NAME, suite, capacity, vm, failure, "
+					 "accept, clients)",
 					 path, line, base), -EINVAL;
 	if (!strcmp(base, "target")) {
 		if (!sp || !sp[1])
@@ -259,7 +264,8 @@ static int keep_raw(struct nb_config *c, const char *section, int line,
 static int prepass(struct nb_config *c, const char *path, char *buf, char *out)
 {
 	struct seen seen[] = { { "box", 0 }, { "suite", 0 }, { "capacity", 0 },
-			       { "vm", 0 }, { "accept", 0 }, { "clients", 0 },
+			       { "vm", 0 }, { "failure", 0 }, { "accept", 0 },
+			       { "clients", 0 },
 			       { NULL, 0 } };
 	char section[64] = "";
 	int line = 0;

@@ -59,6 +59,17 @@ struct nb_monitor_cfg {
 	int netbase;             /* enum nb_netbase */
 };
 
+/* The failure walk (docs/failure.md, run/failure.c): [box] fail-disk and
+ * replace-disk, [failure] and run's consent --fail-disks. */
+struct nb_failure_cfg {
+	char fail_cmd[1024];     /* fails one disk of the pool (sh -c) */
+	char replace_cmd[1024];  /* brings in its replacement: the rebuild */
+	char pool[64];           /* the pool or md array ("": the only one) */
+	uint64_t limit_us;       /* waiting for a rebuild (0: the row's) */
+	uint64_t records;        /* checked records per target (0: the row's) */
+	int consent;             /* run --fail-disks */
+};
+
 struct nb_config {
 	char path[4096];         /* "" when no file was read */
 	int nlabels;
@@ -72,6 +83,7 @@ struct nb_config {
 	struct nb_override *overrides;
 	int history;             /* [box] history = yes: record each run */
 	struct nb_monitor_cfg monitor;
+	struct nb_failure_cfg failure;
 };
 
 void nb_config_init(struct nb_config *c);

@@ -47,6 +47,8 @@ enum nb_knob_flag {
 	NB_KF_NOARG = 1 << 0,  /* the option takes no value: it sets "yes" */
 	NB_KF_AUTO = 1 << 1,   /* a size that may be "auto" (NB_SIZE_AUTO) */
 	NB_KF_NOLABEL = 1 << 2, /* a [box] key that is not a label of the result */
+	NB_KF_CMDLINE = 1 << 3, /* consent given on the command line only, never
+				 * in a box file */
 };
 
 struct nb_knob {

@@ -114,6 +114,9 @@ const struct nb_metric nb_metrics[] = {
 	  "share of the box's ARC demand reads answered from the ARC" },
 	{ "box_disk_busy_max_pct", "box busiest disk %", "%", NB_NEITHER, 1,
 	  "the box's busiest disk, % of the iteration busy" },
+	/* a failure walk (docs/failure.md): what accept judges of it */
+	{ "rebuild_s", "rebuild s", "s", NB_LOWER, 1, "failure walk: the rebuild, from the replace command's end to the pool read healthy" },
+	{ "keeps_pct", "keeps %", "%", NB_HIGHER, 1, "failure walk: the share of the healthy figure a workload keeps in a box state" },
 	{ "crash_lost", "lost", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes not read back intact after the crash (missing + stale + torn)" },
 	{ "crash_missing", "missing", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes of which nothing is on the box" },
 	{ "crash_stale", "stale", "writes", NB_LOWER, 1, "crashcheck: acknowledged writes found as an older generation" },

@@ -70,6 +70,9 @@ struct nb_params {
 	int journal_each;        /* several targets: one journal each, the
 	                          * target's name before the extension */
 	int crash_verify;        /* only verify the journal (run --verify) */
+	/* [failure] rebuild: "" no failure walk; load, idle or both
+	 * (docs/failure.md, run/failure.c) */
+	char rebuild[16];
 };
 
 enum nb_trim { NB_TRIM_NO = 0, NB_TRIM_BEFORE = 1, NB_TRIM_EACH = 2 };

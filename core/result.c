@@ -217,19 +217,42 @@ int nb_result_load(const char *path, json_t **out)
 	return 0;
 }
 
-json_t *nb_result_find(const json_t *doc, const char *target,
-		       const char *workload)
+const char *const nb_box_states[NB_BOX_STATES] = { "healthy", "degraded",
+						   "rebuilding", "rebuilt" };
+
+int nb_box_state(const char *state)
+{
+	for (int i = 0; state && i < NB_BOX_STATES; i++)
+		if (!strcmp(state, nb_box_states[i]))
+			return i;
+	return -1;
+}
+
+json_t *nb_result_find_state(const json_t *doc, const char *target,
+			     const char *workload, const char *state)
 {
 	json_t *wl;
 	size_t i;
 
-	json_array_foreach(json_object_get(doc, "results"), i, wl)
+	if (!state || !*state)
+		state = "healthy";
+	json_array_foreach(json_object_get(doc, "results"), i, wl) {
+		const char *s = json_string_value(json_object_get(wl, "state"));
+
 		if (!strcmp(json_string_value(json_object_get(wl, "target")) ?: "",
 			    target) &&
 		    !strcmp(json_string_value(json_object_get(wl, "workload")) ?: "",
-			    workload))
+			    workload) &&
+		    (s ? !strcmp(s, state) : !strcmp(state, "healthy")))
 			return wl;
+	}
 	return NULL;
+}
+
+json_t *nb_result_find(const json_t *doc, const char *target,
+		       const char *workload)
+{
+	return nb_result_find_state(doc, target, workload, NULL);
 }
 
 int nb_result_stat(const json_t *wl, const char *metric, const char *stat,

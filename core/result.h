@@ -59,9 +59,22 @@ int nb_result_load(const char *path, json_t **doc);
 /* The string member K of O, or "" (never NULL). */
 const char *nb_jstr(const json_t *o, const char *k);
 
-/* The entry for TARGET/WORKLOAD, or NULL. */
+/* The box states of a failure walk, in its order (docs/failure.md): an
+ * entry's "state", an iteration's "box_state". */
+#define NB_BOX_STATES 4
+extern const char *const nb_box_states[NB_BOX_STATES];
+/* The index of STATE in nb_box_states, -1 when it is none of them. */
+int nb_box_state(const char *state);
+
+/* The entry for TARGET/WORKLOAD, or NULL.  In a failure walk's result
+ * (docs/failure.md) an entry also has a "state" (healthy, degraded,
+ * rebuilding, rebuilt): this finds the healthy one. */
 json_t *nb_result_find(const json_t *doc, const char *target,
 		       const char *workload);
+/* The entry for TARGET/WORKLOAD in box state STATE ("degraded"); NULL or
+ * "": an entry of no state, or the healthy one. */
+json_t *nb_result_find_state(const json_t *doc, const char *target,
+			     const char *workload, const char *state);
 /* A summary statistic ("median", ...) of METRIC in entry WL; 0 or -ENOENT. */
 int nb_result_stat(const json_t *wl, const char *metric, const char *stat,
 		   double *out);

@@ -55,6 +55,8 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "telem_parse.h"
+
 struct nb_telem_cfg {
 	const char *monitor;     /* "local" or "ssh://[user@]host[:port]" */
 	uint64_t interval_us;    /* 0: one second */
@@ -104,5 +106,44 @@ const char *nb_telem_source(const struct nb_telem *tm);
 
 /* Close the connection, remove the scratch directory. */
 void nb_telem_close(struct nb_telem *tm);
+
+/* ---- the pools' health (telem_watch.c; a failure walk, docs/failure.md) ---- */
+
+/* One reading of every pool and md array of the box now ('zpool status',
+ * /proc/mdstat) through TM's source.  0, or -EIO (-EINTR) with "telemetry
+ * from 'SOURCE': cannot read the pools' health: ..." set. */
+int nb_telem_pools(struct nb_telem *tm, struct nb_tp_pools *out);
+
+/* What a reading of one pool keeps (a long rebuild has tens of
+ * thousands): the time its answer came (monotonic ns; what it says held
+ * then or shortly before), whether the box answered with the pool, its
+ * state, scan and error counters. */
+struct nb_telem_reading {
+	uint64_t t_ns;
+	int ok;
+	char state[16];
+	struct nb_tp_scan scan;
+	double read, write, cksum;
+};
+void nb_telem_reading_of(struct nb_telem_reading *x, const struct nb_tp_pool *p);
+
+/* The pool NAME read every interval of TM on a thread of its own, until
+ * stopped; a reading the box did not answer is kept as not ok.  0 or
+ * -errno (detail set). */
+struct nb_telem_watch;
+int nb_telem_watch_start(struct nb_telem *tm, const char *name,
+			 struct nb_telem_watch **w);
+void nb_telem_watch_stop(struct nb_telem_watch *w);
+/* The first ok reading answered at or after SINCE_NS for which FN (NULL:
+ * any) holds, into *OUT (may be NULL): its time, or 0 when none yet. */
+uint64_t nb_telem_watch_find(struct nb_telem_watch *w, uint64_t since_ns,
+			     int (*fn)(const struct nb_telem_reading *x, void *arg),
+			     void *arg, struct nb_telem_reading *out);
+/* The latest ok reading, whole (its devices), into *OUT (may be NULL): its
+ * time, 0 when none yet. */
+uint64_t nb_telem_watch_latest(struct nb_telem_watch *w, struct nb_tp_pool *out);
+/* The readings from T0_NS on: { "t_ms": [ms since T0_NS], "state", "scan",
+ * "active", "pct", "rate_bytes", "eta_s" } (null where not said). */
+json_t *nb_telem_watch_series(struct nb_telem_watch *w, uint64_t t0_ns);
 
 #endif

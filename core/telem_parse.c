@@ -653,3 +653,13 @@ const struct nb_tp_disk *nb_tp_disk_find(const struct nb_tp_disks *d,
 			return &d->d[i];
 	return NULL;
 }
+
+int nb_tp_line(const char **p, char *buf, size_t len)
+{
+	return next_line(p, buf, len);
+}
+
+double nb_tp_size(const char *s)
+{
+	return suffixed(s);
+}

@@ -110,6 +110,12 @@ void nb_telem_ssh_close(struct nb_telem *tm);
 int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,
 		     char *err, size_t errlen);
 
+/* The same, from any thread: bounded by LIMIT_US, ended by *STOP (may
+ * be NULL) with -EINTR. */
+int nb_telem_ssh_exec(struct nb_telem *tm, const char *script, uint64_t limit_us,
+		      volatile sig_atomic_t *stop, char **out, char *err,
+		      size_t errlen);
+
 /* The pools' vdevs (zpool iostat -v), local or remote, into TM->vdevs. */
 void nb_telem_vdevs(struct nb_telem *tm);
 

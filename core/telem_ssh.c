@@ -133,22 +133,19 @@ static void why(const struct nb_spawn *sp, char *err, size_t len,
 		snprintf(err, len, "ssh exited with status %d", sp->status);
 }
 
-int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,
-		     char *err, size_t errlen)
+int nb_telem_ssh_exec(struct nb_telem *tm, const char *script, uint64_t limit_us,
+		      volatile sig_atomic_t *stop, char **out, char *err,
+		      size_t errlen)
 {
 	char *argv[40], bufs[16][320];
-	struct nb_spawn sp = { .argv = argv, .limit_us = tm->timeout_us,
+	struct nb_spawn sp = { .argv = argv, .limit_us = limit_us,
 			       .grace_us = 1000000 };
 	int rc;
 
 	*out = NULL;
-	if (tm->final && sp.limit_us > 3000000)
-		sp.limit_us = 3000000;
 	ssh_argv(tm, script, argv, bufs);
-	/* the iteration ended: a sample still waiting for the box is let go
-	 * (no wait of up to the timeout at every iteration's end) */
-	if (tm->haltable) {
-		sp.stop = &tm->halt;
+	if (stop) {
+		sp.stop = stop;
 		sp.stop_sig = SIGTERM;
 	}
 	rc = nb_spawn_run(&sp);
@@ -164,7 +161,7 @@ int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,
 		return -EIO;
 	}
 	if (sp.status || sp.timed_out) {
-		why(&sp, err, errlen, tm->timeout_us);
+		why(&sp, err, errlen, limit_us);
 		nb_spawn_free(&sp);
 		return -EIO;
 	}
@@ -172,6 +169,17 @@ int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,
 	sp.out = NULL;
 	nb_spawn_free(&sp);
 	return 0;
+}
+
+int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,
+		     char *err, size_t errlen)
+{
+	/* the last sample: a short timeout; a sample of the loop: the
+	 * iteration's end lets go of one still waiting for the box (no wait
+	 * of up to the timeout at every iteration's end) */
+	return nb_telem_ssh_exec(tm, script, tm->final && tm->timeout_us > 3000000 ?
+				 3000000 : tm->timeout_us,
+				 tm->haltable ? &tm->halt : NULL, out, err, errlen);
 }
 
 /* What the box has, asked once: its system and its counters' files. */

@@ -590,3 +590,8 @@ int nb_chart_render(const char *dir, const char *const *names, size_t n,
 	}
 	return rc;
 }
+
+void nb_chart_str(FILE *f, const char *s)
+{
+	gp_str(f, s);
+}

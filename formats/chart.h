@@ -66,6 +66,35 @@ int nb_chart_curve(const char *dir, const struct nb_curve *c);
 int nb_chart_render(const char *dir, const char *const *names, size_t n,
 		    const char *prog);
 
+/* S as a gnuplot string literal ("..." with \ and " escaped). */
+#include <stdio.h>
+void nb_chart_str(FILE *f, const char *s);
+
+/* A failure walk's timeline (chart_timeline.c, docs/failure.md): over the
+ * walk's seconds, the box states as bands (BAND_STATE[i] from BAND_X0[i]
+ * to BAND_X1[i]: healthy, degraded, rebuilding, rebuilt), events as
+ * dashed lines (EVENT_X, EVENT_NAME); above, each series' throughput
+ * (MB/s); below, its p99 latency (ms, a log scale) and the rebuild's
+ * percent on the right axis (PCT NAN: a break between two rebuilds).
+ * Series S has N[S] points (T, MBS, LAT_MS; NAN is missing); a gap over
+ * 2 s breaks its line. */
+struct nb_timeline {
+	const char *name, *title;
+	size_t nbands;
+	const double *band_x0, *band_x1;
+	const char *const *band_state;
+	size_t nevents;
+	const double *event_x;
+	const char *const *event_name;
+	size_t nseries;
+	const char *const *series;
+	const size_t *n;
+	const double *const *t, *const *mbs, *const *lat_ms;
+	size_t npct;
+	const double *pct_t, *pct;
+};
+int nb_chart_timeline(const char *dir, const struct nb_timeline *tl);
+
 /* A file-name-safe form of S ("rand4k-read", "a_b"). */
 void nb_chart_slug(char *out, size_t len, const char *s);
 

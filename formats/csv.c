@@ -65,6 +65,7 @@ struct cols {
 	const char **lk, **mk;
 	size_t nl, nm;
 	int steps;
+	int states;              /* a failure walk: a "state" column */
 	json_t *labels, *metrics;
 };
 
@@ -93,7 +94,8 @@ static void columns(struct cols *c, json_t *const *docs, size_t n)
 	for (i = 0; i < n; i++) {
 		json_object_foreach(json_object_get(docs[i], "labels"), k, v)
 			json_object_set_new(c->labels, k, json_true());
-		json_array_foreach(json_object_get(docs[i], "results"), j, e)
+		json_array_foreach(json_object_get(docs[i], "results"), j, e) {
+			c->states |= json_object_get(e, "state") != NULL;
 			json_array_foreach(json_object_get(e, "iterations"), x, it) {
 				json_object_foreach(json_object_get(it, "metrics"), k, v)
 					if (json_is_number(v))
@@ -105,6 +107,7 @@ static void columns(struct cols *c, json_t *const *docs, size_t n)
 						step_columns(c, st);
 					}
 			}
+		}
 	}
 	c->lk = calloc(json_object_size(c->labels) + 1, sizeof(*c->lk));
 	c->mk = calloc(json_object_size(c->metrics) + 1, sizeof(*c->mk));
@@ -122,6 +125,8 @@ static void header(FILE *out, const struct cols *c)
 	for (const char *h = "run_id\0started\0host\0version\0target\0url\0workload\0"
 			     "status\0iteration\0"; *h; h += strlen(h) + 1)
 		csv_field(out, h, 0);
+	if (c->states)
+		csv_field(out, "state", 0);
 	if (c->steps) {
 		csv_field(out, "step", 0);
 		csv_field(out, "loop", 0);
@@ -160,6 +165,8 @@ static void row(FILE *out, const struct cols *c, const char *path, const json_t 
 	csv_field(out, nb_jstr(e, "status"), 0);
 	snprintf(num, sizeof(num), "%zu", x + 1);
 	csv_field(out, num, 0);
+	if (c->states)
+		csv_field(out, nb_jstr(e, "state"), 0);
 	if (c->steps) {
 		snprintf(num, sizeof(num), "%zu", step);
 		csv_field(out, st ? num : "", 0);

@@ -5,9 +5,11 @@
  */
 #include "summary.h"
 #include "summary_int.h"
+#include "failure.h"
 #include "escape.h"
 #include "../core/result.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +102,59 @@ static void crash_lines(struct nb_sctx *s, json_t *const *docs,
 					       "'%s': they disagree", nb_jstr(d, "target"),
 					       base_name(paths[i]), nb_jstr(d, "syncprobe"),
 					       nb_jstr(d, "crash"));
+	}
+}
+
+/* a failure walk (docs/failure.md): what each workload keeps degraded
+ * and rebuilding, the rebuild's time, records lost, a box left broken */
+static void failure_lines(struct nb_sctx *s, json_t *const *docs,
+			  const char *const *paths, size_t ndocs)
+{
+	for (size_t i = 0; i < ndocs; i++) {
+		json_t *f = nb_failure_summary(docs[i]), *r;
+		double rb = nb_failure_rebuild_s(docs[i], 0);
+		double ri = nb_failure_rebuild_s(docs[i], 1);
+		size_t j;
+
+		if (!f)
+			continue;
+		json_array_foreach(json_object_get(f, "rows"), j, r) {
+			const json_t *k = json_object_get(r, "keeps");
+			double d = json_number_value(json_object_get(k, "degraded"));
+			double b = json_number_value(json_object_get(k, "rebuilding"));
+
+			char more[64] = "";
+
+			if (!json_is_number(json_object_get(k, "degraded")))
+				continue;
+			if (json_is_number(json_object_get(k, "rebuilding")))
+				snprintf(more, sizeof(more), ", rebuilding %.0f%%", 100 * b);
+			nb_summary_add(s->lines, "failure", "info", "%s on %s (%s): keeps "
+				       "%.0f%% of its healthy %s degraded%s",
+				       nb_jstr(r, "workload"), nb_jstr(r, "target"),
+				       base_name(paths[i]), 100 * d, nb_jstr(r, "label"),
+				       more);
+		}
+		if (!isnan(rb) || !isnan(ri)) {
+			char a[64] = "", b[64] = "";
+
+			if (!isnan(rb))
+				snprintf(a, sizeof(a), "%.0f s under the workloads' load", rb);
+			if (!isnan(ri))
+				snprintf(b, sizeof(b), "%s%.0f s idle", a[0] ? ", " : "", ri);
+			nb_summary_add(s->lines, "failure", "info", "the rebuild (%s): "
+				       "%s%s", base_name(paths[i]), a, b);
+		}
+		if (json_integer_value(json_object_get(f, "records_lost")) > 0)
+			nb_summary_add(s->lines, "failure", "fail", "%lld records "
+				       "written before the failure lost (%s)",
+				       (long long)json_integer_value(json_object_get(
+					       f, "records_lost")), base_name(paths[i]));
+		if (strcmp(nb_jstr(json_object_get(f, "box_left"), "state"), "healthy"))
+			nb_summary_add(s->lines, "failure", "warn", "the failure walk "
+				       "(%s) left the box %s", base_name(paths[i]),
+				       nb_jstr(json_object_get(f, "box_left"), "state"));
+		json_decref(f);
 	}
 }
 
@@ -278,8 +333,10 @@ json_t *nb_summary_new(json_t *const *docs, const char *const *paths,
 		size_t j;
 
 		json_array_foreach(json_object_get(docs[i], "results"), j, e) {
+			/* a failure walk's winners are its healthy box's */
 			if (strcmp(nb_jstr(e, "status"), "ok") ||
-			    !json_array_size(json_object_get(e, "iterations")))
+			    !json_array_size(json_object_get(e, "iterations")) ||
+			    nb_box_state(nb_jstr(e, "state")) > 0)
 				continue;
 			if (s.nit == cap)
 				s.it = realloc(s.it, (cap = cap ? 2 * cap : 16) * sizeof(*s.it));
@@ -290,6 +347,7 @@ json_t *nb_summary_new(json_t *const *docs, const char *const *paths,
 	accept_lines(&s, docs, paths, ndocs);
 	capacity_lines(&s);
 	crash_lines(&s, docs, paths, ndocs);
+	failure_lines(&s, docs, paths, ndocs);
 	steady_lines(&s);
 	warning_lines(&s);
 	run_lines(&s, docs, paths, ndocs);

@@ -17,8 +17,10 @@ static void sweep_line(FILE *out, const json_t *wl)
 
 	const json_t *closed = json_object_get(last, "sweep_closed");
 
-	fprintf(out, "%s %s: capacity%s: %s%s\n", nb_jstr(wl, "target"),
-		nb_jstr(wl, "workload"),
+	/* a failure walk's entry names its box state */
+	fprintf(out, "%s %s%s%s: capacity%s: %s%s\n", nb_jstr(wl, "target"),
+		nb_jstr(wl, "workload"), *nb_jstr(wl, "state") ? " " : "",
+		nb_jstr(wl, "state"),
 		!strcmp(nb_jstr(sw, "loop"), "open") ? " (open loop)" : "",
 		nb_jstr(json_object_get(sw, "capacity"), "text"),
 		json_is_false(json_object_get(sw, "complete")) ?

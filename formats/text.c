@@ -1,4 +1,5 @@
 #include "text.h"
+#include "failure.h"
 #include "../core/result.h"
 
 #include <math.h>
@@ -61,9 +62,11 @@ void nb_report_text(FILE *out, const json_t *doc)
 	const json_t *results = json_object_get(doc, "results"), *wl;
 	size_t i;
 
-	fprintf(out, "%-12s %-20s %10s %5s %10s %9s %9s %9s %3s  %s\n", "target",
-		"workload", "MB/s", "", "IOPS", "p50 us", "p99 us", "p99.9 us",
-		"n", "status");
+	int walk = json_object_get(doc, "failure") != NULL;
+
+	fprintf(out, "%-12s %-20s %-*s%s%10s %5s %10s %9s %9s %9s %3s  %s\n", "target",
+		"workload", walk ? 10 : 0, walk ? "state" : "", walk ? " " : "",
+		"MB/s", "", "IOPS", "p50 us", "p99 us", "p99.9 us", "n", "status");
 	json_array_foreach(results, i, wl) {
 		char mb[32], sp[32], iops[32], p50[32], p99[32], p999[32];
 		size_t n = json_array_size(json_object_get(wl, "iterations"));
@@ -74,8 +77,9 @@ void nb_report_text(FILE *out, const json_t *doc)
 		lat_cell(p50, sizeof(p50), wl, "p50_us", "lat_p50_us");
 		lat_cell(p99, sizeof(p99), wl, "p99_us", "lat_p99_us");
 		lat_cell(p999, sizeof(p999), wl, "p99.9_us", "lat_p99.9_us");
-		fprintf(out, "%-12s %-20s %10s %5s %10s %9s %9s %9s %3zu  %s%s\n",
-			nb_jstr(wl, "target"), nb_jstr(wl, "workload"), mb, sp, iops, p50,
+		fprintf(out, "%-12s %-20s %-*s%s%10s %5s %10s %9s %9s %9s %3zu  %s%s\n",
+			nb_jstr(wl, "target"), nb_jstr(wl, "workload"), walk ? -10 : 0,
+			walk ? nb_jstr(wl, "state") : "", walk ? " " : "", mb, sp, iops, p50,
 			p99, p999, n, nb_jstr(wl, "status"),
 			nb_report_steady_state(wl) == 1 ? ", steady" :
 			nb_report_steady_state(wl) == 0 ? ", not steady" : "");
@@ -84,14 +88,18 @@ void nb_report_text(FILE *out, const json_t *doc)
 		const json_t *w;
 		size_t j;
 
+		char name[96];
+
+		snprintf(name, sizeof(name), "%s%s%s", nb_jstr(wl, "workload"),
+			 *nb_jstr(wl, "state") ? " " : "", nb_jstr(wl, "state"));
 		if (*nb_jstr(wl, "reason"))
-			fprintf(out, "%s %s: %s: %s\n", nb_jstr(wl, "target"),
-				nb_jstr(wl, "workload"), nb_jstr(wl, "status"),
-				nb_jstr(wl, "reason"));
+			fprintf(out, "%s %s: %s: %s\n", nb_jstr(wl, "target"), name,
+				nb_jstr(wl, "status"), nb_jstr(wl, "reason"));
 		json_array_foreach(json_object_get(wl, "warnings"), j, w)
 			fprintf(out, "%s %s: warning: %s\n", nb_jstr(wl, "target"),
-				nb_jstr(wl, "workload"), json_string_value(w));
+				name, json_string_value(w));
 	}
+	nb_failure_print(out, doc);
 	nb_report_sweeps(out, doc);
 	nb_report_open(out, doc);
 	nb_report_steady(out, doc);

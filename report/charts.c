@@ -609,6 +609,8 @@ int nb_report_charts(struct nb_report *r, const char *dir, char ***names,
 		rc = curve_charts(r, dir);
 	if (!rc)
 		rc = nb_report_unit_charts(r, dir);
+	if (!rc)
+		rc = nb_report_timeline_charts(r, dir);
 	*n = r->ncharts;
 	*names = calloc(r->ncharts + 1, sizeof(**names));
 	for (size_t i = 0; i < r->ncharts; i++)

@@ -213,14 +213,14 @@ struct renderer {
 	void (*unfold)(FILE *out);
 };
 
-/* The plan (nb_report_plan): paragraphs, captions and tables. */
-static void plan_section(FILE *out, const struct nb_report *r,
-			 const struct renderer *rd)
+/* A section of PARTS (taken): paragraphs, captions and tables. */
+static void parts_section(FILE *out, const char *heading, json_t *parts,
+			  const struct renderer *rd)
 {
-	json_t *parts = nb_report_plan_parts(r->plan, r->plan_path), *p;
+	json_t *p;
 	size_t i;
 
-	rd->heading(out, "Plan");
+	rd->heading(out, heading);
 	json_array_foreach(parts, i, p) {
 		if (json_object_get(p, "table"))
 			rd->table(out, json_object_get(p, "table"));
@@ -230,6 +230,13 @@ static void plan_section(FILE *out, const struct nb_report *r,
 			rd->para(out, nb_jstr(p, "para"));
 	}
 	json_decref(parts);
+}
+
+/* The plan (nb_report_plan). */
+static void plan_section(FILE *out, const struct nb_report *r,
+			 const struct renderer *rd)
+{
+	parts_section(out, "Plan", nb_report_plan_parts(r->plan, r->plan_path), rd);
 }
 
 /* The sections of a report, after its introduction and summary: the
@@ -251,6 +258,12 @@ static int sections(FILE *out, const struct nb_report *r, const char *dir,
 	}
 	if (r->plan)
 		plan_section(out, r, rd);
+	/* failure walks: the states side by side, the timeline */
+	if (nb_report_has_failure(r)) {
+		parts_section(out, "Under failure", nb_report_failure_parts(r), rd);
+		if (rd->charts(out, r, dir, NB_REPORT_CHART_FAILURE))
+			return -EIO;
+	}
 	if (r->ncharts && !r->no_charts)
 		rd->heading(out, "Charts");
 	if (rd->charts(out, r, dir, -1))

@@ -18,7 +18,7 @@
 static const char *const pseudo[] = { "workload", "target", "runner",
 				       "spec.pattern", "spec.rw", "spec.sync",
 				       "spec.bs", "spec.qd", "spec.direct", "metric",
-				       "file" };
+				       "state", "file" };
 #define NPSEUDO (sizeof(pseudo) / sizeof(pseudo[0]))
 #define GRID_MAX_COLS 6          /* about one 1280 px screen of cells */
 
@@ -33,6 +33,10 @@ static void dim_value(const struct item *it, const char *key, char *out,
 {
 	if (!strcmp(key, "workload") || !strcmp(key, "target")) {
 		snprintf(out, len, "%s", nb_jstr(it->e, key));
+	} else if (!strcmp(key, "state")) {
+		/* a failure walk's box state (docs/failure.md) */
+		snprintf(out, len, "%s", *nb_jstr(it->e, "state") ?
+			 nb_jstr(it->e, "state") : "-");
 	} else if (!strcmp(key, "metric")) {
 		snprintf(out, len, "%s", it->metric ? nb_metric_find(it->metric)->label :
 			 "-");
@@ -202,6 +206,23 @@ void nb_grid_default_dims(struct grid *g, int want_rows, int want_cols)
 	json_t *k;
 	size_t i;
 
+	/* a failure walk: its box states down, so that each cell is held
+	 * against the healthy row above it (the grid's baseline) */
+	if (want_rows && nvalues(g, "state") > 1 && !nb_grid_in(g->rows, g->nrows,
+	    "state") && !nb_grid_in(g->cols, g->ncols, "state")) {
+		g->rows[g->nrows++] = "state";
+		want_rows = 0;
+		/* across: the configurations (the label with most values) */
+		json_array_foreach(g->r->name_keys, i, k)
+			if (nvalues(g, json_string_value(k)) > nb[0] &&
+			    !nb_grid_in(g->cols, g->ncols, json_string_value(k)))
+				best[0] = json_string_value(k),
+				nb[0] = nvalues(g, best[0]);
+		if (want_cols)
+			g->cols[g->ncols++] = best[0] ? best[0] : g->r->ndocs > 1 ?
+					      "file" : "metric";
+		return;
+	}
 	json_array_foreach(g->r->name_keys, i, k) {
 		const char *key = json_string_value(k);
 		size_t n = nvalues(g, key);

@@ -25,6 +25,9 @@ struct nb_report_cfg {
 	json_t *labels;          /* the first result's labels */
 };
 
+/* A chart's "workload" of the failure walks' timelines (timeline.c). */
+#define NB_REPORT_CHART_FAILURE (-2)
+
 /* A chart written by nb_report_charts(). */
 struct nb_report_chart {
 	char name[160];
@@ -119,6 +122,14 @@ int nb_report_unit_charts(struct nb_report *r, const char *dir);
  * command, targets, hardware, labels, warnings, criteria), as tables. */
 json_t *nb_report_runs(const struct nb_report *r);
 json_t *nb_report_run_detail(const struct nb_report *r, size_t i);
+
+/* timeline.c: whether a result is a failure walk (docs/failure.md); the
+ * "Under failure" section as parts (as nb_report_plan_parts); each walk's
+ * timeline chart into DIR (r->charts, workload NB_REPORT_CHART_FAILURE):
+ * 0 or -errno. */
+int nb_report_has_failure(const struct nb_report *r);
+json_t *nb_report_failure_parts(const struct nb_report *r);
+int nb_report_timeline_charts(struct nb_report *r, const char *dir);
 
 /* plan_section.c: the Plan section of PLAN (read from PATH) as its parts,
  * in order: {"para": text}, {"caption": text}, {"table": {head, rows}}. */

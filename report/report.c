@@ -152,10 +152,16 @@ static void cfg_name(const struct nb_report *r, const json_t *doc,
 void nb_report_wl_key(const struct nb_report *r, const json_t *e, char *out,
 		   size_t len)
 {
+	/* a failure walk's states are not pooled: "rand4k-read (degraded)" */
+	const char *st = nb_box_state(nb_jstr(e, "state")) > 0 ?
+			 nb_jstr(e, "state") : "";
+
 	if (r->by_target)
-		snprintf(out, len, "%s/%s", nb_jstr(e, "target"), nb_jstr(e, "workload"));
+		snprintf(out, len, "%s/%s%s%s%s", nb_jstr(e, "target"),
+			 nb_jstr(e, "workload"), *st ? " (" : "", st, *st ? ")" : "");
 	else
-		snprintf(out, len, "%s", nb_jstr(e, "workload"));
+		snprintf(out, len, "%s%s%s%s", nb_jstr(e, "workload"),
+			 *st ? " (" : "", st, *st ? ")" : "");
 }
 
 struct nb_report *nb_report_new(json_t *const *docs, const char *const *paths,

@@ -1,6 +1,8 @@
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
 #include "crash.h"
+#include "failure.h"
+#include "../core/clock.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/hook.h"
@@ -23,7 +25,7 @@ static void fail(struct nb_exec *x, int rc)
 
 static int space_check(struct nb_exec *x, struct nb_target *t)
 {
-	uint64_t need = nb_runplan_space(x->pl), avail;
+	uint64_t need = nb_runplan_space(x->pl) + x->extra_space, avail;
 	char a[32], b[32];
 
 	if (t->ops->space(t, &avail))
@@ -51,14 +53,19 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 {
 	struct nb_wl_ctx c = {
 		.t = t, .wl = w, .p = &x->pl->p, .run_id = x->run_id,
+		/* each box state its own offsets: no state re-reads what
+		 * the one before pulled into the box's cache */
 		.seed = nb_fnv1a(x->run_id, strlen(x->run_id), 0) +
-			(uint64_t)widx * 1000003 + (uint64_t)it,
-		.iteration = it, .iterations = nb_runplan_iters(x->pl, widx),
+			(uint64_t)widx * 1000003 + (uint64_t)it +
+			(uint64_t)x->state_idx * 7919 * 1000003,
+		.iteration = it, .iterations = x->state_idx == NB_STATE_REBUILDING ?
+			it : nb_runplan_iters(x->pl, widx),
 		.stop = x->stop, .progress = x->progress,
 		.metrics = json_object(), .extra = json_object(),
 		.entry = entry, .labels = json_object_get(x->doc, "labels"),
+		.phase = x->walk ? nb_state_name(x->state_idx) : NULL,
 	};
-	uint64_t cached = t->cached_opens;
+	uint64_t cached = t->cached_opens, t0 = nb_now_ns();
 	char point[96];
 	json_t *spec;
 	int rc;
@@ -70,6 +77,8 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 	rc = nb_hook(point, NULL, x->stop);
 	if (!rc)
 		rc = w->run(&c);
+	if (x->walk)
+		nb_failure_iteration(x->walk, c.extra, t0);
 	nb_run_telem_end(&x->telem, w, it, c.metrics, c.extra, entry);
 	if (c.spec)
 		json_object_set_new(entry, "spec", c.spec);
@@ -144,22 +153,48 @@ static int ssd_care(struct nb_exec *x, struct nb_target *t, int widx,
 	return rc;
 }
 
-/* Every iteration of one workload; returns 0, -EINTR, or -errno. */
-static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
+/* The entry of workload W on target T in the current box state: found,
+ * or new with its first checks (skipped, cache, --trim/--precondition);
+ * *FRESH set when new.  NULL when the workload is skipped there. */
+static json_t *entry_of(struct nb_exec *x, struct nb_target *t, int widx,
+			int *fresh, int *rc)
 {
 	const struct nb_workload *w = x->pl->wl[widx];
-	json_t *entry = nb_result_add(x->doc, t->cfg->name, w->name);
+	const char *state = x->walk ? nb_state_name(x->state_idx) : NULL;
+	json_t *entry = state ? nb_result_find_state(x->doc, t->cfg->name,
+						     w->name, state) : NULL;
 	char why[256];
-	const char *skip = nb_workload_unsupported(w, t, why, sizeof(why));
-	int rc = 0, said = 0;
+	const char *skip;
 
+	*fresh = !entry;
+	if (entry)
+		return strcmp(nb_jstr(entry, "status"), "skipped") ? entry : NULL;
+	entry = nb_result_add(x->doc, t->cfg->name, w->name);
+	if (state)
+		json_object_set_new(entry, "state", json_string(state));
+	skip = nb_workload_unsupported(w, t, why, sizeof(why));
 	if (skip) {
 		nb_result_set_status(entry, "skipped", skip);
-		return 0;
+		return NULL;
 	}
 	cache_check(x, w, entry);
-	rc = ssd_care(x, t, widx, entry);
-	for (int it = 1; it <= nb_runplan_iters(x->pl, widx) && !rc; it++) {
+	/* the walk's later states run on what the first prepared */
+	if (x->state_idx <= NB_STATE_HEALTHY)
+		*rc = ssd_care(x, t, widx, entry);
+	return entry;
+}
+
+int nb_exec_workload(struct nb_exec *x, struct nb_target *t, int widx,
+		     int from, int to)
+{
+	const struct nb_workload *w = x->pl->wl[widx];
+	char why[256];
+	int rc = 0, said = 0, fresh;
+	json_t *entry = entry_of(x, t, widx, &fresh, &rc);
+
+	if (!entry)
+		return 0;
+	for (int it = from; it <= to && !rc; it++) {
 		rc = run_iteration(x, t, w, widx, it, entry);
 		/* a sweep no step of which met the objective fails the run
 		 * (exit 1), its curve kept (docs/capacity.md) */
@@ -176,6 +211,12 @@ static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
 	else if (rc)
 		nb_result_set_status(entry, "failed", nb_err_last());
 	return *x->stop ? -EINTR : rc;
+}
+
+/* Every iteration of one workload; returns 0, -EINTR, or -errno. */
+static int run_workload(struct nb_exec *x, struct nb_target *t, int widx)
+{
+	return nb_exec_workload(x, t, widx, 1, nb_runplan_iters(x->pl, widx));
 }
 
 /* The target's entry in "targets": name, URL, runner and what it can do. */
@@ -197,56 +238,86 @@ static json_t *target_json(struct nb_exec *x, const struct nb_target *t,
 	return tj;
 }
 
-static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
+int nb_exec_open(struct nb_exec *x, const struct nb_target_cfg *tc,
+		 struct nb_target *t, json_t **tjp)
 {
-	struct nb_target t;
-	int rc = nb_target_open(&t, tc);
-	json_t *tj = target_json(x, &t, tc);
+	int rc = nb_target_open(t, tc);
+	json_t *tj = target_json(x, t, tc);
 
+	*tjp = tj;
 	/* a capacity's data set is twice the box's RAM: the box says it
 	 * over an ssh:// monitor when the box file does not */
 	if (!rc && !x->pl->p.ram) {
-		x->pl->p.ram = nb_run_telem_box_ram(&x->telem, &t);
+		x->pl->p.ram = nb_run_telem_box_ram(&x->telem, t);
 		if (x->pl->p.ram)
 			json_object_set_new(tj, "box_ram_bytes",
 					    json_integer((json_int_t)x->pl->p.ram));
 	}
 	if (!rc && !x->no_space_check)
-		rc = space_check(x, &t);
+		rc = space_check(x, t);
 	x->trimmed = x->conditioned = 0;
-	if (!rc && t.span_of)
+	if (!rc && t->span_of)
 		json_object_set_new(tj, "span", json_pack(
-			"{s:I, s:I, s:f}", "bytes", (json_int_t)t.capacity, "of",
-			(json_int_t)t.span_of, "pct", tc->span.pct ? tc->span.pct :
-			100.0 * (double)t.capacity / (double)t.span_of));
+			"{s:I, s:I, s:f}", "bytes", (json_int_t)t->capacity, "of",
+			(json_int_t)t->span_of, "pct", tc->span.pct ? tc->span.pct :
+			100.0 * (double)t->capacity / (double)t->span_of));
 	if (!rc)
-		nb_run_telem_target(&x->telem, &t, &x->pl->p, tj, x->run_id,
+		nb_run_telem_target(&x->telem, t, &x->pl->p, tj, x->run_id,
 				    x->stop, x->progress);
 	if (rc) {
 		json_object_set_new(tj, "error", json_string(nb_err_last()));
 		fail(x, rc);
-		nb_target_close(&t);
-		return;
+		nb_target_close(t);
 	}
+	return rc;
+}
+
+void nb_exec_close(struct nb_exec *x, struct nb_target *t, json_t *tj)
+{
+	(void)x;
+	nb_target_close(t);
+	if (t->leftover[0])
+		json_object_set_new(tj, "leftover", json_string(t->leftover));
+}
+
+void nb_exec_fail(struct nb_exec *x, int rc)
+{
+	fail(x, rc);
+}
+
+void nb_exec_skip_rest(struct nb_exec *x, const char *target, int from)
+{
+	/* a lost or failing target would fail the rest slowly */
+	for (int w = from; w < x->pl->nwl; w++) {
+		json_t *e = nb_result_add(x->doc, target, x->pl->wl[w]->name);
+
+		if (x->walk)
+			json_object_set_new(e, "state", json_string(
+				nb_state_name(x->state_idx)));
+		nb_result_set_status(e, "skipped", "an earlier workload on this "
+				     "target failed");
+	}
+}
+
+static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
+{
+	struct nb_target t;
+	json_t *tj;
+	int rc;
+
+	if (nb_exec_open(x, tc, &t, &tj))
+		return;
 	for (int w = 0; w < x->pl->nwl && !*x->stop; w++) {
 		rc = run_workload(x, &t, w);
 		if (rc == -EINTR)
 			break;
 		if (rc) {
 			fail(x, rc);
-			/* a lost or failing target would fail the rest slowly */
-			for (w++; w < x->pl->nwl; w++)
-				nb_result_set_status(
-					nb_result_add(x->doc, tc->name,
-						      x->pl->wl[w]->name),
-					"skipped", "an earlier workload on this "
-					"target failed");
+			nb_exec_skip_rest(x, tc->name, w + 1);
 			break;
 		}
 	}
-	nb_target_close(&t);
-	if (t.leftover[0])
-		json_object_set_new(tj, "leftover", json_string(t.leftover));
+	nb_exec_close(x, &t, tj);
 }
 
 /*
@@ -282,6 +353,12 @@ int nb_exec_run(struct nb_exec *x)
 	if (refused(x))
 		return x->exit_code;
 	nb_run_telem_init(&x->telem, x->cfg);
+	if (x->pl->p.rebuild[0]) {
+		/* the failure walk: every target through the box's states */
+		nb_failure_walk(x);
+		nb_run_telem_close(&x->telem);
+		return x->exit_code;
+	}
 	for (int i = 0; i < x->cfg->ntargets && !*x->stop; i++)
 		run_target(x, &x->cfg->targets[i]);
 	nb_run_telem_close(&x->telem);

@@ -34,12 +34,38 @@ struct nb_exec {
 	int trimmed, conditioned;        /* the current target: --trim before
 					  * done, --precondition done since */
 	struct nb_run_telem telem;       /* the box's telemetry (nb_exec_run's) */
+	/* a failure walk (run/failure.h), or NULL; the box state being
+	 * measured (enum nb_box_state: 0 healthy outside a walk) */
+	struct nb_failure *walk;
+	int state_idx;
+	uint64_t extra_space;            /* bytes a target needs beyond the
+					  * plan's (the walk's records) */
 };
 
 /* Run every target of X.  Returns X->exit_code: NB_EXIT_OK, NB_EXIT_USAGE
  * (a target or workload misconfigured), NB_EXIT_TARGET (a target or I/O
  * error); an interrupt is the caller's to report (*X->stop is set). */
 int nb_exec_run(struct nb_exec *x);
+
+/* The steps of nb_exec_run, for a walk that keeps its targets open
+ * through the box's states (run/failure.c):
+ * open target TC into T (its "targets" entry *TJ; the space check, the
+ * network baseline): 0, or -errno with the error in the entry and the
+ * run's exit status; */
+int nb_exec_open(struct nb_exec *x, const struct nb_target_cfg *tc,
+		 struct nb_target *t, json_t **tj);
+/* close it; */
+void nb_exec_close(struct nb_exec *x, struct nb_target *t, json_t *tj);
+/* iterations FROM..TO of workload WIDX on T in the current box state (its
+ * entry found or made: the state's name in it): 0, -EINTR or -errno (the
+ * entry's status says it); */
+int nb_exec_workload(struct nb_exec *x, struct nb_target *t, int widx,
+		     int from, int to);
+/* an error: said, and the run's exit status (NB_EXIT_USAGE for -EINVAL,
+ * else NB_EXIT_TARGET); the workloads from FROM on TARGET skipped after
+ * one failed. */
+void nb_exec_fail(struct nb_exec *x, int rc);
+void nb_exec_skip_rest(struct nb_exec *x, const char *target, int from);
 
 /* A new result document for a run of CFG: nb_result_new() with the
  * configuration's labels. */

@@ -281,6 +281,13 @@ void nb_runplan_print(FILE *out, const struct nb_runplan *pl,
 		nb_fmt_size(written, wr, sizeof(wr)),
 		nb_estimate_fmt_secs(secs, dur, sizeof(dur)), NB_ESTIMATE_RATE / 1e6,
 		NB_ESTIMATE_XZ_RATE / 1e6);
+	if (pl->p.rebuild[0])
+		fprintf(out, "  failure walk (--rebuild %s, docs/failure.md): each workload "
+			"healthy, degraded, rebuilding, rebuilt; fail-disk '%s', "
+			"replace-disk '%s'%s\n", pl->p.rebuild,
+			cfg->failure.fail_cmd[0] ? cfg->failure.fail_cmd : "(none)",
+			cfg->failure.replace_cmd[0] ? cfg->failure.replace_cmd : "(none)",
+			cfg->failure.consent ? "" : "; no --fail-disks: it would be refused");
 	if (cfg->ntargets > 1)
 		fprintf(out, "  all %d targets: writes %s, time %s\n",
 			cfg->ntargets,

@@ -120,6 +120,22 @@ static void self_cpu(double *user, double *sys)
 	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+struct nb_telem *nb_run_telem_source(struct nb_run_telem *rt, const char *monitor)
+{
+	open_source(rt, monitor);
+	return rt->tm;
+}
+
+void nb_run_telem_switch(struct nb_run_telem *rt, const struct nb_target *t,
+			 const json_t *tj)
+{
+	rt->on = monitor_of(rt, t) != NULL;
+	rt->ceiling = json_number_value(json_object_get(json_object_get(tj,
+		"network"), "ceiling_bytes"));
+	nb_telem_set_path(rt->tm, t->ops && !strcmp(t->ops->name, "iscsi") ?
+			  NULL : t->cfg->u.path);
+}
+
 void nb_run_telem_begin(struct nb_run_telem *rt)
 {
 	self_cpu(&rt->cpu0_user, &rt->cpu0_sys);

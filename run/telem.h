@@ -57,6 +57,16 @@ void nb_run_telem_target(struct nb_run_telem *rt, struct nb_target *t,
  * run's source), or 0: not watched over SSH, or not said. */
 uint64_t nb_run_telem_box_ram(struct nb_run_telem *rt, struct nb_target *t);
 
+/* The run's source for MONITOR ("local", "ssh://..."), opened now if it
+ * was not (a failure walk reads the pools through it before any target):
+ * NULL when the box cannot be watched (RT->warning says why). */
+struct nb_telem *nb_run_telem_source(struct nb_run_telem *rt, const char *monitor);
+
+/* Target T (its entry TJ, with the baseline nb_run_telem_target took) is
+ * measured again: watched or not, its ceiling and path. */
+void nb_run_telem_switch(struct nb_run_telem *rt, const struct nb_target *t,
+			 const json_t *tj);
+
 /* An iteration begins / has ended (its figures in METRICS and EXTRA, its
  * workload's entry ENTRY). */
 void nb_run_telem_begin(struct nb_run_telem *rt);

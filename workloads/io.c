@@ -19,10 +19,15 @@
 #include <stdlib.h>
 
 /* What the engine's hooks are given: the progress line, and the bytes of
- * each second for the throughput-over-time chart of 'report'. */
+ * each second for the throughput-over-time chart of 'report'; in a
+ * failure walk each second's mean and p99 latency too (its timeline,
+ * docs/failure.md), from the engine's histogram so far (the progress
+ * line's) less the last second's. */
 struct io_hooks {
 	struct nb_progress *progress;
 	json_t *series;
+	json_t *lat_mean, *lat_p99;      /* NULL: not asked for */
+	struct nb_hist *prev, *diff;
 };
 
 static void on_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)
@@ -30,17 +35,72 @@ static void on_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)
 	nb_progress_update(((struct io_hooks *)payload)->progress, bytes, elapsed_ns);
 }
 
+static void second_latency(struct io_hooks *ih)
+{
+	const struct nb_hist *h = ih->progress ? ih->progress->lat : NULL;
+	struct nb_hist *d = ih->diff;
+
+	if (!h || h->count <= ih->prev->count) {
+		json_array_append_new(ih->lat_mean, json_null());
+		json_array_append_new(ih->lat_p99, json_null());
+		return;
+	}
+	for (unsigned i = 0; i < NB_HIST_BUCKETS; i++)
+		d->bucket[i] = h->bucket[i] - ih->prev->bucket[i];
+	d->count = h->count - ih->prev->count;
+	d->sum = h->sum - ih->prev->sum;
+	d->min = 0;
+	d->max = h->max;
+	json_array_append_new(ih->lat_mean, json_real(d->sum / (double)d->count / 1e3));
+	json_array_append_new(ih->lat_p99, json_real(
+		(double)nb_hist_percentile(d, 99) / 1e3));
+	*ih->prev = *h;
+}
+
 static void on_second(unsigned sec, uint64_t bytes, void *payload)
 {
+	struct io_hooks *ih = payload;
+
 	(void)sec;
-	json_array_append_new(((struct io_hooks *)payload)->series,
-			      json_integer((json_int_t)bytes));
+	json_array_append_new(ih->series, json_integer((json_int_t)bytes));
+	if (ih->lat_mean)
+		second_latency(ih);
+}
+
+/* The per-second latency, asked for in a failure walk. */
+static void lat_series(struct nb_wl_ctx *c, struct io_hooks *ih, int begin)
+{
+	if (begin && c->p->rebuild[0]) {
+		ih->prev = calloc(1, sizeof(*ih->prev));
+		ih->diff = calloc(1, sizeof(*ih->diff));
+		if (ih->prev && ih->diff) {
+			ih->lat_mean = json_array();
+			ih->lat_p99 = json_array();
+		}
+		return;
+	}
+	if (!begin && ih->lat_mean && json_object_get(c->extra, "series_bw_bytes")) {
+		size_t n = json_array_size(ih->series);
+
+		while (json_array_size(ih->lat_mean) > n) {
+			json_array_remove(ih->lat_mean, json_array_size(ih->lat_mean) - 1);
+			json_array_remove(ih->lat_p99, json_array_size(ih->lat_p99) - 1);
+		}
+		json_object_set(c->extra, "series_lat_mean_us", ih->lat_mean);
+		json_object_set(c->extra, "series_lat_p99_us", ih->lat_p99);
+	}
+	if (!begin) {
+		json_decref(ih->lat_mean);
+		json_decref(ih->lat_p99);
+		free(ih->prev);
+		free(ih->diff);
+	}
 }
 
 /* One iteration of S with nasbench's own engine. */
 static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 {
-	struct io_hooks ih = { c->progress, json_array() };
+	struct io_hooks ih = { c->progress, json_array(), NULL, NULL, NULL, NULL };
 	struct nb_engine_hooks h = { .progress = on_progress, .live = c->progress,
 				     .second = on_second, .payload = &ih,
 				     .stop = c->stop };
@@ -61,6 +121,7 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		json_decref(ih.series);
 		return nb_err_set("out of memory"), -ENOMEM;
 	}
+	lat_series(c, &ih, 1);
 	snprintf(label, sizeof(label), "%s on %s (%d/%d%s%s)", c->wl->name,
 		 c->t->cfg->name, c->iteration, c->iterations,
 		 c->phase ? ", " : "", c->phase ? c->phase : "");
@@ -89,6 +150,7 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 			nb_wl_wrote(c, r->bytes_written < s.size ?
 				    r->bytes_written : s.size);
 	}
+	lat_series(c, &ih, 0);
 	free(r);
 	json_decref(ih.series);
 	return rc;

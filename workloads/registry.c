@@ -66,6 +66,13 @@ const struct nb_suite nb_suites[] = {
 	    .sweep = 1, .arrival = -1, .loop = -1, .vm_read = -1,
 	    .vm_random = -1, .vm_sync = -1, .precondition = -1, .trim = -1,
 	    .trim_optional = -1 } },
+	{ "failure", "a disk fails and is replaced: 4 KiB random and 512 KiB "
+		     "sequential reads healthy, degraded, during the rebuild and "
+		     "after it, the rebuild timed, records written before read "
+		     "back ([box] fail-disk, replace-disk; run --fail-disks; "
+		     "docs/failure.md)",
+	  "rand4k-read,seq512k-read", 3,
+	  { NB_PARAMS_UNSET, .runtime_us = 10000000, .rebuild = "load" } },
 	{ "ssd-care", "figures after the first hour: the span preconditioned "
 		      "(SNIA PTS), then 4 KiB random and 512 KiB sequential "
 		      "writes in rounds until steady; run it with --span and "

@@ -30,6 +30,8 @@ usage: ci/lab up NAME [options]   build the pool, start NFS and iSCSI, print
        ci/lab down                stop everything 'up' started, remove it
        ci/lab crash               the box loses power: SIGKILL zfs-fuse and the
                                  servers, start them again, import the pool
+       ci/lab fail-disk N         disk N (0 = the first) of the pool offline
+       ci/lab replace-disk N      a new disk for N: the pool resilvers onto it
        ci/lab status | env | list
 configurations:
 $(echo "$LAB_CONFIGS" | awk '{ printf "  %-8s", $1; for (i = 5; i <= NF; i++) printf " %s", $i; print "" }')

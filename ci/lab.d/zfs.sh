@@ -299,7 +299,7 @@ lab_zfs_down() {
 lab_zfs_status() {
 	if lab_zfs_alive; then
 		echo "zfs-fuse: pid $(cat "$LAB/zfs.pid"), ARC $LAB_ARC MiB"
-		zpool status "$LAB_POOL" 2>/dev/null | sed -n 's/^ *\(state\|pool\):/  &/p'
+		zpool status "$LAB_POOL" 2>/dev/null | sed -n 's/^ *\(state\|pool\|scrub\|scan\):/  &/p'
 		zpool list -H -o name,size,alloc,free,health "$LAB_POOL" 2>/dev/null | sed 's/^/  /'
 		zfs get -H -o name,value compressratio "$LAB_POOL" 2>/dev/null | sed 's/^/  compressratio /'
 	else

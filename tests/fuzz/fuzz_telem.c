@@ -13,6 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_str(data, size);
 	static struct nb_telem_snap snap;
+	static struct nb_tp_pools pools;
 	struct nb_tp_vdevs v;
 
 	memset(&snap, 0, sizeof(snap));
@@ -28,9 +29,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nb_tp_bsd_iostat(s, &snap.disks);
 	nb_tp_bsd_gstat(s, &snap.disks);
 	nb_tp_zpool_iostat(s, &v);
+	memset(&pools, 0, sizeof(pools));
+	nb_tp_zpool_status(s, &pools);
+	nb_tp_mdstat(s, &pools);
 	if (snap.cpu.n > NB_TP_MAXCPU || snap.disks.n > NB_TP_MAXDISK ||
-	    v.n > NB_TP_MAXVDEV)
+	    v.n > NB_TP_MAXVDEV || pools.n > NB_TP_MAXPOOL)
 		abort();
+	for (int i = 0; i < pools.n; i++)
+		if (pools.p[i].ndev > NB_TP_POOLDEV)
+			abort();
 	memset(&snap, 0, sizeof(snap));
 	nb_telem_parse_answer(s, NB_TELEM_LINUX, &snap);
 	nb_telem_parse_answer(s, NB_TELEM_FREEBSD, &snap);

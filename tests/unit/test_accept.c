@@ -198,7 +198,7 @@ static void test_floors(void **state)
 	parse_ok(&c, "min_iops_at_slo=500");
 	assert_string_equal(c.workload, "*");
 	parse_bad("min_mb_s = 3", "box.ini:7: unknown floor 'min_mb_s' (min_vms, "
-		  "min_iops_at_slo)");
+		  "min_iops_at_slo, min_vms_degraded, ...)");
 	parse_bad("min_vms 24", "box.ini:7: expected 'min_vms = N' or "
 		  "'min_iops_at_slo = N', not 'min_vms 24'");
 	nb_accept_init(&a);
