@@ -61,8 +61,8 @@ int nb_telem_ssh_parse(const char *url, struct nb_telem_ssh *s)
 }
 
 /* ssh's arguments for TM, then SCRIPT (NULL: "-O exit"). */
-static void ssh_argv(struct nb_telem *tm, const char *script, char **argv,
-		     char bufs[][320])
+void nb_telem_ssh_argv(struct nb_telem *tm, const char *script, char **argv,
+		       char bufs[][320])
 {
 	const struct nb_telem_cfg *c = &tm->cfg;
 	int n = 0, b = 0;
@@ -144,7 +144,7 @@ int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,
 	*out = NULL;
 	if (tm->final && sp.limit_us > 3000000)
 		sp.limit_us = 3000000;
-	ssh_argv(tm, script, argv, bufs);
+	nb_telem_ssh_argv(tm, script, argv, bufs);
 	/* the iteration ended: a sample still waiting for the box is let go
 	 * (no wait of up to the timeout at every iteration's end) */
 	if (tm->haltable) {
@@ -286,7 +286,7 @@ static int stream_start(struct nb_telem *tm)
 	snprintf(loop, sizeof(loop), "while :; do %s; echo @end; %s; done", script,
 		 tm->os == NB_TELEM_FREEBSD ? "true" : "sleep %.3f");
 	snprintf(script, sizeof(script), loop, half < 0.1 ? 0.1 : half);
-	ssh_argv(tm, script, argv, bufs);
+	nb_telem_ssh_argv(tm, script, argv, bufs);
 	sp->argv = argv;
 	sp->out_path = tm->ssh.fifo;
 	sp->err_path = strdup(err);
@@ -422,7 +422,7 @@ void nb_telem_ssh_close(struct nb_telem *tm)
 	tm->ssh.buf = NULL;
 	if (!tm->ssh.dir[0])
 		return;
-	ssh_argv(tm, NULL, argv, bufs);
+	nb_telem_ssh_argv(tm, NULL, argv, bufs);
 	nb_spawn_run(&sp);
 	nb_spawn_free(&sp);
 	nb_err_clear();
