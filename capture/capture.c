@@ -191,16 +191,16 @@ static int run_loop(struct loop *L, struct nb_load *l, struct nb_capture_outcome
 
 static void notes(const struct cp_box *b, struct nb_capture_outcome *o)
 {
-	size_t n = 0;
+	int seq = b->freebsd, hist = b->npools && !b->have_hist;
 
-	o->notes[0] = 0;
-	if (b->freebsd)
-		n += (size_t)snprintf(o->notes + n, sizeof(o->notes) - n, "FreeBSD's "
-				      "counters do not tell sequential I/O: the "
-				      "sequential share is assumed; ");
-	if (b->npools && !b->have_hist && n < sizeof(o->notes))
-		snprintf(o->notes + n, sizeof(o->notes) - n, "this ZFS has no zpool "
-			 "iostat -r: no request-size histogram; ");
+	for (int i = 0; !b->freebsd && i < b->nsel; i++)
+		seq |= !b->sel[i].merges;
+	snprintf(o->notes, sizeof(o->notes), "%s%s%s",
+		 seq ? "the sequential share is assumed where the counters cannot "
+		 "tell it (FreeBSD, LVs, zvols, md: no merges counted)" : "",
+		 seq && hist ? "; " : "",
+		 hist ? "the pools' ZFS has no 'zpool iostat -r': no request-size "
+		 "histogram" : "");
 }
 
 int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
@@ -213,7 +213,7 @@ int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
 	int rc, nb = (int)(c->for_us / c->bucket_us);
 
 	memset(o, 0, sizeof(*o));
-	o->need = nb_capture_need(c->busy_pct);
+	o->need = nb_load_busy_need(c->busy_pct);
 	memset(&acc, 0, sizeof(acc));
 	if (!b)
 		return nb_err(-ENOMEM, "out of memory");

@@ -66,7 +66,4 @@ struct nb_capture_outcome {
 int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
 		   struct nb_capture_outcome *o);
 
-/* The buckets a percentile P needs to be more than the peak: 1/(1-P). */
-int nb_capture_need(double p);
-
 #endif

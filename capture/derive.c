@@ -10,11 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int nb_capture_need(double p)
-{
-	return p >= 100 ? 1 : (int)ceil(1.0 / (1.0 - p / 100.0) - 1e-9);
-}
-
 static int cmp(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;

@@ -36,6 +36,11 @@ void nb_load_free(struct nb_load *l)
 	memset(l, 0, sizeof(*l));
 }
 
+int nb_load_busy_need(double p)
+{
+	return p >= 100 ? 1 : (int)ceil(1.0 / (1.0 - p / 100.0) - 1e-9);
+}
+
 static void fig_unset(struct nb_load_fig *f)
 {
 	f->iops = f->iops_mean = f->iops_peak = NAN;

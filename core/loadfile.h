@@ -116,6 +116,11 @@ struct nb_load {
 void nb_load_init(struct nb_load *l);
 void nb_load_free(struct nb_load *l);
 
+/* The buckets a percentile P of them needs to be below their peak:
+ * 1 / (1 - P/100) (p95: 20).  Fewer, and the busiest-hour level is
+ * near the peak of what was captured. */
+int nb_load_busy_need(double p);
+
 /* A new VM NAME at the end of L (its figures zero, count 1, share and
  * sequential unknown): NULL when out of memory or at NB_LOAD_MAX_VMS. */
 struct nb_load_vm *nb_load_add_vm(struct nb_load *l, const char *name);

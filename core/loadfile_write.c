@@ -57,10 +57,11 @@ struct ctx {
 static void bytes(FILE *f, const char *key, double v, const char *what)
 {
 	char b[64], c[128], h[32];
+	long long n = llround(v);
 
-	snprintf(b, sizeof(b), "%.0f", v);
+	snprintf(b, sizeof(b), "%lld", n);
 	snprintf(c, sizeof(c), "bytes: %s (%s)", what,
-		 nb_fmt_size((uint64_t)llround(v), h, sizeof(h)));
+		 nb_fmt_size((uint64_t)n, h, sizeof(h)));
 	kv(f, key, b, c);
 }
 
@@ -114,6 +115,10 @@ static void capture_section(FILE *f, const struct nb_load *l, struct ctx *c)
 	}
 	snprintf(b, sizeof(b), "p%.6g", l->busy_pct);
 	kv(f, "busy", b, "the busiest-hour level: this percentile of the buckets");
+	if (l->buckets > 0 && l->buckets < nb_load_busy_need(l->busy_pct))
+		fprintf(f, "; too short for a busiest-hour level: %d buckets, p%.6g "
+			"needs %d; each iops is near the peak of what was captured\n",
+			l->buckets, l->busy_pct, nb_load_busy_need(l->busy_pct));
 	kv(f, "complete", l->complete ? "yes" : "no", l->complete ? NULL :
 	   "stopped before the time asked");
 	if (l->stopped[0])
@@ -248,8 +253,8 @@ char *nb_load_format(const struct nb_load *l)
 	population(f, l);
 	if (l->have_total) {
 		fputs("[total]\n; the sum of the VMs, bucket by bucket\n", f);
-		figures(f, &l->total, &c, "the busiest bucket: the population's "
-			"busiest minute");
+		figures(f, &l->total, &c, "the population's busiest bucket (from "
+			"0; it began bucket x its length after the start)");
 		fputc('\n', f);
 	}
 	if (l->nfs.have)
