@@ -25,9 +25,16 @@ int cp_box_open(struct cp_box *b, const struct nb_capture_cfg *c)
 		return rc;
 	if (!b->tm) {
 		/* the telemetry's warning names the source and says why */
+		char why[640], *cut;
+
 		w = nb_telem_warning(NULL);
-		w = strncmp(w, "telemetry from ", 15) ? w : w + 15;
-		return nb_err(-EIO, "cannot capture from %s", w);
+		snprintf(why, sizeof(why), "%s", strncmp(w, "telemetry from ", 15) ?
+			 w : w + 15);
+		/* what the run would do next is not the capture's */
+		if ((cut = strstr(why, "; no telemetry")) ||
+		    (cut = strstr(why, ": no telemetry")))
+			*cut = 0;
+		return nb_err(-EIO, "cannot capture from %s", why);
 	}
 	b->freebsd = !strcmp(nb_telem_os(b->tm), "freebsd");
 	return 0;

@@ -213,6 +213,7 @@ int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
 	int rc, nb = (int)(c->for_us / c->bucket_us);
 
 	memset(o, 0, sizeof(*o));
+	o->total = nb;
 	o->need = nb_load_busy_need(c->busy_pct);
 	memset(&acc, 0, sizeof(acc));
 	if (!b)
@@ -244,7 +245,7 @@ int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
 		snprintf(l->stopped, sizeof(l->stopped), "interrupted after %d of %d "
 			 "buckets", o->buckets, nb);
 	else if (o->end == NB_CAPTURE_LOST)
-		snprintf(l->stopped, sizeof(l->stopped), "%s, after %d of %d buckets",
+		snprintf(l->stopped, sizeof(l->stopped), "%s after %d of %d buckets",
 			 o->why, o->buckets, nb);
 	free(L.ans);
 	cp_acc_free(&acc);

@@ -54,6 +54,7 @@ struct nb_capture_outcome {
 	int end;                 /* enum nb_capture_end */
 	char why[400];           /* LOST: what the box (or ssh) said */
 	int buckets;             /* whole buckets captured */
+	int total;               /* of the buckets asked for */
 	int need;                /* buckets the busiest-hour percentile needs */
 	char picked[1024];       /* the devices, as said to the user */
 	char notes[1024];        /* what the capture could not read, "" */

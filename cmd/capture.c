@@ -19,7 +19,7 @@
 
 struct opts {
 	const char *output, *for_, *interval, *bucket, *devices, *busy;
-	const char *sequential, *growth, *identity, *known_hosts;
+	const char *sequential, *growth, *identity, *known_hosts, *show;
 	int quiet;
 };
 
@@ -48,11 +48,15 @@ static const struct nb_opt capture_opts[] = {
 	{ "known-hosts", 0, "FILE", AT(known_hosts),
 	  "ssh's known_hosts (default: ssh's own)" },
 	{ "quiet", 'q', NULL, AT(quiet), "no progress lines" },
+	{ "show", 0, "FILE", AT(show),
+	  "read a load file (one you edited or wrote): its figures, or where it "
+	  "is wrong (FILE:LINE, exit 2); nothing is captured" },
 };
 #undef AT
 
 const struct nb_usage cmd_capture_usage = {
 	.head = "usage: nasbench capture [SOURCE] [options]\n"
+		"       nasbench capture --show FILE\n"
 		"\n"
 		"Measure the load of a box you have -- each VM's volume, its NFS\n"
 		"server, its pools -- over a period, into a load file for the\n"
@@ -128,31 +132,36 @@ static int configure(const struct opts *o, struct nb_capture_cfg *c)
 	return 0;
 }
 
-/* What was captured, for a person: a line a VM and the total. */
+/* What the load file holds, for a person: a line a VM and the total. */
 static void summary(FILE *f, const struct nb_load *l)
 {
-	char a[32], b[32];
+	char a[32], b[32], g[64];
 
-	fprintf(f, "%-24s %10s %10s %10s %6s %10s %10s %6s %6s\n", "vm", "IOPS",
-		"busy", "peak", "read%", "bs read", "bs write", "seq%", "burst");
+	fprintf(f, "%-24s %5s %9s %9s %9s %6s %9s %9s %6s %6s\n", "vm", "count",
+		"IOPS", "busy", "peak", "read%", "bs read", "bs write", "seq%",
+		"burst");
 	for (int i = 0; i <= l->nvms; i++) {
-		const struct nb_load_fig *g = i < l->nvms ? &l->vms[i].f : &l->total;
-		double seq = i < l->nvms ? l->vms[i].sequential : NAN;
+		const struct nb_load_vm *v = i < l->nvms ? &l->vms[i] : NULL;
+		const struct nb_load_fig *x = v ? &v->f : &l->total;
 
-		fprintf(f, "%-24s %10.1f %10.1f %10.1f %6.1f %10s %10s ",
-			i < l->nvms ? l->vms[i].name : "total", g->iops_mean, g->iops,
-			g->iops_peak, g->read,
-			nb_fmt_size((uint64_t)llround(g->bs_read), a, sizeof(a)),
-			nb_fmt_size((uint64_t)llround(g->bs_write), b, sizeof(b)));
-		if (isnan(seq))
-			fprintf(f, "%6s %6.2f\n", "", g->burstiness);
+		if (!v && !l->have_total)
+			break;
+		fprintf(f, "%-24s %5d %9.1f %9.1f %9.1f %6.1f %9s %9s ",
+			v ? v->name : "total", v ? v->count : nb_load_population(l),
+			x->iops_mean, x->iops, x->iops_peak, x->read,
+			nb_fmt_size((uint64_t)llround(x->bs_read), a, sizeof(a)),
+			nb_fmt_size((uint64_t)llround(x->bs_write), b, sizeof(b)));
+		if (v)
+			fprintf(f, "%5.1f%s %6.2f\n", v->sequential,
+				v->seq_from == NB_SEQ_ASSUMED ? "*" : " ", x->burstiness);
 		else
-			fprintf(f, "%5.1f%s %6.2f\n", seq,
-				l->vms[i].seq_from == NB_SEQ_ASSUMED ? "*" : " ",
-				g->burstiness);
+			fprintf(f, "%6s %6.2f\n", "", x->burstiness);
 	}
-	fprintf(f, "(IOPS: the mean; busy: p%g of %d buckets of %gs; * assumed)\n",
-		l->busy_pct, l->buckets, l->bucket_s);
+	if (l->buckets)
+		fprintf(f, "IOPS: the mean; busy: p%g of %d buckets of %gs; * assumed\n",
+			l->busy_pct, l->buckets, l->bucket_s);
+	fprintf(f, "population: %d VMs; growth: %s\n", nb_load_population(l),
+		nb_growth_fmt(&l->growth, g, sizeof(g)));
 }
 
 /* Said when the capture is too short for its percentile. */
@@ -185,15 +194,34 @@ static int finish(const struct nb_capture_outcome *oc, struct nb_load *l,
 	if (l->buckets < oc->need)
 		too_short(l, oc->need);
 	if (oc->end == NB_CAPTURE_LOST) {
-		nb_die_msg("%s: %s; the %d buckets captured so far are in '%s'",
-			   l->source, oc->why, oc->buckets, out);
+		nb_die_msg("%s: %s after %d of %d buckets; the %d captured so far "
+			   "are in '%s'", l->source, oc->why, oc->buckets,
+			   oc->total, oc->buckets, out);
 		return NB_EXIT_TARGET;
 	}
 	if (oc->end == NB_CAPTURE_STOPPED) {
-		nb_die_msg("interrupted: the %d buckets captured so far are in '%s'",
-			   oc->buckets, out);
+		nb_die_msg("interrupted after %d of %d buckets; the %d captured so "
+			   "far are in '%s'", oc->buckets, oc->total, oc->buckets, out);
 		return NB_EXIT_INTR;
 	}
+	return NB_EXIT_OK;
+}
+
+/* --show FILE: read, checked, shown. */
+static int show(const char *path)
+{
+	struct nb_load l;
+	int rc;
+
+	nb_load_init(&l);
+	rc = nb_load_read(&l, path);
+	if (rc) {
+		nb_die_msg("%s", nb_err_last());
+		nb_load_free(&l);
+		return NB_EXIT_USAGE;
+	}
+	summary(stdout, &l);
+	nb_load_free(&l);
 	return NB_EXIT_OK;
 }
 
@@ -209,6 +237,11 @@ int cmd_capture(int argc, char **argv)
 	if (nb_opts_parse("capture", argc, argv, capture_opts,
 			  NB_OPTS_N(capture_opts), NULL, &o))
 		return nb_cmd_usage("%s", nb_err_last());
+	if (o.show && optind < argc)
+		return nb_cmd_usage("--show reads a file, it captures nothing: '%s' "
+				    "(see 'nasbench help capture')", argv[optind]);
+	if (o.show)
+		return show(o.show);
 	if (argc - optind > 1)
 		return nb_cmd_usage("unexpected argument '%s' (see 'nasbench help "
 				    "capture')", argv[optind + 1]);
