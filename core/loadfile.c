@@ -213,7 +213,11 @@ static int at(struct rd *r, const char *fmt, ...)
 	return nb_err(-EINVAL, "%s:%d: %s", r->name, r->line, msg);
 }
 
-/* A number: all of S, finite, not negative. */
+/* The largest figure a load file holds (IOPS, bytes, MB/s): 10^15 is
+ * beyond any box, and whole bytes of it stay exact in a double. */
+#define NB_LOAD_MAX_FIGURE 1e15
+
+/* A number: all of S, finite, from 0 to NB_LOAD_MAX_FIGURE. */
 static int number(const char *s, double *v)
 {
 	char *e;
@@ -221,7 +225,7 @@ static int number(const char *s, double *v)
 	if (!*s || isspace((unsigned char)*s))
 		return -1;
 	*v = strtod(s, &e);
-	return *e || !isfinite(*v) || *v < 0 ? -1 : 0;
+	return *e || !isfinite(*v) || *v < 0 || *v > NB_LOAD_MAX_FIGURE ? -1 : 0;
 }
 
 static int set_num(struct rd *r, const struct key *k, const char *v, void *dst)
@@ -233,8 +237,8 @@ static int set_num(struct rd *r, const struct key *k, const char *v, void *dst)
 	case KT_NUM:
 	case KT_PCT:
 		if (number(v, &d))
-			return at(r, "'%s' in %s: '%s' is not a number (0 or more)",
-				  k->name, r->title, v);
+			return at(r, "'%s' in %s: '%s' is not a number from 0 to "
+				  "10^15", k->name, r->title, v);
 		if (k->type == KT_PCT && d > 100)
 			return at(r, "'%s' in %s: %s%% is over 100%%", k->name,
 				  r->title, v);
@@ -243,7 +247,7 @@ static int set_num(struct rd *r, const struct key *k, const char *v, void *dst)
 	case KT_BYTES:
 		if (!number(v, &d)) {
 			*(double *)dst = d;
-		} else if (!nb_parse_size(v, &u)) {
+		} else if (!nb_parse_size(v, &u) && u <= NB_LOAD_MAX_FIGURE) {
 			*(double *)dst = (double)u;
 		} else {
 			nb_err_clear();

@@ -171,7 +171,9 @@ static void refusals(void **state)
 		"mean 'iops'?");
 	refused(VM "read = 120\n", "load.ini:6: 'read' in [vm a]: 120% is over 100%");
 	refused(VM "iops = -1\n", "load.ini:6: 'iops' in [vm a]: '-1' is not a "
-		"number (0 or more)");
+		"number from 0 to 10^15");
+	refused(VM "bs_read = 9e99\n", "load.ini:6: 'bs_read' in [vm a]: invalid "
+		"size '9e99' (bytes, or with K, M, KiB...)");
 	refused(VM "bs_read = 4Q\n", "load.ini:6: 'bs_read' in [vm a]: invalid size "
 		"'4Q' (bytes, or with K, M, KiB...)");
 	refused(VM "count = 0\n", "load.ini:6: 'count' in [vm a]: '0' is not a whole "
