@@ -246,7 +246,7 @@ static int set_num(struct rd *r, const struct key *k, const char *v, void *dst)
 		return 0;
 	case KT_BYTES:
 		if (!number(v, &d)) {
-			*(double *)dst = d;
+			*(double *)dst = round(d);     /* whole bytes, as written */
 		} else if (!nb_parse_size(v, &u) && u <= NB_LOAD_MAX_FIGURE) {
 			*(double *)dst = (double)u;
 		} else {
