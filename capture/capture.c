@@ -177,16 +177,16 @@ static int run_loop(struct loop *L, struct nb_load *l, struct nb_capture_outcome
 	L->ns = cp_box_streams(L->b, (double)L->c->interval_us / 1e6, L->s);
 	for (int i = 0; i < L->ns && !rc; i++)
 		rc = cp_stream_start(L->b, &L->s[i], dir);
-	if (rc)
-		return rc;
-	start_time(l);
-	L->t0 = now_s();
-	while (!step(L, o))
-		;
+	if (!rc) {
+		start_time(l);
+		L->t0 = now_s();
+		while (!step(L, o))
+			;
+	}
 	for (int i = 0; i < L->ns; i++)
 		cp_stream_stop(&L->s[i]);
 	o->buckets = L->done;
-	return 0;
+	return rc;
 }
 
 static void notes(const struct cp_box *b, struct nb_capture_outcome *o)

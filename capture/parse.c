@@ -271,7 +271,10 @@ int nb_cp_sysblock(const char *text, struct nb_cp_info *info)
 		} else if (n == 4 && nb_cpi_uint(tok[1]) &&
 			   (i = info_find(info, tok[0], 1)) >= 0) {
 			info->d[i].size = strtoull(tok[1], NULL, 10) * 512ULL;
-			info->d[i].lv = !strncmp(tok[3], "LVM-", 4);
+			/* a logical volume's uuid is LVM- and the VG's and LV's
+			 * ids; LVM's own devices add a suffix (-tpool, -real,
+			 * -cow, -cdata ...): not a volume a VM uses */
+			info->d[i].lv = !strncmp(tok[3], "LVM-", 4) && !strchr(tok[3] + 4, '-');
 			info->d[i].whole = 1;
 			if (strcmp(tok[2], "-")) {
 				if (info->d[i].lv)

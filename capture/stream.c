@@ -94,7 +94,9 @@ void cp_stream_why(const struct cp_stream *s, char *buf, size_t len)
 
 void cp_stream_stop(struct cp_stream *s)
 {
-	if (s->sp.argv)
+	if (!s->fifo[0])
+		return;              /* never started */
+	if (s->sp.argv && s->sp.pid > 0)
 		nb_spawn_free(&s->sp);   /* its group killed and reaped */
 	s->sp.argv = NULL;
 	if (s->fd >= 0)

@@ -82,7 +82,7 @@ static void linux_sysblock(void **state)
 	struct nb_cp_info *in = calloc(1, sizeof(*in));
 
 	(void)state;
-	assert_int_equal(nb_cp_sysblock(t, in), 12);
+	assert_int_equal(nb_cp_sysblock(t, in), 13);
 	assert_string_equal(in->d[0].name, "dm-0");
 	assert_string_equal(in->d[0].alias, "vg0/vm01");
 	assert_true(in->d[0].lv && in->d[0].whole);
@@ -96,9 +96,13 @@ static void linux_sysblock(void **state)
 	assert_string_equal(in->d[6].name, "zd0");
 	assert_string_equal(in->d[6].alias, "tank/vm03");
 	assert_string_equal(in->d[7].alias, "tank/vm04");
+	/* a thin pool's own device is LVM's, not a VM's volume */
+	assert_string_equal(in->d[9].name, "dm-3");
+	assert_string_equal(in->d[9].alias, "vg0-pool-tpool");
+	assert_false(in->d[9].lv);
 	/* the partition's link makes an entry, not a device of its own */
-	assert_string_equal(in->d[9].name, "zd0p1");
-	assert_false(in->d[9].whole);
+	assert_string_equal(in->d[10].name, "zd0p1");
+	assert_false(in->d[10].whole);
 	free(t);
 	free(in);
 }
