@@ -144,7 +144,14 @@ static int glob_match(const char *pattern, const struct cp_box *b, int i)
 	       (b->info.d[i].alias[0] && !fnmatch(p, b->info.d[i].alias, 0));
 }
 
-/* The devices PATTERN (NULL: the default) picks, in the box's order. */
+static int by_name(const void *a, const void *b)
+{
+	return strverscmp(((const struct cp_sel *)a)->name,
+			  ((const struct cp_sel *)b)->name);
+}
+
+/* The devices PATTERN (NULL: the default) picks, in their names' order
+ * (dm-2 before dm-10). */
 static int pick(struct cp_box *b, const char *pattern)
 {
 	for (int i = 0; i < b->info.n && b->nsel < CP_MAXSEL; i++) {
@@ -172,6 +179,7 @@ static int pick(struct cp_box *b, const char *pattern)
 			s->merges = !b->freebsd && merges(s->name);
 		}
 	}
+	qsort(b->sel, (size_t)b->nsel, sizeof(b->sel[0]), by_name);
 	return 0;
 }
 

@@ -142,7 +142,7 @@ wait $FIO
 FIO=
 # fio says why it stopped before its JSON
 sed -i -n '/^{/,$p' "$T/fio.json"
-assert_err "capture: local (linux): ${NAMES//,/, } (--devices)" \
+assert_err "capture: local (linux): $(tr , '\n' <<<"$NAMES" | sort -V | paste -sd, | sed 's/,/, /g') (--devices)" \
 	"capture: bucket 6 of 6: " \
 	"nasbench: warning: too short for a busiest-hour figure: 6 buckets of 5s captured, p95 needs at least 20; the file gives their mean"
 [ "$SSHRC" = 0 ] || t_fail "the ssh capture exited $SSHRC: $(cat "$T/ssh.err")"
