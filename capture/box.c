@@ -172,9 +172,11 @@ static int pick(struct cp_box *b, const char *pattern)
 		if (hit) {
 			struct cp_sel *s = &b->sel[b->nsel++];
 
-			snprintf(s->name, sizeof(s->name), "%s", b->info.d[i].name);
-			snprintf(s->vm, sizeof(s->vm), "%s", b->info.d[i].alias[0] ?
-				 b->info.d[i].alias : b->info.d[i].name);
+			/* whole arrays of one size (snprintf from one member of
+			 * B into another makes GCC's -Wrestrict guess overlap) */
+			memcpy(s->name, b->info.d[i].name, sizeof(s->name));
+			memcpy(s->vm, b->info.d[i].alias[0] ? b->info.d[i].alias :
+			       b->info.d[i].name, sizeof(s->vm));
 			s->size = b->info.d[i].size;
 			s->merges = !b->freebsd && merges(s->name);
 		}
