@@ -28,7 +28,7 @@ CMOCKA  = $(call lazy,CMOCKA,$(shell pkg-config --cflags --libs cmocka))
 
 B       ?= build
 LIBSRC  := $(sort $(wildcard core/*.c runners/*.c fio/*.c workloads/*.c run/*.c \
-                             hw/*.c formats/*.c compare/*.c accept/*.c \
+                             hw/*.c capture/*.c formats/*.c compare/*.c accept/*.c \
                              history/*.c report/*.c cmd/*.c))
 LIBOBJ  := $(LIBSRC:%.c=$(B)/%.o)
 # unit tests: tests/unit/test_*.c, each linked with the other tests/unit/*.c

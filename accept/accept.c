@@ -240,7 +240,8 @@ int nb_accept_implied(struct nb_accept *a, const json_t *doc)
 }
 
 /* Whether entry WL of the result is one criterion C ("*" names) stands
- * for: a swept workload (for "*") on any target (for "*"). */
+ * for: a swept workload (for "*"; a replay for min_years) on any target
+ * (for "*"). */
 static int stands_for(const struct nb_criterion *c, const json_t *wl)
 {
 	const json_t *its = json_object_get(wl, "iterations");
@@ -253,10 +254,13 @@ static int stands_for(const struct nb_criterion *c, const json_t *wl)
 		return 0;
 	if (strcmp(c->workload, "*"))
 		return !strcmp(c->workload, nb_jstr(wl, "workload"));
-	return json_object_get(json_array_get(its, 0), "sweep") != NULL;
+	/* the years are a replay's (its iterations' "replay" object), the
+	 * other floors a sweep's */
+	return json_object_get(json_array_get(its, 0), strcmp(c->stored, "years") ?
+			       "sweep" : "replay") != NULL;
 }
 
-/* The floors min_vms and min_iops_at_slo ("*" names), one criterion for
+/* The floors min_vms, min_iops_at_slo, min_years ("*" names), one criterion for
  * each entry of DOC they stand for; one that stands for none is kept and
  * fails as not run. */
 static int expand_any(struct nb_accept *a, const json_t *doc)

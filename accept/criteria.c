@@ -365,7 +365,8 @@ static int criterion_metric(struct nb_criterion *c, char *metric, int *st,
 
 /* "min_vms = 24", "min_iops_at_slo = 500": a floor for every swept
  * workload of the run, on every target ("*", expanded by
- * nb_accept_finish from the result). */
+ * nb_accept_finish from the result); "min_years = 5" for every replay
+ * of a captured load (docs/capture.md). */
 static int parse_min(struct nb_criterion *c, const char *text, const char *where)
 {
 	char name[64], value[96], full[256], as_written[sizeof(c->text)];
@@ -374,17 +375,20 @@ static int parse_min(struct nb_criterion *c, const char *text, const char *where
 
 	if (sscanf(text, "min_%63[^ =] = %95s", name, value) != 2 &&
 	    sscanf(text, "min_%63[^ =]=%95s", name, value) != 2)
-		return nb_err(-EINVAL, "%s: expected 'min_vms = N' or "
-			      "'min_iops_at_slo = N', not '%s'", where, text);
+		return nb_err(-EINVAL, "%s: expected 'min_vms = N', "
+			      "'min_iops_at_slo = N' or 'min_years = N', not '%s'",
+			      where, text);
 	/* min_vms_degraded: the floor in a failure walk's box state */
 	st = strrchr(name, '_');
 	if (st && nb_box_state(st + 1) >= 0)
 		*st++ = '\0';
 	else
 		st = NULL;
-	if (strcmp(name, "vms") && strcmp(name, "iops_at_slo"))
+	if (strcmp(name, "vms") && strcmp(name, "iops_at_slo") &&
+	    strcmp(name, "years"))
 		return nb_err(-EINVAL, "%s: unknown floor 'min_%s' (min_vms, "
-			      "min_iops_at_slo, min_vms_degraded, ...)", where, name);
+			      "min_iops_at_slo, min_years, min_vms_degraded, ...)",
+			      where, name);
 	snprintf(as_written, sizeof(as_written), "%s", text);
 	snprintf(full, sizeof(full), "%s@*%s%s %s >= %s",
 		 strcmp(name, "vms") ? "*" : "vm", st ? ":" : "", st ? st : "",
@@ -550,6 +554,8 @@ void nb_accept_help(FILE *out)
 	      "A floor for every swept workload (--sweep) on every target:\n"
 	      "  min_vms = 24           (the vm workload's VMs at the objective)\n"
 	      "  min_iops_at_slo = 500\n"
+	      "A floor for every replay of a captured load (docs/capture.md):\n"
+	      "  min_years = 5          (the years its headroom holds at the growth rate)\n"
 	      "  crashcheck@nfs         crash_lost = 0\n\n"
 	      "A failure walk (--rebuild; docs/failure.md):\n"
 	      "  rand4k-read@nfs:degraded iops >= 200   (a figure in a box state:\n"

@@ -38,6 +38,7 @@ const struct nb_command nb_commands[] = {
 	CMD(list, "list workloads, suites and runners"),
 	CMD(version, "print versions of nasbench and its libraries"),
 	CMD(hw, "hardware inventory, and a planner of layouts"),
+	CMD(capture, "measure a box's load into a load file for the replay"),
 	CMD(help, "show help for a command or the config keys"),
 	{ .name = NULL },
 };

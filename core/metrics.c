@@ -102,6 +102,9 @@ const struct nb_metric nb_metrics[] = {
 	{ "sat_bw_bytes", "sat MB/s", "bytes/s", NB_HIGHER, 1e-6, "saturation: the sweep's highest throughput" },
 	{ "sweep_steps", "steps", "steps", NB_NEITHER, 1, "steps the sweep ran" },
 	{ "little_failed", "Little off", "steps", NB_LOWER, 1, "sweep steps failing Little's law (IOPS x mean latency vs outstanding I/O, 10%)" },
+	/* a captured load replayed on a candidate (docs/capture.md) */
+	{ "headroom", "headroom", "x", NB_HIGHER, 1, "replay: the largest scale of the captured load whose latency meets the objective" },
+	{ "years", "years", "years", NB_HIGHER, 1, "replay: the years the headroom holds at the load's growth rate (ln headroom / ln(1 + g))" },
 	/* the box's telemetry (docs/telemetry.md): what the box did, shown
 	 * beside the figures and judged only where less is plainly better */
 	{ "box_cpu_max_pct", "box busiest core %", "%", NB_NEITHER, 1,

@@ -104,6 +104,26 @@ const char *nb_telem_warning(const struct nb_telem *tm);
 /* The source's name for people and results (no secret is ever in it). */
 const char *nb_telem_source(const struct nb_telem *tm);
 
+/* The box's system: "linux" or "freebsd". */
+const char *nb_telem_os(const struct nb_telem *tm);
+
+/* A command for the box's shell, for callers that read other counters
+ * than the sampler's over the same source (capture/): C->argv runs SCRIPT
+ * with sh -c on this machine (a local source) or over TM's one ssh
+ * connection.  C must outlive the start of the program (nb_spawn). */
+struct nb_telem_cmd {
+	char *argv[40];
+	char bufs[16][320];
+};
+void nb_telem_command(struct nb_telem *tm, const char *script,
+		      struct nb_telem_cmd *c);
+
+/* Run SCRIPT so, bounded by the source's timeout: 0 with its standard
+ * output in *OUT (free it), or -EIO with why in ERR ("ssh: Connection
+ * refused", "no answer within 10 s", "exit status 2: ..."). */
+int nb_telem_exec(struct nb_telem *tm, const char *script, char **out,
+		  char *err, size_t errlen);
+
 /* Close the connection, remove the scratch directory. */
 void nb_telem_close(struct nb_telem *tm);
 

@@ -105,6 +105,10 @@ int nb_telem_ssh_sample(struct nb_telem *tm, struct nb_telem_snap *s);
 /* End the iteration's remote loop (its ssh client). */
 void nb_telem_ssh_stream_end(struct nb_telem *tm);
 void nb_telem_ssh_close(struct nb_telem *tm);
+/* ssh's arguments (at most 40, BUFS holding 16) to run SCRIPT on the box
+ * over the run's connection (NULL: "-O exit", the master's end). */
+void nb_telem_ssh_argv(struct nb_telem *tm, const char *script, char **argv,
+		       char bufs[][320]);
 /* Run SCRIPT on the box: its output into *OUT (free it); 0, or -EIO with
  * ssh's complaint in ERR. */
 int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,

@@ -61,8 +61,8 @@ int nb_telem_ssh_parse(const char *url, struct nb_telem_ssh *s)
 }
 
 /* ssh's arguments for TM, then SCRIPT (NULL: "-O exit"). */
-static void ssh_argv(struct nb_telem *tm, const char *script, char **argv,
-		     char bufs[][320])
+void nb_telem_ssh_argv(struct nb_telem *tm, const char *script, char **argv,
+		       char bufs[][320])
 {
 	const struct nb_telem_cfg *c = &tm->cfg;
 	int n = 0, b = 0;
@@ -143,7 +143,7 @@ int nb_telem_ssh_exec(struct nb_telem *tm, const char *script, uint64_t limit_us
 	int rc;
 
 	*out = NULL;
-	ssh_argv(tm, script, argv, bufs);
+	nb_telem_ssh_argv(tm, script, argv, bufs);
 	if (stop) {
 		sp.stop = stop;
 		sp.stop_sig = SIGTERM;
@@ -294,7 +294,7 @@ static int stream_start(struct nb_telem *tm)
 	snprintf(loop, sizeof(loop), "while :; do %s; echo @end; %s; done", script,
 		 tm->os == NB_TELEM_FREEBSD ? "true" : "sleep %.3f");
 	snprintf(script, sizeof(script), loop, half < 0.1 ? 0.1 : half);
-	ssh_argv(tm, script, argv, bufs);
+	nb_telem_ssh_argv(tm, script, argv, bufs);
 	sp->argv = argv;
 	sp->out_path = tm->ssh.fifo;
 	sp->err_path = strdup(err);
@@ -430,7 +430,7 @@ void nb_telem_ssh_close(struct nb_telem *tm)
 	tm->ssh.buf = NULL;
 	if (!tm->ssh.dir[0])
 		return;
-	ssh_argv(tm, NULL, argv, bufs);
+	nb_telem_ssh_argv(tm, NULL, argv, bufs);
 	nb_spawn_run(&sp);
 	nb_spawn_free(&sp);
 	nb_err_clear();

@@ -12,7 +12,7 @@ copy_tree() {
 	mkdir -p "$T/tree"
 	(cd "$ROOT" && cp -r core runners workloads hw formats compare accept history report cmd \
 		nasbench.c "$T/tree/")
-	for d in fio run; do [ -d "$ROOT/$d" ] && cp -r "$ROOT/$d" "$T/tree/"; done
+	for d in fio run capture; do [ -d "$ROOT/$d" ] && cp -r "$ROOT/$d" "$T/tree/"; done
 	return 0
 }
 

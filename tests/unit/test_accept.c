@@ -198,9 +198,9 @@ static void test_floors(void **state)
 	parse_ok(&c, "min_iops_at_slo=500");
 	assert_string_equal(c.workload, "*");
 	parse_bad("min_mb_s = 3", "box.ini:7: unknown floor 'min_mb_s' (min_vms, "
-		  "min_iops_at_slo, min_vms_degraded, ...)");
-	parse_bad("min_vms 24", "box.ini:7: expected 'min_vms = N' or "
-		  "'min_iops_at_slo = N', not 'min_vms 24'");
+		  "min_iops_at_slo, min_years, min_vms_degraded, ...)");
+	parse_bad("min_vms 24", "box.ini:7: expected 'min_vms = N', "
+		  "'min_iops_at_slo = N' or 'min_years = N', not 'min_vms 24'");
 	nb_accept_init(&a);
 	parse_ok(&c, "min_vms = 24");
 	nb_accept_add(&a, &c);
@@ -216,6 +216,49 @@ static void test_floors(void **state)
 	assert_string_equal(verdict(json_object_get(doc, "accept"), 2, "criterion"),
 			    "min_iops_at_slo = 500 (rand4k-read@a)");
 	assert_string_equal(verdict(json_object_get(doc, "accept"), 2, "verdict"), "fail");
+	nb_accept_free(&a);
+	json_decref(doc);
+}
+
+/* min_years: a floor for every replay of a captured load (its iterations
+ * carry a "replay" object and the years as a metric), none for a sweep. */
+static void test_min_years(void **state)
+{
+	static const char *text =
+		"{\"results\": ["
+		"{\"target\": \"a\", \"workload\": \"replay\", \"status\": \"ok\","
+		" \"iterations\": [{\"metrics\": {\"headroom\": 2, \"years\": 3.106},"
+		"  \"replay\": {}}]},"
+		"{\"target\": \"b\", \"workload\": \"replay\", \"status\": \"ok\","
+		" \"iterations\": [{\"metrics\": {\"headroom\": 3.1, \"years\": 5.07},"
+		"  \"replay\": {}}]},"
+		"{\"target\": \"a\", \"workload\": \"vm\", \"status\": \"ok\","
+		" \"iterations\": [{\"metrics\": {\"vms\": 30}, \"sweep\": {}}]}]}";
+	struct nb_accept a;
+	struct nb_criterion c;
+	json_t *doc = json_loads(text, 0, NULL), *acc;
+
+	(void)state;
+	assert_non_null(doc);
+	nb_result_finish(doc, 1);
+	parse_ok(&c, "min_years = 5");
+	assert_string_equal(c.workload, "*");
+	assert_string_equal(c.stored, "years");
+	assert_true(c.op == NB_OP_GE && c.required == 5);
+	parse_bad("min_years = five", "box.ini:7: invalid value 'five' (a number, "
+		  "with a unit or not)");
+	nb_accept_init(&a);
+	parse_ok(&c, "min_years = 5");
+	nb_accept_add(&a, &c);
+	assert_int_equal(nb_accept_finish(&a, doc, 0), NB_EXIT_FAIL);
+	acc = json_object_get(json_object_get(doc, "accept"), "criteria");
+	assert_int_equal(json_array_size(acc), 2);
+	assert_string_equal(verdict(json_object_get(doc, "accept"), 0, "criterion"),
+			    "min_years = 5 (replay@a)");
+	assert_string_equal(verdict(json_object_get(doc, "accept"), 0, "verdict"), "fail");
+	assert_string_equal(verdict(json_object_get(doc, "accept"), 1, "criterion"),
+			    "min_years = 5 (replay@b)");
+	assert_string_equal(verdict(json_object_get(doc, "accept"), 1, "verdict"), "pass");
 	nb_accept_free(&a);
 	json_decref(doc);
 }
@@ -256,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_floors),
+		cmocka_unit_test(test_min_years),
 		cmocka_unit_test(test_junit),
 	};
 

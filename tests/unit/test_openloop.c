@@ -177,7 +177,7 @@ static void engine_client_behind(void **state)
 {
 	struct nb_iospec s = { .pattern = NB_PAT_RAND, .rw = NB_RW_READ,
 			       .bs = 4096, .qd = 256, .size = 1 << 20,
-			       .runtime_us = 100000, .seed = 7, .rate = 5e6,
+			       .runtime_us = 100000, .seed = 7, .rate = 1e8,
 			       .arrival = NB_ARR_POISSON };
 	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
 			       .bs = 65536, .qd = 4, .size = 1 << 20 };
@@ -364,7 +364,7 @@ static void two_steps_differ(const char *steps_key)
 	cfg.targets[0].run_id = "unit";
 	set("suite", "size", "1M");
 	set("suite", "iterations", "1");
-	set("capacity", "step-time", "100ms");
+	set("capacity", "step-time", "500ms");
 	set("capacity", "slo", "mean=10s");
 	assert_int_equal(nb_config_apply(&cfg, 0), 0);
 	assert_int_equal(nb_runplan_make(&pl, &cfg, "rand4k-read", NULL, 0), 0);

@@ -1,0 +1,180 @@
+/* zpool.c - a pool's own I/O from 'zpool iostat -v' and its request sizes
+ * from 'zpool iostat -r' (parse.h). */
+#include "parse.h"
+#include "parse_int.h"
+#include "../core/err.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "1.2K", "300M", "12", "-": a number with a binary suffix (zpool prints
+ * base 1024 unless -p). */
+static double suffixed(const char *s)
+{
+	static const char units[] = "KMGTPE";
+	char *e;
+	double v = strtod(s, &e);
+	const char *u = *e ? strchr(units, toupper((unsigned char)*e)) : NULL;
+
+	if (e == s || v < 0 || v != v)
+		return 0;
+	for (int i = 0; u && i <= u - units; i++)
+		v *= 1024;
+	return v;
+}
+
+static int indent_of(const char *s)
+{
+	int i = 0;
+
+	while (s[i] == ' ')
+		i++;
+	return i;
+}
+
+static struct nb_cp_pool *pool_get(struct nb_cp_pools *p, const char *name)
+{
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->p[i].name, name))
+			return &p->p[i];
+	if (p->n >= NB_CP_MAXPOOL)
+		return NULL;
+	memset(&p->p[p->n], 0, sizeof(p->p[0]));
+	snprintf(p->p[p->n].name, NB_CP_NAME, "%s", name);
+	return &p->p[p->n++];
+}
+
+int nb_cp_zpool(const char *text, struct nb_cp_pools *p)
+{
+	static const char *const classes[] = { "logs", "cache", "spares",
+					       "special", "dedup" };
+	char line[1024], *tok[16];
+	int base = -1;
+
+	p->n = 0;
+	while (nb_cpi_line(&text, line, sizeof(line))) {
+		int ind = indent_of(line), n, cls = 0;
+		struct nb_cp_pool *x;
+
+		if (strstr(line, "capacity") && strstr(line, "operations")) {
+			p->n = 0;           /* a new report: the last counts */
+			base = -1;
+			continue;
+		}
+		if (!strncmp(line + ind, "pool ", 5)) {
+			base = ind;
+			continue;
+		}
+		n = nb_cpi_split(line, tok, 16);
+		if (base < 0 || ind != base || n != 7 || tok[0][0] == '-')
+			continue;
+		for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+			cls |= !strcmp(tok[0], classes[i]);
+		if (cls || !(x = pool_get(p, tok[0])))
+			continue;
+		/* pool alloc free read write read write */
+		x->rops = suffixed(tok[3]);
+		x->wops = suffixed(tok[4]);
+		x->rbw = suffixed(tok[5]);
+		x->wbw = suffixed(tok[6]);
+	}
+	return p->n;
+}
+
+/* The groups of an -r header ("tank  sync_read  sync_write ..."): per
+ * group, 1 a read, 2 a write, 0 neither (scrub, trim, rebuild). */
+static int hist_groups(char **tok, int n, int *kind, const char *hdr)
+{
+	static const struct { const char *n; int k; } groups[] = {
+		{ "sync_read", 1 }, { "async_read", 1 }, { "sync_write", 2 },
+		{ "async_write", 2 }, { "scrub", 0 }, { "trim", 0 },
+		{ "rebuild", 0 },
+	};
+
+	for (int i = 1; i < n; i++) {
+		kind[i - 1] = -1;
+		for (size_t j = 0; j < sizeof(groups) / sizeof(groups[0]); j++)
+			if (!strcmp(tok[i], groups[j].n))
+				kind[i - 1] = groups[j].k;
+		if (kind[i - 1] < 0)
+			return nb_err(-EINVAL, "zpool iostat -r: unknown column '%s' "
+				      "in its header '%s': a layout nasbench does "
+				      "not read (docs/capture.md)", tok[i], hdr);
+	}
+	return 0;
+}
+
+/* One row "SIZE ind agg ind agg ..." of pool X's histogram. */
+static void hist_row(struct nb_cp_pool *x, char **tok, int n, const int *kind,
+		     int ngroups)
+{
+	double size = suffixed(tok[0]);
+
+	if (n != 1 + 2 * ngroups || size <= 0)
+		return;
+	for (int g = 0; g < ngroups; g++)
+		for (int a = 0; a < 2; a++) {
+			double c = suffixed(tok[1 + 2 * g + a]);
+
+			if (kind[g] == 1) {
+				x->h_rreq += c;
+				x->h_rbytes += c * size;
+			} else if (kind[g] == 2) {
+				x->h_wreq += c;
+				x->h_wbytes += c * size;
+			}
+			if (kind[g] && a)
+				x->h_agg += c;
+		}
+}
+
+int nb_cp_zpool_hist(const char *text, struct nb_cp_pools *p)
+{
+	char line[1024], prev[1024] = "", hdr[1024], *tok[40];
+	int kind[40], ngroups = 0, got = 0;
+	struct nb_cp_pool *x = NULL;
+
+	while (nb_cpi_line(&text, line, sizeof(line))) {
+		char copy[1024];
+		int n;
+
+		memcpy(copy, line, sizeof(copy));
+		n = nb_cpi_split(copy, tok, 40);
+		if (n && !strcmp(tok[0], "req_size")) {
+			char *g[40];
+			int ng;
+
+			memcpy(hdr, prev, sizeof(hdr));
+			ng = nb_cpi_split(prev, g, 40);
+			if (ng < 2 || n != 1 + 2 * (ng - 1))
+				return nb_err(-EINVAL, "zpool iostat -r: its header "
+					      "'%s' does not name the groups of "
+					      "'%s': a layout nasbench does not "
+					      "read (docs/capture.md)", hdr, line);
+			if (hist_groups(g, ng, kind, hdr))
+				return -EINVAL;
+			ngroups = ng - 1;
+			x = pool_get(p, g[0]);
+			if (x) {           /* a new report of it: the last counts */
+				x->have_hist = 1;
+				x->h_rreq = x->h_wreq = x->h_rbytes = 0;
+				x->h_wbytes = x->h_agg = 0;
+				got++;
+			}
+			continue;
+		}
+		memcpy(prev, line, sizeof(prev));
+		if (!n || tok[0][0] == '-') {
+			if (n && x && ngroups)
+				continue;   /* the rule under the header */
+			x = NULL;
+			continue;
+		}
+		if (x && isdigit((unsigned char)tok[0][0]))
+			hist_row(x, tok, n, kind, ngroups);
+	}
+	return got;
+}

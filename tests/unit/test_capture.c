@@ -1,0 +1,215 @@
+/*
+ * test_capture.c - a box's answers into buckets and figures (capture/acc.c,
+ * capture/derive.c) on made-up answers whose figures are known: spans that
+ * straddle buckets, rates of a tool, a counter that went back, the
+ * busiest-hour level, the peak, burstiness, the sequential share from
+ * merges or assumed.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../capture/capture_int.h"
+#include "../../core/loadfile.h"
+
+#define NEAR(x, want, tol) assert_true(fabs((x) - (want)) <= (tol))
+
+/* Two devices: "a" merges requests (a loop device), "b" does not (an LV). */
+static struct cp_box *box(void)
+{
+	struct cp_box *b = calloc(1, sizeof(*b));
+
+	assert_non_null(b);
+	b->nsel = 2;
+	strcpy(b->sel[0].name, "loop0");
+	strcpy(b->sel[0].vm, "loop0");
+	b->sel[0].merges = 1;
+	b->sel[0].size = 3ULL << 30;
+	strcpy(b->sel[1].name, "dm-1");
+	strcpy(b->sel[1].vm, "vg0/vm01");
+	b->sel[1].size = 1ULL << 30;
+	return b;
+}
+
+/* Totals at T of "a": 7 reads (1 of them merged) and 3 writes a second,
+ * 8 KiB reads, 4 KiB writes; of "b": 20 I/Os a second (all writes of
+ * 16 KiB), 60 in [30, 40). */
+static void totals(struct cp_answer *ans, double t)
+{
+	struct nb_cp_devs *d = &ans->devs;
+	double b = 20 * t + (t > 30 ? 40 * (fmin(t, 40) - 30) : 0);
+
+	memset(ans, 0, sizeof(*ans));
+	ans->t = t;
+	ans->have_devs = 1;
+	d->totals = 1;
+	d->n = 3;
+	strcpy(d->d[0].name, "sda");
+	strcpy(d->d[1].name, "loop0");
+	d->d[1].reads = 6 * t, d->d[1].rmerged = 1 * t;
+	d->d[1].writes = 3 * t, d->d[1].wmerged = 0;
+	d->d[1].rbytes = 7 * t * 8192, d->d[1].wbytes = 3 * t * 4096;
+	strcpy(d->d[2].name, "dm-1");
+	d->d[2].writes = b, d->d[2].wbytes = b * 16384;
+	d->d[2].rmerged = d->d[2].wmerged = 0;
+}
+
+static struct nb_capture_cfg cfg(void)
+{
+	struct nb_capture_cfg c = { .interval_us = 1000000, .bucket_us = 10000000,
+				    .for_us = 60000000, .busy_pct = 95,
+				    .sequential = -1 };
+	return c;
+}
+
+/* Answers at uneven times (spans straddle buckets; b's rate changes at
+ * answers, or its change would be spread over the span), figures. */
+static void buckets_and_figures(void **state)
+{
+	static const double at[] = { 0, 7, 19, 26, 30, 33, 40, 47, 53, 60, 61 };
+	struct cp_box *b = box();
+	struct cp_acc a;
+	struct cp_answer *ans = malloc(sizeof(*ans));
+	struct nb_capture_cfg c = cfg();
+	struct nb_load l;
+	const struct nb_load_vm *x, *y;
+
+	(void)state;
+	assert_int_equal(cp_acc_init(&a, b, 6, 10), 0);
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		totals(ans, at[i]);
+		cp_acc_add(&a, b, CP_COUNTERS, ans, at[i], 1);
+		assert_int_equal(cp_acc_whole(&a, 0), at[i] >= 10);
+	}
+	for (int k = 0; k < 6; k++)
+		assert_true(cp_acc_whole(&a, k));
+	assert_false(cp_acc_whole(&a, 6));
+	nb_load_init(&l);
+	assert_int_equal(cp_derive(&l, &a, b, &c, 6), 0);
+	assert_int_equal(l.nvms, 2);
+	x = &l.vms[0];
+	y = &l.vms[1];
+	/* a: 10 I/Os a second issued (a merged read was one), 70% reads */
+	for (int k = 0; k < 6; k++) {
+		NEAR(x->series[k].r_iops, 7, 1e-9);
+		NEAR(x->series[k].w_iops, 3, 1e-9);
+		NEAR(x->series[k].r_mbps, 7 * 8192 / 1e6, 1e-9);
+		NEAR(x->series[k].seq, 10, 1e-9);
+	}
+	NEAR(x->f.iops_mean, 10, 1e-9);
+	NEAR(x->f.iops, 10, 1e-9);
+	NEAR(x->f.read, 70, 1e-9);
+	NEAR(x->f.bs_read, 8192, 1e-6);
+	NEAR(x->f.bs_write, 4096, 1e-6);
+	NEAR(x->sequential, 10, 1e-9);
+	assert_int_equal(x->seq_from, NB_SEQ_MERGES);
+	NEAR(x->share, 75, 1e-9);
+	/* b: 20 a second, 60 in bucket 3 */
+	NEAR(y->series[3].w_iops, 60, 1e-9);
+	NEAR(y->series[2].w_iops, 20, 1e-9);
+	assert_true(y->series[3].seq < 0);   /* dm does not merge: unknown */
+	NEAR(y->f.iops_mean, (20 * 50 + 60 * 10) / 60.0, 1e-9);
+	NEAR(y->f.iops_peak, 60, 1e-9);
+	assert_int_equal(y->f.peak_bucket, 3);
+	/* p95 of 20 20 20 20 20 60: 20 + 0.75 * 40 */
+	NEAR(y->f.iops, 50, 1e-9);
+	NEAR(y->f.burstiness, 60 / ((20 * 50 + 60 * 10) / 60.0), 1e-9);
+	NEAR(y->f.read, 0, 1e-9);
+	NEAR(y->f.bs_write, 16384, 1e-6);
+	/* assumed: the [vm] profile's 80% random */
+	NEAR(y->sequential, 20, 1e-9);
+	assert_int_equal(y->seq_from, NB_SEQ_ASSUMED);
+	/* the total: bucket by bucket */
+	NEAR(l.total.iops_peak, 70, 1e-9);
+	assert_int_equal(l.total.peak_bucket, 3);
+	NEAR(l.total.iops_mean, 10 + (20 * 50 + 60 * 10) / 60.0, 1e-9);
+	assert_int_equal(l.buckets, 6);
+	NEAR(l.duration_s, 60, 1e-9);
+	nb_load_free(&l);
+	cp_acc_free(&a);
+	free(ans);
+	free(b);
+}
+
+/* A tool's rates (gstat): each report the interval before it; a counter
+ * that went back (a device made anew) is left out, not a negative rate. */
+static void rates_and_resets(void **state)
+{
+	struct cp_box *b = box();
+	struct cp_acc a;
+	struct cp_answer *ans = calloc(1, sizeof(*ans));
+	struct nb_capture_cfg c = cfg();
+	struct nb_load l;
+
+	(void)state;
+	c.sequential = 35;
+	assert_int_equal(cp_acc_init(&a, b, 3, 10), 0);
+	for (int t = 5; t <= 30; t += 5) {
+		struct nb_cp_devs *d = &ans->devs;
+
+		memset(ans, 0, sizeof(*ans));
+		ans->have_devs = 1;
+		d->dt = 5;
+		d->n = 2;
+		strcpy(d->d[0].name, "loop0");
+		d->d[0].reads = 100, d->d[0].rbytes = 100 * 4096.0;
+		d->d[0].rmerged = d->d[0].wmerged = -1;
+		strcpy(d->d[1].name, "dm-1");
+		d->d[1].writes = t <= 10 ? 10 : 30, d->d[1].wbytes = d->d[1].writes * 512;
+		cp_acc_add(&a, b, CP_COUNTERS, ans, t, 5);
+	}
+	nb_load_init(&l);
+	assert_int_equal(cp_derive(&l, &a, b, &c, 3), 0);
+	NEAR(l.vms[0].f.iops_mean, 100, 1e-9);
+	NEAR(l.vms[0].f.bs_read, 4096, 1e-9);
+	NEAR(l.vms[1].series[0].w_iops, 10, 1e-9);
+	NEAR(l.vms[1].series[1].w_iops, 30, 1e-9);
+	NEAR(l.vms[1].sequential, 35, 1e-9);          /* --sequential */
+	nb_load_free(&l);
+	cp_acc_free(&a);
+
+	/* totals: loop0 made anew at t = 20 */
+	assert_int_equal(cp_acc_init(&a, b, 3, 10), 0);
+	for (int t = 0; t <= 30; t += 5) {
+		totals(ans, t);
+		if (t >= 20)
+			ans->devs.d[1].reads = ans->devs.d[1].writes = 6 * (t - 20);
+		cp_acc_add(&a, b, CP_COUNTERS, ans, t, 5);
+	}
+	nb_load_init(&l);
+	assert_int_equal(cp_derive(&l, &a, b, &c, 3), 0);
+	/* the span 15-20 is lost: bucket 1 is the 5 s it saw */
+	for (int k = 0; k < 3; k++)
+		assert_true(l.vms[0].series[k].r_iops >= 0);
+	NEAR(l.vms[0].series[2].r_iops, 6 + 1, 1e-9);   /* and 1 merged */
+	nb_load_free(&l);
+	cp_acc_free(&a);
+	free(ans);
+	free(b);
+}
+
+static void busy_need(void **state)
+{
+	(void)state;
+	assert_int_equal(nb_load_busy_need(95), 20);
+	assert_int_equal(nb_load_busy_need(99), 100);
+	assert_int_equal(nb_load_busy_need(90), 10);
+	assert_int_equal(nb_load_busy_need(100), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(buckets_and_figures),
+		cmocka_unit_test(rates_and_resets),
+		cmocka_unit_test(busy_need),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
