@@ -74,19 +74,26 @@ const struct nb_usage cmd_compare_usage = {
 		"Compare each NEW result with BASE ('-': standard input), workload by\n"
 		"workload (matched by target and workload name): one verdict per\n"
 		"workload on its primary metric (MB/s for sequential, IOPS for random\n"
-		"workloads): better, worse, unchanged, noise, missing, changed-settings,\n"
-		"not-steady (a steady-state run that did not settle: never gates);\n"
-		"the other metrics are shown.  A change fails the gate when it is beyond\n"
-		"the threshold and significant against the run-to-run noise; with fewer\n"
-		"than 3 iterations on a side it is low confidence and does not fail\n"
-		"(unless --strict).  Run 5 or more iterations for a gate.\n"
+		"workloads): better, worse, unchanged, noise, inconclusive, missing,\n"
+		"changed-settings, not-steady (a steady-state run that did not settle:\n"
+		"never gates); the other metrics are shown.  A change fails the gate\n"
+		"when it is beyond the threshold and significant against the run-to-run\n"
+		"noise.  That noise is measured from 3 or more base runs (--baseline\n"
+		"history, the CI form); two single runs cannot measure it: what the\n"
+		"assumed noise does not call significant is inconclusive, and the\n"
+		"'detects' column says what change it could have seen.  Fewer than 3\n"
+		"iterations on a side are low confidence: inconclusive unless --strict.\n"
+		"Run 5 or more iterations for a gate.\n"
 		"\n",
 	.opts = compare_opts, .n = NB_OPTS_N(compare_opts),
 	.tail = "\n"
-		"Exit status: 0 nothing regressed, 1 something regressed or is missing,\n"
-		"2 usage error, an unreadable result, or settings that differ, 3 the\n"
-		"output cannot be written.  With --bands (or a gate file's [bands]):\n"
-		"0 viable, 1 not viable (or missing), 4 decide; 2 and 3 as above.\n",
+		"Exit status: 0 nothing regressed (the noise measured), 1 something\n"
+		"regressed or is missing, 2 usage error, an unreadable result, or\n"
+		"settings that differ, 3 the output cannot be written, 5 inconclusive:\n"
+		"no regression seen, but the noise was not measured (or too few\n"
+		"iterations), so a smaller loss than 'detects' could hide in it.  With\n"
+		"--bands (or a gate file's [bands]): 0 viable, 1 not viable (or\n"
+		"missing), 4 decide; 2 and 3 as above.\n",
 };
 
 static int parse_format(const char *s, enum fmt *f)
@@ -250,8 +257,10 @@ static int exit_status(const json_t *doc)
 	if (json_object_get(doc, "bands"))
 		return missing(doc) ? NB_EXIT_FAIL : (int)json_integer_value(
 			json_object_get(json_object_get(doc, "bands"), "exit"));
-	return json_integer_value(json_object_get(doc, "regressions")) ?
-	       NB_EXIT_FAIL : NB_EXIT_OK;
+	if (json_integer_value(json_object_get(doc, "regressions")))
+		return NB_EXIT_FAIL;
+	return json_integer_value(json_object_get(doc, "inconclusive")) ?
+	       NB_EXIT_INCONCLUSIVE : NB_EXIT_OK;
 }
 
 int cmd_compare(int argc, char **argv)
