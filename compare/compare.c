@@ -223,6 +223,36 @@ static const char *inconclusive_reason(const struct nb_judgement *j, int better)
 	return why;
 }
 
+/* The row object of judgement J (THR: the gated threshold, or
+ * NB_GATE_OFF). */
+static json_t *row_json(const json_t *b, const char *metric,
+			const struct nb_metric *m, const struct nb_judgement *j,
+			double thr, const char *reason)
+{
+	int gated = thr != NB_GATE_OFF;
+	json_t *r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:o, "
+		      "s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:s, s:b, s:b, s:b, s:s}",
+		      "target", nb_jstr(b, "target"), "workload", nb_jstr(b, "workload"),
+		      "metric", metric, "label", m->label, "unit", m->unit,
+		      "better", m->better > 0 ? "higher" : m->better < 0 ?
+		      "lower" : "neither", "scale", m->show_scale,
+		      "base", num_or_null(j->base), "new", num_or_null(j->new_),
+		      "change_pct", num_or_null(j->change * 100),
+		      "n_base", j->nbase, "n_new", j->nnew, "runs", j->runs,
+		      "test", j->test ? json_string(j->test) : json_null(),
+		      "p", num_or_null(j->p), "noise_pct", num_or_null(j->noise * 100),
+		      "threshold_pct", !gated ? json_null() : json_real(thr * 100),
+		      "verdict", nb_verdict_name(j->verdict),
+		      "low_confidence", j->low_confidence,
+		      "regression", j->regression, "gated", gated, "reason", reason);
+
+	json_object_set_new(r, "detect_down_pct", num_or_null(j->detect_down * 100));
+	json_object_set_new(r, "detect_up_pct", num_or_null(j->detect_up * 100));
+	json_object_set_new(r, "noise_measured", json_boolean(j->measured));
+	json_object_set_new(r, "inconclusive", json_boolean(j->inconclusive));
+	return r;
+}
+
 /* A row: the judgement of METRIC of B against N (N NULL: missing). */
 static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 		   const char *metric, int primary, json_t *settings,
@@ -280,25 +310,7 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 	j.inconclusive &= gated && j.verdict != NB_V_SETTINGS &&
 			  j.verdict != NB_V_UNSTEADY && j.verdict != NB_V_MISSING;
 	c->inconclusive += j.inconclusive;
-	r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:o, "
-		      "s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:s, s:b, s:b, s:b, s:s}",
-		      "target", nb_jstr(b, "target"), "workload", nb_jstr(b, "workload"),
-		      "metric", metric, "label", m->label, "unit", m->unit,
-		      "better", m->better > 0 ? "higher" : m->better < 0 ?
-		      "lower" : "neither", "scale", m->show_scale,
-		      "base", num_or_null(j.base), "new", num_or_null(j.new_),
-		      "change_pct", num_or_null(j.change * 100),
-		      "n_base", nb, "n_new", nn, "runs", j.runs,
-		      "test", j.test ? json_string(j.test) : json_null(),
-		      "p", num_or_null(j.p), "noise_pct", num_or_null(j.noise * 100),
-		      "threshold_pct", !gated ? json_null() : json_real(thr * 100),
-		      "verdict", nb_verdict_name(j.verdict),
-		      "low_confidence", j.low_confidence,
-		      "regression", j.regression, "gated", gated, "reason", reason);
-	json_object_set_new(r, "detect_down_pct", num_or_null(j.detect_down * 100));
-	json_object_set_new(r, "detect_up_pct", num_or_null(j.detect_up * 100));
-	json_object_set_new(r, "noise_measured", json_boolean(j.measured));
-	json_object_set_new(r, "inconclusive", json_boolean(j.inconclusive));
+	r = row_json(b, metric, m, &j, gated ? thr : NB_GATE_OFF, reason);
 	if (j.verdict == NB_V_MISSING && isinf(j.change))
 		json_object_set_new(r, "change_pct", json_null());
 	if (settings)
