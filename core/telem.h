@@ -97,6 +97,13 @@ const char *nb_telem_warning(const struct nb_telem *tm);
 /* The source's name for people and results (no secret is ever in it). */
 const char *nb_telem_source(const struct nb_telem *tm);
 
+/* The box's boot identity (telem_boot.c): Linux's
+ * /proc/sys/kernel/random/boot_id, else FreeBSD's kern.boottime, read
+ * over TM's source (NULL: none); it changes when the box restarts and
+ * never otherwise (crashcheck's evidence, docs/crashcheck.md).  0 with
+ * BUF set, or -EIO with the reason in BUF. */
+int nb_telem_boot_id(struct nb_telem *tm, char *buf, size_t len);
+
 /* Close the connection, remove the scratch directory. */
 void nb_telem_close(struct nb_telem *tm);
 

@@ -57,6 +57,7 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 		.stop = x->stop, .progress = x->progress,
 		.metrics = json_object(), .extra = json_object(),
 		.entry = entry, .labels = json_object_get(x->doc, "labels"),
+		.box = x->telem.on ? x->telem.tm : NULL,
 	};
 	uint64_t cached = t->cached_opens;
 	char point[96];
