@@ -55,6 +55,8 @@ const struct nb_metric nb_metrics[] = {
 	{ "sync_async_ratio", "sync/async", "", NB_NEITHER, 1, "sync / async 4 KiB median" },
 	{ "sync_cost_ratio", "sync cost", "", NB_NEITHER, 1,
 	  "sync / min(async, read) 4 KiB 10th percentile (the verdict's)" },
+	{ "sync_cost_us", "sync cost us", "us", NB_NEITHER, 1,
+	  "what a 4 KiB sync write costs over a round trip without stable storage (the verdict's percentile); durable needs stable media's commit" },
 	{ "sync_lat_p10_us", "sync p10 us", "us", NB_LOWER, 1, "4 KiB sync write p10" },
 	{ "async_lat_p10_us", "async p10 us", "us", NB_LOWER, 1, "4 KiB async write p10" },
 	{ "read_lat_p10_us", "read p10 us", "us", NB_LOWER, 1, "4 KiB cached read p10" },
