@@ -32,6 +32,7 @@
 #include "crash_rt.h"
 #include "seed.h"
 #include "../core/err.h"
+#include "../core/hook.h"
 #include "../core/journal.h"
 #include "../core/knobs.h"
 
@@ -264,9 +265,16 @@ static int crash_iteration(struct nb_crash_run *cr)
 	if (!rc)
 		rc = reconnect(cr);
 	if (!rc) {
+		char point[32];
+
 		nb_crash_proof_after(c, &cr->proof);
-		rc = verify(cr);
+		/* a test build may stop here, the box back, nothing read yet:
+		 * "crashverify:1" (a fault test damages the data) */
+		snprintf(point, sizeof(point), "crashverify:%d", c->iteration);
+		rc = nb_hook(point, NULL, c->stop);
 	}
+	if (!rc)
+		rc = verify(cr);
 	return rc;
 }
 
