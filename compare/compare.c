@@ -249,8 +249,30 @@ static json_t *row_json(const json_t *b, const char *metric,
 	json_object_set_new(r, "detect_down_pct", num_or_null(j->detect_down * 100));
 	json_object_set_new(r, "detect_up_pct", num_or_null(j->detect_up * 100));
 	json_object_set_new(r, "noise_measured", json_boolean(j->measured));
+	json_object_set_new(r, "noise_runs", json_integer(j->ref_runs ? j->ref_runs :
+							 j->runs));
 	json_object_set_new(r, "inconclusive", json_boolean(j->inconclusive));
 	return r;
+}
+
+/* --noise history: the variance of a run's level of METRIC of B measured
+ * on the reference's runs of the same target and workload (at B's
+ * settings: the history's baseline keeps only those), into JO. */
+static void reference_noise(const struct ctx *c, const json_t *b,
+			    const char *metric, struct nb_judge_opts *jo)
+{
+	static _Thread_local double v[MAXV];
+	static _Thread_local int run[MAXV];
+	const json_t *ref = c->co->noise_ref, *e;
+	int several, n;
+
+	if (!ref)
+		return;
+	e = nb_result_find(ref, nb_jstr(b, "target"), nb_jstr(b, "workload"));
+	if (!e)
+		return;
+	n = values(e, metric, v, run, &several);
+	jo->ref_runs = nb_compare_level_var(v, several ? run : NULL, n, &jo->ref_var);
 }
 
 /* A row: the judgement of METRIC of B against N (N NULL: missing). */
@@ -277,6 +299,8 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 
 	if (missing)
 		nn = 0;
+	if (!several)
+		reference_noise(c, b, metric, &jo);
 	if (nn) {
 		nb_compare_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
 		mark_unsteady(c, b, n, &j, &reason);
@@ -547,6 +571,8 @@ int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
 	if (by_wl)
 		json_object_set_new(*out, "targets", json_pack("{s:s, s:s}", "base",
 							       tb, "new", tn));
+	if (co->noise_from)
+		json_object_set_new(*out, "noise_from", json_string(co->noise_from));
 	return 0;
 }
 

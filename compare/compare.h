@@ -75,6 +75,11 @@ struct nb_judge_opts {
 	double alpha;
 	double run_noise;        /* the assumed between-run sd (log scale) */
 	int strict;              /* low confidence gates too */
+	/* the between-run noise measured elsewhere (--noise history: the
+	 * history's runs of BASE's labels): the variance of a run's level
+	 * (log scale) from REF_RUNS runs; REF_RUNS < 3: none */
+	double ref_var;
+	int ref_runs;
 };
 
 struct nb_judgement {
@@ -90,7 +95,9 @@ struct nb_judgement {
 	double detect_down, detect_up;  /* the smallest fall and rise it could
 				  * call significant (fractions, NAN) */
 	int measured;            /* the between-run noise was measured (>= 3
-				  * base runs), not assumed */
+				  * base runs, or REF_RUNS), not assumed */
+	int ref_runs;            /* it was measured from REF_RUNS runs of the
+				  * reference (0: from the base, or assumed) */
 	int low_confidence;
 	int inconclusive;        /* the gate cannot decide this one (noise not
 				  * measured, or low confidence without strict) */
@@ -103,6 +110,10 @@ const char *nb_verdict_name(enum nb_verdict v);
 /* The base level of V: its median, or with RUN (each value's run) the
  * median of the runs' medians. */
 double nb_compare_level(const double *v, const int *run, int n);
+
+/* The sample variance of the runs' levels (log scale) of V, each value's
+ * run in RUN (NULL: one run): the runs counted, 0 when a value is <= 0. */
+int nb_compare_level_var(const double *v, const int *run, int n, double *var);
 
 /* Judge one metric (judge.c).  BASE[i] belongs to base run RUN[i] (RUN
  * NULL: one run); BETTER is enum nb_better. */
@@ -117,6 +128,11 @@ struct nb_compare_opts {
 	int allow_unsteady;      /* not steady: judged anyway */
 	int strict;              /* low confidence fails too */
 	double display;          /* the words' threshold under -r off */
+	/* --noise history: a baseline of BASE's labels from the history
+	 * (iterations carrying "run"), used only to measure the between-run
+	 * noise of two single runs; NULL: none.  NOISE_FROM names it. */
+	const json_t *noise_ref;
+	const char *noise_from;
 };
 
 void nb_compare_opts_init(struct nb_compare_opts *o);

@@ -135,7 +135,7 @@ static void fmt_noise(char *buf, size_t len, const json_t *r)
 	if (json_is_null(json_object_get(r, "test")) || !json_object_get(r, "test"))
 		snprintf(buf, len, "-");
 	else if (is(r, "noise_measured"))
-		snprintf(buf, len, "%d runs", (int)num(r, "runs"));
+		snprintf(buf, len, "%d runs", (int)num(r, "noise_runs"));
 	else
 		snprintf(buf, len, "assumed");
 }
@@ -312,6 +312,8 @@ static void text_one(FILE *out, const json_t *c, int color)
 		fprintf(out, "  target: %s -> %s (matched by workload)\n",
 			nb_jstr(t, "base"), nb_jstr(t, "new"));
 	}
+	if (json_object_get(c, "noise_from"))
+		fprintf(out, "  noise: measured on %s\n", nb_jstr(c, "noise_from"));
 	fprintf(out, "\n%sverdicts%s (one per workload, on its primary metric)\n",
 		color ? "\033[1m" : "", color ? "\033[0m" : "");
 	text_table(out, json_object_get(c, "verdicts"), 0,
@@ -426,7 +428,8 @@ static const char *assumed_note(const json_t *doc)
 				       "noise was assumed and only a change beyond "
 				       "'detects' can be told from it (exit status 5). "
 				       "Gate against a history of 3 or more runs "
-				       "(--baseline history) to measure it.";
+				       "(--baseline history), or measure the noise "
+				       "on it (--noise history).";
 	return "";
 }
 

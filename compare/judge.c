@@ -69,6 +69,12 @@ static void run_t(const double *xb, const int *run, int nb, const double *xn,
 		se2 = vr * (1 + 1.0 / runs);
 		df = runs - 1;
 		*d_out = nb_stats_median(xn, (size_t)nn) - nb_stats_mean(lvl, (size_t)runs);
+	} else if (o->ref_runs >= 3) {
+		/* two single runs, the variance of a run's level measured on
+		 * other runs of the same configuration (the history) */
+		se2 = fmax(o->ref_var, sw2 / nb) + fmax(o->ref_var, sw2 / nn);
+		df = o->ref_runs - 1;
+		*d_out = nb_stats_median(xn, (size_t)nn) - nb_stats_median(xb, (size_t)nb);
 	} else {
 		sb2 = fmax(sw2, o->run_noise * o->run_noise);
 		se2 = 2 * sb2 + sw2 * (1.0 / nb + 1.0 / nn);
@@ -107,7 +113,8 @@ static int significant(const double *base, const int *run, int nb,
 		xn[i] = logs ? log(new_[i]) : new_[i] / ref;
 	run_t(xb, run, nb, xn, nn, o, &runs, &d, &se, &df);
 	j->runs = runs;
-	j->measured = runs >= 3;
+	j->measured = runs >= 3 || o->ref_runs >= 3;
+	j->ref_runs = runs < 3 && o->ref_runs >= 3 ? o->ref_runs : 0;
 	j->test = "run-t";
 	tc = nb_stats_t_crit(better ? 2 * o->alpha : o->alpha, df);
 	j->detect_down = logs ? exp(-tc * se) - 1 : -tc * se;
@@ -140,6 +147,29 @@ double nb_compare_level(const double *v, const int *run, int n)
 			med[runs++] = nb_stats_median(grp, (size_t)k);
 	}
 	return nb_stats_median(med, (size_t)runs);
+}
+
+int nb_compare_level_var(const double *v, const int *run, int n, double *var)
+{
+	static _Thread_local double lvl[MAXRUNS], grp[MAXV];
+	int runs = 0;
+
+	*var = 0;
+	for (int i = 0; i < n; i++)
+		if (v[i] <= 0)
+			return 0;
+	for (int r = 0; r < MAXRUNS; r++) {
+		int k = 0;
+
+		for (int i = 0; i < n && k < MAXV; i++)
+			if ((run ? run[i] : 0) == r)
+				grp[k++] = log(v[i]);
+		if (k)
+			lvl[runs++] = nb_stats_median(grp, (size_t)k);
+	}
+	if (runs > 1)
+		*var = nb_stats_ss(lvl, (size_t)runs) / (runs - 1);
+	return runs;
 }
 
 void nb_compare_judge(const double *base, const int *run, int nbase,

@@ -89,7 +89,7 @@ run "$NB" compare "$T/a.json" "$T/a.json"
 assert_rc 5
 assert_out_re "^inconclusive: 2 verdicts the noise could not decide; could detect changes beyond -[0-9]+% on .* \\(max regress 5%, alpha 0.05\\)$"
 assert_out "inconclusive: could detect only a fall beyond -"
-assert_out "Gate against a history of 3 or more runs (--baseline history) to measure it."
+assert_out "Gate against a history of 3 or more runs (--baseline history), or measure the noise on it (--noise history)."
 
 t_case "queue depth 32 -> 1: settings differ, exit 2 naming them"
 # the same workload name at other settings is not comparable: no figure is

@@ -131,6 +131,24 @@ static void verdicts(void **state)
 	judge_o(hist, runs, 15, (const double[]){ 93, 94, 93.5 }, 3, NB_HIGHER,
 		0.50, 0, &j);
 	assert_int_equal(j.verdict, NB_V_UNCHANGED);
+	/* two single runs, the level's variance measured on 4 other runs
+	 * (--noise history: levels within 1%): the same -10% is worse */
+	{
+		struct nb_judge_opts o = {
+			.threshold = 0.05, .display = 0.05, .alpha = 0.05,
+			.run_noise = NB_COMPARE_RUN_NOISE, .ref_var = 1e-4,
+			.ref_runs = 4,
+		};
+
+		nb_compare_judge(base5, NULL, 5, worse5, 5, NB_HIGHER, &o, &j);
+		assert_int_equal(j.verdict, NB_V_WORSE);
+		assert_true(j.measured && j.regression);
+		assert_int_equal(j.ref_runs, 4);
+		assert_true(j.noise < 0.05);
+		o.ref_runs = 2;          /* two runs measure nothing */
+		nb_compare_judge(base5, NULL, 5, worse5, 5, NB_HIGHER, &o, &j);
+		assert_int_equal(j.verdict, NB_V_INCONCLUSIVE);
+	}
 	/* fewer than 3: the threshold alone, low confidence, not gated:
 	 * inconclusive ... */
 	judge(two, 2, two_down, 2, NB_HIGHER, 0.05, &j);
