@@ -63,9 +63,11 @@ EOF
 	[ -s "$LAB/boot_id" ] || lab_boot
 	# ip netns exec (a mount namespace of its own) and sh exec: $! is
 	# sshd's pid
+	# (no descriptor of the caller's: a caller reading 'up's output
+	# through a pipe would wait for sshd to exit)
 	(exec ip netns exec "$LAB_NS" sh -c 'mount --bind "$1" /proc/sys/kernel/random/boot_id &&
 		exec /usr/sbin/sshd -D -f "$2" -E "$3"' sh "$LAB/boot_id" "$d/sshd_config" \
-		"$s/sshd.log") &
+		"$s/sshd.log") </dev/null >/dev/null 2>>"$s/sshd.log" 9>&- &
 	echo $! >"$s/sshd.pid"
 	for _ in $(seq 100); do
 		timeout 1 bash -c "exec 3<>/dev/tcp/$LAB_BOX_IP/$LAB_SSH_PORT" 2>/dev/null && return 0
