@@ -28,8 +28,10 @@ lab_usage() {
 usage: ci/lab up NAME [options]   build the pool, start NFS and iSCSI, print
                                  shell assignments (eval them)
        ci/lab down                stop everything 'up' started, remove it
-       ci/lab crash               the box loses power: SIGKILL zfs-fuse and the
+       ci/lab crash [--sync S]    the box loses power: SIGKILL zfs-fuse and the
                                  servers, start them again, import the pool
+                                 (--sync: it comes back with sync S, as an
+                                 admin would set it before the box boots)
        ci/lab status | env | list
 configurations:
 $(echo "$LAB_CONFIGS" | awk '{ printf "  %-8s", $1; for (i = 5; i <= NF; i++) printf " %s", $i; print "" }')
