@@ -75,6 +75,21 @@ static void iteration(struct nb_crash_journal *j, uint64_t iter, uint64_t next)
 	j->npending = 0;
 }
 
+/* Write number K of location IDX, generation GEN was sent: the next write
+ * number is past it (acknowledged or in flight, in any order).  -1 when
+ * GEN cannot be a write number's. */
+static int sent(struct nb_crash_journal *j, uint64_t idx, uint64_t gen)
+{
+	uint64_t k;
+
+	if (!gen || gen - 1 > (UINT64_MAX - idx) / j->nblocks - 1)
+		return -1;
+	k = (gen - 1) * j->nblocks + idx;
+	if (k + 1 > j->next)
+		j->next = k + 1;
+	return 0;
+}
+
 static int promise(struct nb_crash_loc *l, uint64_t gen, int cls)
 {
 	if (gen >= l->promised) {
@@ -97,7 +112,7 @@ static int acked(struct nb_crash_journal *j, const char *text, int line,
 
 	if ((n != 3 && n != 5) || (n == 5 && p != 'd' && p != 'c'))
 		return bad(path, line, "not a record of a crashcheck journal");
-	if (off % j->bs || off / j->bs >= j->nblocks || !gen)
+	if (off % j->bs || off / j->bs >= j->nblocks || sent(j, off / j->bs, gen))
 		return bad(path, line, "a write outside the journal's region");
 	if (n == 3)              /* version 1: counted once the sync returned */
 		p = strcmp(j->sync, "none") ? 'd' : 'c';
@@ -126,7 +141,6 @@ static int acked(struct nb_crash_journal *j, const char *text, int line,
 	j->acked[cls]++;
 	j->writes++;
 	j->iter_acked++;
-	j->next++;
 	return 0;
 }
 
@@ -154,7 +168,7 @@ static void flushed(struct nb_crash_journal *j, uint64_t verf)
 static int before(struct nb_crash_journal *j, const char *text, int line,
 		  const char *path)
 {
-	const char *v = strchr(text + 2, ' ');
+	const char *v = strlen(text) > 2 ? strchr(text + 2, ' ') : NULL;
 
 	if (!v)
 		return bad(path, line, "not a record of a crashcheck journal");
@@ -207,7 +221,7 @@ static int on_line(const char *text, int line, void *payload)
 		j->crashed = 1;
 		return 0;
 	case 'p':
-		if (a % j->bs || a / j->bs >= j->nblocks || !b)
+		if (a % j->bs || a / j->bs >= j->nblocks || sent(j, a / j->bs, b))
 			return bad(l->path, line, "a write outside the journal's region");
 		if (b > j->loc[a / j->bs].flying)
 			j->loc[a / j->bs].flying = b;
