@@ -420,10 +420,10 @@ static void words(struct nb_wl_ctx *c, const struct probe *pr,
 	if (cls == NB_SYNC_NOT_PROVEN)
 		snprintf(w, sizeof(w), "not proven durable: %s, %.0f us more, less "
 			 "than the %.0f us a commit to %s takes; a commit to what is "
-			 "not stable media (RAM, a hypervisor's cache) costs as much: "
-			 "run the crash check (crashcheck), or declare plp = yes if "
-			 "the box has power-loss protection", m, gap, floor,
-			 floor_what(floor));
+			 "not stable media (memory behind a journal, a hypervisor's "
+			 "cache) costs as much: run the crash check (crashcheck), or "
+			 "declare plp = yes if the box has power-loss protection", m,
+			 gap, floor, floor_what(floor));
 	else if (cls == NB_SYNC_INCONCLUSIVE && pr[0].ios < NB_SYNCPROBE_MIN_IOS)
 		snprintf(w, sizeof(w), "syncprobe inconclusive: only %llu "
 			 "sync writes (at least %d needed); give it a longer "
