@@ -82,6 +82,21 @@ static void not_steady(json_t *o, const json_t *wl)
 		nb_jstr(s, "why")));
 }
 
+/* A crashcheck figure of an entry with an iteration in which no crash was
+ * observed and nothing lost: that iteration proves nothing, so no
+ * criterion on its losses may pass.  The reason, or NULL. */
+static const char *unproven(const struct nb_criterion *c, const json_t *wl,
+			    char *why, size_t len)
+{
+	const json_t *v = json_object_get(wl, "crash_verdict");
+
+	if (strncmp(c->stored, "crash_", 6) || !strcmp(c->stored, "crash_acked") ||
+	    !json_integer_value(json_object_get(v, "unproven")))
+		return NULL;
+	snprintf(why, len, "unproven: %s", nb_jstr(v, "summary"));
+	return why;
+}
+
 static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 {
 	const json_t *wl = nb_result_find_state(doc, c->target, c->workload,
@@ -125,6 +140,8 @@ static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 			 c->target, status, reason ? ": " : "", reason ? reason : "");
 		goto fail;
 	}
+	if (!n && unproven(c, wl, why, sizeof(why)))
+		goto fail;
 	if (!n) {
 		snprintf(why, sizeof(why), "'%s' on '%s' has no figure '%s'",
 			 c->workload, c->target, c->stored);
@@ -133,6 +150,13 @@ static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 	m = pick(v, n, c->stat, nb_metric_find(c->stored)->better);
 	json_object_set_new(o, "measured", user_value(c, m));
 	not_steady(o, wl);
+	if (holds(m, c->op, c->required) && unproven(c, wl, why, sizeof(why))) {
+		/* the iterations that saw a crash pass; one that saw none
+		 * proves nothing: the box is not accepted on it */
+		json_object_set_new(o, "verdict", json_string("fail"));
+		json_object_set_new(o, "reason", json_string(why));
+		return o;
+	}
 	if (!holds(m, c->op, c->required)) {
 		json_object_set_new(o, "verdict", json_string("fail"));
 		return o;

@@ -34,7 +34,8 @@ static const char *const stat_names[] = { "default", "median", "worst", "best",
 static const char *const verdict_metrics[] = {
 	"durable", "corrupt_blocks", "misplaced_blocks", "stale_blocks",
 	"conform_failed", "steady", "box_swapped_bytes", "crash_lost",
-	"crash_missing", "crash_stale", "crash_torn", NULL,
+	"crash_missing", "crash_stale", "crash_torn", "crash_lost_durable",
+	"crash_lost_flushed", "crash_observed", NULL,
 };
 
 /* Names offered in "did you mean" (aliases first). */

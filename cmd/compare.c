@@ -26,14 +26,14 @@ struct opts {
 	enum fmt fmt;
 	int color;               /* -1 auto */
 	struct nb_compare_opts co;
-	int history, last;
+	int history, last, noise_history;
 	char *labels[64];
 	int nlabels;
 };
 
 #define AT(field) NB_OPT_AT(struct opts, field)
 enum { O_FORMAT = 'f', O_COLOR = 'C', O_BASELINE = 'B', O_LAST = 'L',
-       O_LABEL = 'l' };
+       O_LABEL = 'l', O_NOISE = 'N' };
 
 static const struct nb_opt compare_opts[] = {
 	{ "max-regress", 'r', "PCT", AT(max_regress), "largest change for the "
@@ -62,6 +62,9 @@ static const struct nb_opt compare_opts[] = {
 	{ "baseline", 0, "history", O_BASELINE, "the base is the history "
 	  "($NASBENCH_DB or\n~/.local/share/nasbench/history.db): the last\n"
 	  "runs with NEW's labels (or --label) and settings" },
+	{ "noise", 0, "history", O_NOISE, "BASE NEW: measure the run-to-run noise on\n"
+	  "the history's last runs of BASE's labels\n(per target and workload) "
+	  "instead of\nassuming it" },
 	{ "last", 0, "N", O_LAST, "that many runs (default 5)" },
 	{ "label", 0, "K=V", O_LABEL, "runs with this label (repeatable), "
 	  "instead of\nNEW's labels" },
@@ -75,19 +78,27 @@ const struct nb_usage cmd_compare_usage = {
 		"Compare each NEW result with BASE ('-': standard input), workload by\n"
 		"workload (matched by target and workload name): one verdict per\n"
 		"workload on its primary metric (MB/s for sequential, IOPS for random\n"
-		"workloads): better, worse, unchanged, noise, missing, changed-settings,\n"
-		"not-steady (a steady-state run that did not settle: never gates);\n"
-		"the other metrics are shown.  A change fails the gate when it is beyond\n"
-		"the threshold and significant against the run-to-run noise; with fewer\n"
-		"than 3 iterations on a side it is low confidence and does not fail\n"
-		"(unless --strict).  Run 5 or more iterations for a gate.\n"
+		"workloads): better, worse, unchanged, noise, inconclusive, missing,\n"
+		"changed-settings, not-steady (a steady-state run that did not settle:\n"
+		"never gates); the other metrics are shown.  A change fails the gate\n"
+		"when it is beyond the threshold and significant against the run-to-run\n"
+		"noise.  That noise is measured from 3 or more base runs (--baseline\n"
+		"history, the CI form); two single runs cannot measure it: what the\n"
+		"assumed noise does not call significant is inconclusive, and the\n"
+		"'detects' column says what change it could have seen (--noise history\n"
+		"measures it for BASE NEW on the history's runs of BASE's labels).\n"
+		"Fewer than 3 iterations on a side are low confidence: inconclusive\n"
+		"unless --strict.  Run 5 or more iterations for a gate.\n"
 		"\n",
 	.opts = compare_opts, .n = NB_OPTS_N(compare_opts),
 	.tail = "\n"
-		"Exit status: 0 nothing regressed, 1 something regressed or is missing,\n"
-		"2 usage error, an unreadable result, or settings that differ, 3 the\n"
-		"output cannot be written.  With --bands (or a gate file's [bands]):\n"
-		"0 viable, 1 not viable (or missing), 4 decide; 2 and 3 as above.\n",
+		"Exit status: 0 nothing regressed (the noise measured), 1 something\n"
+		"regressed or is missing, 2 usage error, an unreadable result, or\n"
+		"settings that differ, 3 the output cannot be written, 5 inconclusive:\n"
+		"no regression seen, but the noise was not measured (or too few\n"
+		"iterations), so a smaller loss than 'detects' could hide in it.  With\n"
+		"--bands (or a gate file's [bands]): 0 viable, 1 not viable (or\n"
+		"missing), 4 decide; 2 and 3 as above.\n",
 };
 
 static int parse_format(const char *s, enum fmt *f)
@@ -116,6 +127,12 @@ static int on_option(int id, const struct nb_knob *k, char *arg, void *payload)
 				      "'%s'", arg);
 		o->history = 1;
 		return 0;
+	case O_NOISE:
+		if (strcmp(arg, "history"))
+			return nb_err(-EINVAL, "--noise: expected 'history', not '%s'",
+				      arg);
+		o->noise_history = 1;
+		return 0;
 	case O_LAST: return nb_opts_last(arg, 256, &o->last);
 	case O_LABEL: return nb_opts_label_filter(arg, o->labels, &o->nlabels, 64);
 	case O_FORMAT:
@@ -136,9 +153,12 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	if (nb_opts_parse("compare", argc, argv, compare_opts,
 			  NB_OPTS_N(compare_opts), on_option, o))
 		return nb_cmd_usage("%s", nb_err_last());
-	if ((o->last || o->nlabels) && !o->history)
+	if ((o->last || o->nlabels) && !o->history && !o->noise_history)
 		return nb_cmd_usage("--last and --label choose runs of the history: "
-				    "add --baseline history");
+				    "add --baseline history (or --noise history)");
+	if (o->history && o->noise_history)
+		return nb_cmd_usage("--noise history is for BASE NEW: --baseline "
+				    "history measures the noise on its runs already");
 	if (o->history && argc - optind < 1)
 		return nb_cmd_usage("need at least one NEW result; see 'nasbench "
 				    "help compare'");
@@ -227,6 +247,33 @@ static int compare_history(struct nb_history *h, const struct opts *o,
 	return rc;
 }
 
+/* --noise history: BASE's labels' runs in the history, to measure the
+ * noise of BASE against each NEW.  0, or -errno with the message set. */
+static int noise_reference(struct opts *o, const json_t *base, json_t **ref,
+			   char *name, size_t len)
+{
+	struct nb_history_filter f = {
+		.labels = o->labels, .nlabels = o->nlabels,
+		.last = o->last ? o->last : 5,
+	};
+	struct nb_history *h;
+	char path[4096], what[1024];
+	int nruns, rc;
+
+	nb_history_path(path, sizeof(path));
+	if (access(path, F_OK))
+		return nb_err(-ENOENT, "--noise history: no history at '%s' (record "
+			      "runs with 'run --history' or 'nasbench history add')",
+			      path);
+	if (nb_history_open(NULL, &h))
+		return -EINVAL;
+	rc = nb_history_baseline(h, base, &f, ref, &nruns, what, sizeof(what));
+	nb_history_close(h);
+	if (!rc)
+		snprintf(name, len, "%s", what);
+	return rc;
+}
+
 /* With bands: a workload missing in NEW (not allowed) still fails. */
 static int missing(const json_t *doc)
 {
@@ -253,15 +300,18 @@ static int exit_status(const json_t *doc)
 	if (json_object_get(doc, "bands"))
 		return missing(doc) ? NB_EXIT_FAIL : (int)json_integer_value(
 			json_object_get(json_object_get(doc, "bands"), "exit"));
-	return json_integer_value(json_object_get(doc, "regressions")) ?
-	       NB_EXIT_FAIL : NB_EXIT_OK;
+	if (json_integer_value(json_object_get(doc, "regressions")))
+		return NB_EXIT_FAIL;
+	return json_integer_value(json_object_get(doc, "inconclusive")) ?
+	       NB_EXIT_INCONCLUSIVE : NB_EXIT_OK;
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	struct opts o = { .fmt = F_TEXT, .color = -1 };
 	struct nb_gate gate;
-	json_t *base = NULL, *comps, *doc;
+	json_t *base = NULL, *comps, *doc, *ref = NULL;
+	char noise_name[1024];
 	int rc, status, stdin_used = 0;
 
 	nb_compare_opts_init(&o.co);
@@ -305,11 +355,19 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (nb_result_load(argv[optind], &base))
 		return nb_cmd_usage("%s", nb_err_last());
+	if (o.noise_history &&
+	    noise_reference(&o, base, &ref, noise_name, sizeof(noise_name))) {
+		json_decref(base);
+		return nb_cmd_usage("%s", nb_err_last());
+	}
+	o.co.noise_ref = ref;
+	o.co.noise_from = ref ? noise_name : NULL;
 	comps = json_array();
 	for (int i = optind + 1; i < argc && !rc; i++)
 		rc = compare_one(base, strcmp(argv[optind], "-") ? argv[optind] :
 				 "standard input", argv[i], &gate, &o.co, comps);
 	json_decref(base);
+	json_decref(ref);
 	if (rc) {
 		json_decref(comps);
 		return nb_cmd_usage("%s", nb_err_last());

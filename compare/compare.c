@@ -4,7 +4,6 @@
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
-#include "../core/stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,168 +13,10 @@
 #define MAXV 4096                /* iterations read per side */
 #define MAXRUNS 256              /* base runs (a history baseline) */
 
-const char *nb_verdict_name(enum nb_verdict v)
-{
-	static const char *names[] = { "unchanged", "better", "worse", "noise",
-				       "changed", "missing", "changed-settings",
-				       "not-steady" };
-
-	return names[v];
-}
-
 void nb_compare_opts_init(struct nb_compare_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->display = 0.05;
-}
-
-/* ---- the test ---- */
-
-/*
- * The run-level t-test (docs/compare.md).  X are the values on the test's
- * scale (logarithms, or ratios to the base median when a value is <= 0).
- *
- * A run's level is its iterations' median; the difference of two runs'
- * levels varies by the iterations' spread (within-run variance s_w^2 / n)
- * AND by what moves a whole run (the machine's load, caches, the disk's
- * state: the between-run variance s_b^2).  With several base runs s_b^2 is
- * measured from their levels; with one it is assumed: the larger of s_w^2
- * and RUN_NOISE^2.  Medians and the MAD, not means and the sd: on a shared
- * machine noise comes as single collapsed iterations, which would blow up
- * a standard deviation and hide a real change.
- */
-static void run_t(const double *xb, const int *run, int nb, const double *xn,
-		  int nn, const struct nb_judge_opts *o, int *runs_out,
-		  double *d_out, double *se_out, double *df_out)
-{
-	static _Thread_local double lvl[MAXRUNS], grp[MAXV];
-	double m = nb_stats_mad(xn, (size_t)nn), ssw = (nn - 1) * m * m, sw2, sb2, se2, df;
-	int dfw = nn - 1, runs = 0;
-
-	/* the runs' levels and the pooled within-run variance */
-	for (int r = 0; r < MAXRUNS; r++) {
-		int k = 0;
-
-		for (int i = 0; i < nb; i++)
-			if ((run ? run[i] : 0) == r)
-				grp[k++] = xb[i];
-		if (!k)
-			continue;
-		lvl[runs++] = nb_stats_median(grp, (size_t)k);
-		m = nb_stats_mad(grp, (size_t)k);
-		ssw += (k - 1) * m * m;
-		dfw += k - 1;
-	}
-	sw2 = dfw > 0 ? ssw / dfw : 0;
-	if (runs >= 3) {
-		/* Var(level) = s_b^2 + s_w^2 / n is measured directly; the new
-		 * run is one more draw, the base level a mean of RUNS */
-		double vr = nb_stats_ss(lvl, (size_t)runs) / (runs - 1);
-		double floor = sw2 / ((double)nb / runs);
-
-		vr = fmax(vr, floor);
-		se2 = vr * (1 + 1.0 / runs);
-		df = runs - 1;
-		*d_out = nb_stats_median(xn, (size_t)nn) - nb_stats_mean(lvl, (size_t)runs);
-	} else {
-		sb2 = fmax(sw2, o->run_noise * o->run_noise);
-		se2 = 2 * sb2 + sw2 * (1.0 / nb + 1.0 / nn);
-		df = dfw > 0 ? dfw : 1;
-		*d_out = nb_stats_median(xn, (size_t)nn) - nb_stats_median(xb, (size_t)nb);
-	}
-	*runs_out = runs;
-	*se_out = sqrt(se2);
-	*df_out = df;
-}
-
-/* Sets j->test, j->p, j->noise; returns whether the change is significant. */
-static int significant(const double *base, const int *run, int nb,
-		       const double *new_, int nn, const struct nb_judge_opts *o,
-		       struct nb_judgement *j)
-{
-	static _Thread_local double xb[MAXV], xn[MAXV];
-	double ref = fabs(j->base), d, se, df, tc;
-	int logs = 1, runs;
-
-	for (int i = 0; i < nb; i++)
-		logs &= base[i] > 0;
-	for (int i = 0; i < nn; i++)
-		logs &= new_[i] > 0;
-	if (!logs && ref == 0)
-		ref = 1;
-	for (int i = 0; i < nb; i++)
-		xb[i] = logs ? log(base[i]) : base[i] / ref;
-	for (int i = 0; i < nn; i++)
-		xn[i] = logs ? log(new_[i]) : new_[i] / ref;
-	run_t(xb, run, nb, xn, nn, o, &runs, &d, &se, &df);
-	j->runs = runs;
-	j->test = "run-t";
-	tc = nb_stats_t_crit(o->alpha, df);
-	j->noise = logs ? exp(tc * se) - 1 : tc * se;
-	if (se == 0) {
-		j->p = d == 0 ? 1 : 0;
-		return d != 0;
-	}
-	j->p = nb_stats_t_p(d / se, df);
-	return j->p < o->alpha;
-}
-
-static double median_of_runs(const double *v, const int *run, int n)
-{
-	static _Thread_local double med[MAXRUNS], grp[MAXV];
-	int runs = 0;
-
-	if (!run)
-		return nb_stats_median(v, (size_t)n);
-	for (int r = 0; r < MAXRUNS; r++) {
-		int k = 0;
-
-		for (int i = 0; i < n; i++)
-			if (run[i] == r)
-				grp[k++] = v[i];
-		if (k)
-			med[runs++] = nb_stats_median(grp, (size_t)k);
-	}
-	return nb_stats_median(med, (size_t)runs);
-}
-
-void nb_compare_judge(const double *base, const int *run, int nbase,
-		      const double *new_, int nnew, int better,
-		      const struct nb_judge_opts *o, struct nb_judgement *j)
-{
-	double thr = o->threshold == NB_GATE_OFF ? o->display : o->threshold;
-	int beyond, good;
-
-	memset(j, 0, sizeof(*j));
-	j->nbase = nbase;
-	j->nnew = nnew;
-	j->runs = 1;
-	j->p = NAN;
-	j->noise = NAN;
-	j->base = median_of_runs(base, run, nbase);
-	j->new_ = nb_stats_median(new_, (size_t)nnew);
-	if (j->base != 0)
-		j->change = (j->new_ - j->base) / fabs(j->base);
-	else
-		j->change = j->new_ == 0 ? 0 : copysign(INFINITY, j->new_);
-	/* the tiny slack keeps "exactly 5%" on the unchanged side despite
-	 * rounding in (new - base) / base */
-	beyond = fabs(j->change) > thr + 1e-12;
-	good = better == 0 ? 0 : (j->change > 0) == (better > 0);
-	j->low_confidence = nbase < 3 || nnew < 3;
-	if (!j->low_confidence &&
-	    !significant(base, run, nbase, new_, nnew, o, j) && beyond) {
-		j->verdict = NB_V_NOISE;
-		return;
-	}
-	if (!beyond)
-		j->verdict = NB_V_UNCHANGED;
-	else if (better == 0)
-		j->verdict = NB_V_CHANGED;
-	else
-		j->verdict = good ? NB_V_BETTER : NB_V_WORSE;
-	j->regression = j->verdict == NB_V_WORSE && o->threshold != NB_GATE_OFF &&
-			(!j->low_confidence || o->strict);
 }
 
 /* ---- the comparison document ---- */
@@ -336,7 +177,7 @@ static int values(const json_t *wl, const char *metric, double *v, int *run,
 struct ctx {
 	struct nb_gate *gate;
 	const struct nb_compare_opts *co;
-	int regressions, changed;
+	int regressions, changed, inconclusive;
 	json_t *warnings;
 	int quiet;               /* judging what cannot regress */
 };
@@ -368,6 +209,76 @@ static void mark_unsteady(const struct ctx *c, const json_t *b, const json_t *n,
 	*reason = why;
 }
 
+/* Why a verdict is inconclusive: what the test could have detected. */
+static const char *inconclusive_reason(const struct nb_judgement *j, int better)
+{
+	static _Thread_local char why[160];
+
+	if (better > 0)
+		snprintf(why, sizeof(why), "could detect only a fall beyond %.0f%% "
+			 "(noise not measured: one run each side)", j->detect_down * 100);
+	else if (better < 0)
+		snprintf(why, sizeof(why), "could detect only a rise beyond +%.0f%% "
+			 "(noise not measured: one run each side)", j->detect_up * 100);
+	else
+		snprintf(why, sizeof(why), "could detect only changes beyond %.0f%% / "
+			 "+%.0f%% (noise not measured: one run each side)",
+			 j->detect_down * 100, j->detect_up * 100);
+	return why;
+}
+
+/* The row object of judgement J (THR: the gated threshold, or
+ * NB_GATE_OFF). */
+static json_t *row_json(const json_t *b, const char *metric,
+			const struct nb_metric *m, const struct nb_judgement *j,
+			double thr, const char *reason)
+{
+	int gated = thr != NB_GATE_OFF;
+	json_t *r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:o, "
+		      "s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:s, s:b, s:b, s:b, s:s}",
+		      "target", nb_jstr(b, "target"), "workload", nb_jstr(b, "workload"),
+		      "metric", metric, "label", m->label, "unit", m->unit,
+		      "better", m->better > 0 ? "higher" : m->better < 0 ?
+		      "lower" : "neither", "scale", m->show_scale,
+		      "base", num_or_null(j->base), "new", num_or_null(j->new_),
+		      "change_pct", num_or_null(j->change * 100),
+		      "n_base", j->nbase, "n_new", j->nnew, "runs", j->runs,
+		      "test", j->test ? json_string(j->test) : json_null(),
+		      "p", num_or_null(j->p), "noise_pct", num_or_null(j->noise * 100),
+		      "threshold_pct", !gated ? json_null() : json_real(thr * 100),
+		      "verdict", nb_verdict_name(j->verdict),
+		      "low_confidence", j->low_confidence,
+		      "regression", j->regression, "gated", gated, "reason", reason);
+
+	json_object_set_new(r, "detect_down_pct", num_or_null(j->detect_down * 100));
+	json_object_set_new(r, "detect_up_pct", num_or_null(j->detect_up * 100));
+	json_object_set_new(r, "noise_measured", json_boolean(j->measured));
+	json_object_set_new(r, "noise_runs", json_integer(j->ref_runs ? j->ref_runs :
+							 j->runs));
+	json_object_set_new(r, "inconclusive", json_boolean(j->inconclusive));
+	return r;
+}
+
+/* --noise history: the variance of a run's level of METRIC of B measured
+ * on the reference's runs of the same target and workload (at B's
+ * settings: the history's baseline keeps only those), into JO. */
+static void reference_noise(const struct ctx *c, const json_t *b,
+			    const char *metric, struct nb_judge_opts *jo)
+{
+	static _Thread_local double v[MAXV];
+	static _Thread_local int run[MAXV];
+	const json_t *ref = c->co->noise_ref, *e;
+	int several, n;
+
+	if (!ref)
+		return;
+	e = nb_result_find(ref, nb_jstr(b, "target"), nb_jstr(b, "workload"));
+	if (!e)
+		return;
+	n = values(e, metric, v, run, &several);
+	jo->ref_runs = nb_compare_level_var(v, several ? run : NULL, n, &jo->ref_var);
+}
+
 /* A row: the judgement of METRIC of B against N (N NULL: missing). */
 static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 		   const char *metric, int primary, json_t *settings,
@@ -392,13 +303,16 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 
 	if (missing)
 		nn = 0;
+	if (!several)
+		reference_noise(c, b, metric, &jo);
 	if (nn) {
 		nb_compare_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
 		mark_unsteady(c, b, n, &j, &reason);
 	} else {
 		memset(&j, 0, sizeof(j));
-		j.base = median_of_runs(vb, several ? rb : NULL, nb);
+		j.base = nb_compare_level(vb, several ? rb : NULL, nb);
 		j.new_ = j.change = j.p = j.noise = NAN;
+		j.detect_down = j.detect_up = NAN;
 		j.nbase = nb;
 		j.runs = 1;
 		j.verdict = NB_V_MISSING;
@@ -418,22 +332,13 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 			c->changed += gating(c);
 		}
 	}
+	if (j.verdict == NB_V_INCONCLUSIVE && gated)
+		reason = inconclusive_reason(&j, m->better);
 	c->regressions += j.regression;
-	r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:o, s:o, s:o, "
-		      "s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:s, s:b, s:b, s:b, s:s}",
-		      "target", nb_jstr(b, "target"), "workload", nb_jstr(b, "workload"),
-		      "metric", metric, "label", m->label, "unit", m->unit,
-		      "better", m->better > 0 ? "higher" : m->better < 0 ?
-		      "lower" : "neither", "scale", m->show_scale,
-		      "base", num_or_null(j.base), "new", num_or_null(j.new_),
-		      "change_pct", num_or_null(j.change * 100),
-		      "n_base", nb, "n_new", nn, "runs", j.runs,
-		      "test", j.test ? json_string(j.test) : json_null(),
-		      "p", num_or_null(j.p), "noise_pct", num_or_null(j.noise * 100),
-		      "threshold_pct", !gated ? json_null() : json_real(thr * 100),
-		      "verdict", nb_verdict_name(j.verdict),
-		      "low_confidence", j.low_confidence,
-		      "regression", j.regression, "gated", gated, "reason", reason);
+	j.inconclusive &= gated && j.verdict != NB_V_SETTINGS &&
+			  j.verdict != NB_V_UNSTEADY && j.verdict != NB_V_MISSING;
+	c->inconclusive += j.inconclusive;
+	r = row_json(b, metric, m, &j, gated ? thr : NB_GATE_OFF, reason);
 	if (j.verdict == NB_V_MISSING && isinf(j.change))
 		json_object_set_new(r, "change_pct", json_null());
 	if (*nb_jstr(b, "state"))
@@ -643,7 +548,7 @@ int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
 {
 	json_t *verdicts = json_array(), *rows = json_array(), *wl;
 	const char *tb = single_target(base), *tn = single_target(new_);
-	struct ctx c = { gate, co, 0, 0, json_array(), 0 };
+	struct ctx c = { gate, co, 0, 0, 0, json_array(), 0 };
 	int by_wl = 0;
 	size_t i;
 
@@ -660,7 +565,7 @@ int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
 	json_array_foreach(json_object_get(base, "results"), i, wl)
 		workload(&c, base, wl, new_, partner(new_, wl, by_wl), by_wl,
 			 verdicts, rows);
-	*out = json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:i, s:i}",
+	*out = json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:i, s:i, s:i}",
 			 "base", base_name, "new", new_name,
 			 "labels", label_diff(base, new_),
 			 "matched_by", by_wl ? "workload" : "target+workload",
@@ -668,7 +573,8 @@ int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
 			 "only_new", unmatched(new_, base, by_wl),
 			 "warnings", c.warnings,
 			 "regressions", c.regressions,
-			 "changed_settings", c.changed);
+			 "changed_settings", c.changed,
+			 "inconclusive", c.inconclusive);
 	if (by_wl)
 		json_object_set_new(*out, "targets", json_pack("{s:s, s:s}", "base",
 							       tb, "new", tn));
@@ -678,6 +584,8 @@ int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
 		json_object_set_new(*out, "failure", json_pack("{s:o*, s:o*}",
 			"base", nb_failure_summary(base), "new",
 			nb_failure_summary(new_)));
+	if (co->noise_from)
+		json_object_set_new(*out, "noise_from", json_string(co->noise_from));
 	return 0;
 }
 
@@ -686,18 +594,24 @@ json_t *nb_compare_doc(json_t *comps, const struct nb_gate *gate,
 {
 	json_t *c;
 	size_t i;
-	json_int_t n = 0, ch = 0;
+	json_int_t n = 0, ch = 0, inc = 0;
+	const char *outcome;
 
 	json_array_foreach(comps, i, c) {
 		n += json_integer_value(json_object_get(c, "regressions"));
 		ch += json_integer_value(json_object_get(c, "changed_settings"));
+		inc += json_integer_value(json_object_get(c, "inconclusive"));
 	}
-	return json_pack("{s:s, s:i, s:o, s:f, s:f, s:b, s:b, s:b, s:I, s:I, s:o}",
-			 "tool", "nasbench", "compare", 2, "max_regress_pct",
+	outcome = gate->max_regress == NB_GATE_OFF ? "not gated" : n ? "regression" :
+		  ch ? "changed settings" : inc ? "inconclusive" : "pass";
+	return json_pack("{s:s, s:i, s:o, s:f, s:f, s:b, s:b, s:b, s:I, s:I, s:I, "
+			 "s:s, s:o}",
+			 "tool", "nasbench", "compare", 3, "max_regress_pct",
 			 gate->max_regress == NB_GATE_OFF ? json_null() :
 			 json_real(gate->max_regress * 100),
 			 "alpha", gate->alpha, "run_noise_pct", NB_COMPARE_RUN_NOISE * 100,
 			 "strict", co->strict, "allow_missing", co->allow_missing,
 			 "allow_changed", co->allow_changed,
-			 "regressions", n, "changed_settings", ch, "comparisons", comps);
+			 "regressions", n, "changed_settings", ch, "inconclusive", inc,
+			 "outcome", outcome, "comparisons", comps);
 }

@@ -112,14 +112,33 @@ static void fmt_verdict(char *buf, size_t len, const json_t *r)
 	}
 }
 
+/* The smallest change for the worse the test could tell from the noise:
+ * "-33%" (higher is better), "+49%" (lower is better), "±49%" (no
+ * direction); "-" without a test. */
+static void fmt_detect(char *buf, size_t len, const json_t *r)
+{
+	const char *b = nb_jstr(r, "better");
+	double down = num(r, "detect_down_pct"), up = num(r, "detect_up_pct");
+
+	if (isnan(down) || isnan(up))
+		snprintf(buf, len, "-");
+	else if (!strcmp(b, "higher"))
+		snprintf(buf, len, "%.0f%%", down);
+	else if (!strcmp(b, "lower"))
+		snprintf(buf, len, "+%.0f%%", up);
+	else
+		snprintf(buf, len, "±%.0f%%", up);
+}
+
+/* Where the between-run noise came from: "5 runs" (measured), "assumed". */
 static void fmt_noise(char *buf, size_t len, const json_t *r)
 {
-	double v = num(r, "noise_pct");
-
-	if (isnan(v))
+	if (json_is_null(json_object_get(r, "test")) || !json_object_get(r, "test"))
 		snprintf(buf, len, "-");
+	else if (is(r, "noise_measured"))
+		snprintf(buf, len, "%d runs", (int)num(r, "noise_runs"));
 	else
-		snprintf(buf, len, "±%.0f%%", v);
+		snprintf(buf, len, "assumed");
 }
 
 static void fmt_n(char *buf, size_t len, const json_t *r)
@@ -187,8 +206,8 @@ static void failure_lines(FILE *out, const json_t *c, int markdown)
 
 /* ---- terminal ---- */
 
-enum { C_TARGET, C_WL, C_METRIC, C_BASE, C_NEW, C_CHANGE, C_N, C_P, C_NOISE,
-       C_VERDICT, NCOL };
+enum { C_TARGET, C_WL, C_METRIC, C_BASE, C_NEW, C_CHANGE, C_N, C_P, C_DETECT,
+       C_NOISE, C_VERDICT, NCOL };
 
 static void cells(const json_t *r, char cell[NCOL][512])
 {
@@ -201,6 +220,7 @@ static void cells(const json_t *r, char cell[NCOL][512])
 	fmt_change(cell[C_CHANGE], 512, r);
 	fmt_n(cell[C_N], 512, r);
 	fmt_p(cell[C_P], 512, r);
+	fmt_detect(cell[C_DETECT], 512, r);
 	fmt_noise(cell[C_NOISE], 512, r);
 	fmt_verdict(cell[C_VERDICT], 512, r);
 }
@@ -215,7 +235,8 @@ static const char *color_of(const json_t *r)
 		return "\033[31m";
 	if (!strcmp(v, "better"))
 		return "\033[32m";
-	if (!strcmp(v, "noise") || !strcmp(v, "changed") || !strcmp(v, "not-steady"))
+	if (!strcmp(v, "noise") || !strcmp(v, "changed") || !strcmp(v, "not-steady") ||
+	    !strcmp(v, "inconclusive"))
 		return "\033[33m";
 	return "";
 }
@@ -246,9 +267,9 @@ static void text_table(FILE *out, const json_t *rows, size_t from, size_t to,
 		       int color, int skip)
 {
 	static const char *head[NCOL] = { "target", "workload", "metric", "base",
-					  "new", "change", "n", "p", "noise",
-					  "verdict" };
-	static const int right[NCOL] = { 0, 0, 0, 1, 1, 1, 1, 1, 1, 0 };
+					  "new", "change", "n", "p", "detects",
+					  "noise", "verdict" };
+	static const int right[NCOL] = { 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0 };
 	char cell[NCOL][512];
 	int w[NCOL];
 
@@ -304,6 +325,8 @@ static void text_one(FILE *out, const json_t *c, int color)
 		fprintf(out, "  target: %s -> %s (matched by workload)\n",
 			nb_jstr(t, "base"), nb_jstr(t, "new"));
 	}
+	if (json_object_get(c, "noise_from"))
+		fprintf(out, "  noise: measured on %s\n", nb_jstr(c, "noise_from"));
 	fprintf(out, "\n%sverdicts%s (one per workload, on its primary metric)\n",
 		color ? "\033[1m" : "", color ? "\033[0m" : "");
 	text_table(out, json_object_get(c, "verdicts"), 0,
@@ -334,17 +357,44 @@ static int any_low_confidence(const json_t *doc)
 
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
 		json_array_foreach(json_object_get(c, "verdicts"), j, r)
-			if (is(r, "low_confidence") && !strcmp(nb_jstr(r, "verdict"), "worse"))
+			if (is(r, "low_confidence") && is(r, "gated"))
 				return 1;
 	return 0;
+}
+
+/* The widest "detects" of the inconclusive verdicts whose noise was
+ * assumed (a fall, as a negative percentage; a rise for a latency), into
+ * WHAT ("-33% on seq512k-read MB/s"); 0 when there is none. */
+static int widest_assumed(const json_t *doc, char *what, size_t len)
+{
+	json_t *c, *r;
+	size_t i, j;
+	double best = 0;
+
+	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
+		json_array_foreach(json_object_get(c, "verdicts"), j, r) {
+			char d[32];
+			double v = fabs(!strcmp(nb_jstr(r, "better"), "lower") ?
+					num(r, "detect_up_pct") : num(r, "detect_down_pct"));
+
+			if (!is(r, "inconclusive") || is(r, "noise_measured") ||
+			    is(r, "low_confidence") || isnan(v) || v <= best)
+				continue;
+			best = v;
+			fmt_detect(d, sizeof(d), r);
+			snprintf(what, len, "%s on %s %s", d, nb_jstr(r, "workload"),
+				 nb_jstr(r, "label"));
+		}
+	return best > 0;
 }
 
 static void summary_line(char *buf, size_t len, const json_t *doc)
 {
 	json_int_t n = json_integer_value(json_object_get(doc, "regressions"));
 	json_int_t ch = json_integer_value(json_object_get(doc, "changed_settings"));
+	json_int_t inc = json_integer_value(json_object_get(doc, "inconclusive"));
 	const json_t *bands = json_object_get(doc, "bands");
-	char thr[32], what[96];
+	char thr[32], what[160], widest[200];
 
 	if (json_is_null(json_object_get(doc, "max_regress_pct"))) {
 		snprintf(buf, len, "not gated (max regress off)");
@@ -354,6 +404,13 @@ static void summary_line(char *buf, size_t len, const json_t *doc)
 	if (n)
 		snprintf(what, sizeof(what), "%lld regression%s", (long long)n,
 			 n == 1 ? "" : "s");
+	else if (inc && widest_assumed(doc, widest, sizeof(widest)))
+		snprintf(what, sizeof(what), "inconclusive: %lld verdict%s the "
+			 "noise could not decide; could detect changes beyond %s",
+			 (long long)inc, inc == 1 ? "" : "s", widest);
+	else if (inc)
+		snprintf(what, sizeof(what), "inconclusive: %lld verdict%s the "
+			 "noise could not decide", (long long)inc, inc == 1 ? "" : "s");
 	else
 		snprintf(what, sizeof(what), "no regression");
 	snprintf(buf, len, "%s%s%s%s (max regress %s, alpha %g%s)%s%s%s%s", what,
@@ -366,13 +423,38 @@ static void summary_line(char *buf, size_t len, const json_t *doc)
 
 static const char low_note[] =
 	"low confidence: fewer than 3 iterations on a side, so noise cannot be "
-	"told apart; not gated (--strict gates it). Run 5 or more iterations.";
+	"told apart: inconclusive (--strict gates it on the threshold). Run 5 or "
+	"more iterations.";
+
+/* Why a verdict is inconclusive when the noise was assumed, and the way
+ * out; "" when no verdict is. */
+static const char *assumed_note(const json_t *doc)
+{
+	json_t *c, *r;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
+		json_array_foreach(json_object_get(c, "verdicts"), j, r)
+			if (is(r, "inconclusive") && !is(r, "low_confidence") &&
+			    !is(r, "noise_measured"))
+				return "inconclusive: one run on each side cannot measure "
+				       "how far a whole run drifts from the next; the "
+				       "noise was assumed and only a change beyond "
+				       "'detects' can be told from it (exit status 5). "
+				       "Gate against a history of 3 or more runs "
+				       "(--baseline history), or measure the noise "
+				       "on it (--noise history).";
+	return "";
+}
 
 void nb_compare_text(FILE *out, const json_t *doc, int color)
 {
 	json_t *c;
 	size_t i;
-	char sum[256];
+	char sum[512];
+	int bad = json_integer_value(json_object_get(doc, "regressions")) ||
+		  json_integer_value(json_object_get(doc, "changed_settings"));
+	int inc = json_integer_value(json_object_get(doc, "inconclusive")) > 0;
 
 	json_t *lines = nb_compare_summary(doc);
 
@@ -385,11 +467,11 @@ void nb_compare_text(FILE *out, const json_t *doc, int color)
 	}
 	if (any_low_confidence(doc) && !is(doc, "strict"))
 		fprintf(out, "\n%s\n", low_note);
+	if (*assumed_note(doc))
+		fprintf(out, "\n%s\n", assumed_note(doc));
 	summary_line(sum, sizeof(sum), doc);
-	fprintf(out, "\n%s%s%s\n",
-		!color ? "" : json_integer_value(json_object_get(doc, "regressions")) ||
-		json_integer_value(json_object_get(doc, "changed_settings")) ?
-		"\033[1;31m" : "\033[32m", sum, color ? "\033[0m" : "");
+	fprintf(out, "\n%s%s%s\n", !color ? "" : bad ? "\033[1;31m" : inc ?
+		"\033[33m" : "\033[32m", sum, color ? "\033[0m" : "");
 }
 
 /* ---- Markdown: one line per workload, the rest folded ---- */
@@ -474,10 +556,10 @@ static void md_one(FILE *out, const json_t *c)
 		nb_md_escape(out, cell[C_VERDICT]);
 		fprintf(out, "%s |\n", bad ? "**" : "");
 	}
-	fputs("\n<details><summary>details: iterations, p, noise, other metrics"
-	      "</summary>\n\n"
-	      "| target | workload | n | p | noise | other metrics |\n"
-	      "|---|---|--:|--:|--:|---|\n", out);
+	fputs("\n<details><summary>details: iterations, p, detectable change, "
+	      "noise, other metrics</summary>\n\n"
+	      "| target | workload | n | p | detects | noise | other metrics |\n"
+	      "|---|---|--:|--:|--:|--:|---|\n", out);
 	json_array_foreach(verdicts, i, v) {
 		char cell[NCOL][512];
 
@@ -485,7 +567,8 @@ static void md_one(FILE *out, const json_t *c)
 		fputs("|", out);
 		md_cell(out, cell[C_TARGET]);
 		md_cell(out, cell[C_WL]);
-		fprintf(out, " %s | %s | %s |", cell[C_N], cell[C_P], cell[C_NOISE]);
+		fprintf(out, " %s | %s | %s | %s |", cell[C_N], cell[C_P],
+			cell[C_DETECT], cell[C_NOISE]);
 		md_other(out, c, v);
 		fputc('\n', out);
 	}
@@ -504,7 +587,7 @@ void nb_compare_markdown(FILE *out, const json_t *doc)
 {
 	json_t *c;
 	size_t i;
-	char sum[256];
+	char sum[512];
 	int bad = json_integer_value(json_object_get(doc, "regressions")) ||
 		  json_integer_value(json_object_get(doc, "changed_settings"));
 
@@ -517,6 +600,8 @@ void nb_compare_markdown(FILE *out, const json_t *doc)
 	json_decref(lines);
 	if (any_low_confidence(doc) && !is(doc, "strict"))
 		fprintf(out, "> %s\n\n", low_note);
+	if (*assumed_note(doc))
+		fprintf(out, "> %s\n\n", assumed_note(doc));
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
 		md_one(out, c);
 }
@@ -526,19 +611,22 @@ void nb_compare_markdown(FILE *out, const json_t *doc)
 static void junit_numbers(char *buf, size_t len, const json_t *r)
 {
 	char b[64], n[64], ch[64], p[64], v[1024], thr[32], nn[64], noise[32];
+	char det[32];
 
 	fmt_shown(b, sizeof(b), r, "base");
 	fmt_shown(n, sizeof(n), r, "new");
 	fmt_change(ch, sizeof(ch), r);
 	fmt_p(p, sizeof(p), r);
 	fmt_noise(noise, sizeof(noise), r);
+	fmt_detect(det, sizeof(det), r);
 	fmt_verdict(v, sizeof(v), r);
 	fmt_n(nn, sizeof(nn), r);
 	fmt_threshold(thr, sizeof(thr), json_is_null(json_object_get(r, "threshold_pct")) ?
 		      -1 : num(r, "threshold_pct"));
-	snprintf(buf, len, "%s %s: %s -> %s (%s, threshold %s, n %s, p %s, noise %s%s%s): %s",
+	snprintf(buf, len, "%s %s: %s -> %s (%s, threshold %s, n %s, p %s, "
+		 "detects %s, noise %s%s%s): %s",
 		 nb_jstr(r, "workload"), nb_jstr(r, "label"), b, n, ch, thr, nn, p,
-		 noise, json_is_null(json_object_get(r, "test")) ? "" : ", ",
+		 det, noise, json_is_null(json_object_get(r, "test")) ? "" : ", ",
 		 json_is_null(json_object_get(r, "test")) ? "" : nb_jstr(r, "test"), v);
 }
 
@@ -558,6 +646,13 @@ static int junit_fails(const json_t *r)
 	       band_failure(r);
 }
 
+/* An inconclusive gated verdict: the gate could not decide it, a skipped
+ * test case (neither a pass nor a failure). */
+static int junit_skipped(const json_t *r)
+{
+	return is(r, "inconclusive");
+}
+
 static void junit_row(FILE *out, const json_t *r, int primary)
 {
 	char cls[256], name[256], msg[2048];
@@ -568,7 +663,8 @@ static void junit_row(FILE *out, const json_t *r, int primary)
 	const struct nb_xml_attr fail[] = {
 		{ "type", type }, { "message", msg }, { NULL, NULL },
 	};
-	int f = junit_fails(r);
+	const struct nb_xml_attr skip[] = { { "message", msg }, { NULL, NULL } };
+	int f = junit_fails(r), sk = !f && junit_skipped(r);
 
 	snprintf(cls, sizeof(cls), "nasbench.%s", nb_jstr(r, "target"));
 	if (primary)
@@ -581,8 +677,8 @@ static void junit_row(FILE *out, const json_t *r, int primary)
 	junit_numbers(msg, sizeof(msg), r);
 	nb_junit_case(out, &(struct nb_junit_case){
 		.classname = cls, .name = name,
-		.status = f ? NB_JUNIT_FAIL : NB_JUNIT_PASS,
-		.attrs = fail, .text = f ? NULL : msg,
+		.status = f ? NB_JUNIT_FAIL : sk ? NB_JUNIT_SKIP : NB_JUNIT_PASS,
+		.attrs = f ? fail : sk ? skip : NULL, .text = f || sk ? NULL : msg,
 	});
 }
 
@@ -593,35 +689,41 @@ static int junit_counted(const json_t *r, int primary)
 	       json_object_get(r, "band");
 }
 
-static void junit_count(const json_t *c, long *tests, long *failures)
+static void junit_count(const json_t *c, long *tests, long *failures,
+			long *skipped)
 {
 	json_t *r;
 	size_t i;
 
-	json_array_foreach(json_object_get(c, "verdicts"), i, r)
+	json_array_foreach(json_object_get(c, "verdicts"), i, r) {
 		*tests += 1, *failures += junit_fails(r);
+		*skipped += !junit_fails(r) && junit_skipped(r);
+	}
 	json_array_foreach(json_object_get(c, "rows"), i, r)
-		if (junit_counted(r, 0))
+		if (junit_counted(r, 0)) {
 			*tests += 1, *failures += junit_fails(r);
+			*skipped += !junit_fails(r) && junit_skipped(r);
+		}
 }
 
 void nb_compare_junit(FILE *out, const json_t *doc)
 {
 	json_t *c, *r, *v;
 	size_t i, j;
-	long tests = 0, failures = 0;
+	long tests = 0, failures = 0, skipped = 0;
 
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
-		junit_count(c, &tests, &failures);
+		junit_count(c, &tests, &failures, &skipped);
 	nb_junit_begin(out, "nasbench compare", &(struct nb_junit_counts){
-		tests, failures, -1, -1 });
+		tests, failures, skipped ? skipped : -1, -1 });
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c) {
 		char name[1024];
-		long t = 0, f = 0;
+		long t = 0, f = 0, sk = 0;
 
-		junit_count(c, &t, &f);
+		junit_count(c, &t, &f, &sk);
 		snprintf(name, sizeof(name), "%s -> %s", nb_jstr(c, "base"), nb_jstr(c, "new"));
-		nb_junit_suite_begin(out, name, &(struct nb_junit_counts){ t, f, -1, -1 });
+		nb_junit_suite_begin(out, name, &(struct nb_junit_counts){ t, f,
+				     sk ? sk : -1, -1 });
 		if (json_array_size(json_object_get(c, "labels"))) {
 			nb_junit_properties_begin(out);
 			json_array_foreach(json_object_get(c, "labels"), j, v) {

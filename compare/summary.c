@@ -55,7 +55,8 @@ static void row_line(json_t *lines, const json_t *r)
 			 nb_jstr(b, "verdict"));
 	if (json_is_true(json_object_get(r, "regression")) || bv == NB_BAND_NOT_VIABLE)
 		level = "fail";
-	else if (bv == NB_BAND_DECIDE || json_is_true(json_object_get(r, "low_confidence")))
+	else if (bv == NB_BAND_DECIDE || json_is_true(json_object_get(r, "low_confidence")) ||
+		 json_is_true(json_object_get(r, "inconclusive")))
 		level = "warn";
 	nb_summary_add(lines, "change", level, "%s on %s, %s: %s -> %s (%s%s%.2fx the "
 		       "time): %s%s%s", nb_jstr(r, "workload"), nb_jstr(r, "target"),

@@ -17,6 +17,9 @@ enum nb_exit {
 	NB_EXIT_USAGE = 2,    /* usage or configuration error */
 	NB_EXIT_TARGET = 3,   /* target or I/O error */
 	NB_EXIT_DECIDE = 4,   /* compare --bands: between viable and not viable */
+	NB_EXIT_INCONCLUSIVE = 5, /* compare: no regression seen, but the
+			       * between-run noise was not measured (or too
+			       * few iterations): the gate cannot say */
 	NB_EXIT_INTR = 130,   /* interrupted; partial results were written */
 };
 

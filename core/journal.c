@@ -61,19 +61,23 @@ int nb_journal_open(struct nb_journal *j, const char *path)
 	return j->fd < 0 ? fail("open", path, errno) : 0;
 }
 
-int nb_journal_append(struct nb_journal *j, const char *text)
+/* TEXT as a journal line into LINE (NB_JOURNAL_LINE_MAX): its length, or
+ * -EINVAL with the detail set. */
+static int format_line(const struct nb_journal *j, const char *text, char *line)
 {
-	char line[NB_JOURNAL_LINE_MAX];
 	size_t len = strlen(text);
-	int n;
 
-	if (len + 20 > sizeof(line) || memchr(text, '\n', len))
+	if (len + 20 > NB_JOURNAL_LINE_MAX || memchr(text, '\n', len))
 		return nb_err(-EINVAL, "journal '%s': a record of %zu bytes or with "
 			      "a newline", j->path, len);
-	n = snprintf(line, sizeof(line), "%s #%016" PRIx64 "\n", text,
-		     nb_fnv1a(text, len, 0));
-	for (size_t off = 0; off < (size_t)n;) {
-		ssize_t w = write(j->fd, line + off, (size_t)n - off);
+	return snprintf(line, NB_JOURNAL_LINE_MAX, "%s #%016" PRIx64 "\n", text,
+			nb_fnv1a(text, len, 0));
+}
+
+static int write_all(struct nb_journal *j, const char *buf, size_t n)
+{
+	for (size_t off = 0; off < n;) {
+		ssize_t w = write(j->fd, buf + off, n - off);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -82,6 +86,36 @@ int nb_journal_append(struct nb_journal *j, const char *text)
 		off += (size_t)w;
 	}
 	return fdatasync(j->fd) ? fail("sync", j->path, errno) : 0;
+}
+
+int nb_journal_append(struct nb_journal *j, const char *text)
+{
+	char line[NB_JOURNAL_LINE_MAX];
+	int n = format_line(j, text, line);
+
+	return n < 0 ? n : write_all(j, line, (size_t)n);
+}
+
+int nb_journal_append_n(struct nb_journal *j, char *const *texts, size_t n)
+{
+	char *buf = malloc(n * NB_JOURNAL_LINE_MAX + 1);
+	size_t len = 0;
+	int rc = 0;
+
+	if (!buf)
+		return nb_err(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < n && !rc; i++) {
+		int k = format_line(j, texts[i], buf + len);
+
+		if (k < 0)
+			rc = k;
+		else
+			len += (size_t)k;
+	}
+	if (!rc && len)
+		rc = write_all(j, buf, len);
+	free(buf);
+	return rc;
 }
 
 void nb_journal_close(struct nb_journal *j)

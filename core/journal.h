@@ -35,6 +35,11 @@ int nb_journal_open(struct nb_journal *j, const char *path);
  * bytes) and make it durable.  0 or -errno (detail set). */
 int nb_journal_append(struct nb_journal *j, const char *text);
 
+/* Append N lines (each as nb_journal_append() takes one) with one write
+ * and one fdatasync(): a batch of records made at once (crashcheck's
+ * completions reaped together).  0 or -errno (detail set). */
+int nb_journal_append_n(struct nb_journal *j, char *const *texts, size_t n);
+
 void nb_journal_close(struct nb_journal *j);
 
 /* Read journal PATH: CB(TEXT, LINE, PAYLOAD) for each sound line in order

@@ -55,6 +55,23 @@ enum nb_op { NB_OP_READ = 0, NB_OP_WRITE = 1 };
 
 struct nb_io;
 
+/* What the box promised for a write it acknowledged, as the runner saw it
+ * in the answer (crashcheck classes each write by it; docs/crashcheck.md). */
+enum nb_promise {
+	NB_PROMISE_ASKED = 0,    /* the answer does not say: what was asked for
+				  * (fua, the file's sync) */
+	NB_PROMISE_DURABLE = 1,  /* on stable storage: an NFS FILE_SYNC or
+				  * DATA_SYNC answer, an iSCSI FUA write or one
+				  * to a LUN without a write cache */
+	NB_PROMISE_CACHED = 2,   /* not yet: an NFS UNSTABLE answer, an iSCSI
+				  * write into the LUN's write cache; durable
+				  * once a flush (COMMIT with the same verifier,
+				  * SYNCHRONIZE CACHE) returns */
+};
+
+/* A LUN's write cache (MODE SENSE caching page, WCE). */
+enum nb_write_cache { NB_WC_UNKNOWN = 0, NB_WC_OFF = 1, NB_WC_ON = 2 };
+
 /* For a runner that keeps finished I/Os in an array until reap: move up
  * to MAX of the *NREADY at READY (oldest first) into DONE, the rest moving
  * up.  Returns how many. */
@@ -77,6 +94,9 @@ struct nb_io {
 				  * has returned */
 	void *priv;              /* the caller's */
 	void *rpriv;             /* the runner's */
+	/* set by the runner with the result of a write: */
+	unsigned promise;        /* enum nb_promise */
+	uint64_t verf;           /* NFS: the answer's write verifier (0: none) */
 };
 
 /* --span: the first part of a device, LUN or file every workload (and
@@ -223,6 +243,14 @@ struct nb_target {
 	int attach;              /* open: the scratch directory exists (made if
 	                          * the box lost it), it is still this run's */
 	int detach;              /* close: leave the scratch directory as it is */
+	/* What the box says of itself (crashcheck's evidence of a restart,
+	 * docs/crashcheck.md); reset by a reconnect, set again by open: */
+	uint64_t verf;           /* NFS: the write verifier of the last WRITE
+				  * or COMMIT answer (0: none yet); a server
+				  * that restarted answers with another */
+	char login_ua[96];       /* iSCSI: the UNIT ATTENTION the LUN reported
+				  * to this login ("29/00 ..."), "" none */
+	int write_cache;         /* iSCSI: enum nb_write_cache */
 	void *priv;
 };
 

@@ -124,6 +124,13 @@ void nb_telem_command(struct nb_telem *tm, const char *script,
 int nb_telem_exec(struct nb_telem *tm, const char *script, char **out,
 		  char *err, size_t errlen);
 
+/* The box's boot identity (telem_boot.c): Linux's
+ * /proc/sys/kernel/random/boot_id, else FreeBSD's kern.boottime, read
+ * over TM's source (NULL: none); it changes when the box restarts and
+ * never otherwise (crashcheck's evidence, docs/crashcheck.md).  0 with
+ * BUF set, or -EIO with the reason in BUF. */
+int nb_telem_boot_id(struct nb_telem *tm, char *buf, size_t len);
+
 /* Close the connection, remove the scratch directory. */
 void nb_telem_close(struct nb_telem *tm);
 

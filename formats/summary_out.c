@@ -88,9 +88,11 @@ static void crash_lines(struct nb_sctx *s, json_t *const *docs,
 
 			if (!v)
 				continue;
+			/* a promised write lost, or no crash observed (unproven) */
 			bad = json_integer_value(json_object_get(v, "lost")) +
 			      json_integer_value(json_object_get(v, "stale")) +
-			      json_integer_value(json_object_get(v, "torn"));
+			      json_integer_value(json_object_get(v, "torn")) +
+			      json_integer_value(json_object_get(v, "unproven"));
 			nb_summary_add(s->lines, "crash", bad ? "fail" : "ok", "crash check "
 				       "on %s (%s): %s", nb_jstr(e, "target"),
 				       base_name(paths[i]), nb_jstr(v, "summary"));

@@ -93,7 +93,7 @@ void nb_run_crash_durability(json_t *doc)
 		const json_t *probe = nb_result_find(doc, t, "syncprobe"), *last;
 		const json_t *v = json_object_get(crash, "crash_verdict");
 		json_int_t lost;
-		int durable;
+		int durable, proven;
 
 		if (strcmp(nb_jstr(crash, "workload"), "crashcheck") || !probe || !v ||
 		    !json_array_size(json_object_get(probe, "iterations")))
@@ -103,11 +103,13 @@ void nb_run_crash_durability(json_t *doc)
 								      "iterations")) - 1);
 		lost = json_integer_value(json_object_get(v, "lost"));
 		durable = probe_durable(probe);
+		/* a crash check that saw no crash agrees with nothing */
+		proven = lost || !json_integer_value(json_object_get(v, "unproven"));
 		json_array_append_new(all, json_pack(
-			"{s:s, s:s, s:b, s:s, s:I, s:b}", "target", t, "syncprobe",
+			"{s:s, s:s, s:b, s:s, s:I, s:b, s:b}", "target", t, "syncprobe",
 			nb_jstr(last, "verdict_class"), "syncprobe_durable", durable,
-			"crash", nb_jstr(v, "summary"), "crash_lost", lost, "agree",
-			durable == !lost));
+			"crash", nb_jstr(v, "summary"), "crash_lost", lost,
+			"crash_proven", proven, "agree", proven && durable == !lost));
 	}
 	if (json_array_size(all))
 		json_object_set_new(doc, "durability", all);

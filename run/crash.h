@@ -42,8 +42,9 @@ int nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
 /* Where syncprobe and crashcheck both ran on a target of result DOC, the
  * timing verdict and the crash verdict side by side: DOC's "durability",
  * [ { target, syncprobe (its verdict class), syncprobe_durable, crash (the
- * crash verdict's summary), crash_lost, agree } ] (agree: the probe called
- * the sync writes durable exactly when no crash lost one). */
+ * crash verdict's summary), crash_lost, crash_proven, agree } ] (agree: a
+ * crash was observed or a write lost, and the probe called the sync writes
+ * durable exactly when no crash lost a promised one). */
 void nb_run_crash_durability(json_t *doc);
 
 #endif

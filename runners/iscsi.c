@@ -12,7 +12,11 @@
  * user's back: the run fails with exit status 3 instead.
  *
  * Writes pass the data-loss guard first (core/guard.c); NB_F_SYNC sets FUA on
- * every write and flush() is SYNCHRONIZE CACHE.
+ * every write and flush() is SYNCHRONIZE CACHE.  Open reads the LUN's write
+ * cache (MODE SENSE caching page) and keeps the UNIT ATTENTION of the login
+ * (t->write_cache, t->login_ua): a write's promise (durable with FUA or
+ * without a write cache, else cached) and crashcheck's evidence of a
+ * restart (docs/crashcheck.md).
  */
 #include "iscsi.h"
 #include "iscsi_rt.h"
@@ -265,149 +269,130 @@ static int set_chap(struct nb_target *t, struct iscsi *p)
 	return 0;
 }
 
-static int login(struct nb_target *t, struct iscsi *p)
+/* Why the connection or the login failed, as the errno and message the
+ * rest of nasbench knows. */
+static int login_error(struct nb_target *t, struct iscsi *p)
 {
-	struct wait w = { 0 };
+	char e[512];
+
+	lib_error(p, e, sizeof(e));
+	if (strstr(e, "timed out"))
+		return nb_err(-ETIMEDOUT, "target '%s': no answer from '%s' "
+			      "within %llu ms", t->cfg->name, p->portal,
+			      (unsigned long long)timeout_ms(t));
+	if (strstr(e, "reconnect") && first_error[0])
+		return nb_err(-EHOSTUNREACH, "target '%s': cannot connect "
+			      "to '%s': %s", t->cfg->name, p->portal,
+			      scrub(p, first_error, e, sizeof(e)));
+	if (strstr(e, "uthentication") || strstr(e, "CHAP"))
+		return nb_err(-EACCES, "target '%s': login to '%s' at '%s' "
+			      "refused: %s (check the CHAP user and password)",
+			      t->cfg->name, p->iqn, p->portal, e);
+	if (strstr(e, "not found") || strstr(e, "Not Found"))
+		return nb_err(-ENOENT, "target '%s': no target '%s' at '%s': "
+			      "%s", t->cfg->name, p->iqn, p->portal, e);
+	return nb_err(-EHOSTUNREACH, "target '%s': cannot log in to '%s' "
+		      "at '%s': %s", t->cfg->name, p->iqn, p->portal, e);
+}
+
+/* One step of the login (connect, login), waited for. */
+static int login_step(struct nb_target *t, struct iscsi *p, int queued,
+		      struct wait *w, const char *what)
+{
 	char e[512];
 	int rc;
 
-	first_error[0] = '\0';
-	if (iscsi_full_connect_async(p->ctx, p->portal, p->lun, nb_iscsi_wait_cb, &w))
-		return nb_err(-EHOSTUNREACH, "target '%s': cannot connect to '%s': "
-			      "%s", t->cfg->name, p->portal,
-			      lib_error(p, e, sizeof(e)));
-	rc = wait_for(p, &w, timeout_ms(t));
+	if (queued)
+		return nb_err(-EHOSTUNREACH, "target '%s': cannot %s '%s': %s",
+			      t->cfg->name, what, p->portal, lib_error(p, e, sizeof(e)));
+	rc = wait_for(p, w, timeout_ms(t));
 	if (rc == -ETIMEDOUT)
 		return nb_err(-ETIMEDOUT, "target '%s': no answer from '%s' within "
 			      "%llu ms", t->cfg->name, p->portal,
 			      (unsigned long long)timeout_ms(t));
-	if (rc || w.status != SCSI_STATUS_GOOD) {
-		lib_error(p, e, sizeof(e));
-		if (strstr(e, "LOGICAL_UNIT_NOT_SUPPORTED"))
+	return rc || w->status != SCSI_STATUS_GOOD ? login_error(t, p) : 0;
+}
+
+/*
+ * TEST UNIT READY until the LUN is ready, as libiscsi's full connect does,
+ * but the UNIT ATTENTION it answers first is kept (t->login_ua): after a
+ * power-on or reset of the box it is 29/0x; some targets (tgt) give
+ * 29/00 to every new login, which crashcheck finds out for itself.
+ */
+/* SPC's names of the power-on and reset UNIT ATTENTIONs (ASC 29h), else
+ * libiscsi's. */
+static const char *ua_name(int ascq)
+{
+	static const char *const reset[] = {
+		"power on, reset, or bus device reset occurred", "power on occurred",
+		"SCSI bus reset occurred", "bus device reset function occurred",
+		"device internal reset", "transceiver mode changed to single-ended",
+		"transceiver mode changed to LVD", "I_T nexus loss occurred",
+	};
+
+	if ((ascq >> 8) == 0x29 && (ascq & 0xff) < 8)
+		return reset[ascq & 0xff];
+	return scsi_sense_ascq_str(ascq);
+}
+
+static int unit_ready(struct nb_target *t, struct iscsi *p)
+{
+	char e[512];
+
+	for (int i = 0; i < 8; i++) {
+		struct wait w = { 0 };
+		struct scsi_task *task;
+		int key, ascq, rc;
+
+		if (!iscsi_testunitready_task(p->ctx, p->lun, nb_iscsi_wait_cb, &w))
+			return nb_iscsi_run_task(p, NULL, &w, "TEST UNIT READY", &task);
+		rc = wait_for(p, &w, timeout_ms(t));
+		if (rc == -ETIMEDOUT) {
+			iscsi_scsi_cancel_all_tasks(p->ctx);
+			return nb_err(-ETIMEDOUT, "target '%s': no answer to TEST UNIT "
+				      "READY within %llu ms", t->cfg->name,
+				      (unsigned long long)timeout_ms(t));
+		}
+		if (!rc && w.status == SCSI_STATUS_GOOD) {
+			scsi_free_scsi_task(w.task);
+			return 0;
+		}
+		if (rc || w.status != SCSI_STATUS_CHECK_CONDITION || !w.task) {
+			if (w.task)
+				scsi_free_scsi_task(w.task);
+			return nb_err(-EIO, "target '%s': TEST UNIT READY failed: %s",
+				      t->cfg->name, lib_error(p, e, sizeof(e)));
+		}
+		key = w.task->sense.key;
+		ascq = w.task->sense.ascq;
+		scsi_free_scsi_task(w.task);
+		if (key == SCSI_SENSE_ILLEGAL_REQUEST)
 			return nb_err(-ENXIO, "target '%s': LUN %d does not exist on "
 				      "'%s'", t->cfg->name, p->lun, p->iqn);
-		if (strstr(e, "timed out"))
-			return nb_err(-ETIMEDOUT, "target '%s': no answer from '%s' "
-				      "within %llu ms", t->cfg->name, p->portal,
-				      (unsigned long long)timeout_ms(t));
-		if (strstr(e, "reconnect") && first_error[0])
-			return nb_err(-EHOSTUNREACH, "target '%s': cannot connect "
-				      "to '%s': %s", t->cfg->name, p->portal,
-				      scrub(p, first_error, e, sizeof(e)));
-		if (strstr(e, "uthentication") || strstr(e, "CHAP"))
-			return nb_err(-EACCES, "target '%s': login to '%s' at '%s' "
-				      "refused: %s (check the CHAP user and password)",
-				      t->cfg->name, p->iqn, p->portal, e);
-		if (strstr(e, "not found") || strstr(e, "Not Found"))
-			return nb_err(-ENOENT, "target '%s': no target '%s' at '%s': "
-				      "%s", t->cfg->name, p->iqn, p->portal, e);
-		return nb_err(-EHOSTUNREACH, "target '%s': cannot log in to '%s' "
-			      "at '%s': %s", t->cfg->name, p->iqn, p->portal, e);
+		if (key != SCSI_SENSE_UNIT_ATTENTION)
+			return 0;    /* not ready (no medium...): INQUIRY says more */
+		if (!t->login_ua[0])
+			snprintf(t->login_ua, sizeof(t->login_ua), "%02x/%02x %s",
+				 ascq >> 8, ascq & 0xff, ua_name(ascq));
 	}
+	return 0;
+}
+
+static int login(struct nb_target *t, struct iscsi *p)
+{
+	struct wait w = { 0 }, l = { 0 };
+	int rc;
+
+	first_error[0] = '\0';
+	rc = login_step(t, p, iscsi_connect_async(p->ctx, p->portal, nb_iscsi_wait_cb,
+						  &w), &w, "connect to");
+	if (!rc)
+		rc = login_step(t, p, iscsi_login_async(p->ctx, nb_iscsi_wait_cb, &l),
+				&l, "log in to");
+	if (rc)
+		return rc;
 	p->logged_in = 1;
-	return 0;
-}
-
-static const char *device_type_name(int type)
-{
-	switch (type) {
-	case 0x01: return "a tape drive";
-	case 0x05: return "a CD/DVD drive";
-	case 0x0c: return "a storage array controller";
-	case 0x0d: return "an enclosure";
-	default: return "not a disk";
-	}
-}
-
-/* The LUN must exist and be a disk (tgt's LUN 0 is its controller). */
-static int check_lun(struct nb_target *t, struct iscsi *p)
-{
-	struct scsi_inquiry_standard *inq;
-	struct scsi_task *task;
-	struct wait w = { 0 };
-	int rc;
-
-	rc = nb_iscsi_run_task(p, iscsi_inquiry_task(p->ctx, p->lun, 0, 0, 64, nb_iscsi_wait_cb, &w),
-		      &w, "INQUIRY", &task);
-	if (rc == -EINVAL)
-		return nb_err(-ENXIO, "target '%s': LUN %d does not exist on '%s'",
-			      t->cfg->name, p->lun, p->iqn);
-	if (rc)
-		return rc;
-	inq = scsi_datain_unmarshall(task);
-	if (!inq) {
-		scsi_free_scsi_task(task);
-		return nb_err(-EIO, "target '%s': unreadable INQUIRY answer from "
-			      "LUN %d", t->cfg->name, p->lun);
-	}
-	if (inq->qualifier != 0) {
-		scsi_free_scsi_task(task);
-		return nb_err(-ENXIO, "target '%s': LUN %d does not exist on '%s'",
-			      t->cfg->name, p->lun, p->iqn);
-	}
-	if (inq->device_type != 0) {
-		int type = inq->device_type;
-
-		scsi_free_scsi_task(task);
-		return nb_err(-ENXIO, "target '%s': LUN %d of '%s' is %s (SCSI "
-			      "device type 0x%02x), not a disk%s", t->cfg->name,
-			      p->lun, p->iqn, device_type_name(type), type,
-			      type == 0x0c ? "; tgt's LUN 0 is its controller and "
-			      "its disks start at LUN 1" : "");
-	}
-	scsi_free_scsi_task(task);
-	return 0;
-}
-
-static int read_capacity(struct nb_target *t, struct iscsi *p, uint64_t *cap)
-{
-	struct scsi_readcapacity16 *rc16;
-	struct scsi_task *task;
-	struct wait w = { 0 };
-	int rc;
-
-	rc = nb_iscsi_run_task(p, iscsi_readcapacity16_task(p->ctx, p->lun, nb_iscsi_wait_cb, &w),
-		      &w, "READ CAPACITY(16)", &task);
-	if (rc)
-		return rc;
-	rc16 = scsi_datain_unmarshall(task);
-	if (!rc16 || !rc16->block_length || rc16->block_length > 65536 ||
-	    (rc16->block_length & (rc16->block_length - 1))) {
-		scsi_free_scsi_task(task);
-		return nb_err(-EIO, "target '%s': unusable READ CAPACITY(16) "
-			      "answer from LUN %d", t->cfg->name, p->lun);
-	}
-	t->block_size = rc16->block_length;
-	*cap = (rc16->returned_lba + 1) * rc16->block_length;
-	scsi_free_scsi_task(task);
-	return 0;
-}
-
-/* The window offset/size on a LUN of CAP bytes. */
-static int set_window(struct nb_target *t, uint64_t cap)
-{
-	const struct nb_target_cfg *c = t->cfg;
-
-	if (c->offset % t->block_size || c->size % t->block_size)
-		return nb_err(-EINVAL, "target '%s': offset and size must be "
-			      "multiples of the LUN's block size %u", c->name,
-			      t->block_size);
-	if (c->offset >= cap)
-		return nb_err(-EINVAL, "target '%s': offset %llu is past the end "
-			      "of the LUN (%llu bytes)", c->name,
-			      (unsigned long long)c->offset,
-			      (unsigned long long)cap);
-	cap -= c->offset;
-	if (c->size) {
-		if (c->size > cap)
-			return nb_err(-ENOSPC, "target '%s': the LUN has %llu bytes "
-				      "past the offset, fewer than the size %llu",
-				      c->name, (unsigned long long)cap,
-				      (unsigned long long)c->size);
-		cap = c->size;
-	}
-	t->capacity = cap;
-	return 0;
+	return unit_ready(t, p);
 }
 
 /* The data-loss guard on the LUN's start and end, and on the window when
@@ -463,12 +448,14 @@ static int iscsi_open(struct nb_target *t)
 	if (!rc)
 		rc = login(t, p);
 	if (!rc)
-		rc = check_lun(t, p);
+		rc = nb_iscsi_check_lun(t, p);
 	if (!rc)
-		rc = read_capacity(t, p, &cap);
+		rc = nb_iscsi_read_capacity(t, p, &cap);
+	if (!rc)
+		nb_iscsi_write_cache(t, p);
 	p->lun_bytes = cap;
 	if (!rc)
-		rc = set_window(t, cap);
+		rc = nb_iscsi_set_window(t, cap);
 	if (rc)
 		return rc;
 	t->caps = NB_CAP_BLOCK | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_DIRECT;
@@ -601,6 +588,12 @@ static void io_cb(struct iscsi_context *ctx, int status, void *data,
 		io->result = nb_iscsi_io_bytes(io->op, io->len,
 					       task->residual_status,
 					       task->residual);
+		/* FUA, or no write cache: on stable storage; else cached */
+		if (io->op == NB_OP_WRITE)
+			io->promise = io->fua || (io->file->flags & NB_F_SYNC) ||
+				      p->t->write_cache == NB_WC_OFF ? NB_PROMISE_DURABLE :
+				      p->t->write_cache == NB_WC_ON ? NB_PROMISE_CACHED :
+				      NB_PROMISE_ASKED;
 		break;
 	case SCSI_STATUS_CHECK_CONDITION:
 		io->result = sense_errno(task);
@@ -661,6 +654,8 @@ static int iscsi_submit(struct nb_target *t, struct nb_io *io)
 		return nb_err(-EBUSY, "target '%s': more than %d I/Os in flight",
 			      t->cfg->name, NREQ);
 	lba = (f->base + io->off) / bs;
+	io->promise = NB_PROMISE_ASKED;
+	io->verf = 0;
 	r->io = io;
 	r->iov.iov_base = io->buf;
 	r->iov.iov_len = io->len;

@@ -67,6 +67,14 @@ void nb_iscsi_wait_cb(struct iscsi_context *ctx, int status, void *data,
 int nb_iscsi_run_task(struct iscsi *p, struct scsi_task *started,
 		      struct wait *w, const char *what, struct scsi_task **task);
 
+/* iscsi_lun.c, at open: the LUN exists and is a disk (0 or -ENXIO), its
+ * size and block size, the window on it (t->capacity), its write cache
+ * (t->write_cache; unknown when it does not say). */
+int nb_iscsi_check_lun(struct nb_target *t, struct iscsi *p);
+int nb_iscsi_read_capacity(struct nb_target *t, struct iscsi *p, uint64_t *cap);
+int nb_iscsi_set_window(struct nb_target *t, uint64_t cap);
+void nb_iscsi_write_cache(struct nb_target *t, struct iscsi *p);
+
 /* ops->discard: UNMAP the LEN bytes at OFF of the window of F. */
 int nb_iscsi_discard(struct nb_file *f, uint64_t off, uint64_t len,
 		     const char **how);

@@ -1,11 +1,12 @@
 /*
- * crashverify.c - the crash check's journal read back and every
- * journalled write checked on the box (crashcheck.h).
+ * crashverify.c - crashcheck's read back: every location the last
+ * iteration wrote, checked against what the box promised for it; the
+ * iteration's figures and the entry's verdict.
  */
 #include "crashcheck.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
-#include "../core/journal.h"
+#include "../core/result.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,183 +14,77 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_MISSING, K_STALE, K_TORN, K_INTACT, K_NEWER };
+/* What one 4 KiB block holds of this run at its offset. */
+enum { B_MISSING = -1, B_CORRUPT = -2 };
 
-static int bad(const char *path, int line, const char *why)
-{
-	return nb_err(-EINVAL, "journal '%s': line %d: %s", path, line, why);
-}
-
-static int header(struct nb_crash_journal *j, const char *text, const char *path)
-{
-	json_error_t e;
-	json_int_t cap = 0, off = 0, region = 0, bs = 0;
-	const char *run_id = NULL, *target = NULL, *url = NULL, *runner = NULL;
-	int block = 0;
-
-	if (strncmp(text, "h ", 2))
-		return bad(path, 1, "not a crashcheck journal (no header)");
-	j->header = json_loads(text + 2, 0, &e);
-	if (!j->header || json_unpack(j->header, "{s:s, s:s, s:s, s:s, s:b, s:I, "
-				      "s:I, s:I, s:I}", "run_id", &run_id, "target",
-				      &target, "url", &url, "runner", &runner,
-				      "block", &block, "capacity", &cap,
-				      "window_offset", &off, "region", &region,
-				      "bs", &bs))
-		return bad(path, 1, "the header lacks a field of a crashcheck journal");
-	if (bs < NB_CRASH_BLOCK || bs % NB_CRASH_BLOCK || region < bs ||
-	    region % bs)
-		return bad(path, 1, "the header's region and write size do not fit");
-	snprintf(j->run_id, sizeof(j->run_id), "%s", run_id);
-	snprintf(j->target, sizeof(j->target), "%s", target);
-	snprintf(j->url, sizeof(j->url), "%s", url);
-	snprintf(j->runner, sizeof(j->runner), "%s", runner);
-	j->block = block;
-	j->capacity = (uint64_t)cap;
-	j->window_offset = (uint64_t)off;
-	j->region = (uint64_t)region;
-	j->bs = (uint32_t)bs;
-	j->nblocks = j->region / j->bs;
-	j->gen = calloc(j->nblocks, sizeof(*j->gen));
-	return j->gen ? 0 : nb_err(-ENOMEM, "out of memory");
-}
-
-struct load {
-	struct nb_crash_journal *j;
-	const char *path;
-};
-
-static int on_line(const char *text, int line, void *payload)
-{
-	struct load *l = payload;
-	struct nb_crash_journal *j = l->j;
-	uint64_t a, b;
-	char kind, end;
-
-	if (line == 1)
-		return header(j, text, l->path);
-	if (sscanf(text, "%c %" SCNu64 " %" SCNu64 "%c", &kind, &a, &b, &end) != 3)
-		return bad(l->path, line, "not a record of a crashcheck journal");
-	switch (kind) {
-	case 'i':
-		j->iterations = (int)a;
-		j->next = b;
-		j->iter_acked = 0;
-		j->crashed = 0;
-		return 0;
-	case 'a':
-		if (a % j->bs || a / j->bs >= j->nblocks || !b)
-			return bad(l->path, line, "a write outside the journal's region");
-		j->gen[a / j->bs] = b;
-		j->writes++;
-		j->iter_acked++;
-		j->next++;
-		return 0;
-	case 'c':
-		j->crashed = 1;
-		return 0;
-	}
-	return bad(l->path, line, "not a record of a crashcheck journal");
-}
-
-int nb_crash_journal_load(struct nb_crash_journal *j, const char *path)
-{
-	struct load l = { .j = j, .path = path };
-	int rc;
-
-	memset(j, 0, sizeof(*j));
-	rc = nb_journal_read(path, on_line, &l, &j->torn_tail);
-	if (!rc && !j->header)
-		rc = nb_err(-EINVAL, "journal '%s': no header line that checks out: "
-			    "not a crashcheck journal", path);
-	if (rc)
-		nb_crash_journal_free(j);
-	return rc;
-}
-
-void nb_crash_journal_free(struct nb_crash_journal *j)
-{
-	json_decref(j->header);
-	free(j->gen);
-	j->header = NULL;
-	j->gen = NULL;
-}
-
-int nb_crash_journal_match(const struct nb_crash_journal *j,
-			   const struct nb_target *t, const char *path)
-{
-	const char *name = t->cfg->name;
-	int block = !!(t->caps & NB_CAP_BLOCK);
-
-	if (strcmp(j->url, t->desc) || strcmp(j->runner, t->ops->name))
-		return nb_err(-EINVAL, "journal '%s' was written on '%s', not on "
-			      "target '%s' (%s): verify it against the target it "
-			      "was written on", path, j->url, name, t->desc);
-	if (block != j->block)
-		return nb_err(-EINVAL, "journal '%s' is of a %s, target '%s' is a %s",
-			      path, j->block ? "LUN or device" : "file",
-			      name, block ? "LUN or device" : "directory");
-	if (block && (t->capacity != j->capacity ||
-		      t->cfg->offset != j->window_offset))
-		return nb_err(-EINVAL, "journal '%s' was written on a window of %"
-			      PRIu64 " bytes at offset %" PRIu64 "; target '%s' "
-			      "has %" PRIu64 " bytes at offset %" PRIu64 ": not "
-			      "the LUN it was written on", path, j->capacity,
-			      j->window_offset, name, t->capacity,
-			      (uint64_t)t->cfg->offset);
-	if (block && j->region > t->capacity)
-		return nb_err(-EINVAL, "journal '%s': its region (%" PRIu64 " bytes) "
-			      "is larger than target '%s' (%" PRIu64 " bytes)",
-			      path, j->region, name, t->capacity);
-	return 0;
-}
-
-/* One 4 KiB block: what of write GEN at OFF it holds. */
-static int block_kind(const unsigned char *blk, uint64_t off, uint64_t run_id,
-		      uint64_t gen)
+static int64_t block_gen(const unsigned char *blk, uint64_t off, uint64_t run_id)
 {
 	struct nb_block_hdr h;
 
 	memcpy(&h, blk, sizeof(h));
-	switch (nb_block_check(blk, NB_CRASH_BLOCK, off, run_id, gen)) {
+	switch (nb_block_check(blk, NB_CRASH_BLOCK, off, run_id, h.seq)) {
 	case NB_BLOCK_OK:
-		return K_INTACT;
-	case NB_BLOCK_STALE:
-		return h.seq > gen ? K_NEWER : K_STALE;
+		return (int64_t)h.seq;
 	case NB_BLOCK_CORRUPT:
 		/* a header of this run and offset, the rest not: half written */
-		return h.run_id == run_id && h.offset == off ? K_TORN : K_MISSING;
+		return h.run_id == run_id && h.offset == off ? B_CORRUPT : B_MISSING;
 	default:
-		return K_MISSING;     /* zeros, another run's or another offset's */
+		return B_MISSING;     /* zeros, another run's or another offset's */
 	}
 }
 
-/* A write of BS bytes: intact when each block is, stale or missing when
- * all are, torn when they differ or one is half written. */
-static int write_kind(const unsigned char *buf, uint32_t bs, uint64_t off,
-		      uint64_t run_id, uint64_t gen)
+enum { K_MISSING, K_STALE, K_TORN, K_INTACT, K_UNPROMISED };
+
+/*
+ * A location of BS bytes whose last acknowledged write is L->last: intact
+ * when every block holds it or a newer generation (a write acknowledged
+ * after it, or one in flight); else, what was promised there (L->promised,
+ * durable or flushed) must be there at least: a block older than it, gone,
+ * or half written is a promised write lost (missing when every block is
+ * gone, stale when every one is an older sound block, torn otherwise) -
+ * except that a half-written block is what a later write that was never
+ * promised (cached, or in flight) may leave.  What only lost writes that
+ * were never promised is K_UNPROMISED: allowed.
+ */
+static int location_kind(const unsigned char *buf, uint32_t bs, uint64_t off,
+			 uint64_t run_id, const struct nb_crash_loc *l)
 {
-	int kind = -1;
+	int all_new = 1, all_missing = 1, all_sound = 1, below = 0;
+	int may_tear = l->last > l->promised || l->flying;
 
 	for (uint32_t i = 0; i < bs; i += NB_CRASH_BLOCK) {
-		int k = block_kind(buf + i, off + i, run_id, gen);
+		int64_t g = block_gen(buf + i, off + i, run_id);
 
-		if (k == K_NEWER)
-			k = K_INTACT;     /* a later write, acknowledged or not */
-		if (k == K_TORN || (kind >= 0 && k != kind))
-			return K_TORN;
-		kind = k;
+		all_new &= g >= 0 && (uint64_t)g >= l->last;
+		all_missing &= g == B_MISSING;
+		all_sound &= g >= 0;
+		if (g == B_MISSING || (g >= 0 && (uint64_t)g < l->promised) ||
+		    (g == B_CORRUPT && !may_tear))
+			below = 1;
 	}
-	return kind;
+	if (all_new)
+		return K_INTACT;
+	if (!l->promised || !below)
+		return K_UNPROMISED;
+	return all_missing ? K_MISSING : all_sound ? K_STALE : K_TORN;
 }
 
-static void count(struct nb_crash_counts *n, int kind, uint64_t off)
+static void count(struct nb_crash_counts *n, const struct nb_crash_loc *l,
+		  int kind, uint64_t off)
 {
-	uint64_t *slot[] = { &n->missing, &n->stale, &n->torn, &n->intact };
-
-	(*slot[kind])++;
 	n->checked++;
-	if (kind < 3 && json_array_size(n->offsets[kind]) < NB_CRASH_OFFSETS)
+	n->promised += l->promised != 0;
+	if (kind == K_INTACT) {
+		n->intact++;
+		return;
+	}
+	if (kind == K_UNPROMISED) {
+		n->lost[NB_CC_CACHED]++;
+		return;
+	}
+	n->lost[l->promised_cls]++;
+	*(kind == K_MISSING ? &n->missing : kind == K_STALE ? &n->stale : &n->torn) += 1;
+	if (json_array_size(n->offsets[kind]) < NB_CRASH_OFFSETS)
 		json_array_append_new(n->offsets[kind], json_integer((json_int_t)off));
 }
 
@@ -203,23 +98,21 @@ static int read_all(struct nb_wl_ctx *c, const struct nb_crash_journal *j,
 	if (!buf)
 		return nb_err(-ENOMEM, "out of memory");
 	for (uint64_t i = 0; i < j->nblocks && !rc; i++) {
+		const struct nb_crash_loc *l = &j->loc[i];
 		uint64_t off = i * j->bs;
-		int64_t got;
+		int64_t got = 0;
 
-		if (!j->gen[i])
+		if (!l->last)
 			continue;
-		if (!f) {
-			count(n, K_MISSING, off);
-			continue;
-		}
-		got = nb_target_pio(c->t, f, NB_OP_READ, buf, j->bs, off, 0);
+		if (f)
+			got = nb_target_pio(c->t, f, NB_OP_READ, buf, j->bs, off, 0);
 		if (got < 0) {
 			rc = (int)got;
 			break;
 		}
-		/* past the end of the file: nothing there */
+		/* past the end of the file, or no file: nothing there */
 		memset(buf + got, 0, j->bs - (size_t)got);
-		count(n, write_kind(buf, j->bs, off, run_id, j->gen[i]), off);
+		count(n, l, location_kind(buf, j->bs, off, run_id, l), off);
 		done += j->bs;
 		if ((n->checked & 63) == 0) {
 			nb_progress_update(c->progress, done, 0);
@@ -267,9 +160,21 @@ void nb_crash_counts_free(struct nb_crash_counts *n)
 		json_decref(n->offsets[i]);
 }
 
+const char *nb_crash_class_name(const char *runner, int cls)
+{
+	static const char *const names[][NB_CC_N] = {
+		{ "FILE_SYNC", "UNSTABLE + COMMIT", "UNSTABLE" },
+		{ "FUA or write-through", "SYNCHRONIZE CACHE", "write cache" },
+		{ "O_DSYNC", "fsync", "page cache" },
+	};
+	int r = !strcmp(runner, "nfs") ? 0 : !strcmp(runner, "iscsi") ? 1 : 2;
+
+	return names[r][cls];
+}
+
 static const char *const kind_names[3] = { "missing", "stale", "torn" };
 
-/* The first offset of a write not read back intact (-1: none). */
+/* The first offset of a promised write lost (-1: none). */
 static long long first_offset(const struct nb_crash_counts *n)
 {
 	long long first = -1;
@@ -283,37 +188,86 @@ static long long first_offset(const struct nb_crash_counts *n)
 	return first;
 }
 
-void nb_crash_record(struct nb_wl_ctx *c, const struct nb_crash_counts *n,
-		     uint64_t acked, json_t *crash)
+/* The classes' figures: acknowledged writes and locations lost, by what
+ * the box promised, named as the protocol names it. */
+static json_t *classes(const struct nb_crash_counts *n,
+		       const struct nb_crash_journal *j)
 {
-	uint64_t lost = n->missing + n->stale + n->torn;
+	json_t *o = json_object();
+
+	for (int k = 0; k < NB_CC_N; k++)
+		json_object_set_new(o, nb_crash_class_keys[k], json_pack(
+			"{s:s, s:I, s:I, s:b}", "name",
+			nb_crash_class_name(j->runner, k), "acked",
+			(json_int_t)j->acked[k], "lost", (json_int_t)n->lost[k],
+			"promised", k != NB_CC_CACHED));
+	return o;
+}
+
+static void metric_u(struct nb_wl_ctx *c, const char *name, uint64_t v)
+{
+	nb_wl_metric(c, name, (double)v);
+}
+
+void nb_crash_record(struct nb_wl_ctx *c, const struct nb_crash_counts *n,
+		     const struct nb_crash_journal *j,
+		     const struct nb_crash_proof *pr, json_t *crash)
+{
+	uint64_t lost = n->lost[NB_CC_DURABLE] + n->lost[NB_CC_FLUSHED];
 	char key[32];
 
-	nb_wl_metric(c, "crash_lost", (double)lost);
-	nb_wl_metric(c, "crash_missing", (double)n->missing);
-	nb_wl_metric(c, "crash_stale", (double)n->stale);
-	nb_wl_metric(c, "crash_torn", (double)n->torn);
-	nb_wl_metric(c, "crash_intact", (double)n->intact);
-	nb_wl_metric(c, "crash_checked", (double)n->checked);
-	nb_wl_metric(c, "crash_acked", (double)acked);
+	metric_u(c, "crash_observed", (uint64_t)pr->observed);
+	metric_u(c, "crash_acked", j->iter_acked);
+	metric_u(c, "crash_acked_durable", j->acked[NB_CC_DURABLE]);
+	metric_u(c, "crash_acked_flushed", j->acked[NB_CC_FLUSHED]);
+	metric_u(c, "crash_acked_cached", j->acked[NB_CC_CACHED]);
+	metric_u(c, "crash_inflight", j->inflight);
+	metric_u(c, "crash_checked", n->checked);
+	metric_u(c, "crash_intact", n->intact);
+	/* no crash seen and nothing lost: no loss figure at all (a "0 lost"
+	 * of a crash that did not happen would pass a box never tested) */
+	if (pr->observed || lost || n->lost[NB_CC_CACHED]) {
+		metric_u(c, "crash_lost", lost);
+		metric_u(c, "crash_lost_durable", n->lost[NB_CC_DURABLE]);
+		metric_u(c, "crash_lost_flushed", n->lost[NB_CC_FLUSHED]);
+		metric_u(c, "crash_lost_cached", n->lost[NB_CC_CACHED]);
+		metric_u(c, "crash_missing", n->missing);
+		metric_u(c, "crash_stale", n->stale);
+		metric_u(c, "crash_torn", n->torn);
+	}
 	for (int i = 0; i < 3; i++) {
 		snprintf(key, sizeof(key), "%s_offsets", kind_names[i]);
 		json_object_set(crash, key, n->offsets[i]);
 	}
+	json_object_set_new(crash, "classes", classes(n, j));
+	json_object_set_new(crash, "evidence", nb_crash_proof_json(pr));
+	json_object_set_new(crash, "promised_locations", json_integer((json_int_t)n->promised));
 	json_object_set_new(c->extra, "crash", crash);
 	if (lost)
-		nb_wl_warn(c, "crash %d: %llu of %llu acknowledged writes not read "
-			   "back intact (%llu missing, %llu stale, %llu torn; first "
-			   "at offset %lld)", c->iteration, (unsigned long long)lost,
-			   (unsigned long long)n->checked,
-			   (unsigned long long)n->missing,
-			   (unsigned long long)n->stale, (unsigned long long)n->torn,
-			   first_offset(n));
+		nb_wl_warn(c, "crash %d: %llu of %llu locations lost a promised-durable "
+			   "write (%llu missing, %llu stale, %llu torn; %s %llu, %s "
+			   "%llu; first at offset %lld)", c->iteration,
+			   (unsigned long long)lost, (unsigned long long)n->promised,
+			   (unsigned long long)n->missing, (unsigned long long)n->stale,
+			   (unsigned long long)n->torn,
+			   nb_crash_class_name(j->runner, NB_CC_DURABLE),
+			   (unsigned long long)n->lost[NB_CC_DURABLE],
+			   nb_crash_class_name(j->runner, NB_CC_FLUSHED),
+			   (unsigned long long)n->lost[NB_CC_FLUSHED], first_offset(n));
+	if (!pr->observed)
+		nb_wl_warn(c, "crash %d: no crash observed (%s): %s", c->iteration,
+			   pr->how, lost ? "the losses are real all the same" :
+			   "nothing is proven about what a crash loses");
 }
 
+/* ---- the verdict over the iterations ---- */
+
 struct tally {
-	int crashes, losing, first;
-	double lost, missing, stale, torn, checked, first_lost;
+	int crashes, observed, unproven, losing, first;
+	double lost, lost_cls[NB_CC_N], missing, stale, torn, checked, promised;
+	double acked, acked_cls[NB_CC_N], first_lost;
+	char why[400];               /* the first unproven iteration's evidence */
+	char names[NB_CC_N][32];     /* the classes as the protocol names them */
 };
 
 static double metric(const json_t *m, const char *name)
@@ -321,53 +275,118 @@ static double metric(const json_t *m, const char *name)
 	return json_number_value(json_object_get(m, name));
 }
 
-static void tally_one(struct tally *t, const json_t *m)
+static void tally_names(struct tally *t, const json_t *crash)
+{
+	const json_t *cl = json_object_get(crash, "classes");
+
+	for (int k = 0; k < NB_CC_N && cl; k++)
+		if (!t->names[k][0])
+			snprintf(t->names[k], sizeof(t->names[k]), "%s", nb_jstr(
+				json_object_get(cl, nb_crash_class_keys[k]), "name"));
+}
+
+static void tally_one(struct tally *t, const json_t *m, const json_t *crash)
 {
 	double lost = metric(m, "crash_lost");
+	/* a result of an older nasbench has no crash_observed: its crashes
+	 * were counted as crashes */
+	int obs = !json_object_get(m, "crash_observed") || metric(m, "crash_observed");
 
 	if (!json_object_get(m, "crash_checked"))
 		return;
 	t->crashes++;
+	tally_names(t, crash);
+	if (obs) {
+		t->observed++;
+	} else if (!json_object_get(m, "crash_lost") && !t->unproven++) {
+		snprintf(t->why, sizeof(t->why), "%s", nb_jstr(json_object_get(crash,
+			 "evidence"), "how"));
+	}
 	if (lost > 0 && !t->losing++) {
 		t->first = t->crashes;
 		t->first_lost = lost;
 	}
 	t->lost += lost;
+	for (int k = 0; k < NB_CC_N; k++) {
+		t->lost_cls[k] += metric(m, k == NB_CC_DURABLE ? "crash_lost_durable" :
+					 k == NB_CC_FLUSHED ? "crash_lost_flushed" :
+					 "crash_lost_cached");
+		t->acked_cls[k] += metric(m, k == NB_CC_DURABLE ? "crash_acked_durable" :
+					  k == NB_CC_FLUSHED ? "crash_acked_flushed" :
+					  "crash_acked_cached");
+	}
 	t->missing += metric(m, "crash_missing");
 	t->stale += metric(m, "crash_stale");
 	t->torn += metric(m, "crash_torn");
 	t->checked += metric(m, "crash_checked");
+	t->promised += metric(crash, "promised_locations");
+	t->acked += metric(m, "crash_acked");
+}
+
+/* "FILE_SYNC 2400, UNSTABLE + COMMIT 0": acknowledged writes by class. */
+static void acked_text(char *buf, size_t len, const struct tally *t)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < NB_CC_N && n < len; k++)
+		if (t->acked_cls[k] > 0 && t->names[k][0])
+			n += (size_t)snprintf(buf + n, len - n, "%s%s %.0f", n ? ", " : "",
+					      t->names[k], t->acked_cls[k]);
+}
+
+static void summary(char *s, size_t len, const struct tally *t, const char *sync)
+{
+	char pre[80] = "", acked[160];
+
+	acked_text(acked, sizeof(acked), t);
+	if (sync && *sync && t->losing)
+		snprintf(pre, sizeof(pre), "sync=%s: ", sync);
+	if (t->losing)
+		snprintf(s, len, "%s%.0f promised-durable writes lost in %d of %d "
+			 "crash%s (%.0f in crash %d; %s %.0f, %s %.0f; %.0f writes "
+			 "never promised lost too)", pre, t->lost, t->losing, t->crashes,
+			 t->crashes == 1 ? "" : "es", t->first_lost, t->first,
+			 t->names[NB_CC_DURABLE], t->lost_cls[NB_CC_DURABLE],
+			 t->names[NB_CC_FLUSHED], t->lost_cls[NB_CC_FLUSHED],
+			 t->lost_cls[NB_CC_CACHED]);
+	else if (t->unproven)
+		snprintf(s, len, "no crash observed in %d of %d iteration%s (%s): not "
+			 "proven%s", t->unproven, t->crashes, t->crashes == 1 ? "" : "s",
+			 t->why, t->observed ? "; the crashes observed lost 0 "
+			 "promised-durable writes" : "");
+	else
+		snprintf(s, len, "%d of %d crash%s observed: 0 promised-durable writes "
+			 "lost (%.0f locations held one; acknowledged: %s; %.0f never "
+			 "promised lost)", t->observed, t->crashes,
+			 t->crashes == 1 ? "" : "es", t->promised,
+			 *acked ? acked : "none", t->lost_cls[NB_CC_CACHED]);
 }
 
 json_t *nb_crash_verdict(const json_t *entry, const json_t *current,
-			 const char *sync_label)
+			 const json_t *cur_crash, const char *sync_label)
 {
 	struct tally t = { 0 };
 	const json_t *it;
-	char s[256], pre[80] = "";
+	char s[600];
 	size_t i;
 
 	json_array_foreach(json_object_get(entry, "iterations"), i, it)
-		tally_one(&t, json_object_get(it, "metrics"));
+		tally_one(&t, json_object_get(it, "metrics"), json_object_get(it, "crash"));
 	if (current)
-		tally_one(&t, current);
-	if (sync_label && *sync_label && t.losing)
-		snprintf(pre, sizeof(pre), "sync=%s: ", sync_label);
-	if (!t.losing)
-		snprintf(s, sizeof(s), "%d of %d crash%s: 0 acknowledged writes lost",
-			 t.crashes, t.crashes, t.crashes == 1 ? "" : "es");
-	else if (t.losing == 1)
-		snprintf(s, sizeof(s), "%s%.0f acknowledged writes lost in crash "
-			 "%d of %d", pre, t.lost, t.first, t.crashes);
-	else
-		snprintf(s, sizeof(s), "%s%.0f acknowledged writes lost in %d of %d "
-			 "crashes (%.0f in crash %d)", pre, t.lost, t.losing,
-			 t.crashes, t.first_lost, t.first);
-	return json_pack("{s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:o, s:s, s:s}",
-			 "crashes", t.crashes, "crashes_losing", t.losing,
-			 "lost", (json_int_t)t.lost, "missing", (json_int_t)t.missing,
-			 "stale", (json_int_t)t.stale, "torn", (json_int_t)t.torn,
-			 "checked", (json_int_t)t.checked, "first_losing",
-			 t.losing ? json_integer(t.first) : json_null(),
+		tally_one(&t, current, cur_crash);
+	summary(s, sizeof(s), &t, sync_label);
+	return json_pack("{s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+			 "s:I, s:I, s:I, s:o, s:s, s:s}",
+			 "crashes", t.crashes, "observed", t.observed,
+			 "unproven", t.unproven, "crashes_losing", t.losing,
+			 "lost", (json_int_t)t.lost,
+			 "lost_durable", (json_int_t)t.lost_cls[NB_CC_DURABLE],
+			 "lost_flushed", (json_int_t)t.lost_cls[NB_CC_FLUSHED],
+			 "lost_cached", (json_int_t)t.lost_cls[NB_CC_CACHED],
+			 "missing", (json_int_t)t.missing, "stale", (json_int_t)t.stale,
+			 "torn", (json_int_t)t.torn, "checked", (json_int_t)t.checked,
+			 "promised", (json_int_t)t.promised, "acked", (json_int_t)t.acked,
+			 "first_losing", t.losing ? json_integer(t.first) : json_null(),
 			 "sync_label", sync_label ? sync_label : "", "summary", s);
 }

@@ -68,15 +68,32 @@ int nb_syncprobe_decide(const char *media, const char *slog,
  */
 enum nb_sync_class {
 	NB_SYNC_NO_COST,         /* "no-commit-cost": volatile or protected */
-	NB_SYNC_COST_SEEN,       /* "commit-cost-seen" */
+	NB_SYNC_COST_SEEN,       /* "commit-cost-seen": that of stable media */
 	NB_SYNC_INCONCLUSIVE,    /* "inconclusive" */
+	NB_SYNC_NOT_PROVEN,      /* "cost-below-media": a cost, smaller than
+				  * committing to stable media takes */
 };
-extern const char *const nb_sync_class_names[3];
+extern const char *const nb_sync_class_names[4];
 enum nb_sync_class nb_syncprobe_classify(const char *media, const char *slog,
 					 const double p50[3][3],
 					 const double p10[3][3], uint64_t ios,
 					 struct nb_sync_verdict *v, int *pct);
 #define NB_SYNCPROBE_MIN_IOS 64
+
+/*
+ * What a commit to stable media costs at least, over a round trip
+ * (docs/seed.md, "What timing can prove"): a rotating disk (media = hdd,
+ * no slog) turns for it, NB_SYNC_DISK_COMMIT_US; flash without power-loss
+ * protection (ssd, nvme, a slog, or media not declared) programs a page,
+ * NB_SYNC_FLASH_COMMIT_US; a box that declares power-loss protection
+ * (PLP: plp = yes) acknowledges from its protected cache, so only
+ * MIN_COMMIT_US.  A smaller sync-write cost is a commit to something that
+ * is not stable media (RAM, a hypervisor's cache), or to protected media
+ * not declared: not proven durable - the crash check is the proof.
+ */
+#define NB_SYNC_DISK_COMMIT_US 2000.0
+#define NB_SYNC_FLASH_COMMIT_US 200.0
+double nb_syncprobe_media_floor(const char *media, const char *slog, int plp);
 
 /*
  * Whether the 4 KiB phase goes on after EL_US microseconds with SYNC_IOS

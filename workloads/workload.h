@@ -20,6 +20,7 @@
 #include "../runners/runner.h"
 
 struct nb_workload;
+struct nb_telem;
 
 /* A rough estimate of one iteration, at the nominal rates of estimate.c. */
 struct nb_estimate {
@@ -62,6 +63,9 @@ struct nb_wl_ctx {
 	const char *phase;               /* shown with the iteration on the
 					  * progress line ("step 3, 4
 					  * outstanding"), or NULL */
+	struct nb_telem *box;            /* the box's telemetry source when
+					  * the target is watched (core/
+					  * telem.h), else NULL */
 };
 
 /* What every workload needs one of unless it says otherwise: a place for

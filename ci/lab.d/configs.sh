@@ -28,8 +28,10 @@ lab_usage() {
 usage: ci/lab up NAME [options]   build the pool, start NFS and iSCSI, print
                                  shell assignments (eval them)
        ci/lab down                stop everything 'up' started, remove it
-       ci/lab crash               the box loses power: SIGKILL zfs-fuse and the
+       ci/lab crash [--sync S]    the box loses power: SIGKILL zfs-fuse and the
                                  servers, start them again, import the pool
+                                 (--sync: it comes back with sync S, as an
+                                 admin would set it before the box boots)
        ci/lab fail-disk N         disk N (0 = the first) of the pool offline
        ci/lab replace-disk N      a new disk for N: the pool resilvers onto it
        ci/lab status | env | list

@@ -9,9 +9,18 @@
 #   known_hosts_wrong   the same name with another key: a host key mismatch
 #   id_unknown_os       a key whose forced command answers every command
 #                       with "SunOS": a box with neither Linux nor FreeBSD tools
-# Inside the namespace /proc is this machine's (the box is this machine).
+#   boot_id             the box's boot id (below)
+# Inside the namespace /proc is this machine's (the box is this machine),
+# whose boot id never changes.  The box's own is a new random one at every
+# boot of the box ('up', 'crash': a power cycle), bind-mounted over
+# /proc/sys/kernel/random/boot_id in sshd's mount namespace, so a session
+# reads it where Linux keeps it (crashcheck's evidence that the box went
+# down, docs/crashcheck.md).
 
 LAB_SSH_PORT=2222
+
+# The box boots: a new boot id.  Written in place: the bind mount sees it.
+lab_boot() { cat /proc/sys/kernel/random/uuid >"$LAB/boot_id"; }
 
 lab_ssh_keys() {
 	local d=$1 k
@@ -51,11 +60,14 @@ PrintMotd no
 MaxSessions 64
 MaxStartups 64
 EOF
-	# ip netns exec execs: $! is sshd's pid.  None of the caller's
-	# descriptors: in eval "$(ci/lab up ...)" an sshd holding the command
-	# substitution's pipe kept the shell waiting for ever (issue 41)
-	(exec ip netns exec "$LAB_NS" /usr/sbin/sshd -D -f "$d/sshd_config" -E "$s/sshd.log") \
-		</dev/null >/dev/null 2>&1 9>&- &
+	[ -s "$LAB/boot_id" ] || lab_boot
+	# ip netns exec (a mount namespace of its own) and sh exec: $! is
+	# sshd's pid
+	# (no descriptor of the caller's: a caller reading 'up's output
+	# through a pipe would wait for sshd to exit)
+	(exec ip netns exec "$LAB_NS" sh -c 'mount --bind "$1" /proc/sys/kernel/random/boot_id &&
+		exec /usr/sbin/sshd -D -f "$2" -E "$3"' sh "$LAB/boot_id" "$d/sshd_config" \
+		"$s/sshd.log") </dev/null >/dev/null 2>>"$s/sshd.log" 9>&- &
 	echo $! >"$s/sshd.pid"
 	for _ in $(seq 100); do
 		timeout 1 bash -c "exec 3<>/dev/tcp/$LAB_BOX_IP/$LAB_SSH_PORT" 2>/dev/null && return 0

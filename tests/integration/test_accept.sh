@@ -201,7 +201,11 @@ assert_json "$T/clean.json" 'result(d, "integrity")["summary"]["blocks_checked"]
 HAS_SYNCPROBE=1
 
 t_case "suite accept implies integrity (and durability) criteria on a local directory"
-run "$NB" run -s accept -t "local=$D" --size 2M -i 1 --runtime 6s -o "$T/suite.json"
+# this machine's disk commits an fdatasync in ~130 us: less than stable
+# media without power-loss protection takes (200 us, docs/seed.md), so
+# syncprobe would say "not proven durable" here and durable on a real disk;
+# declaring plp = yes makes the criteria's outcome the machine's no more
+run "$NB" run -s accept -t "local=$D" --size 2M -i 1 --runtime 6s -l plp=yes -o "$T/suite.json"
 assert_rc 0
 assert_out "acceptance: PASS ($((3 + HAS_SYNCPROBE)) passed, 0 failed)"
 assert_json "$T/suite.json" '[c["criterion"] for c in d["accept"]["criteria"]] == ["integrity@local corrupt_blocks = 0", "integrity@local misplaced_blocks = 0", "integrity@local stale_blocks = 0"] + (["syncprobe@local durable = yes"] if any(r["workload"] == "syncprobe" for r in d["results"]) else [])'
@@ -213,7 +217,7 @@ t_case "suite accept adds the workloads the criteria name"
 printf 'rand4k-read@local iops >= 1\n' >"$T/extra.accept"
 # the implied durable = yes needs syncprobe's 64 sync writes: an fsync of this
 # shared disk took ~40 ms under load (49 in a 2 s probe, inconclusive); 6 s
-run "$NB" run -s accept -t "local=$D" --size 2M -i 1 --runtime 6s --accept "$T/extra.accept" -o "$T/suite2.json"
+run "$NB" run -s accept -t "local=$D" --size 2M -i 1 --runtime 6s -l plp=yes --accept "$T/extra.accept" -o "$T/suite2.json"
 assert_rc 0
 assert_json "$T/suite2.json" '[r["workload"] for r in d["results"]][-1] == "rand4k-read" and d["accept"]["criteria"][0]["criterion"] == "rand4k-read@local iops >= 1" and d["accept"]["criteria"][0]["verdict"] == "pass"'
 
@@ -325,12 +329,14 @@ fi
 if [ -z "${NASBENCH_NFS_TMPFS_URL:-}" ] || [ -z "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
 	missing "durability cases: NASBENCH_NFS_TMPFS_URL or NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
 else
-	t_case "the tmpfs-backed export fails durable = yes; the disk-backed sync LUN passes"
+	t_case "the tmpfs-backed export fails durable = yes; the disk-backed sync LUN as its cost says"
 	printf 'syncprobe@tmpfs durable = yes\nsyncprobe@synclun durable = yes\n' >"$T/durable.accept"
 	durable() { run "$NB" run -t "tmpfs=$NASBENCH_NFS_TMPFS_URL" -t "synclun=$NASBENCH_ISCSI_SYNC_URL" -w syncprobe -i 1 --accept "$T/durable.accept" -o "$T/durable.json" --junit "$T/durable.xml"; }
 	durable
 	assert_rc 1
-	assert_json "$T/durable.json" '[(c["target"], c["measured"], c["verdict"]) for c in d["accept"]["criteria"]] == [("tmpfs", "no", "fail"), ("synclun", "yes", "pass")]'
+	assert_json "$T/durable.json" '[(c["target"], c["measured"], c["verdict"]) for c in d["accept"]["criteria"]][0] == ("tmpfs", "no", "fail")'
+	# this machine's disk commits in 120 us to 2 ms: durable from 200 us
+	assert_json "$T/durable.json" '(lambda c, i: (c["verdict"] == "pass") == (i["verdict_class"] == "commit-cost-seen"))(d["accept"]["criteria"][1], result(d, "syncprobe", "synclun")["iterations"][0])' 'd["accept"]'
 	junit_failure "$T/durable.xml" "syncprobe@tmpfs durable = yes" "measured no (worst), required = yes"
 fi
 

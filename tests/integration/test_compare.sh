@@ -73,19 +73,23 @@ for k, out in enumerate(sys.argv[2:]):
 PY
 }
 
-t_case "same box twice passes the gate"
+t_case "same box twice: inconclusive from two single runs (exit 5), never a regression"
 "$NB" run --target "$BOX" --runtime 0.5s --size 64M -i 10 -q -w seq512k-read,rand4k-read \
 	-l layout=single -o "$T/ab.json"
 split "$T/ab.json" "$T/a.json" "$T/b.json"
+# two single runs cannot measure how far a whole run drifts: what the
+# assumed noise does not call significant is inconclusive, with what it
+# could have detected (5 vs 5 iterations, one-sided: a fall beyond ~-33%)
 run "$NB" compare "$T/a.json" "$T/b.json" --gate "$T/gate.ini"
-assert_rc 0
-assert_out "no regression (max regress 25%, alpha 0.05)"
+[ "$RC" = 5 ] || [ "$RC" = 0 ] || t_fail "same box twice: exit $RC (a regression, or an error): $OUT"
 assert_out "local   seq512k-read"
 assert_out "MB/s (bw_bytes, higher is better)"
 assert_out "5/5"
 run "$NB" compare "$T/a.json" "$T/a.json"
-assert_rc 0
-assert_out "no regression (max regress 5%, alpha 0.05)"
+assert_rc 5
+assert_out_re "^inconclusive: 2 verdicts the noise could not decide; could detect changes beyond -[0-9]+% on .* \\(max regress 5%, alpha 0.05\\)$"
+assert_out "inconclusive: could detect only a fall beyond -"
+assert_out "Gate against a history of 3 or more runs (--baseline history), or measure the noise on it (--noise history)."
 
 t_case "queue depth 32 -> 1: settings differ, exit 2 naming them"
 # the same workload name at other settings is not comparable: no figure is
@@ -113,7 +117,7 @@ run "$NB" compare "$T/q32.json" "$T/q1.json" --bands 10%,2x
 assert_rc 2          # bands do not make other settings comparable
 assert_err "nasbench: settings differ between the results"
 run "$NB" compare "$T/q32.json" "$T/q1.json" --allow-changed
-[ "$RC" = 0 ] || [ "$RC" = 1 ] || t_fail "--allow-changed: exit $RC, expected a verdict (0 or 1)"
+[ "$RC" = 0 ] || [ "$RC" = 1 ] || [ "$RC" = 5 ] || t_fail "--allow-changed: exit $RC, expected a verdict (0, 1 or 5)"
 assert_out "warning: local/rand4k-read: settings differ (allowed by --allow-changed)"
 assert_out "(settings: qd 32 -> 1)"
 
@@ -182,10 +186,48 @@ assert_out "**worse**"
 assert_out "<details><summary>"
 # the summary (the change, a line a workload) first, then the table
 assert_out "## Summary"
-[ "$(wc -l <<<"$OUT")" -lt 40 ] || t_fail "the PR comment has $(wc -l <<<"$OUT") lines, expected under 40"
+[ "$(wc -l <<<"$OUT")" -lt 50 ] || t_fail "the PR comment has $(wc -l <<<"$OUT") lines, expected under 50"
 run "$NB" compare "$T/syn.json" "$T/syn.json" "$T/half.json" --format json
 assert_rc 1
-python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["comparisons"]; sys.exit(not (c[0]["regressions"] == 0 and c[1]["regressions"] > 0 and c[1]["new"].endswith("half.json")))' <<<"$OUT" || t_fail "expected no regression against itself, some against half.json"
+python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["comparisons"]; sys.exit(not (c[0]["regressions"] == 0 and c[0]["inconclusive"] == 2 and c[1]["regressions"] > 0 and c[1]["new"].endswith("half.json") and d["outcome"] == "regression"))' <<<"$OUT" || t_fail "expected no regression against itself (inconclusive), some against half.json"
+
+t_case "the between-run noise measured: 70% is worse against 3 runs, inconclusive against one"
+# the same figures as three runs in one file (iterations carrying "run",
+# as --baseline history makes them): the noise between their levels is
+# measured, so 70% of them is a regression and the same figures pass
+python3 - "$T/syn.json" "$T/runs3.json" "$T/at70b.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    its = r["iterations"]
+    r["iterations"] = [dict(it, run=k) for k, f in enumerate((1.0, 1.01, 0.995))
+                       for it in ({"metrics": {m: v * f for m, v in i["metrics"].items()}} for i in its)]
+json.dump(d, open(sys.argv[2], "w"))
+for r in d["results"]:
+    r["iterations"] = [{"metrics": {m: v * (0.7 if m in ("bw_bytes", "iops") else 1 / 0.7)
+                                    for m, v in i["metrics"].items()}} for i in r["iterations"] if i["run"] == 0]
+json.dump(d, open(sys.argv[3], "w"))
+PY
+run "$NB" compare "$T/runs3.json" "$T/syn.json"
+assert_rc 0
+assert_out "no regression (max regress 5%, alpha 0.05)"
+grep -q "local   seq512k-read  MB/s .* 15(3 runs)/5 .* 3 runs  unchanged" <<<"$OUT" || t_fail "not measured from 3 runs: $OUT"
+run "$NB" compare "$T/runs3.json" "$T/at70b.json"
+assert_rc 1
+assert_out "2 regressions (max regress 5%, alpha 0.05)"
+run "$NB" compare "$T/syn.json" "$T/at70b.json" --format junit
+assert_rc 5
+python3 - "$T/.out" <<'PY' || t_fail "junit: no skipped inconclusive case"
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+c = [c for c in r.findall("./testsuite/testcase") if c.get("name") == "seq512k-read"][0]
+s = c.find("skipped")
+assert s is not None and "inconclusive: could detect only a fall beyond -" in s.get("message"), s
+assert r.get("skipped") == "2", r.attrib
+PY
+run "$NB" compare "$T/syn.json" "$T/at70b.json" --format markdown
+assert_rc 5
+assert_out "## nasbench compare: inconclusive: 2 verdicts the noise could not decide; could detect changes beyond -"
 
 t_case "viability bands: viable, decide, not viable in every format, exit 0 / 4 / 1"
 # the synthetic pair above, with the new side at 95%, 70% and 50% of it:
@@ -231,7 +273,7 @@ assert f is not None and f.get("type") == "decide" and "decide (1.43x the time)"
 PY
 run "$NB" compare "$T/syn.json" "$T/at70.json" --bands 10%,2x --format markdown
 assert_rc 4
-assert_out "no regression" "bands 10%,2x: decide" "; decide (1.43x the time)"
+assert_out "inconclusive: " "bands 10%,2x: decide" "; decide (1.43x the time)"
 # the gate file's form: a workload's own bands win over the default
 printf '[bands]\ndefault = 10%%,2x\n[workload seq512k-read]\nbands = 40%%,3x\n' >"$T/bands.ini"
 run "$NB" compare "$T/syn.json" "$T/at70.json" --gate "$T/bands.ini"
@@ -282,7 +324,7 @@ assert f is not None and f.get("type") == "missing", f
 assert "not in the new result" in f.get("message")
 PY
 run "$NB" compare "$T/two.json" "$T/one.json" --allow-missing -r 1000%
-assert_rc 0
+assert_rc 5            # a/seq512k-read: one iteration each, low confidence
 assert_out "missing: not in the new result"
 assert_out "warning: b/seq512k-read: not in the new result (allowed by --allow-missing)"
 # a metric gone from the new result
@@ -303,7 +345,7 @@ t_case "-r off reports without gating; fewer than 3 iterations do not fail unles
 run "$NB" compare "$T/syn.json" "$T/syn.json" -r off
 assert_rc 0
 assert_out "not gated (max regress off)"
-grep -q "seq512k-read  MB/s .* unchanged" <<<"$OUT" || t_fail "identical inputs not unchanged under -r off: $OUT"
+grep -q "seq512k-read  MB/s .* inconclusive" <<<"$OUT" || t_fail "identical single runs not inconclusive under -r off: $OUT"
 run "$NB" compare "$T/syn.json" "$T/half.json" -r off
 assert_rc 0
 grep -q "seq512k-read  MB/s .* worse" <<<"$OUT" || t_fail "halved not worse under -r off: $OUT"
@@ -322,9 +364,9 @@ for r in d["results"]:
 json.dump(d, open(sys.argv[3], "w"))
 PY
 run "$NB" compare "$T/syn2.json" "$T/half2.json"
-assert_rc 0
+assert_rc 5
 assert_out "worse (low confidence)"
-assert_out "low confidence: fewer than 3 iterations on a side, so noise cannot be told apart; not gated (--strict gates it). Run 5 or more iterations."
+assert_out "low confidence: fewer than 3 iterations on a side, so noise cannot be told apart: inconclusive (--strict gates it on the threshold). Run 5 or more iterations."
 run "$NB" compare "$T/syn2.json" "$T/half2.json" --strict
 assert_rc 1
 assert_out "2 regressions (max regress 5%, alpha 0.05, strict)"
@@ -381,7 +423,7 @@ assert_rc 2
 assert_err "need a BASE and at least one NEW result"
 printf '[workload nosuch]\nmax-regress = 10%%\n' >"$T/typo.ini"
 run "$NB" compare "$T/a.json" "$T/a.json" --gate "$T/typo.ini"
-assert_rc 0
+assert_rc 5
 assert_err "$T/typo.ini:2: no workload 'nosuch' in the results"
 
 # report itself: tests/integration/test_report.sh
@@ -416,9 +458,9 @@ assert m["bw_bytes"] == f["bw_bytes"] and abs(m["iops"] / f["iops"] - 1) < 1e-9
 assert abs(m["lat_p99_us"] - f["clat_ns"]["percentile"]["99.000000"] / 1000) < 1e-9
 PY
 run "$NB" compare "$T/fio.json" "$T/fio.json"
-assert_rc 0
+assert_rc 5
 run bash -c "'$NB' import '$T'/fio/run{1,2,3}.json -o - | '$NB' compare '$T/fio.json' -"
-assert_rc 0
+assert_rc 5
 assert_out "$T/fio.json -> standard input"
 run "$NB" report "$T/fio.json" "$T/a.json" -o "$T/rep4"
 assert_rc 0

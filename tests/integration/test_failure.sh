@@ -69,10 +69,9 @@ eval "$OUT"
 grep -q "^fail-disk *= NASBENCH_LAB_STATE=$NASBENCH_LAB_STATE $LAB fail-disk 1" "$NASBENCH_LAB_BOX" ||
 	t_fail "the lab's box file names no fail command: $(cat "$NASBENCH_LAB_BOX")"
 pool_health() { zpool list -H -o health "$NASBENCH_LAB_POOL" 2>/dev/null; }
-# the lab's box file, watched over its SSH, with the commands given
+# the lab's box file (it carries its monitor: the lab's SSH), the commands given
 labbox() { # FILE [FAIL-COMMAND]
-	sed -e "/^\[box\]/a monitor = $NASBENCH_LAB_MONITOR\nmonitor-identity = $NASBENCH_LAB_SSH_KEY\nmonitor-known-hosts = $NASBENCH_LAB_SSH_KNOWN_HOSTS" \
-	    -e "${2:+s|^fail-disk *=.*|fail-disk = $2|}" "$NASBENCH_LAB_BOX" >"$1"
+	sed -e "${2:+s|^fail-disk *=.*|fail-disk = $2|}" "$NASBENCH_LAB_BOX" >"$1"
 }
 
 t_case "a fail command that fails: said, exit 3, the pool as it was"

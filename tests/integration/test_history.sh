@@ -134,8 +134,27 @@ synth "$T/minus10.json" new-10 0.9
 run "$NB" compare --baseline history "$T/minus10.json"
 assert_rc 1
 run "$NB" compare "$T/s1.json" "$T/minus10.json"
+assert_rc 5
+assert_out "inconclusive: could detect only a fall beyond -"
+# the same two files, the noise measured on a history's runs of s1's
+# labels (--noise history; s1 itself left out: s2, s3, s4 within 1%):
+# worse; s2 against s3 passes
+synth "$T/s4.json" s4 1.005
+NASBENCH_DB=$T/db/noise.db "$NB" history add "$T/s1.json" "$T/s2.json" "$T/s3.json" "$T/s4.json" >/dev/null
+NASBENCH_DB=$T/db/noise.db run "$NB" compare "$T/s1.json" "$T/minus10.json" --noise history
+assert_rc 1
+assert_out "  noise: measured on history (runs 2, 3, 4)"
+grep -q "seq512k-read  MB/s .* 5/5 .* 3 runs  worse" <<<"$OUT" || t_fail "not worse, measured on 3 runs: $OUT"
+NASBENCH_DB=$T/db/noise.db run "$NB" compare "$T/s2.json" "$T/s3.json" --noise history
 assert_rc 0
-assert_out "noise"
+assert_out "no regression (max regress 5%, alpha 0.05)"
+run "$NB" compare --baseline history "$T/s1.json" --noise history
+assert_rc 2
+assert_err "nasbench: --noise history is for BASE NEW: --baseline history measures the noise on its runs already"
+NASBENCH_DB=$T/db/none.db run "$NB" compare "$T/s1.json" "$T/minus10.json" --noise history
+assert_rc 2
+assert_err "nasbench: --noise history: no history at '$T/db/none.db' (record runs with 'run --history' or 'nasbench history add')"
+assert_no_file "$T/db/none.db"
 run "$NB" compare --baseline history "$T/half.json" --last 2 --format junit
 assert_rc 1
 assert_out 'name="history (runs 2, 3) -&gt; '
@@ -156,7 +175,7 @@ assert_rc 2
 assert_err "has the new result's workloads at the same settings"
 run "$NB" compare "$T/s1.json" "$T/s2.json" --last 3
 assert_rc 2
-assert_err "nasbench: --last and --label choose runs of the history: add --baseline history"
+assert_err "nasbench: --last and --label choose runs of the history: add --baseline history (or --noise history)"
 
 t_case "8 concurrent writers: no run lost, the database whole"
 export NASBENCH_DB=$T/db/concurrent.db

@@ -223,8 +223,11 @@ if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	assert_rc 0
 	assert_json "$T/nfs.json" 'all(r["status"] == "ok" for r in d["results"])'
 	assert_json "$T/nfs.json" 'result(d, "bigfile")["iterations"][0]["verified_bytes"] == 8 << 20'
-	assert_json "$T/nfs.json" 'result(d, "syncprobe")["iterations"][0]["metrics"]["durable"] == 1 and result(d, "syncprobe")["iterations"][0]["verdict_class"] == "commit-cost-seen"' \
-		'(lambda i: (i["verdict_class"], i["verdict"]))(result(d, "syncprobe")["iterations"][0])'
+	# the export's fsync on this machine's disk costs 130-300 us: about the
+	# 200 us stable media without power-loss protection needs at least, so
+	# either verdict, each with its sentence and its durable
+	assert_json "$T/nfs.json" '(lambda i: (i["verdict_class"], i["metrics"]["durable"]) in (("commit-cost-seen", 1), ("cost-below-media", 0)) and (i["verdict_class"] == "commit-cost-seen") == (i["metrics"]["sync_cost_us"] >= 200) and ("run the crash check" in i["verdict"]) == (i["verdict_class"] == "cost-below-media"))(result(d, "syncprobe")["iterations"][0])' \
+		'(lambda i: (i["verdict_class"], i["verdict"], i["metrics"]["sync_cost_us"]))(result(d, "syncprobe")["iterations"][0])'
 	assert_json "$T/nfs.json" 'result(d, "xz")["iterations"][0]["metrics"]["xz_ratio"] > 0.98'
 
 	t_case "NFS export: bonnie is refused before anything runs, with what to run instead (exit 2)"
@@ -269,13 +272,15 @@ if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
 	assert_err "nasbench: warning: target 'nfsshort': syncprobe inconclusive: only "
 fi
 if [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
-	t_case "iSCSI sync LUN (--bsoflags sync): syncprobe judges it durable"
+	t_case "iSCSI sync LUN (--bsoflags sync): a commit cost seen, durable when it is stable media's"
 	# ~300 us round trips: 1.5 s gives each half of the probe ~500 writes on
 	# a quiet machine; on a loaded disk (commits of 60 ms: 49 writes in 3 s)
 	# the probe goes on until it has 64, up to 4 x --runtime
 	probe lun "$NASBENCH_ISCSI_SYNC_URL" "$T/lun.json" --destroy-data --size 8M -q --runtime 1.5s
 	assert_rc 0
-	assert_json "$T/lun.json" 'result(d, "syncprobe")["iterations"][0]["metrics"]["durable"] == 1 and result(d, "syncprobe")["iterations"][0]["verdict_class"] == "commit-cost-seen"' \
+	# every write O_SYNC on this machine's disk: 120 us to 2 ms more than a
+	# round trip, with its load: durable from 200 us (docs/seed.md)
+	assert_json "$T/lun.json" '(lambda i: (i["verdict_class"], i["metrics"]["durable"]) in (("commit-cost-seen", 1), ("cost-below-media", 0)) and (i["verdict_class"] == "commit-cost-seen") == (i["metrics"]["sync_cost_us"] >= 200))(result(d, "syncprobe")["iterations"][0])' \
 		"$PROBE_FIGURES"
 else
 	missing "LUN cases: NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
@@ -292,6 +297,32 @@ if [ -n "${NASBENCH_ISCSI_TMPFS_URL:-}" ]; then
 	assert_rc 2
 	assert_err "nasbench: target 'lunt': bonnie is refused on iscsi:// targets: nasbench's iSCSI initiator would send its I/O one synchronous 8 KiB request at a time, with no file system and none of the kernel's write-behind and read-ahead that bonnie++ runs on: a figure no bonnie++ user ever saw; instead, log in with iscsiadm, make a file system on the LUN and run bonnie on it (-t /mnt/lun), or run seq512k-write,seq512k-read on this target"
 	[ ! -e "$T/lunb.json" ] || t_fail "a refused run wrote a result"
+fi
+
+t_case "a RAM-backed LUN whose sync writes cost a journal commit: not proven durable"
+# tgtd --bsoflags sync on a file of an ext4 on a loop device over a tmpfs:
+# every write is O_SYNC and pays ext4's journal commit through the loop
+# device - real work, 60-170 us more than a round trip here, and nothing
+# reaches stable media.  The old rule (a gap of 20 us and 1.5x the round
+# trip, or 100 us) called it durable in 2 of 3 probes; stable media needs
+# 200 us at least (flash without power-loss protection; docs/seed.md)
+R=$T/ram
+mkdir -p "$R/tmp" "$R/mnt"
+if mount -t tmpfs -o size=100m nbtest-ram "$R/tmp" && truncate -s 80M "$R/tmp/disk.img" &&
+   RLOOP=$(losetup -f --show "$R/tmp/disk.img") && mkfs.ext4 -q "$RLOOP" && mount "$RLOOP" "$R/mnt"; then
+	truncate -s 32M "$R/mnt/lun.img"
+	tgt_up ramsync:1M
+	at_exit "umount '$R/mnt'; losetup -d '$RLOOP'; umount '$R/tmp'"   # after tgt_down
+	tgtadm -C $TGT_C --lld iscsi --op delete --mode logicalunit --tid 1 --lun 1 &&
+	tgtadm -C $TGT_C --lld iscsi --op new --mode logicalunit --tid 1 --lun 1 \
+		-b "$R/mnt/lun.img" --bsoflags sync || t_fail "tgtadm: the RAM LUN"
+	probe ram "$TGT_URL" "$T/ram.json" --destroy-data --size 8M -q --runtime 1.5s
+	assert_rc 0
+	assert_json "$T/ram.json" '(lambda i: i["metrics"]["durable"] == 0 and i["verdict_class"] in ("cost-below-media", "no-commit-cost", "inconclusive") and (i["verdict_class"] != "cost-below-media" or ("not proven durable" in i["verdict"] and "run the crash check (crashcheck)" in i["verdict"] and "200 us a commit to flash without power-loss protection takes" in i["verdict"])))(result(d, "syncprobe")["iterations"][0])' \
+		"$PROBE_FIGURES"
+	tgt_down
+else
+	missing "the RAM-backed LUN: tmpfs, a loop device or mkfs.ext4 failed"
 fi
 
 t_done

@@ -136,7 +136,7 @@ printf '# thresholds\n\n[metric]\niops = 5%%\n [thresholds]\n' >"$T/g2.ini"
 check "nasbench: $T/g2.ini:5: unknown section [thresholds] (expected [gate], [metric], [bands] or [workload NAME])" compare "$T/r.json" "$T/r.json" -g "$T/g2.ini"
 printf '[metric]\niosp = 5\n[workload seq512k-raed]\nbw_bytes = 5\n[workload seq512k-read]\nlat_p99_uss = 5\n' >"$T/g3.ini"
 run "$NB" compare "$T/r.json" "$T/r.json" -g "$T/g3.ini"
-assert_rc 0
+assert_rc 5
 assert_err "nasbench: warning: $T/g3.ini:2: no metric 'iosp' in the results; did you mean 'iops'?"
 assert_err "nasbench: warning: $T/g3.ini:4: no workload 'seq512k-raed' with metric 'bw_bytes' in the results; did you mean 'seq512k-read'?"
 assert_err "nasbench: warning: $T/g3.ini:6: no workload 'seq512k-read' with metric 'lat_p99_uss' in the results; did you mean 'lat_p99_us'?"

@@ -60,79 +60,124 @@ static void verdicts(void **state)
 
 	(void)state;
 	/* two single runs, -10% and tight iterations: the between-run noise
-	 * (at least NB_COMPARE_RUN_NOISE) makes it noise, not a regression */
+	 * is assumed (at least NB_COMPARE_RUN_NOISE), not measured: the gate
+	 * cannot tell -10% from the next run's drift: inconclusive, with what
+	 * it could have detected */
 	judge(base5, 5, worse5, 5, NB_HIGHER, 0.05, &j);
-	assert_int_equal(j.verdict, NB_V_NOISE);
-	assert_false(j.regression || j.low_confidence);
+	assert_int_equal(j.verdict, NB_V_INCONCLUSIVE);
+	assert_true(j.inconclusive);
+	assert_false(j.regression || j.low_confidence || j.measured);
 	assert_string_equal(j.test, "run-t");
 	assert_true(fabs(j.change + 0.1) < 1e-12);
-	/* se = sqrt(2 * 0.15^2 + tiny), t(0.975, 8) = 2.306: exp(0.489) - 1 */
-	assert_true(j.noise > 0.62 && j.noise < 0.64);
-	assert_true(j.p > 0.55 && j.p < 0.7);
-	/* halved: worse, a regression (t = 0.693 / 0.212 = 3.27: p 0.011) */
+	/* se = sqrt(2 * 0.15^2 + tiny), one-sided t(0.95, 8) = 1.860:
+	 * exp(-0.394) - 1 = -32.6%, exp(0.394) - 1 = +48.3% */
+	assert_true(j.detect_down > -0.33 && j.detect_down < -0.32);
+	assert_true(j.detect_up > 0.48 && j.detect_up < 0.49);
+	assert_true(fabs(j.noise + j.detect_down) < 1e-12);
+	/* one-sided: half the two-sided p (0.62) */
+	assert_true(j.p > 0.27 && j.p < 0.35);
+	/* -28.6% (the figures): still inside what it can detect */
+	judge(base5, 5, (const double[]){ 71.4, 72, 71, 71.6, 71.2 }, 5, NB_HIGHER,
+	      0.05, &j);
+	assert_int_equal(j.verdict, NB_V_INCONCLUSIVE);
+	/* halved: worse, a regression even under the assumed noise (t = 0.693
+	 * / 0.212 = 3.27: one-sided p 0.0057) */
 	judge(base5, 5, half5, 5, NB_HIGHER, 0.05, &j);
 	assert_int_equal(j.verdict, NB_V_WORSE);
 	assert_true(j.regression);
-	assert_true(j.p > 0.005 && j.p < 0.02);
+	assert_false(j.inconclusive);
+	assert_true(j.p > 0.004 && j.p < 0.008);
 	/* one collapsed iteration does not hide it (median and MAD) */
 	judge(base5, 5, (const double[]){ 50, 50.5, 2, 50.2, 49.8 }, 5, NB_HIGHER,
 	      0.05, &j);
 	assert_int_equal(j.verdict, NB_V_WORSE);
 	assert_true(fabs(j.change + 0.5) < 0.01);
-	/* the same figures for latency: lower is better there */
+	/* the same figures for latency: lower is better there; what it can
+	 * detect is a rise */
 	judge(base5, 5, twice5, 5, NB_LOWER, 0.05, &j);
 	assert_int_equal(j.verdict, NB_V_WORSE);
+	assert_true(fabs(j.noise - j.detect_up) < 1e-12);
 	judge(twice5, 5, base5, 5, NB_LOWER, 0.05, &j);
 	assert_int_equal(j.verdict, NB_V_BETTER);
 	assert_false(j.regression);
 	/* halved but the iterations spread widely: the spread widens the
-	 * between-run allowance too (sw > RUN_NOISE): noise */
+	 * between-run allowance too (sw > RUN_NOISE): not significant, and
+	 * the noise was not measured: inconclusive */
 	judge(base5, 5, wide5, 5, NB_HIGHER, 0.05, &j);
-	assert_int_equal(j.verdict, NB_V_NOISE);
+	assert_int_equal(j.verdict, NB_V_INCONCLUSIVE);
 	assert_false(j.regression);
-	/* within the threshold: unchanged whatever the test says */
+	/* within the threshold, but the noise not measured: a real loss could
+	 * hide in the drift, so not "unchanged" either */
 	judge(base5, 5, half5, 5, NB_HIGHER, 0.60, &j);
-	assert_int_equal(j.verdict, NB_V_UNCHANGED);
-	/* exactly at the threshold is within it */
-	judge((const double[]){ 100, 102, 98 }, 3, (const double[]){ 50, 50, 50 }, 3,
-	      NB_HIGHER, 0.50, &j);
-	assert_int_equal(j.verdict, NB_V_UNCHANGED);
+	assert_int_equal(j.verdict, NB_V_INCONCLUSIVE);
 	/* a history of 5 runs measures the between-run noise (1%): the same
 	 * -10% is now worse */
 	judge_o(hist, runs, 15, worse5, 5, NB_HIGHER, 0.05, 0, &j);
 	assert_int_equal(j.verdict, NB_V_WORSE);
-	assert_true(j.regression);
+	assert_true(j.regression && j.measured);
+	assert_false(j.inconclusive);
 	assert_int_equal(j.runs, 5);
 	assert_true(j.noise < 0.05);
 	judge_o(hist, runs, 15, (const double[]){ 101, 100, 99.5 }, 3, NB_HIGHER,
 		0.05, 0, &j);
 	assert_int_equal(j.verdict, NB_V_UNCHANGED);
-	/* fewer than 3: the threshold alone, low confidence, not gated ... */
+	assert_false(j.inconclusive);
+	/* exactly at the threshold is within it */
+	judge_o(hist, runs, 15, (const double[]){ 95.095, 95.095, 95.095 }, 3, NB_HIGHER,
+		0.05, 0, &j);
+	assert_true(fabs(j.change + 0.05) < 1e-9);
+	assert_int_equal(j.verdict, NB_V_UNCHANGED);
+	/* measured, beyond the threshold but within the measured noise */
+	judge_o(hist, runs, 15, (const double[]){ 93, 94, 93.5 }, 3, NB_HIGHER,
+		0.50, 0, &j);
+	assert_int_equal(j.verdict, NB_V_UNCHANGED);
+	/* two single runs, the level's variance measured on 4 other runs
+	 * (--noise history: levels within 1%): the same -10% is worse */
+	{
+		struct nb_judge_opts o = {
+			.threshold = 0.05, .display = 0.05, .alpha = 0.05,
+			.run_noise = NB_COMPARE_RUN_NOISE, .ref_var = 1e-4,
+			.ref_runs = 4,
+		};
+
+		nb_compare_judge(base5, NULL, 5, worse5, 5, NB_HIGHER, &o, &j);
+		assert_int_equal(j.verdict, NB_V_WORSE);
+		assert_true(j.measured && j.regression);
+		assert_int_equal(j.ref_runs, 4);
+		assert_true(j.noise < 0.05);
+		o.ref_runs = 2;          /* two runs measure nothing */
+		nb_compare_judge(base5, NULL, 5, worse5, 5, NB_HIGHER, &o, &j);
+		assert_int_equal(j.verdict, NB_V_INCONCLUSIVE);
+	}
+	/* fewer than 3: the threshold alone, low confidence, not gated:
+	 * inconclusive ... */
 	judge(two, 2, two_down, 2, NB_HIGHER, 0.05, &j);
 	assert_int_equal(j.verdict, NB_V_WORSE);
-	assert_true(j.low_confidence);
+	assert_true(j.low_confidence && j.inconclusive);
 	assert_false(j.regression);
 	assert_null(j.test);
-	assert_true(isnan(j.p));
-	/* ... unless strict */
+	assert_true(isnan(j.p) && isnan(j.noise));
+	/* ... unless strict, which gates it on the threshold */
 	judge_o(two, NULL, 2, two_down, 2, NB_HIGHER, 0.05, 1, &j);
 	assert_true(j.low_confidence && j.regression);
+	assert_false(j.inconclusive);
 	/* threshold off: judged at the display threshold, never a regression */
 	judge(base5, 5, half5, 5, NB_HIGHER, NB_GATE_OFF, &j);
 	assert_int_equal(j.verdict, NB_V_WORSE);
 	assert_false(j.regression);
 	judge(base5, 5, base5, 5, NB_HIGHER, NB_GATE_OFF, &j);
-	assert_int_equal(j.verdict, NB_V_UNCHANGED);
-	/* no direction: changed */
+	assert_int_equal(j.verdict, NB_V_INCONCLUSIVE);
+	/* no direction: changed, on a two-sided test */
 	judge(base5, 5, half5, 5, NB_NEITHER, 0.05, &j);
 	assert_int_equal(j.verdict, NB_V_CHANGED);
 	assert_false(j.regression);
+	assert_true(j.p > 0.008 && j.p < 0.015);
 	/* from zero */
 	judge(zero, 3, some, 3, NB_LOWER, 0.05, &j);
 	assert_true(isinf(j.change) && j.change > 0);
 	assert_int_equal(j.verdict, NB_V_WORSE);
 	judge(zero, 3, zero, 3, NB_LOWER, 0.05, &j);
-	assert_int_equal(j.verdict, NB_V_UNCHANGED);
+	assert_int_equal(j.verdict, NB_V_INCONCLUSIVE);
 }
 
 static char *write_tmp(const char *text)
@@ -303,6 +348,81 @@ static void not_steady(void **state)
 	json_decref(a), json_decref(b);
 }
 
+/* A result of one seq512k-read entry: its MB/s iterations, each with
+ * "run" RUN[i] when RUN is given (several runs in one file). */
+static json_t *runs_doc(const double *bw, const int *run, int n)
+{
+	json_t *its = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(its, run ? json_pack("{s:{s:f}, s:i}", "metrics",
+							   "bw_bytes", bw[i], "run", run[i]) :
+				      json_pack("{s:{s:f}}", "metrics", "bw_bytes", bw[i]));
+	return json_pack("{s:[{s:s, s:s, s:s, s:{s:s}, s:o}]}", "results", "target",
+			 "t", "workload", "seq512k-read", "status", "ok", "spec",
+			 "pattern", "seq", "iterations", its);
+}
+
+/* The outcome a gate acts on: a same-configuration pair of single runs is
+ * inconclusive (not "pass"), with what it could detect; the same new run
+ * against three runs in one file is a pass; -r off is not gated; 70% of
+ * the base is inconclusive with one run and worse with three. */
+static void outcome(void **state)
+{
+	const double one[] = { 100, 101, 99, 100.5, 99.5 };
+	const double same[] = { 99.5, 100.5, 100, 101, 99 };
+	const double slow[] = { 70, 70.5, 69.5, 70.2, 69.8 };
+	const double three[] = { 100, 101, 99, 100.5, 99.5, 101, 100, 99.5, 100.2,
+				 100.8, 99.8, 99.7, 100.1, 100.3, 99.9 };
+	const int runs[] = { 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2 };
+	json_t *a = runs_doc(one, NULL, 5), *b = runs_doc(same, NULL, 5);
+	json_t *h = runs_doc(three, runs, 15), *s = runs_doc(slow, NULL, 5);
+	json_t *c, *doc, *v;
+	struct nb_gate g;
+	struct nb_compare_opts co;
+
+	(void)state;
+	nb_gate_init(&g);
+	nb_compare_opts_init(&co);
+	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &co, &c), 0);
+	v = json_array_get(json_object_get(c, "verdicts"), 0);
+	assert_string_equal(nb_jstr(v, "verdict"), "inconclusive");
+	assert_string_equal(nb_jstr(v, "reason"), "could detect only a fall beyond "
+			    "-33% (noise not measured: one run each side)");
+	assert_false(json_is_true(json_object_get(v, "noise_measured")));
+	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
+	assert_string_equal(nb_jstr(doc, "outcome"), "inconclusive");
+	assert_int_equal(json_integer_value(json_object_get(doc, "inconclusive")), 1);
+	json_decref(doc);
+
+	assert_int_equal(nb_compare(a, "a.json", s, "s.json", &g, &co, &c), 0);
+	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
+	assert_string_equal(nb_jstr(doc, "outcome"), "inconclusive");
+	json_decref(doc);
+
+	assert_int_equal(nb_compare(h, "h.json", b, "b.json", &g, &co, &c), 0);
+	v = json_array_get(json_object_get(c, "verdicts"), 0);
+	assert_string_equal(nb_jstr(v, "verdict"), "unchanged");
+	assert_true(json_is_true(json_object_get(v, "noise_measured")));
+	assert_int_equal(json_integer_value(json_object_get(v, "runs")), 3);
+	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
+	assert_string_equal(nb_jstr(doc, "outcome"), "pass");
+	json_decref(doc);
+
+	assert_int_equal(nb_compare(h, "h.json", s, "s.json", &g, &co, &c), 0);
+	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
+	assert_string_equal(nb_jstr(doc, "outcome"), "regression");
+	json_decref(doc);
+
+	g.max_regress = NB_GATE_OFF;
+	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &co, &c), 0);
+	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
+	assert_string_equal(nb_jstr(doc, "outcome"), "not gated");
+	assert_int_equal(json_integer_value(json_object_get(doc, "inconclusive")), 0);
+	json_decref(doc);
+	json_decref(a), json_decref(b), json_decref(h), json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +430,7 @@ int main(void)
 		cmocka_unit_test(golden_text),  cmocka_unit_test(golden_md),
 		cmocka_unit_test(golden_junit), cmocka_unit_test(golden_json),
 		cmocka_unit_test(nothing_in_common), cmocka_unit_test(not_steady),
+		cmocka_unit_test(outcome),
 	};
 
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);

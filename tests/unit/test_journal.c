@@ -136,6 +136,7 @@ static void write_journal(const char *path, const char *const *lines, int n)
 
 static void crash_journal(void **state)
 {
+	/* version 1's records: durable (the header has no sync: always) */
 	static const char *const lines[] = {
 		HDR, "i 1 0", "a 0 1", "a 4096 1", "a 8192 1", "a 12288 1",
 		"a 0 2", "c 1 5", "i 2 5", "a 4096 2",
@@ -150,13 +151,16 @@ static void crash_journal(void **state)
 	assert_int_equal(nb_crash_journal_load(&j, path), 0);
 	assert_string_equal(j.target, "lun");
 	assert_int_equal(j.nblocks, 4);
-	assert_int_equal(j.gen[0], 2);
-	assert_int_equal(j.gen[1], 2);
-	assert_int_equal(j.gen[3], 1);
+	/* only the last iteration's writes are kept: crash 2 judges its own */
+	assert_int_equal(j.loc[1].last, 2);
+	assert_int_equal(j.loc[1].promised, 2);
+	assert_int_equal(j.loc[0].last, 0);
+	assert_int_equal(j.loc[3].last, 0);
 	assert_int_equal(j.writes, 6);
 	assert_int_equal(j.next, 6);
 	assert_int_equal(j.iterations, 2);
 	assert_int_equal(j.iter_acked, 1);
+	assert_int_equal(j.acked[NB_CC_DURABLE], 1);
 	assert_int_equal(j.crashed, 0);
 	nb_crash_journal_free(&j);
 	journal_path(path, sizeof(path), "c2");
@@ -168,38 +172,118 @@ static void crash_journal(void **state)
 	write_journal(path, (const char *const[]){ "h {\"run_id\":\"R\"}" }, 1);
 	assert_int_equal(nb_crash_journal_load(&j, path), -EINVAL);
 	assert_non_null(strstr(nb_err_last(), "line 1: the header lacks"));
+	journal_path(path, sizeof(path), "c4");
+	write_journal(path, (const char *const[]){ HDR, "b" }, 2);
+	assert_int_equal(nb_crash_journal_load(&j, path), -EINVAL);
+	assert_non_null(strstr(nb_err_last(), "line 2: not a record"));
 }
 
-static json_t *iteration(int lost, int checked)
+#define HDR_END "h {\"run_id\":\"R\",\"target\":\"nfs\",\"url\":\"nfs://h/x\"," \
+	"\"runner\":\"nfs\",\"block\":false,\"capacity\":0,\"window_offset\":0," \
+	"\"region\":16384,\"bs\":4096,\"qd\":2,\"sync\":\"end\",\"nasbench_journal\":2}"
+
+/* Version 2: what each write was promised.  UNSTABLE writes (c) become
+ * flushed by a COMMIT of the same verifier (f), not by another's; a write
+ * in flight (p) is past every number sent; the identity before (b). */
+static void crash_promises(void **state)
 {
-	return json_pack("{s:{s:i, s:i, s:i, s:i, s:i}}", "metrics", "crash_lost",
-			 lost, "crash_missing", 0, "crash_stale", lost,
-			 "crash_torn", 0, "crash_checked", checked);
+	static const char *const lines[] = {
+		HDR_END, "i 1 0", "b boot 1b2c", "b verf abc", "a 0 1 c abc",
+		"a 4096 1 c abc", "f abc", "a 8192 1 c abc", "a 12288 1 d abc",
+		"a 0 2 c abd", "f abd", "p 4096 2", "c 1 6",
+	};
+	struct nb_crash_journal j;
+	char path[128];
+
+	(void)state;
+	journal_path(path, sizeof(path), "p1");
+	write_journal(path, lines, 13);
+	assert_int_equal(nb_crash_journal_load(&j, path), 0);
+	assert_int_equal(j.qd, 2);
+	assert_string_equal(j.sync, "end");
+	assert_string_equal(j.boot, "1b2c");
+	assert_true(j.has_verf && j.verf == 0xabc);
+	/* 0: flushed at gen 1 under abc; then gen 2 under abd, flushed by abd */
+	assert_int_equal(j.loc[0].last, 2);
+	assert_int_equal(j.loc[0].promised, 2);
+	assert_int_equal(j.loc[0].last_cls, NB_CC_FLUSHED);
+	/* 2: cached under abc, the flush of abd does not promise it */
+	assert_int_equal(j.loc[2].last, 1);
+	assert_int_equal(j.loc[2].promised, 0);
+	assert_int_equal(j.loc[2].last_cls, NB_CC_CACHED);
+	/* 3: durable on its own */
+	assert_int_equal(j.loc[3].promised, 1);
+	assert_int_equal(j.loc[3].promised_cls, NB_CC_DURABLE);
+	/* 1: flushed gen 1, gen 2 in flight */
+	assert_int_equal(j.loc[1].promised, 1);
+	assert_int_equal(j.loc[1].flying, 2);
+	assert_int_equal(j.acked[NB_CC_DURABLE], 1);
+	assert_int_equal(j.acked[NB_CC_FLUSHED], 3);
+	assert_int_equal(j.acked[NB_CC_CACHED], 1);
+	assert_int_equal(j.inflight, 1);
+	/* write 5 (4096, gen 2) was sent: the next is 6 */
+	assert_int_equal(j.next, 6);
+	assert_int_equal(j.crashed, 1);
+	nb_crash_journal_free(&j);
+}
+
+/* An iteration's figures: crash observed, promised losses, checked. */
+static json_t *iteration(int observed, int lost, int checked)
+{
+	json_t *m = json_pack("{s:i, s:i, s:i, s:i}", "crash_observed", observed,
+			      "crash_checked", checked, "crash_acked", 100,
+			      "crash_acked_durable", 100);
+
+	if (observed || lost)
+		json_object_update_new(m, json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}",
+			"crash_lost", lost, "crash_lost_durable", lost,
+			"crash_lost_flushed", 0, "crash_lost_cached", 0,
+			"crash_stale", lost, "crash_missing", 0));
+	return json_pack("{s:o, s:{s:{s:{s:s}, s:{s:s}, s:{s:s}}, s:i, s:{s:s}}}",
+			 "metrics", m, "crash", "classes", "durable", "name",
+			 "FILE_SYNC", "flushed", "name", "UNSTABLE + COMMIT",
+			 "cached", "name", "UNSTABLE", "promised_locations", checked,
+			 "evidence", "how", "boot id unchanged (x)");
 }
 
 static void verdict(void **state)
 {
-	json_t *e = json_pack("{s:[o,o]}", "iterations", iteration(0, 64),
-			      iteration(0, 64));
-	json_t *it = iteration(0, 64), *cur = json_object_get(it, "metrics"), *v;
+	json_t *e = json_pack("{s:[o,o]}", "iterations", iteration(1, 0, 64),
+			      iteration(1, 0, 64));
+	json_t *it = iteration(1, 0, 64), *v;
+	json_t *cur = json_object_get(it, "metrics"), *cc = json_object_get(it, "crash");
 
 	(void)state;
-	v = nb_crash_verdict(e, cur, "");
+	v = nb_crash_verdict(e, cur, cc, "");
 	assert_string_equal(json_string_value(json_object_get(v, "summary")),
-			    "3 of 3 crashes: 0 acknowledged writes lost");
+			    "3 of 3 crashes observed: 0 promised-durable writes lost "
+			    "(192 locations held one; acknowledged: FILE_SYNC 300; 0 "
+			    "never promised lost)");
 	assert_true(json_is_null(json_object_get(v, "first_losing")));
 	json_decref(v);
-	json_array_set_new(json_object_get(e, "iterations"), 0, iteration(412, 512));
-	v = nb_crash_verdict(e, cur, "disabled");
+	json_array_set_new(json_object_get(e, "iterations"), 0, iteration(1, 412, 512));
+	v = nb_crash_verdict(e, cur, cc, "disabled");
 	assert_string_equal(json_string_value(json_object_get(v, "summary")),
-			    "sync=disabled: 412 acknowledged writes lost in crash 1 of 3");
+			    "sync=disabled: 412 promised-durable writes lost in 1 of 3 "
+			    "crashes (412 in crash 1; FILE_SYNC 412, UNSTABLE + COMMIT 0; "
+			    "0 writes never promised lost too)");
 	assert_int_equal(json_integer_value(json_object_get(v, "lost")), 412);
 	assert_int_equal(json_integer_value(json_object_get(v, "first_losing")), 1);
 	json_decref(v);
-	json_array_set_new(json_object_get(e, "iterations"), 1, iteration(8, 64));
-	v = nb_crash_verdict(e, NULL, NULL);
+	/* no crash observed, nothing lost: not proven, never "0 lost" */
+	json_array_set_new(json_object_get(e, "iterations"), 0, iteration(0, 0, 64));
+	json_array_set_new(json_object_get(e, "iterations"), 1, iteration(0, 0, 64));
+	v = nb_crash_verdict(e, NULL, NULL, NULL);
 	assert_string_equal(json_string_value(json_object_get(v, "summary")),
-			    "420 acknowledged writes lost in 2 of 2 crashes (412 in crash 1)");
+			    "no crash observed in 2 of 2 iterations (boot id unchanged "
+			    "(x)): not proven");
+	assert_int_equal(json_integer_value(json_object_get(v, "unproven")), 2);
+	json_decref(v);
+	/* a loss without a crash observed is a loss all the same */
+	json_array_set_new(json_object_get(e, "iterations"), 1, iteration(0, 8, 64));
+	v = nb_crash_verdict(e, NULL, NULL, NULL);
+	assert_int_equal(json_integer_value(json_object_get(v, "lost")), 8);
+	assert_int_equal(json_integer_value(json_object_get(v, "unproven")), 1);
 	json_decref(v);
 	json_decref(it);
 	json_decref(e);
@@ -238,6 +322,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(append_read),
+		cmocka_unit_test(crash_promises),
 		cmocka_unit_test(torn_tail),
 		cmocka_unit_test(crash_journal),
 		cmocka_unit_test(verdict),

@@ -147,6 +147,15 @@ static void three_way(void **state)
 	assert_string_equal(nb_sync_class_names[NB_SYNC_INCONCLUSIVE], "inconclusive");
 	assert_string_equal(nb_sync_class_names[NB_SYNC_NO_COST], "no-commit-cost");
 	assert_string_equal(nb_sync_class_names[NB_SYNC_COST_SEEN], "commit-cost-seen");
+	assert_string_equal(nb_sync_class_names[NB_SYNC_NOT_PROVEN], "cost-below-media");
+	/* what a durable verdict needs beyond a commit: stable media's cost
+	 * (a disk turning, flash programming a page), or plp = yes */
+	assert_true(nb_syncprobe_media_floor("hdd", "none", 0) == NB_SYNC_DISK_COMMIT_US);
+	assert_true(nb_syncprobe_media_floor("hdd", "Intel DC S3700", 0) ==
+		    NB_SYNC_FLASH_COMMIT_US);
+	assert_true(nb_syncprobe_media_floor(NULL, NULL, 0) == NB_SYNC_FLASH_COMMIT_US);
+	assert_true(nb_syncprobe_media_floor("nvme", NULL, 0) == NB_SYNC_FLASH_COMMIT_US);
+	assert_true(nb_syncprobe_media_floor("nvme", NULL, 1) < 50);
 }
 
 static void items(void **state)
