@@ -13,6 +13,7 @@
  */
 #include "criteria.h"
 #include "../core/err.h"
+#include "../core/knobs.h"
 #include "../core/lines.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
@@ -583,3 +584,11 @@ void nb_accept_help(FILE *out)
 	fputs("\nA criterion whose workload did not run on its target fails.  Any\n"
 	      "failing criterion makes 'nasbench run' exit 1.\n", out);
 }
+
+/* The box file's [accept] section, kept as lines for this module
+ * (core/knobs.h). */
+const struct nb_knob nb_accept_knobs[] = {
+	{ NB_SECTION("accept"), .flags = NB_KF_LINES,
+	  .help = "one criterion a line: WORKLOAD@TARGET METRIC OP VALUE" },
+	{ NULL },
+};

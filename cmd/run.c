@@ -2,7 +2,7 @@
  * run.c - 'nasbench run': options, signals and output around the run
  * pipeline (run/runplan.c makes the plan, run/exec.c carries it out).
  *
- * The knobs (--size, --timeout, ...) are rows of core/knobs.c: their
+ * The knobs (--size, --timeout, ...) are knob rows (cmd/knobs.c): their
  * options and usage lines come from there; the options below are run's own.
  */
 #include "cmd.h"

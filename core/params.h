@@ -1,15 +1,13 @@
 /*
  * params.h - the knobs a workload runs with.
  *
- * Filled from [suite] and the command line (core/knobs.c has one row per
+ * Filled from [suite] and the command line (a knob row, core/knobs.h, per
  * knob); 0 (or -1) means "the workload's default".
  */
 #ifndef NB_PARAMS_H
 #define NB_PARAMS_H
 
 #include <stdint.h>
-
-#include "steady.h"
 
 struct nb_params {
 	uint64_t size;           /* bytes of the file or LUN window used */
@@ -38,7 +36,7 @@ struct nb_params {
 	char burst[48];          /* onoff: "ON/OFF" ("": the row's default) */
 	int loop;                /* the sweep's loop: -1 unset (open),
 				  * enum nb_loop */
-	/* [vm]: the VM profile (0 or -1: its row's default, core/knobs.c) */
+	/* [vm]: the VM profile (0 or -1: its row's default, workloads/vm.c) */
 	uint64_t vm_count;       /* --vms: a population of this many VMs,
 				  * each its own open-loop source */
 	uint32_t vm_bs;
@@ -46,9 +44,10 @@ struct nb_params {
 	int vm_random;           /* random %, 0..100 */
 	uint64_t vm_iops;        /* IOPS one VM does */
 	int vm_sync;             /* every write durable (ESXi over NFS) */
-	/* steady state (docs/steady-state.md): kind NB_SS_OFF is off */
-	struct nb_steady_crit steady;
-	/* the defaults of these are their knob rows' (core/knobs.c), filled
+	/* steady state (docs/steady-state.md): the criterion, "" none
+	 * (core/steady.h parses it) */
+	char steady[32];
+	/* the defaults of these are their knob rows' (core/knobs.h), filled
 	 * in when the run is planned (run/runplan.c) */
 	uint64_t round_us;       /* a round's length */
 	uint32_t steady_window;  /* rounds judged together */

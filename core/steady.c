@@ -76,6 +76,13 @@ int nb_steady_parse(const char *crit, struct nb_steady_crit *out)
 	return 0;
 }
 
+int nb_steady_check(const char *crit)
+{
+	struct nb_steady_crit c;
+
+	return nb_steady_parse(crit, &c);
+}
+
 const char *nb_steady_name(const struct nb_steady_crit *c, char *buf,
 			   size_t len)
 {

@@ -66,6 +66,8 @@ extern const char nb_steady_help[];
  * optional, the limit in (0, 100]).  0, or -EINVAL with the detail set:
  * "unknown steady-state criterion 'x': one of snia[:bw|:iops], bw:P%, ...". */
 int nb_steady_parse(const char *crit, struct nb_steady_crit *out);
+/* nb_steady_parse() as a check of a knob's value: 0 or -EINVAL. */
+int nb_steady_check(const char *crit);
 
 /* The canonical spelling of C ("snia:bw", "iops:20%"). */
 const char *nb_steady_name(const struct nb_steady_crit *c, char *buf,

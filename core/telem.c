@@ -5,6 +5,8 @@
 #include "err.h"
 #include "fsutil.h"
 #include "spawn.h"
+#include "config.h"
+#include "knobs.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -323,3 +325,42 @@ void nb_telem_vdevs(struct nb_telem *tm)
 	free(out);
 	vdevs_of_path(tm);
 }
+
+/* the telemetry's rows: [box] monitor, monitor-interval,
+ * monitor-identity, monitor-known-hosts (core/knobs.h). */
+/* The monitor's URL: local, auto, off, or an ssh:// URL nasbench can use. */
+static int monitor_check(const char *v)
+{
+	if (!strcmp(v, "auto") || !strcmp(v, "off") || !strcmp(v, "none"))
+		return 0;
+	return nb_telem_check(v);
+}
+
+const struct nb_knob nb_telem_knobs[] = {
+	{ .section = "box", .name = "monitor", .type = NB_KT_STR,
+	  NB_CFG(monitor.url), .def = "auto", .check = monitor_check,
+	  .help = "what the box did during the run (docs/telemetry.md): local "
+	  "(this machine is the box), ssh://[user@]host[:port] (OpenSSH, keys "
+	  "or an agent only), auto (local for a local path target, else "
+	  "none) or off",
+	  .opt = "monitor", .metavar = "WHERE", .flags = NB_KF_NOLABEL,
+	},
+	{ .section = "box", .name = "monitor-interval", .type = NB_KT_DURATION,
+	  NB_CFG(monitor.interval_us), .min = 100000, .max = 60000000, .def = "1s",
+	  .help = "the box's telemetry: time between samples",
+	  .opt = "monitor-interval", .metavar = "TIME", .flags = NB_KF_NOLABEL,
+	},
+	{ .section = "box", .name = "monitor-identity", .type = NB_KT_STR,
+	  NB_CFG(monitor.identity),
+	  .help = "ssh monitor: the private key file (else the agent's and "
+	  "ssh's own)",
+	  .flags = NB_KF_NOLABEL,
+	},
+	{ .section = "box", .name = "monitor-known-hosts", .type = NB_KT_STR,
+	  NB_CFG(monitor.known_hosts),
+	  .help = "ssh monitor: the known_hosts file that holds the box's host "
+	  "key (else ssh's own)",
+	  .flags = NB_KF_NOLABEL,
+	},
+	{ NULL },
+};

@@ -4,6 +4,8 @@
 #include "history.h"
 #include "../core/err.h"
 #include "../core/result.h"
+#include "../core/config.h"
+#include "../core/knobs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -708,3 +710,13 @@ int nb_history_record(const json_t *doc, const char *path, int quiet,
 	nb_history_close(h);
 	return 0;
 }
+
+/* the history's row: [box] history (core/knobs.h). */
+const struct nb_knob nb_history_knobs[] = {
+	{ .section = "box", .name = "history", .type = NB_KT_BOOL, NB_CFG(history),
+	  .help = "record every run in the results history ($NASBENCH_DB, else "
+	  "~/.local/share/nasbench/history.db; as run --history)",
+	  .flags = NB_KF_NOLABEL,
+	},
+	{ NULL },
+};

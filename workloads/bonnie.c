@@ -47,6 +47,7 @@
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/units.h"
+#include "../core/knobs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -674,4 +675,14 @@ const struct nb_workload nb_wl_bonnie = {
 	.run = bonnie_run,
 	.plan_bytes = bonnie_plan_bytes,
 	.estimate = bonnie_estimate,
+};
+
+/* bonnie's rows: [suite] files, fast (core/knobs.h). */
+const struct nb_knob nb_bonnie_knobs[] = {
+	{ .section = "suite", .name = "files", .type = NB_KT_UINT, NB_PRM(files),
+	  .min = 1, .max = 10000000,
+	  .help = "bonnie: files to create, stat and delete (default 16384)" },
+	{ .section = "suite", .name = "fast", .type = NB_KT_BOOL, NB_PRM(fast),
+	  .help = "bonnie: skip the per-character phases, like bonnie++ -f (default no)" },
+	{ NULL },
 };

@@ -179,11 +179,11 @@ int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 				  "%llu asked for", c->t->cfg->name,
 				  (unsigned long long)c->t->capacity,
 				  (unsigned long long)s->size), -ENOSPC;
-	if (c->p->steady.kind && (nb_wl_fio_wanted(c) || nb_wl_sweep_wanted(c->p)))
+	if (c->p->steady[0] && (nb_wl_fio_wanted(c) || nb_wl_sweep_wanted(c->p)))
 		return nb_err(-EINVAL, "--steady-state runs on nasbench's own "
 			      "engine at one depth: leave out engine = fio, "
 			      "--clients, --cross-check and --sweep");
-	if (c->p->steady.kind)
+	if (c->p->steady[0])
 		return nb_wl_steady_run(c, s);
 	if (nb_wl_sweep_wanted(c->p))
 		return nb_wl_sweep_run(c, s, io_once, vm, vm_iops);

@@ -19,6 +19,7 @@
 #include "../core/progress.h"
 #include "../core/result.h"
 #include "../core/stats.h"
+#include "../core/knobs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -355,3 +356,13 @@ int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 		       ? -EINVAL : 0;
 	return nb_fio_check_scheme(t->name, t->u.scheme, "engine = fio");
 }
+
+/* the cross-check's row: [suite] cross-check (core/knobs.h). */
+const struct nb_knob nb_wl_fio_knobs[] = {
+	{ .section = "suite", .name = "cross-check", .type = NB_KT_BOOL,
+	  NB_PRM(cross_check),
+	  .help = "run I/O workloads with nasbench and fio, flag >10% differences",
+	  .opt = "cross-check", .flags = NB_KF_NOARG,
+	},
+	{ NULL },
+};

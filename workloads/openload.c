@@ -255,3 +255,30 @@ void nb_open_spec_json(json_t *spec, const struct nb_iospec *s)
 	json_object_set_new(spec, "sources", json_integer(s->sources ? s->sources : 1));
 	json_object_set_new(spec, "loop", json_string("open"));
 }
+
+/* the open loop's rows: [suite] rate, arrival, burst (core/knobs.h). */
+const struct nb_knob nb_wl_open_knobs[] = {
+	{ .section = "suite", .name = "rate", .type = NB_KT_STR, NB_PRM(rate),
+	  .check = nb_load_rate_check,
+	  .help = "open loop: issue the I/O workloads' I/Os on a schedule at "
+	  "this rate, I/Os per second (500) or a throughput (20MB/s), each "
+	  "timed from when it was due, for step-time unless a runtime is given "
+	  "(docs/capacity.md); without it the loop is closed (iodepth I/Os "
+	  "kept in flight)",
+	  .opt = "rate", .metavar = "RATE",
+	},
+	{ .section = "suite", .name = "arrival", .type = NB_KT_CHOICE,
+	  NB_PRM(arrival), .choices = "poisson|uniform|onoff", .def = "poisson",
+	  .help = "open loop: the arrival process: poisson (independent "
+	  "users), uniform (one I/O every 1/rate), onoff (bursts and pauses, "
+	  "[suite] burst)",
+	  .opt = "arrival", .metavar = "PROCESS",
+	},
+	{ .section = "suite", .name = "burst", .type = NB_KT_STR, NB_PRM(burst),
+	  .def = "100ms/400ms", .check = nb_burst_check,
+	  .help = "arrival onoff: the mean burst and pause lengths, ON/OFF (the "
+	  "rate inside a burst is rate x (ON + OFF) / ON)",
+	  .opt = "burst", .metavar = "ON/OFF",
+	},
+	{ NULL },
+};

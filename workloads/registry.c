@@ -83,9 +83,7 @@ const struct nb_suite nb_suites[] = {
 	    .sweep = -1, .arrival = -1, .loop = -1, .vm_read = -1,
 	    .vm_random = -1, .vm_sync = -1,
 	    .trim = -1, .trim_optional = -1, .precondition = 1,
-	    .steady = { .kind = NB_SS_SNIA, .metric = NB_SS_BW,
-			.range_pct = NB_STEADY_SNIA_RANGE,
-			.slope_pct = NB_STEADY_SNIA_SLOPE } } },
+	    .steady = "snia" } },
 	{ NULL, NULL, NULL, 0, NB_PARAMS_INIT },
 };
 

@@ -27,6 +27,7 @@
 #include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/units.h"
+#include "../core/knobs.h"
 
 #include <errno.h>
 #include <lzma.h>
@@ -371,4 +372,11 @@ const struct nb_workload nb_wl_xz = {
 	.plan_bytes = nb_wl_size,
 	.default_size = XZ_DEFAULT_INPUT,
 	.estimate = xz_estimate,
+};
+
+/* xz's row: [suite] preset (core/knobs.h). */
+const struct nb_knob nb_xz_knobs[] = {
+	{ .section = "suite", .name = "preset", .type = NB_KT_UINT, NB_PRM(preset),
+	  .max = 9, .help = "xz preset (default 6)" },
+	{ NULL },
 };

@@ -12,6 +12,7 @@
 #include "../../core/config.h"
 #include "../../core/err.h"
 #include "../../core/knobs.h"
+#include "../../core/steady.h"
 #include "files.h"
 
 static char path[64];
@@ -168,10 +169,11 @@ static void defaults(void **state)
 	struct nb_target_cfg t;
 	struct nb_params p;
 	char help[512];
+	const struct nb_knob *k;
 	struct nb_config *c;
 
 	(void)state;
-	for (const struct nb_knob *k = nb_knobs; k->name; k++) {
+	nb_knob_foreach(k) {
 		void *base = k->base == NB_KB_TARGET ? (void *)&t :
 			     k->base == NB_KB_PARAMS ? (void *)&p : (void *)&scratch;
 
@@ -199,14 +201,17 @@ static void defaults(void **state)
  * of a refusal (docs/steady-state.md). */
 static void steady_knobs(void **state)
 {
+	struct nb_steady_crit crit;
 	struct nb_config *c;
 
 	(void)state;
 	c = load("[suite]\nsteady-state = iops:20%\nround = 2s\ntrim = each\n"
 		 "[target a]\nurl = /dev/null\nspan = 80%\n"
 		 "[target b]\nurl = /dev/null\nspan = 200G\n", 0);
-	assert_int_equal(c->suite.p.steady.kind, NB_SS_DEV);
-	assert_true(c->suite.p.steady.dev_pct == 20);
+	assert_string_equal(c->suite.p.steady, "iops:20%");
+	assert_int_equal(nb_steady_parse(c->suite.p.steady, &crit), 0);
+	assert_int_equal(crit.kind, NB_SS_DEV);
+	assert_true(crit.dev_pct == 20);
 	assert_int_equal(c->suite.p.round_us, 2000000);
 	assert_int_equal(c->suite.p.trim, NB_TRIM_EACH);
 	assert_true(c->targets[0].span.pct == 80 && !c->targets[0].span.bytes);
