@@ -5,7 +5,7 @@
  *             docs/capture.md).
  *
  * The box is this machine or one reached over SSH, through the
- * telemetry's source (core/telem.h: the one multiplexed connection, keys
+ * telemetry's source (telemetry/telem.h: the one multiplexed connection, keys
  * or an agent only).  A loop on the box prints its counters every
  * interval; each of its answers is timed (the box's uptime on Linux, this
  * machine's clock otherwise), and the counters' differences are spread

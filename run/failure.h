@@ -14,7 +14,7 @@
  *   (both)      the disk failed and replaced again, the rebuild timed idle
  *
  * The pool's health and the rebuild's progress are read through the
- * run's telemetry source ('zpool status', /proc/mdstat; core/telem.h)
+ * run's telemetry source ('zpool status', /proc/mdstat; telemetry/telem.h)
  * every monitor interval for the whole walk.  Nothing is failed unless
  * the box file names both commands, the run says --fail-disks, the box
  * can be read and its pool is healthy: otherwise the run stops before a

@@ -1,6 +1,6 @@
 /*
  * telem.h - the box's telemetry during 'nasbench run': one source for the
- *           run (core/telem.h), a network baseline per target
+ *           run (telemetry/telem.h), a network baseline per target
  *           (workloads/netbase.h), and each iteration's series, summary
  *           and verdicts into the result.
  *

@@ -5,7 +5,7 @@
  */
 #include "telem.h"
 #include "telem_rt.h"
-#include "fsutil.h"
+#include "../core/fsutil.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,11 +5,11 @@
  *               (ControlMaster) that every sample rides on.
  */
 #include "telem_rt.h"
-#include "clock.h"
-#include "err.h"
-#include "grow.h"
-#include "fsutil.h"
-#include "spawn.h"
+#include "../core/clock.h"
+#include "../core/err.h"
+#include "../core/grow.h"
+#include "../core/fsutil.h"
+#include "../core/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

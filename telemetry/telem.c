@@ -1,12 +1,12 @@
 /* telem.c - the sampler: a thread that reads the box's counters. */
 #include "telem.h"
 #include "telem_rt.h"
-#include "clock.h"
-#include "err.h"
-#include "fsutil.h"
-#include "spawn.h"
-#include "config.h"
-#include "knobs.h"
+#include "../core/clock.h"
+#include "../core/err.h"
+#include "../core/fsutil.h"
+#include "../core/spawn.h"
+#include "../core/config.h"
+#include "../core/knobs.h"
 
 #include <errno.h>
 #include <pthread.h>

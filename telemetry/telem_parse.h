@@ -3,7 +3,7 @@
  *                 kernel and tools print (Linux and FreeBSD).
  *
  * Pure functions: a text in, counters out.  No file is opened and no
- * program run here (core/telem.c samples; these read what it got), so
+ * program run here (telemetry/telem.c samples; these read what it got), so
  * each parser is tested on recorded outputs (tests/golden/telemetry/).
  *
  * Every parser fills what it finds and leaves the rest as it was; it

@@ -1,8 +1,8 @@
 /* telem_local.c - this machine's counters. */
 #include "telem_rt.h"
-#include "err.h"
-#include "fsutil.h"
-#include "spawn.h"
+#include "../core/err.h"
+#include "../core/fsutil.h"
+#include "../core/spawn.h"
 
 #include <errno.h>
 #include <stdio.h>

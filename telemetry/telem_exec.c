@@ -4,8 +4,8 @@
  * connection of the source (telem.h).
  */
 #include "telem_rt.h"
-#include "err.h"
-#include "spawn.h"
+#include "../core/err.h"
+#include "../core/spawn.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,10 +5,10 @@
  * for the length of a failure walk (docs/failure.md).
  */
 #include "telem_rt.h"
-#include "clock.h"
-#include "err.h"
-#include "grow.h"
-#include "spawn.h"
+#include "../core/clock.h"
+#include "../core/err.h"
+#include "../core/grow.h"
+#include "../core/spawn.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,6 +1,6 @@
 /* telem_verdict.c - verdicts about a figure from the box's telemetry. */
 #include "telem_verdict.h"
-#include "units.h"
+#include "../core/units.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* telem_series.c - snapshots into the iteration's series and summary. */
 #include "telem_rt.h"
-#include "err.h"
+#include "../core/err.h"
 
 #include <errno.h>
 #include <math.h>
