@@ -22,7 +22,7 @@ struct nb_params {
 	uint64_t ram;            /* the box's RAM, bytes, 0 unknown */
 	int fast;                /* bonnie: skip per-char phases (-f), -1 default (no) */
 	int cross_check;         /* I/O workloads with both engines (fio) */
-	/* the load sweep ([capacity], docs/capacity.md; core/sweep.h) */
+	/* the load sweep ([capacity], docs/capacity.md; capacity/sweep.h) */
 	int sweep;               /* -1 unset: swept when steps are given */
 	char steps[128];         /* "" or "auto": 1, 2, 4 ... 256; "1,2,4", "1..64" */
 	char slo[128];           /* latency objective ("": the row's default) */

@@ -12,7 +12,7 @@
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
-#include "../core/sweep_open.h"
+#include "../capacity/sweep_open.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * io_sweep.c - an I/O workload as a load sweep (--sweep, [capacity];
- *           docs/capacity.md; the arithmetic is core/sweep.c).
+ *           docs/capacity.md; the arithmetic is capacity/sweep.c).
  *
  * One iteration is one sweep: the workload runs at each step's
  * outstanding I/O for step-time, through whatever carries a single run
@@ -16,7 +16,7 @@
 #include "../core/err.h"
 #include "../core/hook.h"
 #include "../core/knobs.h"
-#include "../core/sweep.h"
+#include "../capacity/sweep.h"
 
 #include <errno.h>
 #include <math.h>

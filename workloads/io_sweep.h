@@ -27,7 +27,7 @@
 #define NB_IO_SWEEP_H
 
 #include "io_fio.h"
-#include "../core/sweep.h"
+#include "../capacity/sweep.h"
 
 /* Whether P asks for a sweep (sweep = a list, auto or yes). */
 int nb_wl_sweep_wanted(const struct nb_params *p);

@@ -19,7 +19,7 @@
 #include "../../core/err.h"
 #include "../../core/hist.h"
 #include "../../core/result.h"
-#include "../../core/sweep_open.h"
+#include "../../capacity/sweep_open.h"
 #include "../../run/exec.h"
 #include "../../workloads/openload.h"
 

@@ -1,8 +1,8 @@
 #include "sweep.h"
-#include "err.h"
-#include "units.h"
-#include "knobs.h"
 #include "sweep_open.h"
+#include "../core/err.h"
+#include "../core/knobs.h"
+#include "../core/units.h"
 
 #include <errno.h>
 #include <math.h>

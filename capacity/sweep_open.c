@@ -1,6 +1,6 @@
 #include "sweep_open.h"
-#include "err.h"
-#include "hist.h"
+#include "../core/err.h"
+#include "../core/hist.h"
 
 #include <errno.h>
 #include <math.h>
