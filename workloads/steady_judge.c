@@ -1,6 +1,6 @@
-/* steady.c - steady-state criteria on a window of rounds (see steady.h). */
-#include "steady.h"
-#include "err.h"
+/* steady_judge.c - steady-state criteria on a window of rounds. */
+#include "steady_judge.h"
+#include "../core/err.h"
 
 #include <errno.h>
 #include <math.h>

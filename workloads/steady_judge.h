@@ -1,5 +1,5 @@
 /*
- * steady.h - has a series of rounds settled?  (steady-state detection)
+ * steady_judge.h - has a series of rounds settled?  (steady-state detection)
  *
  * A workload run for steady state is cut into rounds of a fixed length;
  * after each round the last N rounds (the window; SNIA's is 5) are judged
@@ -20,8 +20,8 @@
  * JSON.  The workloads run the rounds (workloads/steady.c), the result
  * records them (docs/steady-state.md, /work/wt/SHAPES.md).
  */
-#ifndef NB_STEADY_H
-#define NB_STEADY_H
+#ifndef NB_STEADY_JUDGE_H
+#define NB_STEADY_JUDGE_H
 
 #include <stddef.h>
 #include <stdint.h>
