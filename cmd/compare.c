@@ -7,7 +7,7 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
-#include "../compare/bands.h"
+#include "../decision/bands_compare.h"
 #include "../compare/compare.h"
 #include "../compare/gate.h"
 #include "../history/history.h"
@@ -375,7 +375,7 @@ int cmd_compare(int argc, char **argv)
 judged:
 	doc = nb_compare_doc(comps, &gate, &o.co);
 	if (gate.bands.on || gate.bands.nrules)
-		nb_compare_bands(doc, &gate.bands);
+		nb_bands_compare(doc, &gate.bands);
 	nb_gate_warn_unused(&gate);
 	if (emit(&o, doc)) {
 		json_decref(doc);

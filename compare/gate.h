@@ -20,7 +20,7 @@
  *   primary     = lat_p99_us  ;   its verdict's metric (default: MB/s for
  *                             ;   sequential, IOPS for random workloads)
  *   lat_p99_us  = 30%         ;   one metric (wins over everything)
- *   bands       = 5%,1.5x     ;   its viability bands (core/bands.h)
+ *   bands       = 5%,1.5x     ;   its viability bands (decision/bands.h)
  *
  *   [bands]                   ; viability bands (compare --bands wins)
  *   default     = 10%,2x      ;   every judged figure
@@ -35,7 +35,7 @@
 
 #include <stdio.h>
 
-#include "../core/bands.h"
+#include "../decision/bands.h"
 
 #define NB_GATE_OFF (-1.0)
 #define NB_GATE_MAX_RULES 256

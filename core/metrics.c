@@ -2,6 +2,7 @@
 #include "err.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -263,4 +264,19 @@ void nb_metric_sort(const char **names, size_t n)
 			names[j] = names[j - 1];
 		names[j] = x;
 	}
+}
+
+void nb_metric_shown(double m, char *out, size_t len)
+{
+	if (fabs(m) >= 1000 || m == 0)
+		snprintf(out, len, "%.0f", m);
+	else if (fabs(m) >= 10)
+		snprintf(out, len, "%.1f", m);
+	else
+		snprintf(out, len, "%.3g", m);
+}
+
+void nb_metric_fig(double v, const char *metric, char *out, size_t len)
+{
+	nb_metric_shown(v * nb_metric_find(metric)->show_scale, out, len);
 }

@@ -11,7 +11,7 @@
  * 'disks' label of a platform) and are left out.
  */
 #include "grid.h"
-#include "../formats/summary.h"
+#include "../decision/summary.h"
 #include "../formats/text.h"
 #include "../core/err.h"
 #include "../core/metrics.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "../core/bands.h"
+#include "../decision/bands.h"
 
 #define NB_REPORT_MAXV 65536     /* pooled iterations per configuration */
 #define NB_REPORT_MAX_CHARTS 12  /* a report's charts: families, not workloads */

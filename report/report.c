@@ -4,7 +4,7 @@
  * iterations of one configuration and workload.
  */
 #include "model.h"
-#include "../formats/summary.h"
+#include "../decision/summary.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
@@ -299,7 +299,7 @@ void nb_report_fmt(char *buf, size_t len, const double *v, size_t n,
 		return;
 	}
 	nb_stats_summary(v, n, &s);
-	nb_summary_shown(s.median * d->show_scale, buf, len);
+	nb_metric_shown(s.median * d->show_scale, buf, len);
 	if (n > 1 && s.median != 0)
 		snprintf(buf + strlen(buf), len - strlen(buf), " ±%.0f%%",
 			 100 * s.stddev / fabs(s.median));

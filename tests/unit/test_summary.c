@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../formats/summary.h"
+#include "../../decision/summary.h"
 
 /* A result: LABELS (JSON text), the entries (JSON text of "results"). */
 static json_t *doc(const char *labels, const char *results)

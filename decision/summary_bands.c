@@ -1,12 +1,12 @@
 /*
  * summary_bands.c - the viability bands in a report's summary: each
  * result after the first against the first, workload by workload, on the
- * figures compare judges (core/bands.h: the headline figure and the
+ * figures compare judges (decision/bands.h: the headline figure and the
  * throughput of each phase).
  */
 #include "summary.h"
 #include "summary_int.h"
-#include "../core/bands.h"
+#include "bands.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
@@ -47,8 +47,8 @@ static enum nb_band judge_entry(json_t *lines, const json_t *base,
 
 		if (!nb_bands_judged(k, primary) || v == NB_BAND_NONE)
 			continue;
-		nb_summary_fig(a, k, fa, sizeof(fa));
-		nb_summary_fig(n, k, fn, sizeof(fn));
+		nb_metric_fig(a, k, fa, sizeof(fa));
+		nb_metric_fig(n, k, fn, sizeof(fn));
 		nb_summary_add(lines, "band", v == NB_BAND_NOT_VIABLE ? "fail" :
 			       v == NB_BAND_DECIDE ? "warn" : "ok", "bands %s, %s: %s on "
 			       "%s, %s %s -> %s (%.2fx the time): %s", b->text, who,

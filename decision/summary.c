@@ -6,7 +6,7 @@
  */
 #include "summary.h"
 #include "summary_int.h"
-#include "../core/bands.h"
+#include "bands.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
@@ -171,21 +171,7 @@ static void find_dims(struct nb_sctx *s)
 		add_dim(s, "target");
 }
 
-void nb_summary_shown(double m, char *out, size_t len)
-{
-	if (fabs(m) >= 1000 || m == 0)
-		snprintf(out, len, "%.0f", m);
-	else if (fabs(m) >= 10)
-		snprintf(out, len, "%.1f", m);
-	else
-		snprintf(out, len, "%.3g", m);
-}
-
 /* "72.0", "3155", "0.569": a figure as the grid shows it. */
-void nb_summary_fig(double v, const char *metric, char *out, size_t len)
-{
-	nb_summary_shown(v * nb_metric_find(metric)->show_scale, out, len);
-}
 
 #define RANKMAX 8                /* values ranked in one comparison */
 
@@ -437,8 +423,8 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 		same += (size_t)c[i].same;
 		wins += !c[i].same && !strcmp(c[i].win, c[ref].win);
 	}
-	nb_summary_fig(c[0].wv, metric, a, sizeof(a));
-	nb_summary_fig(c[0].rv, metric, b, sizeof(b));
+	nb_metric_fig(c[0].wv, metric, a, sizeof(a));
+	nb_metric_fig(c[0].rv, metric, b, sizeof(b));
 	if (same == nc) {
 		char within[64];
 
@@ -527,8 +513,8 @@ static void change_text(struct nb_sctx *s, const char *wl, const json_t *e0,
 		}
 		if (!n[0] || !n[1] || !(m[0] != 0))
 			continue;
-		nb_summary_fig(m[0], metric, a, sizeof(a));
-		nb_summary_fig(m[1], metric, b, sizeof(b));
+		nb_metric_fig(m[0], metric, a, sizeof(a));
+		nb_metric_fig(m[1], metric, b, sizeof(b));
 		nb_bands_fmt_time(nb_bands_time(m[0], m[1], d->better), t, sizeof(t));
 		nb_summary_add(s->lines, "change", "info", "%s (%s)%s%s: %s -> %s: %s -> "
 			       "%s %s (%+.1f%%%s%s)", nb_summary_family(e0), wl,

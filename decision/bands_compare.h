@@ -1,5 +1,5 @@
 /*
- * bands.h - the viability bands (core/bands.h) on a comparison:
+ * bands_compare.h - the viability bands (bands.h) on a comparison:
  * 'nasbench compare --bands 10%,2x' or a gate file's [bands].
  *
  * On the document of nb_compare_doc(), each judged row (a workload's
@@ -15,16 +15,16 @@
  * A row whose settings differ or whose figure is missing gets no band:
  * compare's own verdict (changed-settings, missing) stands for it.
  */
-#ifndef NB_COMPARE_BANDS_H
-#define NB_COMPARE_BANDS_H
+#ifndef NB_DECISION_BANDS_COMPARE_H
+#define NB_DECISION_BANDS_COMPARE_H
 
 #include <jansson.h>
 
-#include "../core/bands.h"
+#include "bands.h"
 
 /* Add the band verdicts under SET to DOC; the overall verdict
  * (NB_BAND_NONE when nothing was judged). */
-enum nb_band nb_compare_bands(json_t *doc, struct nb_bands_set *set);
+enum nb_band nb_bands_compare(json_t *doc, struct nb_bands_set *set);
 
 /* The enum of a verdict word ("decide"), NB_BAND_NONE for others. */
 enum nb_band nb_bands_from_word(const char *w);

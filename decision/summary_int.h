@@ -1,10 +1,10 @@
 /*
  * summary_int.h - what summary.c and summary_out.c share: the items (one
  * workload entry of one result) and the questions they vary in.  Not for
- * use outside formats/summary*.c: summary.h is the interface.
+ * use outside decision/summary*.c: summary.h is the interface.
  */
-#ifndef NB_FORMATS_SUMMARY_INT_H
-#define NB_FORMATS_SUMMARY_INT_H
+#ifndef NB_DECISION_SUMMARY_INT_H
+#define NB_DECISION_SUMMARY_INT_H
 
 #include <jansson.h>
 #include <stddef.h>
@@ -29,8 +29,6 @@ struct nb_sctx {
 /* The value of question DIM ("target", "file", a label) for IT. */
 void nb_summary_dimval(const struct nb_sitem *it, const char *dim, char *out,
 		       size_t len);
-/* A figure of METRIC as the grid shows it ("72.0", "3155"). */
-void nb_summary_fig(double v, const char *metric, char *out, size_t len);
 /* The winner and change lines. */
 void nb_summary_winners(struct nb_sctx *s);
 

@@ -5,8 +5,8 @@
  */
 #include "summary.h"
 #include "summary_int.h"
-#include "failure.h"
-#include "escape.h"
+#include "../formats/failure.h"
+#include "../formats/escape.h"
 #include "../core/result.h"
 
 #include <math.h>

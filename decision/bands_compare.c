@@ -1,4 +1,4 @@
-/* compare_bands.c - the viability bands on a comparison. */
+/* bands_compare.c - the viability bands on a comparison. */
 #include "bands.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
@@ -81,7 +81,7 @@ static enum nb_band band_comparison(json_t *c, struct nb_bands_set *set)
 	return worst;
 }
 
-enum nb_band nb_compare_bands(json_t *doc, struct nb_bands_set *set)
+enum nb_band nb_bands_compare(json_t *doc, struct nb_bands_set *set)
 {
 	enum nb_band worst = NB_BAND_NONE;
 	json_t *c;

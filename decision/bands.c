@@ -1,7 +1,7 @@
 /* bands.c - the viability bands (viable / decide / not viable). */
 #include "bands.h"
-#include "err.h"
-#include "metrics.h"
+#include "../core/err.h"
+#include "../core/metrics.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -6,7 +6,7 @@
  *   winner   which value of a label that differs between the results
  *            (layout, slog, sync, platform, ...) or which target (NFS vs
  *            iSCSI) wins each workload, and by how much: the time factor
- *            of the runner-up (core/bands.h), the two medians; over
+ *            of the runner-up (decision/bands.h), the two medians; over
  *            several comparisons (the other labels held equal) the range
  *   change   two results and nothing else differs: before -> after
  *   accept   a result's acceptance verdict, the failing criteria named
@@ -18,8 +18,8 @@
  * Each line is { "kind": K, "level": "info"|"ok"|"warn"|"fail",
  * "text": T }, in that order of kinds.
  */
-#ifndef NB_FORMATS_SUMMARY_H
-#define NB_FORMATS_SUMMARY_H
+#ifndef NB_DECISION_SUMMARY_H
+#define NB_DECISION_SUMMARY_H
 
 #include <jansson.h>
 #include <stdio.h>
@@ -44,9 +44,6 @@ void nb_summary_add(json_t *lines, const char *kind, const char *level,
  * of pattern rand is random), else its first figure in display order.
  * Thread-local storage for the last; "" when it has none. */
 const char *nb_summary_primary(const json_t *e);
-/* M, already in its display unit, as the grid shows it: "3155", "72.0",
- * "0.569" (whole from 1000, one decimal from 10, else 3 digits). */
-void nb_summary_shown(double m, char *out, size_t len);
 
 /* Plain words for what entry E measures: "sync writes", "sequential
  * reads", "random writes", "sync write latency", or the workload name. */
