@@ -1,7 +1,7 @@
 /*
  * capture.h - the load of a box you have, measured: its devices' (a VM's
  *             volume each), its NFS server's and its pools' I/O over a
- *             period, into a load file for the replay (core/loadfile.h,
+ *             period, into a load file for the replay (loadfile/loadfile.h,
  *             docs/capture.md).
  *
  * The box is this machine or one reached over SSH, through the
@@ -19,8 +19,8 @@
 #ifndef NB_CAPTURE_H
 #define NB_CAPTURE_H
 
-#include "../core/growth.h"
-#include "../core/loadfile.h"
+#include "../loadfile/growth.h"
+#include "../loadfile/loadfile.h"
 
 #include <signal.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /* loadfile.c - the load file read: sections, keys, checks (loadfile.h). */
 #include "loadfile.h"
-#include "err.h"
-#include "fsutil.h"
-#include "knobs.h"
-#include "suggest.h"
-#include "units.h"
+#include "../core/err.h"
+#include "../core/fsutil.h"
+#include "../core/knobs.h"
+#include "../core/suggest.h"
+#include "../core/units.h"
 
 #include <ctype.h>
 #include <errno.h>

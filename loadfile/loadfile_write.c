@@ -1,9 +1,9 @@
 /* loadfile_write.c - the load file written: every figure with what it is
  * and the period it covers (loadfile.h, docs/capture.md). */
 #include "loadfile.h"
-#include "atomic_file.h"
-#include "err.h"
-#include "units.h"
+#include "../core/atomic_file.h"
+#include "../core/err.h"
+#include "../core/units.h"
 
 #include <errno.h>
 #include <math.h>

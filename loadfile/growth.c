@@ -1,6 +1,6 @@
 /* growth.c - a load's growth rate, and the years a box holds under it. */
 #include "growth.h"
-#include "err.h"
+#include "../core/err.h"
 
 #include <ctype.h>
 #include <errno.h>
