@@ -80,7 +80,7 @@ const struct nb_metric nb_metrics[] = {
 	{ "blocks_checked", "checked", "blocks", NB_NEITHER, 1, "integrity: blocks read back and checked" },
 	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
 	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
-	/* the open loop (core/engine_open.c, docs/capacity.md) */
+	/* the open loop (engine/engine_open.c, docs/capacity.md) */
 	{ "rate_iops", "rate", "ops/s", NB_NEITHER, 1, "open loop: the rate asked for" },
 	{ "offered_iops", "offered", "ops/s", NB_NEITHER, 1, "open loop: arrivals per second the schedule made (its last 4/5)" },
 	{ "achieved_iops", "achieved", "ops/s", NB_HIGHER, 1, "open loop: completions per second over the same window" },

@@ -1,5 +1,5 @@
 /*
- * job.h - fio job files: nasbench's I/O spec (core/engine.h) as the job
+ * job.h - fio job files: nasbench's I/O spec (engine/engine.h) as the job
  *         fio runs.
  *
  * fio is nasbench's second engine (engine = fio, --cross-check) and its
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/engine.h"
+#include "../engine/engine.h"
 
 /* What one fio job does. */
 struct nb_fio_job {

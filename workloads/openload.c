@@ -26,7 +26,7 @@ void nb_iospec_load(struct nb_iospec *s, const struct nb_params *p)
 	double iops = 0, bps = 0;
 
 	nb_iospec_arrivals(s, p);
-	if (!p->rate[0] || nb_load_rate_parse(p->rate, &iops, &bps))
+	if (!p->rate[0] || nb_arrival_rate_parse(p->rate, &iops, &bps))
 		return;
 	s->rate = iops > 0 ? iops : bps / s->bs;
 	if (!p->iodepth)
@@ -259,7 +259,7 @@ void nb_open_spec_json(json_t *spec, const struct nb_iospec *s)
 /* the open loop's rows: [suite] rate, arrival, burst (core/knobs.h). */
 const struct nb_knob nb_wl_open_knobs[] = {
 	{ .section = "suite", .name = "rate", .type = NB_KT_STR, NB_PRM(rate),
-	  .check = nb_load_rate_check,
+	  .check = nb_arrival_rate_check,
 	  .help = "open loop: issue the I/O workloads' I/Os on a schedule at "
 	  "this rate, I/Os per second (500) or a throughput (20MB/s), each "
 	  "timed from when it was due, for step-time unless a runtime is given "

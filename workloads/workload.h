@@ -14,7 +14,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "../core/engine.h"
+#include "../engine/engine.h"
 #include "../core/params.h"
 #include "../core/progress.h"
 #include "../runners/runner.h"

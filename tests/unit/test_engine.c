@@ -14,7 +14,7 @@
 
 #include "../../core/clock.h"
 #include "../../core/datagen.h"
-#include "../../core/engine.h"
+#include "../../engine/engine.h"
 #include "../../core/err.h"
 #include "../../runners/runner.h"
 

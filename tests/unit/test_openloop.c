@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "mem_runner.h"
-#include "../../core/arrival.h"
-#include "../../core/engine.h"
+#include "../../engine/arrival.h"
+#include "../../engine/engine.h"
 #include "../../core/err.h"
 #include "../../core/hist.h"
 #include "../../core/result.h"
@@ -87,19 +87,19 @@ static void rate_and_burst_parse(void **state)
 	uint64_t on, off;
 
 	(void)state;
-	assert_int_equal(nb_load_rate_parse("500", &iops, &bps), 0);
+	assert_int_equal(nb_arrival_rate_parse("500", &iops, &bps), 0);
 	assert_true(iops == 500 && bps == 0);
-	assert_int_equal(nb_load_rate_parse("2.5iops", &iops, &bps), 0);
+	assert_int_equal(nb_arrival_rate_parse("2.5iops", &iops, &bps), 0);
 	assert_true(iops == 2.5);
-	assert_int_equal(nb_load_rate_parse("20MB/s", &iops, &bps), 0);
+	assert_int_equal(nb_arrival_rate_parse("20MB/s", &iops, &bps), 0);
 	assert_true(iops == 0 && bps == 20e6);
-	assert_int_equal(nb_load_rate_parse("1MiB/s", &iops, &bps), 0);
+	assert_int_equal(nb_arrival_rate_parse("1MiB/s", &iops, &bps), 0);
 	assert_true(bps == 1048576);
 	for (const char *const *s = (const char *const[]){ "0", "-5", "fast",
 			"20MB", "20XB/s", "/s", "", NULL }; *s; s++) {
-		assert_int_equal(nb_load_rate_parse(*s, &iops, &bps), -EINVAL);
+		assert_int_equal(nb_arrival_rate_parse(*s, &iops, &bps), -EINVAL);
 	}
-	assert_int_equal(nb_load_rate_parse("0", &iops, &bps), -EINVAL);
+	assert_int_equal(nb_arrival_rate_parse("0", &iops, &bps), -EINVAL);
 	assert_string_equal(nb_err_last(), "invalid rate '0': give I/Os per "
 			    "second (500, 500iops) or a throughput (20MB/s, "
 			    "20MiB/s), above 0");

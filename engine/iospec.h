@@ -1,31 +1,22 @@
 /*
- * engine.h - one generic I/O engine for every runner.
+ * iospec.h - what the engine is told and what it returns: the I/O spec
+ *            (pattern, direction, block size, queue depth, how much or how
+ *            long, durability, the open loop's rate and sources), the
+ *            hooks a workload lends it, and a run's figures.
  *
- * An I/O spec says what to do (pattern, direction, block size, queue depth,
- * how much or how long, write durability); the engine keeps QD I/Os in
- * flight on a target through submit/reap - one completion taken at a time,
- * its slot refilled before the next, as fio's defaults - timing each one
- * into a latency histogram.  Runners never see the spec; workloads never
- * see the queue.
- *
- * With a rate the loop is open (core/engine_open.c, docs/capacity.md): I/O
- * is issued when an arrival process says it is due, from one or more
- * sources, whether or not the box has answered the I/O before it; QD is
- * then only the most in flight, and an arrival that finds every slot busy
- * waits in a queue of the client's, counted.  Each I/O is timed from its
- * intended issue time (the response a VM feels) and from its submission
- * (the service time, as in the closed loop).
+ * engine.h runs a spec; the closed loop (engine.c) and the open loop
+ * (engine_open.c) read these.
  */
-#ifndef NB_ENGINE_H
-#define NB_ENGINE_H
+#ifndef NB_IOSPEC_H
+#define NB_IOSPEC_H
 
 #include <signal.h>
 #include <stdint.h>
 
 #include "arrival.h"
-#include "hist.h"
-#include "progress.h"
-#include "target.h"
+#include "../core/hist.h"
+#include "../core/progress.h"
+#include "../core/target.h"
 
 enum nb_pattern { NB_PAT_SEQ = 0, NB_PAT_RAND = 1 };
 enum nb_rw { NB_RW_READ = 0, NB_RW_WRITE = 1, NB_RW_MIX = 2 };
@@ -148,17 +139,5 @@ static inline int nb_iospec_open(const struct nb_iospec *s)
 {
 	return s->rate > 0;
 }
-
-/* Check a spec against a target (alignment, sizes); 0 or -EINVAL. */
-int nb_engine_check(const struct nb_target *t, const struct nb_iospec *s);
-
-/* Run SPEC on file F of target T.  0, or -errno (target lost, I/O error,
- * short transfer) with the detail set; R holds what finished either way. */
-int nb_engine_run(struct nb_target *t, struct nb_file *f,
-		  const struct nb_iospec *s, const struct nb_engine_hooks *hooks,
-		  struct nb_io_result *r);
-
-/* Aligned buffer for I/O (O_DIRECT wants 4 KiB); free with free(). */
-void *nb_io_alloc(size_t len);
 
 #endif

@@ -25,9 +25,9 @@
  * left then is abandoned, counted.
  */
 #include "engine_rt.h"
-#include "clock.h"
-#include "err.h"
-#include "hook.h"
+#include "../core/clock.h"
+#include "../core/err.h"
+#include "../core/hook.h"
 
 #include <errno.h>
 #include <stdio.h>

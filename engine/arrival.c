@@ -1,6 +1,6 @@
 #include "arrival.h"
-#include "err.h"
-#include "units.h"
+#include "../core/err.h"
+#include "../core/units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -143,7 +143,7 @@ static int parse_bps(const char *s, size_t n, double *bps)
 	return 0;
 }
 
-int nb_load_rate_parse(const char *s, double *iops, double *bps)
+int nb_arrival_rate_parse(const char *s, double *iops, double *bps)
 {
 	const char *slash = strstr(s, "/s");
 	char *end;
@@ -168,11 +168,11 @@ bad:
 		      "500iops) or a throughput (20MB/s, 20MiB/s), above 0", s);
 }
 
-int nb_load_rate_check(const char *s)
+int nb_arrival_rate_check(const char *s)
 {
 	double iops, bps;
 
-	return nb_load_rate_parse(s, &iops, &bps);
+	return nb_arrival_rate_parse(s, &iops, &bps);
 }
 
 int nb_burst_parse(const char *s, uint64_t *on_us, uint64_t *off_us)

@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 
-#include "datagen.h"
+#include "../core/datagen.h"
 
 enum nb_arrival {
 	NB_ARR_POISSON = 0,
@@ -56,9 +56,9 @@ int nb_arrival_find(const char *name);
  * second) or a throughput "20MB/s", "20MiB/s", "1.5GB/s" (bytes per
  * second: the I/O's block size makes it IOPS).  One of *IOPS and *BPS is
  * set (> 0), the other 0.  0, or -EINVAL with the detail set. */
-int nb_load_rate_parse(const char *s, double *iops, double *bps);
-/* nb_load_rate_parse() as a knob's check. */
-int nb_load_rate_check(const char *s);
+int nb_arrival_rate_parse(const char *s, double *iops, double *bps);
+/* nb_arrival_rate_parse() as a knob's check. */
+int nb_arrival_rate_check(const char *s);
 /* ON/OFF lengths "100ms/400ms" (each a duration with its unit, > 0) into
  * microseconds.  0, or -EINVAL with the detail set. */
 int nb_burst_parse(const char *s, uint64_t *on_us, uint64_t *off_us);

@@ -5,7 +5,7 @@
 #ifndef NB_ENGINE_RT_H
 #define NB_ENGINE_RT_H
 
-#include "engine.h"
+#include "iospec.h"
 
 /* The bytes of each second of a run, handed to hooks->second. */
 struct nb_eng_secs {
