@@ -16,7 +16,7 @@
 #include "../accept/accept.h"
 #include "../history/history.h"
 #include "../formats/text.h"
-#include "../run/crash.h"
+#include "../workloads/crashrun.h"
 #include "../run/exec.h"
 #include "../workloads/io_fio.h"
 #include "../workloads/io_fio_clients.h"
@@ -94,7 +94,7 @@ struct opts {
 	struct nb_fio_clients clients;
 	json_t *box;
 	struct nb_accept acc;
-	struct nb_run_crash crash;
+	struct nb_crash_opts crash;
 	char workloads[1024];
 	char command[2048];
 };
@@ -164,7 +164,7 @@ static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 
 	if ((o->config && nb_config_load(&o->cfg, o->config)) ||
 	    nb_config_apply(&o->cfg, 0) ||
-	    nb_run_crash_setup(&o->crash, &o->cfg, o->workloads, o->targets,
+	    nb_crash_setup(&o->crash, &o->cfg, o->workloads, o->targets,
 			       &o->ntargets) ||
 	    (o->box_hw && nb_hw_load(o->box_hw, &o->box) &&
 	     nb_err_prefix("--box-hw")) ||
@@ -174,7 +174,7 @@ static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	    nb_config_apply(&o->cfg, 1) || nb_accept_check(&o->acc, &o->cfg))
 		return -EINVAL;
 	n = nb_accept_workloads(&o->acc, names, 64);
-	if (nb_run_crash_targets(&o->crash, &o->cfg, o->output, run_id) ||
+	if (nb_crash_targets(&o->crash, &o->cfg, o->output, run_id) ||
 	    nb_runplan_make(pl, &o->cfg, o->workloads, names, n) ||
 	    nb_config_check_targets(&o->cfg))
 		return -EINVAL;

@@ -1,6 +1,6 @@
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
-#include "crash.h"
+#include "../workloads/crashrun.h"
 #include "failure.h"
 #include "../core/clock.h"
 #include "../core/datagen.h"
@@ -363,7 +363,7 @@ int nb_exec_run(struct nb_exec *x)
 	for (int i = 0; i < x->cfg->ntargets && !*x->stop; i++)
 		run_target(x, &x->cfg->targets[i]);
 	nb_run_telem_close(&x->telem);
-	nb_run_crash_durability(x->doc);
+	nb_crash_durability(x->doc);
 	return x->exit_code;
 }
 

@@ -33,7 +33,7 @@
 #include "seed.h"
 #include "../core/err.h"
 #include "../core/hook.h"
-#include "../core/journal.h"
+#include "crashlog.h"
 #include "../core/knobs.h"
 
 #include <errno.h>

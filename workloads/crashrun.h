@@ -1,15 +1,16 @@
 /*
- * crash.h - what 'nasbench run' sets up for crashcheck (workloads/
- *           crashcheck.h): where its journal goes, and a run of --verify.
+ * crashrun.h - what 'nasbench run' sets up for crashcheck
+ *              (crashcheck.h): where its journal goes, and a run of
+ *              --verify.
  */
-#ifndef NB_RUN_CRASH_H
-#define NB_RUN_CRASH_H
+#ifndef NB_CRASHRUN_H
+#define NB_CRASHRUN_H
 
 #include <jansson.h>
 
 #include "../core/config.h"
 
-struct nb_run_crash {
+struct nb_crash_opts {
 	const char *verify;      /* --verify JOURNAL */
 	const char *journal;     /* --journal FILE */
 	char target[1200];       /* --verify without --target: the journal's */
@@ -26,7 +27,7 @@ struct nb_run_crash {
  * The target itself is matched against the journal once open
  * (nb_crash_journal_match), before anything is read.  0 or -EINVAL.
  */
-int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
+int nb_crash_setup(struct nb_crash_opts *r, struct nb_config *cfg,
 		       const char *workloads, char **targets, int *ntargets);
 
 /* Once the targets are chosen: the journal's path (--journal, else beside
@@ -36,7 +37,7 @@ int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
  * scratch directory of an earlier run (run_id: R->run_id, the caller's).
  * 0, or with --verify -EINVAL when the target's URL is not the journal's
  * (nothing is opened: the size is checked once it is). */
-int nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
+int nb_crash_targets(const struct nb_crash_opts *r, struct nb_config *cfg,
 			 const char *output, const char *run_id);
 
 /* Where syncprobe and crashcheck both ran on a target of result DOC, the
@@ -45,6 +46,6 @@ int nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
  * crash verdict's summary), crash_lost, crash_proven, agree } ] (agree: a
  * crash was observed or a write lost, and the probe called the sync writes
  * durable exactly when no crash lost a promised one). */
-void nb_run_crash_durability(json_t *doc);
+void nb_crash_durability(json_t *doc);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * journal.h - an append-only file of self-checking lines, each on stable
- *             storage before the append returns.
+ * crashlog.h - crashcheck's journal file: an append-only file of
+ *              self-checking lines, each on stable storage before the
+ *              append returns.
  *
  * The one writer of a file besides core/atomic_file.c, for what an atomic
  * rewrite cannot do: a record that must survive this client crashing the
@@ -12,8 +13,8 @@
  * or its check fails); an unsound line before the last is damage, not a
  * crash, and is refused.
  */
-#ifndef NB_JOURNAL_H
-#define NB_JOURNAL_H
+#ifndef NB_CRASHLOG_H
+#define NB_CRASHLOG_H
 
 #include <stddef.h>
 

@@ -1,15 +1,15 @@
-/* crash.c - crashcheck's journal path and the set-up of run --verify. */
-#include "crash.h"
+/* crashrun.c - crashcheck's journal path and the set-up of run --verify. */
+#include "crashrun.h"
 #include "../core/err.h"
 #include "../core/result.h"
 #include "../core/url.h"
-#include "../workloads/crashcheck.h"
+#include "crashcheck.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
+int nb_crash_setup(struct nb_crash_opts *r, struct nb_config *cfg,
 		       const char *workloads, char **targets, int *ntargets)
 {
 	struct nb_crash_journal j;
@@ -40,7 +40,7 @@ int nb_run_crash_setup(struct nb_run_crash *r, struct nb_config *cfg,
 	return rc;
 }
 
-int nb_run_crash_targets(const struct nb_run_crash *r, struct nb_config *cfg,
+int nb_crash_targets(const struct nb_crash_opts *r, struct nb_config *cfg,
 			 const char *output, const char *run_id)
 {
 	char url[1100];
@@ -82,7 +82,7 @@ static int probe_durable(const json_t *probe)
 	return d;
 }
 
-void nb_run_crash_durability(json_t *doc)
+void nb_crash_durability(json_t *doc)
 {
 	const json_t *results = json_object_get(doc, "results"), *crash;
 	json_t *all = json_array();

@@ -1,8 +1,8 @@
-/* journal.c - append-only, fsync'ed, self-checking lines (journal.h). */
-#include "journal.h"
-#include "datagen.h"
-#include "err.h"
-#include "fsutil.h"
+/* crashlog.c - append-only, fsync'ed, self-checking lines (crashlog.h). */
+#include "crashlog.h"
+#include "../core/datagen.h"
+#include "../core/err.h"
+#include "../core/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
