@@ -214,7 +214,8 @@ static int execute(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	struct nb_progress progress;
 	struct nb_exec x = { .pl = pl, .cfg = &o->cfg, .run_id = run_id,
 			     .stop = &nb_cmd_stop, .progress = &progress,
-			     .no_space_check = o->no_space_check };
+			     .no_space_check = o->no_space_check,
+			     .crash = &o->crash };
 	int accept_code, rc, interrupted;
 
 	if (!out && !o->json) {

@@ -65,10 +65,6 @@ struct nb_params {
 	uint64_t crash_time_us;  /* ... or after this long (0: no limit) */
 	char crash_cmd[1024];    /* [box] crash: the command that crashes the
 	                          * box ("": the user pulls the plug) */
-	char journal[1024];      /* where the journal goes / is read from */
-	int journal_each;        /* several targets: one journal each, the
-	                          * target's name before the extension */
-	int crash_verify;        /* only verify the journal (run --verify) */
 	/* [failure] rebuild: "" no failure walk; load, idle or both
 	 * (docs/failure.md, run/failure.c) */
 	char rebuild[16];

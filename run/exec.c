@@ -64,6 +64,7 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 		.metrics = json_object(), .extra = json_object(),
 		.entry = entry, .labels = json_object_get(x->doc, "labels"),
 		.phase = x->walk ? nb_state_name(x->state_idx) : NULL,
+		.crash = x->crash,
 		.box = x->telem.on ? x->telem.tm : NULL,
 	};
 	uint64_t cached = t->cached_opens, t0 = nb_now_ns();

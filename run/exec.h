@@ -21,6 +21,8 @@
 #include "telem.h"
 #include "../core/progress.h"
 
+struct nb_crash_opts;
+
 struct nb_exec {
 	struct nb_runplan *pl;           /* the run learns the box's RAM
 					  * into it from an ssh:// monitor */
@@ -40,6 +42,8 @@ struct nb_exec {
 	int state_idx;
 	uint64_t extra_space;            /* bytes a target needs beyond the
 					  * plan's (the walk's records) */
+	/* crashcheck's journal and run --verify (workloads/crashrun.h) */
+	const struct nb_crash_opts *crash;
 };
 
 /* Run every target of X.  Returns X->exit_code: NB_EXIT_OK, NB_EXIT_USAGE

@@ -32,7 +32,6 @@ int nb_crash_setup(struct nb_crash_opts *r, struct nb_config *cfg,
 		targets[(*ntargets)++] = r->target;
 	snprintf(r->run_id, sizeof(r->run_id), "%s", j.run_id);
 	snprintf(r->url, sizeof(r->url), "%s", j.url);
-	cfg->suite.p.crash_verify = 1;
 	cfg->suite.iterations = 1;
 	cfg->suite.suite[0] = '\0';
 	snprintf(cfg->suite.workloads, sizeof(cfg->suite.workloads), "crashcheck");
@@ -40,13 +39,11 @@ int nb_crash_setup(struct nb_crash_opts *r, struct nb_config *cfg,
 	return rc;
 }
 
-int nb_crash_targets(const struct nb_crash_opts *r, struct nb_config *cfg,
-			 const char *output, const char *run_id)
+int nb_crash_targets(struct nb_crash_opts *r, struct nb_config *cfg,
+		     const char *output, const char *run_id)
 {
-	char url[1100];
-
-	char *jp = cfg->suite.p.journal;
-	size_t n = output ? strlen(output) : 0, len = sizeof(cfg->suite.p.journal);
+	char url[1100], *jp = r->path;
+	size_t n = output ? strlen(output) : 0, len = sizeof(r->path);
 
 	if (r->verify || r->journal)
 		snprintf(jp, len, "%s", r->verify ? r->verify : r->journal);
@@ -55,7 +52,7 @@ int nb_crash_targets(const struct nb_crash_opts *r, struct nb_config *cfg,
 	else
 		snprintf(jp, len, "%.*s.journal", (int)(n > 5 && !strcmp(output + n - 5,
 			 ".json") ? n - 5 : n), output);
-	cfg->suite.p.journal_each = !r->verify && cfg->ntargets > 1;
+	r->each = !r->verify && cfg->ntargets > 1;
 	for (int i = 0; r->verify && i < cfg->ntargets; i++) {
 		struct nb_target_cfg *t = &cfg->targets[i];
 

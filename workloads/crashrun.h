@@ -16,6 +16,10 @@ struct nb_crash_opts {
 	char target[1200];       /* --verify without --target: the journal's */
 	char run_id[64];         /* --verify: the run that wrote the journal */
 	char url[1100];          /* --verify: its target's URL (redacted) */
+	/* nb_crash_targets(): where the journal goes, or is read from */
+	char path[1024];
+	int each;                /* several targets: one journal each, the
+	                          * target's name before the extension */
 };
 
 /*
@@ -37,7 +41,7 @@ int nb_crash_setup(struct nb_crash_opts *r, struct nb_config *cfg,
  * scratch directory of an earlier run (run_id: R->run_id, the caller's).
  * 0, or with --verify -EINVAL when the target's URL is not the journal's
  * (nothing is opened: the size is checked once it is). */
-int nb_crash_targets(const struct nb_crash_opts *r, struct nb_config *cfg,
+int nb_crash_targets(struct nb_crash_opts *r, struct nb_config *cfg,
 			 const char *output, const char *run_id);
 
 /* Where syncprobe and crashcheck both ran on a target of result DOC, the
