@@ -18,8 +18,8 @@
 #include "../formats/text.h"
 #include "../workloads/crashrun.h"
 #include "../run/exec.h"
-#include "../workloads/io_fio.h"
-#include "../workloads/io_fio_clients.h"
+#include "../workloads/fio_driver.h"
+#include "../workloads/fio_driver_clients.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -169,7 +169,7 @@ static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	    (o->box_hw && nb_hw_load(o->box_hw, &o->box) &&
 	     nb_err_prefix("--box-hw")) ||
 	    nb_accept_setup(&o->acc, &o->cfg, o->accept_file) ||
-	    nb_fio_clients_setup(&o->clients, &o->cfg, o->clients_file) ||
+	    nb_wl_fio_clients_setup(&o->clients, &o->cfg, o->clients_file) ||
 	    nb_config_select_targets(&o->cfg, o->targets, o->ntargets) ||
 	    nb_config_apply(&o->cfg, 1) || nb_accept_check(&o->acc, &o->cfg))
 		return -EINVAL;
@@ -180,7 +180,7 @@ static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 		return -EINVAL;
 	for (int i = 0; i < o->cfg.ntargets; i++) {
 		o->cfg.targets[i].run_id = o->crash.verify ? o->crash.run_id : run_id;
-		if (nb_fio_target_setup(&o->cfg.targets[i], NULL, NULL, &o->clients))
+		if (nb_wl_fio_target_setup(&o->cfg.targets[i], NULL, NULL, &o->clients))
 			return -EINVAL;
 	}
 	return 0;
@@ -233,7 +233,7 @@ static int execute(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	if (o->status_ns)
 		progress.every_ns = o->status_ns;
 	if (!o->quiet)
-		nb_fio_clients_print(tty, &o->clients);
+		nb_wl_fio_clients_print(tty, &o->clients);
 	nb_cmd_catch_signals();
 	nb_exec_run(&x);
 	interrupted = nb_cmd_stop; /* once: a late ^C is not exit 130 of a complete result */
@@ -286,7 +286,7 @@ int cmd_run(int argc, char **argv)
 		rc = nb_cmd_print_json(nb_runplan_json(&pl, &o->cfg));
 	} else if (o->dry_run) {
 		nb_runplan_print(stdout, &pl, &o->cfg);
-		nb_fio_clients_print(stdout, &o->clients);
+		nb_wl_fio_clients_print(stdout, &o->clients);
 		rc = NB_EXIT_OK;
 	} else {
 		rc = execute(o, &pl, run_id);

@@ -4,7 +4,7 @@
  *
  * fio is nasbench's second engine (engine = fio, --cross-check) and its
  * way to many clients (--clients, fio's client/server mode); the glue that
- * turns fio's output into a workload's figures is workloads/io_fio*.c.
+ * turns fio's output into a workload's figures is workloads/fio_driver*.c.
  *
  * Debian's fio 3.33 has no nfs or libiscsi engine: fio reaches local files
  * and block devices (and what is mounted on the client hosts) only.

@@ -8,7 +8,7 @@
  * NFS FILE_SYNC, iSCSI FUA), which is what ESXi does over NFS.
  */
 #include "workload.h"
-#include "io_fio.h"
+#include "fio_driver.h"
 #include "io_sweep.h"
 #include "openload.h"
 #include "../core/clock.h"
@@ -157,7 +157,7 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 }
 
 /* One run of S at its depth: engine = fio, --cross-check, --clients go
- * through workloads/io_fio.c. */
+ * through workloads/fio_driver.c. */
 static int io_once(struct nb_wl_ctx *c, const struct nb_iospec *s)
 {
 	int rc;

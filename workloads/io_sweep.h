@@ -26,7 +26,7 @@
 #ifndef NB_IO_SWEEP_H
 #define NB_IO_SWEEP_H
 
-#include "io_fio.h"
+#include "fio_driver.h"
 #include "../capacity/sweep.h"
 
 /* Whether P asks for a sweep (sweep = a list, auto or yes). */

@@ -1,10 +1,10 @@
 /*
- * io_fio_clients.h - the I/O workloads on the run's fio clients (fio's
- *                    client/server mode): the client list of a run, and
- *                    one spec run on every client at once.
+ * fio_driver_clients.h - the I/O workloads on the run's fio clients (fio's
+ *                        client/server mode): the client list of a run, and
+ *                        one spec run on every client at once.
  */
-#ifndef NB_IO_FIO_CLIENTS_H
-#define NB_IO_FIO_CLIENTS_H
+#ifndef NB_FIO_DRIVER_CLIENTS_H
+#define NB_FIO_DRIVER_CLIENTS_H
 
 #include <stdio.h>
 
@@ -18,11 +18,11 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s);
 
 /* The run's fio clients: FILE (--clients) when given, else the box file's
  * [clients] lines (errors name "BOX:LINE").  0 or -EINVAL. */
-int nb_fio_clients_setup(struct nb_fio_clients *cl,
-			 const struct nb_config *cfg, const char *file);
+int nb_wl_fio_clients_setup(struct nb_fio_clients *cl,
+			    const struct nb_config *cfg, const char *file);
 
 /* Print the command that starts 'fio --server' on each client host
  * (nothing without clients). */
-void nb_fio_clients_print(FILE *out, const struct nb_fio_clients *cl);
+void nb_wl_fio_clients_print(FILE *out, const struct nb_fio_clients *cl);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * io_fio_remote.h - engine = fio and --clients on nfs:// and iscsi://
- *                   targets, through fio's nfs (libnfs) and libiscsi
- *                   engines: no mount, no kernel initiator.
+ * fio_driver_remote.h - engine = fio and --clients on nfs:// and iscsi://
+ *                       targets, through fio's nfs (libnfs) and libiscsi
+ *                       engines: no mount, no kernel initiator.
  *
  * nasbench prepares the data (and passes the data-loss guard) through its
  * own runner, as for its own engine, in its scratch directory on the
@@ -16,14 +16,14 @@
  * SYNCHRONIZE CACHE (end_fsync=1) but no FUA: sync = always runs as sync
  * = end, with a warning.
  */
-#ifndef NB_IO_FIO_REMOTE_H
-#define NB_IO_FIO_REMOTE_H
+#ifndef NB_FIO_DRIVER_REMOTE_H
+#define NB_FIO_DRIVER_REMOTE_H
 
 #include "workload.h"
 #include "../fio/job.h"
 
 /* Where fio finds the data of an nfs:// or iscsi:// target. */
-struct nb_fio_where {
+struct nb_wl_fio_where {
 	const char *engine;      /* "nfs" or "libiscsi" */
 	char url[2100];          /* nfs: nfs_url=; iscsi: the LUN */
 	char path[1400];         /* nfs: filename= relative to the export */
@@ -40,12 +40,12 @@ int nb_wl_fio_is_remote(const struct nb_target *t);
  * W.  Warns (once per workload) where fio's engine cannot do the sync
  * mode S asks.  0 or -errno. */
 int nb_wl_fio_remote_prepare(struct nb_wl_ctx *c, const struct nb_iospec *s,
-			     struct nb_fio_where *w);
+			     struct nb_wl_fio_where *w);
 
 /* Point JOB at W for client CLIENT (1..n; 0 for fio on this machine): the
  * ioengine, filename=, nfs_url= or initiator=, the offset.  W must live
  * as long as JOB. */
-void nb_wl_fio_remote_job(struct nb_fio_where *w, int client,
+void nb_wl_fio_remote_job(struct nb_wl_fio_where *w, int client,
 			  struct nb_fio_job *job);
 
 #endif

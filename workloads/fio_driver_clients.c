@@ -1,15 +1,15 @@
 /*
- * io_fio_clients.c - the I/O workloads on many hosts at once, through
+ * fio_driver_clients.c - the I/O workloads on many hosts at once, through
  * fio's client/server mode (--clients, the box file's [clients]).
  *
  * Each host gets its own job file (a file of its own in the target
  * directory, unlink=1 so fio removes it) through 'fio --client', all at
  * once; the job files live in a temporary directory while fio runs.
  */
-#include "io_fio_clients.h"
-#include "io_fio_common.h"
-#include "io_fio_overlap.h"
-#include "io_fio_remote.h"
+#include "fio_driver_clients.h"
+#include "fio_driver_common.h"
+#include "fio_driver_overlap.h"
+#include "fio_driver_remote.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
@@ -87,7 +87,7 @@ struct crun {
 	int missing, got;             /* clients without and with figures */
 	char first_err[1600];         /* why the first one has none */
 	int remote;                   /* nfs://, iscsi://: fio's engines */
-	struct nb_fio_where w;        /* there: the file or LUN window */
+	struct nb_wl_fio_where w;        /* there: the file or LUN window */
 };
 
 static int crun_alloc(struct crun *r)
@@ -332,8 +332,8 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 
 /* ---- set-up ------------------------------------------------------------ */
 
-int nb_fio_clients_setup(struct nb_fio_clients *cl, const struct nb_config *cfg,
-			 const char *file)
+int nb_wl_fio_clients_setup(struct nb_fio_clients *cl,
+			    const struct nb_config *cfg, const char *file)
 {
 	char where[4200];
 
@@ -355,7 +355,7 @@ int nb_fio_clients_setup(struct nb_fio_clients *cl, const struct nb_config *cfg,
 	return 0;
 }
 
-void nb_fio_clients_print(FILE *out, const struct nb_fio_clients *cl)
+void nb_wl_fio_clients_print(FILE *out, const struct nb_fio_clients *cl)
 {
 	char name[300], cmd[400];
 

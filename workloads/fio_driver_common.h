@@ -1,10 +1,10 @@
 /*
- * io_fio_common.h - what io_fio.c (local runs, cross-check) and
- *               io_fio_clients.c (client/server runs) share
- *               (io_fio_common.c); not for other files.
+ * fio_driver_common.h - what fio_driver.c (local runs, cross-check) and
+ *                       fio_driver_clients.c (client/server runs) share
+ *                       (fio_driver_common.c); not for other files.
  */
-#ifndef NB_IO_FIO_COMMON_H
-#define NB_IO_FIO_COMMON_H
+#ifndef NB_FIO_DRIVER_COMMON_H
+#define NB_FIO_DRIVER_COMMON_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /*
- * io_fio_overlap.c - a --clients iteration's figures held against each
- *                    other (see io_fio_overlap.h).
+ * fio_driver_overlap.c - a --clients iteration's figures held against each
+ *                        other (see fio_driver_overlap.h).
  */
-#include "io_fio_overlap.h"
+#include "fio_driver_overlap.h"
 #include "../fio/overlap.h"
 
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 /*
- * io_fio.h - the I/O workloads through fio: engine = fio, --cross-check
- *            (both engines, the ratio) and --clients (fio client/server).
+ * fio_driver.h - the I/O workloads through fio: engine = fio, --cross-check
+ *                (both engines, the ratio) and --clients (fio client/server).
  *
  * Iteration figures are the native engine's names (bw_bytes, iops,
  * lat_*_us, seconds), so compare/report treat both engines alike.  What
@@ -20,8 +20,8 @@
  *                { "client": "host:port", "error": "..." } ]
  *   "partial": true   when a client failed: the metrics are the others' sum
  */
-#ifndef NB_IO_FIO_H
-#define NB_IO_FIO_H
+#ifndef NB_FIO_DRIVER_H
+#define NB_FIO_DRIVER_H
 
 #include <stdio.h>
 
@@ -46,7 +46,7 @@ int nb_wl_fio_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 
 /* Apply --engine / --ioengine (NULL: keep the box file's) and the client
  * list to target T, and check that fio can serve it.  0 or -EINVAL. */
-int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
-			const char *ioengine, const struct nb_fio_clients *cl);
+int nb_wl_fio_target_setup(struct nb_target_cfg *t, const char *engine,
+			   const char *ioengine, const struct nb_fio_clients *cl);
 
 #endif

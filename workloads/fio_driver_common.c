@@ -1,8 +1,8 @@
 /*
- * io_fio_common.c - what the local and the client/server fio runs share
- * (io_fio_common.h).
+ * fio_driver_common.c - what the local and the client/server fio runs share
+ * (fio_driver_common.h).
  */
-#include "io_fio_common.h"
+#include "fio_driver_common.h"
 #include "../core/version.h"
 
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
- * io_fio_remote.c - fio's nfs and libiscsi engines for nfs:// and
- *                   iscsi:// targets (see io_fio_remote.h).
+ * fio_driver_remote.c - fio's nfs and libiscsi engines for nfs:// and
+ *                       iscsi:// targets (see fio_driver_remote.h).
  */
-#include "io_fio_remote.h"
+#include "fio_driver_remote.h"
 #include "../core/err.h"
 #include "../fio/engines.h"
 
@@ -18,7 +18,7 @@ int nb_wl_fio_is_remote(const struct nb_target *t)
 
 /* What fio's engine does with the sync mode S asks for: warnings. */
 static void sync_warnings(struct nb_wl_ctx *c, const struct nb_iospec *s,
-			  struct nb_fio_where *w)
+			  struct nb_wl_fio_where *w)
 {
 	w->durable = 1;
 	if (s->rw == NB_RW_READ)
@@ -36,7 +36,7 @@ static void sync_warnings(struct nb_wl_ctx *c, const struct nb_iospec *s,
 }
 
 int nb_wl_fio_remote_prepare(struct nb_wl_ctx *c, const struct nb_iospec *s,
-			     struct nb_fio_where *w)
+			     struct nb_wl_fio_where *w)
 {
 	struct nb_target *t = c->t;
 	struct nb_file *f;
@@ -57,7 +57,7 @@ int nb_wl_fio_remote_prepare(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	return 0;
 }
 
-void nb_wl_fio_remote_job(struct nb_fio_where *w, int client,
+void nb_wl_fio_remote_job(struct nb_wl_fio_where *w, int client,
 			  struct nb_fio_job *job)
 {
 	job->ioengine = w->engine;

@@ -1,7 +1,7 @@
 /*
- * io_fio_overlap.h - a --clients iteration's figures held against each
- *                    other: the clients' bytes against fio's aggregate,
- *                    and whether the clients ran at the same time.
+ * fio_driver_overlap.h - a --clients iteration's figures held against each
+ *                        other: the clients' bytes against fio's aggregate,
+ *                        and whether the clients ran at the same time.
  *
  * What it adds to the iteration (shape in /work/wt/SHAPES.md):
  *   "clients"[i]: "start_s", "end_s" (from the first client's start, by
@@ -14,8 +14,8 @@
  * (fio's aggregate is their bytes over the longest runtime, a load the
  * box never carried at once), or when the bytes do not add up.
  */
-#ifndef NB_IO_FIO_OVERLAP_H
-#define NB_IO_FIO_OVERLAP_H
+#ifndef NB_FIO_DRIVER_OVERLAP_H
+#define NB_FIO_DRIVER_OVERLAP_H
 
 #include <jansson.h>
 

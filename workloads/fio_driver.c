@@ -1,5 +1,5 @@
 /*
- * io_fio.c - the I/O workloads through fio (see io_fio.h).
+ * fio_driver.c - the I/O workloads through fio (see fio_driver.h).
  *
  * Local runs: the data file is prepared (and the data-loss guard passed)
  * through the posix runner exactly as for the native engine, in the same
@@ -8,12 +8,12 @@
  * (iteration "fio"."job"): the result is the one file users keep, and it
  * then reproduces the run on its own ('fio JOB' with the text saved).
  *
- * Client runs are io_fio_clients.c.
+ * Client runs are fio_driver_clients.c.
  */
-#include "io_fio.h"
-#include "io_fio_clients.h"
-#include "io_fio_common.h"
-#include "io_fio_remote.h"
+#include "fio_driver.h"
+#include "fio_driver_clients.h"
+#include "fio_driver_common.h"
+#include "fio_driver_remote.h"
 #include "../fio/engines.h"
 #include "../core/err.h"
 #include "../core/progress.h"
@@ -136,7 +136,7 @@ static int local_exec(struct nb_wl_ctx *c, const struct nb_iospec *s,
  * box itself (its writes' durability), else NULL. */
 static void local_record(struct nb_wl_ctx *c, const struct nb_iospec *s,
 			 const struct nb_fio_job *job, const char *text,
-			 const struct nb_fio_output *out, const struct nb_fio_where *w)
+			 const struct nb_fio_output *out, const struct nb_wl_fio_where *w)
 {
 	json_t *fj = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f}", "version",
 			       out->version, "ioengine", job->ioengine, "command",
@@ -160,7 +160,7 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 	struct nb_iospec s = *spec;
 	struct nb_fio_job job = { .ioengine = nb_wl_fio_ioengine(c->t) };
 	struct nb_fio_output *out = NULL;
-	struct nb_fio_where w;
+	struct nb_wl_fio_where w;
 	char path[PATH_MAX], comment[256];
 	char *text = NULL;
 	int remote = nb_wl_fio_is_remote(c->t);
@@ -319,8 +319,8 @@ int nb_wl_fio_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 
 /* ---- set-up ------------------------------------------------------------ */
 
-int nb_fio_target_setup(struct nb_target_cfg *t, const char *engine,
-			const char *ioengine, const struct nb_fio_clients *cl)
+int nb_wl_fio_target_setup(struct nb_target_cfg *t, const char *engine,
+			   const char *ioengine, const struct nb_fio_clients *cl)
 {
 	if (engine) {
 		if (strcmp(engine, "fio") && strcmp(engine, "native"))
