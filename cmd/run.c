@@ -199,7 +199,7 @@ static int output_result(struct opts *o, json_t *doc, const char *path)
 		puts(s);
 	free(s);
 	if (!o->quiet) {
-		nb_report_text(out, doc);
+		nb_text_result(out, doc);
 		if (path)
 			fprintf(out, "result: %s\n", path);
 	}

@@ -76,7 +76,7 @@ static void durability(FILE *out, const json_t *doc)
 			"they DISAGREE");
 }
 
-void nb_report_seed(FILE *out, const json_t *doc)
+void nb_text_seed(FILE *out, const json_t *doc)
 {
 	const json_t *wl;
 	size_t i;

@@ -81,7 +81,7 @@ static void pool(const struct grid *g, const char *const *dims, size_t nd,
 		if (strcmp(nb_jstr(e, "status"), "ok") ||
 		    !json_is_true(json_object_get(g->it[i].doc, "complete")))
 			c->incomplete = 1;
-		if (nb_report_steady_state(e) == 0)
+		if (nb_text_steady_state(e) == 0)
 			c->unsteady = 1;
 		c->n += (size_t)nb_result_values(e, m, r->v + c->n,
 						 (int)(NB_REPORT_MAXV - c->n));
