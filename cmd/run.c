@@ -235,7 +235,7 @@ static int execute(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	if (!o->quiet)
 		nb_wl_fio_clients_print(tty, &o->clients);
 	nb_cmd_catch_signals();
-	nb_exec_run(&x);
+	nb_run(&x);
 	interrupted = nb_cmd_stop; /* once: a late ^C is not exit 130 of a complete result */
 	nb_result_finish(x.doc, !interrupted);
 	accept_code = nb_accept_finish(&o->acc, x.doc,

@@ -20,7 +20,6 @@
 
 /* the walk's states, named once (core/result.h) */
 #define states nb_box_states
-_Static_assert(NB_STATE_N == NB_BOX_STATES, "the walk's states are the result's");
 
 const char *nb_state_name(int state)
 {
@@ -431,6 +430,7 @@ void nb_failure_walk(struct nb_exec *x)
 	f.events = json_object_get(f.obj, "events");
 	f.phases = json_object_get(f.obj, "phases");
 	x->walk = &f;
+	x->walk_iteration = nb_failure_iteration;
 	rc = nb_fb_open(&f);
 	json_object_set_new(f.obj, "pool", json_string(f.pool));
 	if (!rc)
@@ -443,6 +443,7 @@ void nb_failure_walk(struct nb_exec *x)
 	nb_fb_close(&f);
 	json_decref(f.obj);
 	x->walk = NULL;
+	x->walk_iteration = NULL;
 }
 
 void nb_failure_iteration(struct nb_failure *f, json_t *extra, uint64_t t0_ns)

@@ -371,7 +371,7 @@ static void two_steps_differ(const char *steps_key)
 	nb_progress_init(&progress, stderr, 1);
 	x.doc = nb_result_new("unit", "nasbench run");
 	nb_mem_faults.read_log = 1;
-	assert_int_equal(nb_exec_run(&x), NB_EXIT_OK);
+	assert_int_equal(nb_run(&x), NB_EXIT_OK);
 	sw = json_object_get(json_array_get(json_object_get(json_array_get(
 		json_object_get(x.doc, "results"), 0), "iterations"), 0), "sweep");
 	assert_true(json_array_size(json_object_get(sw, "steps")) >= 2);
