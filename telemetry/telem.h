@@ -55,7 +55,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "telem_parse.h"
+#include "telem_pool.h"
 
 struct nb_telem_cfg {
 	const char *monitor;     /* "local" or "ssh://[user@]host[:port]" */

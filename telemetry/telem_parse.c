@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define LINE_MAX_ 1024
-#define MAXTOK 48
+#define MAXTOK NB_TP_MAXTOK
 
 /* The next line of *P into BUF (cut to its size); 0 at the end. */
 static int next_line(const char **p, char *buf, size_t len)
@@ -527,124 +527,6 @@ int nb_tp_bsd_gstat(const char *text, struct nb_tp_disks *d)
 	return drop_partitions(d);
 }
 
-static int indent_of(const char *s)
-{
-	int i = 0;
-
-	while (s[i] == ' ')
-		i++;
-	return i;
-}
-
-static void zp_disk(struct nb_tp_vdev *v, const char *name)
-{
-	if (!strncmp(name, "/dev/", 5))
-		name += 5;
-	if (v->ndisks < NB_TP_VDEV_DISKS)
-		snprintf(v->disks[v->ndisks++], NB_TP_NAME, "%s", name);
-}
-
-struct zp_state {
-	char pool[NB_TP_NAME];
-	int special, base;       /* the pool line's indent */
-	int index;               /* of the pool's next top-level vdev */
-	int self;                /* CUR's one disk is itself (no child yet) */
-	struct nb_tp_vdev *cur;  /* the vdev whose disks follow */
-};
-
-static void zp_line(struct nb_tp_vdevs *v, struct zp_state *st, char *line)
-{
-	int ind = indent_of(line), n;
-	char *tok[MAXTOK];
-
-	n = split(line, tok);
-	if (!n || tok[0][0] == '-' || n < 7)
-		return;
-	if (ind == st->base) {
-		st->special = !strcmp(tok[0], "logs") || !strcmp(tok[0], "cache") ||
-			      !strcmp(tok[0], "spares") || !strcmp(tok[0], "special") ||
-			      !strcmp(tok[0], "dedup");
-		if (!st->special) {
-			snprintf(st->pool, sizeof(st->pool), "%s", tok[0]);
-			st->index = 0;
-		}
-		st->cur = NULL;
-	} else if (ind <= st->base + 2) {
-		struct nb_tp_vdev *x;
-
-		if (v->n >= NB_TP_MAXVDEV)
-			return;
-		x = &v->v[v->n++];
-		memset(x, 0, sizeof(*x));
-		snprintf(x->pool, sizeof(x->pool), "%s", st->pool);
-		/* zfs-fuse prints "mirror", "raidz1": named as zpool status
-		 * names them ("mirror-1"), so that two are told apart */
-		if (!strchr(tok[0], '-') && (!strncmp(tok[0], "mirror", 6) ||
-					     !strncmp(tok[0], "raidz", 5)))
-			snprintf(x->name, sizeof(x->name), "%s-%d", tok[0], st->index);
-		else
-			snprintf(x->name, sizeof(x->name), "%s", tok[0]);
-		if (!st->special)
-			st->index++;
-		x->special = st->special;
-		x->ops_read = suffixed(tok[3]);
-		x->ops_write = suffixed(tok[4]);
-		st->cur = x;
-		zp_disk(x, tok[0]);      /* a single disk is its own vdev */
-		st->self = 1;
-	} else if (st->cur) {
-		if (st->self) {
-			st->cur->ndisks = 0; /* it has children: not a disk */
-			st->self = 0;
-		}
-		zp_disk(st->cur, tok[0]);
-	}
-}
-
-int nb_tp_zpool_iostat(const char *text, struct nb_tp_vdevs *v)
-{
-	char line[LINE_MAX_];
-	struct zp_state st = { .base = 0 };
-
-	v->n = 0;
-	while (next_line(&text, line, sizeof(line))) {
-		if (strstr(line, "capacity") && strstr(line, "operations")) {
-			v->n = 0;           /* a new report: the last counts */
-			continue;
-		}
-		if (!strncmp(line + indent_of(line), "pool ", 5)) {
-			st.base = indent_of(line);
-			continue;
-		}
-		zp_line(v, &st, line);
-	}
-	return v->n;
-}
-
-int nb_tp_zfs_pool_of(const char *text, const char *path, char *pool,
-		      size_t len)
-{
-	char line[LINE_MAX_], *tok[MAXTOK];
-	size_t best = 0;
-
-	while (next_line(&text, line, sizeof(line))) {
-		size_t l;
-
-		/* NAME<tab>MOUNTPOINT; "-", "none", "legacy" are no place */
-		if (split(line, tok) != 2 || tok[1][0] != '/')
-			continue;
-		l = strlen(tok[1]);
-		while (l > 1 && tok[1][l - 1] == '/')
-			l--;
-		if (strncmp(path, tok[1], l) || (path[l] && path[l] != '/' && l > 1) ||
-		    l < best)
-			continue;
-		best = l;
-		snprintf(pool, len, "%.*s", (int)strcspn(tok[0], "/"), tok[0]);
-	}
-	return best > 0;
-}
-
 const struct nb_tp_disk *nb_tp_disk_find(const struct nb_tp_disks *d,
 					 const char *name)
 {
@@ -662,4 +544,9 @@ int nb_tp_line(const char **p, char *buf, size_t len)
 double nb_tp_size(const char *s)
 {
 	return suffixed(s);
+}
+
+int nb_tp_split(char *line, char **tok, int max)
+{
+	return split_max(line, tok, max);
 }

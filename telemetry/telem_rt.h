@@ -7,7 +7,7 @@
 #define NB_TELEM_RT_H
 
 #include "telem.h"
-#include "telem_parse.h"
+#include "telem_pool.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -6,7 +6,7 @@
  */
 #include "fuzz.h"
 
-#include "../../telemetry/telem_parse.h"
+#include "../../telemetry/telem_pool.h"
 #include "../../telemetry/telem_rt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

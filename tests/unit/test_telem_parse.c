@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "files.h"
-#include "../../telemetry/telem_parse.h"
+#include "../../telemetry/telem_pool.h"
 #include "../../telemetry/telem_rt.h"
 
 #define G "tests/golden/telemetry/"
