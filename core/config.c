@@ -358,6 +358,7 @@ int nb_config_add_target(struct nb_config *c, const char *spec)
 	const char *slash = strchr(spec, '/');
 	const char *url = spec;
 	char name[64];
+	const struct nb_knob *k;
 	struct nb_target_cfg *t;
 	struct nb_url u;
 
@@ -369,9 +370,16 @@ int nb_config_add_target(struct nb_config *c, const char *spec)
 	}
 	if (nb_url_parse(url, &u))
 		return nb_err_prefix("--target"), -EINVAL;
-	if (!nb_url_scheme_known(u.scheme))
-		return nb_err_set("--target: no runner for '%s://' URLs (see "
-				  "'nasbench list')", u.scheme), -EINVAL;
+	/* a runner for its scheme: the [target] url row's check (the
+	 * runners know their schemes) */
+	k = nb_knob_find("target", "url");
+	if (k && k->check && k->check(url)) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", nb_err_last());
+		return nb_err_set("--target: %s (see 'nasbench list')", why),
+		       -EINVAL;
+	}
 	if (!name[0]) {
 		/* a stable name, so results of two runs match up */
 		const char *base = !strcmp(u.scheme, "file") ? "local" : u.scheme;

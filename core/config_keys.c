@@ -2,7 +2,8 @@
  * config_keys.c - the box file's own keys (core/knobs.h): its sections
  * [box], [target NAME] and [suite], the labels of the configuration under
  * test, how a target is reached, and what to run.  The other keys are
- * their modules' (cmd/knobs.c lists them all).
+ * their modules' (cmd/knobs.c lists them all): [target] url is the
+ * runners' (runners/registry.c), which know the schemes.
  */
 #include "config.h"
 #include "knobs.h"
@@ -42,8 +43,6 @@ const struct nb_knob nb_config_keys[] = {
 	{ NB_LABEL("nic"), .help = "the box's network link, e.g. 1gbit" },
 	{ NB_LABEL("os"), .help = "the box's OS, e.g. FreeNAS 9.3" },
 	{ NB_LABEL("notes"), .help = "free text" },
-	{ .section = "target", .name = "url", .type = NB_KT_URL, NB_TGT(url),
-	  .help = "path, file:///path, nfs://host/export/dir or iscsi://host/iqn/lun" },
 	{ .section = "target", .name = "timeout", .type = NB_KT_DURATION,
 	  NB_TGT(timeout_us), .min = 1000, .max = 3600000000ULL, .def = "10s",
 	  .help = "give up on an unanswered request after this long",

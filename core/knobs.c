@@ -263,9 +263,6 @@ int nb_knob_parse(const struct nb_knob *k, void *base, const char *v)
 
 		if (nb_url_parse(v, &t->u))
 			return -EINVAL;
-		if (!nb_url_scheme_known(t->u.scheme))
-			return nb_err(-EINVAL, "no runner for '%s://' URLs",
-				      t->u.scheme);
 	}
 		/* fall through */
 	case NB_KT_STR:
