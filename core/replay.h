@@ -26,7 +26,8 @@
 #include "loadfile.h"
 
 #define NB_REPLAY_BUSY (-1)              /* the busiest-hour level */
-#define NB_REPLAY_SCALES 16              /* scales in a list */
+#define NB_REPLAY_SCALES 10              /* scales in a list (their rates fit
+					  * [capacity] rates) */
 #define NB_REPLAY_MAX_SCALE 10000.0
 #define NB_REPLAY_MIN_BLOCKS 64          /* a VM's region holds at least this
 					  * many of its largest requests */
