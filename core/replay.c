@@ -196,6 +196,16 @@ static int too_small(const struct nb_replay_pop *p, const char *name, int i,
 		      nb_fmt_size(size_needed(p), d, sizeof(d)));
 }
 
+/* Where the region at fraction CUM of the data set begins: the nearest
+ * block (regions of equal shares that divide the data set are equal). */
+static uint64_t at(const struct nb_replay_pop *p, double cum)
+{
+	uint64_t end = p->size / p->align * p->align;
+	uint64_t a = (uint64_t)llround(cum * (double)p->size / p->align) * p->align;
+
+	return a > end ? end : a;
+}
+
 /* The sources: the VMs that issue I/O, each over its region. */
 static int layout(struct nb_replay_pop *p, const struct nb_load *l,
 		  const char *name)
@@ -207,13 +217,13 @@ static int layout(struct nb_replay_pop *p, const struct nb_load *l,
 		const struct nb_replay_vm *v = &p->vms[i];
 
 		for (int j = 0; j < v->count; j++, cum += v->share) {
-			uint64_t a = (uint64_t)(cum * (double)p->size) / p->align * p->align;
-			uint64_t b = (uint64_t)((cum + v->share) * (double)p->size) /
-				     p->align * p->align;
+			uint64_t a = at(p, cum), b = at(p, cum + v->share);
 			struct nb_source *s = &p->src[k];
 
-			if (b > p->size)
-				b = p->size / p->align * p->align;
+			if (!j) {
+				p->vms[i].base = a;
+				p->vms[i].region = b - a;
+			}
 			if (!(v->iops > 0))
 				continue;
 			if (b < a + (uint64_t)NB_REPLAY_MIN_BLOCKS *
@@ -284,9 +294,6 @@ int nb_replay_population(const struct nb_load *l, const char *name, int level,
 			return rc;
 	}
 	shares(l, p->vms);
-	for (int i = 0; i < l->nvms; i++)
-		p->vms[i].region = (uint64_t)(p->vms[i].share * (double)size) /
-				   p->align * p->align;
 	rc = layout(p, l, name);
 	if (rc)
 		return rc;

@@ -26,7 +26,7 @@
 #include "loadfile.h"
 
 #define NB_REPLAY_BUSY (-1)              /* the busiest-hour level */
-#define NB_REPLAY_SCALES 10              /* scales in a list (their rates fit
+#define NB_REPLAY_SCALES 8               /* scales in a list (their rates fit
 					  * [capacity] rates) */
 #define NB_REPLAY_MAX_SCALE 10000.0
 #define NB_REPLAY_MIN_BLOCKS 64          /* a VM's region holds at least this
@@ -49,6 +49,7 @@ struct nb_replay_vm {
 	uint32_t bs, bs_write;   /* its read and write requests, rounded */
 	double share;            /* each VM's fraction of the data set */
 	uint64_t region;         /* each VM's bytes */
+	uint64_t base;           /* where its first VM's region begins */
 	int pattern, rand_pct;   /* as a source's */
 };
 

@@ -260,7 +260,7 @@ static void scale_rates(const struct nb_replay_run *r, struct nb_params *p)
 
 	snprintf(p->rates, sizeof(p->rates), "auto");
 	for (size_t i = 0; i < r->nscales && n < sizeof(p->rates); i++)
-		n += (size_t)snprintf(p->rates + n, sizeof(p->rates) - n, "%s%.6g",
+		n += (size_t)snprintf(p->rates + n, sizeof(p->rates) - n, "%s%.9g",
 				      i ? "," : "", r->scales[i] * r->pop.iops);
 }
 
@@ -276,7 +276,7 @@ static void steps_scaled(struct nb_replay_run *r, json_t *sw)
 		json_t *vms = nb_replay_per_vm(r, &r->pop, st);
 
 		json_object_set_new(st, "scale", json_real(scale));
-		if (vms && !r->today && fabs(scale - 1) < 1e-6) {
+		if (vms && !r->today && fabs(scale - 1) < NB_REPLAY_SAME) {
 			r->today = json_deep_copy(st);
 			json_object_set_new(r->today, "per_vm", vms);
 		} else {
@@ -332,7 +332,7 @@ static int replay_peak(struct nb_replay_run *r, int bucket)
 		nb_replay_pop_free(&pop);
 		return rc == -ENOMEM ? rc : 0;
 	}
-	snprintf(p.rates, sizeof(p.rates), "%.6g", pop.iops);
+	snprintf(p.rates, sizeof(p.rates), "%.9g", pop.iops);
 	p.sweep = 1;
 	pc.p = &p;
 	pc.metrics = json_object();

@@ -8,7 +8,8 @@
  *     "today_iops", "read_pct", "sequential_pct", "mean_bytes",
  *     "data_set_bytes", "captured_bytes",
  *     "vms": [ { "name", "count", "iops", "read_pct", "bs_read", "bs_write",
- *                "sequential_pct", "share_pct", "region_bytes" } ],
+ *                "sequential_pct", "share_pct", "region_bytes",
+ *                "region_base", "iops_peak" } ],
  *     "objective", "scales", "headroom", "found", "lower_bound",
  *     "interpolated", "text", "growth", "growth_from", "years",
  *     "today": { "scale", "slo_met", "valid", "resp_p99_us", ...,
@@ -30,6 +31,10 @@
 #include "../core/growth.h"
 #include "../core/loadfile.h"
 #include "../core/replay.h"
+
+/* Two scales this close are the same (the rates the sweep runs are
+ * written with 9 digits). */
+#define NB_REPLAY_SAME 1e-7
 
 struct nb_replay_run {
 	struct nb_wl_ctx *c;

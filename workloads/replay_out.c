@@ -87,13 +87,14 @@ static json_t *vms_json(const struct nb_replay_run *r)
 		const struct nb_replay_vm *p = &r->pop.vms[i];
 
 		json_array_append_new(a, json_pack(
-			"{s:s, s:i, s:f, s:f, s:f, s:f, s:i, s:i, s:f, s:f, s:I, s:f}",
+			"{s:s, s:i, s:f, s:f, s:f, s:f, s:i, s:i, s:f, s:f, s:I, s:I, s:f}",
 			"name", v->name, "count", v->count, "iops", p->iops,
 			"read_pct", p->read_pct, "bs_read", v->f.bs_read,
 			"bs_write", v->f.bs_write, "bs_read_replayed", (int)p->bs,
 			"bs_write_replayed", (int)p->bs_write,
 			"sequential_pct", v->sequential, "share_pct", 100 * p->share,
 			"region_bytes", (json_int_t)p->region,
+			"region_base", (json_int_t)p->base,
 			"iops_peak", v->f.iops_peak));
 	}
 	return a;
@@ -154,7 +155,8 @@ static void text(const struct nb_replay_run *r, const char *obj, double years,
 			     "%.0f IOPS at their busiest hour) at %s%s",
 			     r->lower_bound ? "at least " : "", r->headroom,
 			     r->pop.population, r->pop.iops, obj,
-			     r->headroom < 1 ? ": it does not hold today's load" : "");
+			     r->headroom < 1 - NB_REPLAY_SAME ?
+			     ": it does not hold today's load" : "");
 	if (n >= len)
 		return;
 	if (!r->growth_from)
@@ -242,6 +244,6 @@ void nb_replay_put(struct nb_replay_run *r)
 	nb_wl_metric(c, "headroom", r->headroom);
 	if (r->growth_from && isfinite(years) && years >= 0)
 		nb_wl_metric(c, "years", years);
-	if (r->found && r->headroom < 1)
+	if (r->found && r->headroom < 1 - NB_REPLAY_SAME)
 		nb_wl_warn(c, "replay: %s", t);
 }
