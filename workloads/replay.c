@@ -78,6 +78,9 @@ static int replay_check(const struct nb_params *p)
 	if (!rc && p->rate[0])
 		rc = nb_err(-EINVAL, "--rate sets one load; the replay offers the "
 			    "load file's, scaled (--scale): leave out --rate");
+	if (!rc && p->steady.kind)
+		rc = nb_err(-EINVAL, "--steady-state runs one depth in rounds; the "
+			    "replay runs the load file's VMs scaled: leave out one");
 	nb_replay_pop_free(&pop);
 	nb_load_free(&l);
 	return rc;
@@ -389,6 +392,11 @@ static int replay_run(struct nb_wl_ctx *c)
 {
 	struct nb_replay_run r = { .c = c, .path = c->p->replay_load };
 	int rc = load_read(c->p, &r.l), b;
+
+	if (!rc && nb_wl_fio_wanted(c))
+		rc = nb_err(-EINVAL, "fio has no sources of their own (populations "
+			    "of VMs): the replay runs on nasbench's own engine (leave "
+			    "out engine = fio, --clients and --cross-check for it)");
 
 	if (!rc)
 		rc = nb_replay_scales_parse(c->p->replay_scale[0] ?
