@@ -397,7 +397,6 @@ static int replay_run(struct nb_wl_ctx *c)
 		rc = nb_err(-EINVAL, "fio has no sources of their own (populations "
 			    "of VMs): the replay runs on nasbench's own engine (leave "
 			    "out engine = fio, --clients and --cross-check for it)");
-
 	if (!rc)
 		rc = nb_replay_scales_parse(c->p->replay_scale[0] ?
 					    c->p->replay_scale : "auto",

@@ -178,7 +178,7 @@ if mkdir "$CG" && MM=$(cat /sys/block/"${NEW#/dev/}"/dev) &&
 	echo "  open sweep: $CAP IOPS at mean <= 10 ms; replay: headroom $(J "$T/years.json" 'round(result(d, "replay")["iterations"][0]["metrics"]["headroom"], 3)') of $(J "$T/years.json" 'round(result(d, "replay")["iterations"][0]["replay"]["today_iops"], 1)') IOPS, $(J "$T/years.json" 'round(result(d, "replay")["iterations"][0]["metrics"]["years"], 2)') years at 4%/year"
 	assert_json "$T/years.json" "result(d, 'replay')['iterations'][0]['replay']['peak']['bucket'] >= 0 and len(result(d, 'replay')['iterations'][0]['replay']['peak']['per_vm']) == 3"
 
-	t_case "the report, the CSV and compare keep the headroom and the years"
+	t_case "the report, the CSV, compare and the history keep the headroom and the years"
 	run "$NB" report "$T/years.json" "$T/faithful.json" -o "$T/rep"
 	assert_rc 0
 	grep -q '^## Replay' "$T/rep/report.md" && grep -q 'The population replayed' "$T/rep/report.md" &&
@@ -186,12 +186,19 @@ if mkdir "$CG" && MM=$(cat /sys/block/"${NEW#/dev/}"/dev) &&
 		t_fail "the report lacks the Replay section or the captured load's chart: $(grep -A12 Replay "$T/rep/report.md")"
 	grep -q 'captured: all I/O' "$T/rep/replay_load.gp" && grep -q 'holds' "$T/rep/replay_load.gp" ||
 		t_fail "the load chart lacks the captured load or what the box holds"
+	python3 "$ROOT/tests/support/html_check.py" "$T/rep/report.html" >"$T/html.err" ||
+		t_fail "report.html: $(cat "$T/html.err")"
 	run "$NB" export --csv "$T/years.json"
 	assert_rc 0
 	head -1 <<<"$OUT" | grep -q ',headroom,years,' && head -1 <<<"$OUT" | grep -q ',scale' ||
 		t_fail "the CSV lacks headroom, years or the steps' scale: $(head -1 <<<"$OUT")"
 	run "$NB" compare "$T/faithful.json" "$T/years.json"
 	assert_out_re "local +replay +headroom "
+	run "$NB" history add --db "$T/h.db" "$T/years.json"
+	assert_rc 0
+	run "$NB" history show 1 --db "$T/h.db"
+	assert_rc 0
+	assert_out_re "^local replay: headroom (at least )?[0-9.]+x today's load"
 else
 	missing "a blkio throttle (root, cgroup v1 blkio)"
 fi
