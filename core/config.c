@@ -16,7 +16,7 @@
 static const char *const raw_sections[] = { "accept", "clients" };
 static const char *const known_sections[] = { "box", "target", "suite",
 					      "capacity", "vm", "failure",
-					      "accept", "clients" };
+					      "accept", "clients", "replay" };
 
 void nb_config_init(struct nb_config *c)
 {
@@ -213,13 +213,13 @@ static int check_header(struct nb_config *c, const char *path, int line,
 			  sizeof(known_sections) / sizeof(known_sections[0]));
 	if (!nb_knob_find(base, "url") && strcmp(base, "box") && strcmp(base, "suite") &&
 	    strcmp(base, "capacity") && strcmp(base, "vm") &&
-	    strcmp(base, "failure") &&
+	    strcmp(base, "failure") && strcmp(base, "replay") &&
 	    strcmp(base, "accept") && strcmp(base, "clients"))
 		return near ? nb_err_set("%s:%d: unknown section [%s]; did you mean "
 					 "[%s]?", path, line, base, near)
 			    : nb_err_set("%s:%d: unknown section [%s] (sections: box, "
 					 "target NAME, suite, capacity, vm, failure, "
-					 "accept, clients)",
+					 "replay, accept, clients)",
 					 path, line, base), -EINVAL;
 	if (!strcmp(base, "target")) {
 		if (!sp || !sp[1])
@@ -265,7 +265,7 @@ static int prepass(struct nb_config *c, const char *path, char *buf, char *out)
 {
 	struct seen seen[] = { { "box", 0 }, { "suite", 0 }, { "capacity", 0 },
 			       { "vm", 0 }, { "failure", 0 }, { "accept", 0 },
-			       { "clients", 0 },
+			       { "clients", 0 }, { "replay", 0 },
 			       { NULL, 0 } };
 	char section[64] = "";
 	int line = 0;

@@ -3,6 +3,8 @@
 #include "config.h"
 #include "steady.h"
 #include "err.h"
+#include "growth.h"
+#include "replay.h"
 #include "suggest.h"
 #include "sweep.h"
 #include "sweep_open.h"
@@ -418,6 +420,34 @@ const struct nb_knob nb_knobs[] = {
 	  .help = "checked records written to each target before the disk "
 	  "fails, read back degraded and after the rebuild",
 	  .opt = "records", .metavar = "SIZE",
+	},
+	/* a captured load replayed on this box (docs/replay.md) */
+	{ .section = "replay", .name = "load", .type = NB_KT_STR,
+	  PRM(replay_load),
+	  .help = "the replay workload's load file ('nasbench capture' wrote "
+	  "it, or you did): its VMs offered to the box as open-loop sources, "
+	  "scaled until the objective ([capacity] slo) breaks",
+	  .opt = "load", .metavar = "FILE",
+	},
+	{ .section = "replay", .name = "scale", .type = NB_KT_STR,
+	  PRM(replay_scale), .def = "auto", .check = nb_replay_scales_check,
+	  .help = "the replay's scales of the captured load: auto (today's load, "
+	  "then a bisection to where the objective breaks) or rising multiples "
+	  "1,1.25,1.5,2",
+	  .opt = "scale", .metavar = "LIST",
+	},
+	{ .section = "replay", .name = "growth", .type = NB_KT_STR,
+	  PRM(replay_growth), .check = nb_growth_check,
+	  .help = "the load's growth, for the years the replay's headroom holds: "
+	  "25%/year, or VMs a year 4vms/year (default: the load file's "
+	  "[population] growth)",
+	  .opt = "growth", .metavar = "RATE",
+	},
+	{ .section = "replay", .name = "peak", .type = NB_KT_BOOL,
+	  PRM(replay_peak), .def = "yes",
+	  .help = "replay also the capture's busiest bucket as it was, each VM "
+	  "at its rate of that minute",
+	  .opt = "peak", .metavar = "yes|no",
 	},
 	{ NULL },
 };

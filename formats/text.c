@@ -101,6 +101,7 @@ void nb_report_text(FILE *out, const json_t *doc)
 	}
 	nb_failure_print(out, doc);
 	nb_report_sweeps(out, doc);
+	nb_report_replays(out, doc);
 	nb_report_open(out, doc);
 	nb_report_steady(out, doc);
 	nb_report_seed(out, doc);
