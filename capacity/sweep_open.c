@@ -138,7 +138,7 @@ static int bisect(const struct nb_osweep *sw, double *rate)
 	if (sw->vm_iops > 0 && tol < sw->vm_iops)
 		tol = sw->vm_iops;
 	if (!sw->n) {
-		*rate = sw->max_rate / 2;
+		*rate = sw->first > 0 ? sw->first : sw->max_rate / 2;
 	} else if (sw->lo < 0) {
 		*rate = hi / 2;
 		if (*rate < sw->max_rate * NB_OSWEEP_MIN_FRAC)

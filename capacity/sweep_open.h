@@ -9,7 +9,7 @@
  * judges each step on the response time, from when each I/O was due:
  *  - first a short closed-loop probe finds the box's maximum rate X;
  *  - then a bisection between the highest rate that met the objective and
- *    the lowest that broke it, from X/2, until the bracket is narrower
+ *    the lowest that broke it, from X/2 (or a first rate given), until the bracket is narrower
  *    than NB_OSWEEP_TOL of X (one VM for populations), or the steps or
  *    the time run out;  an explicit list of rates runs as given instead;
  *  - a step meets the objective only when it achieved >= 98% of what it
@@ -46,6 +46,8 @@ struct nb_osweep {
 	struct nb_slo slo;
 	double max_rate;         /* the probe's maximum, I/Os per second */
 	double vm_iops;          /* > 0: steps are populations of VMs */
+	double first;            /* > 0: the bisection's first rate (a
+				  * replay's: today's load), else max / 2 */
 	unsigned max_steps;      /* 0: NB_SWEEP_MAX */
 	uint64_t max_us;         /* 0: no time limit */
 	double list[NB_OSWEEP_LIST];     /* explicit rates (nlist > 0) */

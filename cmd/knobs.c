@@ -5,7 +5,7 @@
  *
  * Each section's keys are shown in the order of the tables, and the
  * sections in the order of their section rows: [box], [target NAME] and
- * [suite] (core/config_keys.c), [capacity], [vm], [failure], then the
+ * [suite] (core/config_keys.c), [capacity], [vm], [failure], [replay], then the
  * sections kept as lines, [accept] and [clients].  A module with rows of
  * its own adds its table here.
  */
@@ -15,7 +15,7 @@
 extern const struct nb_knob nb_runner_knobs[], nb_config_keys[], nb_xz_knobs[],
 	nb_bonnie_knobs[], nb_wl_fio_knobs[], nb_wl_open_knobs[],
 	nb_wl_steady_knobs[], nb_wl_ssd_knobs[], nb_crash_knobs[],
-	nb_sweep_knobs[], nb_wl_vm_knobs[], nb_failure_knobs[],
+	nb_sweep_knobs[], nb_wl_vm_knobs[], nb_replay_knobs[], nb_failure_knobs[],
 	nb_history_knobs[], nb_telem_knobs[], nb_netbase_knobs[],
 	nb_accept_knobs[], nb_fio_clients_knobs[];
 
@@ -32,6 +32,7 @@ const struct nb_knob *const nb_cmd_knobs[] = {
 	nb_sweep_knobs,          /* [capacity] */
 	nb_wl_vm_knobs,          /* [vm] */
 	nb_failure_knobs,        /* [box] fail-disk ..., [failure] */
+	nb_replay_knobs,         /* [replay] */
 	nb_history_knobs,        /* [box] history */
 	nb_telem_knobs,          /* [box] monitor ... */
 	nb_netbase_knobs,        /* [box] netbase */

@@ -46,7 +46,7 @@ static const struct nb_opt run_opts[] = {
 	{ "set", 0, "KEY=VALUE", O_SET, "any [suite] key (see 'nasbench help "
 	  "config')" },
 	{ NULL, 0, "capacity", 0, NULL }, { NULL, 0, "vm", 0, NULL },
-	{ NULL, 0, "failure", 0, NULL },
+	{ NULL, 0, "failure", 0, NULL }, { NULL, 0, "replay", 0, NULL },
 	{ NULL, 0, NULL, 0, "Every target of the run:" },
 	{ NULL, 0, "target", 0, NULL },
 	{ "clients", 0, "FILE", O_CLIENTS, "run I/O workloads on these fio "

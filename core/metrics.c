@@ -235,6 +235,9 @@ const char *nb_metric_headline(int random,
 		"bw_bytes", "iops", "put_block_bw_bytes", "sync_iops", "seconds",
 	};
 
+	/* a replay's answer: the scale of the captured load it holds */
+	if (has(src, "headroom"))
+		return "headroom";
 	/* a sweep's answer: VMs at the objective, else its IOPS */
 	if (has(src, "vms"))
 		return "vms";

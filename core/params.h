@@ -68,6 +68,11 @@ struct nb_params {
 	/* [failure] rebuild: "" no failure walk; load, idle or both
 	 * (docs/failure.md, run/failure.c) */
 	char rebuild[16];
+	/* [replay]: a captured load on this box (docs/replay.md) */
+	char replay_load[1024];  /* the load file ("": none) */
+	char replay_scale[128];  /* "" or "auto": bisect; "1,1.25,1.5,2" */
+	char replay_growth[48];  /* "" the load file's; "25%/year", "4vms/year" */
+	int replay_peak;         /* -1 default (yes): the busiest bucket too */
 };
 
 enum nb_trim { NB_TRIM_NO = 0, NB_TRIM_BEFORE = 1, NB_TRIM_EACH = 2 };
@@ -82,7 +87,8 @@ enum nb_loop { NB_LOOP_OPEN = 0, NB_LOOP_CLOSED = 1, NB_LOOP_BOTH = 2 };
  * start from it: { NB_PARAMS_UNSET, .size = ... }. */
 #define NB_PARAMS_UNSET .direct = -1, .sync = -1, .verify = -1, .preset = -1, \
 			.fast = -1, .sweep = -1, .arrival = -1, .loop = -1, .vm_read = -1, .vm_random = -1, .vm_sync = -1, \
-			.precondition = -1, .trim = -1, .trim_optional = -1
+			.precondition = -1, .trim = -1, .trim_optional = -1, \
+			.replay_peak = -1
 
 #define NB_PARAMS_INIT { NB_PARAMS_UNSET }
 

@@ -52,7 +52,7 @@ struct osrc {
 	struct nb_rng rng;       /* offsets and the read/write mix */
 	uint64_t due;            /* its next arrival, ns from the start */
 	uint64_t base, blocks, next_off;
-	uint32_t bs;
+	uint32_t bs, bs_write;   /* its reads', its writes' */
 	int rw, read_pct, pattern, rand_pct;
 };
 
@@ -111,9 +111,13 @@ static int source_profile(const struct oloop *lp, uint32_t i,
 		*d = s->src[i];
 		if (!d->bs)
 			d->bs = s->bs;
-		if (d->bs > s->bs || !(d->rate > 0) || d->size < d->bs ||
+		if (!d->bs_write)
+			d->bs_write = d->bs;
+		if (d->bs > s->bs || d->bs_write > s->bs || !(d->rate > 0) ||
+		    d->size < d->bs || d->size / d->bs * d->bs < d->bs_write ||
 		    d->base + d->size > s->size ||
 		    (lp->t->block_size > 1 && (d->bs % lp->t->block_size ||
+					       d->bs_write % lp->t->block_size ||
 					       d->base % lp->t->block_size)))
 			return nb_err(-EINVAL, "target '%s': source %u's block size, "
 				      "rate or region does not fit the run (block "
@@ -131,7 +135,7 @@ static int source_profile(const struct oloop *lp, uint32_t i,
 	*d = (struct nb_source){ .rate = s->rate / lp->nsrc, .rw = s->rw,
 				 .read_pct = s->read_pct, .pattern = s->pattern,
 				 .rand_pct = s->rand_pct, .bs = s->bs,
-				 .base = (uint64_t)i * slice * s->bs,
+				 .bs_write = s->bs, .base = (uint64_t)i * slice * s->bs,
 				 .size = slice * s->bs };
 	return 0;
 }
@@ -158,6 +162,7 @@ static int source_init(struct oloop *lp, uint32_t i)
 	sc->due = nb_arrivals_next(&sc->arr);
 	sc->base = d.base;
 	sc->bs = d.bs;
+	sc->bs_write = d.bs_write;
 	sc->blocks = d.size / d.bs;
 	sc->rw = d.rw;
 	sc->read_pct = d.read_pct;
@@ -329,18 +334,21 @@ static void admit(struct oloop *lp, uint64_t rel)
 	}
 }
 
-static uint64_t source_offset(struct osrc *sc)
+/* The offset of the source's next I/O of LEN bytes: a random one is
+ * aligned to its own length (fio's blockalign), a sequential one follows
+ * the I/O before it, whatever that one's length. */
+static uint64_t source_offset(struct osrc *sc, uint32_t len)
 {
-	uint64_t off;
+	uint64_t span = sc->blocks * sc->bs, off;
 
 	if (sc->pattern == NB_PAT_RAND &&
 	    (sc->rand_pct <= 0 || sc->rand_pct >= 100 ||
 	     nb_rng_below(&sc->rng, 100) < (uint64_t)sc->rand_pct))
-		off = nb_rng_below(&sc->rng, sc->blocks) * sc->bs;
+		off = nb_rng_below(&sc->rng, span / len) * len;
 	else
-		off = sc->next_off;
-	sc->next_off = off + sc->bs;
-	if (sc->next_off + sc->bs > sc->blocks * sc->bs)
+		off = sc->next_off + len > span ? 0 : sc->next_off;
+	sc->next_off = off + len;
+	if (sc->next_off + sc->bs > span)
 		sc->next_off = 0;
 	return sc->base + off;
 }
@@ -364,8 +372,8 @@ static int issue(struct oloop *lp, struct oslot *sl, struct entry e)
 
 	io->file = lp->f;
 	io->op = source_op(sc);
-	io->off = source_offset(sc);
-	io->len = sc->bs;
+	io->len = io->op == NB_OP_WRITE ? sc->bs_write : sc->bs;
+	io->off = source_offset(sc, io->len);
 	io->fua = io->op == NB_OP_WRITE && lp->s->sync == NB_SYNC_ALWAYS;
 	io->nowait = 1;
 	io->result = 0;
@@ -391,6 +399,14 @@ static int issue(struct oloop *lp, struct oslot *sl, struct entry e)
 	nb_hist_add(&o->slat, io->t_submit - t0);
 	o->blocked += io->t_submit - t0 > NB_BLOCKED_NS;
 	lp->inflight++;
+	if (lp->h && lp->h->src_count) {
+		struct nb_src_count *n = &lp->h->src_count[e.src];
+
+		if (io->op == NB_OP_WRITE)
+			n->writes++;
+		else
+			n->reads++;
+	}
 	return 0;
 }
 
@@ -641,6 +657,8 @@ int nb_engine_open_run(struct nb_target *t, struct nb_file *f,
 	rc = sources_init(&lp);
 	if (!rc)
 		rc = slots_init(&lp);
+	if (!rc && h && h->src_count)
+		memset(h->src_count, 0, lp.nsrc * sizeof(*h->src_count));
 	r->open.sources = lp.nsrc;
 	if (rc) {
 		oloop_free(&lp);

@@ -66,7 +66,14 @@ struct nb_source {
 	int rw, read_pct;        /* enum nb_rw, NB_RW_MIX's share of reads */
 	int pattern, rand_pct;   /* enum nb_pattern, as the spec's */
 	uint32_t bs;             /* bytes per I/O (at most the spec's bs) */
+	uint32_t bs_write;       /* bytes per write, when they differ from
+				  * its reads' (0: bs) */
 	uint64_t base, size;     /* its region of the file: bytes */
+};
+
+/* What an open loop's source issued (nb_engine_hooks.src_count). */
+struct nb_src_count {
+	uint64_t reads, writes;  /* I/Os issued */
 };
 
 /* An open-loop I/O issued more than this after its intended time is late. */
@@ -119,6 +126,9 @@ struct nb_engine_hooks {
 	void (*second)(unsigned sec, uint64_t bytes, void *payload);
 	void *payload;
 	volatile sig_atomic_t *stop;   /* set asynchronously to stop early */
+	/* an open loop: what each source issued, one per source (the spec's
+	 * NSRC, else its sources), zeroed and counted by the engine */
+	struct nb_src_count *src_count;
 };
 
 struct nb_io_result {

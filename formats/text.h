@@ -23,6 +23,10 @@ void nb_text_sweeps(FILE *out, const json_t *doc);
  * what it achieved, the pooled response p99 with its interval and sample
  * count, the service p99, the late I/Os (formats/sweep_text.c). */
 void nb_text_open(FILE *out, const json_t *doc);
+/* A replay of a captured load, a few lines per target x workload: the
+ * headroom and the years, today's load and how faithfully it was
+ * offered, the busiest bucket as it was (formats/replay_text.c). */
+void nb_text_replays(FILE *out, const json_t *doc);
 /* Steady state, preconditioning and TRIM of each entry, a line each
  * (formats/steady_text.c); called by nb_text_result. */
 void nb_text_steady(FILE *out, const json_t *doc);

@@ -264,6 +264,12 @@ static int sections(FILE *out, const struct nb_report *r, const char *dir,
 		if (rd->charts(out, r, dir, NB_REPORT_CHART_FAILURE))
 			return -EIO;
 	}
+	/* a replay: headroom, years, the population, the load over time */
+	if (nb_report_has_replay(r)) {
+		parts_section(out, "Replay", nb_report_replay_parts(r), rd);
+		if (rd->charts(out, r, dir, NB_REPORT_CHART_REPLAY))
+			return -EIO;
+	}
 	if (r->ncharts && !r->no_charts)
 		rd->heading(out, "Charts");
 	if (rd->charts(out, r, dir, -1))

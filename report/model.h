@@ -131,6 +131,17 @@ int nb_report_has_failure(const struct nb_report *r);
 json_t *nb_report_failure_parts(const struct nb_report *r);
 int nb_report_timeline_charts(struct nb_report *r, const char *dir);
 
+/* A chart's "workload" of the replay's captured load (replay.c). */
+#define NB_REPORT_CHART_REPLAY (-3)
+
+/* replay.c: whether a result replayed a captured load (docs/replay.md);
+ * the "Replay" section as parts (as nb_report_plan_parts); the captured
+ * load over time, what each configuration holds across it, into DIR
+ * (r->charts, workload NB_REPORT_CHART_REPLAY): 0 or -errno. */
+int nb_report_has_replay(const struct nb_report *r);
+json_t *nb_report_replay_parts(const struct nb_report *r);
+int nb_report_replay_charts(struct nb_report *r, const char *dir);
+
 /* plan_section.c: the Plan section of PLAN (read from PATH) as its parts,
  * in order: {"para": text}, {"caption": text}, {"table": {head, rows}}. */
 json_t *nb_report_plan_parts(const json_t *plan, const char *path);

@@ -184,6 +184,9 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 	}
 	if (steady_check(&pl->p) || open_check(&pl->p))
 		return -EINVAL;
+	for (int w = 0; w < pl->nwl; w++)
+		if (pl->wl[w]->check && pl->wl[w]->check(&pl->p))
+			return -EINVAL;
 	steady_defaults(&pl->p);
 	pl->iterations = sc->iterations ? (int)sc->iterations :
 			 pl->suite && pl->suite->iterations ?

@@ -50,6 +50,17 @@ int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 int nb_wl_osweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		     nb_wl_io_fn once, json_t *vm, double vm_iops);
 
+/* What a sweep of a whole load (the replay's, workloads/replay.c) sets:
+ * the first step's rate (today's load) and a floor under the probe's
+ * maximum (a closed-loop probe of one mix may miss what the population
+ * reaches); 0: as nb_wl_osweep_run.  A step's "open" object's
+ * "per_source" is kept in its step. */
+struct nb_osweep_from {
+	double first, max_floor;
+};
+int nb_wl_osweep_run_from(struct nb_wl_ctx *c, const struct nb_iospec *s,
+			  nb_wl_io_fn once, const struct nb_osweep_from *from);
+
 /* Whether the last iteration of result entry ENTRY is a sweep no step of
  * which met the objective; BUF gets what to say. */
 int nb_wl_sweep_missed(const json_t *entry, char *buf, size_t len);

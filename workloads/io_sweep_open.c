@@ -178,6 +178,9 @@ static json_t *ostep_json(const struct osweep_run *r, const struct nb_ostep *st,
 		json_object_set(j, "resp_p99_ci_us",
 				json_object_get(open, "resp_p99_ci_us"));
 		json_object_set(j, "behind", json_object_get(open, "behind"));
+		if (json_object_get(open, "per_source"))
+			json_object_set(j, "per_source",
+					json_object_get(open, "per_source"));
 	}
 	return j;
 }
@@ -339,8 +342,9 @@ static int osetup(struct osweep_run *r, double vm_iops, int *need_probe)
 	return 0;
 }
 
-int nb_wl_osweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
-		     nb_wl_io_fn once, json_t *vm, double vm_iops)
+static int osweep(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		  nb_wl_io_fn once, json_t *vm, double vm_iops,
+		  const struct nb_osweep_from *from)
 {
 	struct osweep_run r = { .c = c, .s = s, .once = once,
 				.fio = nb_wl_fio_wanted(c) };
@@ -359,6 +363,11 @@ int nb_wl_osweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		rc = -EINVAL;
 	if (!need_probe)
 		r.sw.max_rate = r.sw.list[r.sw.nlist - 1];
+	if (from && !r.sw.nlist) {
+		r.sw.first = from->first;
+		if (r.sw.max_rate < from->max_floor)
+			r.sw.max_rate = from->max_floor;
+	}
 	while (!rc && (why = nb_osweep_next(&r.sw, (nb_now_ns() - t0) / 1000,
 					    &rate, &vms)) == NB_SWEEP_GO)
 		rc = run_step(&r, rate, vms);
@@ -372,4 +381,16 @@ int nb_wl_osweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	json_decref(r.steps);
 	json_decref(r.probe);
 	return rc;
+}
+
+int nb_wl_osweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		     nb_wl_io_fn once, json_t *vm, double vm_iops)
+{
+	return osweep(c, s, once, vm, vm_iops, NULL);
+}
+
+int nb_wl_osweep_run_from(struct nb_wl_ctx *c, const struct nb_iospec *s,
+			  nb_wl_io_fn once, const struct nb_osweep_from *from)
+{
+	return osweep(c, s, once, NULL, 0, from);
 }

@@ -11,7 +11,7 @@ extern const struct nb_workload nb_wl_bigfile, nb_wl_syncprobe,
 	nb_wl_xz, nb_wl_bonnie;
 extern const struct nb_workload nb_wl_integrity, nb_wl_conform,
 	nb_wl_crashcheck;
-extern const struct nb_workload nb_wl_vm;
+extern const struct nb_workload nb_wl_vm, nb_wl_replay;
 
 const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_seq512k_write,
@@ -22,6 +22,7 @@ const struct nb_workload *const nb_workloads[] = {
 	&nb_wl_rand4k_read,
 	&nb_wl_rand4k_mix,
 	&nb_wl_vm,
+	&nb_wl_replay,
 	&nb_wl_bigfile,
 	&nb_wl_syncprobe,
 	&nb_wl_bonnie,
@@ -65,7 +66,7 @@ const struct nb_suite nb_suites[] = {
 	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1, .fast = -1,
 	    .sweep = 1, .arrival = -1, .loop = -1, .vm_read = -1,
 	    .vm_random = -1, .vm_sync = -1, .precondition = -1, .trim = -1,
-	    .trim_optional = -1 } },
+	    .trim_optional = -1, .replay_peak = -1 } },
 	{ "failure", "a disk fails and is replaced: 4 KiB random and 512 KiB "
 		     "sequential reads healthy, degraded, during the rebuild and "
 		     "after it, the rebuild timed, records written before read "

@@ -97,6 +97,9 @@ struct nb_workload {
 	/* Optional: a rough estimate of one iteration (see nb_estimate_workload). */
 	void (*estimate)(const struct nb_workload *w, const struct nb_params *p,
 			 struct nb_estimate *e);
+	/* Optional: refuse P before anything runs (a file the workload
+	 * reads, missing or wrong): 0, or -EINVAL with the detail set. */
+	int (*check)(const struct nb_params *p);
 };
 
 struct nb_suite {

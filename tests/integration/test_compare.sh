@@ -138,7 +138,9 @@ if [ -n "${NASBENCH_ISCSI_URL:-}" ] && [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ] &&
 	assert_out "changed-settings: url $NASBENCH_ISCSI_URL -> $NASBENCH_ISCSI_SYNC_URL"
 	# judged when asked (no timing asserted: the verdict is the box's)
 	run "$NB" compare "$T/wb.json" "$T/sy.json" --allow-changed
-	[ "$RC" = 0 ] || [ "$RC" = 1 ] || t_fail "--allow-changed: exit $RC"
+	# (0, 1, or 5: inconclusive when the two LUNs land within the noise
+	# one run a side can rule out)
+	[ "$RC" = 0 ] || [ "$RC" = 1 ] || [ "$RC" = 5 ] || t_fail "--allow-changed: exit $RC"
 	assert_out "5/5"
 	assert_out "warning: lun/rand4k-write: settings differ (allowed by --allow-changed)"
 else

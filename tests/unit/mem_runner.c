@@ -163,6 +163,19 @@ static int mem_submit(struct nb_target *t, struct nb_io *io)
 		}
 		nb_mem_faults.reads[nb_mem_faults.nreads++] = io->off;
 	}
+	if (nb_mem_faults.io_log) {
+		if (nb_mem_faults.nlog == nb_mem_faults.log_cap) {
+			size_t cap = nb_mem_faults.log_cap ? 2 * nb_mem_faults.log_cap : 1024;
+			struct nb_mem_io *l = realloc(nb_mem_faults.log, cap * sizeof(*l));
+
+			if (!l)
+				return -ENOMEM;
+			nb_mem_faults.log = l;
+			nb_mem_faults.log_cap = cap;
+		}
+		nb_mem_faults.log[nb_mem_faults.nlog++] =
+			(struct nb_mem_io){ io->off, io->len, io->op };
+	}
 	io->result = nb_mem_faults.fail_after && n > nb_mem_faults.fail_after ?
 		     -EIO : mem_do(io);
 	if (nb_mem_faults.stop_after && n == nb_mem_faults.stop_after)

@@ -29,6 +29,10 @@ struct nb_mem_faults {
 	int read_log;
 	uint64_t *reads;
 	size_t nreads, reads_cap;
+	/* with IO_LOG set, every I/O submitted, in order (the test frees it) */
+	int io_log;
+	struct nb_mem_io { uint64_t off; uint32_t len; int op; } *log;
+	size_t nlog, log_cap;
 };
 
 extern struct nb_mem_faults nb_mem_faults;

@@ -201,6 +201,89 @@ static void engine_client_behind(void **state)
 	nb_target_close(&t);
 }
 
+/* The source an I/O at OFF of LOG came from (by region), or -1. */
+static int source_of(const struct nb_source *src, int n, uint64_t off)
+{
+	for (int i = 0; i < n; i++)
+		if (off >= src[i].base && off < src[i].base + src[i].size)
+			return i;
+	return -1;
+}
+
+/* Sources whose writes have a size of their own (a replayed VM's, issue
+ * 38): each I/O's length by its direction, inside its source's region, a
+ * sequential source's I/O following the one before whatever its length,
+ * a random one aligned to its own length; and what each source issued,
+ * counted by the engine as the I/Os submitted were. */
+static void engine_source_sizes(void **state)
+{
+	struct nb_source src[2] = {
+		{ .rate = 3000, .rw = NB_RW_MIX, .read_pct = 50,
+		  .pattern = NB_PAT_SEQ, .bs = 4096, .bs_write = 16384,
+		  .base = 0, .size = 256 << 10 },
+		{ .rate = 3000, .rw = NB_RW_MIX, .read_pct = 70,
+		  .pattern = NB_PAT_RAND, .bs = 8192, .bs_write = 65536,
+		  .base = 512 << 10, .size = 512 << 10 },
+	};
+	struct nb_iospec s = { .pattern = NB_PAT_RAND, .rw = NB_RW_MIX,
+			       .read_pct = 50, .bs = 65536, .qd = 16,
+			       .size = 1 << 20, .runtime_us = 200000, .seed = 3,
+			       .rate = 6000, .arrival = NB_ARR_POISSON,
+			       .src = src, .nsrc = 2 };
+	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
+			       .bs = 65536, .qd = 4, .size = 1 << 20 };
+	struct nb_src_count n[2] = { { 7, 7 }, { 7, 7 } };
+	struct nb_engine_hooks h = { .src_count = n };
+	uint64_t got[2][2] = { { 0 } }, rbytes = 0, wbytes = 0;
+	struct nb_mem_io last = { 0, 0, -1 };
+	struct nb_target_cfg cfg;
+	struct nb_target t;
+	struct nb_file *f;
+
+	(void)state;
+	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
+	assert_int_equal(open_target(&t, &cfg, &f), 0);
+	assert_int_equal(nb_engine_run(&t, f, &w, NULL, &res), 0);
+	nb_mem_faults.io_log = 1;
+	if (nb_engine_run(&t, f, &s, &h, &res))
+		fail_msg("%s", nb_err_last());
+	assert_int_equal(nb_mem_faults.nlog, res.ios);
+	assert_true(res.ios > 600);
+	for (size_t i = 0; i < nb_mem_faults.nlog; i++) {
+		const struct nb_mem_io *io = &nb_mem_faults.log[i];
+		int k = source_of(src, 2, io->off), wr = io->op == NB_OP_WRITE;
+
+		assert_true(k >= 0);
+		assert_int_equal(io->len, wr ? src[k].bs_write : src[k].bs);
+		assert_true(io->off + io->len <= src[k].base + src[k].size);
+		if (k == 1)
+			assert_int_equal((io->off - src[1].base) % io->len, 0);
+		else if (last.op >= 0)
+			assert_true(io->off == last.off + last.len || io->off == 0);
+		if (k == 0)
+			last = *io;
+		got[k][wr]++;
+		*(wr ? &wbytes : &rbytes) += io->len;
+	}
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(n[k].reads, got[k][0]);
+		assert_int_equal(n[k].writes, got[k][1]);
+	}
+	assert_int_equal(res.bytes_read, rbytes);
+	assert_int_equal(res.bytes_written, wbytes);
+	/* each its own share of reads: 50% and 70% of some 600 I/Os */
+	assert_true(n[0].reads * 100 > 38 * (n[0].reads + n[0].writes) &&
+		    n[0].reads * 100 < 62 * (n[0].reads + n[0].writes));
+	assert_true(n[1].reads * 100 > 58 * (n[1].reads + n[1].writes) &&
+		    n[1].reads * 100 < 82 * (n[1].reads + n[1].writes));
+	/* a write above the slots' size is refused */
+	src[1].bs_write = 131072;
+	assert_int_equal(nb_engine_run(&t, f, &s, &h, &res), -EINVAL);
+	free(nb_mem_faults.log);
+	t.ops->fclose(f);
+	nb_target_close(&t);
+}
+
 static void engine_open_refusals(void **state)
 {
 	struct nb_iospec s = { .pattern = NB_PAT_RAND, .rw = NB_RW_READ,
@@ -429,6 +512,7 @@ int main(void)
 		cmocka_unit_test(engine_open_loop),
 		cmocka_unit_test(engine_client_behind),
 		cmocka_unit_test(engine_open_refusals),
+		cmocka_unit_test(engine_source_sizes),
 		cmocka_unit_test(osweep_bisects_to_the_objective),
 		cmocka_unit_test(osweep_nothing_meets_and_lists),
 		cmocka_unit_test_setup_teardown(open_sweep_steps_draw_fresh_offsets,
