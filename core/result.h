@@ -19,7 +19,9 @@
  *                                   "min": ..., "max": ..., "stddev": ... } }
  *     } ] }
  *
- * The module builds, finishes, writes and loads such documents; it never
+ * docs/result.md names every key a result can hold, its unit and meaning
+ * (tests/integration/test_result_doc.sh holds it to real results).  The
+ * module builds, finishes, writes and loads such documents; it never
  * formats for people (formats/, compare/, report/ ... do).
  */
 #ifndef NB_RESULT_H
