@@ -513,7 +513,7 @@ char *nb_capacity_fmt(const struct nb_sweep *sw, const struct nb_capacity *c,
 const struct nb_knob nb_sweep_knobs[] = {
 	{ NB_SECTION("capacity") },
 	{ .section = "capacity", .name = "sweep", .type = NB_KT_BOOL,
-	  NB_PRM(sweep),
+	  NB_PRM(sweep), .def = "no",
 	  .help = "run each I/O workload as a load sweep: outstanding I/O 1, 2, "
 	  "4 ... 256 (or the steps), capacity at the objective, knee, saturation",
 	  .opt = "sweep", .flags = NB_KF_NOARG,
@@ -544,9 +544,8 @@ const struct nb_knob nb_sweep_knobs[] = {
 	  .opt = "step-time", .metavar = "TIME",
 	},
 	{ .section = "capacity", .name = "sweep-time", .type = NB_KT_DURATION,
-	  NB_PRM(sweep_us), .min = 1000000,
-	  .help = "start no step after the sweep has run this long (default: "
-	  "no limit)",
+	  NB_PRM(sweep_us), .unset = "no limit", .min = 1000000,
+	  .help = "start no step after the sweep has run this long",
 	  .opt = "sweep-time", .metavar = "TIME",
 	},
 	{ .section = "capacity", .name = "loop", .type = NB_KT_CHOICE,

@@ -344,10 +344,14 @@ uint64_t nb_knob_default(const char *section, const char *name)
 
 const char *nb_knob_help(const struct nb_knob *k, char *buf, size_t len)
 {
+	const char *def = k->flags & NB_KF_NOARG ? NULL : k->def;
+	const char *unset = k->unset && *k->unset ? k->unset : NULL;
+
 	snprintf(buf, len, "%s%s%s%s%s%s%s", k->help,
-		 k->def ? " (default " : "", k->def ? k->def : "",
-		 k->def ? ")" : "", k->choices ? " (" : "",
-		 k->choices ? k->choices : "", k->choices ? ")" : "");
+		 def ? " (default " : unset ? " (default: " : "",
+		 def ? def : unset ? unset : "", def || unset ? ")" : "",
+		 k->choices ? " (" : "", k->choices ? k->choices : "",
+		 k->choices ? ")" : "");
 	return buf;
 }
 

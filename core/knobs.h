@@ -75,10 +75,16 @@ struct nb_knob {
 	size_t off, len;         /* the field in its base */
 	const char *choices;     /* '|'-separated (labels, NB_KT_STR, CHOICE) */
 	uint64_t min, max;       /* 0: no bound */
-	/* The default as a user writes it ("10s", "3"), shown in the help as
-	 * " (default 10s)"; NULL where there is none, or the workload's own
-	 * (the help says so). */
+	/* The default as a user writes it ("10s", "3", "no"), shown in the
+	 * help as " (default 10s)" (not for a switch without a value: NOARG);
+	 * NULL where no value applies (then .unset). */
 	const char *def;
+	/* Where no value applies by default: what does ("the workload's",
+	 * "no limit"), shown as " (default: TEXT)"; "" where nothing does and
+	 * the help says what leaving the key out means (url, crash).  A key
+	 * row has .def or .unset, never both, and its .help states no default
+	 * (tests/unit/test_config.c holds every row to it). */
+	const char *unset;
 	const char *help;
 	/* 'nasbench run': the long option (without "--"), its short letter
 	 * (0: none), the value's name in the usage text; NULL: no option.

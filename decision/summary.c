@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SAME_PCT 5.0             /* within this (or the spread): about the same */
 
 /* Labels that describe a box rather than pose a question about it. */
 static const char *const descriptive[] = {
@@ -236,7 +235,7 @@ static int judge_group(const json_t *g, const char *metric, struct cmp *c)
 	c->t = nb_bands_time(c->wv, c->rv, better);
 	/* as the grid colours a cell: within max(5%, the two spreads) of
 	 * the runner-up's median is the same */
-	c->noise = fmax(SAME_PCT, fmax(c->sp_[0], c->sp_[1]));
+	c->noise = fmax(NB_SAME_PCT, fmax(c->sp_[0], c->sp_[1]));
 	c->same = 100 * fabs(c->wv - c->rv) / c->rv < c->noise;
 	return 0;
 }
@@ -432,8 +431,8 @@ static void winner_text(struct nb_sctx *s, const char *dim, const char *wl,
 		if (nc == 1 && c[0].nvals > 2)
 			rank_text(&c[0], metric, mw, sizeof(mw));
 		/* the band is the runs' own spread when it is wider than
-		 * SAME_PCT: then it is the noise that hides a difference */
-		if (c[0].noise > SAME_PCT + 0.5)
+		 * NB_SAME_PCT: then it is the noise that hides a difference */
+		if (c[0].noise > NB_SAME_PCT + 0.5)
 			snprintf(within, sizeof(within), "within the noise, ±%.0f%%",
 				 c[0].noise);
 		else

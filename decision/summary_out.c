@@ -4,6 +4,7 @@
  * and the summary in text, Markdown and HTML.
  */
 #include "summary.h"
+#include "../core/stats.h"
 #include "summary_int.h"
 #include "../formats/failure.h"
 #include "../formats/escape.h"
@@ -15,7 +16,6 @@
 #include <string.h>
 
 #define LIST_MAX 3               /* examples named in one line */
-#define FEW_ITERATIONS 3         /* fewer: low confidence (as compare) */
 #define HTML_LINES 14            /* more: the undecided ones folded, so the
 				  * summary fits a 1280x800 first screen */
 
@@ -311,7 +311,7 @@ static void run_lines(struct nb_sctx *s, json_t *const *docs,
 	for (size_t i = 0; i < s->nit; i++) {
 		size_t n = json_array_size(json_object_get(s->it[i].e, "iterations"));
 
-		if (n < FEW_ITERATIONS) {
+		if (n < NB_FEW_ITERATIONS) {
 			few++;
 			minit = !minit || n < minit ? n : minit;
 		}
@@ -320,7 +320,7 @@ static void run_lines(struct nb_sctx *s, json_t *const *docs,
 		nb_summary_add(s->lines, "warning", "warn", "low confidence: %zu of %zu "
 			       "figures rest on fewer than %d iterations (n=%zu): a "
 			       "difference within the run-to-run noise cannot be told "
-			       "apart (run 5 or more)", few, s->nit, FEW_ITERATIONS,
+			       "apart (run 5 or more)", few, s->nit, NB_FEW_ITERATIONS,
 			       minit);
 }
 

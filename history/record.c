@@ -33,6 +33,7 @@ int nb_history_record(const json_t *doc, const char *path, int quiet,
 /* The history's row: [box] history (core/knobs.h). */
 const struct nb_knob nb_history_knobs[] = {
 	{ .section = "box", .name = "history", .type = NB_KT_BOOL, NB_CFG(history),
+	  .def = "no",
 	  .help = "record every run in the results history ($NASBENCH_DB, else "
 	  "~/.local/share/nasbench/history.db; as run --history)",
 	  .flags = NB_KF_NOLABEL,

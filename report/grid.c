@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SAME_PCT 5.0             /* a change under this is not coloured */
 
 /* Entry E's figure in a cell: --metric's, else its primary figure (the
  * one compare's verdicts use, nb_summary_primary). */
@@ -247,7 +246,7 @@ static const char *versus_base(struct grid *g, const char *const *dims,
 	if (b.n && b.median != 0 && !strcmp(b.metric, c->metric)) {
 		double pct = 100 * (c->median - b.median) / fabs(b.median);
 		int better = nb_metric_find(c->metric)->better;
-		double same = SAME_PCT;
+		double same = NB_SAME_PCT;      /* under this: not coloured */
 
 		if (c->spread > same)
 			same = c->spread;

@@ -118,7 +118,7 @@ static void cache_check(struct nb_exec *x, const struct nb_workload *w,
 	uint64_t bytes = w->plan_bytes ? w->plan_bytes(w, p) : 0;
 	char a[32], b[32], m[400];
 
-	if (!w->io || !p->ram || !bytes || bytes >= 2 * p->ram)
+	if (!w->io || !p->ram || !bytes || bytes >= NB_RAM_FACTOR * p->ram)
 		return;
 	snprintf(m, sizeof(m), "data set %s is less than twice the box's RAM "
 		 "(%s): it can sit in the box's cache, so the figures may "

@@ -472,14 +472,14 @@ void nb_failure_iteration(struct nb_failure *f, json_t *extra, uint64_t t0_ns)
 /* the failure walk's rows: [box] fail-disk, replace-disk, [failure] (core/knobs.h). */
 const struct nb_knob nb_failure_knobs[] = {
 	{ .section = "box", .name = "fail-disk", .type = NB_KT_STR,
-	  NB_CFG(failure.fail_cmd),
+	  NB_CFG(failure.fail_cmd), .unset = "",
 	  .help = "failure walk: the command that fails one disk of the pool "
 	  "(sh -c; 'ci/lab fail-disk 2', a slot's power-off); runs only with "
 	  "run --fail-disks (docs/failure.md)",
 	  .flags = NB_KF_NOLABEL,
 	},
 	{ .section = "box", .name = "replace-disk", .type = NB_KT_STR,
-	  NB_CFG(failure.replace_cmd),
+	  NB_CFG(failure.replace_cmd), .unset = "",
 	  .help = "failure walk: the command that brings in the failed disk's "
 	  "replacement and so starts the rebuild (sh -c; 'ci/lab replace-disk "
 	  "2', 'zpool replace tank da3 da7')",
@@ -487,7 +487,7 @@ const struct nb_knob nb_failure_knobs[] = {
 	},
 	{ NB_SECTION("failure") },
 	{ .section = "failure", .name = "rebuild", .type = NB_KT_STR,
-	  NB_PRM(rebuild), .choices = "load|idle|both",
+	  NB_PRM(rebuild), .unset = "", .choices = "load|idle|both",
 	  .help = "walk the box through a failed disk: healthy, degraded, "
 	  "rebuilding, rebuilt, the workloads measured in each; the rebuild "
 	  "under the workloads' load, idle (timed, no rebuilding figures), or "
@@ -496,15 +496,14 @@ const struct nb_knob nb_failure_knobs[] = {
 	  .opt = "rebuild", .metavar = "WHEN",
 	},
 	{ .section = "failure", .name = "fail-disks", .type = NB_KT_BOOL,
-	  NB_CFG(failure.consent),
+	  NB_CFG(failure.consent), .def = "no",
 	  .help = "consent: the run may fail a disk of the box with [box] "
 	  "fail-disk (its redundancy is gone until the rebuild ends)",
 	  .opt = "fail-disks", .flags = NB_KF_NOARG | NB_KF_CMDLINE,
 	},
 	{ .section = "failure", .name = "pool", .type = NB_KT_STR,
-	  NB_CFG(failure.pool),
-	  .help = "the pool or md array whose disk fails (default: the box's "
-	  "only one)",
+	  NB_CFG(failure.pool), .unset = "the box's only one",
+	  .help = "the pool or md array whose disk fails",
 	  .opt = "fail-pool", .metavar = "NAME",
 	},
 	{ .section = "failure", .name = "rebuild-limit", .type = NB_KT_DURATION,

@@ -180,7 +180,7 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 			return nb_err(-EINVAL, "size = auto is twice the box's RAM, "
 				      "which is not known: set 'ram' in [box] or "
 				      "pass --label ram=SIZE");
-		pl->p.size = 2 * pl->p.ram;
+		pl->p.size = NB_RAM_FACTOR * pl->p.ram;
 	}
 	if (steady_check(&pl->p) || open_check(&pl->p))
 		return -EINVAL;

@@ -46,6 +46,7 @@ int nb_runner_url_check(const char *url)
  * (core/knobs.h). */
 const struct nb_knob nb_runner_knobs[] = {
 	{ .section = "target", .name = "url", .type = NB_KT_URL, NB_TGT(url),
+	  .unset = "",
 	  .check = nb_runner_url_check,
 	  .help = "path, file:///path, nfs://host/export/dir or iscsi://host/iqn/lun" },
 	{ NULL },

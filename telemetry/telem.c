@@ -65,8 +65,9 @@ int nb_telem_open(struct nb_telem **out, const struct nb_telem_cfg *cfg)
 	if (!tm)
 		return nb_err(-ENOMEM, "out of memory");
 	tm->cfg = *cfg;
-	tm->interval_ns = (cfg->interval_us ? cfg->interval_us : 1000000) * 1000;
-	tm->timeout_us = cfg->timeout_us ? cfg->timeout_us : 10000000;
+	tm->interval_ns = (cfg->interval_us ? cfg->interval_us :
+			   nb_knob_default("box", "monitor-interval")) * 1000;
+	tm->timeout_us = cfg->timeout_us ? cfg->timeout_us : NB_TELEM_TIMEOUT_US;
 	pthread_mutex_init(&tm->mu, NULL);
 	pthread_condattr_init(&tm->ca);
 	pthread_condattr_setclock(&tm->ca, CLOCK_MONOTONIC);
@@ -351,13 +352,13 @@ const struct nb_knob nb_telem_knobs[] = {
 	  .opt = "monitor-interval", .metavar = "TIME", .flags = NB_KF_NOLABEL,
 	},
 	{ .section = "box", .name = "monitor-identity", .type = NB_KT_STR,
-	  NB_CFG(monitor.identity),
+	  NB_CFG(monitor.identity), .unset = "",
 	  .help = "ssh monitor: the private key file (else the agent's and "
 	  "ssh's own)",
 	  .flags = NB_KF_NOLABEL,
 	},
 	{ .section = "box", .name = "monitor-known-hosts", .type = NB_KT_STR,
-	  NB_CFG(monitor.known_hosts),
+	  NB_CFG(monitor.known_hosts), .unset = "",
 	  .help = "ssh monitor: the known_hosts file that holds the box's host "
 	  "key (else ssh's own)",
 	  .flags = NB_KF_NOLABEL,

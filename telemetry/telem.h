@@ -57,10 +57,13 @@
 
 #include "telem_pool.h"
 
+/* A remote step's time limit where the caller sets none. */
+#define NB_TELEM_TIMEOUT_US 10000000ULL
+
 struct nb_telem_cfg {
 	const char *monitor;     /* "local" or "ssh://[user@]host[:port]" */
-	uint64_t interval_us;    /* 0: one second */
-	uint64_t timeout_us;     /* each remote step (0: 10 s) */
+	uint64_t interval_us;    /* 0: [box] monitor-interval's default */
+	uint64_t timeout_us;     /* each remote step (0: NB_TELEM_TIMEOUT_US) */
 	const char *identity;    /* ssh -i (NULL: the agent / ssh's own) */
 	const char *known_hosts; /* UserKnownHostsFile (NULL: ssh's own) */
 	const char *ssh;         /* the ssh program (NULL: "ssh") */

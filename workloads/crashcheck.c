@@ -327,7 +327,7 @@ const struct nb_workload nb_wl_crashcheck = {
 /* crashcheck's rows: [box] crash, [suite] crash-writes, crash-time (core/knobs.h). */
 const struct nb_knob nb_crash_knobs[] = {
 	{ .section = "box", .name = "crash", .type = NB_KT_STR,
-	  NB_PRM(crash_cmd),
+	  NB_PRM(crash_cmd), .unset = "",
 	  .help = "crashcheck: the command that crashes the box at the crash "
 	  "point (a PDU or IPMI power-off, 'ci/lab crash'; run with sh -c, it "
 	  "returns once the box is back); without it the run says 'pull the "
@@ -340,7 +340,7 @@ const struct nb_knob nb_crash_knobs[] = {
 	  .opt = "crash-writes", .metavar = "N",
 	},
 	{ .section = "suite", .name = "crash-time", .type = NB_KT_DURATION,
-	  NB_PRM(crash_time_us), .min = 1000,
+	  NB_PRM(crash_time_us), .unset = "", .min = 1000,
 	  .help = "crashcheck: crash this long after the first write (with "
 	  "crash-writes: whichever comes first)",
 	  .opt = "crash-time", .metavar = "TIME",

@@ -360,7 +360,7 @@ int nb_wl_fio_target_setup(struct nb_target_cfg *t, const char *engine,
 /* the cross-check's row: [suite] cross-check (core/knobs.h). */
 const struct nb_knob nb_wl_fio_knobs[] = {
 	{ .section = "suite", .name = "cross-check", .type = NB_KT_BOOL,
-	  NB_PRM(cross_check),
+	  NB_PRM(cross_check), .def = "no",
 	  .help = "run I/O workloads with nasbench and fio, flag >10% differences",
 	  .opt = "cross-check", .flags = NB_KF_NOARG,
 	},

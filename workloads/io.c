@@ -8,6 +8,7 @@
  * NFS FILE_SYNC, iSCSI FUA), which is what ESXi does over NFS.
  */
 #include "workload.h"
+#include "../core/knobs.h"
 #include "fio_driver.h"
 #include "io_sweep.h"
 #include "openload.h"
@@ -209,8 +210,8 @@ static int io_run(struct nb_wl_ctx *c)
 static uint64_t io_plan_bytes(const struct nb_workload *w,
 			      const struct nb_params *p)
 {
-	return p->size ? p->size : nb_wl_capacity_bytes(p, w->io->size ?
-							 w->io->size : 1ULL << 30);
+	return p->size ? p->size : nb_wl_capacity_bytes(p, w->io->size ? w->io->size :
+							 nb_knob_default("suite", "size"));
 }
 
 #define IO_WORKLOAD(wname, uname, whelp, ...)                                       \

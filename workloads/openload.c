@@ -46,7 +46,7 @@ uint64_t nb_wl_capacity_bytes(const struct nb_params *p, uint64_t def)
 {
 	if (p->size || !p->ram || !nb_wl_capacity_run(p))
 		return def;
-	return 2 * p->ram;
+	return NB_RAM_FACTOR * p->ram;
 }
 
 void nb_wl_capacity_size(struct nb_wl_ctx *c, struct nb_iospec *s)
@@ -65,7 +65,7 @@ void nb_wl_capacity_size(struct nb_wl_ctx *c, struct nb_iospec *s)
 				   nb_fmt_size(s->size, a, sizeof(a)));
 		return;
 	}
-	s->size = 2 * p->ram;
+	s->size = NB_RAM_FACTOR * p->ram;
 	if (c->t->capacity && s->size > c->t->capacity) {
 		s->size = c->t->capacity;
 		if (c->iteration == 1)
@@ -259,6 +259,7 @@ void nb_open_spec_json(json_t *spec, const struct nb_iospec *s)
 /* the open loop's rows: [suite] rate, arrival, burst (core/knobs.h). */
 const struct nb_knob nb_wl_open_knobs[] = {
 	{ .section = "suite", .name = "rate", .type = NB_KT_STR, NB_PRM(rate),
+	  .unset = "",
 	  .check = nb_arrival_rate_check,
 	  .help = "open loop: issue the I/O workloads' I/Os on a schedule at "
 	  "this rate, I/Os per second (500) or a throughput (20MB/s), each "

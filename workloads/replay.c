@@ -36,10 +36,11 @@ static const struct nb_iospec replay_default = {
 };
 
 /* The data set a replay with P runs on when the target says nothing:
- * --size, else twice the box's RAM, else 1 GiB. */
+ * --size, else twice the box's RAM, else [suite] size's default. */
 static uint64_t planned_size(const struct nb_params *p)
 {
-	return p->size ? p->size : p->ram ? 2 * p->ram : 1ULL << 30;
+	return p->size ? p->size : p->ram ? NB_RAM_FACTOR * p->ram :
+	       nb_knob_default("suite", "size");
 }
 
 /* The load file of P into L (initialised here; free it either way).
@@ -463,7 +464,7 @@ const struct nb_workload nb_wl_replay = {
 const struct nb_knob nb_replay_knobs[] = {
 	{ NB_SECTION("replay") },
 	{ .section = "replay", .name = "load", .type = NB_KT_STR,
-	  NB_PRM(replay_load),
+	  NB_PRM(replay_load), .unset = "",
 	  .help = "the replay workload's load file ('nasbench capture' wrote "
 	  "it, or you did): its VMs offered to the box as open-loop sources, "
 	  "scaled until the objective ([capacity] slo) breaks",
@@ -478,9 +479,9 @@ const struct nb_knob nb_replay_knobs[] = {
 	},
 	{ .section = "replay", .name = "growth", .type = NB_KT_STR,
 	  NB_PRM(replay_growth), .check = nb_growth_check,
+	  .unset = "the load file's [population] growth",
 	  .help = "the load's growth, for the years the replay's headroom holds: "
-	  "25%/year, or VMs a year 4vms/year (default: the load file's "
-	  "[population] growth)",
+	  "25%/year, or VMs a year 4vms/year",
 	  .opt = "growth", .metavar = "RATE",
 	},
 	{ .section = "replay", .name = "peak", .type = NB_KT_BOOL,

@@ -212,7 +212,7 @@ int nb_wl_trim(struct nb_wl_ctx *c, const char *when)
  * precondition-passes, precondition-fill, trim, trim-optional (core/knobs.h). */
 const struct nb_knob nb_wl_ssd_knobs[] = {
 	{ .section = "suite", .name = "precondition", .type = NB_KT_BOOL,
-	  NB_PRM(precondition),
+	  NB_PRM(precondition), .def = "no",
 	  .help = "before the first workload, write the span of a device, LUN "
 	  "or file sequentially with incompressible data (--precondition-passes "
 	  "times), or fill a share of a directory's free space",
@@ -229,14 +229,14 @@ const struct nb_knob nb_wl_ssd_knobs[] = {
 	  .opt = "precondition-fill", .metavar = "PCT",
 	},
 	{ .section = "suite", .name = "trim", .type = NB_KT_CHOICE,
-	  NB_PRM(trim),
+	  NB_PRM(trim), .unset = "",
 	  .choices = "no|before|each",
 	  .help = "discard the span (BLKDISCARD, hole punch, SCSI UNMAP) before "
 	  "the first workload of a target, or before each",
 	  .opt = "trim", .metavar = "WHEN",
 	},
 	{ .section = "suite", .name = "trim-optional", .type = NB_KT_BOOL,
-	  NB_PRM(trim_optional),
+	  NB_PRM(trim_optional), .def = "no",
 	  .help = "a target that refuses the discard: a warning, and the run "
 	  "goes on",
 	  .opt = "trim-optional", .flags = NB_KF_NOARG,

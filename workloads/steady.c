@@ -247,7 +247,7 @@ void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series,
  * steady-rounds, steady-limit (core/knobs.h). */
 const struct nb_knob nb_wl_steady_knobs[] = {
 	{ .section = "suite", .name = "steady-state", .type = NB_KT_STR,
-	  NB_PRM(steady), .check = nb_steady_check,
+	  NB_PRM(steady), .unset = "", .check = nb_steady_check,
 	  .help = "run each I/O workload once, in rounds, until the last rounds "
 	  "agree: snia (SNIA PTS: range 20%, slope 10%), bw:P%, iops:P%, "
 	  "bw_slope:P% or iops_slope:P% (docs/steady-state.md)",
@@ -270,9 +270,8 @@ const struct nb_knob nb_wl_steady_knobs[] = {
 	  .opt = "steady-rounds", .metavar = "N",
 	},
 	{ .section = "suite", .name = "steady-limit", .type = NB_KT_DURATION,
-	  NB_PRM(steady_max_us), .min = 1000000,
-	  .help = "steady state: stop the rounds after this long (default: "
-	  "only the round limit)",
+	  NB_PRM(steady_max_us), .unset = "only the round limit", .min = 1000000,
+	  .help = "steady state: stop the rounds after this long",
 	  .opt = "steady-limit", .metavar = "TIME",
 	},
 	{ NULL },

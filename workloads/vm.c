@@ -117,7 +117,8 @@ static uint64_t vm_plan_bytes(const struct nb_workload *w,
 			      const struct nb_params *p)
 {
 	(void)w;
-	return p->size ? p->size : nb_wl_capacity_bytes(p, 1ULL << 30);
+	return p->size ? p->size : nb_wl_capacity_bytes(p,
+							 nb_knob_default("suite", "size"));
 }
 
 const struct nb_workload nb_wl_vm = {
@@ -133,7 +134,7 @@ const struct nb_workload nb_wl_vm = {
 const struct nb_knob nb_wl_vm_knobs[] = {
 	{ NB_SECTION("vm") },
 	{ .section = "vm", .name = "count", .type = NB_KT_UINT,
-	  NB_PRM(vm_count), .min = 1, .max = 100000,
+	  NB_PRM(vm_count), .unset = "", .min = 1, .max = 100000,
 	  .help = "run the vm workload as a population of this many VMs, each "
 	  "its own open-loop source at [vm] iops over its own region of the "
 	  "data set",
