@@ -157,7 +157,7 @@ static const struct {
 	{ "p99_ms", "lat_p99_us", 1e-3 },
 	{ "mb_s_at_slo", "slo_bw_bytes", 1e-6 },
 	{ "max_swap_used", "box_swapped_bytes", 1 },
-	{ "crash_lost_max", "crash_lost", 1 },   /* issue 33's spelling */
+	{ "crash_lost_max", "crash_lost", 1 },   /* the first spelling */
 };
 
 /* What a name's suffix says about a metric the table does not list

@@ -11,7 +11,7 @@
  *   change   two results and nothing else differs: before -> after
  *   accept   a result's acceptance verdict, the failing criteria named
  *   capacity the load a capacity sweep reached at its objective
- *   crash    a crash check's losses (results[].crash_verdict, issue 33)
+ *   crash    a crash check's losses (results[].crash_verdict)
  *   steady   a figure that never reached steady state (results[].steady)
  *   warning  what makes a figure doubtful: a cache, compressible data,
  *            swap used, an incomplete run, low confidence (< 3 iterations)

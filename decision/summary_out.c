@@ -181,7 +181,7 @@ static void steady_lines(struct nb_sctx *s)
 }
 
 /* The classes of doubt, and the kinds of the box's telemetry verdicts
- * (results[].box_verdicts, issue 30) that fall in each. */
+ * (results[].box_verdicts) that fall in each. */
 static const char *const classes[][2] = {
 	{ "a cache", "cache" }, { "compressible data", "" },
 	{ "swap used", "memory" }, { "a busy CPU", "cpu" },
@@ -235,7 +235,7 @@ static const char *doubt_of(const json_t *e, size_t k)
 	return NULL;
 }
 
-/* a capacity sweep's answer: the load at the objective (issue 27) */
+/* a capacity sweep's answer: the load at the objective */
 static void capacity_lines(struct nb_sctx *s)
 {
 	for (size_t i = 0; i < s->nit; i++) {

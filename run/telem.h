@@ -10,7 +10,7 @@
  * baseline runs when [box] netbase = yes, or on auto when a monitor is
  * set, on targets whose runner has a ping (NFS, iSCSI).
  *
- * What it adds to the result (SHAPES.md, docs/telemetry.md):
+ * What it adds to the result (docs/result.md, docs/telemetry.md):
  *   targets[].network                 the baseline
  *   results[].iterations[].telemetry  series, summary, vdevs, verdicts
  *   results[].iterations[].metrics    box_* figures

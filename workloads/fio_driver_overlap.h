@@ -3,7 +3,7 @@
  *                        other: the clients' bytes against fio's aggregate,
  *                        and whether the clients ran at the same time.
  *
- * What it adds to the iteration (shape in /work/wt/SHAPES.md):
+ * What it adds to the iteration (shape in docs/result.md):
  *   "clients"[i]: "start_s", "end_s" (from the first client's start, by
  *                 its bandwidth log's wall-clock times), "late", "early"
  *   "fio": "sum_client_bytes" (the clients' bytes added up),

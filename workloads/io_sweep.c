@@ -8,7 +8,7 @@
  * run of that depth costs.  Over fio clients a step's outstanding I/O is
  * spread across them (queue depth = outstanding / clients each) and each
  * client's figures are kept.  The iteration's "sweep" object holds the
- * curve (shape in /work/wt/SHAPES.md, docs/capacity.md); its metrics are
+ * curve (shape in docs/result.md, docs/capacity.md); its metrics are
  * the answers (vms, iops_at_slo, sat_iops...).
  */
 #include "io_sweep.h"

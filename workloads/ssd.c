@@ -1,6 +1,6 @@
 /*
  * ssd.c - what an SSD, a thin LUN or a filling pool needs before its
- *         figures mean next year: preconditioning and TRIM (issue 28).
+ *         figures mean next year: preconditioning and TRIM.
  *
  * Preconditioning, as SNIA PTS's workload-independent one: a block
  * target's span (the window, --span) is written sequentially with fresh

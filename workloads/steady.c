@@ -7,7 +7,7 @@
  * The entry's "steady" object keeps every round; its "iterations" are the
  * window's rounds, so the summary (and compare, accept, report) is the
  * window's: of a steady run the settled figure, of an unsteady one the
- * last window, marked reached: false.  /work/wt/SHAPES.md has the shape.
+ * last window, marked reached: false.  docs/result.md has the shape.
  */
 #include "workload.h"
 #include "steady_judge.h"

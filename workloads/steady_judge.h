@@ -18,7 +18,7 @@
  *
  * The module is pure: numbers in, a verdict out; no I/O, no clock, no
  * JSON.  The workloads run the rounds (workloads/steady.c), the result
- * records them (docs/steady-state.md, /work/wt/SHAPES.md).
+ * records them (docs/steady-state.md, docs/result.md).
  */
 #ifndef NB_STEADY_JUDGE_H
 #define NB_STEADY_JUDGE_H

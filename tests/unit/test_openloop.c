@@ -1,6 +1,6 @@
 /* The open loop: arrival processes, the rate and burst knobs, the engine's
  * open loop on the in-memory runner, the open sweep's bisection, and that
- * a sweep's steps draw fresh offsets (issue 36).  Figures against real
+ * a sweep's steps draw fresh offsets.  Figures against real
  * servers and queueing theory are test_openloop.sh and ci/bench-openloop. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * test_replay.c - the replay of a captured load (issue 38): the scales,
+ * test_replay.c - the replay of a captured load: the scales,
  * the load file's population as sources (classes, shares, regions, idle
  * VMs, a bucket as it was, request sizes rounded), what does not fit,
  * the open sweep's first step at today's load, and the workload end to

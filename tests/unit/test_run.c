@@ -361,7 +361,7 @@ static void exec_bonnie_incompressible(void **state)
 }
 
 /* every iteration of a sequential write does the same work: a new file
- * each time, not one allocation then overwrites (issue 15 item 7) */
+ * each time, not one allocation then overwrites */
 static void exec_iterations_alike(void **state)
 {
 	json_t *doc = run("seq512k-write", "3", NB_EXIT_OK);
