@@ -61,7 +61,7 @@ struct nb_params {
 	uint64_t vm_iops;        /* IOPS one VM does */
 	int vm_sync;             /* every write durable (ESXi over NFS) */
 	/* steady state (docs/steady-state.md): the criterion, "" none
-	 * (workloads/steady_judge.h parses it) */
+	 * (steady/judge.h parses it) */
 	char steady[32];
 	/* the defaults of these are their knob rows' (core/knobs.h), filled
 	 * in when the run is planned (run/runplan.c) */

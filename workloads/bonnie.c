@@ -566,10 +566,10 @@ static uint64_t default_size(const struct nb_params *p)
 	return ram ? NB_RAM_FACTOR * ram : nb_knob_default("suite", "size");
 }
 
+/* bonnie++ buffers its I/O: direct only when asked (--direct yes). */
 static int bonnie_run(struct nb_wl_ctx *c)
 {
 	struct bonnie bo = { .c = c, .t = c->t,
-			     /* bonnie++ buffers: direct only when asked */
 			     .direct = nb_switch(c->p->direct, 0) ? NB_F_DIRECT : 0 };
 	uint64_t ram = c->p->ram ? c->p->ram : nb_seed_client_ram();
 	int block = !(c->t->caps & NB_CAP_FILES);

@@ -2,7 +2,7 @@
  * steady.c - an I/O workload in rounds until its figures settle.
  *
  * With --steady-state the workload runs once, in rounds of round_us on one
- * open data file; after each round steady_judge.c judges the last window of
+ * open data file; after each round steady/judge.c judges the last window of
  * rounds, and the run stops when it holds or at the round or time limit.
  * The entry's "steady" object keeps every round; its "iterations" are the
  * window's rounds, so the summary (and compare, accept, report) is the
@@ -10,7 +10,7 @@
  * last window, marked reached: false.  docs/result.md has the shape.
  */
 #include "workload.h"
-#include "steady_judge.h"
+#include "../steady/judge.h"
 #include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/hook.h"

@@ -12,7 +12,7 @@
 #include "../../core/config.h"
 #include "../../core/err.h"
 #include "../../core/knobs.h"
-#include "../../workloads/steady_judge.h"
+#include "../../steady/judge.h"
 #include "files.h"
 
 static char path[64];

@@ -22,7 +22,7 @@
 #include "scratch.h"
 #include "../../core/err.h"
 #include "../../loadfile/loadfile.h"
-#include "../../workloads/replay_pop.h"
+#include "../../replay/population.h"
 #include "../../core/result.h"
 #include "../../capacity/sweep_open.h"
 #include "../../run/exec.h"

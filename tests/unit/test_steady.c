@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../core/err.h"
-#include "../../workloads/steady_judge.h"
+#include "../../steady/judge.h"
 
 static struct nb_steady_crit crit(const char *s)
 {

@@ -1,5 +1,5 @@
 /*
- * steady_judge.h - has a series of rounds settled?  (steady-state detection)
+ * judge.h - has a series of rounds settled?  (steady-state detection)
  *
  * A workload run for steady state is cut into rounds of a fixed length;
  * after each round the last N rounds (the window; SNIA's is 5) are judged

@@ -1,5 +1,5 @@
-/* steady_judge.c - steady-state criteria on a window of rounds. */
-#include "steady_judge.h"
+/* judge.c - steady-state criteria on a window of rounds. */
+#include "judge.h"
 #include "../core/err.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * replay_pop.h - a captured load offered to a candidate box (docs/replay.md):
+ * population.h - a captured load offered to a candidate box (docs/replay.md):
  *            the load file's population as open-loop sources, and the
  *            scales it is offered at.
  *
@@ -16,8 +16,8 @@
  *
  * Pure: nothing is read, run or printed.
  */
-#ifndef NB_REPLAY_POP_H
-#define NB_REPLAY_POP_H
+#ifndef NB_REPLAY_POPULATION_H
+#define NB_REPLAY_POPULATION_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /*
- * replay_pop.c - a load file's population as open-loop sources (replay_pop.h,
+ * population.c - a load file's population as open-loop sources (population.h,
  *            docs/replay.md).
  */
-#include "replay_pop.h"
+#include "population.h"
 #include "../core/err.h"
 #include "../core/units.h"
 
