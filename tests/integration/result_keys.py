@@ -12,9 +12,9 @@ results[].iterations[].metrics.  An object whose keys are data (a metric's
 name, a label, a library, a VM) is a map: its keys are written "*"
 (results[].summary.*.median).  The document names its paths as the first
 cell of a table row, in backquotes: | `results[].status` | ... |; a map
-is a row whose path ends in ".*"; a row that says "(lab)" is a key only a
-run on the ZFS lab writes (the failure walk's), which the local runs need
-not hold; a row that says "the shape of `OTHER`" is an object whose keys
+is a row whose path ends in ".*"; a row that says "(lab)" or "(lab: why)"
+is a key only a run on the ZFS lab writes (the failure walk's, the ARC's
+figures), which the local runs need not hold; a row that says "the shape of `OTHER`" is an object whose keys
 are OTHER's (the box's inventory is the client's): its paths are checked
 as OTHER's.
 """
@@ -57,7 +57,7 @@ def doc_paths(doc):
             continue
         p = m.group(1)
         paths.add(p)
-        if "(lab)" in line:
+        if re.search(r"\(lab\b", line):
             lab.add(p)
         a = re.search(r"the shape of `([^`]+)`", line)
         if a:
