@@ -153,13 +153,14 @@ integration: test-build ## the integration tests (start the testbox)
 # the integration tests on 2 cores); the tests themselves run one at a time
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 check: deps ## install deps, build, run every test (layers, unit, integration, sanitizers)
+	@mkdir -p $(B) && date +%s >$(B)/.check-start
 	@$(MAKE) --no-print-directory -j$(JOBS) WERROR=-Werror all
 	@$(MAKE) --no-print-directory layers
 	@$(MAKE) --no-print-directory -j$(JOBS) WERROR=-Werror unit
 	@$(MAKE) --no-print-directory -j$(JOBS) WERROR=-Werror integration
 	@$(MAKE) --no-print-directory -j$(JOBS) WERROR=-Werror sanitize
 	@$(MAKE) --no-print-directory -j$(JOBS) fuzz-quick
-	@echo "make check: all tests passed"
+	@echo "make check: all tests passed in $$(( $$(date +%s) - $$(cat $(B)/.check-start) )) s"
 
 demo: deps ## run the quick suite on a scratch directory and the testbox
 	@$(MAKE) --no-print-directory all

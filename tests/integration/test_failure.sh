@@ -117,7 +117,10 @@ assert_json "$T/walk.json" "0 < $f[\"rebuild\"][\"seconds\"] < 600 and $f[\"rebu
 assert_json "$T/walk.json" "$f[\"counters\"][\"read\"] + $f[\"counters\"][\"write\"] + $f[\"counters\"][\"cksum\"] == 0 and len($f[\"counters\"][\"devices\"]) == 5"
 assert_json "$T/walk.json" "[p[\"state\"] for p in $f[\"phases\"]][:4] == [\"healthy\", \"degraded\", \"rebuilding\", \"rebuilt\"] and len($f[\"timeline\"][\"t_ms\"]) > 10"
 assert_json "$T/walk.json" 'all(len(it["series_lat_p99_us"]) == len(it["series_bw_bytes"]) for e in d["results"] for it in e["iterations"] if "series_bw_bytes" in it)'
-assert_out "failure walk on pool 'nblab': disk loop1" "records on lab-nfs: 2048 of 2048 blocks written before the failure read back intact after the rebuild"
+# the failed disk by the name the pool gave it (which loop device the lab
+# got depends on what else holds loop devices on the machine)
+disk=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["failure"]["failed"][0]["name"])' "$T/walk.json")
+assert_out "failure walk on pool 'nblab': disk $disk" "records on lab-nfs: 2048 of 2048 blocks written before the failure read back intact after the rebuild"
 assert_out_re "rand4k-read on lab-nfs \(IOPS\): healthy [0-9.]+, degraded [0-9.]+ \(keeps [0-9]+%\)"
 [ "$(pool_health)" = ONLINE ] || t_fail "the pool is $(pool_health) after the walk"
 

@@ -168,30 +168,41 @@ FB=$T/fifobox
 at_exit 'NASBENCH_FIFOBOX_DIR=$FB "$ROOT/ci/fifobox" down >/dev/null 2>&1'
 if env=$(NASBENCH_FIFOBOX_DIR=$FB "$ROOT/ci/fifobox" up --service 1ms --size 16M 2>"$T/fb.err"); then
 	eval "$env"
-	t_case "M/D/1 on a server of known service time: the mean response within 25% of Pollaczek-Khinchine"
+	t_case "M/D/1 on a server of known service time: the median round's mean response within -20..+25% of Pollaczek-Khinchine"
 	# calibrated through the same path, the client at real-time priority as
 	# the server is (what else the machine runs must not join the figures):
 	# the latency one I/O at a time, and the server's occupancy as 1 / its
-	# saturated throughput (docs/capacity.md, "Checked against queueing theory")
-	run chrt -f 10 "$NB" run -t "fifo=$NASBENCH_FIFO_DISK" --destroy-data -w rand4k-read --iodepth 1 --runtime 3s -i 1 -q --monitor off -o "$T/cal.json"
-	assert_rc 0
-	run chrt -f 10 "$NB" run -t "fifo=$NASBENCH_FIFO_DISK" --destroy-data -w rand4k-read --iodepth 32 --runtime 3s -i 1 -q --monitor off -o "$T/sat.json"
-	assert_rc 0
-	run chrt -f 10 "$NB" run -t "fifo=$NASBENCH_FIFO_DISK" --destroy-data -w rand4k-read --rate 500 --runtime 4s -i 1 -q --monitor off -o "$T/md1.json"
-	assert_rc 0
-	python3 - "$T/cal.json" "$T/sat.json" "$T/md1.json" <<'PY' || t_fail "the M/D/1 check (above)"
-import json, sys
+	# saturated throughput (docs/capacity.md, "Checked against queueing theory").
+	# Three rounds, the median judged: one stall of the machine's own (tens
+	# of ms, a thread the kernel starts) adds a whole backlog's wait to a
+	# 4 s round (+27..+51% seen), and only ever adds; uniform arrivals
+	# instead of Poisson would give the D/D/1's -34% every round.
+	for r in 1 2 3; do
+		run chrt -f 10 "$NB" run -t "fifo=$NASBENCH_FIFO_DISK" --destroy-data -w rand4k-read --iodepth 1 --runtime 3s -i 1 -q --monitor off -o "$T/cal$r.json"
+		assert_rc 0
+		run chrt -f 10 "$NB" run -t "fifo=$NASBENCH_FIFO_DISK" --destroy-data -w rand4k-read --iodepth 32 --runtime 3s -i 1 -q --monitor off -o "$T/sat$r.json"
+		assert_rc 0
+		run chrt -f 10 "$NB" run -t "fifo=$NASBENCH_FIFO_DISK" --destroy-data -w rand4k-read --rate 500 --runtime 4s -i 1 -q --monitor off -o "$T/md1$r.json"
+		assert_rc 0
+	done
+	python3 - "$T" <<'PY' || t_fail "the M/D/1 check (above)"
+import json, statistics, sys
 from results import result
-m = [result(json.load(open(f)), "rand4k-read")["iterations"][0]["metrics"] for f in sys.argv[1:]]
-l1, s = m[0]["lat_mean_us"] / 1e6, 1 / m[1]["iops"]
-lam = m[2]["achieved_iops"]
-rho = lam * s
-theory = l1 + lam * s * s / (2 * (1 - rho))
-got = m[2]["resp_mean_us"] / 1e6
-print("queue depth 1: %.3f ms, occupancy %.3f ms, rho %.2f: mean response %.3f ms, theory %.3f ms (%+.0f%%)"
-      % (l1 * 1e3, s * 1e3, rho, got * 1e3, theory * 1e3, 100 * (got / theory - 1)), file=sys.stderr)
-assert 0.9e-3 < s < 1.5e-3 and rho < 0.8, (s, rho)
-assert abs(got / theory - 1) < 0.25
+dev = []
+for r in (1, 2, 3):
+    m = [result(json.load(open("%s/%s%d.json" % (sys.argv[1], f, r))), "rand4k-read")["iterations"][0]["metrics"] for f in ("cal", "sat", "md1")]
+    l1, s = m[0]["lat_mean_us"] / 1e6, 1 / m[1]["iops"]
+    lam = m[2]["achieved_iops"]
+    rho = lam * s
+    theory = l1 + lam * s * s / (2 * (1 - rho))
+    got = m[2]["resp_mean_us"] / 1e6
+    dev.append(got / theory - 1)
+    print("round %d: queue depth 1: %.3f ms, occupancy %.3f ms, rho %.2f: mean response %.3f ms, theory %.3f ms (%+.0f%%)"
+          % (r, l1 * 1e3, s * 1e3, rho, got * 1e3, theory * 1e3, 100 * dev[-1]), file=sys.stderr)
+    assert 0.9e-3 < s < 1.5e-3 and rho < 0.8, (s, rho)
+med = statistics.median(dev)
+print("median %+.0f%%" % (100 * med), file=sys.stderr)
+assert -0.20 < med < 0.25
 PY
 else
 	missing "ci/fifobox did not start: $(cat "$T/fb.err")"
