@@ -27,9 +27,9 @@ NB_LIBS = $(call lazy,NB_LIBS,$(shell pkg-config --libs $(PKGS)) -lm -lpthread)
 CMOCKA  = $(call lazy,CMOCKA,$(shell pkg-config --cflags --libs cmocka))
 
 B       ?= build
-LIBSRC  := $(sort $(wildcard core/*.c runners/*.c fio/*.c workloads/*.c run/*.c \
-                             hw/*.c capture/*.c formats/*.c compare/*.c accept/*.c \
-                             history/*.c report/*.c cmd/*.c))
+# the rooms of the house are ci/rooms' (nasbench.c, main(), aside)
+ROOMS   := $(shell awk '!/^\#/ && NF && $$2 != "nasbench.c" { print $$2 }' ci/rooms)
+LIBSRC  := $(sort $(foreach r,$(ROOMS),$(wildcard $(r)/*.c)))
 LIBOBJ  := $(LIBSRC:%.c=$(B)/%.o)
 # unit tests: tests/unit/test_*.c, each linked with the other tests/unit/*.c
 UNITSRC := $(sort $(wildcard tests/unit/test_*.c))

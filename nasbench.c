@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 #include "core/err.h"
+#include "core/knobs.h"
 #include "core/version.h"
 
 #include <stdio.h>
@@ -19,6 +20,7 @@ int main(int argc, char **argv)
 {
 	const struct nb_command *c;
 
+	nb_knobs_use(nb_cmd_knobs);
 	if (argc < 2) {
 		nb_cmd_overview(stderr);
 		return NB_EXIT_USAGE;

@@ -4,6 +4,7 @@
  * target they apply to).
  */
 #include "accept.h"
+#include "failure_crit.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"

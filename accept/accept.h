@@ -35,14 +35,6 @@ int nb_accept_implied(struct nb_accept *a, const json_t *doc);
  * status the verdict asks for: NB_EXIT_OK or NB_EXIT_FAIL. */
 int nb_accept_finish(struct nb_accept *a, json_t *doc, int suite_accept);
 
-/* failure_crit.c: the verdict of walk criterion C on DOC (the object
- * nb_accept_eval lists); one criterion per workload of DOC's walk that a
- * "STATE_keeps" floor ("*") stands for, added to OUT (the floor itself
- * when it stands for none, to fail as not run).  0 or -ENOMEM. */
-json_t *nb_accept_eval_walk(const struct nb_criterion *c, const json_t *doc);
-int nb_accept_expand_walk(struct nb_accept *out, const struct nb_criterion *c,
-			  const json_t *doc);
-
 /* accept_out.c.  Print the table to OUT (NULL: not) and write JUNIT (NULL:
  * not).  0, or -errno with the detail printed. */
 int nb_accept_report(const json_t *doc, FILE *out, const char *junit);

@@ -12,7 +12,9 @@
  * overrides either.
  */
 #include "criteria.h"
+#include "failure_crit.h"
 #include "../core/err.h"
+#include "../core/knobs.h"
 #include "../core/lines.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
@@ -25,10 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static const char *const op_names[] = { ">=", "<=", ">", "<", "=", "!=" };
-static const char *const stat_names[] = { "default", "median", "worst", "best",
-					  "mean", "min", "max" };
 
 /* Metrics judged by their worst iteration unless told otherwise. */
 static const char *const verdict_metrics[] = {
@@ -44,39 +42,6 @@ static const char *const user_names[] = {
 	"p99.9_us", "max_us", "mean_us", "p99_ms", "durable", "steady",
 	"max_swap_used",
 };
-
-const char *nb_accept_op_name(int op)
-{
-	return op_names[op];
-}
-
-const char *nb_accept_stat_name(int stat)
-{
-	return stat_names[stat];
-}
-
-void nb_accept_init(struct nb_accept *a)
-{
-	a->n = 0;
-	a->c = NULL;
-}
-
-void nb_accept_free(struct nb_accept *a)
-{
-	free(a->c);
-	nb_accept_init(a);
-}
-
-int nb_accept_add(struct nb_accept *a, const struct nb_criterion *c)
-{
-	struct nb_criterion *n = realloc(a->c, (size_t)(a->n + 1) * sizeof(*n));
-
-	if (!n)
-		return nb_err(-ENOMEM, "out of memory");
-	a->c = n;
-	a->c[a->n++] = *c;
-	return 0;
-}
 
 static int is_verdict(const char *stored)
 {
@@ -195,7 +160,7 @@ static void user_unit(char *buf, size_t len, const char *metric,
 static int parse_stat(const char *s)
 {
 	for (int i = NB_ST_MEDIAN; i <= NB_ST_MAX; i++)
-		if (!strcmp(stat_names[i], s))
+		if (!strcmp(nb_accept_stat_name(i), s))
 			return i;
 	return -1;
 }
@@ -421,7 +386,7 @@ int nb_accept_parse(struct nb_criterion *c, const char *text, const char *where)
 	m = nb_metric_find(c->stored);
 	c->op = -1;
 	for (int i = 0; i < 6; i++)
-		if (!strcmp(op, op_names[i]))
+		if (!strcmp(op, nb_accept_op_name(i)))
 			c->op = i;
 	if (c->op < 0)
 		return nb_err(-EINVAL, "%s: unknown operator '%s' (one of >= <= > < "
@@ -583,3 +548,11 @@ void nb_accept_help(FILE *out)
 	fputs("\nA criterion whose workload did not run on its target fails.  Any\n"
 	      "failing criterion makes 'nasbench run' exit 1.\n", out);
 }
+
+/* The box file's [accept] section, kept as lines for this module
+ * (core/knobs.h). */
+const struct nb_knob nb_accept_knobs[] = {
+	{ NB_SECTION("accept"), .flags = NB_KF_LINES,
+	  .help = "one criterion a line: WORKLOAD@TARGET METRIC OP VALUE" },
+	{ NULL },
+};

@@ -25,51 +25,8 @@
 
 #include <stdio.h>
 
+#include "criterion.h"
 #include "../core/config.h"
-
-enum nb_accept_op { NB_OP_GE, NB_OP_LE, NB_OP_GT, NB_OP_LT, NB_OP_EQ, NB_OP_NE };
-enum nb_accept_stat { NB_ST_DEFAULT, NB_ST_MEDIAN, NB_ST_WORST, NB_ST_BEST,
-		      NB_ST_MEAN, NB_ST_MIN, NB_ST_MAX };
-
-struct nb_criterion {
-	char where[4200];        /* "box.ini:14", or "suite accept" when implied */
-	char text[512];          /* the line as written */
-	char workload[64], target[64];
-	char metric[64];         /* as written: "mb_s" */
-	char stored[64];         /* as in the result: "bw_bytes" */
-	double factor;           /* user value = stored value * factor */
-	char unit[16];           /* the user unit: "MB/s", "us", "" */
-	int op;                  /* enum nb_accept_op */
-	int stat;                /* enum nb_accept_stat, resolved (never DEFAULT) */
-	double required;         /* in stored units */
-	int boolean;             /* shown as yes/no */
-	int implied;             /* added by suite accept, not written */
-	int in_config;           /* its target is one of the box file's */
-	/* a failure walk (docs/failure.md): the box state of the figure
-	 * ("WORKLOAD@TARGET:degraded", "min_vms_degraded"; "": healthy), and
-	 * what is judged when it is no figure of an entry */
-	char state[16];
-	int walk;                /* enum nb_walk_crit */
-};
-
-enum nb_walk_crit {
-	NB_WALK_NONE,
-	NB_WALK_REBUILD,         /* max_rebuild_time: under the workloads */
-	NB_WALK_REBUILD_IDLE,    /* max_rebuild_time_idle */
-	NB_WALK_KEEPS,           /* STATE_keeps: of the healthy figure */
-};
-
-struct nb_accept {
-	int n;
-	struct nb_criterion *c;
-};
-
-void nb_accept_init(struct nb_accept *a);
-void nb_accept_free(struct nb_accept *a);
-
-/* The spelling of an operator (">=") and of a statistic ("median"). */
-const char *nb_accept_op_name(int op);
-const char *nb_accept_stat_name(int stat);
 
 /* Parse one criterion; WHERE ("box.ini:14") prefixes any error.  Checks
  * the metric, operator, value and unit, and that the workload exists.
@@ -81,9 +38,6 @@ int nb_accept_from_config(struct nb_accept *a, const struct nb_config *cfg);
 /* Add the criteria of a file: one a line, '#'/';' comments, blank lines and
  * an optional "[accept]" header.  0, -ENOENT or -EINVAL ("FILE:LINE: ..."). */
 int nb_accept_from_file(struct nb_accept *a, const char *path);
-/* Append one criterion (copied).  0 or -ENOMEM. */
-int nb_accept_add(struct nb_accept *a, const struct nb_criterion *c);
-
 /* Check that every criterion's target is one of NAMES (N of them); an
  * error names the criterion's place and the known targets.  0 or -EINVAL. */
 int nb_accept_check_targets(const struct nb_accept *a, const char *const *names,
@@ -101,14 +55,6 @@ int nb_accept_check(const struct nb_accept *a, const struct nb_config *cfg);
 /* The workloads A's criteria name, into NAMES (at most MAX; "*" of a
  * floor such as min_iops_at_slo is none).  Returns the count. */
 int nb_accept_workloads(const struct nb_accept *a, const char **names, int max);
-
-/* failure_crit.c: a failure walk's criteria: "max_rebuild_time = 2h",
- * "max_rebuild_time_idle = 1h", "degraded_keeps = 50%" (every workload of
- * the walk), "WORKLOAD@TARGET rebuilding_keeps >= 30%".  0 or -EINVAL. */
-int nb_accept_parse_walk(struct nb_criterion *c, const char *text,
-			 const char *where);
-/* Whether TEXT is one of them (parsed by nb_accept_parse_walk). */
-int nb_accept_is_walk(const char *text);
 
 /* 'nasbench help accept': the syntax, operators, statistics, units and
  * every metric a criterion can name. */

@@ -13,8 +13,7 @@
  * (rand4k-read@nfs:degraded iops >= 200, criteria.c), min_vms_degraded a
  * floor (parse_min).
  */
-#include "accept.h"
-#include "criteria.h"
+#include "failure_crit.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"

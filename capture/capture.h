@@ -1,11 +1,11 @@
 /*
  * capture.h - the load of a box you have, measured: its devices' (a VM's
  *             volume each), its NFS server's and its pools' I/O over a
- *             period, into a load file for the replay (core/loadfile.h,
+ *             period, into a load file for the replay (loadfile/loadfile.h,
  *             docs/capture.md).
  *
  * The box is this machine or one reached over SSH, through the
- * telemetry's source (core/telem.h: the one multiplexed connection, keys
+ * telemetry's source (telemetry/telem.h: the one multiplexed connection, keys
  * or an agent only).  A loop on the box prints its counters every
  * interval; each of its answers is timed (the box's uptime on Linux, this
  * machine's clock otherwise), and the counters' differences are spread
@@ -19,8 +19,8 @@
 #ifndef NB_CAPTURE_H
 #define NB_CAPTURE_H
 
-#include "../core/growth.h"
-#include "../core/loadfile.h"
+#include "../loadfile/growth.h"
+#include "../loadfile/loadfile.h"
 
 #include <signal.h>
 #include <stdint.h>

@@ -10,7 +10,7 @@
 #include "capture.h"
 #include "parse.h"
 #include "../core/spawn.h"
-#include "../core/telem.h"
+#include "../telemetry/telem.h"
 
 #define CP_MAXSEL 256
 #define CP_MAXSTREAM 3

@@ -27,7 +27,7 @@
 #ifndef NB_CAPTURE_PARSE_H
 #define NB_CAPTURE_PARSE_H
 
-#include "../core/loadfile.h"
+#include "../loadfile/loadfile.h"
 
 #include <stddef.h>
 
@@ -52,7 +52,7 @@ struct nb_cp_devs {
 	struct nb_cp_dev d[NB_CP_MAXDEV];
 };
 
-/* The NFS server's operations since boot, by kind (core/loadfile.h's
+/* The NFS server's operations since boot, by kind (loadfile/loadfile.h's
  * NB_NFS_*), and the bytes it read and wrote (-1: not given). */
 struct nb_cp_nfs {
 	double ops[NB_NFS_N];

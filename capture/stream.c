@@ -1,6 +1,6 @@
 /* stream.c - the loops on the box and their answers (capture_int.h): each
  * loop's output reaches a FIFO this process drains, as the telemetry's
- * sampler does (core/telem_ssh.c). */
+ * sampler does (telemetry/telem_ssh.c). */
 #include "capture_int.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"

@@ -8,7 +8,7 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
-#include "../core/telem.h"
+#include "../telemetry/telem.h"
 #include "../core/units.h"
 
 #include <errno.h>

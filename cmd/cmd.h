@@ -11,6 +11,11 @@
 #include <stdio.h>
 
 struct nb_opt;
+struct nb_knob;
+
+/* Every module's knob rows, in the order help shows them (cmd/knobs.c):
+ * main() hands them to nb_knobs_use() (core/knobs.h). */
+extern const struct nb_knob *const nb_cmd_knobs[];
 
 /* A command's help text: HEAD, the option lines of OPTS (N rows of
  * cmd/opts.h; none when NULL), then TAIL (may be NULL). */

@@ -7,7 +7,9 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
-#include "../compare/bands.h"
+#include "../core/stats.h"
+#include "../core/units.h"
+#include "../decision/bands_compare.h"
 #include "../compare/compare.h"
 #include "../compare/gate.h"
 #include "../history/history.h"
@@ -37,16 +39,17 @@ enum { O_FORMAT = 'f', O_COLOR = 'C', O_BASELINE = 'B', O_LAST = 'L',
 
 static const struct nb_opt compare_opts[] = {
 	{ "max-regress", 'r', "PCT", AT(max_regress), "largest change for the "
-	  "worse that passes\n(default 5%; 'off' reports without gating)" },
+	  "worse that passes\n(default " NB_STR(NB_GATE_MAX_REGRESS_PCT) "%; "
+	  "'off' reports without gating)" },
 	{ "display", 0, "PCT", AT(display), "the threshold of the words under -r "
-	  "off (5%)" },
+	  "off (" NB_STR(NB_GATE_MAX_REGRESS_PCT) "%)" },
 	{ "gate", 'g', "FILE", AT(gate), "per-metric / per-workload thresholds "
 	  "(INI;\nsee docs/compare.md)" },
 	{ "bands", 0, "V,N", AT(bands), "viability bands: a time factor (or loss)"
 	  "\nup to V is viable, from N not viable, between\n'decide' (e.g. "
 	  "10%,2x; docs/compare.md)" },
-	{ "strict", 0, NULL, AT(co.strict), "low confidence (< 3 iterations) "
-	  "fails too" },
+	{ "strict", 0, NULL, AT(co.strict), "low confidence (< "
+	  NB_STR(NB_FEW_ITERATIONS) " iterations) fails too" },
 	{ "allow-missing", 0, NULL, AT(co.allow_missing), "a workload or metric "
 	  "missing in NEW warns" },
 	{ "allow-changed", 0, NULL, AT(co.allow_changed), "different settings "
@@ -65,7 +68,8 @@ static const struct nb_opt compare_opts[] = {
 	{ "noise", 0, "history", O_NOISE, "BASE NEW: measure the run-to-run noise on\n"
 	  "the history's last runs of BASE's labels\n(per target and workload) "
 	  "instead of\nassuming it" },
-	{ "last", 0, "N", O_LAST, "that many runs (default 5)" },
+	{ "last", 0, "N", O_LAST, "that many runs (default "
+	  NB_STR(NB_COMPARE_LAST) ")" },
 	{ "label", 0, "K=V", O_LABEL, "runs with this label (repeatable), "
 	  "instead of\nNEW's labels" },
 };
@@ -227,7 +231,7 @@ static int compare_history(struct nb_history *h, const struct opts *o,
 {
 	struct nb_history_filter f = {
 		.labels = o->labels, .nlabels = o->nlabels,
-		.last = o->last ? o->last : 5,
+		.last = o->last ? o->last : NB_COMPARE_LAST,
 	};
 	json_t *n, *base, *c;
 	char name[1024];
@@ -254,7 +258,7 @@ static int noise_reference(struct opts *o, const json_t *base, json_t **ref,
 {
 	struct nb_history_filter f = {
 		.labels = o->labels, .nlabels = o->nlabels,
-		.last = o->last ? o->last : 5,
+		.last = o->last ? o->last : NB_COMPARE_LAST,
 	};
 	struct nb_history *h;
 	char path[4096], what[1024];
@@ -375,7 +379,7 @@ int cmd_compare(int argc, char **argv)
 judged:
 	doc = nb_compare_doc(comps, &gate, &o.co);
 	if (gate.bands.on || gate.bands.nrules)
-		nb_compare_bands(doc, &gate.bands);
+		nb_bands_compare(doc, &gate.bands);
 	nb_gate_warn_unused(&gate);
 	if (emit(&o, doc)) {
 		json_decref(doc);

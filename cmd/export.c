@@ -68,7 +68,7 @@ static int emit(const struct opts *o, json_t **docs, const char *const *paths,
 	if (!f)
 		return nb_die_msg("out of memory"), NB_EXIT_TARGET;
 	rc = o->om ? nb_openmetrics_results(docs, paths, n, f) :
-	     nb_report_csv(docs, paths, n, f) ? -EIO : 0;
+	     nb_csv_write(docs, paths, n, f) ? -EIO : 0;
 	if (fclose(f) && !rc)
 		rc = -ENOMEM;
 	if (rc == -EINVAL) {

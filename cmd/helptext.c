@@ -240,29 +240,39 @@ static void man_item(FILE *out, const char *term, const char *desc)
 	roff_line(out, desc);
 }
 
+/* The man page's words for a section kept as lines (.help is help
+ * config's one line): its lines' form, in the page's fonts. */
+static void man_lines(FILE *out, const struct nb_knob *s)
+{
+	if (!strcmp(s->section, "accept"))
+		fputs("One criterion a line: \\fIWORKLOAD\\fR@\\fITARGET METRIC OP "
+		      "VALUE\\fR (see \\fBACCEPTANCE CRITERIA\\fR).\n", out);
+	else if (!strcmp(s->section, "clients"))
+		fputs("One fio server a line: \\fIhost\\fR[:\\fIport\\fR].\n", out);
+	else
+		roff_line(out, s->help);
+}
+
 static void man_knobs(FILE *out)
 {
-	const char *sec = "";
+	const struct nb_knob *s, *k;
 
-	for (const struct nb_knob *k = nb_knobs; k->name; k++) {
-		char desc[1024];
+	nb_section_foreach(s) {
+		fprintf(out, ".SS [%s%s]\n", s->section,
+			(s->flags & NB_KF_NAMED) ? " NAME" : "");
+		if (s->flags & NB_KF_LINES)
+			man_lines(out, s);
+		nb_knob_foreach(k) {
+			char desc[1024], help[512];
 
-		if (strcmp(sec, k->section)) {
-			fprintf(out, ".SS [%s%s]\n", k->section,
-				!strcmp(k->section, "target") ? " NAME" : "");
-			sec = k->section;
+			if (strcmp(k->section, s->section))
+				continue;
+			snprintf(desc, sizeof(desc), "%s%s%s",
+				 nb_knob_help(k, help, sizeof(help)),
+				 k->opt ? "; option --" : "", k->opt ? k->opt : "");
+			man_item(out, k->name, desc);
 		}
-		char help[512];
-
-		snprintf(desc, sizeof(desc), "%s%s%s",
-			 nb_knob_help(k, help, sizeof(help)),
-			 k->opt ? "; option --" : "", k->opt ? k->opt : "");
-		man_item(out, k->name, desc);
 	}
-	fputs(".SS [accept]\nOne criterion a line: \\fIWORKLOAD\\fR@\\fITARGET METRIC OP "
-	      "VALUE\\fR (see \\fBACCEPTANCE CRITERIA\\fR).\n"
-	      ".SS [clients]\nOne fio server a line: \\fIhost\\fR[:\\fIport\\fR].\n",
-	      out);
 }
 
 /* Text printed by FN, unfilled. */
@@ -483,6 +493,7 @@ static void command_words(FILE *out, const struct nb_command *cmds)
  * labels. */
 static void bash_lists(FILE *out)
 {
+	const struct nb_knob *k;
 	char words[4096] = "";
 
 	for (int i = 0; nb_workloads[i]; i++)
@@ -501,7 +512,7 @@ static void bash_lists(FILE *out)
 	}
 	fprintf(out, "_nasbench_schemes='%s'\n", words);
 	words[0] = '\0';
-	for (const struct nb_knob *k = nb_knobs; k->name; k++) {
+	nb_knob_foreach(k) {
 		char kv[64];
 
 		if (strcmp(k->section, "box"))
@@ -515,8 +526,10 @@ static void bash_lists(FILE *out)
 /* A label's values, where its knob has choices. */
 static void bash_label_values(FILE *out)
 {
+	const struct nb_knob *k;
+
 	fputs("_nasbench_label_values() {\n\tcase $1 in\n", out);
-	for (const struct nb_knob *k = nb_knobs; k->name; k++) {
+	nb_knob_foreach(k) {
 		char list[512];
 
 		if (strcmp(k->section, "box") || !k->choices)
@@ -530,10 +543,32 @@ static void bash_label_values(FILE *out)
 	fputs("\tesac\n}\n", out);
 }
 
+/* The values of knob K's option, when it has choices; the box file's
+ * layouts for hw plan's --layout. */
+static void bash_choices(FILE *out, const struct nb_knob *k)
+{
+	int layout = !strcmp(k->section, "box") && !strcmp(k->name, "layout");
+	char list[512];
+
+	if (!k->choices || (!k->opt && !layout))
+		return;
+	snprintf(list, sizeof(list), "%s", k->choices);
+	for (char *p = list; *p; p++)
+		if (*p == '|')
+			*p = ' ';
+	if (layout)
+		fprintf(out, "\t--layout) _nasbench_list '%s' \"$cur\"; return ;;\n",
+			list);
+	else
+		fprintf(out, "\t--%s) COMPREPLY=($(compgen -W '%s' -- \"$cur\"))"
+			"; return ;;\n", k->opt, list);
+}
+
 /* Values of options, by the option before the word; FILES collects
  * the options that take a file. */
 static void bash_values(FILE *out, const struct nb_command *cmds)
 {
+	const struct nb_knob *s, *k;
 	char files[1024] = "";
 
 	for (int i = 0; cmds[i].name; i++) {
@@ -556,24 +591,12 @@ static void bash_values(FILE *out, const struct nb_command *cmds)
 	      "\t\t\tCOMPREPLY=($(compgen -W \"$_nasbench_labels\" -- \"$cur\"))\n"
 	      "\t\t\tcompopt -o nospace 2>/dev/null\n"
 	      "\t\tfi\n\t\treturn ;;\n", out);
-	/* knobs with choices; hw plan's --layout: the box file's layouts */
-	for (const struct nb_knob *k = nb_knobs; k->name; k++) {
-		int layout = !strcmp(k->section, "box") && !strcmp(k->name, "layout");
-		char list[512];
-
-		if (!k->choices || (!k->opt && !layout))
-			continue;
-		snprintf(list, sizeof(list), "%s", k->choices);
-		for (char *p = list; *p; p++)
-			if (*p == '|')
-				*p = ' ';
-		if (layout)
-			fprintf(out, "\t--layout) _nasbench_list '%s' \"$cur\"; return ;;\n",
-				list);
-		else
-			fprintf(out, "\t--%s) COMPREPLY=($(compgen -W '%s' -- \"$cur\"))"
-				"; return ;;\n", k->opt, list);
-	}
+	/* knobs with choices, section by section; hw plan's --layout: the box
+	 * file's layouts */
+	nb_section_foreach(s)
+		nb_knob_foreach(k)
+			if (!strcmp(k->section, s->section))
+				bash_choices(out, k);
 	for (char *p = files; *p; p++)
 		if (*p == ' ')
 			*p = '|';

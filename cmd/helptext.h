@@ -2,7 +2,7 @@
  * helptext.h - the man page and the shell completion, made from what makes
  * 'nasbench help': the command table (cmd/commands.c, given as CMDS),
  * each command's usage text (its option table where it has one), the knob
- * table (core/knobs.c), the workload, suite and runner tables.  Nothing here is written by hand
+ * rows (cmd/knobs.c), the workload, suite and runner tables.  Nothing here is written by hand
  * twice, so the page, the completion and the help cannot drift apart.
  */
 #ifndef NB_CMD_HELPTEXT_H

@@ -211,7 +211,7 @@ static int do_show(struct nb_history *h, const struct opts *o, const char *run)
 	printf("run %lld: %s, started %s, nasbench %s\nlabels: %s\n\n", id,
 	       nb_jstr(doc, "run_id"), nb_jstr(doc, "started"), nb_jstr(doc, "version"),
 	       *lab ? lab : "(none)");
-	nb_report_text(stdout, doc);
+	nb_text_result(stdout, doc);
 	json_decref(doc);
 	return NB_EXIT_OK;
 }

@@ -52,22 +52,25 @@ const struct nb_usage cmd_hw_usage = { .head =
 	"  --box-io SIZE       with --throttled: the I/O size a client's stream\n"
 	"                      reaches the disks in (ci/lab's reads with its\n"
 	"                      64 MiB ARC: 32K; default: aggregated to 128K)\n"
-	"  --recordsize SIZE   ZFS record size (default 128K)\n"
+	"  --recordsize SIZE   ZFS record size (default " NB_PLAN_RECORDSIZE ")\n"
 	"  --volblocksize SIZE a zvol's block size instead (iSCSI, e.g. 16K)\n"
-	"  --ashift N          ZFS sector size 2^N (default 12: 4 KiB)\n"
+	"  --ashift N          ZFS sector size 2^N (default " NB_STR(NB_PLAN_ASHIFT)
+	": 4 KiB)\n"
 	"  --slog SPEC         a log device: ssd, plp-ssd, nvme, plp-nvme, hdd, with\n"
 	"                      :NNNiops (sync writes/s) and :NNNMB/s (ssd:20000iops)\n"
-	"  --sync-io SIZE      bytes of one sync write (default 512K, nasbench's\n"
+	"  --sync-io SIZE      bytes of one sync write (default " NB_PLAN_SYNC_IO
+	", nasbench's\n"
 	"                      seq512k-write-sync)\n"
-	"  --sync-qd N         sync writes committed together (default 1)\n"
+	"  --sync-qd N         sync writes committed together (default "
+	NB_STR(NB_PLAN_SYNC_QD) ")\n"
 	"  --price N           price of one disk\n"
 	"  --base-price N      the rest of the box (chassis, RAM, HBA), default 0\n"
 	"  --currency CUR      shown with every price (EUR, USD, $)\n"
 	"  --nic RATE          the link, in bits/s: 1gbit, 10GbE, 2.5G, 800mbit,\n"
 	"                      1gbps; or bytes/s: 125MB/s (default: none, local)\n"
-	"  --mtu N             the link's MTU (default 1500)\n"
+	"  --mtu N             the link's MTU (default " NB_STR(NB_PLAN_MTU) ")\n"
 	"  --efficiency PCT    payload share of the line rate (default from the MTU:\n"
-	"                      94.1% at 1500)\n"
+	"                      94.1% at " NB_STR(NB_PLAN_MTU) ")\n"
 	"  --reserve PCT       over-provisioning: share of each disk left unused\n"
 	"  --result FILE       a result of this box: measured beside expected, and\n"
 	"                      a flag where measured is over 110% of the ceiling\n"
@@ -235,7 +238,7 @@ static int plan_option(int c, const struct nb_knob *k, char *v, void *payload)
 {
 	struct plan_opts *o = payload;
 	struct nb_planner_in *in = &o->in;
-	int mtu = 1500;
+	int mtu = NB_PLAN_MTU;
 
 	(void)k;
 	switch (c) {
@@ -515,9 +518,10 @@ static void print_table(const struct plan_opts *o, const struct nb_planner_out *
 			int n)
 {
 	uint64_t blk = o->in.pool.volblocksize ? o->in.pool.volblocksize :
-		       o->in.pool.recordsize;
+		       o->in.pool.recordsize, def = 0;
 	char cell[64], label[40], sz[32];
 
+	nb_parse_size(NB_PLAN_RECORDSIZE, &def);
 	nb_planner_summary(stdout, &o->in);
 	printf("\n\n");
 	printf("%-22s", "");
@@ -526,7 +530,7 @@ static void print_table(const struct plan_opts *o, const struct nb_planner_out *
 	putchar('\n');
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		if ((rows[r].when == SLOG_ONLY && !o->in.slog.present) ||
-		    (rows[r].when == BLOCK_ONLY && blk == 128 * 1024))
+		    (rows[r].when == BLOCK_ONLY && blk == def))
 			continue;
 		snprintf(label, sizeof(label), "%s", rows[r].label);
 		if (rows[r].when == BLOCK_ONLY)

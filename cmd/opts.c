@@ -10,7 +10,7 @@
 #include <getopt.h>
 #include <string.h>
 
-#define KNOB_ID 1000             /* + the row of nb_knobs[] */
+#define KNOB_ID 1000             /* + the number of a knob row */
 #define ROW_ID 2000              /* + the row of the command's table */
 #define MAX_OPTS 128
 
@@ -36,6 +36,8 @@ static int lists(const struct nb_opt *opts, size_t n, const char *section)
 static void row_of(int c, const struct nb_opt *opts, size_t n,
 		   const struct nb_knob **k, const struct nb_opt **r)
 {
+	const struct nb_knob *kk;
+
 	*k = NULL;
 	*r = NULL;
 	if (c >= ROW_ID) {
@@ -43,10 +45,10 @@ static void row_of(int c, const struct nb_opt *opts, size_t n,
 		return;
 	}
 	if (c >= KNOB_ID) {
-		*k = &nb_knobs[c - KNOB_ID];
+		*k = nb_knob_at(c - KNOB_ID);
 		return;
 	}
-	for (const struct nb_knob *kk = nb_knobs; kk->name; kk++)
+	nb_knob_foreach(kk)
 		if (kk->opt && kk->short_opt == c && lists(opts, n, kk->section)) {
 			*k = kk;
 			return;
@@ -71,6 +73,7 @@ int nb_opts_parse(const char *cmd, int argc, char **argv,
 		  const struct nb_opt *opts, size_t n, nb_opt_fn cb, void *payload)
 {
 	struct option longopts[MAX_OPTS + 1] = { { 0 } };
+	const struct nb_knob *k;
 	char shorts[128] = ":";
 	size_t m = 0;
 	int c;
@@ -83,8 +86,7 @@ int nb_opts_parse(const char *cmd, int argc, char **argv,
 		add_short(shorts, sizeof(shorts), opts[i].short_opt,
 			  opts[i].metavar != NULL);
 	}
-	for (int i = 0; nb_knobs[i].name && m < MAX_OPTS; i++) {
-		const struct nb_knob *k = &nb_knobs[i];
+	for (int i = 0; (k = nb_knob_at(i)) && m < MAX_OPTS; i++) {
 		int has_arg = !(k->flags & NB_KF_NOARG);
 
 		if (!k->opt || !lists(opts, n, k->section))
@@ -96,7 +98,6 @@ int nb_opts_parse(const char *cmd, int argc, char **argv,
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
-		const struct nb_knob *k;
 		const struct nb_opt *r;
 		int rc;
 

@@ -4,7 +4,7 @@
  *
  * A row with a name is an option; a row without one is a heading (help
  * set) or stands for the options of the knobs of section METAVAR
- * (core/knobs.c: --size, --timeout...), so a knob's option is declared in
+ * (core/knobs.h: --size, --timeout...), so a knob's option is declared in
  * its row only.  An option whose value is only kept names the field it
  * goes to (NB_OPT_AT) and needs no code.
  */

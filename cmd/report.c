@@ -7,7 +7,7 @@
  */
 #include "cmd.h"
 #include "opts.h"
-#include "../core/bands.h"
+#include "../decision/bands.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"

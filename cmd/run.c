@@ -2,7 +2,7 @@
  * run.c - 'nasbench run': options, signals and output around the run
  * pipeline (run/runplan.c makes the plan, run/exec.c carries it out).
  *
- * The knobs (--size, --timeout, ...) are rows of core/knobs.c: their
+ * The knobs (--size, --timeout, ...) are knob rows (cmd/knobs.c): their
  * options and usage lines come from there; the options below are run's own.
  */
 #include "cmd.h"
@@ -16,10 +16,10 @@
 #include "../accept/accept.h"
 #include "../history/history.h"
 #include "../formats/text.h"
-#include "../run/crash.h"
+#include "../workloads/crashrun.h"
 #include "../run/exec.h"
-#include "../workloads/io_fio.h"
-#include "../workloads/io_fio_clients.h"
+#include "../workloads/fio_driver.h"
+#include "../workloads/fio_driver_clients.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -94,7 +94,7 @@ struct opts {
 	struct nb_fio_clients clients;
 	json_t *box;
 	struct nb_accept acc;
-	struct nb_run_crash crash;
+	struct nb_crash_opts crash;
 	char workloads[1024];
 	char command[2048];
 };
@@ -164,23 +164,23 @@ static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 
 	if ((o->config && nb_config_load(&o->cfg, o->config)) ||
 	    nb_config_apply(&o->cfg, 0) ||
-	    nb_run_crash_setup(&o->crash, &o->cfg, o->workloads, o->targets,
+	    nb_crash_setup(&o->crash, &o->cfg, o->workloads, o->targets,
 			       &o->ntargets) ||
 	    (o->box_hw && nb_hw_load(o->box_hw, &o->box) &&
 	     nb_err_prefix("--box-hw")) ||
 	    nb_accept_setup(&o->acc, &o->cfg, o->accept_file) ||
-	    nb_fio_clients_setup(&o->clients, &o->cfg, o->clients_file) ||
+	    nb_wl_fio_clients_setup(&o->clients, &o->cfg, o->clients_file) ||
 	    nb_config_select_targets(&o->cfg, o->targets, o->ntargets) ||
 	    nb_config_apply(&o->cfg, 1) || nb_accept_check(&o->acc, &o->cfg))
 		return -EINVAL;
 	n = nb_accept_workloads(&o->acc, names, 64);
-	if (nb_run_crash_targets(&o->crash, &o->cfg, o->output, run_id) ||
+	if (nb_crash_targets(&o->crash, &o->cfg, o->output, run_id) ||
 	    nb_runplan_make(pl, &o->cfg, o->workloads, names, n) ||
 	    nb_config_check_targets(&o->cfg))
 		return -EINVAL;
 	for (int i = 0; i < o->cfg.ntargets; i++) {
 		o->cfg.targets[i].run_id = o->crash.verify ? o->crash.run_id : run_id;
-		if (nb_fio_target_setup(&o->cfg.targets[i], NULL, NULL, &o->clients))
+		if (nb_wl_fio_target_setup(&o->cfg.targets[i], NULL, NULL, &o->clients))
 			return -EINVAL;
 	}
 	return 0;
@@ -199,7 +199,7 @@ static int output_result(struct opts *o, json_t *doc, const char *path)
 		puts(s);
 	free(s);
 	if (!o->quiet) {
-		nb_report_text(out, doc);
+		nb_text_result(out, doc);
 		if (path)
 			fprintf(out, "result: %s\n", path);
 	}
@@ -214,7 +214,8 @@ static int execute(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	struct nb_progress progress;
 	struct nb_exec x = { .pl = pl, .cfg = &o->cfg, .run_id = run_id,
 			     .stop = &nb_cmd_stop, .progress = &progress,
-			     .no_space_check = o->no_space_check };
+			     .no_space_check = o->no_space_check,
+			     .crash = &o->crash };
 	int accept_code, rc, interrupted;
 
 	if (!out && !o->json) {
@@ -232,9 +233,9 @@ static int execute(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	if (o->status_ns)
 		progress.every_ns = o->status_ns;
 	if (!o->quiet)
-		nb_fio_clients_print(tty, &o->clients);
+		nb_wl_fio_clients_print(tty, &o->clients);
 	nb_cmd_catch_signals();
-	nb_exec_run(&x);
+	nb_run(&x);
 	interrupted = nb_cmd_stop; /* once: a late ^C is not exit 130 of a complete result */
 	nb_result_finish(x.doc, !interrupted);
 	accept_code = nb_accept_finish(&o->acc, x.doc,
@@ -285,7 +286,7 @@ int cmd_run(int argc, char **argv)
 		rc = nb_cmd_print_json(nb_runplan_json(&pl, &o->cfg));
 	} else if (o->dry_run) {
 		nb_runplan_print(stdout, &pl, &o->cfg);
-		nb_fio_clients_print(stdout, &o->clients);
+		nb_wl_fio_clients_print(stdout, &o->clients);
 		rc = NB_EXIT_OK;
 	} else {
 		rc = execute(o, &pl, run_id);

@@ -16,7 +16,7 @@
 void nb_compare_opts_init(struct nb_compare_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->display = 0.05;
+	o->display = NB_GATE_MAX_REGRESS_PCT / 100.0;
 }
 
 /* ---- the comparison document ---- */

@@ -166,7 +166,7 @@ int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
 json_t *nb_compare_doc(json_t *comps, const struct nb_gate *gate,
 		       const struct nb_compare_opts *co);
 
-/* summary.c: the decision summary of DOC (formats/summary.h's lines):
+/* summary.c: the decision summary of DOC (decision/summary.h's lines):
  * each comparison's label changes, each workload before -> after with
  * its time factor, verdict and band, the bands' overall verdict. */
 json_t *nb_compare_summary(const json_t *doc);

@@ -5,9 +5,11 @@
 #include "compare.h"
 #include "../formats/failure.h"
 #include "../formats/escape.h"
-#include "../formats/summary.h"
+#include "../decision/summary.h"
 #include "../formats/junit.h"
 #include "../core/result.h"
+#include "../core/stats.h"
+#include "../core/units.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -421,10 +423,11 @@ static void summary_line(char *buf, size_t len, const json_t *doc)
 		 bands ? ": " : "", bands ? nb_jstr(bands, "verdict") : "");
 }
 
+/* the note on low confidence (fewer than NB_FEW_ITERATIONS a side) */
 static const char low_note[] =
-	"low confidence: fewer than 3 iterations on a side, so noise cannot be "
-	"told apart: inconclusive (--strict gates it on the threshold). Run 5 or "
-	"more iterations.";
+	"low confidence: fewer than " NB_STR(NB_FEW_ITERATIONS) " iterations on a "
+	"side, so noise cannot be told apart: inconclusive (--strict gates it on "
+	"the threshold). Run 5 or more iterations.";
 
 /* Why a verdict is inconclusive when the noise was assumed, and the way
  * out; "" when no verdict is. */

@@ -13,8 +13,8 @@
 void nb_gate_init(struct nb_gate *g)
 {
 	memset(g, 0, sizeof(*g));
-	g->max_regress = 0.05;
-	g->alpha = 0.05;
+	g->max_regress = NB_GATE_MAX_REGRESS_PCT / 100.0;
+	g->alpha = NB_GATE_ALPHA;
 }
 
 int nb_gate_parse_threshold(const char *s, double *out)

@@ -20,7 +20,7 @@
  *   primary     = lat_p99_us  ;   its verdict's metric (default: MB/s for
  *                             ;   sequential, IOPS for random workloads)
  *   lat_p99_us  = 30%         ;   one metric (wins over everything)
- *   bands       = 5%,1.5x     ;   its viability bands (core/bands.h)
+ *   bands       = 5%,1.5x     ;   its viability bands (decision/bands.h)
  *
  *   [bands]                   ; viability bands (compare --bands wins)
  *   default     = 10%,2x      ;   every judged figure
@@ -35,9 +35,16 @@
 
 #include <stdio.h>
 
-#include "../core/bands.h"
+#include "../decision/bands.h"
 
 #define NB_GATE_OFF (-1.0)
+/* compare's defaults, said once (cmd/compare.c shows them): the largest
+ * change for the worse that passes, in percent (also the threshold of the
+ * words under --max-regress off), the test's alpha, and the history runs
+ * --baseline history takes. */
+#define NB_GATE_MAX_REGRESS_PCT 5
+#define NB_GATE_ALPHA 0.05
+#define NB_COMPARE_LAST 5
 #define NB_GATE_MAX_RULES 256
 
 struct nb_gate_rule {

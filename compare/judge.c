@@ -195,7 +195,8 @@ void nb_compare_judge(const double *base, const int *run, int nbase,
 	 * rounding in (new - base) / base */
 	beyond = fabs(j->change) > thr + 1e-12;
 	good = better == 0 ? 0 : (j->change > 0) == (better > 0);
-	j->low_confidence = nbase < 3 || nnew < 3;
+	j->low_confidence = nbase < NB_FEW_ITERATIONS ||
+			    nnew < NB_FEW_ITERATIONS;
 	if (!j->low_confidence)
 		sig = significant(base, run, nbase, new_, nnew, better, o, j);
 	if (!beyond)

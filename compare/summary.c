@@ -1,12 +1,13 @@
 /*
- * summary.c - the decision summary of a comparison (formats/summary.h's
+ * summary.c - the decision summary of a comparison (decision/summary.h's
  * lines): what the change did to each workload, before -> after with its
  * time factor and verdict, the viability bands' word when they were
  * given, and the overall outcome.
  */
 #include "compare.h"
-#include "bands.h"
-#include "../formats/summary.h"
+#include "../decision/bands_compare.h"
+#include "../decision/summary.h"
+#include "../core/metrics.h"
 #include "../core/result.h"
 
 #include <math.h>
@@ -27,8 +28,8 @@ void nb_compare_fmt_band(char *buf, size_t len, const json_t *row)
 /* "352.0", "3155": as the tables show a figure. */
 static void shown(char *buf, size_t len, const json_t *r, const char *k)
 {
-	nb_summary_shown(json_number_value(json_object_get(r, k)) *
-			 json_number_value(json_object_get(r, "scale")), buf, len);
+	nb_metric_shown(json_number_value(json_object_get(r, k)) *
+			json_number_value(json_object_get(r, "scale")), buf, len);
 }
 
 /* One workload's (or banded figure's) line. */

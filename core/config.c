@@ -12,12 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* Sections whose lines other modules parse (criteria, host lists). */
-static const char *const raw_sections[] = { "accept", "clients" };
-static const char *const known_sections[] = { "box", "target", "suite",
-					      "capacity", "vm", "failure",
-					      "accept", "clients", "replay" };
-
 void nb_config_init(struct nb_config *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -171,33 +165,54 @@ static int on_key(void *user, const char *section, const char *name,
 	return nb_config_set(user, section, name, value, NULL) == 0;
 }
 
-/* Lines where the unnamed sections ([box] [suite] [accept] [clients])
- * were first seen: each may appear once, as a [target NAME] may. */
-struct seen {
-	const char *name;
-	int line;
-};
+/* The lines where the sections without a name ([box], [suite], [accept]
+ * ...) were first seen, in the order of nb_section_next(): each may
+ * appear once, as a [target NAME] may. */
+#define MAX_SECTIONS 32
 
-static int check_once(struct seen *seen, const char *path, int line,
-		      const char *base)
+static int check_once(int *seen, const char *path, int line,
+		      const struct nb_knob *sec)
 {
-	for (; seen->name; seen++) {
-		if (strcmp(seen->name, base))
-			continue;
-		if (seen->line)
-			return nb_err_set("%s:%d: duplicate section [%s] (first at "
-					  "line %d)", path, line, base, seen->line),
-			       -EINVAL;
-		seen->line = line;
+	const struct nb_knob *s;
+	int i = 0;
+
+	nb_section_foreach(s) {
+		if (s == sec && i < MAX_SECTIONS && !(s->flags & NB_KF_NAMED)) {
+			if (seen[i])
+				return nb_err_set("%s:%d: duplicate section [%s] "
+						  "(first at line %d)", path, line,
+						  s->section, seen[i]), -EINVAL;
+			seen[i] = line;
+		}
+		i++;
 	}
 	return 0;
 }
 
+/* [BASE] is no section: an error naming the nearest, or all of them. */
+static int unknown_section(const char *path, int line, const char *base)
+{
+	const char *names[MAX_SECTIONS], *near;
+	const struct nb_knob *s;
+	char all[256];
+	size_t n = 0;
+
+	nb_section_foreach(s)
+		if (n < MAX_SECTIONS)
+			names[n++] = s->section;
+	near = nb_suggest(base, names, n);
+	if (near)
+		return nb_err_set("%s:%d: unknown section [%s]; did you mean "
+				  "[%s]?", path, line, base, near), -EINVAL;
+	return nb_err_set("%s:%d: unknown section [%s] (sections: %s)", path,
+			  line, base, nb_sections_list(all, sizeof(all))), -EINVAL;
+}
+
 static int check_header(struct nb_config *c, const char *path, int line,
-			char *s, char *section, size_t cap, struct seen *seen)
+			char *s, char *section, size_t cap, int *seen)
 {
 	char *end = strchr(s, ']'), *sp;
-	const char *near;
+	const struct nb_knob *sec;
 	char base[64];
 
 	if (!end)
@@ -209,22 +224,13 @@ static int check_header(struct nb_config *c, const char *path, int line,
 	sp = strchr(section, ' ');
 	snprintf(base, sizeof(base), "%.*s",
 		 (int)(sp ? (size_t)(sp - section) : strlen(section)), section);
-	near = nb_suggest(base, known_sections,
-			  sizeof(known_sections) / sizeof(known_sections[0]));
-	if (!nb_knob_find(base, "url") && strcmp(base, "box") && strcmp(base, "suite") &&
-	    strcmp(base, "capacity") && strcmp(base, "vm") &&
-	    strcmp(base, "failure") && strcmp(base, "replay") &&
-	    strcmp(base, "accept") && strcmp(base, "clients"))
-		return near ? nb_err_set("%s:%d: unknown section [%s]; did you mean "
-					 "[%s]?", path, line, base, near)
-			    : nb_err_set("%s:%d: unknown section [%s] (sections: box, "
-					 "target NAME, suite, capacity, vm, failure, "
-					 "replay, accept, clients)",
-					 path, line, base), -EINVAL;
-	if (!strcmp(base, "target")) {
+	sec = nb_section_find(base);
+	if (!sec)
+		return unknown_section(path, line, base);
+	if (sec->flags & NB_KF_NAMED) {
 		if (!sp || !sp[1])
-			return nb_err_set("%s:%d: a target section needs a name: "
-					  "[target NAME]", path, line), -EINVAL;
+			return nb_err_set("%s:%d: a %s section needs a name: "
+					  "[%s NAME]", path, line, base, base), -EINVAL;
 		if (nb_config_target(c, sp + 1))
 			return nb_err_set("%s:%d: target '%s' is defined twice", path,
 					  line, sp + 1), -EINVAL;
@@ -234,15 +240,15 @@ static int check_header(struct nb_config *c, const char *path, int line,
 		return nb_err_set("%s:%d: [%s] takes no name", path, line, base),
 		       -EINVAL;
 	}
-	return check_once(seen, path, line, base);
+	return check_once(seen, path, line, sec);
 }
 
+/* Whether SECTION is kept as lines for its module ([accept]). */
 static int is_raw(const char *section)
 {
-	for (size_t i = 0; i < sizeof(raw_sections) / sizeof(raw_sections[0]); i++)
-		if (!strcmp(section, raw_sections[i]))
-			return 1;
-	return 0;
+	const struct nb_knob *s = nb_section_find(section);
+
+	return s && (s->flags & NB_KF_LINES);
 }
 
 static int keep_raw(struct nb_config *c, const char *section, int line,
@@ -263,10 +269,7 @@ static int keep_raw(struct nb_config *c, const char *section, int line,
 /* Rewrite BUF in place for inih; returns 0 or -EINVAL. */
 static int prepass(struct nb_config *c, const char *path, char *buf, char *out)
 {
-	struct seen seen[] = { { "box", 0 }, { "suite", 0 }, { "capacity", 0 },
-			       { "vm", 0 }, { "failure", 0 }, { "accept", 0 },
-			       { "clients", 0 }, { "replay", 0 },
-			       { NULL, 0 } };
+	int seen[MAX_SECTIONS] = { 0 };
 	char section[64] = "";
 	int line = 0;
 	char *p = buf;
@@ -347,8 +350,6 @@ int nb_config_load(struct nb_config *c, const char *path)
 void nb_config_help(FILE *out)
 {
 	nb_knobs_help(out);
-	fputs("\n[accept]         one criterion a line: WORKLOAD@TARGET METRIC OP VALUE\n"
-	      "[clients]        one fio server a line: host[:port]\n", out);
 }
 
 int nb_config_add_target(struct nb_config *c, const char *spec)
@@ -357,6 +358,7 @@ int nb_config_add_target(struct nb_config *c, const char *spec)
 	const char *slash = strchr(spec, '/');
 	const char *url = spec;
 	char name[64];
+	const struct nb_knob *k;
 	struct nb_target_cfg *t;
 	struct nb_url u;
 
@@ -368,9 +370,16 @@ int nb_config_add_target(struct nb_config *c, const char *spec)
 	}
 	if (nb_url_parse(url, &u))
 		return nb_err_prefix("--target"), -EINVAL;
-	if (!nb_url_scheme_known(u.scheme))
-		return nb_err_set("--target: no runner for '%s://' URLs (see "
-				  "'nasbench list')", u.scheme), -EINVAL;
+	/* a runner for its scheme: the [target] url row's check (the
+	 * runners know their schemes) */
+	k = nb_knob_find("target", "url");
+	if (k && k->check && k->check(url)) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", nb_err_last());
+		return nb_err_set("--target: %s (see 'nasbench list')", why),
+		       -EINVAL;
+	}
 	if (!name[0]) {
 		/* a stable name, so results of two runs match up */
 		const char *base = !strcmp(u.scheme, "file") ? "local" : u.scheme;

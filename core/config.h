@@ -50,7 +50,7 @@ struct nb_override {
 /* [box] netbase: the network baseline before the workloads. */
 enum nb_netbase { NB_NETBASE_AUTO, NB_NETBASE_YES, NB_NETBASE_NO };
 
-/* The box's telemetry (core/telem.h, run/telem.h). */
+/* The box's telemetry (telemetry/telem.h, run/telem.h). */
 struct nb_monitor_cfg {
 	char url[512];           /* "", auto, off, local, ssh://[user@]host[:port] */
 	uint64_t interval_us;    /* 0: one second */

@@ -1,6 +1,5 @@
 #include "guard.h"
 #include "datagen.h"
-#include "engine.h"
 #include "err.h"
 
 #include <errno.h>

@@ -1,15 +1,28 @@
 /*
- * knobs.h - every key of the box file, declared once.
+ * knobs.h - the keys of the box file and the options of 'nasbench run':
+ *           the mechanism of their rows.
  *
  * One row per knob (fio's struct fio_option is the model): its section and
- * name, its type and range, where its value lives, its help, and the option
- * of 'nasbench run' that sets it.  The one table drives the INI parsing
- * (core/config.c), run's long options and their usage text, 'nasbench help
- * config', and the merge of a suite's defaults under the user's knobs.
- * Adding a knob is adding a row (and, for a workload knob, its field in
- * struct nb_params).  Rows name their fields (designated initialisers);
- * a default that nasbench itself applies is the row's .def, said nowhere
- * else: the help texts append it, the code reads it (nb_knob_default()).
+ * name, its type and range, where its value lives, its default, its help,
+ * and the option of 'nasbench run' that sets it.  As fio's engines bring
+ * their own options, each module brings its rows: a table of its own
+ * (the box file's own keys are core/config_keys.c's, the telemetry's are
+ * in telemetry/, a workload's beside it), and one registry above them all
+ * (cmd/knobs.c) lists the tables in the order help shows them and hands
+ * them to nb_knobs_use() when the program starts.  This file knows the
+ * mechanism only: the rows drive the INI parsing (core/config.c), run's
+ * long options and their usage text, 'nasbench help config', the man
+ * page and completion, and the merge of a suite's defaults under the
+ * user's knobs.  Adding a knob is adding a row to its module's table (and,
+ * for a workload knob, its field in struct nb_params).  Rows name their
+ * fields (designated initialisers); a default that nasbench applies is the
+ * row's .def, said nowhere else: the help texts append it, the code reads
+ * it (nb_knob_default()).
+ *
+ * A row of type NB_KT_SECTION declares a section of the box file ([box],
+ * [target NAME], [capacity], and the sections kept as lines for their
+ * module: [accept], [clients]); the sections are shown in the order of
+ * these rows, each section's keys in the order of the tables.
  */
 #ifndef NB_KNOBS_H
 #define NB_KNOBS_H
@@ -31,8 +44,8 @@ enum nb_knob_type {
 	NB_KT_BOOL,       /* int 0/1 */
 	NB_KT_CHOICE,     /* int: index into choices */
 	NB_KT_URL,        /* the target URL: parsed into struct nb_target_cfg */
-	NB_KT_STEADY,     /* struct nb_steady_crit (core/steady.h) */
 	NB_KT_SPAN,       /* struct nb_span: "80%" or a size (core/target.h) */
+	NB_KT_SECTION,    /* not a key: the section .section of the box file */
 };
 
 /* Where a knob's field lives. */
@@ -49,20 +62,29 @@ enum nb_knob_flag {
 	NB_KF_NOLABEL = 1 << 2, /* a [box] key that is not a label of the result */
 	NB_KF_CMDLINE = 1 << 3, /* consent given on the command line only, never
 				 * in a box file */
+	NB_KF_NAMED = 1 << 4,   /* a section that takes a name: [target NAME] */
+	NB_KF_LINES = 1 << 5,   /* a section kept as lines for its module
+				 * ([accept]); .help says what a line is */
 };
 
 struct nb_knob {
-	const char *section;     /* "box", "target", "suite" */
+	const char *section;     /* "box", "target", "suite"; NULL ends a table */
 	const char *name;
 	enum nb_knob_type type;
 	enum nb_knob_base base;
 	size_t off, len;         /* the field in its base */
 	const char *choices;     /* '|'-separated (labels, NB_KT_STR, CHOICE) */
 	uint64_t min, max;       /* 0: no bound */
-	/* The default as a user writes it ("10s", "3"), shown in the help as
-	 * " (default 10s)"; NULL where there is none, or the workload's own
-	 * (the help says so). */
+	/* The default as a user writes it ("10s", "3", "no"), shown in the
+	 * help as " (default 10s)" (not for a switch without a value: NOARG);
+	 * NULL where no value applies (then .unset). */
 	const char *def;
+	/* Where no value applies by default: what does ("the workload's",
+	 * "no limit"), shown as " (default: TEXT)"; "" where nothing does and
+	 * the help says what leaving the key out means (url, crash).  A key
+	 * row has .def or .unset, never both, and its .help states no default
+	 * (tests/unit/test_config.c holds every row to it). */
+	const char *unset;
 	const char *help;
 	/* 'nasbench run': the long option (without "--"), its short letter
 	 * (0: none), the value's name in the usage text; NULL: no option.
@@ -76,8 +98,46 @@ struct nb_knob {
 	int (*check)(const char *v);
 };
 
-/* The table, ended by a row with a NULL name. */
-extern const struct nb_knob nb_knobs[];
+/* Where a row's value lives: its base struct, the field's offset and size
+ * (a label lives nowhere).  NB_CFG wants core/config.h, NB_TGT
+ * core/target.h. */
+#define NB_KNOB_FIELD(b, type, f) .base = b, .off = offsetof(type, f), \
+				  .len = sizeof(((type *)0)->f)
+#define NB_CFG(f) NB_KNOB_FIELD(NB_KB_CONFIG, struct nb_config, f)
+#define NB_PRM(f) NB_KNOB_FIELD(NB_KB_PARAMS, struct nb_params, f)
+#define NB_TGT(f) NB_KNOB_FIELD(NB_KB_TARGET, struct nb_target_cfg, f)
+/* A [box] key that is a label of the result only (it lives nowhere). */
+#define NB_LABEL(n) .section = "box", .name = n, .type = NB_KT_LABEL
+/* A section: NB_SECTION("capacity"), .flags NB_KF_NAMED or NB_KF_LINES. */
+#define NB_SECTION(n) .section = n, .type = NB_KT_SECTION
+
+/* The program's rows: TABLES (ended by NULL), each ended by a row with a
+ * NULL section, in the order help shows them.  Set once, before a box file
+ * is read or a row is looked up (main(); the tests' support code): the
+ * functions below abort on a program that never set them. */
+void nb_knobs_use(const struct nb_knob *const *tables);
+
+/* The key row after K (NULL: the first), every table's in order; NULL
+ * after the last.  Section rows are passed over. */
+const struct nb_knob *nb_knob_next(const struct nb_knob *k);
+#define nb_knob_foreach(k) for ((k) = nb_knob_next(NULL); (k); (k) = nb_knob_next(k))
+
+/* The section row after S (NULL: the first), in the tables' order; NULL
+ * after the last. */
+const struct nb_knob *nb_section_next(const struct nb_knob *s);
+#define nb_section_foreach(s) \
+	for ((s) = nb_section_next(NULL); (s); (s) = nb_section_next(s))
+
+/* The section row of NAME ("target", without the target's name), or NULL. */
+const struct nb_knob *nb_section_find(const char *name);
+
+/* "box, target NAME, suite, ...": every section, into BUF.  Returns BUF. */
+const char *nb_sections_list(char *buf, size_t len);
+
+/* The number of key row K among all (0 for the first), and the row of a
+ * number (NULL past the last): a key row's id in an option table. */
+int nb_knob_index(const struct nb_knob *k);
+const struct nb_knob *nb_knob_at(int i);
 
 /* The row of SECTION ("suite", "target": without the target's name) and
  * NAME, or NULL. */
@@ -110,7 +170,7 @@ uint64_t nb_knob_default(const char *section, const char *name);
  * " (a|b|c)" for its choices, into BUF.  Returns BUF. */
 const char *nb_knob_help(const struct nb_knob *k, char *buf, size_t len);
 
-/* 'nasbench help config': every row of the table, by section. */
+/* 'nasbench help config': every section, its rows under it. */
 void nb_knobs_help(FILE *out);
 
 /* The usage lines of the options of SECTION's knobs, as 'nasbench help

@@ -2,6 +2,7 @@
 #include "err.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,7 +80,7 @@ const struct nb_metric nb_metrics[] = {
 	{ "blocks_checked", "checked", "blocks", NB_NEITHER, 1, "integrity: blocks read back and checked" },
 	{ "conform_passed", "passed", "tests", NB_HIGHER, 1, "conformance tests passed" },
 	{ "conform_failed", "failed", "tests", NB_LOWER, 1, "conformance tests failed" },
-	/* the open loop (core/engine_open.c, docs/capacity.md) */
+	/* the open loop (engine/engine_open.c, docs/capacity.md) */
 	{ "rate_iops", "rate", "ops/s", NB_NEITHER, 1, "open loop: the rate asked for" },
 	{ "offered_iops", "offered", "ops/s", NB_NEITHER, 1, "open loop: arrivals per second the schedule made (its last 4/5)" },
 	{ "achieved_iops", "achieved", "ops/s", NB_HIGHER, 1, "open loop: completions per second over the same window" },
@@ -156,7 +157,7 @@ static const struct {
 	{ "p99_ms", "lat_p99_us", 1e-3 },
 	{ "mb_s_at_slo", "slo_bw_bytes", 1e-6 },
 	{ "max_swap_used", "box_swapped_bytes", 1 },
-	{ "crash_lost_max", "crash_lost", 1 },   /* issue 33's spelling */
+	{ "crash_lost_max", "crash_lost", 1 },   /* the first spelling */
 };
 
 /* What a name's suffix says about a metric the table does not list
@@ -266,4 +267,19 @@ void nb_metric_sort(const char **names, size_t n)
 			names[j] = names[j - 1];
 		names[j] = x;
 	}
+}
+
+void nb_metric_shown(double m, char *out, size_t len)
+{
+	if (fabs(m) >= 1000 || m == 0)
+		snprintf(out, len, "%.0f", m);
+	else if (fabs(m) >= 10)
+		snprintf(out, len, "%.1f", m);
+	else
+		snprintf(out, len, "%.3g", m);
+}
+
+void nb_metric_fig(double v, const char *metric, char *out, size_t len)
+{
+	nb_metric_shown(v * nb_metric_find(metric)->show_scale, out, len);
 }

@@ -53,4 +53,11 @@ const char *nb_metric_headline(int random,
 /* All known metrics, NULL-name terminated. */
 extern const struct nb_metric nb_metrics[];
 
+/* M, already in its display unit, as the grid shows it: "3155", "72.0",
+ * "0.569" (whole from 1000, one decimal from 10, else 3 digits). */
+void nb_metric_shown(double m, char *out, size_t len);
+/* A figure V of METRIC (stored unit) the same way, in METRIC's display
+ * unit ("72.0" for 72e6 bytes/s). */
+void nb_metric_fig(double v, const char *metric, char *out, size_t len);
+
 #endif

@@ -19,7 +19,9 @@
  *                                   "min": ..., "max": ..., "stddev": ... } }
  *     } ] }
  *
- * The module builds, finishes, writes and loads such documents; it never
+ * docs/result.md names every key a result can hold, its unit and meaning
+ * (tests/integration/test_result_doc.sh holds it to real results).  The
+ * module builds, finishes, writes and loads such documents; it never
  * formats for people (formats/, compare/, report/ ... do).
  */
 #ifndef NB_RESULT_H
@@ -61,7 +63,14 @@ const char *nb_jstr(const json_t *o, const char *k);
 
 /* The box states of a failure walk, in its order (docs/failure.md): an
  * entry's "state", an iteration's "box_state". */
-#define NB_BOX_STATES 4
+enum nb_box_state {
+	NB_STATE_HEALTHY,
+	NB_STATE_DEGRADED,
+	NB_STATE_REBUILDING,
+	NB_STATE_REBUILT,
+	NB_STATE_N,
+};
+#define NB_BOX_STATES NB_STATE_N
 extern const char *const nb_box_states[NB_BOX_STATES];
 /* The index of STATE in nb_box_states, -1 when it is none of them. */
 int nb_box_state(const char *state);

@@ -29,6 +29,13 @@ double nb_stats_ss(const double *v, size_t n);
 #define NB_STATS_MAD_SD 1.4826
 double nb_stats_mad(const double *v, size_t n);
 
+/* Two figures within this many percent are about the same (the decision
+ * summary's words, the report grid's colours). */
+#define NB_SAME_PCT 5.0
+/* Fewer iterations than this on a side: low confidence, noise cannot be
+ * told apart (compare's verdicts, the decision summary). */
+#define NB_FEW_ITERATIONS 3
+
 /* Student's t: the two-sided p of T with DF degrees of freedom (0 for an
  * infinite T), and the T beyond which that p falls below ALPHA. */
 double nb_stats_t_p(double t, double df);

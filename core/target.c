@@ -4,6 +4,7 @@
 #include "err.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -178,4 +179,13 @@ unsigned nb_cap_find(const char *name)
 		if (!strcmp(cap_names[bit], name))
 			return 1u << bit;
 	return 0;
+}
+
+void *nb_io_alloc(size_t len)
+{
+	void *p;
+
+	if (posix_memalign(&p, 4096, len ? len : 4096))
+		return NULL;
+	return p;
 }

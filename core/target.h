@@ -272,6 +272,10 @@ int nb_target_reconnect(struct nb_target *t);
 int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
 		      void *buf, uint32_t len, uint64_t off, unsigned fua);
 
+/* A buffer for I/O aligned for every runner (O_DIRECT wants 4 KiB);
+ * free with free().  NULL when out of memory. */
+void *nb_io_alloc(size_t len);
+
 /* The names of the capabilities in CAPS ("files", "block", "async", "sync",
  * "meta", "direct"), in that order: I is 0.. until NULL. */
 const char *nb_cap_name(unsigned caps, int i);

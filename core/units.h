@@ -30,4 +30,9 @@ char *nb_fmt_capacity(double bytes, int binary, char *buf, size_t len);
  * CURRENCY ("" or NULL), "unknown" when V < 0. */
 char *nb_fmt_money(double v, const char *currency, char *buf, size_t len);
 
+/* X's value as a string literal, where a help text shows a constant:
+ * "(default " NB_STR(NB_COMPARE_LAST) ")". */
+#define NB_STR_(x) #x
+#define NB_STR(x) NB_STR_(x)
+
 #endif

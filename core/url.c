@@ -190,16 +190,6 @@ int nb_url_parse(const char *s, struct nb_url *u)
 	return strcmp(u->scheme, "iscsi") ? 0 : check_iscsi(s, u);
 }
 
-int nb_url_scheme_known(const char *scheme)
-{
-	static const char *const schemes[] = { "file", "nfs", "iscsi" };
-
-	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++)
-		if (!strcmp(schemes[i], scheme))
-			return 1;
-	return 0;
-}
-
 const char *nb_url_arg(const struct nb_url *u, const char *key)
 {
 	for (int i = 0; i < u->nargs; i++)

@@ -30,11 +30,6 @@ struct nb_url {
 /* 0, or -EINVAL with "invalid target URL 'REDACTED': why" set. */
 int nb_url_parse(const char *s, struct nb_url *u);
 
-/* Whether a runner serves SCHEME ("file", "nfs", "iscsi"): the config
- * checks URLs with it; runners/registry.c has one runner for each (a unit
- * test holds the two together). */
-int nb_url_scheme_known(const char *scheme);
-
 /* The value of query argument KEY, or NULL. */
 const char *nb_url_arg(const struct nb_url *u, const char *key);
 

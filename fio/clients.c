@@ -3,6 +3,7 @@
  */
 #include "clients.h"
 #include "../core/err.h"
+#include "../core/knobs.h"
 #include "../core/lines.h"
 
 #include <arpa/inet.h>
@@ -146,3 +147,11 @@ void nb_fio_server_cmd(const struct nb_fio_client *c, char *buf, size_t len)
 	nb_fio_client_arg(c, arg, sizeof(arg));
 	snprintf(buf, len, "fio --server=%s", arg);
 }
+
+/* The box file's [clients] section, kept as lines for this module
+ * (core/knobs.h). */
+const struct nb_knob nb_fio_clients_knobs[] = {
+	{ NB_SECTION("clients"), .flags = NB_KF_LINES,
+	  .help = "one fio server a line: host[:port]" },
+	{ NULL },
+};

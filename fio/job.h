@@ -1,10 +1,10 @@
 /*
- * job.h - fio job files: nasbench's I/O spec (core/engine.h) as the job
+ * job.h - fio job files: nasbench's I/O spec (engine/engine.h) as the job
  *         fio runs.
  *
  * fio is nasbench's second engine (engine = fio, --cross-check) and its
  * way to many clients (--clients, fio's client/server mode); the glue that
- * turns fio's output into a workload's figures is workloads/io_fio*.c.
+ * turns fio's output into a workload's figures is workloads/fio_driver*.c.
  *
  * Debian's fio 3.33 has no nfs or libiscsi engine: fio reaches local files
  * and block devices (and what is mounted on the client hosts) only.
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/engine.h"
+#include "../engine/engine.h"
 
 /* What one fio job does. */
 struct nb_fio_job {

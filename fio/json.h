@@ -7,7 +7,7 @@
  * preparing the io_u to its completion taken); clat_ns alone (from the
  * submission system call having returned) is kept as clat_* in the
  * iteration's extra.  The native engine's lat_* are clat's span (see
- * core/engine.h): with io_uring slat adds a few microseconds.
+ * engine/engine.h): with io_uring slat adds a few microseconds.
  */
 #ifndef NB_FIO_JSON_H
 #define NB_FIO_JSON_H

@@ -182,8 +182,8 @@ static void row(FILE *out, const struct cols *c, const char *path, const json_t 
 	fputs("\r\n", out);
 }
 
-int nb_report_csv(json_t *const *docs, const char *const *paths, size_t n,
-		  FILE *out)
+int nb_csv_write(json_t *const *docs, const char *const *paths, size_t n,
+		 FILE *out)
 {
 	struct cols c = { 0 };
 	const json_t *e, *it, *t, *st;

@@ -11,7 +11,7 @@
  * per result x workload x iteration, labels and metrics as columns, and
  * a row per step of a load sweep (columns step, outstanding).  0 or -1 on
  * a write error. */
-int nb_report_csv(json_t *const *docs, const char *const *paths, size_t ndocs,
-		  FILE *out);
+int nb_csv_write(json_t *const *docs, const char *const *paths, size_t ndocs,
+		 FILE *out);
 
 #endif

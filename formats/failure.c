@@ -1,6 +1,5 @@
 /* failure.c - a failure walk's result read: figures per box state. */
 #include "failure.h"
-#include "summary.h"
 #include "../core/metrics.h"
 
 #include <math.h>
@@ -107,7 +106,7 @@ static const char *fig(char *buf, size_t len, const char *metric, double v)
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else
-		nb_summary_shown(v * nb_metric_find(metric)->show_scale, buf, len);
+		nb_metric_fig(v, metric, buf, len);
 	return buf;
 }
 

@@ -48,7 +48,7 @@ static void replay_line(FILE *out, const json_t *wl)
 	fputc('\n', out);
 }
 
-void nb_report_replays(FILE *out, const json_t *doc)
+void nb_text_replays(FILE *out, const json_t *doc)
 {
 	const json_t *wl;
 	size_t i;

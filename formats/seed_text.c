@@ -61,7 +61,7 @@ static void bonnie(FILE *out, const json_t *wl)
 	fprintf(out, "  (files/s %%CP)\n");
 }
 
-/* syncprobe's timing verdict and crashcheck's beside it (run/crash.h). */
+/* syncprobe's timing verdict and crashcheck's beside it (workloads/crashrun.h). */
 static void durability(FILE *out, const json_t *doc)
 {
 	const json_t *d;
@@ -76,7 +76,7 @@ static void durability(FILE *out, const json_t *doc)
 			"they DISAGREE");
 }
 
-void nb_report_seed(FILE *out, const json_t *doc)
+void nb_text_seed(FILE *out, const json_t *doc)
 {
 	const json_t *wl;
 	size_t i;

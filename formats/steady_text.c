@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-int nb_report_steady_state(const json_t *wl)
+int nb_text_steady_state(const json_t *wl)
 {
 	const json_t *s = json_object_get(wl, "steady");
 
@@ -86,7 +86,7 @@ static void series_lines(FILE *out, const json_t *wl)
 	}
 }
 
-void nb_report_steady(FILE *out, const json_t *doc)
+void nb_text_steady(FILE *out, const json_t *doc)
 {
 	const json_t *wl;
 	size_t i;

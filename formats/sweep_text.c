@@ -39,7 +39,7 @@ static void sweep_line(FILE *out, const json_t *wl)
 			"VMs at the objective");
 }
 
-void nb_report_sweeps(FILE *out, const json_t *doc)
+void nb_text_sweeps(FILE *out, const json_t *doc)
 {
 	const json_t *wl;
 	size_t i;
@@ -97,7 +97,7 @@ static void open_line(FILE *out, const json_t *wl)
 		" (fio: timed from the submission)" : "", late);
 }
 
-void nb_report_open(FILE *out, const json_t *doc)
+void nb_text_open(FILE *out, const json_t *doc)
 {
 	const json_t *wl;
 	size_t i;

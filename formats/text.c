@@ -57,7 +57,7 @@ static void spread(char *buf, size_t len, const json_t *wl, const char *metric)
 		snprintf(buf, len, "±%.0f%%", 100 * sd / med);
 }
 
-void nb_report_text(FILE *out, const json_t *doc)
+void nb_text_result(FILE *out, const json_t *doc)
 {
 	const json_t *results = json_object_get(doc, "results"), *wl;
 	size_t i;
@@ -81,8 +81,8 @@ void nb_report_text(FILE *out, const json_t *doc)
 			nb_jstr(wl, "target"), nb_jstr(wl, "workload"), walk ? -10 : 0,
 			walk ? nb_jstr(wl, "state") : "", walk ? " " : "", mb, sp, iops, p50,
 			p99, p999, n, nb_jstr(wl, "status"),
-			nb_report_steady_state(wl) == 1 ? ", steady" :
-			nb_report_steady_state(wl) == 0 ? ", not steady" : "");
+			nb_text_steady_state(wl) == 1 ? ", steady" :
+			nb_text_steady_state(wl) == 0 ? ", not steady" : "");
 	}
 	json_array_foreach(results, i, wl) {
 		const json_t *w;
@@ -100,9 +100,9 @@ void nb_report_text(FILE *out, const json_t *doc)
 				name, json_string_value(w));
 	}
 	nb_failure_print(out, doc);
-	nb_report_sweeps(out, doc);
-	nb_report_replays(out, doc);
-	nb_report_open(out, doc);
-	nb_report_steady(out, doc);
-	nb_report_seed(out, doc);
+	nb_text_sweeps(out, doc);
+	nb_text_replays(out, doc);
+	nb_text_open(out, doc);
+	nb_text_steady(out, doc);
+	nb_text_seed(out, doc);
 }

@@ -688,23 +688,3 @@ int nb_history_baseline(struct nb_history *h, const json_t *new_,
 	*nruns = used;
 	return 0;
 }
-
-int nb_history_record(const json_t *doc, const char *path, int quiet,
-		      FILE *tty)
-{
-	struct nb_history *h;
-	long long id;
-	int rc = nb_history_open(NULL, &h);
-
-	if (!rc)
-		rc = nb_history_add(h, doc, path ? path : "nasbench run", &id);
-	if (rc < 0) {
-		nb_die_msg("%s", nb_err_last());
-		nb_history_close(h);
-		return rc == -EINVAL ? NB_EXIT_USAGE : NB_EXIT_TARGET;
-	}
-	if (!quiet)
-		fprintf(tty, "history: run %lld (%s)\n", id, nb_history_file(h));
-	nb_history_close(h);
-	return 0;
-}

@@ -42,14 +42,18 @@ double nb_planner_efficiency(int mtu)
 void nb_planner_defaults(struct nb_planner_in *in)
 {
 	memset(in, 0, sizeof(*in));
-	in->pool.ashift = 12;
-	in->pool.recordsize = 128 * 1024;
+	uint64_t n = 0;
+
+	in->pool.ashift = NB_PLAN_ASHIFT;
+	nb_parse_size(NB_PLAN_RECORDSIZE, &n);
+	in->pool.recordsize = n;
 	in->pool.max_slop = 128ULL << 30;
 	in->disk_mbs = in->disk_iops = in->price = in->box_mbs = -1;
 	in->box_io = 0;
-	in->efficiency = nb_planner_efficiency(1500);
-	in->sync_io = 512 * 1024;
-	in->sync_qd = 1;
+	in->efficiency = nb_planner_efficiency(NB_PLAN_MTU);
+	nb_parse_size(NB_PLAN_SYNC_IO, &n);
+	in->sync_io = n;
+	in->sync_qd = NB_PLAN_SYNC_QD;
 }
 
 int nb_planner_parse_disks(const char *s, int *n, uint64_t *bytes, char *rest,

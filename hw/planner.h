@@ -53,6 +53,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The plan's defaults, said once: nb_planner_defaults() parses them and
+ * 'nasbench hw plan's usage shows them (cmd/hw.c). */
+#define NB_PLAN_RECORDSIZE "128K"
+#define NB_PLAN_ASHIFT 12
+#define NB_PLAN_MTU 1500
+#define NB_PLAN_SYNC_IO "512K"
+#define NB_PLAN_SYNC_QD 1
+
 struct nb_planner_slog {
 	int present;
 	char name[48];
@@ -76,7 +84,7 @@ struct nb_planner_in {
 	uint64_t nic_bps;        /* line rate, bits/s; 0: local, no link */
 	double efficiency;       /* payload / line rate, 0 < e <= 1 */
 	struct nb_planner_slog slog;
-	uint64_t sync_io;        /* bytes of one sync write (512 KiB) */
+	uint64_t sync_io;        /* bytes of one sync write (NB_PLAN_SYNC_IO) */
 	int sync_qd;             /* sync writes committed together (1) */
 };
 

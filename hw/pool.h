@@ -64,7 +64,7 @@ struct nb_pool_in {
 	struct nb_pool_disks disks;
 	int spares;              /* the last disks of the list */
 	int ashift;              /* sector = 2^ashift bytes; 12 */
-	uint64_t recordsize;     /* 128 KiB */
+	uint64_t recordsize;     /* bytes (the plan's NB_PLAN_RECORDSIZE) */
 	uint64_t volblocksize;   /* 0: a file system; else a zvol's block */
 	double reserve;          /* share of each disk left unpartitioned */
 	uint64_t max_slop;       /* 128 GiB (OpenZFS 2.1+); 0: no cap (older) */

@@ -12,24 +12,11 @@
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
-#include "../core/sweep_open.h"
+#include "../capacity/sweep_open.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-int nb_report_add_chart(struct nb_report *r, const char *name, const char *title,
-			int wl)
-{
-	struct nb_report_chart *c;
-
-	r->charts = realloc(r->charts, (r->ncharts + 1) * sizeof(*r->charts));
-	c = &r->charts[r->ncharts++];
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	snprintf(c->title, sizeof(c->title), "%s", title);
-	c->workload = wl;
-	return 0;
-}
 
 /* What PICK finds in the iteration of C for WL whose METRIC is nearest
  * the median of C's (an iteration without the metric last), or NULL when
@@ -388,22 +375,6 @@ static const struct cfg_chart cdf_chart = {
 	"cdf", "latency CDF (share of I/Os done within)",
 	"latency, microseconds (log scale)", "% of I/Os", 1, 1, cdf_line,
 };
-
-/* Workload key KEY's panel name (the workload, without its target) and
- * its series' name in the panel: the target and/or the configuration. */
-void nb_report_panel_names(const struct nb_report *r, const char *key, size_t c,
-			    char *panel, size_t plen, char *series, size_t slen)
-{
-	const char *slash = r->by_target ? strrchr(key, '/') : NULL;
-
-	snprintf(panel, plen, "%s", slash ? slash + 1 : key);
-	if (slash && r->ncfg > 1)
-		snprintf(series, slen, "%.*s %s", (int)(slash - key), key, r->cfgs[c].name);
-	else if (slash)
-		snprintf(series, slen, "%.*s", (int)(slash - key), key);
-	else
-		snprintf(series, slen, "%s", r->cfgs[c].name);
-}
 
 /* The panels being gathered: one per workload, a line per target and
  * configuration. */

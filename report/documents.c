@@ -5,7 +5,7 @@
  */
 #include "model.h"
 #include "../formats/escape.h"
-#include "../formats/summary.h"
+#include "../decision/summary.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/metrics.h"

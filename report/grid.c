@@ -11,7 +11,7 @@
  * 'disks' label of a platform) and are left out.
  */
 #include "grid.h"
-#include "../formats/summary.h"
+#include "../decision/summary.h"
 #include "../formats/text.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SAME_PCT 5.0             /* a change under this is not coloured */
 
 /* Entry E's figure in a cell: --metric's, else its primary figure (the
  * one compare's verdicts use, nb_summary_primary). */
@@ -81,7 +80,7 @@ static void pool(const struct grid *g, const char *const *dims, size_t nd,
 		if (strcmp(nb_jstr(e, "status"), "ok") ||
 		    !json_is_true(json_object_get(g->it[i].doc, "complete")))
 			c->incomplete = 1;
-		if (nb_report_steady_state(e) == 0)
+		if (nb_text_steady_state(e) == 0)
 			c->unsteady = 1;
 		c->n += (size_t)nb_result_values(e, m, r->v + c->n,
 						 (int)(NB_REPORT_MAXV - c->n));
@@ -247,7 +246,7 @@ static const char *versus_base(struct grid *g, const char *const *dims,
 	if (b.n && b.median != 0 && !strcmp(b.metric, c->metric)) {
 		double pct = 100 * (c->median - b.median) / fabs(b.median);
 		int better = nb_metric_find(c->metric)->better;
-		double same = SAME_PCT;
+		double same = NB_SAME_PCT;      /* under this: not coloured */
 
 		if (c->spread > same)
 			same = c->spread;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "../core/bands.h"
+#include "../decision/bands.h"
 
 #define NB_REPORT_MAXV 65536     /* pooled iterations per configuration */
 #define NB_REPORT_MAX_CHARTS 12  /* a report's charts: families, not workloads */
@@ -100,7 +100,7 @@ const char **nb_report_metrics(const struct nb_report *r, const char *wl,
 			       size_t *n);
 void nb_report_names_free(const char **names, size_t n);
 
-/* charts.c: a chart written, into R's list (WL: its workload's index, -1
+/* report.c: a chart written, into R's list (WL: its workload's index, -1
  * across workloads); workload key KEY's panel name (the workload without
  * its target) and configuration C's series name there (the target and/or
  * the configuration). */

@@ -4,7 +4,7 @@
  * iterations of one configuration and workload.
  */
 #include "model.h"
-#include "../formats/summary.h"
+#include "../decision/summary.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/stats.h"
@@ -299,7 +299,7 @@ void nb_report_fmt(char *buf, size_t len, const double *v, size_t n,
 		return;
 	}
 	nb_stats_summary(v, n, &s);
-	nb_summary_shown(s.median * d->show_scale, buf, len);
+	nb_metric_shown(s.median * d->show_scale, buf, len);
 	if (n > 1 && s.median != 0)
 		snprintf(buf + strlen(buf), len - strlen(buf), " ±%.0f%%",
 			 100 * s.stddev / fabs(s.median));
@@ -315,4 +315,34 @@ void nb_report_skip_charts(struct nb_report *r, const char *why)
 {
 	r->no_charts = 1;
 	snprintf(r->skip_why, sizeof(r->skip_why), "%s", why ? why : "");
+}
+
+/* The list of charts (model.h). */
+int nb_report_add_chart(struct nb_report *r, const char *name, const char *title,
+			int wl)
+{
+	struct nb_report_chart *c;
+
+	r->charts = realloc(r->charts, (r->ncharts + 1) * sizeof(*r->charts));
+	c = &r->charts[r->ncharts++];
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	snprintf(c->title, sizeof(c->title), "%s", title);
+	c->workload = wl;
+	return 0;
+}
+
+/* Workload key KEY's panel name (the workload, without its target) and
+ * its series' name in the panel: the target and/or the configuration. */
+void nb_report_panel_names(const struct nb_report *r, const char *key, size_t c,
+			    char *panel, size_t plen, char *series, size_t slen)
+{
+	const char *slash = r->by_target ? strrchr(key, '/') : NULL;
+
+	snprintf(panel, plen, "%s", slash ? slash + 1 : key);
+	if (slash && r->ncfg > 1)
+		snprintf(series, slen, "%.*s %s", (int)(slash - key), key, r->cfgs[c].name);
+	else if (slash)
+		snprintf(series, slen, "%.*s", (int)(slash - key), key);
+	else
+		snprintf(series, slen, "%s", r->cfgs[c].name);
 }

@@ -10,7 +10,7 @@
 #include "../core/result.h"
 #include "../formats/chart.h"
 #include "../formats/failure.h"
-#include "../formats/summary.h"
+#include "../decision/summary.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,7 +46,7 @@ static json_t *cell(const struct nb_failure_row *w, int s)
 
 	if (isnan(w->v[s]))
 		return json_string("-");
-	nb_summary_shown(w->v[s] * nb_metric_find(w->metric)->show_scale, a, sizeof(a));
+	nb_metric_fig(w->v[s], w->metric, a, sizeof(a));
 	if (!s || isnan(k))
 		return json_string(a);
 	snprintf(b, sizeof(b), "%s (%.0f%%)", a, 100 * k);

@@ -1,7 +1,6 @@
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
-#include "crash.h"
-#include "failure.h"
+#include "../workloads/crashrun.h"
 #include "../core/clock.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
@@ -63,7 +62,8 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 		.stop = x->stop, .progress = x->progress,
 		.metrics = json_object(), .extra = json_object(),
 		.entry = entry, .labels = json_object_get(x->doc, "labels"),
-		.phase = x->walk ? nb_state_name(x->state_idx) : NULL,
+		.phase = x->walk ? nb_box_states[x->state_idx] : NULL,
+		.crash = x->crash,
 		.box = x->telem.on ? x->telem.tm : NULL,
 	};
 	uint64_t cached = t->cached_opens, t0 = nb_now_ns();
@@ -79,7 +79,7 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 	if (!rc)
 		rc = w->run(&c);
 	if (x->walk)
-		nb_failure_iteration(x->walk, c.extra, t0);
+		x->walk_iteration(x->walk, c.extra, t0);
 	nb_run_telem_end(&x->telem, w, it, c.metrics, c.extra, entry);
 	if (c.spec)
 		json_object_set_new(entry, "spec", c.spec);
@@ -118,7 +118,7 @@ static void cache_check(struct nb_exec *x, const struct nb_workload *w,
 	uint64_t bytes = w->plan_bytes ? w->plan_bytes(w, p) : 0;
 	char a[32], b[32], m[400];
 
-	if (!w->io || !p->ram || !bytes || bytes >= 2 * p->ram)
+	if (!w->io || !p->ram || !bytes || bytes >= NB_RAM_FACTOR * p->ram)
 		return;
 	snprintf(m, sizeof(m), "data set %s is less than twice the box's RAM "
 		 "(%s): it can sit in the box's cache, so the figures may "
@@ -161,7 +161,7 @@ static json_t *entry_of(struct nb_exec *x, struct nb_target *t, int widx,
 			int *fresh, int *rc)
 {
 	const struct nb_workload *w = x->pl->wl[widx];
-	const char *state = x->walk ? nb_state_name(x->state_idx) : NULL;
+	const char *state = x->walk ? nb_box_states[x->state_idx] : NULL;
 	json_t *entry = state ? nb_result_find_state(x->doc, t->cfg->name,
 						     w->name, state) : NULL;
 	char why[256];
@@ -294,13 +294,13 @@ void nb_exec_skip_rest(struct nb_exec *x, const char *target, int from)
 
 		if (x->walk)
 			json_object_set_new(e, "state", json_string(
-				nb_state_name(x->state_idx)));
+				nb_box_states[x->state_idx]));
 		nb_result_set_status(e, "skipped", "an earlier workload on this "
 				     "target failed");
 	}
 }
 
-static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
+void nb_exec_target(struct nb_exec *x, const struct nb_target_cfg *tc)
 {
 	struct nb_target t;
 	json_t *tj;
@@ -326,7 +326,7 @@ static void run_target(struct nb_exec *x, const struct nb_target_cfg *tc)
  * error: said for every such pair before any target is opened, and then
  * nothing runs.  Non-zero when there was one.
  */
-static int refused(struct nb_exec *x)
+int nb_exec_refused(struct nb_exec *x)
 {
 	char why[1024];
 	int n = 0;
@@ -347,24 +347,6 @@ static int refused(struct nb_exec *x)
 	if (n)
 		x->exit_code = NB_EXIT_USAGE;
 	return n;
-}
-
-int nb_exec_run(struct nb_exec *x)
-{
-	if (refused(x))
-		return x->exit_code;
-	nb_run_telem_init(&x->telem, x->cfg);
-	if (x->pl->p.rebuild[0]) {
-		/* the failure walk: every target through the box's states */
-		nb_failure_walk(x);
-		nb_run_telem_close(&x->telem);
-		return x->exit_code;
-	}
-	for (int i = 0; i < x->cfg->ntargets && !*x->stop; i++)
-		run_target(x, &x->cfg->targets[i]);
-	nb_run_telem_close(&x->telem);
-	nb_run_crash_durability(x->doc);
-	return x->exit_code;
 }
 
 json_t *nb_exec_doc_new(const struct nb_config *cfg, const char *run_id,

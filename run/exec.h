@@ -21,6 +21,8 @@
 #include "telem.h"
 #include "../core/progress.h"
 
+struct nb_crash_opts;
+
 struct nb_exec {
 	struct nb_runplan *pl;           /* the run learns the box's RAM
 					  * into it from an ssh:// monitor */
@@ -33,21 +35,36 @@ struct nb_exec {
 	int exit_code;                   /* the worst so far (enum nb_exit) */
 	int trimmed, conditioned;        /* the current target: --trim before
 					  * done, --precondition done since */
-	struct nb_run_telem telem;       /* the box's telemetry (nb_exec_run's) */
-	/* a failure walk (run/failure.h), or NULL; the box state being
-	 * measured (enum nb_box_state: 0 healthy outside a walk) */
+	struct nb_run_telem telem;       /* the box's telemetry (nb_run's) */
+	/* a failure walk (run/failure.h), or NULL, and what it records of
+	 * each iteration (nb_failure_iteration); the box state being
+	 * measured (enum nb_box_state, core/result.h: 0 healthy outside a
+	 * walk) */
 	struct nb_failure *walk;
+	void (*walk_iteration)(struct nb_failure *f, json_t *extra,
+			       uint64_t t0_ns);
 	int state_idx;
 	uint64_t extra_space;            /* bytes a target needs beyond the
 					  * plan's (the walk's records) */
+	/* crashcheck's journal and run --verify (workloads/crashrun.h) */
+	const struct nb_crash_opts *crash;
 };
 
-/* Run every target of X.  Returns X->exit_code: NB_EXIT_OK, NB_EXIT_USAGE
- * (a target or workload misconfigured), NB_EXIT_TARGET (a target or I/O
- * error); an interrupt is the caller's to report (*X->stop is set). */
-int nb_exec_run(struct nb_exec *x);
+/* Run the plan of X (run.c): every target in turn, or, with
+ * [failure] rebuild, the box walked through a failed disk
+ * (run/failure.h).  Returns X->exit_code: NB_EXIT_OK, NB_EXIT_USAGE (a
+ * target or workload misconfigured), NB_EXIT_TARGET (a target or I/O
+ * error), NB_EXIT_FAIL (a walk's records lost); an interrupt is the
+ * caller's to report (*X->stop is set). */
+int nb_run(struct nb_exec *x);
 
-/* The steps of nb_exec_run, for a walk that keeps its targets open
+/* Its steps (exec.c): whether a workload of the plan must not run on a
+ * target's runner (each said; X->exit_code NB_EXIT_USAGE); every
+ * workload's iterations on target TC, opened, then closed. */
+int nb_exec_refused(struct nb_exec *x);
+void nb_exec_target(struct nb_exec *x, const struct nb_target_cfg *tc);
+
+/* The steps of a target's run, for a walk that keeps its targets open
  * through the box's states (run/failure.c):
  * open target TC into T (its "targets" entry *TJ; the space check, the
  * network baseline): 0, or -errno with the error in the entry and the

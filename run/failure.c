@@ -10,6 +10,7 @@
 #include "../core/hook.h"
 #include "../core/knobs.h"
 #include "../core/result.h"
+#include "../core/config.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +20,6 @@
 
 /* the walk's states, named once (core/result.h) */
 #define states nb_box_states
-_Static_assert(NB_STATE_N == NB_BOX_STATES, "the walk's states are the result's");
 
 const char *nb_state_name(int state)
 {
@@ -430,6 +430,7 @@ void nb_failure_walk(struct nb_exec *x)
 	f.events = json_object_get(f.obj, "events");
 	f.phases = json_object_get(f.obj, "phases");
 	x->walk = &f;
+	x->walk_iteration = nb_failure_iteration;
 	rc = nb_fb_open(&f);
 	json_object_set_new(f.obj, "pool", json_string(f.pool));
 	if (!rc)
@@ -442,6 +443,7 @@ void nb_failure_walk(struct nb_exec *x)
 	nb_fb_close(&f);
 	json_decref(f.obj);
 	x->walk = NULL;
+	x->walk_iteration = NULL;
 }
 
 void nb_failure_iteration(struct nb_failure *f, json_t *extra, uint64_t t0_ns)
@@ -466,3 +468,55 @@ void nb_failure_iteration(struct nb_failure *f, json_t *extra, uint64_t t0_ns)
 			"ended", f->started && !a1));
 	}
 }
+
+/* the failure walk's rows: [box] fail-disk, replace-disk, [failure] (core/knobs.h). */
+const struct nb_knob nb_failure_knobs[] = {
+	{ .section = "box", .name = "fail-disk", .type = NB_KT_STR,
+	  NB_CFG(failure.fail_cmd), .unset = "",
+	  .help = "failure walk: the command that fails one disk of the pool "
+	  "(sh -c; 'ci/lab fail-disk 2', a slot's power-off); runs only with "
+	  "run --fail-disks (docs/failure.md)",
+	  .flags = NB_KF_NOLABEL,
+	},
+	{ .section = "box", .name = "replace-disk", .type = NB_KT_STR,
+	  NB_CFG(failure.replace_cmd), .unset = "",
+	  .help = "failure walk: the command that brings in the failed disk's "
+	  "replacement and so starts the rebuild (sh -c; 'ci/lab replace-disk "
+	  "2', 'zpool replace tank da3 da7')",
+	  .flags = NB_KF_NOLABEL,
+	},
+	{ NB_SECTION("failure") },
+	{ .section = "failure", .name = "rebuild", .type = NB_KT_STR,
+	  NB_PRM(rebuild), .unset = "", .choices = "load|idle|both",
+	  .help = "walk the box through a failed disk: healthy, degraded, "
+	  "rebuilding, rebuilt, the workloads measured in each; the rebuild "
+	  "under the workloads' load, idle (timed, no rebuilding figures), or "
+	  "both (the disk failed again and the rebuild timed idle); needs "
+	  "--fail-disks",
+	  .opt = "rebuild", .metavar = "WHEN",
+	},
+	{ .section = "failure", .name = "fail-disks", .type = NB_KT_BOOL,
+	  NB_CFG(failure.consent), .def = "no",
+	  .help = "consent: the run may fail a disk of the box with [box] "
+	  "fail-disk (its redundancy is gone until the rebuild ends)",
+	  .opt = "fail-disks", .flags = NB_KF_NOARG | NB_KF_CMDLINE,
+	},
+	{ .section = "failure", .name = "pool", .type = NB_KT_STR,
+	  NB_CFG(failure.pool), .unset = "the box's only one",
+	  .help = "the pool or md array whose disk fails",
+	  .opt = "fail-pool", .metavar = "NAME",
+	},
+	{ .section = "failure", .name = "rebuild-limit", .type = NB_KT_DURATION,
+	  NB_CFG(failure.limit_us), .min = 1000000, .def = "24h",
+	  .help = "give up waiting for a rebuild after this long (the box is "
+	  "left rebuilding, exit 3)",
+	  .opt = "rebuild-limit", .metavar = "TIME",
+	},
+	{ .section = "failure", .name = "records", .type = NB_KT_SIZE,
+	  NB_CFG(failure.records), .min = 4096, .def = "64M",
+	  .help = "checked records written to each target before the disk "
+	  "fails, read back degraded and after the rebuild",
+	  .opt = "records", .metavar = "SIZE",
+	},
+	{ NULL },
+};

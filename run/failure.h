@@ -14,7 +14,7 @@
  *   (both)      the disk failed and replaced again, the rebuild timed idle
  *
  * The pool's health and the rebuild's progress are read through the
- * run's telemetry source ('zpool status', /proc/mdstat; core/telem.h)
+ * run's telemetry source ('zpool status', /proc/mdstat; telemetry/telem.h)
  * every monitor interval for the whole walk.  Nothing is failed unless
  * the box file names both commands, the run says --fail-disks, the box
  * can be read and its pool is healthy: otherwise the run stops before a
@@ -34,15 +34,8 @@
 struct nb_exec;
 struct nb_failure;
 
-/* The box states a walk measures, in order (a result entry's "state"). */
-enum nb_box_state {
-	NB_STATE_HEALTHY,
-	NB_STATE_DEGRADED,
-	NB_STATE_REBUILDING,
-	NB_STATE_REBUILT,
-	NB_STATE_N,
-};
-
+/* The box states a walk measures, in order, are core/result.h's
+ * (enum nb_box_state, nb_box_states: a result entry's "state"). */
 const char *nb_state_name(int state);
 
 /* Walk every target of X through the box's states (X->pl->p.rebuild is
@@ -54,7 +47,8 @@ const char *nb_state_name(int state);
 void nb_failure_walk(struct nb_exec *x);
 
 /* An iteration begun at T0_NS (monotonic) has ended: its state, start on
- * the walk's clock and the rebuild's progress into EXTRA. */
+ * the walk's clock and the rebuild's progress into EXTRA (the walk sets
+ * it as struct nb_exec's walk_iteration). */
 void nb_failure_iteration(struct nb_failure *f, json_t *extra, uint64_t t0_ns);
 
 #endif

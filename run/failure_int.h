@@ -11,7 +11,7 @@
 #include "exec.h"
 #include "failure.h"
 #include "../core/config.h"
-#include "../core/telem.h"
+#include "../telemetry/telem.h"
 #include "../workloads/records.h"
 
 /* How long a command may run, and how long the pool may take to show

@@ -93,7 +93,7 @@ static int steady_check(const struct nb_params *p)
 	unsigned rounds = p->steady_rounds ? p->steady_rounds :
 			  (unsigned)nb_knob_default("suite", "steady-rounds");
 
-	if (!p->steady.kind) {
+	if (!p->steady[0]) {
 		if (p->steady_window || p->steady_rounds || p->steady_max_us)
 			return nb_err(-EINVAL, "--steady-window, --steady-rounds "
 				      "and --steady-limit need --steady-state CRIT");
@@ -180,7 +180,7 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 			return nb_err(-EINVAL, "size = auto is twice the box's RAM, "
 				      "which is not known: set 'ram' in [box] or "
 				      "pass --label ram=SIZE");
-		pl->p.size = 2 * pl->p.ram;
+		pl->p.size = NB_RAM_FACTOR * pl->p.ram;
 	}
 	if (steady_check(&pl->p) || open_check(&pl->p))
 		return -EINVAL;
@@ -198,7 +198,7 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 int nb_runplan_iters(const struct nb_runplan *pl, int w)
 {
 	/* in rounds until steady: once (workloads/steady.c) */
-	if (pl->p.steady.kind && pl->wl[w]->io)
+	if (pl->p.steady[0] && pl->wl[w]->io)
 		return 1;
 	return pl->iters[w] ? pl->iters[w] : pl->iterations;
 }

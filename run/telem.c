@@ -3,8 +3,8 @@
 #include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/result.h"
-#include "../core/telem.h"
-#include "../core/telem_verdict.h"
+#include "../telemetry/telem.h"
+#include "../telemetry/telem_verdict.h"
 #include "../workloads/netbase.h"
 
 #include <stdio.h>

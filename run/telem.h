@@ -1,6 +1,6 @@
 /*
  * telem.h - the box's telemetry during 'nasbench run': one source for the
- *           run (core/telem.h), a network baseline per target
+ *           run (telemetry/telem.h), a network baseline per target
  *           (workloads/netbase.h), and each iteration's series, summary
  *           and verdicts into the result.
  *
@@ -10,7 +10,7 @@
  * baseline runs when [box] netbase = yes, or on auto when a monitor is
  * set, on targets whose runner has a ping (NFS, iSCSI).
  *
- * What it adds to the result (SHAPES.md, docs/telemetry.md):
+ * What it adds to the result (docs/result.md, docs/telemetry.md):
  *   targets[].network                 the baseline
  *   results[].iterations[].telemetry  series, summary, vdevs, verdicts
  *   results[].iterations[].metrics    box_* figures

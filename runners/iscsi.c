@@ -42,35 +42,6 @@ static struct iscsi *P(struct nb_target *t)
 	return t->priv;
 }
 
-/* E with any password replaced by "***", into BUF. */
-static const char *scrub(const struct iscsi *p, const char *e, char *buf,
-			 size_t len)
-{
-	size_t pl = strlen(p->password), n = 0;
-
-	if (!e || !*e)
-		e = "unknown error";
-	while (*e && n + 1 < len) {
-		if (pl && !strncmp(e, p->password, pl)) {
-			n += (size_t)snprintf(buf + n, len - n, "***");
-			e += pl;
-			continue;
-		}
-		buf[n++] = *e++;
-	}
-	buf[n < len ? n : len - 1] = '\0';
-	/* libiscsi ends some messages with a newline */
-	while (n && n < len && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return buf;
-}
-
-/* libiscsi's last error, without a password. */
-static const char *lib_error(struct iscsi *p, char *buf, size_t len)
-{
-	return scrub(p, p->ctx ? iscsi_get_error(p->ctx) : "", buf, len);
-}
-
 /* libiscsi overwrites a socket error with "Can not reconnect right now"
  * before the connect callback runs; its log keeps the first one.  The log
  * callback has no context pointer: one target per thread (runner.h). */
@@ -86,131 +57,6 @@ static void log_cb(int level, const char *msg)
 	tag = strrchr(first_error, '[');     /* " [iqn...]" added by the log */
 	if (tag && tag > first_error && tag[-1] == ' ')
 		tag[-1] = '\0';
-}
-
-static uint64_t timeout_ms(const struct nb_target *t)
-{
-	uint64_t us = t->cfg->timeout_us ? t->cfg->timeout_us
-					 : nb_knob_default("target", "timeout");
-
-	return (us + 999) / 1000;
-}
-
-/* Poll the session once for up to US microseconds and service it.  0, or
- * -EIO when the socket failed (the session is then lost). */
-static int service_once(struct iscsi *p, int64_t us)
-{
-	struct pollfd pfd = { .fd = iscsi_get_fd(p->ctx),
-			      .events = (short)iscsi_which_events(p->ctx) };
-	struct timespec ts = { us > 0 ? us / 1000000 : 0,
-			       us > 0 ? (us % 1000000) * 1000 : 0 };
-	char e[512];
-	int rc;
-
-	if (pfd.fd < 0 || !pfd.events) {
-		/* libiscsi asks for a pause (it would be reconnecting) */
-		ppoll(NULL, 0, &ts, NULL);
-		rc = iscsi_service(p->ctx, 0);
-	} else {
-		rc = ppoll(&pfd, 1, &ts, NULL);
-		if (rc < 0 && errno == EINTR)
-			return 0;
-		rc = iscsi_service(p->ctx, rc > 0 ? pfd.revents : 0);
-	}
-	if (rc < 0 && !p->lost) {
-		p->lost = -EIO;
-		snprintf(p->lost_why, sizeof(p->lost_why), "connection lost: %s",
-			 lib_error(p, e, sizeof(e)));
-	}
-	return rc < 0 ? -EIO : 0;
-}
-
-/* ---- blocking helpers for set-up (connect, INQUIRY, READ CAPACITY) ---- */
-
-
-void nb_iscsi_wait_cb(struct iscsi_context *ctx, int status, void *data,
-		    void *priv)
-{
-	struct wait *w = priv;
-
-	(void)ctx;
-	w->done = 1;
-	w->status = status;
-	w->task = data;
-}
-
-/* Service the session until W is done or the target's timeout passes. */
-static int wait_for(struct iscsi *p, struct wait *w, uint64_t ms)
-{
-	uint64_t end = nb_now_ms() + ms;
-
-	while (!w->done) {
-		uint64_t now = nb_now_ms();
-
-		if (now >= end)
-			return -ETIMEDOUT;
-		if (service_once(p, (int64_t)(end - now < SERVICE_MS ? end - now
-								     : SERVICE_MS) * 1000) &&
-		    !w->done)
-			return -EIO;
-	}
-	return 0;
-}
-
-static const char *sense_text(struct scsi_task *task, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s (%s)", scsi_sense_key_str(task->sense.key),
-		 scsi_sense_ascq_str(task->sense.ascq));
-	return buf;
-}
-
-static int sense_errno(const struct scsi_task *task)
-{
-	switch (task->sense.key) {
-	case SCSI_SENSE_DATA_PROTECTION: return -EROFS;
-	case SCSI_SENSE_NOT_READY: return -EAGAIN;
-	case SCSI_SENSE_ILLEGAL_REQUEST: return -EINVAL;
-	default: return -EIO;
-	}
-}
-
-/* Run one set-up command started by START (a libiscsi *_task call) and wait
- * for it.  On success *TASK holds the finished task (free it). */
-int nb_iscsi_run_task(struct iscsi *p, struct scsi_task *started, struct wait *w,
-		    const char *what, struct scsi_task **task)
-{
-	struct nb_target *t = p->t;
-	char e[512], s[256];
-	int rc;
-
-	if (!started)
-		return nb_err(-EIO, "target '%s': cannot send %s: %s", t->cfg->name,
-			      what, lib_error(p, e, sizeof(e)));
-	rc = wait_for(p, w, timeout_ms(t));
-	if (rc == -ETIMEDOUT) {
-		iscsi_scsi_cancel_all_tasks(p->ctx);
-		return nb_err(-ETIMEDOUT, "target '%s': no answer to %s within "
-			      "%llu ms", t->cfg->name, what,
-			      (unsigned long long)timeout_ms(t));
-	}
-	if (rc || w->status == SCSI_STATUS_CANCELLED ||
-	    w->status == SCSI_STATUS_ERROR || w->status == SCSI_STATUS_TIMEOUT) {
-		if (w->task)
-			scsi_free_scsi_task(w->task);
-		return nb_err(-EIO, "target '%s': %s failed: %s", t->cfg->name,
-			      what, p->lost ? p->lost_why : lib_error(p, e, sizeof(e)));
-	}
-	if (w->status != SCSI_STATUS_GOOD) {
-		rc = w->status == SCSI_STATUS_CHECK_CONDITION ? sense_errno(w->task)
-							       : -EIO;
-		nb_err_set("target '%s': %s failed: %s", t->cfg->name, what,
-			   w->status == SCSI_STATUS_CHECK_CONDITION ?
-			   sense_text(w->task, s, sizeof(s)) : "SCSI status not good");
-		scsi_free_scsi_task(w->task);
-		return rc;
-	}
-	*task = w->task;
-	return 0;
 }
 
 /* ---- open ---- */
@@ -275,15 +121,15 @@ static int login_error(struct nb_target *t, struct iscsi *p)
 {
 	char e[512];
 
-	lib_error(p, e, sizeof(e));
+	nb_iscsi_lib_error(p, e, sizeof(e));
 	if (strstr(e, "timed out"))
 		return nb_err(-ETIMEDOUT, "target '%s': no answer from '%s' "
 			      "within %llu ms", t->cfg->name, p->portal,
-			      (unsigned long long)timeout_ms(t));
+			      (unsigned long long)nb_iscsi_timeout_ms(t));
 	if (strstr(e, "reconnect") && first_error[0])
 		return nb_err(-EHOSTUNREACH, "target '%s': cannot connect "
 			      "to '%s': %s", t->cfg->name, p->portal,
-			      scrub(p, first_error, e, sizeof(e)));
+			      nb_iscsi_scrub(p, first_error, e, sizeof(e)));
 	if (strstr(e, "uthentication") || strstr(e, "CHAP"))
 		return nb_err(-EACCES, "target '%s': login to '%s' at '%s' "
 			      "refused: %s (check the CHAP user and password)",
@@ -304,12 +150,13 @@ static int login_step(struct nb_target *t, struct iscsi *p, int queued,
 
 	if (queued)
 		return nb_err(-EHOSTUNREACH, "target '%s': cannot %s '%s': %s",
-			      t->cfg->name, what, p->portal, lib_error(p, e, sizeof(e)));
-	rc = wait_for(p, w, timeout_ms(t));
+			      t->cfg->name, what, p->portal,
+			      nb_iscsi_lib_error(p, e, sizeof(e)));
+	rc = nb_iscsi_wait_for(p, w, nb_iscsi_timeout_ms(t));
 	if (rc == -ETIMEDOUT)
 		return nb_err(-ETIMEDOUT, "target '%s': no answer from '%s' within "
 			      "%llu ms", t->cfg->name, p->portal,
-			      (unsigned long long)timeout_ms(t));
+			      (unsigned long long)nb_iscsi_timeout_ms(t));
 	return rc || w->status != SCSI_STATUS_GOOD ? login_error(t, p) : 0;
 }
 
@@ -346,12 +193,12 @@ static int unit_ready(struct nb_target *t, struct iscsi *p)
 
 		if (!iscsi_testunitready_task(p->ctx, p->lun, nb_iscsi_wait_cb, &w))
 			return nb_iscsi_run_task(p, NULL, &w, "TEST UNIT READY", &task);
-		rc = wait_for(p, &w, timeout_ms(t));
+		rc = nb_iscsi_wait_for(p, &w, nb_iscsi_timeout_ms(t));
 		if (rc == -ETIMEDOUT) {
 			iscsi_scsi_cancel_all_tasks(p->ctx);
 			return nb_err(-ETIMEDOUT, "target '%s': no answer to TEST UNIT "
 				      "READY within %llu ms", t->cfg->name,
-				      (unsigned long long)timeout_ms(t));
+				      (unsigned long long)nb_iscsi_timeout_ms(t));
 		}
 		if (!rc && w.status == SCSI_STATUS_GOOD) {
 			scsi_free_scsi_task(w.task);
@@ -361,7 +208,8 @@ static int unit_ready(struct nb_target *t, struct iscsi *p)
 			if (w.task)
 				scsi_free_scsi_task(w.task);
 			return nb_err(-EIO, "target '%s': TEST UNIT READY failed: %s",
-				      t->cfg->name, lib_error(p, e, sizeof(e)));
+				      t->cfg->name,
+				      nb_iscsi_lib_error(p, e, sizeof(e)));
 		}
 		key = w.task->sense.key;
 		ascq = w.task->sense.ascq;
@@ -438,7 +286,7 @@ static int iscsi_open(struct nb_target *t)
 	iscsi_set_targetname(p->ctx, p->iqn);
 	iscsi_set_session_type(p->ctx, ISCSI_SESSION_NORMAL);
 	iscsi_set_header_digest(p->ctx, ISCSI_HEADER_DIGEST_NONE_CRC32C);
-	iscsi_set_timeout(p->ctx, (int)((timeout_ms(t) + 999) / 1000));
+	iscsi_set_timeout(p->ctx, (int)((nb_iscsi_timeout_ms(t) + 999) / 1000));
 	/* a lost session fails the run; it is never silently re-established */
 	iscsi_set_noautoreconnect(p->ctx, 1);
 	iscsi_set_reconnect_max_retries(p->ctx, 0);
@@ -475,8 +323,8 @@ static void iscsi_close(struct nb_target *t)
 			struct wait w = { 0 };
 
 			if (!iscsi_logout_async(p->ctx, nb_iscsi_wait_cb, &w))
-				wait_for(p, &w, timeout_ms(t) < 2000 ?
-					 timeout_ms(t) : 2000);
+				nb_iscsi_wait_for(p, &w, nb_iscsi_timeout_ms(t) < 2000 ?
+						  nb_iscsi_timeout_ms(t) : 2000);
 		}
 		iscsi_destroy_context(p->ctx);
 	}
@@ -596,18 +444,18 @@ static void io_cb(struct iscsi_context *ctx, int status, void *data,
 				      NB_PROMISE_ASKED;
 		break;
 	case SCSI_STATUS_CHECK_CONDITION:
-		io->result = sense_errno(task);
+		io->result = nb_iscsi_sense_errno(task);
 		break;
 	case SCSI_STATUS_TIMEOUT:
 		snprintf(why, sizeof(why), "no answer within %llu ms",
-			 (unsigned long long)timeout_ms(p->t));
+			 (unsigned long long)nb_iscsi_timeout_ms(p->t));
 		mark_lost(p, -ETIMEDOUT, why);
 		io->result = -ETIMEDOUT;
 		break;
 	case SCSI_STATUS_CANCELLED:
 	case SCSI_STATUS_ERROR:
 		snprintf(why, sizeof(why), "connection lost: %s",
-			 lib_error(p, e, sizeof(e)));
+			 nb_iscsi_lib_error(p, e, sizeof(e)));
 		mark_lost(p, -EIO, why);
 		io->result = -EIO;
 		break;
@@ -670,7 +518,7 @@ static int iscsi_submit(struct nb_target *t, struct nb_io *io)
 	if (!task)
 		return nb_err(-EIO, "target '%s': cannot queue a %s: %s",
 			      t->cfg->name, io->op == NB_OP_READ ? "read" : "write",
-			      lib_error(p, e, sizeof(e)));
+			      nb_iscsi_lib_error(p, e, sizeof(e)));
 	p->free_reqs = r->next_free;
 	p->inflight++;
 	/* send it now: the socket is almost always writable, and a poll()
@@ -678,7 +526,7 @@ static int iscsi_submit(struct nb_target *t, struct nb_io *io)
 	if (iscsi_service(p->ctx, POLLOUT) < 0 && !p->lost) {
 		p->lost = -EIO;
 		snprintf(p->lost_why, sizeof(p->lost_why), "connection lost: %s",
-			 lib_error(p, e, sizeof(e)));
+			 nb_iscsi_lib_error(p, e, sizeof(e)));
 	}
 	return 0;
 }
@@ -711,8 +559,8 @@ static int iscsi_reap(struct nb_target *t, struct nb_io **done, int max,
 			end = now + (uint64_t)(wait_us > 0 ? wait_us : 0);
 		else if (now >= end)
 			break;
-		service_once(p, (int64_t)(end - now < SERVICE_MS * 1000 ?
-					  end - now : SERVICE_MS * 1000));
+		nb_iscsi_service_once(p, (int64_t)(end - now < SERVICE_MS * 1000 ?
+						   end - now : SERVICE_MS * 1000));
 	}
 	if (p->lost)
 		return abandon(t);
@@ -754,14 +602,15 @@ static int iscsi_ping(struct nb_target *t, uint64_t *rtt_ns)
 
 	if (iscsi_nop_out_async(p->ctx, nb_iscsi_wait_cb, NULL, 0, &w))
 		return nb_err(-EIO, "target '%s': cannot send a NOP-Out: %s",
-			      t->cfg->name, lib_error(p, e, sizeof(e)));
-	rc = wait_for(p, &w, timeout_ms(t));
+			      t->cfg->name, nb_iscsi_lib_error(p, e, sizeof(e)));
+	rc = nb_iscsi_wait_for(p, &w, nb_iscsi_timeout_ms(t));
 	if (rc == -ETIMEDOUT)
 		return nb_err(rc, "target '%s': no NOP-In within %llu ms",
-			      t->cfg->name, (unsigned long long)timeout_ms(t));
+			      t->cfg->name,
+			      (unsigned long long)nb_iscsi_timeout_ms(t));
 	if (rc || w.status)
 		return nb_err(-EIO, "target '%s': NOP-Out failed: %s", t->cfg->name,
-			      lib_error(p, e, sizeof(e)));
+			      nb_iscsi_lib_error(p, e, sizeof(e)));
 	*rtt_ns = nb_now_ns() - t0;
 	return 0;
 }

@@ -49,6 +49,17 @@ struct nb_file {
 	unsigned flags;
 };
 
+/* iscsi_task.c: E with any password replaced by "***", into BUF;
+ * libiscsi's last error, so; the target's timeout in ms. */
+const char *nb_iscsi_scrub(const struct iscsi *p, const char *e, char *buf,
+			   size_t len);
+const char *nb_iscsi_lib_error(struct iscsi *p, char *buf, size_t len);
+uint64_t nb_iscsi_timeout_ms(const struct nb_target *t);
+
+/* Poll the session once for up to US microseconds and service it.  0, or
+ * -EIO when the socket failed (the session is then lost). */
+int nb_iscsi_service_once(struct iscsi *p, int64_t us);
+
 /* A set-up command's completion: what nb_iscsi_wait_cb() fills in. */
 struct wait {
 	int done;
@@ -58,6 +69,11 @@ struct wait {
 
 void nb_iscsi_wait_cb(struct iscsi_context *ctx, int status, void *data,
 		      void *priv);
+/* Service the session until W is done or MS pass: 0, -ETIMEDOUT, -EIO. */
+int nb_iscsi_wait_for(struct iscsi *p, struct wait *w, uint64_t ms);
+/* A CHECK CONDITION's sense key as -errno (-EROFS, -EAGAIN, -EINVAL,
+ * -EIO). */
+int nb_iscsi_sense_errno(const struct scsi_task *task);
 
 /* Run one set-up command started by STARTED (a libiscsi *_task call) and
  * wait for it (the target's timeout).  0 with *TASK the finished task (free

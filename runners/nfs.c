@@ -52,13 +52,6 @@ static int do_mkdir(struct nfsrt *p, const char *path)
 	return NFS_CALL(p, c, "cannot create directory", path, nfs_mkdir2_async, path, 0755);
 }
 
-static int do_stat(struct nfsrt *p, const char *path, struct nfs_stat_64 *st)
-{
-	struct call c = { .copy = st, .copy_len = sizeof(*st) };
-
-	return NFS_CALL(p, c, "cannot stat", path, nfs_stat64_async, path);
-}
-
 static int check_dir(struct nfsrt *p, const char *sub)
 {
 	const struct nb_target_cfg *cfg = p->t->cfg;
@@ -67,7 +60,7 @@ static int check_dir(struct nfsrt *p, const char *sub)
 
 	if (!sub[0])
 		return 0;
-	rc = do_stat(p, sub, &st);
+	rc = nb_nfs_stat_path(p, sub, &st);
 	if (rc == -ENOENT)
 		return nb_err(-ENOENT, "target '%s': '%s' does not exist on NFS "
 			      "server '%s' (export '%s')", cfg->name, cfg->u.path,
@@ -142,14 +135,6 @@ static int nfs_rt_open(struct nb_target *t)
 	p->made_root = 1;
 	t->caps = NB_CAP_FILES | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_META |
 		  NB_CAP_DIRECT;
-	return 0;
-}
-
-static int full_path(struct nfsrt *p, const char *rel, char *out, size_t len)
-{
-	if ((size_t)snprintf(out, len, "%s/%s", p->root, rel) >= len)
-		return nb_err(-ENAMETOOLONG, "target '%s': path '%s' too long",
-			      p->t->cfg->name, rel);
 	return 0;
 }
 
@@ -253,7 +238,7 @@ static int nfs_rt_fopen(struct nb_target *t, const char *name, unsigned flags,
 	if (!f)
 		return nb_err(-ENOMEM, "out of memory");
 	f->p = p;
-	rc = full_path(p, name, f->path, sizeof(f->path));
+	rc = nb_nfs_full_path(p, name, f->path, sizeof(f->path));
 	if (!rc)
 		rc = open_fh(p, f->path, flags, &f->fh);
 	if (rc) {
@@ -603,151 +588,6 @@ static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
 	}
 }
 
-/* ---- metadata ---------------------------------------------------------- */
-
-static int meta(struct nb_target *t, const char *rel, const char *what,
-		int (*fn)(struct nfs_context *, const char *, nfs_cb, void *))
-{
-	struct nfsrt *p = P(t);
-	char path[2048];
-	struct call c = { 0 };
-	int rc;
-
-	ALIVE(p);
-	rc = full_path(p, rel, path, sizeof(path));
-	if (rc)
-		return rc;
-	rc = NFS_CALL(p, c, what, path, fn, path);
-	return rc < 0 ? rc : 0;
-}
-
-static int mkdir_fn(struct nfs_context *nfs, const char *path, nfs_cb cb,
-		    void *priv)
-{
-	return nfs_mkdir2_async(nfs, path, 0755, cb, priv);
-}
-
-static int nfs_rt_mkdir(struct nb_target *t, const char *path)
-{
-	return meta(t, path, "cannot create directory", mkdir_fn);
-}
-
-static int nfs_rt_rmdir(struct nb_target *t, const char *path)
-{
-	return meta(t, path, "cannot remove directory", nfs_rmdir_async);
-}
-
-static int nfs_rt_unlink(struct nb_target *t, const char *path)
-{
-	return meta(t, path, "cannot remove", nfs_unlink_async);
-}
-
-static int nfs_rt_stat(struct nb_target *t, const char *rel, struct nb_stat *st)
-{
-	struct nfsrt *p = P(t);
-	struct nfs_stat_64 s;
-	char path[2048];
-	int rc = full_path(p, rel, path, sizeof(path));
-
-	if (!rc)
-		rc = do_stat(p, path, &s);
-	if (rc)
-		return rc;
-	st->size = s.nfs_size;
-	st->mtime_ns = s.nfs_mtime * 1000000000ULL + s.nfs_mtime_nsec;
-	st->is_dir = S_ISDIR(s.nfs_mode);
-	return 0;
-}
-
-static int nfs_rt_rename(struct nb_target *t, const char *from, const char *to)
-{
-	struct nfsrt *p = P(t);
-	char a[2048], b[2048];
-	struct call c = { 0 };
-	int rc;
-
-	ALIVE(p);
-	rc = full_path(p, from, a, sizeof(a));
-	if (!rc)
-		rc = full_path(p, to, b, sizeof(b));
-	if (rc)
-		return rc;
-	rc = NFS_CALL(p, c, "cannot rename", a, nfs_rename_async, a, b);
-	return rc < 0 ? rc : 0;
-}
-
-static int nfs_rt_readdir(struct nb_target *t, const char *rel,
-			  int (*cb)(const char *name, void *payload), void *payload)
-{
-	struct nfsrt *p = P(t);
-	struct call c = { 0 };
-	struct nfsdirent *de;
-	char path[2048];
-	int rc;
-
-	ALIVE(p);
-	rc = full_path(p, rel, path, sizeof(path));
-	if (rc)
-		return rc;
-	rc = NFS_CALL(p, c, "cannot read directory", path, nfs_opendir_async, path);
-	if (rc < 0)
-		return rc;
-	/* the listing came whole with the answer: no RPC below */
-	while ((de = nfs_readdir(p->nfs, c.ptr))) {
-		if (!strcmp(de->name, ".") || !strcmp(de->name, ".."))
-			continue;
-		if (cb(de->name, payload))
-			break;
-	}
-	nfs_closedir(p->nfs, c.ptr);
-	return 0;
-}
-
-static int nfs_rt_remote_path(struct nb_target *t, const char *name,
-			      char *url, size_t ulen, char *path, size_t plen,
-			      uint64_t *base)
-{
-	struct nfsrt *p = P(t);
-	int rc = nb_nfs_libnfs_url(t->cfg->name, &t->cfg->u, p->mounted, url,
-				   ulen);
-
-	*base = 0;
-	if (rc)
-		return rc;
-	/* the scratch directory, relative to the export ("/nasbench.ID") */
-	if ((size_t)snprintf(path, plen, "%s/%s", p->root + (p->root[0] == '/'),
-			     name) >= plen)
-		return nb_err(-ENAMETOOLONG, "target '%s': path '%s' too long",
-			      t->cfg->name, name);
-	return 0;
-}
-
-static void null_cb(struct rpc_context *rpc, int status, void *data, void *priv)
-{
-	struct call *c = priv;
-
-	(void)rpc;
-	(void)data;
-	c->done = 1;
-	c->status = status == RPC_STATUS_SUCCESS ? 0 :
-		    status == RPC_STATUS_TIMEOUT ? -EINTR : -EIO;
-}
-
-/* NFSv3 NULL: the server's round trip with no file system work. */
-static int nfs_rt_ping(struct nb_target *t, uint64_t *rtt_ns)
-{
-	struct nfsrt *p = P(t);
-	struct call c = { 0 };
-	uint64_t t0 = nb_now_ns();
-	int rc = rpc_nfs3_null_async(nfs_get_rpc_context(p->nfs), null_cb, &c);
-
-	rc = nb_nfs_wait_call(p, rc, &c, "NULL", p->mounted);
-	if (rc < 0)
-		return rc;
-	*rtt_ns = nb_now_ns() - t0;
-	return 0;
-}
-
 const struct nb_runner_ops nb_runner_nfs = {
 	.name = "nfs",
 	.scheme = "nfs",
@@ -764,12 +604,12 @@ const struct nb_runner_ops nb_runner_nfs = {
 	.flush = nfs_rt_flush,
 	.submit = nfs_rt_submit,
 	.reap = nfs_rt_reap,
-	.mkdir = nfs_rt_mkdir,
-	.rmdir = nfs_rt_rmdir,
-	.unlink = nfs_rt_unlink,
-	.stat = nfs_rt_stat,
-	.rename = nfs_rt_rename,
-	.readdir = nfs_rt_readdir,
-	.remote_path = nfs_rt_remote_path,
-	.ping = nfs_rt_ping,
+	.mkdir = nb_nfs_mkdir,
+	.rmdir = nb_nfs_rmdir,
+	.unlink = nb_nfs_unlink,
+	.stat = nb_nfs_stat,
+	.rename = nb_nfs_rename,
+	.readdir = nb_nfs_readdir,
+	.remote_path = nb_nfs_remote_path,
+	.ping = nb_nfs_ping,
 };

@@ -136,4 +136,20 @@ int nb_nfs_mount(struct nfsrt *p, char *sub, size_t sublen);
 			return nb_nfs_gone(p);             \
 	} while (0)
 
+/* nfs_meta.c: a path under the mount for REL (0, or -ENAMETOOLONG set);
+ * a stat of PATH; the ops' metadata calls, a file's server path and the
+ * round trip of a NULL call. */
+int nb_nfs_full_path(struct nfsrt *p, const char *rel, char *out, size_t len);
+int nb_nfs_stat_path(struct nfsrt *p, const char *path, struct nfs_stat_64 *st);
+int nb_nfs_mkdir(struct nb_target *t, const char *path);
+int nb_nfs_rmdir(struct nb_target *t, const char *path);
+int nb_nfs_unlink(struct nb_target *t, const char *path);
+int nb_nfs_stat(struct nb_target *t, const char *rel, struct nb_stat *st);
+int nb_nfs_rename(struct nb_target *t, const char *from, const char *to);
+int nb_nfs_readdir(struct nb_target *t, const char *rel,
+		   int (*cb)(const char *name, void *payload), void *payload);
+int nb_nfs_remote_path(struct nb_target *t, const char *name, char *url,
+		       size_t ulen, char *path, size_t plen, uint64_t *base);
+int nb_nfs_ping(struct nb_target *t, uint64_t *rtt_ns);
+
 #endif

@@ -1,6 +1,9 @@
 /* registry.c - every runner nasbench knows, by URL scheme. */
 #include "runner.h"
+#include "../core/err.h"
+#include "../core/knobs.h"
 
+#include <errno.h>
 #include <string.h>
 
 extern const struct nb_runner_ops nb_runner_posix;
@@ -27,3 +30,24 @@ int nb_target_open(struct nb_target *t, const struct nb_target_cfg *cfg)
 	return nb_target_open_ops(t, cfg, cfg->ops ? cfg->ops :
 				  nb_runner_find(cfg->u.scheme));
 }
+
+int nb_runner_url_check(const char *url)
+{
+	struct nb_url u;
+
+	if (nb_url_parse(url, &u))
+		return -EINVAL;
+	if (!nb_runner_find(u.scheme))
+		return nb_err(-EINVAL, "no runner for '%s://' URLs", u.scheme);
+	return 0;
+}
+
+/* The runners' row: [target] url, a URL of a scheme one of them serves
+ * (core/knobs.h). */
+const struct nb_knob nb_runner_knobs[] = {
+	{ .section = "target", .name = "url", .type = NB_KT_URL, NB_TGT(url),
+	  .unset = "",
+	  .check = nb_runner_url_check,
+	  .help = "path, file:///path, nfs://host/export/dir or iscsi://host/iqn/lun" },
+	{ NULL },
+};

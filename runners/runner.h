@@ -14,6 +14,10 @@ const struct nb_runner_ops *nb_runner_find(const char *scheme);
 /* All runners, NULL-terminated. */
 extern const struct nb_runner_ops *const nb_runners[];
 
+/* URL parses and a runner serves its scheme: 0, or -EINVAL with "no
+ * runner for 'ftp://' URLs" (or the parser's reason) set. */
+int nb_runner_url_check(const char *url);
+
 /* Open a target with cfg->ops, else the runner of its URL's scheme.  0 or
  * -errno (the detail set). */
 int nb_target_open(struct nb_target *t, const struct nb_target_cfg *cfg);

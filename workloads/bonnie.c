@@ -47,6 +47,7 @@
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/units.h"
+#include "../core/knobs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -58,7 +59,6 @@
 #define SEEKS 8192
 #define SEEKERS 5
 #define UPDATE_SEEK 10           /* one seek in ten writes back */
-#define FILES_DEFAULT (16 * 1024)
 #define FILES_DIR "bonnie.files"
 #define DATA_FILE "bonnie.data"
 #define POOL (1 << 20)           /* put_block's random data, 1 MiB */
@@ -544,7 +544,8 @@ static int files_round(struct bonnie *bo, uint64_t nfiles, int random,
 
 static int files(struct bonnie *bo)
 {
-	uint64_t n = bo->c->p->files ? bo->c->p->files : FILES_DEFAULT;
+	uint64_t n = bo->c->p->files ? bo->c->p->files :
+		     nb_knob_default("suite", "files");
 	struct names ns = { calloc(n, NAME_LEN), 0, n };
 	int rc;
 
@@ -562,13 +563,14 @@ static uint64_t default_size(const struct nb_params *p)
 {
 	uint64_t ram = p->ram ? p->ram : nb_seed_client_ram();
 
-	return ram ? 2 * ram : 1ULL << 30;
+	return ram ? NB_RAM_FACTOR * ram : nb_knob_default("suite", "size");
 }
 
+/* bonnie++ buffers its I/O: direct only when asked (--direct yes). */
 static int bonnie_run(struct nb_wl_ctx *c)
 {
 	struct bonnie bo = { .c = c, .t = c->t,
-			     .direct = c->p->direct == 1 ? NB_F_DIRECT : 0 };
+			     .direct = nb_switch(c->p->direct, 0) ? NB_F_DIRECT : 0 };
 	uint64_t ram = c->p->ram ? c->p->ram : nb_seed_client_ram();
 	int block = !(c->t->caps & NB_CAP_FILES);
 	char a[32], b[32];
@@ -597,9 +599,9 @@ static int bonnie_run(struct nb_wl_ctx *c)
 				    (json_int_t)bo.char_size, "chunk", CHUNK,
 				    "seeks", SEEKS, "seekers", SEEKERS, "files",
 				    (json_int_t)(block ? 0 : c->p->files ? c->p->files
-						 : FILES_DEFAULT),
+						 : nb_knob_default("suite", "files")),
 				    "ram", (json_int_t)ram);
-	if (ram && bo.size < 2 * ram)
+	if (ram && bo.size < NB_RAM_FACTOR * ram)
 		nb_wl_warn(c, "file size %s is less than twice the %s RAM (%s): "
 			   "caches may inflate the figures (bonnie++ refuses this "
 			   "without -r)", nb_fmt_size(bo.size, a, sizeof(a)),
@@ -658,7 +660,8 @@ static void bonnie_estimate(const struct nb_workload *w,
 {
 	uint64_t size = bonnie_plan_bytes(w, p);
 	uint64_t chars = p->fast == 1 ? 0 : size < CHAR_IO ? size : CHAR_IO;
-	double files = (double)(p->files ? p->files : FILES_DEFAULT);
+	double files = (double)(p->files ? p->files :
+				 nb_knob_default("suite", "files"));
 
 	/* put_block, rewrite (a read and a write), get_block; per-char: a
 	 * system call per byte, about a microsecond each on a client */
@@ -674,4 +677,16 @@ const struct nb_workload nb_wl_bonnie = {
 	.run = bonnie_run,
 	.plan_bytes = bonnie_plan_bytes,
 	.estimate = bonnie_estimate,
+};
+
+/* bonnie's rows: [suite] files, fast (core/knobs.h). */
+const struct nb_knob nb_bonnie_knobs[] = {
+	{ .section = "suite", .name = "files", .type = NB_KT_UINT, NB_PRM(files),
+	  .def = "16384",
+	  .min = 1, .max = 10000000,
+	  .help = "bonnie: files to create, stat and delete" },
+	{ .section = "suite", .name = "fast", .type = NB_KT_BOOL, NB_PRM(fast),
+	  .def = "no",
+	  .help = "bonnie: skip the per-character phases, like bonnie++ -f" },
+	{ NULL },
 };

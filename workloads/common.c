@@ -1,6 +1,7 @@
 /* common.c - what every workload uses: figures, warnings, data files. */
 #include "workload.h"
 #include "../core/err.h"
+#include "../core/knobs.h"
 #include "../core/result.h"
 
 #include <errno.h>
@@ -10,7 +11,6 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#define DEFAULT_SIZE (1ULL << 30)
 #define PREFILL_BS (1U << 20)
 #define PREFILL_QD 8
 
@@ -108,7 +108,8 @@ void nb_iospec_resolve(const struct nb_iospec *def, const struct nb_params *p,
 		s->bs = p->bs;
 	if (p->iodepth)
 		s->qd = p->iodepth;
-	s->size = p->size ? p->size : (def->size ? def->size : DEFAULT_SIZE);
+	s->size = p->size ? p->size : (def->size ? def->size :
+		   nb_knob_default("suite", "size"));
 	if (!p->size && t->capacity && s->size > t->capacity)
 		s->size = t->capacity;
 	s->size -= s->size % s->bs;

@@ -7,7 +7,7 @@
 #define NB_WL_CRASH_RT_H
 
 #include "crashcheck.h"
-#include "../core/journal.h"
+#include "crashlog.h"
 
 struct nb_crash_run {
 	struct nb_wl_ctx *c;

@@ -26,14 +26,15 @@
  *     (crashverify.c).  No evidence and nothing lost: "no crash observed",
  *     and no loss figure.
  *
- * With run --verify JOURNAL (p->crash_verify) only step 4 runs, against
+ * With run --verify JOURNAL (c->crash->verify) only step 4 runs, against
  * the journal's target, which must match it (nb_crash_journal_match).
  */
 #include "crash_rt.h"
+#include "crashrun.h"
 #include "seed.h"
 #include "../core/err.h"
 #include "../core/hook.h"
-#include "../core/journal.h"
+#include "crashlog.h"
 #include "../core/knobs.h"
 
 #include <errno.h>
@@ -48,13 +49,15 @@
 
 static const char *const sync_names[] = { "none", "end", "always" };
 
-/* p->journal, or with one journal per target "x.NAME.journal" for it. */
+/* The run's journal (crashrun.h), or with one journal per target
+ * "x.NAME.journal" for it. */
 static void journal_name(struct nb_crash_run *cr)
 {
-	const char *j = cr->c->p->journal, *dot = strrchr(j, '.');
+	const struct nb_crash_opts *o = cr->c->crash;
+	const char *j = o ? o->path : "", *dot = strrchr(j, '.');
 	size_t n = dot && !strchr(dot, '/') ? (size_t)(dot - j) : strlen(j);
 
-	if (cr->c->p->journal_each)
+	if (o && o->each)
 		snprintf(cr->path_buf, sizeof(cr->path_buf), "%.*s.%s%s", (int)n, j,
 			 cr->c->t->cfg->name, j + n);
 	else
@@ -281,13 +284,13 @@ static int crash_iteration(struct nb_crash_run *cr)
 static int crashcheck_run(struct nb_wl_ctx *c)
 {
 	struct nb_crash_run cr = { .c = c, .out = { .fd = -1 } };
-	int rc;
+	int only = c->crash && c->crash->verify, rc;
 
 	journal_name(&cr);
-	cr.info = json_pack("{s:s, s:s}", "mode", c->p->crash_verify ? "verify" :
+	cr.info = json_pack("{s:s, s:s}", "mode", only ? "verify" :
 			    c->p->crash_cmd[0] ? "hook" : "manual", "journal",
 			    cr.path);
-	rc = c->p->crash_verify ? verify_only(&cr) : crash_iteration(&cr);
+	rc = only ? verify_only(&cr) : crash_iteration(&cr);
 	nb_journal_close(&cr.out);
 	json_decref(cr.info);
 	return rc;
@@ -319,4 +322,28 @@ const struct nb_workload nb_wl_crashcheck = {
 	.plan_bytes = nb_wl_size,
 	.default_size = DEFAULT_REGION,
 	.estimate = crashcheck_estimate,
+};
+
+/* crashcheck's rows: [box] crash, [suite] crash-writes, crash-time (core/knobs.h). */
+const struct nb_knob nb_crash_knobs[] = {
+	{ .section = "box", .name = "crash", .type = NB_KT_STR,
+	  NB_PRM(crash_cmd), .unset = "",
+	  .help = "crashcheck: the command that crashes the box at the crash "
+	  "point (a PDU or IPMI power-off, 'ci/lab crash'; run with sh -c, it "
+	  "returns once the box is back); without it the run says 'pull the "
+	  "plug now'",
+	  .flags = NB_KF_NOLABEL,
+	},
+	{ .section = "suite", .name = "crash-writes", .type = NB_KT_UINT,
+	  NB_PRM(crash_writes), .min = 1, .def = "1000",
+	  .help = "crashcheck: crash after this many acknowledged writes",
+	  .opt = "crash-writes", .metavar = "N",
+	},
+	{ .section = "suite", .name = "crash-time", .type = NB_KT_DURATION,
+	  NB_PRM(crash_time_us), .unset = "", .min = 1000,
+	  .help = "crashcheck: crash this long after the first write (with "
+	  "crash-writes: whichever comes first)",
+	  .opt = "crash-time", .metavar = "TIME",
+	},
+	{ NULL },
 };

@@ -4,7 +4,7 @@
  * crashcheck.c writes self-describing blocks (core/datagen.h's header:
  * offset, run id, generation, checksum) at queue depth QD with the sync
  * semantics under test and journals every acknowledged write on this
- * client (core/journal.h) with what the box promised for it; at the crash
+ * client (crashlog.h) with what the box promised for it; at the crash
  * point a [box] crash command runs BESIDE the writers (crashwrite.c), who
  * keep writing until the box stops answering; then the box is reconnected,
  * the evidence that it went down is gathered (crashproof.c) and the
@@ -49,7 +49,7 @@
 #include <stdint.h>
 
 #include "workload.h"
-#include "../core/journal.h"
+#include "crashlog.h"
 
 #define NB_CRASH_BLOCK 4096u     /* the verified unit: one header each */
 #define NB_CRASH_FILE "crashcheck"

@@ -6,7 +6,7 @@
  */
 #include "crashcheck.h"
 #include "../core/err.h"
-#include "../core/journal.h"
+#include "crashlog.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -19,7 +19,7 @@
  */
 #include "crashcheck.h"
 #include "../core/err.h"
-#include "../core/telem.h"
+#include "../telemetry/telem.h"
 
 #include <inttypes.h>
 #include <stdio.h>

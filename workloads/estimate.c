@@ -39,7 +39,7 @@ void nb_estimate_workload(const struct nb_workload *w, const struct nb_params *p
 			      (100 - w->io->read_pct) / 100.0 : 1));
 		return;
 	}
-	if (p->steady.kind && w->io) {
+	if (p->steady[0] && w->io) {
 		/* in rounds until steady: at most the round limit of them */
 		e->seconds = (double)p->steady_rounds * (double)p->round_us / 1e6;
 		if (w->io->rw != NB_RW_READ)

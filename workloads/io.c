@@ -8,7 +8,8 @@
  * NFS FILE_SYNC, iSCSI FUA), which is what ESXi does over NFS.
  */
 #include "workload.h"
-#include "io_fio.h"
+#include "../core/knobs.h"
+#include "fio_driver.h"
 #include "io_sweep.h"
 #include "openload.h"
 #include "../core/clock.h"
@@ -157,7 +158,7 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 }
 
 /* One run of S at its depth: engine = fio, --cross-check, --clients go
- * through workloads/io_fio.c. */
+ * through workloads/fio_driver.c. */
 static int io_once(struct nb_wl_ctx *c, const struct nb_iospec *s)
 {
 	int rc;
@@ -179,11 +180,11 @@ int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 				  "%llu asked for", c->t->cfg->name,
 				  (unsigned long long)c->t->capacity,
 				  (unsigned long long)s->size), -ENOSPC;
-	if (c->p->steady.kind && (nb_wl_fio_wanted(c) || nb_wl_sweep_wanted(c->p)))
+	if (c->p->steady[0] && (nb_wl_fio_wanted(c) || nb_wl_sweep_wanted(c->p)))
 		return nb_err(-EINVAL, "--steady-state runs on nasbench's own "
 			      "engine at one depth: leave out engine = fio, "
 			      "--clients, --cross-check and --sweep");
-	if (c->p->steady.kind)
+	if (c->p->steady[0])
 		return nb_wl_steady_run(c, s);
 	if (nb_wl_sweep_wanted(c->p))
 		return nb_wl_sweep_run(c, s, io_once, vm, vm_iops);
@@ -209,8 +210,8 @@ static int io_run(struct nb_wl_ctx *c)
 static uint64_t io_plan_bytes(const struct nb_workload *w,
 			      const struct nb_params *p)
 {
-	return p->size ? p->size : nb_wl_capacity_bytes(p, w->io->size ?
-							 w->io->size : 1ULL << 30);
+	return p->size ? p->size : nb_wl_capacity_bytes(p, w->io->size ? w->io->size :
+							 nb_knob_default("suite", "size"));
 }
 
 #define IO_WORKLOAD(wname, uname, whelp, ...)                                       \

@@ -1,6 +1,6 @@
 /*
  * io_sweep.c - an I/O workload as a load sweep (--sweep, [capacity];
- *           docs/capacity.md; the arithmetic is core/sweep.c).
+ *           docs/capacity.md; the arithmetic is capacity/sweep.c).
  *
  * One iteration is one sweep: the workload runs at each step's
  * outstanding I/O for step-time, through whatever carries a single run
@@ -8,7 +8,7 @@
  * run of that depth costs.  Over fio clients a step's outstanding I/O is
  * spread across them (queue depth = outstanding / clients each) and each
  * client's figures are kept.  The iteration's "sweep" object holds the
- * curve (shape in /work/wt/SHAPES.md, docs/capacity.md); its metrics are
+ * curve (shape in docs/result.md, docs/capacity.md); its metrics are
  * the answers (vms, iops_at_slo, sat_iops...).
  */
 #include "io_sweep.h"
@@ -16,7 +16,7 @@
 #include "../core/err.h"
 #include "../core/hook.h"
 #include "../core/knobs.h"
-#include "../core/sweep.h"
+#include "../capacity/sweep.h"
 
 #include <errno.h>
 #include <math.h>

@@ -26,8 +26,8 @@
 #ifndef NB_IO_SWEEP_H
 #define NB_IO_SWEEP_H
 
-#include "io_fio.h"
-#include "../core/sweep.h"
+#include "fio_driver.h"
+#include "../capacity/sweep.h"
 
 /* Whether P asks for a sweep (sweep = a list, auto or yes). */
 int nb_wl_sweep_wanted(const struct nb_params *p);

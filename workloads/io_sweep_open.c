@@ -1,6 +1,6 @@
 /*
  * io_sweep_open.c - an I/O workload's capacity from the open loop
- * (docs/capacity.md; the arithmetic is core/sweep_open.c).
+ * (docs/capacity.md; the arithmetic is capacity/sweep_open.c).
  *
  * One iteration: a short closed-loop probe for the box's maximum rate,
  * then steps at offered rates (a bisection to the objective, or the
@@ -18,7 +18,7 @@
 #include "../core/err.h"
 #include "../core/hook.h"
 #include "../core/knobs.h"
-#include "../core/sweep_open.h"
+#include "../capacity/sweep_open.h"
 
 #include <errno.h>
 #include <math.h>

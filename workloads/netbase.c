@@ -8,6 +8,8 @@
 #include "workload.h"
 #include "../core/clock.h"
 #include "../core/err.h"
+#include "../core/config.h"
+#include "../core/knobs.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -135,3 +137,15 @@ int nb_netbase_run(struct nb_target *t, const struct nb_params *p,
 	*out = o;
 	return 0;
 }
+
+/* the network baseline's row: [box] netbase (core/knobs.h). */
+const struct nb_knob nb_netbase_knobs[] = {
+	{ .section = "box", .name = "netbase", .type = NB_KT_CHOICE,
+	  NB_CFG(monitor.netbase), .choices = "auto|yes|no", .def = "auto",
+	  .help = "network baseline before an NFS or iSCSI target's workloads: "
+	  "round trips and the ceiling of re-reading a region from the box's "
+	  "RAM (auto: when a monitor is set)",
+	  .opt = "netbase", .metavar = "auto|yes|no", .flags = NB_KF_NOLABEL,
+	},
+	{ NULL },
+};

@@ -26,7 +26,7 @@ void nb_iospec_load(struct nb_iospec *s, const struct nb_params *p)
 	double iops = 0, bps = 0;
 
 	nb_iospec_arrivals(s, p);
-	if (!p->rate[0] || nb_load_rate_parse(p->rate, &iops, &bps))
+	if (!p->rate[0] || nb_arrival_rate_parse(p->rate, &iops, &bps))
 		return;
 	s->rate = iops > 0 ? iops : bps / s->bs;
 	if (!p->iodepth)
@@ -46,7 +46,7 @@ uint64_t nb_wl_capacity_bytes(const struct nb_params *p, uint64_t def)
 {
 	if (p->size || !p->ram || !nb_wl_capacity_run(p))
 		return def;
-	return 2 * p->ram;
+	return NB_RAM_FACTOR * p->ram;
 }
 
 void nb_wl_capacity_size(struct nb_wl_ctx *c, struct nb_iospec *s)
@@ -65,7 +65,7 @@ void nb_wl_capacity_size(struct nb_wl_ctx *c, struct nb_iospec *s)
 				   nb_fmt_size(s->size, a, sizeof(a)));
 		return;
 	}
-	s->size = 2 * p->ram;
+	s->size = NB_RAM_FACTOR * p->ram;
 	if (c->t->capacity && s->size > c->t->capacity) {
 		s->size = c->t->capacity;
 		if (c->iteration == 1)
@@ -255,3 +255,31 @@ void nb_open_spec_json(json_t *spec, const struct nb_iospec *s)
 	json_object_set_new(spec, "sources", json_integer(s->sources ? s->sources : 1));
 	json_object_set_new(spec, "loop", json_string("open"));
 }
+
+/* the open loop's rows: [suite] rate, arrival, burst (core/knobs.h). */
+const struct nb_knob nb_wl_open_knobs[] = {
+	{ .section = "suite", .name = "rate", .type = NB_KT_STR, NB_PRM(rate),
+	  .unset = "",
+	  .check = nb_arrival_rate_check,
+	  .help = "open loop: issue the I/O workloads' I/Os on a schedule at "
+	  "this rate, I/Os per second (500) or a throughput (20MB/s), each "
+	  "timed from when it was due, for step-time unless a runtime is given "
+	  "(docs/capacity.md); without it the loop is closed (iodepth I/Os "
+	  "kept in flight)",
+	  .opt = "rate", .metavar = "RATE",
+	},
+	{ .section = "suite", .name = "arrival", .type = NB_KT_CHOICE,
+	  NB_PRM(arrival), .choices = "poisson|uniform|onoff", .def = "poisson",
+	  .help = "open loop: the arrival process: poisson (independent "
+	  "users), uniform (one I/O every 1/rate), onoff (bursts and pauses, "
+	  "[suite] burst)",
+	  .opt = "arrival", .metavar = "PROCESS",
+	},
+	{ .section = "suite", .name = "burst", .type = NB_KT_STR, NB_PRM(burst),
+	  .def = "100ms/400ms", .check = nb_burst_check,
+	  .help = "arrival onoff: the mean burst and pause lengths, ON/OFF (the "
+	  "rate inside a burst is rate x (ON + OFF) / ON)",
+	  .opt = "burst", .metavar = "ON/OFF",
+	},
+	{ NULL },
+};

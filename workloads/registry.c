@@ -33,11 +33,17 @@ const struct nb_workload *const nb_workloads[] = {
 	NULL,
 };
 
+/* A suite's knobs: every field unset (NB_PARAMS_UNSET, core/params.h) but
+ * those named after it, which override it (the later of two designated
+ * initialisers of a field wins: C11 6.7.9). */
+#define SUITE_PARAMS(...) { NB_PARAMS_UNSET, __VA_ARGS__ }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
 const struct nb_suite nb_suites[] = {
 	{ "quick", "small and fast: 512 KiB sequential and 4 KiB random, "
 		   "256 MiB, 2 s each (CI-sized)",
 	  "seq512k-write,seq512k-read,rand4k-write,rand4k-read", 3,
-	  { NB_PARAMS_UNSET, .size = 256ULL << 20, .runtime_us = 2000000 } },
+	  SUITE_PARAMS(.size = 256ULL << 20, .runtime_us = 2000000) },
 	{ "io", "512 KiB sequential and 4 KiB random, async and sync writes, 1 GiB",
 	  "seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,"
 	  "rand4k-write-sync,rand4k-read", 3,
@@ -56,39 +62,29 @@ const struct nb_suite nb_suites[] = {
 	{ "accept", "acceptance: integrity, sync durability and protocol "
 		    "conformance, plus what the [accept] criteria name; 256 MiB",
 	  "integrity,syncprobe,conform", 3,
-	  { NB_PARAMS_UNSET, .size = 256ULL << 20 } },
+	  SUITE_PARAMS(.size = 256ULL << 20) },
 	{ "capacity", "how many VMs like [vm] the box serves at the objective "
 		      "([capacity] slo, default p99=20ms): populations of VMs "
 		      "like [vm], each its own open-loop source, bisected to the "
 		      "objective after a probe for the maximum, 10 s a step",
 	  "vm", 3,
-	  /* NB_PARAMS_UNSET but for sweep, which this suite sets */
-	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1, .fast = -1,
-	    .sweep = 1, .arrival = -1, .loop = -1, .vm_read = -1,
-	    .vm_random = -1, .vm_sync = -1, .precondition = -1, .trim = -1,
-	    .trim_optional = -1, .replay_peak = -1 } },
+	  SUITE_PARAMS(.sweep = 1) },
 	{ "failure", "a disk fails and is replaced: 4 KiB random and 512 KiB "
 		     "sequential reads healthy, degraded, during the rebuild and "
 		     "after it, the rebuild timed, records written before read "
 		     "back ([box] fail-disk, replace-disk; run --fail-disks; "
 		     "docs/failure.md)",
 	  "rand4k-read,seq512k-read", 3,
-	  { NB_PARAMS_UNSET, .runtime_us = 10000000, .rebuild = "load" } },
+	  SUITE_PARAMS(.runtime_us = 10000000, .rebuild = "load") },
 	{ "ssd-care", "figures after the first hour: the span preconditioned "
 		      "(SNIA PTS), then 4 KiB random and 512 KiB sequential "
 		      "writes in rounds until steady; run it with --span and "
 		      "--trim as labelled runs (docs/steady-state.md)",
 	  "rand4k-write,seq512k-write,rand4k-read", 1,
-	  /* NB_PARAMS_UNSET but for precondition, which this suite sets */
-	  { .direct = -1, .sync = -1, .verify = -1, .preset = -1, .fast = -1,
-	    .sweep = -1, .arrival = -1, .loop = -1, .vm_read = -1,
-	    .vm_random = -1, .vm_sync = -1,
-	    .trim = -1, .trim_optional = -1, .precondition = 1,
-	    .steady = { .kind = NB_SS_SNIA, .metric = NB_SS_BW,
-			.range_pct = NB_STEADY_SNIA_RANGE,
-			.slope_pct = NB_STEADY_SNIA_SLOPE } } },
+	  SUITE_PARAMS(.precondition = 1, .steady = "snia") },
 	{ NULL, NULL, NULL, 0, NB_PARAMS_INIT },
 };
+#pragma GCC diagnostic pop
 
 const struct nb_workload *nb_workload_find(const char *name)
 {

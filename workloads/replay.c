@@ -2,15 +2,15 @@
  * replay.c - the replay workload (docs/replay.md): the load of the box you
  *            have, as 'nasbench capture' wrote it, offered to this box.
  *
- * Each VM of the load file is its own open-loop source (core/replay.c):
+ * Each VM of the load file is its own open-loop source (replay/population.c):
  * at its busiest-hour rate, read share, request sizes and sequential
  * share, over its share of the data set.  The population is offered
  * scaled - today's load first, then a bisection to where the objective
  * ([capacity] slo) breaks, or the scales given - through the open sweep
- * (io_sweep_open.c, core/sweep_open.c): a step counts only when it
+ * (io_sweep_open.c, capacity/sweep_open.c): a step counts only when it
  * achieved 98% of what it offered and its response time meets the
  * objective.  The headroom is the largest scale that met it; the years
- * follow from the growth rate (core/growth.h).  Then the busiest bucket
+ * follow from the growth rate (loadfile/growth.h).  Then the busiest bucket
  * of the capture is replayed as it was, each VM at its rate of that
  * minute.  Every step counts what each source issued, so the result says
  * how faithfully the load was offered.
@@ -36,10 +36,11 @@ static const struct nb_iospec replay_default = {
 };
 
 /* The data set a replay with P runs on when the target says nothing:
- * --size, else twice the box's RAM, else 1 GiB. */
+ * --size, else twice the box's RAM, else [suite] size's default. */
 static uint64_t planned_size(const struct nb_params *p)
 {
-	return p->size ? p->size : p->ram ? 2 * p->ram : 1ULL << 30;
+	return p->size ? p->size : p->ram ? NB_RAM_FACTOR * p->ram :
+	       nb_knob_default("suite", "size");
 }
 
 /* The load file of P into L (initialised here; free it either way).
@@ -78,7 +79,7 @@ static int replay_check(const struct nb_params *p)
 	if (!rc && p->rate[0])
 		rc = nb_err(-EINVAL, "--rate sets one load; the replay offers the "
 			    "load file's, scaled (--scale): leave out --rate");
-	if (!rc && p->steady.kind)
+	if (!rc && p->steady[0])
 		rc = nb_err(-EINVAL, "--steady-state runs one depth in rounds; the "
 			    "replay runs the load file's VMs scaled: leave out one");
 	nb_replay_pop_free(&pop);
@@ -221,7 +222,7 @@ static int replay_once(struct nb_wl_ctx *c, const struct nb_iospec *s)
 /* The population of the busiest hour over the data set, and the spec the
  * steps run: the slots as large as the largest request, the file opened
  * for what the sources do.  0 or -errno. */
-static int replay_spec(struct nb_replay_run *r)
+static int replay_spec(struct nb_wl_replay *r)
 {
 	struct nb_wl_ctx *c = r->c;
 	struct nb_params p = *c->p;
@@ -257,7 +258,7 @@ static int replay_spec(struct nb_replay_run *r)
 }
 
 /* The scales as the open sweep's rates (I/Os per second) into P. */
-static void scale_rates(const struct nb_replay_run *r, struct nb_params *p)
+static void scale_rates(const struct nb_wl_replay *r, struct nb_params *p)
 {
 	size_t n = 0;
 
@@ -268,7 +269,7 @@ static void scale_rates(const struct nb_replay_run *r, struct nb_params *p)
 }
 
 /* Each step of the sweep SW with its scale; the step at 1x is today's. */
-static void steps_scaled(struct nb_replay_run *r, json_t *sw)
+static void steps_scaled(struct nb_wl_replay *r, json_t *sw)
 {
 	json_t *st;
 	size_t i;
@@ -276,10 +277,10 @@ static void steps_scaled(struct nb_replay_run *r, json_t *sw)
 	json_array_foreach(json_object_get(sw, "steps"), i, st) {
 		double scale = json_number_value(json_object_get(st, "rate_iops")) /
 			       r->pop.iops;
-		json_t *vms = nb_replay_per_vm(r, &r->pop, st);
+		json_t *vms = nb_wl_replay_per_vm(r, &r->pop, st);
 
 		json_object_set_new(st, "scale", json_real(scale));
-		if (vms && !r->today && fabs(scale - 1) < NB_REPLAY_SAME) {
+		if (vms && !r->today && fabs(scale - 1) < NB_WL_REPLAY_SAME) {
 			r->today = json_deep_copy(st);
 			json_object_set_new(r->today, "per_vm", vms);
 		} else {
@@ -289,7 +290,7 @@ static void steps_scaled(struct nb_replay_run *r, json_t *sw)
 }
 
 /* The sweep over the scales: the headroom.  0, -EINTR or -errno. */
-static int replay_sweep(struct nb_replay_run *r)
+static int replay_sweep(struct nb_wl_replay *r)
 {
 	struct nb_params p = *r->c->p;
 	struct nb_wl_ctx cc = *r->c;
@@ -320,7 +321,7 @@ static int replay_sweep(struct nb_replay_run *r)
 /* The busiest bucket of the capture as it was: one step, each VM at its
  * rate of that bucket.  0, -EINTR or -errno (a population that does not
  * fit is said, not an error). */
-static int replay_peak(struct nb_replay_run *r, int bucket)
+static int replay_peak(struct nb_wl_replay *r, int bucket)
 {
 	struct nb_params p = *r->c->p;
 	struct nb_wl_ctx pc = *r->c;
@@ -350,7 +351,8 @@ static int replay_peak(struct nb_replay_run *r, int bucket)
 					    "steps"), 0);
 	if (!rc && st) {
 		r->peak = json_deep_copy(st);
-		json_object_set_new(r->peak, "per_vm", nb_replay_per_vm(r, &pop, r->peak));
+		json_object_set_new(r->peak, "per_vm",
+				    nb_wl_replay_per_vm(r, &pop, r->peak));
 		json_object_set_new(r->peak, "bucket", json_integer(bucket));
 		json_object_set_new(r->peak, "minute", json_real(
 			bucket * r->l.bucket_s / 60));
@@ -363,7 +365,7 @@ static int replay_peak(struct nb_replay_run *r, int bucket)
 }
 
 /* Whether and which bucket is the busiest to replay; else why not. */
-static int peak_bucket(struct nb_replay_run *r)
+static int peak_bucket(struct nb_wl_replay *r)
 {
 	int b = r->l.have_total ? r->l.total.peak_bucket : -1;
 
@@ -380,7 +382,7 @@ static int peak_bucket(struct nb_replay_run *r)
 	return -1;
 }
 
-static void replay_free(struct nb_replay_run *r)
+static void replay_free(struct nb_wl_replay *r)
 {
 	nb_replay_pop_free(&r->pop);
 	nb_load_free(&r->l);
@@ -390,7 +392,7 @@ static void replay_free(struct nb_replay_run *r)
 
 static int replay_run(struct nb_wl_ctx *c)
 {
-	struct nb_replay_run r = { .c = c, .path = c->p->replay_load };
+	struct nb_wl_replay r = { .c = c, .path = c->p->replay_load };
 	int rc = load_read(c->p, &r.l), b;
 
 	if (!rc && nb_wl_fio_wanted(c))
@@ -417,7 +419,7 @@ static int replay_run(struct nb_wl_ctx *c)
 	b = rc ? -1 : peak_bucket(&r);
 	if (b >= 0)
 		rc = replay_peak(&r, b);
-	nb_replay_put(&r);
+	nb_wl_replay_put(&r);
 	replay_free(&r);
 	return rc;
 }
@@ -457,4 +459,37 @@ const struct nb_workload nb_wl_replay = {
 	.plan_bytes = replay_plan_bytes,
 	.estimate = replay_estimate,
 	.check = replay_check,
+};
+
+/* the replay's rows: [replay] (core/knobs.h; docs/replay.md). */
+const struct nb_knob nb_replay_knobs[] = {
+	{ NB_SECTION("replay") },
+	{ .section = "replay", .name = "load", .type = NB_KT_STR,
+	  NB_PRM(replay_load), .unset = "",
+	  .help = "the replay workload's load file ('nasbench capture' wrote "
+	  "it, or you did): its VMs offered to the box as open-loop sources, "
+	  "scaled until the objective ([capacity] slo) breaks",
+	  .opt = "load", .metavar = "FILE",
+	},
+	{ .section = "replay", .name = "scale", .type = NB_KT_STR,
+	  NB_PRM(replay_scale), .def = "auto", .check = nb_replay_scales_check,
+	  .help = "the replay's scales of the captured load: auto (today's load, "
+	  "then a bisection to where the objective breaks) or rising multiples "
+	  "1,1.25,1.5,2",
+	  .opt = "scale", .metavar = "LIST",
+	},
+	{ .section = "replay", .name = "growth", .type = NB_KT_STR,
+	  NB_PRM(replay_growth), .check = nb_growth_check,
+	  .unset = "the load file's [population] growth",
+	  .help = "the load's growth, for the years the replay's headroom holds: "
+	  "25%/year, or VMs a year 4vms/year",
+	  .opt = "growth", .metavar = "RATE",
+	},
+	{ .section = "replay", .name = "peak", .type = NB_KT_BOOL,
+	  NB_PRM(replay_peak), .def = "yes",
+	  .help = "replay also the capture's busiest bucket as it was, each VM "
+	  "at its rate of that minute",
+	  .opt = "peak", .metavar = "yes|no",
+	},
+	{ NULL },
 };

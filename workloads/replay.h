@@ -28,15 +28,15 @@
 #define NB_WL_REPLAY_H
 
 #include "workload.h"
-#include "../core/growth.h"
-#include "../core/loadfile.h"
-#include "../core/replay.h"
+#include "../replay/population.h"
+#include "../loadfile/growth.h"
+#include "../loadfile/loadfile.h"
 
 /* Two scales this close are the same (the rates the sweep runs are
  * written with 9 digits). */
-#define NB_REPLAY_SAME 1e-7
+#define NB_WL_REPLAY_SAME 1e-7
 
-struct nb_replay_run {
+struct nb_wl_replay {
 	struct nb_wl_ctx *c;
 	const char *path;        /* the load file */
 	struct nb_load l;
@@ -54,9 +54,9 @@ struct nb_replay_run {
 
 /* replay_out.c: the figures per VM of a step's "per_source" (taken out of
  * STEP) against what POP asked; NULL when STEP has none. */
-json_t *nb_replay_per_vm(const struct nb_replay_run *r,
+json_t *nb_wl_replay_per_vm(const struct nb_wl_replay *r,
 			 const struct nb_replay_pop *pop, json_t *step);
 /* The iteration's "replay" object and its metrics into r->c. */
-void nb_replay_put(struct nb_replay_run *r);
+void nb_wl_replay_put(struct nb_wl_replay *r);
 
 #endif

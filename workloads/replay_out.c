@@ -16,7 +16,7 @@ struct vm_sum {
 	long n;
 };
 
-static json_t *per_vm_row(const struct nb_replay_run *r,
+static json_t *per_vm_row(const struct nb_wl_replay *r,
 			  const struct nb_replay_pop *pop, int i,
 			  const struct vm_sum *v, double secs, double *worst_iops,
 			  double *worst_read)
@@ -39,7 +39,7 @@ static json_t *per_vm_row(const struct nb_replay_run *r,
 			 "issued_read_pct", rd, "ios", (json_int_t)(v->reads + v->writes));
 }
 
-json_t *nb_replay_per_vm(const struct nb_replay_run *r,
+json_t *nb_wl_replay_per_vm(const struct nb_wl_replay *r,
 			 const struct nb_replay_pop *pop, json_t *step)
 {
 	const json_t *ps = json_object_get(step, "per_source");
@@ -78,7 +78,7 @@ json_t *nb_replay_per_vm(const struct nb_replay_run *r,
 
 /* ---- the replay object -------------------------------------------------- */
 
-static json_t *vms_json(const struct nb_replay_run *r)
+static json_t *vms_json(const struct nb_wl_replay *r)
 {
 	json_t *a = json_array();
 
@@ -139,7 +139,7 @@ static json_t *num(double v)
 
 /* "headroom 2.31x today's load (24 VMs, 2385 IOPS) at p99 <= 20 ms: 3.7
  * years at 25%/year". */
-static void text(const struct nb_replay_run *r, const char *obj, double years,
+static void text(const struct nb_wl_replay *r, const char *obj, double years,
 		 char *buf, size_t len)
 {
 	char g[64];
@@ -155,7 +155,7 @@ static void text(const struct nb_replay_run *r, const char *obj, double years,
 			     "%.0f IOPS at their busiest hour) at %s%s",
 			     r->lower_bound ? "at least " : "", r->headroom,
 			     r->pop.population, r->pop.iops, obj,
-			     r->headroom < 1 - NB_REPLAY_SAME ?
+			     r->headroom < 1 - NB_WL_REPLAY_SAME ?
 			     ": it does not hold today's load" : "");
 	if (n >= len)
 		return;
@@ -189,7 +189,7 @@ static void peak_text(json_t *pk, double bucket_s, const char *obj)
 	json_object_set_new(pk, "text", json_string(b));
 }
 
-static json_t *capture_json(const struct nb_replay_run *r)
+static json_t *capture_json(const struct nb_wl_replay *r)
 {
 	char busy[16];
 
@@ -201,7 +201,7 @@ static json_t *capture_json(const struct nb_replay_run *r)
 			 r->l.stopped);
 }
 
-void nb_replay_put(struct nb_replay_run *r)
+void nb_wl_replay_put(struct nb_wl_replay *r)
 {
 	struct nb_wl_ctx *c = r->c;
 	const json_t *sw = json_object_get(c->extra, "sweep");
@@ -244,6 +244,6 @@ void nb_replay_put(struct nb_replay_run *r)
 	nb_wl_metric(c, "headroom", r->headroom);
 	if (r->growth_from && isfinite(years) && years >= 0)
 		nb_wl_metric(c, "years", years);
-	if (r->found && r->headroom < 1 - NB_REPLAY_SAME)
+	if (r->found && r->headroom < 1 - NB_WL_REPLAY_SAME)
 		nb_wl_warn(c, "replay: %s", t);
 }

@@ -1,6 +1,6 @@
 /*
  * ssd.c - what an SSD, a thin LUN or a filling pool needs before its
- *         figures mean next year: preconditioning and TRIM (issue 28).
+ *         figures mean next year: preconditioning and TRIM.
  *
  * Preconditioning, as SNIA PTS's workload-independent one: a block
  * target's span (the window, --span) is written sequentially with fresh
@@ -15,6 +15,7 @@
 #include "../core/err.h"
 #include "../core/result.h"
 #include "../core/units.h"
+#include "../core/knobs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -206,3 +207,39 @@ int nb_wl_trim(struct nb_wl_ctx *c, const char *when)
 	}
 	return rc;
 }
+
+/* preconditioning's and TRIM's rows: [suite] precondition,
+ * precondition-passes, precondition-fill, trim, trim-optional (core/knobs.h). */
+const struct nb_knob nb_wl_ssd_knobs[] = {
+	{ .section = "suite", .name = "precondition", .type = NB_KT_BOOL,
+	  NB_PRM(precondition), .def = "no",
+	  .help = "before the first workload, write the span of a device, LUN "
+	  "or file sequentially with incompressible data (--precondition-passes "
+	  "times), or fill a share of a directory's free space",
+	  .opt = "precondition", .flags = NB_KF_NOARG,
+	},
+	{ .section = "suite", .name = "precondition-passes", .type = NB_KT_UINT32,
+	  NB_PRM(precondition_passes), .min = 1, .max = 100, .def = "2",
+	  .help = "sequential preconditioning passes over the span",
+	  .opt = "precondition-passes", .metavar = "N",
+	},
+	{ .section = "suite", .name = "precondition-fill", .type = NB_KT_UINT32,
+	  NB_PRM(fill_pct), .min = 1, .max = 95, .def = "50",
+	  .help = "directory targets: % of the free space preconditioning fills",
+	  .opt = "precondition-fill", .metavar = "PCT",
+	},
+	{ .section = "suite", .name = "trim", .type = NB_KT_CHOICE,
+	  NB_PRM(trim), .unset = "",
+	  .choices = "no|before|each",
+	  .help = "discard the span (BLKDISCARD, hole punch, SCSI UNMAP) before "
+	  "the first workload of a target, or before each",
+	  .opt = "trim", .metavar = "WHEN",
+	},
+	{ .section = "suite", .name = "trim-optional", .type = NB_KT_BOOL,
+	  NB_PRM(trim_optional), .def = "no",
+	  .help = "a target that refuses the discard: a warning, and the run "
+	  "goes on",
+	  .opt = "trim-optional", .flags = NB_KF_NOARG,
+	},
+	{ NULL },
+};

@@ -2,17 +2,19 @@
  * steady.c - an I/O workload in rounds until its figures settle.
  *
  * With --steady-state the workload runs once, in rounds of round_us on one
- * open data file; after each round core/steady.c judges the last window of
+ * open data file; after each round steady/judge.c judges the last window of
  * rounds, and the run stops when it holds or at the round or time limit.
  * The entry's "steady" object keeps every round; its "iterations" are the
  * window's rounds, so the summary (and compare, accept, report) is the
  * window's: of a steady run the settled figure, of an unsteady one the
- * last window, marked reached: false.  /work/wt/SHAPES.md has the shape.
+ * last window, marked reached: false.  docs/result.md has the shape.
  */
 #include "workload.h"
+#include "../steady/judge.h"
 #include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/hook.h"
+#include "../core/knobs.h"
 #include "../core/result.h"
 
 #include <errno.h>
@@ -170,14 +172,15 @@ static int done(const struct rounds *rs)
 int nb_wl_steady_run(struct nb_wl_ctx *c, const struct nb_iospec *s)
 {
 	const struct nb_params *p = c->p;
-	struct rounds rs = { .c = c, .crit = p->steady,
-			     .window = p->steady_window, .max = p->steady_rounds,
+	struct rounds rs = { .c = c, .window = p->steady_window,
+			     .max = p->steady_rounds,
 			     .max_ns = p->steady_max_us * 1000,
 			     .list = json_array(), .extras = json_array() };
 	uint64_t next = s->start, moved = 0;
 	struct nb_file *f;
 	int rc;
 
+	nb_steady_parse(p->steady, &rs.crit);     /* its row checked it */
 	rs.v = calloc(rs.max, sizeof(*rs.v));
 	rc = rs.v ? nb_wl_io_open(c, s, &f) : nb_err(-ENOMEM, "out of memory");
 	if (rc) {
@@ -214,8 +217,7 @@ void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series,
 			 unsigned whole)
 {
 	const struct nb_params *p = c->p;
-	struct rounds rs = { .c = c, .crit = p->steady,
-			     .window = p->steady_window };
+	struct rounds rs = { .c = c, .window = p->steady_window };
 	unsigned size = (unsigned)json_array_size(series), round_s;
 	unsigned n = size < whole ? size : whole;
 	double *sec = calloc(n + 1, sizeof(*sec)), *v = calloc(n + 1, sizeof(*v));
@@ -224,8 +226,7 @@ void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series,
 	round_s = (unsigned)(p->round_us / 1000000);
 	if (!round_s)
 		round_s = 1;
-	if (!rs.crit.kind)
-		nb_steady_parse("snia", &rs.crit);
+	nb_steady_parse(p->steady[0] ? p->steady : "snia", &rs.crit);
 	for (unsigned i = 0; sec && i < n; i++)
 		sec[i] = json_number_value(json_array_get(series, i));
 	rs.v = v;
@@ -241,3 +242,37 @@ void nb_wl_steady_series(struct nb_wl_ctx *c, const json_t *series,
 	free(sec);
 	free(v);
 }
+
+/* steady state's rows: [suite] steady-state, round, steady-window,
+ * steady-rounds, steady-limit (core/knobs.h). */
+const struct nb_knob nb_wl_steady_knobs[] = {
+	{ .section = "suite", .name = "steady-state", .type = NB_KT_STR,
+	  NB_PRM(steady), .unset = "", .check = nb_steady_check,
+	  .help = "run each I/O workload once, in rounds, until the last rounds "
+	  "agree: snia (SNIA PTS: range 20%, slope 10%), bw:P%, iops:P%, "
+	  "bw_slope:P% or iops_slope:P% (docs/steady-state.md)",
+	  .opt = "steady-state", .metavar = "CRIT",
+	},
+	{ .section = "suite", .name = "round", .type = NB_KT_DURATION,
+	  NB_PRM(round_us), .min = 100000, .def = "60s",
+	  .help = "steady state: the length of a round",
+	  .opt = "round", .metavar = "TIME",
+	},
+	{ .section = "suite", .name = "steady-window", .type = NB_KT_UINT32,
+	  NB_PRM(steady_window), .min = 2, .max = 1000, .def = "5",
+	  .help = "steady state: rounds judged together",
+	  .opt = "steady-window", .metavar = "N",
+	},
+	{ .section = "suite", .name = "steady-rounds", .type = NB_KT_UINT32,
+	  NB_PRM(steady_rounds), .min = 2, .max = 100000, .def = "25",
+	  .help = "steady state: the round limit, after which the last window "
+	  "is reported, not steady",
+	  .opt = "steady-rounds", .metavar = "N",
+	},
+	{ .section = "suite", .name = "steady-limit", .type = NB_KT_DURATION,
+	  NB_PRM(steady_max_us), .unset = "only the round limit", .min = 1000000,
+	  .help = "steady state: stop the rounds after this long",
+	  .opt = "steady-limit", .metavar = "TIME",
+	},
+	{ NULL },
+};

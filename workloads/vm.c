@@ -3,7 +3,7 @@
  *        block size, read %, random %, durable writes or not) and, swept
  *        (--sweep, suite capacity), the box's capacity in such VMs.
  *
- * The default profile is the [vm] rows' defaults (core/knobs.c; docs/
+ * The default profile is the [vm] rows' defaults (below; docs/
  * capacity.md says why).  An ESXi VM on an NFS datastore writes
  * synchronously: sync = yes.
  */
@@ -117,7 +117,8 @@ static uint64_t vm_plan_bytes(const struct nb_workload *w,
 			      const struct nb_params *p)
 {
 	(void)w;
-	return p->size ? p->size : nb_wl_capacity_bytes(p, 1ULL << 30);
+	return p->size ? p->size : nb_wl_capacity_bytes(p,
+							 nb_knob_default("suite", "size"));
 }
 
 const struct nb_workload nb_wl_vm = {
@@ -127,4 +128,44 @@ const struct nb_workload nb_wl_vm = {
 	.io = &vm_default,
 	.run = vm_run,
 	.plan_bytes = vm_plan_bytes,
+};
+
+/* the VM profile's rows: [vm] (core/knobs.h). */
+const struct nb_knob nb_wl_vm_knobs[] = {
+	{ NB_SECTION("vm") },
+	{ .section = "vm", .name = "count", .type = NB_KT_UINT,
+	  NB_PRM(vm_count), .unset = "", .min = 1, .max = 100000,
+	  .help = "run the vm workload as a population of this many VMs, each "
+	  "its own open-loop source at [vm] iops over its own region of the "
+	  "data set",
+	  .opt = "vms", .metavar = "N",
+	},
+	{ .section = "vm", .name = "bs", .type = NB_KT_SIZE32,
+	  NB_PRM(vm_bs), .min = 512, .max = 64 << 20, .def = "8K",
+	  .help = "block size of a VM's I/O",
+	  .opt = "vm-bs", .metavar = "SIZE",
+	},
+	{ .section = "vm", .name = "read", .type = NB_KT_UINT,
+	  NB_PRM(vm_read), .max = 100, .def = "70",
+	  .help = "% of a VM's I/Os that read",
+	  .opt = "vm-read", .metavar = "PCT",
+	},
+	{ .section = "vm", .name = "random", .type = NB_KT_UINT,
+	  NB_PRM(vm_random), .max = 100, .def = "80",
+	  .help = "% of a VM's I/Os at a random offset (the others follow the "
+	  "one before)",
+	  .opt = "vm-random", .metavar = "PCT",
+	},
+	{ .section = "vm", .name = "iops", .type = NB_KT_UINT,
+	  NB_PRM(vm_iops), .min = 1, .max = 100000000, .def = "50",
+	  .help = "IOPS one VM does: capacity in VMs is capacity IOPS / this",
+	  .opt = "vm-iops", .metavar = "N",
+	},
+	{ .section = "vm", .name = "sync", .type = NB_KT_BOOL,
+	  NB_PRM(vm_sync), .def = "no",
+	  .help = "every write of a VM durable, as an ESXi VM on an NFS "
+	  "datastore writes",
+	  .opt = "vm-sync", .metavar = "yes|no",
+	},
+	{ NULL },
 };

@@ -14,13 +14,14 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "../core/engine.h"
+#include "../engine/engine.h"
 #include "../core/params.h"
 #include "../core/progress.h"
 #include "../runners/runner.h"
 
 struct nb_workload;
 struct nb_telem;
+struct nb_crash_opts;
 
 /* A rough estimate of one iteration, at the nominal rates of estimate.c. */
 struct nb_estimate {
@@ -63,6 +64,8 @@ struct nb_wl_ctx {
 	const char *phase;               /* shown with the iteration on the
 					  * progress line ("step 3, 4
 					  * outstanding"), or NULL */
+	/* what 'nasbench run' set up for crashcheck (crashrun.h), or NULL */
+	const struct nb_crash_opts *crash;
 	struct nb_telem *box;            /* the box's telemetry source when
 					  * the target is watched (core/
 					  * telem.h), else NULL */

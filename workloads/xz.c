@@ -27,6 +27,7 @@
 #include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/units.h"
+#include "../core/knobs.h"
 
 #include <errno.h>
 #include <lzma.h>
@@ -39,7 +40,6 @@
 #define XZ_OUT (1U << 20)
 #define XZ_DEFAULT_RUNTIME_US 60000000ULL
 #define XZ_DEFAULT_INPUT (256ULL << 20)  /* written when no bigfile exists */
-#define XZ_PRESET 6
 #define XZ_WAIT_MS 300           /* lzma_code() returns at least this often */
 
 struct xz {
@@ -227,7 +227,7 @@ static int xz_open(struct xz *x, const lzma_mt *mt, int preset)
 		return nb_err(-ENOMEM, "out of memory");
 	}
 	rc = c->t->ops->fopen(c->t, NB_BIGFILE_NAME,
-			      NB_F_READ | (c->p->direct != 0 ? NB_F_DIRECT : 0), &x->f);
+			      NB_F_READ | (nb_switch(c->p->direct, 1) ? NB_F_DIRECT : 0), &x->f);
 	if (rc) {
 		x->f = NULL;
 		xz_free(x);
@@ -314,7 +314,8 @@ static void xz_record(struct nb_wl_ctx *c, const struct xz *x,
 static int xz_run(struct nb_wl_ctx *c)
 {
 	struct xz x = { .c = c, .strm = LZMA_STREAM_INIT };
-	int preset = c->p->preset >= 0 ? c->p->preset : XZ_PRESET;
+	int preset = c->p->preset >= 0 ? c->p->preset :
+		     (int)nb_knob_default("suite", "preset");
 	uint32_t threads = lzma_cputhreads();
 	uint64_t runtime = c->p->runtime_us;
 	lzma_mt mt = { .threads = threads ? threads : 1, .preset = (uint32_t)preset,
@@ -371,4 +372,12 @@ const struct nb_workload nb_wl_xz = {
 	.plan_bytes = nb_wl_size,
 	.default_size = XZ_DEFAULT_INPUT,
 	.estimate = xz_estimate,
+};
+
+/* xz's row: [suite] preset (core/knobs.h). */
+const struct nb_knob nb_xz_knobs[] = {
+	{ .section = "suite", .name = "preset", .type = NB_KT_UINT, NB_PRM(preset),
+	  .def = "6",
+	  .max = 9, .help = "xz preset" },
+	{ NULL },
 };

@@ -15,7 +15,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../../cmd/cmd.h"
+#include "../../core/knobs.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every harness starts with the program's knob rows, as main() does
+ * (core/knobs.h, cmd/knobs.c). */
+__attribute__((constructor)) static void fuzz_use_knobs(void)
+{
+	nb_knobs_use(nb_cmd_knobs);
+}
 
 /* DATA as the contents of a file; the path stays valid until the next call. */
 static inline const char *fuzz_path(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 /*
  * fuzz_journal - a crashcheck journal as 'nasbench run --verify' reads it
  * (cut off by a crash of the client, damaged, hand-edited, not a journal
- * at all): the self-checking lines read (core/journal.c) and the records
+ * at all): the self-checking lines read (workloads/crashlog.c) and the records
  * turned into the journal's state (workloads/crashverify.c); every write
  * recorded must lie inside the header's region.
  */

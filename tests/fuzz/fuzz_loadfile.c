@@ -1,5 +1,5 @@
 /*
- * fuzz_loadfile - the load file (core/loadfile.h) is written by people:
+ * fuzz_loadfile - the load file (loadfile/loadfile.h) is written by people:
  * anything is read without a crash, refused with "NAME:LINE: ...", and
  * what is read is written back to a text that reads back to itself.  The
  * corpus: a capture's file, a hand-written one and some refusals.
@@ -7,7 +7,7 @@
 #include "fuzz.h"
 
 #include "../../core/err.h"
-#include "../../core/loadfile.h"
+#include "../../loadfile/loadfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

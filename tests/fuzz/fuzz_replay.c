@@ -1,6 +1,6 @@
 /*
  * fuzz_replay - a load file's population as the replay's sources
- * (core/replay.h): whatever a (hand-written) load file says, a population
+ * (replay/population.h): whatever a (hand-written) load file says, a population
  * is made or refused with a reason, never a crash; the sources it makes
  * have a rate, request sizes of whole blocks no larger than its largest,
  * and regions of whole blocks inside the data set, one after another.
@@ -9,8 +9,8 @@
 #include "fuzz.h"
 
 #include "../../core/err.h"
-#include "../../core/loadfile.h"
-#include "../../core/replay.h"
+#include "../../loadfile/loadfile.h"
+#include "../../replay/population.h"
 
 /* POP as its promises say, at ALIGN over SIZE bytes. */
 static void check(const struct nb_replay_pop *p, uint64_t size, uint32_t align)

@@ -19,8 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_quiet();
 	if (nb_result_load(fuzz_path(data, size), &doc) != 0)
 		return 0;
-	nb_report_text(stdout, doc);
-	nb_report_seed(stdout, doc);
+	nb_text_result(stdout, doc);
+	nb_text_seed(stdout, doc);
 	nb_gate_init(&g);
 	nb_compare_opts_init(&co);
 	if (nb_compare(doc, "base", doc, "new", &g, &co, &cmp) == 0) {

@@ -1,13 +1,13 @@
 /*
- * fuzz_telem - what a box answers the telemetry's sampler (core/telem_parse.h):
+ * fuzz_telem - what a box answers the telemetry's sampler (telemetry/telem_parse.h):
  * its text comes from another machine, so every parser must take anything
  * without reading past it, and the answer's sections must split cleanly.
  * The corpus is the recorded and transcribed outputs of tests/golden/telemetry.
  */
 #include "fuzz.h"
 
-#include "../../core/telem_parse.h"
-#include "../../core/telem_rt.h"
+#include "../../telemetry/telem_pool.h"
+#include "../../telemetry/telem_rt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The closed-loop sweep (--loop closed), the latency objective and
-# capacity in VMs (issue 27, docs/capacity.md; the open loop, the default,
+# capacity in VMs (docs/capacity.md; the open loop, the default,
 # is test_openloop.sh): against a loop device held at 2000 read IOPS by
 # cgroup-v1 blk-throttle (the ground truth), over the testbox's NFS, over
 # two fio clients; the refusals; an interrupted sweep.  The long version

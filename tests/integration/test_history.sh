@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # nasbench history (SQLite) and compare --baseline history: real runs
 # recorded, a gate against the last runs, 8 concurrent writers, corrupted
-# and foreign database files (issue 16).
+# and foreign database files.
 . "$(dirname "$0")/lib.sh"
 
 BOX=$T/box

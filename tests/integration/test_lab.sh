@@ -110,7 +110,7 @@ assert_err "lab: missing: /dev/fuse (FUSE: modprobe fuse) /dev/loop-control (loo
 # ------------------------------------------------- raidz1 + SLOG, hdd disks
 t_case "up raidz1 --slog: assignments, a box file, the labels in the result"
 # the documented form, eval "$(ci/lab up ...)", returns: a daemon that kept
-# the command substitution's pipe held the shell for ever (issue 41).  In
+# the command substitution's pipe held the shell for ever.  In
 # a shell of its own under timeout (longer than NASBENCH_LAB_WAIT and an
 # up), so a hang fails the case (124) instead of holding the suite
 run timeout 1200 bash -c 'eval "$("$0" up raidz1 --slog 2>/dev/null)" && echo "box=$NASBENCH_LAB_BOX"' "$LAB"

@@ -10,10 +10,8 @@ assert_out "every include runs down"
 
 copy_tree() {
 	mkdir -p "$T/tree"
-	(cd "$ROOT" && cp -r core runners workloads hw formats compare accept history report cmd \
-		nasbench.c "$T/tree/")
-	for d in fio run capture; do [ -d "$ROOT/$d" ] && cp -r "$ROOT/$d" "$T/tree/"; done
-	return 0
+	# the rooms of ci/rooms
+	(cd "$ROOT" && cp -r $(awk '!/^#/ && NF { print $2 }' ci/rooms) "$T/tree/")
 }
 
 t_case "core including a workload header fails"
@@ -49,7 +47,7 @@ assert_err "includes '../report/report.h': report/ is above formats/"
 t_case "the tree has no function over 80 lines"
 run "$ROOT/ci/check-functions"
 assert_rc 0
-assert_out "no function over 80 lines"
+assert_out "no function over 80 lines, no file over 800"
 
 t_case "a function of 81 lines fails, one of 80 passes"
 rm -rf "$T/tree"; copy_tree
@@ -72,5 +70,18 @@ run "$ROOT/ci/check-functions" "$T/tree"
 assert_rc 1
 assert_err "core/stats.c:$((n + 80)): nb_longer_one() is 81 lines"
 assert_err "check-functions: 1 function(s) over 80 lines"
+
+t_case "a .c file of 801 lines with its header fails, one of 800 passes"
+rm -rf "$T/tree"; copy_tree
+h=$(wc -l <"$T/tree/core/stats.h")
+: >"$T/tree/core/stats.c"
+for i in $(seq 1 $((800 - h))); do echo '/* */'; done >>"$T/tree/core/stats.c"
+run "$ROOT/ci/check-functions" "$T/tree"
+assert_rc 0
+echo '/* */' >>"$T/tree/core/stats.c"
+run "$ROOT/ci/check-functions" "$T/tree"
+assert_rc 1
+assert_err "core/stats.c: 801 lines with its header"
+assert_err "check-functions: 1 file(s) over 800 lines"
 
 t_done

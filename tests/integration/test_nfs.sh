@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_nfs.sh - the NFS runner against the testbox's nfs-ganesha: writes (async
-# and sync), reads, metadata calls, and every fault of issue 3.
+# and sync), reads, metadata calls, and every fault the runner
+# must survive.
 . "$(dirname "$0")/lib.sh"
 
 # Every case runs on a testbox of this test alone (lib.sh private_testbox):

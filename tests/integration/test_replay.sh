@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The replay of a captured load (issue 38, docs/replay.md): three loop
+# The replay of a captured load (docs/replay.md): three loop
 # devices stand for three VMs' volumes under a known open-loop load (fio,
 # poisson: 100, 200 and 50 IOPS of 8 KiB, 70% reads), captured with
 # 'nasbench capture', and the load file replayed on another loop device:

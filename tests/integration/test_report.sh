@@ -153,7 +153,7 @@ else
 	assert_json "$T/render.json" 'd["summary_top"] is not None and d["summary_bottom"] <= 800' 'd'
 	assert_json "$T/render.json" 'd["charts"] == '"$nsvg"' and d["svg_texts"] > 20 and d["min_svg_font_px"] >= 12' 'd'
 	assert_json "$T/render.json" 'd["details"] >= 5 and d["details_open"] == 0 and d["page_width"] <= 1280 and 0 < d["grid_width"] <= 1280' 'd'
-	# charts people read (issue 41): every label inside its picture as
+	# charts people read: every label inside its picture as
 	# Chromium lays it out, a bar chart's key names the targets with a
 	# colour each, no chart of a figure zero everywhere (box swapped)
 	assert_json "$T/render.json" 'd["labels_outside"] == []' 'd["labels_outside"]'

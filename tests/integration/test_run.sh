@@ -245,6 +245,10 @@ assert_rc 0
 assert_out "usage: nasbench run [BOX.ini] [options]"
 run "$NB" help config
 assert_out "iodepth"
+# each section once, in one order, its keys under it
+heads=$(grep -E '^\[' <<<"$OUT" | sed 's/\].*/]/' | tr '\n' ' ')
+[ "$heads" = "[box] [target NAME] [suite] [capacity] [vm] [failure] [replay] [accept] [clients] " ] ||
+	t_fail "help config's sections: '$heads'"
 run "$NB" list
 assert_out "seq512k-read"
 assert_out "quick"

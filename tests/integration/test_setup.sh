@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A new user's first minutes (issue 41): the testbox started in the
+# A new user's first minutes: the testbox started in the
 # documented form returns; nasbench run as a normal user works against it,
 # and a server that requires a reserved source port (the testbox's secure
 # export: ganesha's PrivilegedPort, as Linux's 'secure' exports and

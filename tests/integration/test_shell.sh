@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # nasbench in a shell user's hands: versions, did-you-mean, the man page,
-# completion, machine-readable output, progress, install (issue 19).
+# completion, machine-readable output, progress, install.
 . "$(dirname "$0")/lib.sh"
 
 D=$T/dir

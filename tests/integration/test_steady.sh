@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Steady state, preconditioning, TRIM and --span (issue 28; docs/steady-state.md).
+# Steady state, preconditioning, TRIM and --span (docs/steady-state.md).
 # The ground truth is a loop device throttled by cgroup-v1 blkio
 # (throttle.write_bps_device bites on O_DIRECT writes; a change takes effect
 # within a second).  The throttle changes at a known point of the run: the

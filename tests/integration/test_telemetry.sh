@@ -33,7 +33,7 @@ assert_json "$T/local.json" '(all(0 <= it["telemetry"]["io_offset_ms"] < 60000 a
 t_case "a core kept busy: CPU-bound, this machine's on a local target, the box's on NFS"
 # a shell spinning on core 0 (pinned: it does not wander between cores)
 # makes this machine's busiest core 100% busy for the run, as a client
-# that keeps a core busy does (the verdict's words are issue 41's: on a
+# that keeps a core busy does (the verdict's words: on a
 # local target the box is this machine)
 taskset -c 0 bash -c 'while :; do :; done' &
 SPIN=$!

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reads of a LUN's (or a file target's) unwritten space (issue 15 item 4), and
+# Reads of a LUN's (or a file target's) unwritten space, and
 # sequential writes that are alike in every iteration (item 7):
 # nasbench counts what it really wrote, prefills the rest before reading
 # (the iteration's prefilled_bytes), and warns only when it may not write.

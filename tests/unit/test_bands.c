@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../core/bands.h"
+#include "../../decision/bands.h"
 #include "../../core/err.h"
 #include "../../core/metrics.h"
 

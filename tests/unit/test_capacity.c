@@ -65,7 +65,7 @@ static json_t *run(const char *workloads, int code)
 	assert_int_equal(nb_runplan_make(&pl, &cfg, workloads, NULL, 0), 0);
 	nb_progress_init(&progress, stderr, 1);
 	x.doc = nb_result_new("unit", "nasbench run");
-	assert_int_equal(nb_exec_run(&x), code);
+	assert_int_equal(nb_run(&x), code);
 	nb_result_finish(x.doc, !stop);
 	return x.doc;
 }

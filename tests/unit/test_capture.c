@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "../../capture/capture_int.h"
-#include "../../core/loadfile.h"
+#include "../../loadfile/loadfile.h"
 
 #define NEAR(x, want, tol) assert_true(fabs((x) - (want)) <= (tol))
 

@@ -12,6 +12,7 @@
 #include "../../core/config.h"
 #include "../../core/err.h"
 #include "../../core/knobs.h"
+#include "../../steady/judge.h"
 #include "files.h"
 
 static char path[64];
@@ -168,10 +169,11 @@ static void defaults(void **state)
 	struct nb_target_cfg t;
 	struct nb_params p;
 	char help[512];
+	const struct nb_knob *k;
 	struct nb_config *c;
 
 	(void)state;
-	for (const struct nb_knob *k = nb_knobs; k->name; k++) {
+	nb_knob_foreach(k) {
 		void *base = k->base == NB_KB_TARGET ? (void *)&t :
 			     k->base == NB_KB_PARAMS ? (void *)&p : (void *)&scratch;
 
@@ -181,7 +183,9 @@ static void defaults(void **state)
 		memset(&t, 0, sizeof(t));
 		memset(&p, 0, sizeof(p));
 		assert_int_equal(nb_knob_parse(k, base, k->def), 0);
-		assert_non_null(strstr(nb_knob_help(k, help, sizeof(help)), k->def));
+		if (!(k->flags & NB_KF_NOARG))
+			assert_non_null(strstr(nb_knob_help(k, help, sizeof(help)),
+					       k->def));
 	}
 	assert_int_equal(nb_knob_default("target", "timeout"), 10000000);
 	assert_int_equal(nb_knob_default("suite", "iterations"), 3);
@@ -195,18 +199,52 @@ static void defaults(void **state)
 	nb_config_free(c);
 }
 
+/* Every key row says its default once: a value (.def) or what applies
+ * without one (.unset), never both, and no help text says it again.  The
+ * rows that do not are listed, then the test fails. */
+static void every_row_has_its_default(void **state)
+{
+	const struct nb_knob *k;
+	int bad = 0, rows = 0;
+
+	(void)state;
+	nb_knob_foreach(k) {
+		const char *why = NULL;
+
+		if (k->type == NB_KT_LABEL)
+			continue;
+		rows++;
+		if (!k->def && !k->unset)
+			why = "no default (.def or .unset)";
+		else if (k->def && k->unset)
+			why = "both .def and .unset";
+		else if (strstr(k->help, "default"))
+			why = "its help says a default (that is .def's or .unset's)";
+		if (why) {
+			fprintf(stderr, "[%s] %s: %s\n", k->section, k->name, why);
+			bad++;
+		}
+	}
+	fprintf(stderr, "%d key rows, %d without their default said once\n",
+		rows, bad);
+	assert_int_equal(bad, 0);
+}
+
 /* The steady-state and SSD knobs: what each accepts, and the exact words
  * of a refusal (docs/steady-state.md). */
 static void steady_knobs(void **state)
 {
+	struct nb_steady_crit crit;
 	struct nb_config *c;
 
 	(void)state;
 	c = load("[suite]\nsteady-state = iops:20%\nround = 2s\ntrim = each\n"
 		 "[target a]\nurl = /dev/null\nspan = 80%\n"
 		 "[target b]\nurl = /dev/null\nspan = 200G\n", 0);
-	assert_int_equal(c->suite.p.steady.kind, NB_SS_DEV);
-	assert_true(c->suite.p.steady.dev_pct == 20);
+	assert_string_equal(c->suite.p.steady, "iops:20%");
+	assert_int_equal(nb_steady_parse(c->suite.p.steady, &crit), 0);
+	assert_int_equal(crit.kind, NB_SS_DEV);
+	assert_true(crit.dev_pct == 20);
 	assert_int_equal(c->suite.p.round_us, 2000000);
 	assert_int_equal(c->suite.p.trim, NB_TRIM_EACH);
 	assert_true(c->targets[0].span.pct == 80 && !c->targets[0].span.bytes);
@@ -231,7 +269,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(full_file), cmocka_unit_test(errors),
 		cmocka_unit_test(missing), cmocka_unit_test(overrides),
-		cmocka_unit_test(defaults), cmocka_unit_test(steady_knobs),
+		cmocka_unit_test(defaults), cmocka_unit_test(every_row_has_its_default),
+		cmocka_unit_test(steady_knobs),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

@@ -104,7 +104,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* one buffer reused for 64 writes of 8 KiB, at two offsets (overwrites) and
- * sizes that end inside a sector: no 512 B sector repeats (issue 15 item 3) */
+ * sizes that end inside a sector: no 512 B sector repeats */
 static void stamp_every_sector(void **state)
 {
 	static unsigned char buf[8192];

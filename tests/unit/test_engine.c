@@ -14,7 +14,7 @@
 
 #include "../../core/clock.h"
 #include "../../core/datagen.h"
-#include "../../core/engine.h"
+#include "../../engine/engine.h"
 #include "../../core/err.h"
 #include "../../runners/runner.h"
 
@@ -153,7 +153,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* every 512 B sector the engine writes is unique, though each of the QD
- * slots reuses its buffer for write after write (issue 15 item 3) */
+ * slots reuses its buffer for write after write */
 static void sectors_unique(void **state)
 {
 	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
@@ -287,8 +287,8 @@ static const struct nb_runner_ops dev_ops = {
 /* At QD N the engine has N I/Os in flight at every reap while there is
  * work, takes one completion at a time and refills its slot before the
  * next (fio's defaults: iodepth_batch_complete_min=1, _max = the min), and
- * times each I/O from its submission on, as fio's clat (issue 15 item 10:
- * it took QD/8 at a time, and started the clock before the I/O was sent) */
+ * times each I/O from its submission on, as fio's clat (it once
+ * took QD/8 at a time, and started the clock before the I/O was sent) */
 static void queue_depth_held(void **state)
 {
 	static const uint32_t depths[] = { 1, 2, 8, 32 };

@@ -19,9 +19,9 @@
 #include "../../fio/json.h"
 #include "../../core/result.h"
 #include "../../formats/import.h"
-#include "../../workloads/io_fio.h"
-#include "../../workloads/io_fio_clients.h"
-#include "../../workloads/io_fio_common.h"
+#include "../../workloads/fio_driver.h"
+#include "../../workloads/fio_driver_clients.h"
+#include "../../workloads/fio_driver_common.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -169,25 +169,25 @@ static void test_clients_file_and_config(void **state)
 	snprintf(path, sizeof(path), "%s/clients", test_scratch);
 	test_write_file(path, "# the VM hosts\n\n127.0.0.1:8766  ; first\n  127.0.0.1:8767\n");
 	nb_config_init(&cfg);
-	assert_int_equal(nb_fio_clients_setup(&cl, &cfg, path), 0);
+	assert_int_equal(nb_wl_fio_clients_setup(&cl, &cfg, path), 0);
 	assert_int_equal(cl.n, 2);
 	assert_int_equal(cl.c[1].port, 8767);
 	snprintf(want, sizeof(want), "%s:4", path);
 	assert_string_equal(cl.c[1].where, want);
 
 	test_write_file(path, "127.0.0.1:8766\nhost:99999\n");
-	assert_int_equal(nb_fio_clients_setup(&cl, &cfg, path), -EINVAL);
+	assert_int_equal(nb_wl_fio_clients_setup(&cl, &cfg, path), -EINVAL);
 	snprintf(want, sizeof(want), "--clients: %s:2: invalid port '99999' for "
 		 "host 'host' (1 to 65535)", path);
 	assert_string_equal(nb_err_last(), want);
 
 	test_write_file(path, "# nothing\n");
-	assert_int_equal(nb_fio_clients_setup(&cl, &cfg, path), -EINVAL);
+	assert_int_equal(nb_wl_fio_clients_setup(&cl, &cfg, path), -EINVAL);
 	snprintf(want, sizeof(want), "--clients: %s: no client in it (one "
 		 "host[:port] a line)", path);
 	assert_string_equal(nb_err_last(), want);
 
-	assert_int_equal(nb_fio_clients_setup(&cl, &cfg, "/nonexistent/c"), -EINVAL);
+	assert_int_equal(nb_wl_fio_clients_setup(&cl, &cfg, "/nonexistent/c"), -EINVAL);
 	assert_string_equal(nb_err_last(), "--clients: cannot open client list "
 			    "'/nonexistent/c': No such file or directory");
 
@@ -195,7 +195,7 @@ static void test_clients_file_and_config(void **state)
 	snprintf(box, sizeof(box), "%s/box.ini", test_scratch);
 	test_write_file(box, "[box]\nname = t\n\n[clients]\n10.0.0.1\n10.0.0.2:x\n");
 	assert_int_equal(nb_config_load(&cfg, box), 0);
-	assert_int_equal(nb_fio_clients_setup(&cl, &cfg, NULL), -EINVAL);
+	assert_int_equal(nb_wl_fio_clients_setup(&cl, &cfg, NULL), -EINVAL);
 	snprintf(want, sizeof(want), "%s:6: invalid port 'x' for host '10.0.0.2' "
 		 "(1 to 65535)", box);
 	assert_string_equal(nb_err_last(), want);
@@ -203,7 +203,7 @@ static void test_clients_file_and_config(void **state)
 	nb_config_init(&cfg);
 	test_write_file(box, "[clients]\n10.0.0.1\n10.0.0.2:8770\n");
 	assert_int_equal(nb_config_load(&cfg, box), 0);
-	assert_int_equal(nb_fio_clients_setup(&cl, &cfg, NULL), 0);
+	assert_int_equal(nb_wl_fio_clients_setup(&cl, &cfg, NULL), 0);
 	assert_int_equal(cl.n, 2);
 	assert_int_equal(cl.c[1].port, 8770);
 	nb_config_free(&cfg);
@@ -218,35 +218,35 @@ static void test_target_setup(void **state)
 	/* a fio without the nfs and libiscsi engines (it lists none) */
 	setenv("NASBENCH_FIO", "/bin/true", 1);
 	assert_int_equal(nb_url_parse("nfs://127.0.0.1/export/x", &t.u), 0);
-	assert_int_equal(nb_fio_target_setup(&t, "fio", NULL, NULL), -EINVAL);
+	assert_int_equal(nb_wl_fio_target_setup(&t, "fio", NULL, NULL), -EINVAL);
 	assert_string_equal(nb_err_last(), "target 'nas': engine = fio on 'nfs://' "
 			    "needs fio's nfs engine, and '/bin/true' has none ('fio "
 			    "--enghelp' does not list it; Debian's fio is built "
 			    "without it): build one with ci/fio-engines and set "
 			    "NASBENCH_FIO to the path it prints");
 	assert_int_equal(nb_url_parse("iscsi://127.0.0.1/iqn.x:y/1", &t.u), 0);
-	assert_int_equal(nb_fio_target_setup(&t, NULL, NULL, NULL), -EINVAL);
+	assert_int_equal(nb_wl_fio_target_setup(&t, NULL, NULL, NULL), -EINVAL);
 	assert_non_null(strstr(nb_err_last(), "needs fio's libiscsi engine"));
-	assert_int_equal(nb_fio_target_setup(&t, "native", NULL, NULL), 0);
+	assert_int_equal(nb_wl_fio_target_setup(&t, "native", NULL, NULL), 0);
 	/* with --clients the fio servers run the engine, not this fio */
 	assert_int_equal(nb_fio_clients_add(&cl, "127.0.0.1", "x:1"), 0);
-	assert_int_equal(nb_fio_target_setup(&t, NULL, NULL, &cl), 0);
+	assert_int_equal(nb_wl_fio_target_setup(&t, NULL, NULL, &cl), 0);
 	unsetenv("NASBENCH_FIO");
 	t.clients = NULL;
 	snprintf(t.engine, sizeof(t.engine), "native");
 	assert_int_equal(nb_url_parse("./rel", &t.u), 0);
-	assert_int_equal(nb_fio_target_setup(&t, NULL, NULL, &cl), -EINVAL);
+	assert_int_equal(nb_wl_fio_target_setup(&t, NULL, NULL, &cl), -EINVAL);
 	assert_string_equal(nb_err_last(), "target 'nas': with --clients the path "
 			    "'./rel' names a directory on every client host: give "
 			    "it absolute");
 	assert_int_equal(nb_url_parse("/tmp", &t.u), 0);
-	assert_int_equal(nb_fio_target_setup(&t, "fio", "libaio", &cl), 0);
+	assert_int_equal(nb_wl_fio_target_setup(&t, "fio", "libaio", &cl), 0);
 	assert_string_equal(t.ioengine, "libaio");
 	assert_ptr_equal(t.clients, &cl);
-	assert_int_equal(nb_fio_target_setup(&t, "fios", NULL, NULL), -EINVAL);
+	assert_int_equal(nb_wl_fio_target_setup(&t, "fios", NULL, NULL), -EINVAL);
 	assert_string_equal(nb_err_last(), "--engine: 'fios' is not one of "
 			    "native|fio");
-	assert_int_equal(nb_fio_target_setup(&t, NULL, "aio", NULL), -EINVAL);
+	assert_int_equal(nb_wl_fio_target_setup(&t, NULL, "aio", NULL), -EINVAL);
 	assert_string_equal(nb_err_last(), "--ioengine: ioengine 'aio' is not one "
 			    "nasbench drives (io_uring, libaio, psync)");
 }

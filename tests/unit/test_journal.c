@@ -1,5 +1,5 @@
 /*
- * test_journal.c - core/journal.c's self-checking lines (a torn tail
+ * test_journal.c - workloads/crashlog.c's self-checking lines (a torn tail
  * ignored, damage refused) and crashcheck's journal and verdict on top.
  */
 #include <setjmp.h>
@@ -17,8 +17,8 @@
 #include "scratch.h"
 #include "../../core/err.h"
 #include "../../core/fsutil.h"
-#include "../../core/journal.h"
-#include "../../run/crash.h"
+#include "../../workloads/crashlog.h"
+#include "../../workloads/crashrun.h"
 #include "../../workloads/crashcheck.h"
 
 struct seen {
@@ -304,7 +304,7 @@ static void durability(void **state)
 	json_t *d;
 
 	(void)state;
-	nb_run_crash_durability(doc);
+	nb_crash_durability(doc);
 	d = json_object_get(doc, "durability");
 	/* only where both ran */
 	assert_int_equal(json_array_size(d), 1);

@@ -1,8 +1,8 @@
 /*
- * test_loadfile.c - the load file (core/loadfile.c): written and read back
+ * test_loadfile.c - the load file (loadfile/loadfile.c): written and read back
  * to the same text, a hand-written one with its defaults, every refusal
  * with its FILE:LINE; and the growth rate and the years a box holds
- * (core/growth.c).
+ * (loadfile/growth.c).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "../../core/err.h"
-#include "../../core/growth.h"
-#include "../../core/loadfile.h"
+#include "../../loadfile/growth.h"
+#include "../../loadfile/loadfile.h"
 
 #define NEAR(x, want, tol) assert_true(fabs((x) - (want)) <= (tol))
 

@@ -1,6 +1,6 @@
 /* The open loop: arrival processes, the rate and burst knobs, the engine's
  * open loop on the in-memory runner, the open sweep's bisection, and that
- * a sweep's steps draw fresh offsets (issue 36).  Figures against real
+ * a sweep's steps draw fresh offsets.  Figures against real
  * servers and queueing theory are test_openloop.sh and ci/bench-openloop. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,12 +14,12 @@
 #include <string.h>
 
 #include "mem_runner.h"
-#include "../../core/arrival.h"
-#include "../../core/engine.h"
+#include "../../engine/arrival.h"
+#include "../../engine/engine.h"
 #include "../../core/err.h"
 #include "../../core/hist.h"
 #include "../../core/result.h"
-#include "../../core/sweep_open.h"
+#include "../../capacity/sweep_open.h"
 #include "../../run/exec.h"
 #include "../../workloads/openload.h"
 
@@ -87,19 +87,19 @@ static void rate_and_burst_parse(void **state)
 	uint64_t on, off;
 
 	(void)state;
-	assert_int_equal(nb_load_rate_parse("500", &iops, &bps), 0);
+	assert_int_equal(nb_arrival_rate_parse("500", &iops, &bps), 0);
 	assert_true(iops == 500 && bps == 0);
-	assert_int_equal(nb_load_rate_parse("2.5iops", &iops, &bps), 0);
+	assert_int_equal(nb_arrival_rate_parse("2.5iops", &iops, &bps), 0);
 	assert_true(iops == 2.5);
-	assert_int_equal(nb_load_rate_parse("20MB/s", &iops, &bps), 0);
+	assert_int_equal(nb_arrival_rate_parse("20MB/s", &iops, &bps), 0);
 	assert_true(iops == 0 && bps == 20e6);
-	assert_int_equal(nb_load_rate_parse("1MiB/s", &iops, &bps), 0);
+	assert_int_equal(nb_arrival_rate_parse("1MiB/s", &iops, &bps), 0);
 	assert_true(bps == 1048576);
 	for (const char *const *s = (const char *const[]){ "0", "-5", "fast",
 			"20MB", "20XB/s", "/s", "", NULL }; *s; s++) {
-		assert_int_equal(nb_load_rate_parse(*s, &iops, &bps), -EINVAL);
+		assert_int_equal(nb_arrival_rate_parse(*s, &iops, &bps), -EINVAL);
 	}
-	assert_int_equal(nb_load_rate_parse("0", &iops, &bps), -EINVAL);
+	assert_int_equal(nb_arrival_rate_parse("0", &iops, &bps), -EINVAL);
 	assert_string_equal(nb_err_last(), "invalid rate '0': give I/Os per "
 			    "second (500, 500iops) or a throughput (20MB/s, "
 			    "20MiB/s), above 0");
@@ -454,7 +454,7 @@ static void two_steps_differ(const char *steps_key)
 	nb_progress_init(&progress, stderr, 1);
 	x.doc = nb_result_new("unit", "nasbench run");
 	nb_mem_faults.read_log = 1;
-	assert_int_equal(nb_exec_run(&x), NB_EXIT_OK);
+	assert_int_equal(nb_run(&x), NB_EXIT_OK);
 	sw = json_object_get(json_array_get(json_object_get(json_array_get(
 		json_object_get(x.doc, "results"), 0), "iterations"), 0), "sweep");
 	assert_true(json_array_size(json_object_get(sw, "steps")) >= 2);

@@ -1,5 +1,5 @@
 /*
- * test_replay.c - the replay of a captured load (issue 38): the scales,
+ * test_replay.c - the replay of a captured load: the scales,
  * the load file's population as sources (classes, shares, regions, idle
  * VMs, a bucket as it was, request sizes rounded), what does not fit,
  * the open sweep's first step at today's load, and the workload end to
@@ -21,10 +21,10 @@
 #include "mem_runner.h"
 #include "scratch.h"
 #include "../../core/err.h"
-#include "../../core/loadfile.h"
-#include "../../core/replay.h"
+#include "../../loadfile/loadfile.h"
+#include "../../replay/population.h"
 #include "../../core/result.h"
-#include "../../core/sweep_open.h"
+#include "../../capacity/sweep_open.h"
 #include "../../run/exec.h"
 
 #define NEAR(x, want, tol) assert_true(fabs((double)(x) - (want)) <= (tol))
@@ -326,7 +326,7 @@ static json_t *run_replay(const char *load)
 		fail_msg("%s", nb_err_last());
 	nb_progress_init(&progress, stderr, 1);
 	x.doc = nb_result_new("unit", "nasbench run");
-	assert_int_equal(nb_exec_run(&x), NB_EXIT_OK);
+	assert_int_equal(nb_run(&x), NB_EXIT_OK);
 	return x.doc;
 }
 

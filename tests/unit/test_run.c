@@ -160,7 +160,7 @@ static json_t *run_on(const struct nb_runner_ops *ops, const char *workloads,
 	assert_int_equal(nb_runplan_make(&pl, &cfg, workloads, NULL, 0), 0);
 	nb_progress_init(&progress, stderr, 1);
 	x.doc = nb_result_new("unit", "nasbench run");
-	assert_int_equal(nb_exec_run(&x), code);
+	assert_int_equal(nb_run(&x), code);
 	nb_result_finish(x.doc, !stop);
 	return x.doc;
 }
@@ -361,7 +361,7 @@ static void exec_bonnie_incompressible(void **state)
 }
 
 /* every iteration of a sequential write does the same work: a new file
- * each time, not one allocation then overwrites (issue 15 item 7) */
+ * each time, not one allocation then overwrites */
 static void exec_iterations_alike(void **state)
 {
 	json_t *doc = run("seq512k-write", "3", NB_EXIT_OK);

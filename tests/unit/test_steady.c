@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../core/err.h"
-#include "../../core/steady.h"
+#include "../../steady/judge.h"
 
 static struct nb_steady_crit crit(const char *s)
 {

@@ -1,6 +1,6 @@
 /*
  * test_summary.c - the decision summary on hand-made results in the
- * documented shapes (README's result, SHAPES.md's steady state and crash
+ * documented shapes (README's result, docs/result.md's steady state and crash
  * check): the winner of each question and by how much, before -> after,
  * acceptance, crash losses, not steady, doubtful figures.
  */
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../formats/summary.h"
+#include "../../decision/summary.h"
 
 /* A result: LABELS (JSON text), the entries (JSON text of "results"). */
 static json_t *doc(const char *labels, const char *results)
@@ -117,7 +117,7 @@ static void four_configurations(void **state)
 }
 
 /* Two layouts whose runs spread wider than the 5% band: the difference
- * is within their noise, and the line says so (issue 41: "within 23%"
+ * is within their noise, and the line says so ("within 23%"
  * read as a promise of 23%). */
 static void within_the_noise(void **state)
 {
@@ -193,7 +193,7 @@ static void targets_ranked(void **state)
 	json_decref(docs[0]);
 }
 
-/* Acceptance, crash check (issue 33's shape), not steady (issue 28's),
+/* Acceptance, crash check (its shape), not steady (its shape),
  * warnings by class, few iterations, not measured, incomplete. */
 static void doubts_and_verdicts(void **state)
 {
@@ -253,8 +253,8 @@ static void doubts_and_verdicts(void **state)
 	json_decref(docs[0]);
 }
 
-/* A capacity sweep (issue 27's shape) and the box's telemetry verdicts
- * (issue 30's): the load at the objective, swap and a slow disk. */
+/* A capacity sweep  and the box's telemetry verdicts
+ * : the load at the objective, swap and a slow disk. */
 static void capacity_and_telemetry(void **state)
 {
 	json_t *docs[1], *l;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../core/err.h"
-#include "../../core/sweep.h"
+#include "../../capacity/sweep.h"
 
 static int near(double a, double b, double tol)
 {

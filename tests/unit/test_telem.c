@@ -12,8 +12,8 @@
 
 #include "../../core/clock.h"
 #include "../../core/err.h"
-#include "../../core/telem.h"
-#include "../../core/telem_verdict.h"
+#include "../../telemetry/telem.h"
+#include "../../telemetry/telem_verdict.h"
 
 static void local_sampler(void **state)
 {

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "files.h"
-#include "../../core/telem_parse.h"
-#include "../../core/telem_rt.h"
+#include "../../telemetry/telem_pool.h"
+#include "../../telemetry/telem_rt.h"
 
 #define G "tests/golden/telemetry/"
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "files.h"
-#include "../../core/telem_parse.h"
+#include "../../telemetry/telem_pool.h"
 
 #define G "tests/golden/telemetry/"
 

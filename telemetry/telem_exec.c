@@ -1,0 +1,70 @@
+/*
+ * telem_exec.c - a box's shell for other readers than the sampler
+ * (capture/): a script run on this machine, or over the one ssh
+ * connection of the source (telem.h).
+ */
+#include "telem_rt.h"
+#include "../core/err.h"
+#include "../core/spawn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *nb_telem_os(const struct nb_telem *tm)
+{
+	return tm && tm->os == NB_TELEM_FREEBSD ? "freebsd" : "linux";
+}
+
+void nb_telem_command(struct nb_telem *tm, const char *script,
+		      struct nb_telem_cmd *c)
+{
+	if (tm->ssh.host[0]) {
+		nb_telem_ssh_argv(tm, script, c->argv, c->bufs);
+		return;
+	}
+	c->argv[0] = "sh";
+	c->argv[1] = "-c";
+	c->argv[2] = (char *)script;
+	c->argv[3] = NULL;
+}
+
+int nb_telem_exec(struct nb_telem *tm, const char *script, char **out,
+		  char *err, size_t errlen)
+{
+	struct nb_telem_cmd c;
+	struct nb_spawn sp = { .limit_us = tm->timeout_us, .grace_us = 1000000 };
+	size_t n;
+	int rc;
+
+	if (tm->ssh.host[0])
+		return nb_telem_ssh_run(tm, script, out, err, errlen);
+	*out = NULL;
+	nb_telem_command(tm, script, &c);
+	sp.argv = c.argv;
+	rc = nb_spawn_run(&sp);
+	if (rc) {
+		snprintf(err, errlen, "%s", nb_err_last());
+		nb_err_clear();
+		nb_spawn_free(&sp);
+		return -EIO;
+	}
+	if (sp.status || sp.timed_out) {
+		n = sp.err ? strlen(sp.err) : 0;
+		while (n && sp.err[n - 1] == '\n')
+			sp.err[--n] = 0;
+		if (sp.timed_out)
+			snprintf(err, errlen, "no answer within %.0f s",
+				 (double)tm->timeout_us / 1e6);
+		else
+			snprintf(err, errlen, "exit status %d%s%s", sp.status,
+				 n ? ": " : "", n ? sp.err : "");
+		nb_spawn_free(&sp);
+		return -EIO;
+	}
+	*out = sp.out;
+	sp.out = NULL;
+	nb_spawn_free(&sp);
+	return 0;
+}
