@@ -1,5 +1,6 @@
 /* mem_runner.c - the in-memory runner of mem_runner.h. */
 #include "mem_runner.h"
+#include "../../core/config.h"
 #include "../../core/err.h"
 #include "../../core/grow.h"
 
@@ -209,3 +210,18 @@ const struct nb_runner_ops nb_runner_mem = {
 	.reap = mem_reap,
 	.unlink = mem_unlink,
 };
+
+void nb_mem_setup(struct nb_config *cfg, volatile sig_atomic_t *stop)
+{
+	nb_config_init(cfg);
+	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
+	nb_mem_faults.stop = stop;
+	*stop = 0;
+}
+
+void nb_mem_teardown(struct nb_config *cfg)
+{
+	nb_config_free(cfg);
+	free(nb_mem_faults.removed);
+	nb_mem_faults.removed = NULL;
+}

@@ -38,4 +38,27 @@ struct nb_mem_faults {
 extern struct nb_mem_faults nb_mem_faults;
 extern const struct nb_runner_ops nb_runner_mem;
 
+struct nb_config;
+
+/* The fixture of a test file that runs through this runner: CFG fresh,
+ * the faults cleared, STOP (cleared) the flag a fault sets; teardown
+ * frees them.  NB_MEM_FIXTURE(cfg, stop) defines the file's setup() and
+ * teardown() for cmocka from them. */
+void nb_mem_setup(struct nb_config *cfg, volatile sig_atomic_t *stop);
+void nb_mem_teardown(struct nb_config *cfg);
+
+#define NB_MEM_FIXTURE(cfg, stop)                                          \
+	static int setup(void **state)                                     \
+	{                                                                  \
+		(void)state;                                               \
+		nb_mem_setup(&(cfg), &(stop));                             \
+		return 0;                                                  \
+	}                                                                  \
+	static int teardown(void **state)                                  \
+	{                                                                  \
+		(void)state;                                               \
+		nb_mem_teardown(&(cfg));                                   \
+		return 0;                                                  \
+	}
+
 #endif

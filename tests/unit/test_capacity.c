@@ -22,24 +22,7 @@ static struct nb_config cfg;
 static struct nb_runplan pl;
 static volatile sig_atomic_t stop;
 
-static int setup(void **state)
-{
-	(void)state;
-	nb_config_init(&cfg);
-	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
-	nb_mem_faults.stop = &stop;
-	stop = 0;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	nb_config_free(&cfg);
-	free(nb_mem_faults.removed);
-	nb_mem_faults.removed = NULL;
-	return 0;
-}
+NB_MEM_FIXTURE(cfg, stop)
 
 static void set(const char *section, const char *key, const char *value)
 {

@@ -470,24 +470,7 @@ static void two_steps_differ(const char *steps_key)
 
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	nb_config_init(&cfg);
-	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
-	nb_mem_faults.stop = &stop;
-	stop = 0;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	nb_config_free(&cfg);
-	free(nb_mem_faults.removed);
-	nb_mem_faults.removed = NULL;
-	return 0;
-}
+NB_MEM_FIXTURE(cfg, stop)
 
 static void open_sweep_steps_draw_fresh_offsets(void **state)
 {

@@ -274,24 +274,7 @@ static void set(const char *section, const char *key, const char *value)
 		fail_msg("%s", nb_err_last());
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	nb_config_init(&cfg);
-	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
-	nb_mem_faults.stop = &stop;
-	stop = 0;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	nb_config_free(&cfg);
-	free(nb_mem_faults.removed);
-	nb_mem_faults.removed = NULL;
-	return 0;
-}
+NB_MEM_FIXTURE(cfg, stop)
 
 static const char *write_load(const char *name, const char *text)
 {
