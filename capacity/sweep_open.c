@@ -187,17 +187,24 @@ int nb_osweep_next(const struct nb_osweep *sw, uint64_t elapsed_us,
 	return NB_SWEEP_GO;
 }
 
-static int enough_samples(const struct nb_slo *slo, uint64_t samples)
+uint64_t nb_slo_min_samples(const struct nb_slo *slo)
 {
+	uint64_t most = 0;
+
 	for (unsigned i = 0; i < slo->n; i++) {
 		int st = slo->t[i].stat;
 		uint64_t need = st == NB_SLO_MEAN ? MEAN_MIN_SAMPLES :
 				nb_hist_min_samples(stat_pct[st]);
 
-		if (samples < need)
-			return 0;
+		if (need > most)
+			most = need;
 	}
-	return 1;
+	return most;
+}
+
+static int enough_samples(const struct nb_slo *slo, uint64_t samples)
+{
+	return samples >= nb_slo_min_samples(slo);
 }
 
 int nb_osweep_add(struct nb_osweep *sw, const struct nb_ostep *in)

@@ -42,6 +42,10 @@ struct nb_ostep {
 	int slo_met;             /* valid, enough and every term holds */
 };
 
+/* The samples a step needs to judge every term of SLO: the most any term
+ * needs (a percentile: nb_hist_min_samples; the mean: 100). */
+uint64_t nb_slo_min_samples(const struct nb_slo *slo);
+
 struct nb_osweep {
 	struct nb_slo slo;
 	double max_rate;         /* the probe's maximum, I/Os per second */

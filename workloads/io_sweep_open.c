@@ -104,21 +104,18 @@ static int probe(struct osweep_run *r)
 	return rc;
 }
 
-/* How long a step at RATE runs: step-time, or long enough for the
- * objective's percentiles' samples (1.25 x), up to STEP_STRETCH times. */
+/* How long a step at RATE runs: step-time, or long enough that a Poisson
+ * count of arrivals falls short of the samples the objective needs only
+ * 4 standard deviations below its mean (about 3 in 100000 steps), up to
+ * STEP_STRETCH step-times. */
 static uint64_t step_len(const struct osweep_run *r, double rate)
 {
-	uint64_t base = step_us(r->c->p), need = 0;
+	uint64_t base = step_us(r->c->p), need;
+	double n = (double)nb_slo_min_samples(&r->sw.slo);
+	/* the mean count L with L - 4 sqrt(L) = n */
+	double root = (4.0 + sqrt(16.0 + 4.0 * n)) / 2.0;
 
-	for (unsigned i = 0; i < r->sw.slo.n; i++) {
-		static const double pct[NB_SLO_NSTAT] = { 0, 50, 90, 99, 99.9 };
-		int st = r->sw.slo.t[i].stat;
-		uint64_t n = st ? nb_hist_min_samples(pct[st]) : 100;
-		uint64_t us = (uint64_t)(1.25e6 * (double)n / rate);
-
-		if (us > need)
-			need = us;
-	}
+	need = (uint64_t)(1e6 * root * root / rate);
 	if (need > base * STEP_STRETCH)
 		need = base * STEP_STRETCH;
 	return need > base ? need : base;

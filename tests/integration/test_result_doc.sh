@@ -33,7 +33,7 @@ nb closed -w rand4k-read --sweep --steps 1,2 --step-time 300ms
 nb osweep -w vm --sweep --rates 1000,2000 --step-time 500ms --slo mean=500ms --loop both
 nb steady -w rand4k-write --steady-state iops:50% --round 200ms --steady-window 2 --steady-rounds 3 --precondition --precondition-fill 1 --trim before --trim-optional
 nb crash "$T/box.ini" -w crashcheck --crash-writes 50 --size 64K
-nb replay -w replay --load "$ROOT/tests/fuzz/corpus/replay/capture.ini" --scale 1,2 --step-time 300ms --slo mean=500ms --size 64M
+nb replay -w replay --load "$ROOT/tests/fuzz/corpus/replay/capture.ini" --scale 1,2 --step-time 1s --slo mean=500ms --size 64M
 nb skipped -w conform
 nb seed -w bigfile,syncprobe,integrity,bonnie,xz --set fast=yes --set files=1 --runtime 300ms
 nb fio -w seq512k-read --cross-check --runtime 300ms
