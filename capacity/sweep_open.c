@@ -121,12 +121,21 @@ static double as_run(const struct nb_osweep *sw, double rate, uint32_t *vms)
 	return *vms * sw->vm_iops;
 }
 
+/* How many judged steps ran at RATE, and (ANY) how many ran at all. */
+static int ran_at(const struct nb_osweep *sw, double rate, int any)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < sw->n; i++)
+		if (fabs(sw->step[i].rate - rate) < 1e-9 * (rate + 1) &&
+		    (any || sw->step[i].judged))
+			n++;
+	return n;
+}
+
 static int ran(const struct nb_osweep *sw, double rate)
 {
-	for (size_t i = 0; i < sw->n; i++)
-		if (fabs(sw->step[i].rate - rate) < 1e-9 * (rate + 1))
-			return 1;
-	return 0;
+	return ran_at(sw, rate, 0);
 }
 
 /* The bisection's next rate, or a reason to stop. */
@@ -137,7 +146,7 @@ static int bisect(const struct nb_osweep *sw, double *rate)
 
 	if (sw->vm_iops > 0 && tol < sw->vm_iops)
 		tol = sw->vm_iops;
-	if (!sw->n) {
+	if (sw->lo < 0 && sw->hi < 0) {  /* nothing judged yet */
 		*rate = sw->first > 0 ? sw->first : sw->max_rate / 2;
 	} else if (sw->lo < 0) {
 		*rate = hi / 2;
@@ -207,6 +216,20 @@ static int enough_samples(const struct nb_slo *slo, uint64_t samples)
 	return samples >= nb_slo_min_samples(slo);
 }
 
+/* Whether the client's own late issues could fill the tail that decides
+ * a term of SLO: 1 - p of the samples, 1% for a mean. */
+static int client_disturbed(const struct nb_slo *slo, const struct nb_ostep *st)
+{
+	for (unsigned i = 0; i < slo->n; i++) {
+		int t = slo->t[i].stat;
+		double tail = t == NB_SLO_MEAN ? 0.01 : 1 - stat_pct[t] / 100;
+
+		if ((double)st->client_late > tail * (double)st->samples)
+			return 1;
+	}
+	return 0;
+}
+
 int nb_osweep_add(struct nb_osweep *sw, const struct nb_ostep *in)
 {
 	struct nb_ostep st = *in;
@@ -222,6 +245,13 @@ int nb_osweep_add(struct nb_osweep *sw, const struct nb_ostep *in)
 			met = 0;
 	}
 	st.slo_met = met && st.valid && st.enough;
+	st.disturbed = !st.slo_met && client_disturbed(&sw->slo, &st);
+	/* once a rate: a bisection runs it again (a list runs as given) */
+	st.judged = !st.disturbed || sw->nlist || ran_at(sw, st.rate, 1);
+	if (!st.judged) {
+		sw->step[sw->n++] = st;
+		return 0;
+	}
 	if (st.slo_met) {
 		if (sw->lo < 0 || st.rate > step_rate(sw, sw->lo))
 			sw->lo = (int)sw->n;
@@ -267,7 +297,8 @@ void nb_osweep_answer(const struct nb_osweep *sw, struct nb_ocapacity *c)
 	for (size_t i = 0; i < sw->n; i++) {
 		c->invalid += !sw->step[i].valid;
 		c->thin += !sw->step[i].enough;
-		if (!sw->step[i].slo_met &&
+		c->disturbed += sw->step[i].disturbed;
+		if (sw->step[i].judged && !sw->step[i].slo_met &&
 		    (hi < 0 || sw->step[i].rate < sw->step[hi].rate))
 			hi = (int)i;
 	}

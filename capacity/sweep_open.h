@@ -15,6 +15,11 @@
  *  - a step meets the objective only when it achieved >= 98% of what it
  *    offered, has the samples its percentiles need (nb_hist_min_samples)
  *    and every term of the objective holds on the response time;
+ *  - a step that broke it while the client itself was late - more I/Os
+ *    issued over 1 ms late with a slot free than the tail that decides
+ *    the objective (1 - p of the samples; 1% for a mean) - is not judged
+ *    the first time: the bisection runs its rate again; broken twice so,
+ *    it counts, said "disturbed";
  *  - capacity: the highest rate that met it, interpolated (latency against
  *    rate) towards the lowest above it that broke it on latency alone; for
  *    populations the largest N that met it, as run.
@@ -37,9 +42,12 @@ struct nb_ostep {
 	int valid;               /* achieved >= NB_OPEN_VALID x offered */
 	double resp[NB_SLO_NSTAT];   /* response: mean, p50, p90, p99, p99.9 us */
 	uint64_t samples;        /* I/Os timed */
+	uint64_t client_late;    /* issued over 1 ms late with a slot free */
 	/* verdicts */
 	int enough;              /* enough samples for every term's percentile */
 	int slo_met;             /* valid, enough and every term holds */
+	int disturbed;           /* broke it with the client late (above) */
+	int judged;              /* counts for the answer (0: run again) */
 };
 
 /* The samples a step needs to judge every term of SLO: the most any term
@@ -96,6 +104,7 @@ struct nb_ocapacity {
 	double max_rate;         /* the probe's */
 	size_t invalid;          /* steps below 98% of their offered rate */
 	size_t thin;             /* steps without enough samples */
+	size_t disturbed;        /* steps that broke it with the client late */
 };
 
 void nb_osweep_answer(const struct nb_osweep *sw, struct nb_ocapacity *c);

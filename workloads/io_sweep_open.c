@@ -138,6 +138,8 @@ static void ostep_from(struct osweep_run *r, struct nb_ostep *st,
 		st->valid = json_is_true(json_object_get(open, "valid"));
 		st->samples = (uint64_t)json_integer_value(json_object_get(open,
 								       "samples"));
+		st->client_late = (uint64_t)json_integer_value(
+			json_object_get(open, "late_free"));
 		return;
 	}
 	/* fio: what it did against what it was asked */
@@ -151,7 +153,7 @@ static json_t *ostep_json(const struct osweep_run *r, const struct nb_ostep *st,
 			  const json_t *m, const json_t *open, double secs)
 {
 	json_t *j = json_pack("{s:f, s:o, s:o, s:o, s:o, s:b, s:I, s:b, s:b, s:f,"
-			      " s:s}", "rate_iops", st->rate,
+			      " s:s, s:I, s:b, s:b}", "rate_iops", st->rate,
 			      "vms", st->vms ? json_integer(st->vms) : json_null(),
 			      "offered_iops", num(st->offered),
 			      "achieved_iops", num(st->achieved),
@@ -160,7 +162,9 @@ static json_t *ostep_json(const struct osweep_run *r, const struct nb_ostep *st,
 			      "valid", st->valid, "samples", (json_int_t)st->samples,
 			      "enough_samples", st->enough, "slo_met", st->slo_met,
 			      "seconds", secs,
-			      "timed_from", r->fio ? "submission" : "intended");
+			      "timed_from", r->fio ? "submission" : "intended",
+			      "client_late", (json_int_t)st->client_late,
+			      "disturbed", st->disturbed, "judged", st->judged);
 	static const char *keys[] = {
 		"resp_mean_us", "resp_p50_us", "resp_p90_us", "resp_p99_us",
 		"resp_p99.9_us", "resp_max_us", "lat_mean_us", "lat_p50_us",
@@ -192,12 +196,14 @@ static void step_line(const struct osweep_run *r, const struct nb_ostep *st)
 	if (st->vms)
 		snprintf(who, sizeof(who), "%5u VMs ", st->vms);
 	fprintf(pr->out, "  %s on %s: %s%8.0f IOPS offered  %8.0f achieved  "
-		"resp mean %8.0f us  p99 %8.0f us  %s%s%s\n", r->c->wl->name,
+		"resp mean %8.0f us  p99 %8.0f us  %s%s%s%s\n", r->c->wl->name,
 		r->c->t->cfg->name, who, st->rate, st->achieved,
 		st->resp[NB_SLO_MEAN], st->resp[NB_SLO_P99],
 		st->slo_met ? "meets" : "breaks",
 		st->valid ? "" : "  NOT ACHIEVED",
-		st->enough ? "" : "  FEW SAMPLES");
+		st->enough ? "" : "  FEW SAMPLES",
+		!st->disturbed ? "" : st->judged ? "  CLIENT LATE" :
+		"  CLIENT LATE, RUN AGAIN");
 }
 
 /* Run the step at RATE (VMS: a population): 0, -EINTR or -errno. */
@@ -314,6 +320,13 @@ static void put_oanswers(struct osweep_run *r, const struct nb_ocapacity *cap)
 		nb_wl_warn(c, "%zu of %zu steps had too few samples for the "
 			   "objective's percentiles even at %d step-times: not "
 			   "judged", cap->thin, r->sw.n, STEP_STRETCH);
+	if (cap->disturbed)
+		nb_wl_warn(c, "%zu of %zu steps broke the objective while this "
+			   "client itself issued I/Os over 1 ms late with a slot "
+			   "free (more of them than the objective's tail): each "
+			   "such rate ran again, and one that broke so twice "
+			   "counts - the figure may be this machine's, not the "
+			   "box's", cap->disturbed, r->sw.n);
 	if (r->fio)
 		nb_wl_warn(c, "fio's open loop (rate_iops, rate_process=poisson) "
 			   "times each I/O from its submission, not from when it "

@@ -421,6 +421,64 @@ static void osweep_nothing_meets_and_lists(void **state)
 	}
 }
 
+/* A step at RATE on the M/D/1 server, with LATE I/Os issued late by the
+ * client; a late client breaks the objective (its stall's backlog). */
+static void add_step(struct nb_osweep *sw, double rate, uint64_t late)
+{
+	struct nb_ostep st = { .rate = rate, .offered = rate, .achieved = rate,
+			       .valid = 1, .samples = 10000, .client_late = late };
+
+	for (int i = 0; i < NB_SLO_NSTAT; i++)
+		st.resp[i] = late ? 9000 : md1_mean_us(rate);
+	assert_int_equal(nb_osweep_add(sw, &st), 0);
+}
+
+static void osweep_runs_a_client_late_step_again(void **state)
+{
+	struct nb_osweep sw;
+	struct nb_ocapacity c;
+	struct nb_slo slo;
+	double rate;
+	uint32_t vms;
+
+	(void)state;
+	assert_int_equal(nb_slo_parse("mean=2ms", &slo), 0);
+	nb_osweep_init(&sw, &slo, 1000, 0);
+	/* 500 IOPS broke it with 101 of 10000 I/Os late (a mean's tail is
+	 * 1%): not judged, and the bisection's next rate is 500 again */
+	add_step(&sw, 500, 101);
+	assert_true(sw.step[0].disturbed && !sw.step[0].judged);
+	assert_int_equal(nb_osweep_next(&sw, 0, &rate, &vms), NB_SWEEP_GO);
+	assert_true(rate == 500);
+	/* the same rate clean: it meets, and the bisection goes up */
+	add_step(&sw, 500, 0);
+	assert_true(sw.step[1].slo_met && sw.step[1].judged);
+	assert_int_equal(nb_osweep_next(&sw, 0, &rate, &vms), NB_SWEEP_GO);
+	assert_true(rate == 750);
+	/* broken twice with the client late: it counts, said disturbed */
+	add_step(&sw, 750, 500);
+	assert_int_equal(nb_osweep_next(&sw, 0, &rate, &vms), NB_SWEEP_GO);
+	assert_true(rate == 750);
+	add_step(&sw, 750, 500);
+	assert_true(sw.step[3].disturbed && sw.step[3].judged);
+	nb_osweep_answer(&sw, &c);
+	assert_true(c.found && c.hi == 3 && c.disturbed == 3);
+	/* 100 late of 10000 is within the tail: judged as it is */
+	nb_osweep_init(&sw, &slo, 1000, 0);
+	add_step(&sw, 500, 100);
+	assert_true(!sw.step[0].disturbed && sw.step[0].judged);
+	/* a p99's tail is 1% of the samples too; a p99.9's 0.1% */
+	assert_int_equal(nb_slo_parse("p99.9=20ms", &slo), 0);
+	nb_osweep_init(&sw, &slo, 1000, 0);
+	add_step(&sw, 500, 11);
+	assert_true(sw.step[0].disturbed && !sw.step[0].judged);
+	/* a list runs as given: judged at once */
+	nb_osweep_init(&sw, &slo, 1000, 0);
+	assert_int_equal(nb_osweep_rates_parse(&sw, "500,600"), 0);
+	add_step(&sw, 500, 500);
+	assert_true(sw.step[0].disturbed && sw.step[0].judged);
+}
+
 /* ---- a sweep's steps draw fresh offsets (no replay) ---- */
 
 static struct nb_config cfg;
@@ -498,6 +556,7 @@ int main(void)
 		cmocka_unit_test(engine_source_sizes),
 		cmocka_unit_test(osweep_bisects_to_the_objective),
 		cmocka_unit_test(osweep_nothing_meets_and_lists),
+		cmocka_unit_test(osweep_runs_a_client_late_step_again),
 		cmocka_unit_test_setup_teardown(open_sweep_steps_draw_fresh_offsets,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(closed_sweep_steps_draw_fresh_offsets,
