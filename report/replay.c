@@ -16,20 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The configuration's name of result DOC. */
-static const char *cfg_of(const struct nb_report *r, const json_t *doc)
-{
-	for (size_t c = 0; c < r->ncfg; c++) {
-		const json_t *d;
-		size_t i;
-
-		json_array_foreach(r->cfgs[c].docs, i, d)
-			if (d == doc)
-				return r->cfgs[c].name;
-	}
-	return "-";
-}
-
 /* PATH's last part. */
 static const char *base(const char *path)
 {
@@ -108,7 +94,7 @@ static json_t *headroom_table(const struct nb_report *r)
 			 json_number_value(json_object_get(rp, "today_iops")));
 		snprintf(years, sizeof(years), " at %s", nb_jstr(rp, "growth"));
 		json_array_append_new(rows, json_pack("[s, s, s, s, o, o, o, o]",
-			cfg_of(r, d), nb_jstr(e, "target"), load,
+			nb_report_cfg_of(r, d), nb_jstr(e, "target"), load,
 			nb_jstr(rp, "objective"),
 			median_cell(e, "headroom", lb ? ">= " : "", "x"),
 			median_cell(e, "years", lb ? ">= " : "", years),
@@ -262,7 +248,8 @@ int nb_report_replay_charts(struct nb_report *r, const char *dir)
 
 		if (n < sizeof(l) / sizeof(*l) && json_is_true(json_object_get(rp, "found")) &&
 		    !strcmp(nb_jstr(rp, "load"), nb_jstr(first, "load"))) {
-			snprintf(name, sizeof(name), "%s holds %.2fx", cfg_of(r, d),
+			snprintf(name, sizeof(name), "%s holds %.2fx",
+				 nb_report_cfg_of(r, d),
 				 json_number_value(json_object_get(rp, "headroom")));
 			level(&l[n++], name, x1, json_number_value(json_object_get(rp,
 			      "headroom")) * json_number_value(json_object_get(rp,
