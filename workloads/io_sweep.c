@@ -157,6 +157,24 @@ static void step_line(const struct sweep_run *r, const struct nb_sweep_step *st)
 		st->client_bound ? "  CLIENT-BOUND" : "");
 }
 
+int nb_wl_sweep_once(nb_wl_io_fn once, struct nb_wl_ctx *sc,
+		     const struct nb_iospec *ss, const char *phase, double *secs)
+{
+	uint64_t t0;
+	int rc;
+
+	sc->phase = phase;
+	sc->metrics = json_object();
+	sc->extra = json_object();
+	sc->spec = NULL;
+	t0 = nb_now_ns();
+	rc = once(sc, ss);
+	*secs = (double)(nb_now_ns() - t0) / 1e9;
+	if (sc->spec)
+		json_decref(sc->spec);
+	return rc;
+}
+
 /* Run the next step, OUT outstanding (a multiple of the clients): 0,
  * -EINTR or -errno. */
 static int run_step(struct sweep_run *r, uint32_t out)
@@ -166,7 +184,6 @@ static int run_step(struct sweep_run *r, uint32_t out)
 	struct nb_sweep_step st = { 0 };
 	uint32_t qd = out / r->clients ? out / r->clients : 1;
 	char phase[48];
-	uint64_t t0;
 	double c0, secs;
 	int rc;
 
@@ -183,16 +200,8 @@ static int run_step(struct sweep_run *r, uint32_t out)
 		return rc;
 	snprintf(phase, sizeof(phase), "step %zu, %u outstanding", r->sw.n + 1,
 		 qd * r->clients);
-	sc.phase = phase;
-	sc.metrics = json_object();
-	sc.extra = json_object();
-	sc.spec = NULL;
 	c0 = cpu_s();
-	t0 = nb_now_ns();
-	rc = r->once(&sc, &ss);
-	secs = (double)(nb_now_ns() - t0) / 1e9;
-	if (sc.spec)
-		json_decref(sc.spec);
+	rc = nb_wl_sweep_once(r->once, &sc, &ss, phase, &secs);
 	if (!rc) {
 		st.outstanding = qd * r->clients;
 		st.threads = 1;
