@@ -436,27 +436,18 @@ static void set(const char *section, const char *key, const char *value)
  * the settings made before: differ in their first 64. */
 static void two_steps_differ(const char *steps_key)
 {
-	struct nb_progress progress;
-	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
-			     .stop = &stop, .progress = &progress };
 	const json_t *sw;
+	json_t *doc;
 	size_t n1;
 
-	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
-	cfg.targets[0].ops = &nb_runner_mem;
-	cfg.targets[0].run_id = "unit";
 	set("suite", "size", "1M");
 	set("suite", "iterations", "1");
 	set("capacity", "step-time", "500ms");
 	set("capacity", "slo", "mean=10s");
-	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_runplan_make(&pl, &cfg, "rand4k-read", NULL, 0), 0);
-	nb_progress_init(&progress, stderr, 1);
-	x.doc = nb_result_new("unit", "nasbench run");
 	nb_mem_faults.read_log = 1;
-	assert_int_equal(nb_run(&x), NB_EXIT_OK);
+	doc = nb_mem_run(&cfg, &pl, &stop, NULL, "rand4k-read", NB_EXIT_OK);
 	sw = json_object_get(json_array_get(json_object_get(json_array_get(
-		json_object_get(x.doc, "results"), 0), "iterations"), 0), "sweep");
+		json_object_get(doc, "results"), 0), "iterations"), 0), "sweep");
 	assert_true(json_array_size(json_object_get(sw, "steps")) >= 2);
 	/* the reads of step 1 are the first ones logged */
 	n1 = (size_t)json_integer_value(json_object_get(json_array_get(
@@ -465,7 +456,7 @@ static void two_steps_differ(const char *steps_key)
 	assert_true(n1 >= 64 && nb_mem_faults.nreads >= n1 + 64);
 	assert_memory_not_equal(nb_mem_faults.reads, nb_mem_faults.reads + n1,
 				64 * sizeof(uint64_t));
-	json_decref(x.doc);
+	json_decref(doc);
 	free(nb_mem_faults.reads);
 
 }
