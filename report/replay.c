@@ -27,10 +27,7 @@ static const char *base(const char *path)
 /* The replay of entry E's last iteration, or NULL. */
 static const json_t *replay_of(const json_t *e)
 {
-	const json_t *its = json_object_get(e, "iterations");
-
-	return json_object_get(json_array_get(its, json_array_size(its) - 1),
-			       "replay");
+	return json_object_get(nb_result_last(e), "replay");
 }
 
 /* Run the block on each counted entry E of result D with a replay. */

@@ -16,6 +16,7 @@
 #include "../core/err.h"
 #include "../core/hook.h"
 #include "../core/knobs.h"
+#include "../core/result.h"
 #include "../capacity/sweep.h"
 
 #include <errno.h>
@@ -427,9 +428,7 @@ int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 
 int nb_wl_sweep_missed(const json_t *entry, char *buf, size_t len)
 {
-	const json_t *its = json_object_get(entry, "iterations");
-	const json_t *it = json_array_get(its, json_array_size(its) - 1);
-	const json_t *sw = json_object_get(it, "sweep");
+	const json_t *sw = json_object_get(nb_result_last(entry), "sweep");
 	const json_t *cap = json_object_get(sw, "capacity");
 
 	if (!cap || json_is_true(json_object_get(cap, "found")) ||
