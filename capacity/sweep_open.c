@@ -1,6 +1,7 @@
 #include "sweep_open.h"
 #include "../core/err.h"
 #include "../core/hist.h"
+#include "../core/units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -40,23 +41,19 @@ void nb_osweep_init(struct nb_osweep *sw, const struct nb_slo *slo,
 	sw->lo = sw->hi = -1;
 }
 
-/* One entry of a rate list: "400" or "25%" (of MAX, when MAX > 0). */
-static int rate_entry(const char *s, size_t len, double max, double *out)
+/* One entry of a rate list: "400" or "25%" (of *MAX, when it is > 0). */
+static int rate_entry(const char *s, void *max, double *out)
 {
-	char buf[32], *end;
-	double v;
+	double v, of = *(const double *)max;
+	char *end;
 
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	v = strtod(buf, &end);
-	if (end == buf || !(v > 0) || !isfinite(v))
+	v = strtod(s, &end);
+	if (end == s || !(v > 0) || !isfinite(v))
 		return -EINVAL;
 	if (*end == '%' && !end[1]) {
 		if (v > 100)
 			return -EINVAL;
-		v = max > 0 ? max * v / 100 : v;
+		v = of > 0 ? of * v / 100 : v;
 	} else if (*end) {
 		return -EINVAL;
 	}
@@ -66,28 +63,15 @@ static int rate_entry(const char *s, size_t len, double max, double *out)
 
 static int rates_parse(const char *s, double max, double *list, size_t *n)
 {
-	const char *p = s;
+	const struct nb_rising how = {
+		.what = "rates",
+		.give = "rising I/Os per second (200,400,600) or shares of "
+			"the maximum (25%,50%,90%)",
+		.entry = rate_entry,
+		.arg = &max,
+	};
 
-	*n = 0;
-	if (!strcmp(s, "auto"))
-		return 0;
-	while (*p) {
-		size_t len = strcspn(p, ",");
-
-		if (*n == NB_OSWEEP_LIST)
-			return nb_err(-EINVAL, "invalid rates '%s': at most %d", s,
-				      NB_OSWEEP_LIST);
-		if (rate_entry(p, len, max, &list[*n]) ||
-		    (*n && list[*n] <= list[*n - 1]))
-			return nb_err(-EINVAL, "invalid rates '%s': give rising I/Os "
-				      "per second (200,400,600) or shares of the "
-				      "maximum (25%%,50%%,90%%), or auto", s);
-		(*n)++;
-		p += len + (p[len] == ',');
-	}
-	if (!*n)
-		return nb_err(-EINVAL, "invalid rates '%s': empty", s);
-	return 0;
+	return nb_parse_rising(s, list, NB_OSWEEP_LIST, n, &how);
 }
 
 int nb_osweep_rates_parse(struct nb_osweep *sw, const char *s)

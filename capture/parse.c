@@ -11,44 +11,6 @@
 #include <string.h>
 #include <strings.h>
 
-int nb_cpi_line(const char **p, char *buf, size_t len)
-{
-	const char *s = *p, *e;
-	size_t n;
-
-	if (!s || !*s)
-		return 0;
-	e = strchr(s, '\n');
-	n = e ? (size_t)(e - s) : strlen(s);
-	*p = e ? e + 1 : s + n;
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	return 1;
-}
-
-int nb_cpi_split(char *line, char **tok, int max)
-{
-	char *save = NULL;
-	int n = 0;
-
-	for (char *s = strtok_r(line, " \t\r", &save); s && n < max;
-	     s = strtok_r(NULL, " \t\r", &save))
-		tok[n++] = s;
-	return n;
-}
-
-int nb_cpi_uint(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return 0;
-	return 1;
-}
-
 int nb_cpi_num(const char *s, double *v)
 {
 	char *e;
@@ -83,23 +45,9 @@ const struct nb_cp_dev *nb_cp_dev_find(const struct nb_cp_devs *d,
 
 int nb_cp_is_partition(const struct nb_cp_devs *d, const char *name)
 {
-	size_t n = strlen(name);
-
-	for (int i = 0; i < d->n; i++) {
-		size_t l = strlen(d->d[i].name);
-		const char *rest = name + l;
-
-		if (l >= n || strncmp(d->d[i].name, name, l))
-			continue;
-		/* after a name ending in a digit a partition has its 'p' (or
-		 * FreeBSD's slice 's'): loop10 is no partition of loop1 */
-		if (*rest == 'p' || *rest == 's')
-			rest++;
-		else if (isdigit((unsigned char)name[l - 1]))
-			continue;
-		if (nb_cpi_uint(rest))
+	for (int i = 0; i < d->n; i++)
+		if (nb_tp_partition_of(d->d[i].name, name))
 			return 1;
-	}
 	return 0;
 }
 
@@ -110,8 +58,8 @@ int nb_cp_diskstats(const char *text, struct nb_cp_devs *d)
 	d->n = 0;
 	d->totals = 1;
 	d->dt = 0;
-	while (nb_cpi_line(&text, line, sizeof(line))) {
-		int n = nb_cpi_split(line, tok, 32);
+	while (nb_tp_line(&text, line, sizeof(line))) {
+		int n = nb_tp_split(line, tok, 32);
 		struct nb_cp_dev *k;
 		int ok = n >= 14;
 
@@ -119,7 +67,7 @@ int nb_cp_diskstats(const char *text, struct nb_cp_devs *d)
 		 * wr_sectors wr_ms in_flight io_ms ... (Documentation/admin-guide/
 		 * iostats.rst); a sector is 512 bytes whatever the device's */
 		for (int i = 0; ok && i < 14; i++)
-			ok = i == 2 || nb_cpi_uint(tok[i]);
+			ok = i == 2 || nb_tp_uint(tok[i]);
 		if (!ok || !(k = nb_cpi_dev_add(d, tok[2])))
 			continue;
 		k->reads = strtod(tok[3], NULL);
@@ -187,12 +135,12 @@ int nb_cp_nfsd(const char *text, struct nb_cp_nfs *nfs)
 
 	memset(nfs, 0, sizeof(*nfs));
 	nfs->rbytes = nfs->wbytes = -1;
-	while (nb_cpi_line(&text, line, sizeof(line))) {
-		int n = nb_cpi_split(line, tok, 128), (*kind)(int) = NULL;
+	while (nb_tp_line(&text, line, sizeof(line))) {
+		int n = nb_tp_split(line, tok, 128), (*kind)(int) = NULL;
 
 		if (n < 3)
 			continue;
-		if (!strcmp(tok[0], "io") && nb_cpi_uint(tok[1]) && nb_cpi_uint(tok[2])) {
+		if (!strcmp(tok[0], "io") && nb_tp_uint(tok[1]) && nb_tp_uint(tok[2])) {
 			nfs->rbytes = strtod(tok[1], NULL);
 			nfs->wbytes = strtod(tok[2], NULL);
 			got++;
@@ -204,13 +152,13 @@ int nb_cp_nfsd(const char *text, struct nb_cp_nfs *nfs)
 			kind = v2_kind;
 		else if (!strcmp(tok[0], "proc4ops"))
 			kind = v4_kind;
-		if (!kind || !nb_cpi_uint(tok[1]))
+		if (!kind || !nb_tp_uint(tok[1]))
 			continue;
 		/* "procN COUNT v0 v1 ...": COUNT values follow */
 		for (int i = 2; i < n && i - 2 < atoi(tok[1]); i++) {
 			int k = kind(i - 2);
 
-			if (k >= 0 && nb_cpi_uint(tok[i]))
+			if (k >= 0 && nb_tp_uint(tok[i]))
 				nfs->ops[k] += strtod(tok[i], NULL);
 		}
 		got++;
@@ -255,8 +203,8 @@ int nb_cp_sysblock(const char *text, struct nb_cp_info *info)
 	char line[1024], *tok[8];
 	int got = 0;
 
-	while (nb_cpi_line(&text, line, sizeof(line))) {
-		int n = nb_cpi_split(line, tok, 8), i;
+	while (nb_tp_line(&text, line, sizeof(line))) {
+		int n = nb_tp_split(line, tok, 8), i;
 
 		if (n == 3 && !strcmp(tok[0], "zvol")) {
 			/* zvol /dev/zvol/POOL/VOL /dev/zdN */
@@ -268,7 +216,7 @@ int nb_cp_sysblock(const char *text, struct nb_cp_info *info)
 				continue;
 			snprintf(info->d[i].alias, NB_CP_NAME, "%s", vol);
 			got++;
-		} else if (n == 4 && nb_cpi_uint(tok[1]) &&
+		} else if (n == 4 && nb_tp_uint(tok[1]) &&
 			   (i = info_find(info, tok[0], 1)) >= 0) {
 			info->d[i].size = strtoull(tok[1], NULL, 10) * 512ULL;
 			/* a logical volume's uuid is LVM- and the VG's and LV's
@@ -293,12 +241,12 @@ int nb_cp_diskinfo(const char *text, struct nb_cp_info *info)
 	char line[1024], *tok[12];
 	int got = 0;
 
-	while (nb_cpi_line(&text, line, sizeof(line))) {
-		int n = nb_cpi_split(line, tok, 12), i;
+	while (nb_tp_line(&text, line, sizeof(line))) {
+		int n = nb_tp_split(line, tok, 12), i;
 
 		/* /dev/ada0  512  2000398934016  3907029168  ... */
-		if (n < 3 || strncmp(tok[0], "/dev/", 5) || !nb_cpi_uint(tok[1]) ||
-		    !nb_cpi_uint(tok[2]) || (i = info_find(info, tok[0] + 5, 1)) < 0)
+		if (n < 3 || strncmp(tok[0], "/dev/", 5) || !nb_tp_uint(tok[1]) ||
+		    !nb_tp_uint(tok[2]) || (i = info_find(info, tok[0] + 5, 1)) < 0)
 			continue;
 		info->d[i].size = strtoull(tok[2], NULL, 10);
 		info->d[i].whole = 1;
@@ -342,7 +290,7 @@ int nb_cp_nfsstat(const char *text, struct nb_cp_nfs *nfs)
 
 	memset(nfs, 0, sizeof(*nfs));
 	nfs->rbytes = nfs->wbytes = -1;
-	while (nb_cpi_line(&text, line, sizeof(line))) {
+	while (nb_tp_line(&text, line, sizeof(line))) {
 		size_t l = strlen(line);
 		int n;
 
@@ -357,15 +305,15 @@ int nb_cp_nfsstat(const char *text, struct nb_cp_nfs *nfs)
 		if (!in)
 			continue;
 		memcpy(cur, line, sizeof(cur));
-		n = nb_cpi_split(cur, val, 32);
-		if (n && !nb_cpi_uint(val[0])) {
+		n = nb_tp_split(cur, val, 32);
+		if (n && !nb_tp_uint(val[0])) {
 			memcpy(hdr, line, sizeof(hdr));
-			nn = nb_cpi_split(hdr, tok, 32);
+			nn = nb_tp_split(hdr, tok, 32);
 			continue;
 		}
 		if (!nn || n != nn)
 			continue;
-		for (int i = 0; i < n && nb_cpi_uint(val[i]); i++) {
+		for (int i = 0; i < n && nb_tp_uint(val[i]); i++) {
 			int k = bsd_kind(tok[i]);
 
 			if (k >= 0)

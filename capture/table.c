@@ -105,7 +105,7 @@ int nb_cp_gstat(const char *text, struct nb_cp_devs *d)
 	d->n = 0;
 	d->totals = 0;
 	d->dt = 0;
-	while (nb_cpi_line(&text, line, sizeof(line))) {
+	while (nb_tp_line(&text, line, sizeof(line))) {
 		int n;
 
 		/* the interactive display puts a '|' after %busy */
@@ -118,7 +118,7 @@ int nb_cp_gstat(const char *text, struct nb_cp_devs *d)
 			continue;
 		}
 		memcpy(hdr, line, sizeof(hdr));
-		n = nb_cpi_split(line, tok, MAXCOL);
+		n = nb_tp_split(line, tok, MAXCOL);
 		if (n && !strcmp(tok[0], "L(q)")) {
 			int rc = gstat_roles(tok, n, roles, hdr);
 
@@ -187,7 +187,7 @@ int nb_cp_iostat(const char *text, struct nb_cp_devs *d)
 	d->n = 0;
 	d->totals = 0;
 	d->dt = 0;
-	while (nb_cpi_line(&text, line, sizeof(line))) {
+	while (nb_tp_line(&text, line, sizeof(line))) {
 		int n;
 
 		if (strstr(line, "extended device statistics")) {
@@ -196,7 +196,7 @@ int nb_cp_iostat(const char *text, struct nb_cp_devs *d)
 			continue;
 		}
 		memcpy(hdr, line, sizeof(hdr));
-		n = nb_cpi_split(line, tok, MAXCOL);
+		n = nb_tp_split(line, tok, MAXCOL);
 		if (n && !strcmp(tok[0], "device")) {
 			int rc = iostat_roles(tok, n, roles, &totals, hdr);
 

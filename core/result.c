@@ -267,6 +267,13 @@ int nb_result_stat(const json_t *wl, const char *metric, const char *stat,
 	return 0;
 }
 
+const json_t *nb_result_last(const json_t *wl)
+{
+	const json_t *its = json_object_get(wl, "iterations");
+
+	return json_array_get(its, json_array_size(its) - 1);
+}
+
 const char *nb_jstr(const json_t *o, const char *k)
 {
 	const char *s = json_string_value(json_object_get(o, k));

@@ -61,6 +61,9 @@ int nb_result_load(const char *path, json_t **doc);
 /* The string member K of O, or "" (never NULL). */
 const char *nb_jstr(const json_t *o, const char *k);
 
+/* The last iteration of result entry WL, or NULL when it has none. */
+const json_t *nb_result_last(const json_t *wl);
+
 /* The box states of a failure walk, in its order (docs/failure.md): an
  * entry's "state", an iteration's "box_state". */
 enum nb_box_state {

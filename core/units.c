@@ -194,6 +194,38 @@ int nb_parse_percent(const char *s, double *out)
 	return 0;
 }
 
+int nb_parse_rising(const char *s, double *list, size_t max, size_t *n,
+		    const struct nb_rising *how)
+{
+	const char *p = s;
+
+	*n = 0;
+	if (!strcmp(s, "auto"))
+		return 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char buf[32];
+
+		if (*n == max)
+			return nb_err(-EINVAL, "invalid %s '%s': at most %zu",
+				      how->what, s, max);
+		if (len && len < sizeof(buf)) {
+			memcpy(buf, p, len);
+			buf[len] = 0;
+		}
+		if (!len || len >= sizeof(buf) ||
+		    how->entry(buf, how->arg, &list[*n]) ||
+		    (*n && list[*n] <= list[*n - 1]))
+			return nb_err(-EINVAL, "invalid %s '%s': give %s, or auto",
+				      how->what, s, how->give);
+		(*n)++;
+		p += len + (p[len] == ',');
+	}
+	if (!*n)
+		return nb_err(-EINVAL, "invalid %s '%s': empty", how->what, s);
+	return 0;
+}
+
 char *nb_fmt_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };

@@ -21,6 +21,18 @@ int nb_parse_bool(const char *s, int *out);     /* yes/no/true/false/1/0/on/off 
 int nb_parse_percent(const char *s, double *out); /* "5%" or "5" -> 5.0 */
 int nb_parse_rate(const char *s, uint64_t *bits_per_s); /* 1gbit, 800mbit, 100mbit */
 
+/* "A,B,C": a list of rising numbers into LIST (at most MAX, *N of them),
+ * each entry ("400", "25%", "1.5x") read by ENTRY with ARG (0, or -EINVAL);
+ * "auto" leaves it empty.  WHAT names the list in the messages ("rates"),
+ * GIVE says what to give ("rising I/Os per second (200,400,600)"). */
+struct nb_rising {
+	const char *what, *give;
+	int (*entry)(const char *s, void *arg, double *out);
+	void *arg;
+};
+int nb_parse_rising(const char *s, double *list, size_t max, size_t *n,
+		    const struct nb_rising *how);
+
 /* "512 KiB", "1.00 GiB": binary units, for sizes of things. */
 char *nb_fmt_size(uint64_t bytes, char *buf, size_t len);
 /* "15.00 TB", "500.00 GB" (10^12, 10^9; BINARY: "10.77 TiB", "465.66 GiB"):

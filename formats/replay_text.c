@@ -20,9 +20,7 @@ static void today_line(FILE *out, const json_t *wl, const json_t *td)
 
 static void replay_line(FILE *out, const json_t *wl)
 {
-	const json_t *its = json_object_get(wl, "iterations");
-	const json_t *last = json_array_get(its, json_array_size(its) - 1);
-	const json_t *rp = json_object_get(last, "replay");
+	const json_t *rp = json_object_get(nb_result_last(wl), "replay");
 	const json_t *td = json_object_get(rp, "today");
 	const json_t *pk = json_object_get(rp, "peak");
 	double n, h, y;
@@ -53,11 +51,7 @@ void nb_text_replays(FILE *out, const json_t *doc)
 	const json_t *wl;
 	size_t i;
 
-	json_array_foreach(json_object_get(doc, "results"), i, wl) {
-		const json_t *its = json_object_get(wl, "iterations");
-		const json_t *last = json_array_get(its, json_array_size(its) - 1);
-
-		if (json_object_get(last, "replay"))
+	json_array_foreach(json_object_get(doc, "results"), i, wl)
+		if (json_object_get(nb_result_last(wl), "replay"))
 			replay_line(out, wl);
-	}
 }

@@ -83,8 +83,7 @@ void nb_text_seed(FILE *out, const json_t *doc)
 
 	json_array_foreach(json_object_get(doc, "results"), i, wl) {
 		const char *w = nb_jstr(wl, "workload");
-		const json_t *its = json_object_get(wl, "iterations");
-		const json_t *last = json_array_get(its, json_array_size(its) - 1);
+		const json_t *last = nb_result_last(wl);
 		double v, c;
 
 		if (!last)

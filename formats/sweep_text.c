@@ -8,8 +8,7 @@
  * sweep, and the median of the answers over several. */
 static void sweep_line(FILE *out, const json_t *wl)
 {
-	const json_t *its = json_object_get(wl, "iterations");
-	const json_t *last = json_array_get(its, json_array_size(its) - 1);
+	const json_t *last = nb_result_last(wl);
 	const json_t *sw = json_object_get(last, "sweep");
 	const char *metric = json_object_get(json_object_get(wl, "summary"),
 					     "vms") ? "vms" : "iops_at_slo";
@@ -44,13 +43,9 @@ void nb_text_sweeps(FILE *out, const json_t *doc)
 	const json_t *wl;
 	size_t i;
 
-	json_array_foreach(json_object_get(doc, "results"), i, wl) {
-		const json_t *its = json_object_get(wl, "iterations");
-		const json_t *last = json_array_get(its, json_array_size(its) - 1);
-
-		if (json_object_get(last, "sweep"))
+	json_array_foreach(json_object_get(doc, "results"), i, wl)
+		if (json_object_get(nb_result_last(wl), "sweep"))
 			sweep_line(out, wl);
-	}
 }
 
 /* "open loop at 500 IOPS (poisson): achieved 499 of 501 offered (99.6%);

@@ -13,17 +13,14 @@
 
 /* ---- scales ------------------------------------------------------------- */
 
-static int scale_entry(const char *s, size_t len, double *out)
+static int scale_entry(const char *s, void *arg, double *out)
 {
-	char buf[32], *end;
+	char *end;
 	double v;
 
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	v = strtod(buf, &end);
-	if (end == buf || !(v > 0) || v > NB_REPLAY_MAX_SCALE)
+	(void)arg;
+	v = strtod(s, &end);
+	if (end == s || !(v > 0) || v > NB_REPLAY_MAX_SCALE)
 		return -EINVAL;
 	if ((*end == 'x' || *end == 'X') && !end[1])
 		end++;
@@ -35,27 +32,14 @@ static int scale_entry(const char *s, size_t len, double *out)
 
 int nb_replay_scales_parse(const char *s, double *list, size_t *n)
 {
-	const char *p = s;
+	static const struct nb_rising how = {
+		.what = "scales",
+		.give = "rising multiples of the captured load above 0 "
+			"(1,1.25,1.5,2 or 1x,2x)",
+		.entry = scale_entry,
+	};
 
-	*n = 0;
-	if (!strcmp(s, "auto"))
-		return 0;
-	while (*p) {
-		size_t len = strcspn(p, ",");
-
-		if (*n == NB_REPLAY_SCALES)
-			return nb_err(-EINVAL, "invalid scales '%s': at most %d", s,
-				      NB_REPLAY_SCALES);
-		if (scale_entry(p, len, &list[*n]) || (*n && list[*n] <= list[*n - 1]))
-			return nb_err(-EINVAL, "invalid scales '%s': give rising "
-				      "multiples of the captured load above 0 "
-				      "(1,1.25,1.5,2 or 1x,2x), or auto", s);
-		(*n)++;
-		p += len + (p[len] == ',');
-	}
-	if (!*n)
-		return nb_err(-EINVAL, "invalid scales '%s': empty", s);
-	return 0;
+	return nb_parse_rising(s, list, NB_REPLAY_SCALES, n, &how);
 }
 
 int nb_replay_scales_check(const char *s)

@@ -70,6 +70,9 @@ void nb_report_fmt(char *buf, size_t len, const double *v, size_t n,
 /* The value of label KEY in LABELS (a result's "labels"), "-" when absent. */
 const char *nb_report_label(const json_t *labels, const char *key);
 
+/* The name of the configuration result DOC belongs to, "-" when none. */
+const char *nb_report_cfg_of(const struct nb_report *r, const json_t *doc);
+
 /* The workload key of result entry E: "workload", or "target/workload"
  * when a result has several targets. */
 void nb_report_wl_key(const struct nb_report *r, const json_t *e, char *out,

@@ -16,20 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The configuration's name of result DOC. */
-static const char *cfg_of(const struct nb_report *r, const json_t *doc)
-{
-	for (size_t c = 0; c < r->ncfg; c++) {
-		const json_t *d;
-		size_t i;
-
-		json_array_foreach(r->cfgs[c].docs, i, d)
-			if (d == doc)
-				return r->cfgs[c].name;
-	}
-	return "-";
-}
-
 /* PATH's last part. */
 static const char *base(const char *path)
 {
@@ -41,10 +27,7 @@ static const char *base(const char *path)
 /* The replay of entry E's last iteration, or NULL. */
 static const json_t *replay_of(const json_t *e)
 {
-	const json_t *its = json_object_get(e, "iterations");
-
-	return json_object_get(json_array_get(its, json_array_size(its) - 1),
-			       "replay");
+	return json_object_get(nb_result_last(e), "replay");
 }
 
 /* Run the block on each counted entry E of result D with a replay. */
@@ -108,7 +91,7 @@ static json_t *headroom_table(const struct nb_report *r)
 			 json_number_value(json_object_get(rp, "today_iops")));
 		snprintf(years, sizeof(years), " at %s", nb_jstr(rp, "growth"));
 		json_array_append_new(rows, json_pack("[s, s, s, s, o, o, o, o]",
-			cfg_of(r, d), nb_jstr(e, "target"), load,
+			nb_report_cfg_of(r, d), nb_jstr(e, "target"), load,
 			nb_jstr(rp, "objective"),
 			median_cell(e, "headroom", lb ? ">= " : "", "x"),
 			median_cell(e, "years", lb ? ">= " : "", years),
@@ -262,7 +245,8 @@ int nb_report_replay_charts(struct nb_report *r, const char *dir)
 
 		if (n < sizeof(l) / sizeof(*l) && json_is_true(json_object_get(rp, "found")) &&
 		    !strcmp(nb_jstr(rp, "load"), nb_jstr(first, "load"))) {
-			snprintf(name, sizeof(name), "%s holds %.2fx", cfg_of(r, d),
+			snprintf(name, sizeof(name), "%s holds %.2fx",
+				 nb_report_cfg_of(r, d),
 				 json_number_value(json_object_get(rp, "headroom")));
 			level(&l[n++], name, x1, json_number_value(json_object_get(rp,
 			      "headroom")) * json_number_value(json_object_get(rp,

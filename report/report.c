@@ -22,6 +22,19 @@ const char *nb_report_label(const json_t *labels, const char *key)
 	return s ? s : "-";
 }
 
+const char *nb_report_cfg_of(const struct nb_report *r, const json_t *doc)
+{
+	for (size_t c = 0; c < r->ncfg; c++) {
+		const json_t *d;
+		size_t i;
+
+		json_array_foreach(r->cfgs[c].docs, i, d)
+			if (d == doc)
+				return r->cfgs[c].name;
+	}
+	return "-";
+}
+
 static const char *label(const json_t *doc, const char *key)
 {
 	return nb_report_label(json_object_get(doc, "labels"), key);

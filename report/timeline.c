@@ -17,20 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The configuration's name of result DOC. */
-static const char *cfg_of(const struct nb_report *r, const json_t *doc)
-{
-	for (size_t c = 0; c < r->ncfg; c++) {
-		const json_t *d;
-		size_t i;
-
-		json_array_foreach(r->cfgs[c].docs, i, d)
-			if (d == doc)
-				return r->cfgs[c].name;
-	}
-	return "-";
-}
-
 int nb_report_has_failure(const struct nb_report *r)
 {
 	for (size_t i = 0; i < r->ndocs; i++)
@@ -62,7 +48,7 @@ static json_t *states_table(const struct nb_report *r)
 		int n = nb_failure_rows(r->docs[d], rows, NB_FAILURE_MAXROWS);
 
 		for (int i = 0; i < n; i++) {
-			json_t *row = json_pack("[s, s, s, s]", cfg_of(r, r->docs[d]),
+			json_t *row = json_pack("[s, s, s, s]", nb_report_cfg_of(r, r->docs[d]),
 						rows[i].workload, rows[i].target,
 						rows[i].metric ? nb_metric_find(
 						rows[i].metric)->label : "-");
@@ -123,7 +109,7 @@ static json_t *walk_table(const struct nb_report *r)
 				 json_number_value(json_object_get(c, "write")),
 				 json_number_value(json_object_get(c, "cksum")));
 		json_array_append_new(body, json_pack("[s, s, s, o, o, o, s, s]",
-			cfg_of(r, r->docs[d]), nb_jstr(f, "pool"),
+			nb_report_cfg_of(r, r->docs[d]), nb_jstr(f, "pool"),
 			nb_jstr(json_array_get(json_object_get(f, "failed"), 0), "name"),
 			secs(f, "rebuild"), secs(f, "rebuild_idle"), records_cell(f), err,
 			nb_jstr(json_object_get(f, "box_left"), "state")));
@@ -287,8 +273,8 @@ static int timeline(const struct nb_report *r, const json_t *doc,
 	struct nb_timeline tl = { .name = name, .title = title };
 	int rc;
 
-	snprintf(title, tlen, "Under failure: %s (pool %s)", cfg_of(r, doc),
-		 nb_jstr(f, "pool"));
+	snprintf(title, tlen, "Under failure: %s (pool %s)",
+		 nb_report_cfg_of(r, doc), nb_jstr(f, "pool"));
 	gather(doc, &all, &n);
 	np = pt && pp ? percent(f, pt, pp, 8192) : 0;
 	bands(f, &tl, x0, x1, st, ex, en, 16);
@@ -325,7 +311,7 @@ int nb_report_timeline_charts(struct nb_report *r, const char *dir)
 
 		if (!json_object_get(r->docs[d], "failure"))
 			continue;
-		nb_chart_slug(slug, sizeof(slug), cfg_of(r, r->docs[d]));
+		nb_chart_slug(slug, sizeof(slug), nb_report_cfg_of(r, r->docs[d]));
 		snprintf(name, sizeof(name), "timeline-%zu-%s", d + 1, slug);
 		rc = timeline(r, r->docs[d], dir, name, title, sizeof(title));
 		if (rc)

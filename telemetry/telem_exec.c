@@ -30,41 +30,54 @@ void nb_telem_command(struct nb_telem *tm, const char *script,
 	c->argv[3] = NULL;
 }
 
+int nb_telem_spawn_out(struct nb_spawn *sp, int rc, char **out, char *err,
+		       size_t errlen, nb_telem_why_fn *why, uint64_t limit_us)
+{
+	if (rc) {
+		snprintf(err, errlen, "%s", nb_err_last());
+		nb_err_clear();
+		nb_spawn_free(sp);
+		return -EIO;
+	}
+	if (sp->status || sp->timed_out) {
+		why(sp, err, errlen, limit_us);
+		nb_spawn_free(sp);
+		return -EIO;
+	}
+	*out = sp->out;
+	sp->out = NULL;
+	nb_spawn_free(sp);
+	return 0;
+}
+
+/* Why the shell on this machine failed: its exit status and what it
+ * said, or no answer within LIMIT_US. */
+static void local_why(const struct nb_spawn *sp, char *err, size_t errlen,
+		      uint64_t limit_us)
+{
+	size_t n = sp->err ? strlen(sp->err) : 0;
+
+	while (n && sp->err[n - 1] == '\n')
+		n--;
+	if (sp->timed_out)
+		snprintf(err, errlen, "no answer within %.0f s",
+			 (double)limit_us / 1e6);
+	else
+		snprintf(err, errlen, "exit status %d%s%.*s", sp->status,
+			 n ? ": " : "", (int)n, n ? sp->err : "");
+}
+
 int nb_telem_exec(struct nb_telem *tm, const char *script, char **out,
 		  char *err, size_t errlen)
 {
 	struct nb_telem_cmd c;
 	struct nb_spawn sp = { .limit_us = tm->timeout_us, .grace_us = 1000000 };
-	size_t n;
-	int rc;
 
 	if (tm->ssh.host[0])
 		return nb_telem_ssh_run(tm, script, out, err, errlen);
 	*out = NULL;
 	nb_telem_command(tm, script, &c);
 	sp.argv = c.argv;
-	rc = nb_spawn_run(&sp);
-	if (rc) {
-		snprintf(err, errlen, "%s", nb_err_last());
-		nb_err_clear();
-		nb_spawn_free(&sp);
-		return -EIO;
-	}
-	if (sp.status || sp.timed_out) {
-		n = sp.err ? strlen(sp.err) : 0;
-		while (n && sp.err[n - 1] == '\n')
-			sp.err[--n] = 0;
-		if (sp.timed_out)
-			snprintf(err, errlen, "no answer within %.0f s",
-				 (double)tm->timeout_us / 1e6);
-		else
-			snprintf(err, errlen, "exit status %d%s%s", sp.status,
-				 n ? ": " : "", n ? sp.err : "");
-		nb_spawn_free(&sp);
-		return -EIO;
-	}
-	*out = sp.out;
-	sp.out = NULL;
-	nb_spawn_free(&sp);
-	return 0;
+	return nb_telem_spawn_out(&sp, nb_spawn_run(&sp), out, err, errlen,
+				  local_why, tm->timeout_us);
 }

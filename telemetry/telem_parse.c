@@ -160,29 +160,31 @@ int nb_tp_linux_vmstat(const char *text, struct nb_tp_mem *mem)
 	return got;
 }
 
+int nb_tp_partition_of(const char *disk, const char *name)
+{
+	size_t l = strlen(disk);
+	const char *rest = name + l;
+
+	if (l >= strlen(name) || strncmp(disk, name, l))
+		return 0;
+	/* after a name that ends in a digit a partition needs its 'p'
+	 * (or FreeBSD's slice 's'): loop10 is no partition of loop1 */
+	if (*rest == 'p' || *rest == 's')
+		rest++;
+	else if (isdigit((unsigned char)name[l - 1]))
+		return 0;
+	return is_uint(rest);
+}
+
 /* NAME is a partition of another disk of D: "sda1" of "sda",
  * "nvme0n1p2" of "nvme0n1", "ada0p3"/"ada0s1" of "ada0". */
 static int is_partition(const struct nb_tp_disks *d, const char *name)
 {
-	size_t n = strlen(name);
-
 	if (strchr(name, '/'))
 		return 1;           /* gstat's gpt/, label/, diskid/ */
-	for (int i = 0; i < d->n; i++) {
-		size_t l = strlen(d->d[i].name);
-		const char *rest = name + l;
-
-		if (l >= n || strncmp(d->d[i].name, name, l))
-			continue;
-		/* after a name that ends in a digit a partition needs its 'p'
-		 * (or FreeBSD's slice 's'): loop10 is no partition of loop1 */
-		if (*rest == 'p' || *rest == 's')
-			rest++;
-		else if (isdigit((unsigned char)name[l - 1]))
-			continue;
-		if (is_uint(rest))
+	for (int i = 0; i < d->n; i++)
+		if (nb_tp_partition_of(d->d[i].name, name))
 			return 1;
-	}
 	return 0;
 }
 
@@ -549,4 +551,9 @@ double nb_tp_size(const char *s)
 int nb_tp_split(char *line, char **tok, int max)
 {
 	return split_max(line, tok, max);
+}
+
+int nb_tp_uint(const char *s)
+{
+	return is_uint(s);
 }

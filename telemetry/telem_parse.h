@@ -122,6 +122,11 @@ int nb_tp_bsd_gstat(const char *text, struct nb_tp_disks *d);
 int nb_tp_line(const char **p, char *buf, size_t len);
 double nb_tp_size(const char *s);
 int nb_tp_split(char *line, char **tok, int max);
+/* S is digits only (and not empty). */
+int nb_tp_uint(const char *s);
+/* NAME is a partition of the disk DISK: "sda1" of "sda", "nvme0n1p2" of
+ * "nvme0n1", "ada0p3"/"ada0s1" of "ada0" (capture's devices too). */
+int nb_tp_partition_of(const char *disk, const char *name);
 
 /* The disk named NAME in D, or NULL. */
 const struct nb_tp_disk *nb_tp_disk_find(const struct nb_tp_disks *d,

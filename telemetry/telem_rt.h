@@ -120,6 +120,16 @@ int nb_telem_ssh_exec(struct nb_telem *tm, const char *script, uint64_t limit_us
 		      volatile sig_atomic_t *stop, char **out, char *err,
 		      size_t errlen);
 
+/* What ended a spawned shell (SP ran, RC its nb_spawn_run()): its output
+ * into *OUT (free it), 0; or -EIO with why in ERR: the error that kept it
+ * from starting, else WHY's words for its status or its silence past
+ * LIMIT_US.  SP is freed. */
+struct nb_spawn;
+typedef void nb_telem_why_fn(const struct nb_spawn *sp, char *err,
+			     size_t errlen, uint64_t limit_us);
+int nb_telem_spawn_out(struct nb_spawn *sp, int rc, char **out, char *err,
+		       size_t errlen, nb_telem_why_fn *why, uint64_t limit_us);
+
 /* The pools' vdevs (zpool iostat -v), local or remote, into TM->vdevs. */
 void nb_telem_vdevs(struct nb_telem *tm);
 

@@ -154,21 +154,7 @@ int nb_telem_ssh_exec(struct nb_telem *tm, const char *script, uint64_t limit_us
 		snprintf(err, errlen, "stopped");
 		return -EINTR;
 	}
-	if (rc) {
-		snprintf(err, errlen, "%s", nb_err_last());
-		nb_err_clear();
-		nb_spawn_free(&sp);
-		return -EIO;
-	}
-	if (sp.status || sp.timed_out) {
-		why(&sp, err, errlen, limit_us);
-		nb_spawn_free(&sp);
-		return -EIO;
-	}
-	*out = sp.out;
-	sp.out = NULL;
-	nb_spawn_free(&sp);
-	return 0;
+	return nb_telem_spawn_out(&sp, rc, out, err, errlen, why, limit_us);
 }
 
 int nb_telem_ssh_run(struct nb_telem *tm, const char *script, char **out,

@@ -19,6 +19,22 @@ void nb_wl_metric(struct nb_wl_ctx *c, const char *name, double v)
 	json_object_set_new(c->metrics, name, json_real(v));
 }
 
+void nb_wl_hist_metrics(struct nb_wl_ctx *c, const char *what,
+			const struct nb_hist *h)
+{
+	static const double pct[] = { 50, 90, 99, 99.9 };
+	char name[32];
+
+	snprintf(name, sizeof(name), "%s_mean_us", what);
+	nb_wl_metric(c, name, nb_hist_mean(h) / 1e3);
+	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
+		snprintf(name, sizeof(name), "%s_p%g_us", what, pct[i]);
+		nb_wl_metric(c, name, (double)nb_hist_percentile(h, pct[i]) / 1e3);
+	}
+	snprintf(name, sizeof(name), "%s_max_us", what);
+	nb_wl_metric(c, name, (double)h->max / 1e3);
+}
+
 uint64_t nb_wl_size(const struct nb_workload *w, const struct nb_params *p)
 {
 	return p->size ? p->size : w->default_size;
@@ -159,12 +175,7 @@ void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r)
 		secs = 1e-9;
 	nb_wl_metric(c, "bw_bytes", (double)(r->bytes_read + r->bytes_written) / secs);
 	nb_wl_metric(c, "iops", (double)r->ios / secs);
-	nb_wl_metric(c, "lat_mean_us", nb_hist_mean(h) / 1e3);
-	nb_wl_metric(c, "lat_p50_us", (double)nb_hist_percentile(h, 50) / 1e3);
-	nb_wl_metric(c, "lat_p90_us", (double)nb_hist_percentile(h, 90) / 1e3);
-	nb_wl_metric(c, "lat_p99_us", (double)nb_hist_percentile(h, 99) / 1e3);
-	nb_wl_metric(c, "lat_p99.9_us", (double)nb_hist_percentile(h, 99.9) / 1e3);
-	nb_wl_metric(c, "lat_max_us", (double)h->max / 1e3);
+	nb_wl_hist_metrics(c, "lat", h);
 	nb_wl_metric(c, "seconds", secs);
 	json_object_set_new(c->extra, "bytes_read", json_integer((json_int_t)r->bytes_read));
 	json_object_set_new(c->extra, "bytes_written",

@@ -16,6 +16,7 @@
 #include "../core/err.h"
 #include "../core/hook.h"
 #include "../core/knobs.h"
+#include "../core/result.h"
 #include "../capacity/sweep.h"
 
 #include <errno.h>
@@ -157,6 +158,24 @@ static void step_line(const struct sweep_run *r, const struct nb_sweep_step *st)
 		st->client_bound ? "  CLIENT-BOUND" : "");
 }
 
+int nb_wl_sweep_once(nb_wl_io_fn once, struct nb_wl_ctx *sc,
+		     const struct nb_iospec *ss, const char *phase, double *secs)
+{
+	uint64_t t0;
+	int rc;
+
+	sc->phase = phase;
+	sc->metrics = json_object();
+	sc->extra = json_object();
+	sc->spec = NULL;
+	t0 = nb_now_ns();
+	rc = once(sc, ss);
+	*secs = (double)(nb_now_ns() - t0) / 1e9;
+	if (sc->spec)
+		json_decref(sc->spec);
+	return rc;
+}
+
 /* Run the next step, OUT outstanding (a multiple of the clients): 0,
  * -EINTR or -errno. */
 static int run_step(struct sweep_run *r, uint32_t out)
@@ -166,7 +185,6 @@ static int run_step(struct sweep_run *r, uint32_t out)
 	struct nb_sweep_step st = { 0 };
 	uint32_t qd = out / r->clients ? out / r->clients : 1;
 	char phase[48];
-	uint64_t t0;
 	double c0, secs;
 	int rc;
 
@@ -183,16 +201,8 @@ static int run_step(struct sweep_run *r, uint32_t out)
 		return rc;
 	snprintf(phase, sizeof(phase), "step %zu, %u outstanding", r->sw.n + 1,
 		 qd * r->clients);
-	sc.phase = phase;
-	sc.metrics = json_object();
-	sc.extra = json_object();
-	sc.spec = NULL;
 	c0 = cpu_s();
-	t0 = nb_now_ns();
-	rc = r->once(&sc, &ss);
-	secs = (double)(nb_now_ns() - t0) / 1e9;
-	if (sc.spec)
-		json_decref(sc.spec);
+	rc = nb_wl_sweep_once(r->once, &sc, &ss, phase, &secs);
 	if (!rc) {
 		st.outstanding = qd * r->clients;
 		st.threads = 1;
@@ -418,9 +428,7 @@ int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 
 int nb_wl_sweep_missed(const json_t *entry, char *buf, size_t len)
 {
-	const json_t *its = json_object_get(entry, "iterations");
-	const json_t *it = json_array_get(its, json_array_size(its) - 1);
-	const json_t *sw = json_object_get(it, "sweep");
+	const json_t *sw = json_object_get(nb_result_last(entry), "sweep");
 	const json_t *cap = json_object_get(sw, "capacity");
 
 	if (!cap || json_is_true(json_object_get(cap, "found")) ||

@@ -213,7 +213,6 @@ static int run_step(struct osweep_run *r, double rate, uint32_t vms)
 	struct nb_iospec ss = *r->s;
 	struct nb_ostep st = { .rate = rate, .vms = vms };
 	char phase[64];
-	uint64_t t0;
 	double secs;
 	int rc;
 
@@ -234,15 +233,7 @@ static int run_step(struct osweep_run *r, double rate, uint32_t vms)
 	else
 		snprintf(phase, sizeof(phase), "step %zu, %.0f IOPS offered",
 			 r->sw.n + 1, rate);
-	sc.phase = phase;
-	sc.metrics = json_object();
-	sc.extra = json_object();
-	sc.spec = NULL;
-	t0 = nb_now_ns();
-	rc = r->once(&sc, &ss);
-	secs = (double)(nb_now_ns() - t0) / 1e9;
-	if (sc.spec)
-		json_decref(sc.spec);
+	rc = nb_wl_sweep_once(r->once, &sc, &ss, phase, &secs);
 	if (!rc) {
 		const json_t *open = json_object_get(sc.extra, "open");
 

@@ -136,16 +136,6 @@ void nb_open_judge(const struct nb_iospec *s, const struct nb_io_result *r,
 	}
 }
 
-static void put_resp(struct nb_wl_ctx *c, const struct nb_hist *h)
-{
-	nb_wl_metric(c, "resp_mean_us", nb_hist_mean(h) / 1e3);
-	nb_wl_metric(c, "resp_p50_us", (double)nb_hist_percentile(h, 50) / 1e3);
-	nb_wl_metric(c, "resp_p90_us", (double)nb_hist_percentile(h, 90) / 1e3);
-	nb_wl_metric(c, "resp_p99_us", (double)nb_hist_percentile(h, 99) / 1e3);
-	nb_wl_metric(c, "resp_p99.9_us", (double)nb_hist_percentile(h, 99.9) / 1e3);
-	nb_wl_metric(c, "resp_max_us", (double)h->max / 1e3);
-}
-
 /* The p99's 95% confidence interval, or null with too few samples. */
 static json_t *ci_json(const struct nb_hist *h, double p)
 {
@@ -201,7 +191,7 @@ void nb_wl_open_metrics(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	nb_wl_metric(c, "offered_iops", o->offered_iops);
 	nb_wl_metric(c, "achieved_iops", o->achieved_iops);
 	nb_wl_metric(c, "achieved_pct", v.achieved_pct);
-	put_resp(c, &o->resp);
+	nb_wl_hist_metrics(c, "resp", &o->resp);
 	nb_wl_metric(c, "late_ios", (double)o->late_ios);
 	nb_wl_metric(c, "late_p99_us", (double)nb_hist_percentile(&o->late, 99) / 1e3);
 	nb_wl_metric(c, "late_max_us", o->late.count ? (double)o->late.max / 1e3 : 0);

@@ -137,6 +137,11 @@ int nb_workload_applies(const struct nb_workload *w, const char *runner,
 
 /* Set a metric of the current iteration. */
 void nb_wl_metric(struct nb_wl_ctx *c, const char *name, double v);
+/* H's figures as metrics WHAT_mean_us, WHAT_p50_us, _p90_us, _p99_us,
+ * _p99.9_us and WHAT_max_us (WHAT: "lat", "resp"), in microseconds. */
+struct nb_hist;
+void nb_wl_hist_metrics(struct nb_wl_ctx *c, const char *what,
+			const struct nb_hist *h);
 /* The size W works on with P: size=, else W's default_size. */
 uint64_t nb_wl_size(const struct nb_workload *w, const struct nb_params *p);
 void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)

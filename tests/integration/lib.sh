@@ -119,6 +119,30 @@ missing() { t_case "prerequisite"; t_fail "cannot run: $*"; }
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
+# sshd_prepare [KEY...]: what an sshd of the test's own on 127.0.0.1 needs,
+# in S=$T/ssh: the ed25519 keys host, id and each KEY (comment nbtest-KEY),
+# a free PORT, known_hosts holding the host's key, and sshd_config
+# (public keys only, from $S/authorized_keys, which the test writes).
+sshd_prepare() {
+	S=$T/ssh
+	mkdir -p "$S" /run/sshd
+	chmod 700 "$S"
+	for k in host id "$@"; do ssh-keygen -q -t ed25519 -N '' -C "nbtest-$k" -f "$S/$k"; done
+	PORT=$(free_port)
+	echo "[127.0.0.1]:$PORT $(cut -d' ' -f1,2 "$S/host.pub")" >"$S/known_hosts"
+	cat >"$S/sshd_config" <<EOF
+Port $PORT
+ListenAddress 127.0.0.1
+HostKey $S/host
+AuthorizedKeysFile $S/authorized_keys
+PidFile none
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+LogLevel VERBOSE
+EOF
+}
 # tgt_up [NAME:SIZE...]: a private tgtd of this test alone (own portal port,
 # own control port), so a test may stop, kill or reconfigure it without
 # disturbing the shared testbox that other tests use at the same time.  Each

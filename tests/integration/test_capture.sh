@@ -78,25 +78,8 @@ fio_job() {
 
 # An sshd of this test on 127.0.0.1 (keys made here): the box is this
 # machine, reached as a NAS is.
-S=$T/ssh
-mkdir -p "$S" /run/sshd
-chmod 700 "$S"
-for k in host id; do ssh-keygen -q -t ed25519 -N '' -C "nbtest-$k" -f "$S/$k"; done
-PORT=$(free_port)
+sshd_prepare
 cp "$S/id.pub" "$S/authorized_keys"
-echo "[127.0.0.1]:$PORT $(cut -d' ' -f1,2 "$S/host.pub")" >"$S/known_hosts"
-cat >"$S/sshd_config" <<EOF
-Port $PORT
-ListenAddress 127.0.0.1
-HostKey $S/host
-AuthorizedKeysFile $S/authorized_keys
-PidFile none
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-LogLevel VERBOSE
-EOF
 sshd_up() {
 	/usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" &
 	SSHD=$!

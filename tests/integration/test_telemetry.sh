@@ -93,26 +93,9 @@ assert_err "nasbench: --monitor: 'ssh://nas:99999': bad port"
 # ---------------------------------------------------------------- ssh
 # An sshd of this test on 127.0.0.1 (keys made here): the box is this
 # machine, reached as a NAS is.
-S=$T/ssh
-mkdir -p "$S" /run/sshd
-chmod 700 "$S"
-for k in host id unknown other; do ssh-keygen -q -t ed25519 -N '' -C "nbtest-$k" -f "$S/$k"; done
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+sshd_prepare unknown other
 { cat "$S/id.pub"; echo "command=\"echo SunOS\",no-pty $(cat "$S/unknown.pub")"; } >"$S/authorized_keys"
-echo "[127.0.0.1]:$PORT $(cut -d' ' -f1,2 "$S/host.pub")" >"$S/known_hosts"
 echo "[127.0.0.1]:$PORT $(cut -d' ' -f1,2 "$S/other.pub")" >"$S/known_hosts_wrong"
-cat >"$S/sshd_config" <<EOF
-Port $PORT
-ListenAddress 127.0.0.1
-HostKey $S/host
-AuthorizedKeysFile $S/authorized_keys
-PidFile none
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-LogLevel VERBOSE
-EOF
 /usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" </dev/null >/dev/null 2>&1 &
 SSHD=$!
 at_exit "kill $SSHD 2>/dev/null; wait $SSHD 2>/dev/null"

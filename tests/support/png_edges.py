@@ -3,13 +3,16 @@
 on its outermost 2 pixels (a label that runs off the picture leaves its
 cut glyphs there; gnuplot's charts keep a white margin all round).  Prints
 'NAME WxH ok' or 'NAME WxH: N dark pixels on the edge'; exit 1 when one
-has any.  No PIL: PNG's own decoding (8-bit RGB or RGBA, no interlace)."""
+has any.  No PIL: PNG's own decoding (8-bit RGB or RGBA, no interlace),
+decode() and rows() also for other tests' pictures (test_report.sh)."""
 import struct
 import sys
 import zlib
 
 
-def rows(path):
+def decode(path):
+    """PATH's width, height and its rows, decoded one at a time as they are
+    read (a generator): each a list of its pixels' (R, G, B)."""
     png = open(path, "rb").read()
     assert png[:8] == b"\x89PNG\r\n\x1a\n", path
     w, h, depth, ctype, _, _, inter = struct.unpack(">IIBBBBB", png[16:29])
@@ -20,8 +23,11 @@ def rows(path):
         if kind == b"IDAT":
             data += png[i + 8:i + 8 + n]
         i += 12 + n
-    raw, bpp = zlib.decompress(data), 3 if ctype == 2 else 4
-    stride, prev, out = w * bpp, bytearray(w * bpp), []
+    return w, h, unfilter(zlib.decompress(data), w, h, 3 if ctype == 2 else 4)
+
+
+def unfilter(raw, w, h, bpp):
+    stride, prev = w * bpp, bytearray(w * bpp)
     for y in range(h):
         f = raw[y * (stride + 1)]
         line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
@@ -39,8 +45,13 @@ def rows(path):
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         prev = line
-        out.append([tuple(line[x:x + 3]) for x in range(0, stride, bpp)])
-    return w, h, out
+        yield [tuple(line[x:x + 3]) for x in range(0, stride, bpp)]
+
+
+def rows(path):
+    """PATH's width, height and all its rows (decode's, in a list)."""
+    w, h, lines = decode(path)
+    return w, h, list(lines)
 
 
 def main():
@@ -59,4 +70,5 @@ def main():
     return bad
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

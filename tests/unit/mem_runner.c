@@ -1,8 +1,17 @@
 /* mem_runner.c - the in-memory runner of mem_runner.h. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 #include "mem_runner.h"
 #include "../../core/config.h"
 #include "../../core/err.h"
 #include "../../core/grow.h"
+#include "../../core/progress.h"
+#include "../../core/result.h"
+#include "../../run/exec.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -224,4 +233,23 @@ void nb_mem_teardown(struct nb_config *cfg)
 	nb_config_free(cfg);
 	free(nb_mem_faults.removed);
 	nb_mem_faults.removed = NULL;
+}
+
+json_t *nb_mem_run(struct nb_config *cfg, struct nb_runplan *pl,
+		   volatile sig_atomic_t *stop, const struct nb_runner_ops *ops,
+		   const char *workloads, int code)
+{
+	struct nb_progress progress;
+	struct nb_exec x = { .pl = pl, .cfg = cfg, .run_id = "unit",
+			     .stop = stop, .progress = &progress };
+
+	assert_int_equal(nb_config_add_target(cfg, "m=/mem"), 0);
+	cfg->targets[0].ops = ops ? ops : &nb_runner_mem;
+	cfg->targets[0].run_id = "unit";
+	if (nb_config_apply(cfg, 0) || nb_runplan_make(pl, cfg, workloads, NULL, 0))
+		fail_msg("%s", nb_err_last());
+	nb_progress_init(&progress, stderr, 1);
+	x.doc = nb_result_new("unit", "nasbench run");
+	assert_int_equal(nb_run(&x), code);
+	return x.doc;
 }

@@ -12,6 +12,8 @@
 
 #include "../../core/target.h"
 
+#include <jansson.h>
+
 struct nb_mem_faults {
 	uint64_t space;              /* bytes free reported (0: 1 TiB) */
 	long fail_after;             /* fail the I/O after this many (0: never) */
@@ -46,6 +48,15 @@ struct nb_config;
  * teardown() for cmocka from them. */
 void nb_mem_setup(struct nb_config *cfg, volatile sig_atomic_t *stop);
 void nb_mem_teardown(struct nb_config *cfg);
+
+/* Run WORKLOADS on one target "m" served by OPS (NULL: nb_runner_mem),
+ * with CFG's settings (applied here) planned into PL, STOP the flag; the
+ * run must exit with CODE.  The result document (not finished), the
+ * caller's to free. */
+struct nb_runplan;
+json_t *nb_mem_run(struct nb_config *cfg, struct nb_runplan *pl,
+		   volatile sig_atomic_t *stop, const struct nb_runner_ops *ops,
+		   const char *workloads, int code);
 
 #define NB_MEM_FIXTURE(cfg, stop)                                          \
 	static int setup(void **state)                                     \

@@ -122,6 +122,45 @@ static const char *verdict(json_t *acc, int i, const char *key)
 	return buf;
 }
 
+/* The result document TEXT, finished. */
+static json_t *result_of(const char *text)
+{
+	json_t *doc = json_loads(text, 0, NULL);
+
+	assert_non_null(doc);
+	nb_result_finish(doc, 1);
+	return doc;
+}
+
+/* The criteria TEXTS (NULL-ended) judged on DOC: accept exits CODE, N
+ * criteria in DOC's "accept". */
+static void judge(json_t *doc, const char *const *texts, int code, size_t n)
+{
+	struct nb_accept a;
+	struct nb_criterion c;
+
+	nb_accept_init(&a);
+	for (; *texts; texts++) {
+		parse_ok(&c, *texts);
+		nb_accept_add(&a, &c);
+	}
+	assert_int_equal(nb_accept_finish(&a, doc, 0), code);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(doc,
+				"accept"), "criteria")), n);
+	nb_accept_free(&a);
+}
+
+/* DOC's criterion I reads CRITERION (NULL: not looked at) and its verdict
+ * is V. */
+static void said(json_t *doc, int i, const char *criterion, const char *v)
+{
+	json_t *acc = json_object_get(doc, "accept");
+
+	if (criterion)
+		assert_string_equal(verdict(acc, i, "criterion"), criterion);
+	assert_string_equal(verdict(acc, i, "verdict"), v);
+}
+
 static void test_eval(void **state)
 {
 	const double bw[] = { 70e6, 90e6, 85e6 };
@@ -182,13 +221,12 @@ static void test_floors(void **state)
 		" \"iterations\": [{\"metrics\": {\"iops_at_slo\": 400}, \"sweep\": {}}]},"
 		"{\"target\": \"a\", \"workload\": \"seq512k-read\", \"status\": \"ok\","
 		" \"iterations\": [{\"metrics\": {\"iops\": 10}}]}]}";
-	struct nb_accept a;
+	static const char *const floors[] = { "min_vms = 24",
+					      "min_iops_at_slo = 500", NULL };
 	struct nb_criterion c;
-	json_t *doc = json_loads(text, 0, NULL), *acc;
+	json_t *doc = result_of(text);
 
 	(void)state;
-	assert_non_null(doc);
-	nb_result_finish(doc, 1);
 	parse_ok(&c, "min_vms = 24");
 	assert_string_equal(c.workload, "vm");
 	assert_string_equal(c.target, "*");
@@ -201,22 +239,10 @@ static void test_floors(void **state)
 		  "min_iops_at_slo, min_years, min_vms_degraded, ...)");
 	parse_bad("min_vms 24", "box.ini:7: expected 'min_vms = N', "
 		  "'min_iops_at_slo = N' or 'min_years = N', not 'min_vms 24'");
-	nb_accept_init(&a);
-	parse_ok(&c, "min_vms = 24");
-	nb_accept_add(&a, &c);
-	parse_ok(&c, "min_iops_at_slo = 500");
-	nb_accept_add(&a, &c);
-	assert_int_equal(nb_accept_finish(&a, doc, 0), NB_EXIT_FAIL);
-	acc = json_object_get(json_object_get(doc, "accept"), "criteria");
-	assert_int_equal(json_array_size(acc), 3);
-	assert_string_equal(verdict(json_object_get(doc, "accept"), 0, "criterion"),
-			    "min_vms = 24 (vm@a)");
-	assert_string_equal(verdict(json_object_get(doc, "accept"), 0, "verdict"), "pass");
-	assert_string_equal(verdict(json_object_get(doc, "accept"), 1, "verdict"), "pass");
-	assert_string_equal(verdict(json_object_get(doc, "accept"), 2, "criterion"),
-			    "min_iops_at_slo = 500 (rand4k-read@a)");
-	assert_string_equal(verdict(json_object_get(doc, "accept"), 2, "verdict"), "fail");
-	nb_accept_free(&a);
+	judge(doc, floors, NB_EXIT_FAIL, 3);
+	said(doc, 0, "min_vms = 24 (vm@a)", "pass");
+	said(doc, 1, NULL, "pass");
+	said(doc, 2, "min_iops_at_slo = 500 (rand4k-read@a)", "fail");
 	json_decref(doc);
 }
 
@@ -234,32 +260,20 @@ static void test_min_years(void **state)
 		"  \"replay\": {}}]},"
 		"{\"target\": \"a\", \"workload\": \"vm\", \"status\": \"ok\","
 		" \"iterations\": [{\"metrics\": {\"vms\": 30}, \"sweep\": {}}]}]}";
-	struct nb_accept a;
+	static const char *const floor[] = { "min_years = 5", NULL };
 	struct nb_criterion c;
-	json_t *doc = json_loads(text, 0, NULL), *acc;
+	json_t *doc = result_of(text);
 
 	(void)state;
-	assert_non_null(doc);
-	nb_result_finish(doc, 1);
 	parse_ok(&c, "min_years = 5");
 	assert_string_equal(c.workload, "*");
 	assert_string_equal(c.stored, "years");
 	assert_true(c.op == NB_OP_GE && c.required == 5);
 	parse_bad("min_years = five", "box.ini:7: invalid value 'five' (a number, "
 		  "with a unit or not)");
-	nb_accept_init(&a);
-	parse_ok(&c, "min_years = 5");
-	nb_accept_add(&a, &c);
-	assert_int_equal(nb_accept_finish(&a, doc, 0), NB_EXIT_FAIL);
-	acc = json_object_get(json_object_get(doc, "accept"), "criteria");
-	assert_int_equal(json_array_size(acc), 2);
-	assert_string_equal(verdict(json_object_get(doc, "accept"), 0, "criterion"),
-			    "min_years = 5 (replay@a)");
-	assert_string_equal(verdict(json_object_get(doc, "accept"), 0, "verdict"), "fail");
-	assert_string_equal(verdict(json_object_get(doc, "accept"), 1, "criterion"),
-			    "min_years = 5 (replay@b)");
-	assert_string_equal(verdict(json_object_get(doc, "accept"), 1, "verdict"), "pass");
-	nb_accept_free(&a);
+	judge(doc, floor, NB_EXIT_FAIL, 2);
+	said(doc, 0, "min_years = 5 (replay@a)", "fail");
+	said(doc, 1, "min_years = 5 (replay@b)", "pass");
 	json_decref(doc);
 }
 

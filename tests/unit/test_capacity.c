@@ -35,22 +35,13 @@ static void set(const char *section, const char *key, const char *value)
 /* WORKLOADS once each on the in-memory target "m"; the run exits CODE. */
 static json_t *run(const char *workloads, int code)
 {
-	struct nb_progress progress;
-	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
-			     .stop = &stop, .progress = &progress };
+	json_t *doc;
 
-	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
-	cfg.targets[0].ops = &nb_runner_mem;
-	cfg.targets[0].run_id = "unit";
 	set("suite", "size", "1M");
 	set("suite", "iterations", "1");
-	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_runplan_make(&pl, &cfg, workloads, NULL, 0), 0);
-	nb_progress_init(&progress, stderr, 1);
-	x.doc = nb_result_new("unit", "nasbench run");
-	assert_int_equal(nb_run(&x), code);
-	nb_result_finish(x.doc, !stop);
-	return x.doc;
+	doc = nb_mem_run(&cfg, &pl, &stop, NULL, workloads, code);
+	nb_result_finish(doc, !stop);
+	return doc;
 }
 
 static const json_t *first(const json_t *doc, const char *key)

@@ -313,6 +313,38 @@ static json_t *steady_doc(const double *bw, int reached)
 			 reached ? "" : "the range is 43.1% of the mean, more than 20%");
 }
 
+/* The gate and the options of the tests below, made fresh by each. */
+static struct nb_gate gate;
+static struct nb_compare_opts opts;
+
+static void fresh(void)
+{
+	nb_gate_init(&gate);
+	nb_compare_opts_init(&opts);
+}
+
+/* NEW_ (named NN) compared against BASE (BN) with the gate and options:
+ * the comparison into *C (the caller's to free), its first verdict. */
+static json_t *first(const json_t *base, const char *bn, const json_t *new_,
+		     const char *nn, json_t **c)
+{
+	assert_int_equal(nb_compare(base, bn, new_, nn, &gate, &opts, c), 0);
+	return json_array_get(json_object_get(*c, "verdicts"), 0);
+}
+
+/* The comparison C (taken) gated: OUTCOME, and INCONCLUSIVE verdicts
+ * counted (-1: not looked at). */
+static void gated(json_t *c, const char *outcome, int inconclusive)
+{
+	json_t *doc = nb_compare_doc(json_pack("[o]", c), &gate, &opts);
+
+	assert_string_equal(nb_jstr(doc, "outcome"), outcome);
+	if (inconclusive >= 0)
+		assert_int_equal(json_integer_value(json_object_get(doc,
+				 "inconclusive")), inconclusive);
+	json_decref(doc);
+}
+
 /* Either side not steady: verdict not-steady, no regression, the reason
  * names the side; --allow-unsteady judges it (here: worse, a regression). */
 static void not_steady(void **state)
@@ -320,14 +352,10 @@ static void not_steady(void **state)
 	const double good[] = { 100e6, 101e6, 99e6, 100e6, 100.5e6 };
 	const double bad[] = { 50e6, 150e6, 50e6, 150e6, 50e6 };
 	json_t *a = steady_doc(good, 1), *b = steady_doc(bad, 0), *c, *v;
-	struct nb_gate g;
-	struct nb_compare_opts co;
 
 	(void)state;
-	nb_gate_init(&g);
-	nb_compare_opts_init(&co);
-	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &co, &c), 0);
-	v = json_array_get(json_object_get(c, "verdicts"), 0);
+	fresh();
+	v = first(a, "a.json", b, "b.json", &c);
 	assert_string_equal(nb_jstr(v, "verdict"), "not-steady");
 	assert_false(json_is_true(json_object_get(v, "regression")));
 	assert_string_equal(nb_jstr(v, "reason"), "the new run is not steady (the "
@@ -336,13 +364,11 @@ static void not_steady(void **state)
 			    "(--allow-unsteady judges it)");
 	assert_int_equal(json_integer_value(json_object_get(c, "regressions")), 0);
 	json_decref(c);
-	assert_int_equal(nb_compare(b, "b.json", a, "a.json", &g, &co, &c), 0);
-	v = json_array_get(json_object_get(c, "verdicts"), 0);
+	v = first(b, "b.json", a, "a.json", &c);
 	assert_non_null(strstr(nb_jstr(v, "reason"), "the base run is not steady"));
 	json_decref(c);
-	co.allow_unsteady = 1;
-	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &co, &c), 0);
-	v = json_array_get(json_object_get(c, "verdicts"), 0);
+	opts.allow_unsteady = 1;
+	v = first(a, "a.json", b, "b.json", &c);
 	assert_string_not_equal(nb_jstr(v, "verdict"), "not-steady");
 	json_decref(c);
 	json_decref(a), json_decref(b);
@@ -377,49 +403,32 @@ static void outcome(void **state)
 	const int runs[] = { 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2 };
 	json_t *a = runs_doc(one, NULL, 5), *b = runs_doc(same, NULL, 5);
 	json_t *h = runs_doc(three, runs, 15), *s = runs_doc(slow, NULL, 5);
-	json_t *c, *doc, *v;
-	struct nb_gate g;
-	struct nb_compare_opts co;
+	json_t *c, *v;
 
 	(void)state;
-	nb_gate_init(&g);
-	nb_compare_opts_init(&co);
-	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &co, &c), 0);
-	v = json_array_get(json_object_get(c, "verdicts"), 0);
+	fresh();
+	v = first(a, "a.json", b, "b.json", &c);
 	assert_string_equal(nb_jstr(v, "verdict"), "inconclusive");
 	assert_string_equal(nb_jstr(v, "reason"), "could detect only a fall beyond "
 			    "-33% (noise not measured: one run each side)");
 	assert_false(json_is_true(json_object_get(v, "noise_measured")));
-	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
-	assert_string_equal(nb_jstr(doc, "outcome"), "inconclusive");
-	assert_int_equal(json_integer_value(json_object_get(doc, "inconclusive")), 1);
-	json_decref(doc);
+	gated(c, "inconclusive", 1);
 
-	assert_int_equal(nb_compare(a, "a.json", s, "s.json", &g, &co, &c), 0);
-	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
-	assert_string_equal(nb_jstr(doc, "outcome"), "inconclusive");
-	json_decref(doc);
+	first(a, "a.json", s, "s.json", &c);
+	gated(c, "inconclusive", -1);
 
-	assert_int_equal(nb_compare(h, "h.json", b, "b.json", &g, &co, &c), 0);
-	v = json_array_get(json_object_get(c, "verdicts"), 0);
+	v = first(h, "h.json", b, "b.json", &c);
 	assert_string_equal(nb_jstr(v, "verdict"), "unchanged");
 	assert_true(json_is_true(json_object_get(v, "noise_measured")));
 	assert_int_equal(json_integer_value(json_object_get(v, "runs")), 3);
-	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
-	assert_string_equal(nb_jstr(doc, "outcome"), "pass");
-	json_decref(doc);
+	gated(c, "pass", -1);
 
-	assert_int_equal(nb_compare(h, "h.json", s, "s.json", &g, &co, &c), 0);
-	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
-	assert_string_equal(nb_jstr(doc, "outcome"), "regression");
-	json_decref(doc);
+	first(h, "h.json", s, "s.json", &c);
+	gated(c, "regression", -1);
 
-	g.max_regress = NB_GATE_OFF;
-	assert_int_equal(nb_compare(a, "a.json", b, "b.json", &g, &co, &c), 0);
-	doc = nb_compare_doc(json_pack("[o]", c), &g, &co);
-	assert_string_equal(nb_jstr(doc, "outcome"), "not gated");
-	assert_int_equal(json_integer_value(json_object_get(doc, "inconclusive")), 0);
-	json_decref(doc);
+	gate.max_regress = NB_GATE_OFF;
+	first(a, "a.json", b, "b.json", &c);
+	gated(c, "not gated", 0);
 	json_decref(a), json_decref(b), json_decref(h), json_decref(s);
 }
 

@@ -117,16 +117,35 @@ static void rate_and_burst_parse(void **state)
 
 static struct nb_io_result res;
 
-static int open_target(struct nb_target *t, struct nb_target_cfg *cfg,
-		       struct nb_file **f)
+/* Target "m" on the in-memory runner with its file "data" open, MT's
+ * and MF, the faults cleared; FILLED: the file written first (1 MiB of
+ * 64 KiB blocks) for the reads to find. */
+static struct nb_target_cfg mcfg;
+static struct nb_target mt;
+static struct nb_file *mf;
+
+static void open_mem(int filled)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	snprintf(cfg->name, sizeof(cfg->name), "m");
-	snprintf(cfg->url, sizeof(cfg->url), "/mem");
-	assert_int_equal(nb_url_parse(cfg->url, &cfg->u), 0);
-	cfg->run_id = "unit";
-	assert_int_equal(nb_target_open_ops(t, cfg, &nb_runner_mem), 0);
-	return t->ops->fopen(t, "data", NB_F_READ | NB_F_WRITE | NB_F_CREATE, f);
+	const struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
+				     .bs = 65536, .qd = 4, .size = 1 << 20 };
+
+	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
+	memset(&mcfg, 0, sizeof(mcfg));
+	snprintf(mcfg.name, sizeof(mcfg.name), "m");
+	snprintf(mcfg.url, sizeof(mcfg.url), "/mem");
+	assert_int_equal(nb_url_parse(mcfg.url, &mcfg.u), 0);
+	mcfg.run_id = "unit";
+	assert_int_equal(nb_target_open_ops(&mt, &mcfg, &nb_runner_mem), 0);
+	assert_int_equal(mt.ops->fopen(&mt, "data", NB_F_READ | NB_F_WRITE |
+				       NB_F_CREATE, &mf), 0);
+	if (filled)
+		assert_int_equal(nb_engine_run(&mt, mf, &w, NULL, &res), 0);
+}
+
+static void close_mem(void)
+{
+	mt.ops->fclose(mf);
+	nb_target_close(&mt);
 }
 
 static void engine_open_loop(void **state)
@@ -135,19 +154,12 @@ static void engine_open_loop(void **state)
 			       .bs = 4096, .qd = 16, .size = 1 << 20,
 			       .runtime_us = 50000, .seed = 7, .rate = 20000,
 			       .arrival = NB_ARR_POISSON, .sources = 4 };
-	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
-			       .bs = 65536, .qd = 4, .size = 1 << 20 };
-	struct nb_target_cfg cfg;
-	struct nb_target t;
-	struct nb_file *f;
 	uint64_t quarter[4] = { 0 };
 
 	(void)state;
-	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
-	assert_int_equal(open_target(&t, &cfg, &f), 0);
-	assert_int_equal(nb_engine_run(&t, f, &w, NULL, &res), 0);
+	open_mem(1);
 	nb_mem_faults.read_log = 1;
-	if (nb_engine_run(&t, f, &s, NULL, &res))
+	if (nb_engine_run(&mt, mf, &s, NULL, &res))
 		fail_msg("%s", nb_err_last());
 	assert_true(res.is_open);
 	/* every arrival the schedule made was issued and timed */
@@ -167,8 +179,7 @@ static void engine_open_loop(void **state)
 	for (int i = 0; i < 4; i++)
 		assert_true(quarter[i] > res.ios / 8 && quarter[i] < res.ios / 2);
 	free(nb_mem_faults.reads);
-	t.ops->fclose(f);
-	nb_target_close(&t);
+	close_mem();
 }
 
 /* A rate the client cannot generate against a server that answers at
@@ -179,26 +190,18 @@ static void engine_client_behind(void **state)
 			       .bs = 4096, .qd = 256, .size = 1 << 20,
 			       .runtime_us = 100000, .seed = 7, .rate = 1e8,
 			       .arrival = NB_ARR_POISSON };
-	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
-			       .bs = 65536, .qd = 4, .size = 1 << 20 };
 	struct nb_open_verdict v;
-	struct nb_target_cfg cfg;
-	struct nb_target t;
-	struct nb_file *f;
 
 	(void)state;
-	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
-	assert_int_equal(open_target(&t, &cfg, &f), 0);
-	assert_int_equal(nb_engine_run(&t, f, &w, NULL, &res), 0);
-	assert_int_equal(nb_engine_run(&t, f, &s, NULL, &res), 0);
+	open_mem(1);
+	assert_int_equal(nb_engine_run(&mt, mf, &s, NULL, &res), 0);
 	nb_open_judge(&s, &res, &v);
 	assert_false(v.valid);
 	assert_string_equal(v.behind, "client");
 	assert_true(v.achieved_pct < 98);
 	assert_true(!strncmp(v.text, "achieved ", 9));
 	assert_non_null(strstr(v.text, ": the client fell behind ("));
-	t.ops->fclose(f);
-	nb_target_close(&t);
+	close_mem();
 }
 
 /* The source an I/O at OFF of LOG came from (by region), or -1. */
@@ -230,22 +233,15 @@ static void engine_source_sizes(void **state)
 			       .size = 1 << 20, .runtime_us = 200000, .seed = 3,
 			       .rate = 6000, .arrival = NB_ARR_POISSON,
 			       .src = src, .nsrc = 2 };
-	struct nb_iospec w = { .pattern = NB_PAT_SEQ, .rw = NB_RW_WRITE,
-			       .bs = 65536, .qd = 4, .size = 1 << 20 };
 	struct nb_src_count n[2] = { { 7, 7 }, { 7, 7 } };
 	struct nb_engine_hooks h = { .src_count = n };
 	uint64_t got[2][2] = { { 0 } }, rbytes = 0, wbytes = 0;
 	struct nb_mem_io last = { 0, 0, -1 };
-	struct nb_target_cfg cfg;
-	struct nb_target t;
-	struct nb_file *f;
 
 	(void)state;
-	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
-	assert_int_equal(open_target(&t, &cfg, &f), 0);
-	assert_int_equal(nb_engine_run(&t, f, &w, NULL, &res), 0);
+	open_mem(1);
 	nb_mem_faults.io_log = 1;
-	if (nb_engine_run(&t, f, &s, &h, &res))
+	if (nb_engine_run(&mt, mf, &s, &h, &res))
 		fail_msg("%s", nb_err_last());
 	assert_int_equal(nb_mem_faults.nlog, res.ios);
 	assert_true(res.ios > 600);
@@ -278,10 +274,9 @@ static void engine_source_sizes(void **state)
 		    n[1].reads * 100 < 82 * (n[1].reads + n[1].writes));
 	/* a write above the slots' size is refused */
 	src[1].bs_write = 131072;
-	assert_int_equal(nb_engine_run(&t, f, &s, &h, &res), -EINVAL);
+	assert_int_equal(nb_engine_run(&mt, mf, &s, &h, &res), -EINVAL);
 	free(nb_mem_faults.log);
-	t.ops->fclose(f);
-	nb_target_close(&t);
+	close_mem();
 }
 
 static void engine_open_refusals(void **state)
@@ -291,21 +286,17 @@ static void engine_open_refusals(void **state)
 			       .runtime_us = 10000, .rate = 100, .sources = 3 };
 	struct nb_source src = { .rate = 10, .rw = NB_RW_READ, .bs = 8192,
 				 .size = 8192 };
-	struct nb_target_cfg cfg;
-	struct nb_target t;
-	struct nb_file *f;
 
 	(void)state;
-	memset(&nb_mem_faults, 0, sizeof(nb_mem_faults));
-	assert_int_equal(open_target(&t, &cfg, &f), 0);
+	open_mem(0);
 	/* three sources over two blocks */
-	assert_int_equal(nb_engine_run(&t, f, &s, NULL, &res), -EINVAL);
+	assert_int_equal(nb_engine_run(&mt, mf, &s, NULL, &res), -EINVAL);
 	assert_string_equal(nb_err_last(), "target 'm': 3 sources over 8192 "
 			    "bytes: each needs at least one block of 4096 bytes");
 	/* a source's block above the spec's */
 	s.src = &src;
 	s.nsrc = 1;
-	assert_int_equal(nb_engine_run(&t, f, &s, NULL, &res), -EINVAL);
+	assert_int_equal(nb_engine_run(&mt, mf, &s, NULL, &res), -EINVAL);
 	assert_string_equal(nb_err_last(), "target 'm': source 1's block size, "
 			    "rate or region does not fit the run (block size at "
 			    "most 4096, region inside 8192 bytes)");
@@ -313,9 +304,8 @@ static void engine_open_refusals(void **state)
 	s.src = NULL;
 	s.sources = 1;
 	s.arrival = NB_ARR_ONOFF;
-	assert_int_equal(nb_engine_run(&t, f, &s, NULL, &res), -EINVAL);
-	t.ops->fclose(f);
-	nb_target_close(&t);
+	assert_int_equal(nb_engine_run(&mt, mf, &s, NULL, &res), -EINVAL);
+	close_mem();
 }
 
 /* ---- the open sweep's arithmetic ---- */
@@ -347,16 +337,24 @@ static int drive(struct nb_osweep *sw)
 	return why;
 }
 
+/* SW fresh for the objective SLO ("mean=2ms") up to 1000 IOPS, VMs of
+ * VM_IOPS (0: none). */
+static void osweep_for(struct nb_osweep *sw, const char *slo, double vm_iops)
+{
+	struct nb_slo o;
+
+	assert_int_equal(nb_slo_parse(slo, &o), 0);
+	nb_osweep_init(sw, &o, 1000, vm_iops);
+}
+
 static void osweep_bisects_to_the_objective(void **state)
 {
 	struct nb_osweep sw;
 	struct nb_ocapacity c;
-	struct nb_slo slo;
 	char text[256];
 
 	(void)state;
-	assert_int_equal(nb_slo_parse("mean=2ms", &slo), 0);
-	nb_osweep_init(&sw, &slo, 1000, 0);
+	osweep_for(&sw, "mean=2ms", 0);
 	assert_int_equal(drive(&sw), NB_SWEEP_STOP_CONVERGED);
 	assert_true(sw.step[0].rate == 500);
 	assert_true(sw.n <= 7);
@@ -369,7 +367,7 @@ static void osweep_bisects_to_the_objective(void **state)
 	assert_non_null(strstr(text, " IOPS offered at mean <= 2 ms, interpolated "
 				     "between "));
 	/* populations of VMs of 50 IOPS: whole VMs, 13 meet (650), 14 break */
-	nb_osweep_init(&sw, &slo, 1000, 50);
+	osweep_for(&sw, "mean=2ms", 50);
 	drive(&sw);
 	nb_osweep_answer(&sw, &c);
 	assert_true(c.found && !c.interpolated);
@@ -383,13 +381,11 @@ static void osweep_nothing_meets_and_lists(void **state)
 {
 	struct nb_osweep sw;
 	struct nb_ocapacity c;
-	struct nb_slo slo;
 	char text[256];
 
 	(void)state;
 	/* below the service time: every rate breaks it, halving down to X/64 */
-	assert_int_equal(nb_slo_parse("mean=500us", &slo), 0);
-	nb_osweep_init(&sw, &slo, 1000, 0);
+	osweep_for(&sw, "mean=500us", 0);
 	assert_int_equal(drive(&sw), NB_SWEEP_STOP_SLO);
 	nb_osweep_answer(&sw, &c);
 	assert_false(c.found);
@@ -397,8 +393,7 @@ static void osweep_nothing_meets_and_lists(void **state)
 	assert_string_equal(text, "no offered rate meets mean <= 500 us (the lowest "
 			    "tried: 16 IOPS)");
 	/* an explicit list runs as given */
-	assert_int_equal(nb_slo_parse("mean=2ms", &slo), 0);
-	nb_osweep_init(&sw, &slo, 1000, 0);
+	osweep_for(&sw, "mean=2ms", 0);
 	assert_int_equal(nb_osweep_rates_parse(&sw, "25%,50%,80%"), 0);
 	assert_int_equal(drive(&sw), NB_SWEEP_STOP_END);
 	assert_true(sw.n == 3 && sw.step[2].rate == 800);
@@ -409,8 +404,7 @@ static void osweep_nothing_meets_and_lists(void **state)
 	assert_int_equal(nb_osweep_rates_check("auto"), 0);
 	assert_int_equal(nb_osweep_rates_check("150%"), -EINVAL);
 	/* too few samples for a p99: not judged, so not met */
-	assert_int_equal(nb_slo_parse("p99=20ms", &slo), 0);
-	nb_osweep_init(&sw, &slo, 1000, 0);
+	osweep_for(&sw, "p99=20ms", 0);
 	{
 		struct nb_ostep st = { .rate = 100, .offered = 100, .achieved = 100,
 				       .valid = 1, .samples = 999 };
@@ -494,27 +488,18 @@ static void set(const char *section, const char *key, const char *value)
  * the settings made before: differ in their first 64. */
 static void two_steps_differ(const char *steps_key)
 {
-	struct nb_progress progress;
-	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
-			     .stop = &stop, .progress = &progress };
 	const json_t *sw;
+	json_t *doc;
 	size_t n1;
 
-	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
-	cfg.targets[0].ops = &nb_runner_mem;
-	cfg.targets[0].run_id = "unit";
 	set("suite", "size", "1M");
 	set("suite", "iterations", "1");
 	set("capacity", "step-time", "500ms");
 	set("capacity", "slo", "mean=10s");
-	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_runplan_make(&pl, &cfg, "rand4k-read", NULL, 0), 0);
-	nb_progress_init(&progress, stderr, 1);
-	x.doc = nb_result_new("unit", "nasbench run");
 	nb_mem_faults.read_log = 1;
-	assert_int_equal(nb_run(&x), NB_EXIT_OK);
+	doc = nb_mem_run(&cfg, &pl, &stop, NULL, "rand4k-read", NB_EXIT_OK);
 	sw = json_object_get(json_array_get(json_object_get(json_array_get(
-		json_object_get(x.doc, "results"), 0), "iterations"), 0), "sweep");
+		json_object_get(doc, "results"), 0), "iterations"), 0), "sweep");
 	assert_true(json_array_size(json_object_get(sw, "steps")) >= 2);
 	/* the reads of step 1 are the first ones logged */
 	n1 = (size_t)json_integer_value(json_object_get(json_array_get(
@@ -523,7 +508,7 @@ static void two_steps_differ(const char *steps_key)
 	assert_true(n1 >= 64 && nb_mem_faults.nreads >= n1 + 64);
 	assert_memory_not_equal(nb_mem_faults.reads, nb_mem_faults.reads + n1,
 				64 * sizeof(uint64_t));
-	json_decref(x.doc);
+	json_decref(doc);
 	free(nb_mem_faults.reads);
 
 }

@@ -291,26 +291,13 @@ static const char *write_load(const char *name, const char *text)
 
 static json_t *run_replay(const char *load)
 {
-	struct nb_progress progress;
-	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
-			     .stop = &stop, .progress = &progress };
-
-	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
-	cfg.targets[0].ops = &nb_runner_mem;
-	cfg.targets[0].run_id = "unit";
 	set("suite", "size", "16M");
 	set("suite", "iterations", "1");
 	set("capacity", "step-time", "300ms");
 	set("capacity", "slo", "mean=500ms");
 	set("replay", "load", load);
 	set("replay", "scale", "1,2");
-	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	if (nb_runplan_make(&pl, &cfg, "replay", NULL, 0))
-		fail_msg("%s", nb_err_last());
-	nb_progress_init(&progress, stderr, 1);
-	x.doc = nb_result_new("unit", "nasbench run");
-	assert_int_equal(nb_run(&x), NB_EXIT_OK);
-	return x.doc;
+	return nb_mem_run(&cfg, &pl, &stop, NULL, "replay", NB_EXIT_OK);
 }
 
 static double num(const json_t *o, const char *k)

@@ -129,23 +129,14 @@ static void plan_errors(void **state)
 static json_t *run_on(const struct nb_runner_ops *ops, const char *workloads,
 		      const char *iterations, const char *size, int code)
 {
-	struct nb_progress progress;
-	struct nb_exec x = { .pl = &pl, .cfg = &cfg, .run_id = "unit",
-			     .stop = &stop, .progress = &progress };
+	json_t *doc;
 
-	assert_int_equal(nb_config_add_target(&cfg, "m=/mem"), 0);
-	cfg.targets[0].ops = ops;
-	cfg.targets[0].run_id = "unit";
 	set("size", size);
 	if (iterations)
 		set("iterations", iterations);
-	assert_int_equal(nb_config_apply(&cfg, 0), 0);
-	assert_int_equal(nb_runplan_make(&pl, &cfg, workloads, NULL, 0), 0);
-	nb_progress_init(&progress, stderr, 1);
-	x.doc = nb_result_new("unit", "nasbench run");
-	assert_int_equal(nb_run(&x), code);
-	nb_result_finish(x.doc, !stop);
-	return x.doc;
+	doc = nb_mem_run(&cfg, &pl, &stop, ops, workloads, code);
+	nb_result_finish(doc, !stop);
+	return doc;
 }
 
 /* the same on the in-memory runner, files of SIZE (run: 1M) */
