@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 ## nasbench - storage benchmark and acceptance-test suite
 ##
 ## Set-up on a fresh Debian 12: `make check` and `make demo` install what
@@ -142,9 +143,10 @@ fuzz: fuzz-build ## run every fuzz harness FUZZ_SECONDS (default 20) each
 fuzz-quick: fuzz-build ## replay the fuzz corpus, then a short pass of each harness
 	@ci/fuzz --replay $${FUZZ_QUICK:-3}
 
-layers: ## the house's shape: no #include runs up the layers, no function over 80 lines
+layers: ## the house's shape: no #include runs up the layers, no function over 80 lines; SPDX lines
 	@ci/check-layers
 	@ci/check-functions
+	@ci/check-spdx
 
 integration: test-build ## the integration tests (start the testbox)
 	@tests/integration/run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nasbench.c - main(): a command of the table (cmd/commands.c) with its
  * arguments.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * accept.c - acceptance: evaluate criteria on a result, and the criteria
  * suite 'accept' implies (the accept column of its workloads, on every

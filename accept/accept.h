@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * accept.h - acceptance criteria: does the box meet what we need?
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * accept_out.c - the verdicts shown: the pass/fail table a person reads
  * and the JUnit XML a CI system reads (criteria, then conformance tests).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * criteria.c - the criteria language: parse one line, load the [accept]
  * section of a box file or a criteria file (FILE:LINE errors through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* criterion.c - a criterion's words and a list of criteria (criterion.h). */
 #include "criterion.h"
 #include "../core/err.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * criterion.h - one acceptance criterion and a list of them: what the
  *               language (criteria.c) and a failure walk's criteria

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * failure_crit.c - a failure walk's criteria (docs/failure.md): the
  * rebuild's time and the share of the healthy figure kept in a box state.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * failure_crit.h - a failure walk's criteria (docs/failure.md): parsed
  *                  for criteria.c, judged for accept.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sweep_open.h"
 #include "../core/err.h"
 #include "../core/hist.h"

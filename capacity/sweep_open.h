@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sweep_open.h - the open loop's capacity sweep: which offered rates to
  *                run, and what they answer (docs/capacity.md).

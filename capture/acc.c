@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acc.c - the box's answers into buckets (capture_int.h).
  *
  * Every answer says what happened over a span of time: totals since boot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* box.c - the box of a capture: what it has, which of its devices are the
  * VMs', and the loops that read its counters (capture_int.h). */
 #include "capture_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* capture.c - the capture's loop: the box's answers read as they come,
  * into buckets, until the period is over, the user stops it or the box
  * stops answering (capture.h). */

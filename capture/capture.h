@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * capture.h - the load of a box you have, measured: its devices' (a VM's
  *             volume each), its NFS server's and its pools' I/O over a

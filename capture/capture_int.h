@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * capture_int.h - what the capture's files share (not a public header):
  * box.c (the box: what it has, which devices, its scripts), stream.c (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* derive.c - the buckets into the load file's figures (capture_int.h):
  * per VM and in total, the busiest-hour level (a high percentile of the
  * buckets), the mean and the peak; read share, request sizes, sequential

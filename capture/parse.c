@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse.c - devices' and NFS servers' counters from their tools' text
  * (parse.h); the tables (gstat, iostat -x, zpool iostat) are in table.c. */
 #include "parse.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * parse.h - what a box's kernel and tools say of its devices' and its NFS
  *           server's I/O, read from their text (docs/capture.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse_int.h - what parse.c and table.c share (not a public header);
  * lines, words and digits are read by telemetry's (telem_parse.h). */
 #ifndef NB_CAPTURE_PARSE_INT_H

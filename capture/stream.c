@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stream.c - the loops on the box and their answers (capture_int.h): each
  * loop's output reaches a FIFO this process drains, as the telemetry's
  * sampler does (telemetry/telem_ssh.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* table.c - the tables of FreeBSD's gstat and iostat -x and of zpool
  * iostat, read by the names of their columns (parse.h). */
 #include "parse.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* zpool.c - a pool's own I/O from 'zpool iostat -v' and its request sizes
  * from 'zpool iostat -r' (parse.h). */
 #include "parse.h"

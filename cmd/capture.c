@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * capture.c - 'nasbench capture': the load of a box you have, measured
  * over a period into a load file (capture/capture.h, docs/capture.md).

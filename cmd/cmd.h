@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd.h - the commands of nasbench; each lives in cmd/<name>.c with its own
  * usage text and returns an exit status (core/err.h's enum nb_exit).

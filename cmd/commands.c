@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * commands.c - the command table (git-style), and 'nasbench help', which
  * reads it: the commands, one command's usage, the box file's keys, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare.c - 'nasbench compare BASE NEW [NEW...]': a table per metric
  * with a verdict, and a regression gate (exit 1).

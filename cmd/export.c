@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * export.c - 'nasbench export --csv RESULT...': results as a CSV table
  * for spreadsheets (formats/csv.c); --openmetrics: as OpenMetrics text for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * helptext.c - nasbench(1) and the bash completion from the help's tables.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * helptext.h - the man page and the shell completion, made from what makes
  * 'nasbench help': the command table (cmd/commands.c, given as CMDS),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * history.c - 'nasbench history': results kept in SQLite, for gates that
  * need the past ('compare --baseline history') and trends.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hw.c - 'nasbench hw': the hardware inventory of this machine, and
  * 'nasbench hw plan': what disks in a layout behind a link should give.

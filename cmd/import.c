@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * import.c - 'nasbench import FILE... -o RESULT': fio JSON and bonnie++
  * CSV into a nasbench result, so they join compare and report.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * knobs.c - the registry of the knob rows: every module's table, in the
  * order help shows them (core/knobs.h).  main() hands it to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* list.c - 'nasbench list': workloads, suites and runners. */
 #include "cmd.h"
 #include "opts.h"

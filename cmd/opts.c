@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* opts.c - getopt_long and usage text from one option table. */
 #include "opts.h"
 #include "cmd.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * opts.h - a command's options as one table: getopt_long's option list,
  *          the short-option string and the usage text come from it.

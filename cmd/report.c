@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.c - 'nasbench report RESULT... -o DIR': report.html, report.md
  * and the charts with their gnuplot scripts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run.c - 'nasbench run': options, signals and output around the run
  * pipeline (run/runplan.c makes the plan, run/exec.c carries it out).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* version.c - 'nasbench version': nasbench and the libraries it links. */
 #include "cmd.h"
 #include "opts.h"

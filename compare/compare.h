@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare.h - did NEW get better or worse than BASE?
  *
@@ -40,8 +41,7 @@
  * iterations on a side the verdict is made on the threshold alone,
  * flagged low confidence: inconclusive unless --strict, which gates it.
  *
- * The comparison is a JSON document (the --format json output); the
- * other formats render it.
+ * The comparison is a JSON document (--format json); the others render it.
  */
 #ifndef NB_REPORT_COMPARE_H
 #define NB_REPORT_COMPARE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_out.c - the formats of 'nasbench compare': a terminal table,
  * Markdown (a pull-request comment), JUnit XML (CI systems), JSON.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gate.h - the regression thresholds of 'nasbench compare'.
  *

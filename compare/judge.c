@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * judge.c - one metric of NEW against BASE: the verdict and the noise
  * model behind it (docs/compare.md, "The statistics, and why").

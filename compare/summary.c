@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * summary.c - the decision summary of a comparison (decision/summary.h's
  * lines): what the change did to each workload, before -> after with its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* clock.h - the monotonic clock every timing in nasbench reads. */
 #ifndef NB_CLOCK_H
 #define NB_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * config.h - the box file (INI, in fio's spirit) and command-line overrides.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * config_keys.c - the box file's own keys (core/knobs.h): its sections
  * [box], [target NAME] and [suite], the labels of the configuration under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * err.h - one error-detail channel and the exit statuses of nasbench.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fsutil.c - small file-system helpers (see fsutil.h).
  */

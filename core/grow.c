@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* grow.c - a buffer that grows by doubling. */
 #include "grow.h"
 

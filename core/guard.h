@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * guard.h - the data-loss guard for block targets (LUNs, devices, files).
  *

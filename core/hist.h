@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hist.h - a log-linear latency histogram in constant memory.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * knobs.c - the mechanism of the knob rows: the tables a program uses,
  * looking a row up, parsing a value into its field, a suite's defaults

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * knobs.h - the keys of the box file and the options of 'nasbench run':
  *           the mechanism of their rows.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lines.h - read a small text file a line at a time, naming each line
  *           "FILE:LINE" for messages (criteria files, client lists).

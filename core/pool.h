@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pool.h - a result entry's latency percentiles from its iterations'
  *          histograms pooled (docs/capacity.md, "Percentiles with enough

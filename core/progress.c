@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* progress.c - the live line of a run. */
 #include "progress.h"
 #include "hook.h"

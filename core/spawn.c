@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * spawn.c - run another program and wait for it (see spawn.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * spawn.h - run another program and wait for it: the one fork/exec of
  *           nasbench (fio, iscsi-test-cu, gnuplot).

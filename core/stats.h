@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats.h - the statistics of small samples (the iterations of a run):
  *           summaries, robust spread, and Student's t for compare's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* suggest.c - the nearest known name to a mistyped one. */
 #include "suggest.h"
 

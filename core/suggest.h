@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* suggest.h - "did you mean ...?" for mistyped names. */
 #ifndef NB_SUGGEST_H
 #define NB_SUGGEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* target.c - what every runner shares: opening through an ops table, the
  * blocking one-shot I/O, the open(2) flags, the capability names. */
 #include "target.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * target.h - the target model: what a runner implements and the engine,
  *            the guard and the workloads use.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * url.h - target URLs and the removal of secrets from them.
  *

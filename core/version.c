@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* version.c - the one file the Makefile gives the version and commit. */
 #include "version.h"
 

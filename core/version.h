@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* version.h - nasbench's version and the versions of what it links. */
 #ifndef NB_VERSION_H
 #define NB_VERSION_H

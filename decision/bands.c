@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bands.c - the viability bands (viable / decide / not viable). */
 #include "bands.h"
 #include "../core/err.h"

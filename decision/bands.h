@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bands.h - the viability bands: "a 10% loss is viable, twice as long is
  * not, anything in between needs a decision" (the second user story).

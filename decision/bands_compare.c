@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bands_compare.c - the viability bands on a comparison. */
 #include "bands.h"
 #include "../core/metrics.h"

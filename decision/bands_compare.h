@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bands_compare.h - the viability bands (bands.h) on a comparison:
  * 'nasbench compare --bands 10%,2x' or a gate file's [bands].

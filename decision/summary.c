@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * summary.c - the decision summary's "winner" and "change" lines: for
  * each question (a label that differs, the target), each workload, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * summary.h - the decision summary: what the results answer, in plain
  * words with the figure that decides it, before any table.

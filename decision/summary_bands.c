@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * summary_bands.c - the viability bands in a report's summary: each
  * result after the first against the first, workload by workload, on the

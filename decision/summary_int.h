@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * summary_int.h - what summary.c and summary_out.c share: the items (one
  * workload entry of one result) and the questions they vary in.  Not for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * summary_out.c - the decision summary's lines other than winners
  * (acceptance, capacity, crash checks, steady state, doubtful figures),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * arrival.h - when an open loop's I/Os are due: arrival processes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * engine_open.c - the open loop: each I/O is issued when its source's
  * arrival process says it is due, not when a slot frees

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * engine_rt.c - what the closed loop (engine.c) and the open loop
  *               (engine_open.c) share: a finished I/O checked and timed,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iospec.h - what the engine is told and what it returns: the I/O spec
  *            (pattern, direction, block size, queue depth, how much or how

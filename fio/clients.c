@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * clients.c - the host list of fio's client/server mode (see clients.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * clients.h - the hosts of fio's client/server mode: one 'fio --server'
  *             per host, listed in a file (--clients) or in the box file's

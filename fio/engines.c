@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * engines.c - fio's engines for nfs:// and iscsi:// targets (see
  *             engines.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * engines.h - which of fio's I/O engines reach a target that is not a
  *             local path, and whether the fio found has them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * invoke.c - running the fio binary (see invoke.h).
  */

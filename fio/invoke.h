@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * invoke.h - running the fio binary (through core/spawn.c).
  */

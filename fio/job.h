@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * job.h - fio job files: nasbench's I/O spec (engine/engine.h) as the job
  *         fio runs.

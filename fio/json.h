@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json.h - the one reader of fio's JSON output, used by the fio engine,
  *          the cross-check, the clients mode and 'nasbench import': a run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * overlap.c - did fio's clients run at the same time? (see overlap.h)
  */

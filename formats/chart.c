@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "chart.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"

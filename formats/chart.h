@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * chart.h - charts drawn by gnuplot: nasbench writes a self-contained .gp
  * script (data inline) per chart, then runs `gnuplot NAME.gp` in the

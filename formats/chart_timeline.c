@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* chart_timeline.c - a failure walk's timeline as a gnuplot script. */
 #include "chart.h"
 #include "../core/atomic_file.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * csv.c - 'nasbench export --csv': results as one CSV table for a
  * spreadsheet, a row per result x workload entry x iteration; the labels

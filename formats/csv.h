@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * csv.h - results as one CSV table ('nasbench export --csv').
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * escape.h - text written into Markdown, HTML and XML, escaped once here
  * for every report format.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* failure.c - a failure walk's result read: figures per box state. */
 #include "failure.h"
 #include "../core/metrics.h"

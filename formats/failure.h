@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * failure.h - a failure walk's result read (docs/failure.md): each
  *             workload's figure in every box state beside the healthy one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "import.h"
 #include "escape.h"
 #include "../core/err.h"

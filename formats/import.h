@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * import.h - results of other tools into the nasbench result model, so
  * they join compare and report.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * junit.c - JUnit XML elements, laid out and escaped in one place.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * junit.h - JUnit XML, the one writer behind 'nasbench run --junit'
  * (criteria and conformance tests) and 'nasbench compare --format junit'.

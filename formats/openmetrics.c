@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * openmetrics.c - results and comparisons as OpenMetrics text
  * (openmetrics.h; docs/prometheus.md).  The samples are gathered by family

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * openmetrics.h - results and comparisons as OpenMetrics / Prometheus text
  * ('nasbench export --openmetrics', 'nasbench compare --format

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* replay_text.c - a replay's answers for a person (docs/replay.md). */
 #include "text.h"
 #include "../core/result.h"

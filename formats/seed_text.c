@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * seed_text.c - the seed workloads' figures for a person: bonnie's in
  * bonnie++'s layout (K/sec and %CP, files/s), xz's ratio and CPU, the sync

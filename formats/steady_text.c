@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* steady_text.c - what a person reads about steady state, preconditioning
  * and TRIM under the table of a run (docs/steady-state.md). */
 #include "text.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sweep_text.c - a load sweep's answers for a person (docs/capacity.md). */
 #include "text.h"
 #include "../core/result.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * history.h - results kept in an SQLite database: "is it still as fast as
  * last month?"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * record.c - a run recorded in the history as it ends ('nasbench run
  * --history', [box] history = yes: this module's row).

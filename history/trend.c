@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trend.c - 'nasbench history trend': one gnuplot chart per
  * workload over the runs of the history, and trend.html (history.h).

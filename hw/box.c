@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * box.c - the inventories a result carries: the client's (read here) and
  * the box's (a file made by 'nasbench hw --json' on the box, this machine

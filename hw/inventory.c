@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * inventory.c - read the hardware inventory from /proc and /sys.
  *

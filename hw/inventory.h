@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * inventory.h - what a result was measured on: CPU, memory, disks, NICs,
  * OS and virtualization, read from /proc and /sys without root.

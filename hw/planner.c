@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * planner.c - throughput ceilings and cost of a layout (the formulas are in
  * planner.h and docs/hw.md; capacity is hw/pool.c's).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * planner.h - the pre-purchase planner: what a set of disks in a layout gives
  * behind a network link, for the money.  Capacity is hw/pool.h's; this is

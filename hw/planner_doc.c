@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * planner_doc.c - the plan as a document: what 'nasbench hw plan --json'
  * prints (every figure with its unit), the summary of what it assumes, and

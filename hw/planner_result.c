@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * planner_result.c - measured beside expected (planner_result.h).
  */

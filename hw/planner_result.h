@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * planner_result.h - a result file held against the plan: every measured
  * figure the plan has an expectation for, with its share of the ceiling.

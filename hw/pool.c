@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pool.c - layouts and their capacity as ZFS (OpenZFS 2.1+) or mdadm
  * computes it.  The steps are in pool.h; docs/hw.md works examples.

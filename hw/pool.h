@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pool.h - what a set of disks holds in a layout: the layout grammar and
  * capacity as ZFS computes it (OpenZFS 2.1 and later), or as mdadm does.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * print.c - the inventory as a person reads it ('nasbench hw').
  * Unknown fields print as "unknown", as the JSON says null.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * virt.c - bare metal or which hypervisor, from the evidence read by
  * inventory.c: cpuid (the hypervisor bit and leaf 0x40000000), Xen's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* growth.c - a load's growth rate, and the years a box holds under it. */
 #include "growth.h"
 #include "../core/err.h"

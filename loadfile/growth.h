@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * growth.h - how fast a box's load grows, and how many years a box holds.
  *

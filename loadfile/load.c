@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* load.c - a box's load in memory (loadfile.h): its VMs, pools, series. */
 #include "loadfile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loadfile.c - the load file read: sections, keys, checks (loadfile.h). */
 #include "loadfile.h"
 #include "../core/err.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * loadfile.h - the load file: the load of a box, as 'nasbench capture'
  *              measured it (or a user wrote it), for the replay to offer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loadfile_write.c - the load file written: every figure with what it is
  * and the period it covers (loadfile.h, docs/capture.md). */
 #include "loadfile.h"

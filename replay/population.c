@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * population.c - a load file's population as open-loop sources (population.h,
  *            docs/replay.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * population.h - a captured load offered to a candidate box (docs/replay.md):
  *            the load file's population as open-loop sources, and the

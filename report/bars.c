@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bars.c - the report's bar charts (formats/chart.c draws them): a
  * cluster per workload, a bar per target and configuration in a colour of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * charts.c - the charts of 'nasbench report' as gnuplot inputs
  * (formats/chart.c draws them), one per family of figures rather than one

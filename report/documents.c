@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * documents.c - the documents of 'nasbench report': the tables (one
  * shape for both renderers), report.md and report.html with the charts

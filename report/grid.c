@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grid.c - the configuration grid of 'nasbench report': the
  * dimensions the results vary in (labels, target, workload, what ran),

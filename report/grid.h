@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grid.h - inside the configuration grid of 'nasbench report':
  * the grid model (items, the dimensions they vary in, rows, columns and

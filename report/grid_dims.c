@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grid_dims.c - the dimensions of the configuration grid of
  * 'nasbench report': each item's value in a dimension (a label, or a

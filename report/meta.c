@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * meta.c - what 'nasbench report' says about each result: when and
  * where it ran, with which nasbench and libraries, against which targets

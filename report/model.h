@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * model.h - the model behind 'nasbench report', shared by its
  * parts: report.c gathers the results into configurations and

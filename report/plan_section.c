@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * plan_section.c - the report's Plan section: a plan file of 'nasbench hw
  * plan --json' (read and checked by hw/, held against the report's results

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay.c - the report's "Replay" section (docs/replay.md): each
  * configuration's headroom over the captured load and the years it holds,

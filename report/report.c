@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.c - the results of 'nasbench report' gathered into
  * configurations (the labels that differ) and workloads, and the pooled

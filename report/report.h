@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.h - 'nasbench report': many results -> one directory with
  * report.html (self-contained, charts inline as SVG), report.md, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * timeline.c - the report's "Under failure" section (docs/failure.md):
  * each failure walk's figures per box state beside the healthy ones, its

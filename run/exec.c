@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
 #include "../workloads/crashrun.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * exec.h - carry out a plan: every target x workload x iteration, into a
  *          result document.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * failure.c - the failure walk (failure.h): the targets kept open while
  * the box goes healthy -> degraded -> rebuilding -> rebuilt, the run's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * failure.h - the failure walk of 'nasbench run' (docs/failure.md): the
  *             box taken through a failed disk and its rebuild, the run's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * failure_box.c - the box side of the failure walk: its pool read through
  * the telemetry's source, the [box] commands run, the pool's state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * failure_int.h - what the failure walk's files share (failure.c: the
  * walk and its result; failure_box.c: the box, its commands and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run.c - the run of a plan: every target in turn (exec.c), or the box
  * walked through a failed disk and its rebuild (failure.c), the box's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* runplan.c - the run plan: config -> workloads x iterations, --dry-run. */
 #include "runplan.h"
 #include "../core/err.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * runplan.h - the run plan: workloads x iterations with their knobs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* telem.c - the box's telemetry of a run, into its result. */
 #include "telem.h"
 #include "../core/clock.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem.h - the box's telemetry during 'nasbench run': one source for the
  *           run (telemetry/telem.h), a network baseline per target

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iscsi.c - a LUN through libiscsi's userspace initiator (no kernel iSCSI).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iscsi.h - what the iSCSI runner exposes besides its ops table (for tests).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iscsi_lun.c - what the iSCSI runner asks a LUN once logged in: is it a
  * disk (INQUIRY), how large (READ CAPACITY(16)), the window on it, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iscsi_rt.h - inside the iSCSI runner: its state and the calls its files
  *              share (runners/iscsi.c: session, data path and ops table;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iscsi_task.c - the iSCSI session's blocking side, for the set-up
  *                commands (login, INQUIRY, READ CAPACITY, MODE SENSE,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iscsi_unmap.c - TRIM on an iSCSI LUN: SCSI UNMAP over the window.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nfs.c - an NFSv3 export through libnfs (userspace, no kernel mount).
  *

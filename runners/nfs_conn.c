@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nfs_conn.c - the NFS runner's connection: the URL libnfs is given, the
  * event loop every wait goes through (with its deadline), and the mount.

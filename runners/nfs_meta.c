@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nfs_meta.c - the NFS runner's metadata calls (mkdir, rmdir, unlink,
  * stat, rename, readdir), a file's path on the server, and the round trip

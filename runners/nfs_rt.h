@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nfs_rt.h - inside the NFS runner: its state and the calls its two files
  *            share (runners/nfs_conn.c: the connection, the event loop and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * posix.c - a local directory, file or block device, through io_uring.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* registry.c - every runner nasbench knows, by URL scheme. */
 #include "runner.h"
 #include "../core/err.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * runner.h - how bytes reach the box: the runners nasbench has.
  *

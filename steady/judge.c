@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* judge.c - steady-state criteria on a window of rounds. */
 #include "judge.h"
 #include "../core/err.h"

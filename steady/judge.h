@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * judge.h - has a series of rounds settled?  (steady-state detection)
  *

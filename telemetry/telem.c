@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* telem.c - the sampler: a thread that reads the box's counters. */
 #include "telem.h"
 #include "telem_rt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem.h - what the box did while it was measured: its CPU, memory, swap,
  *           disks and ZFS ARC, sampled for the length of an iteration.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_answer.c - what the telemetry's files share: the warning a
  * source leaves (telem.c shows it), and a box's answer ("@NAME" sections

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_boot.c - the box's boot identity over the telemetry's source:
  *                crashcheck's evidence that the box really went down

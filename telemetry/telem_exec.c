@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_exec.c - a box's shell for other readers than the sampler
  * (capture/): a script run on this machine, or over the one ssh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* telem_local.c - this machine's counters. */
 #include "telem_rt.h"
 #include "../core/err.h"

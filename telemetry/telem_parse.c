@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* telem_parse.c - a box's counters from the text of its kernel and tools. */
 #include "telem_parse.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_parse.h - what a box's counters say, read from the text its
  *                 kernel and tools print (Linux and FreeBSD).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_pool.c - a box's pools: their vdevs and disks from 'zpool iostat
  * -v' (and the dataset a path is on from 'zfs list'); their health, their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_pool.h - the box's pools, from the text of its tools (telem_pool.c):
  *                their vdevs and disks ('zpool iostat -v', the dataset a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_rt.h - what the telemetry modules share (telem.c: the thread,
  *              telem_local.c and telem_ssh.c: the sources, telem_series.c:

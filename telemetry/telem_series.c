@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* telem_series.c - snapshots into the iteration's series and summary. */
 #include "telem_rt.h"
 #include "../core/err.h"

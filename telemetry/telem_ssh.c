@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_ssh.c - a box's counters over SSH: OpenSSH's client in batch mode
  *               (keys or an agent: it never asks, and no password is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* telem_verdict.c - verdicts about a figure from the box's telemetry. */
 #include "telem_verdict.h"
 #include "../core/units.h"

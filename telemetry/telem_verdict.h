@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_verdict.h - what the box's telemetry says about a figure.
  *

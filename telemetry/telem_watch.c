@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_watch.c - the box's pools watched: 'zpool status' and /proc/mdstat
  * read through the telemetry's source (this machine, or the box over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bigfile.c - write one large file of incompressible data (the second user
  * story's "100G file with data from /dev/rand"), with a throughput-per-

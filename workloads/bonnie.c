@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bonnie.c - the phases of bonnie++ 2.00, through any runner.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * conform.c - the conformance workload: one protocol's checks per
  * iteration (the protocols of conform_check.h), recorded as tests.

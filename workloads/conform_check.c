@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * conform_check.c - the record of one conformance test, shared by the
  * protocols' checks (conform_check.h).

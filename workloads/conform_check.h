@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * conform_check.h - the contract between the conformance workload ("does
  *             the target speak its protocol correctly?", conform.c) and

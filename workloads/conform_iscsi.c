@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * conform_iscsi.c - iSCSI conformance through libiscsi's iscsi-test-cu.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * conform_nfs.c - NFS conformance: what a VM datastore relies on.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crash_rt.h - inside crashcheck: what crashcheck.c (the iteration) and
  *              crashwrite.c (its writers and the crash command beside them)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crashcheck.h - does an acknowledged write survive the box crashing?
  *

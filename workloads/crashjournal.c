@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crashjournal.c - crashcheck's journal read back (crashcheck.h has its
  * records): what the last iteration acknowledged at each location, with

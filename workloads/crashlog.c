@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* crashlog.c - append-only, fsync'ed, self-checking lines (crashlog.h). */
 #include "crashlog.h"
 #include "../core/datagen.h"

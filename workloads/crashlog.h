@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crashlog.h - crashcheck's journal file: an append-only file of
  *              self-checking lines, each on stable storage before the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crashproof.c - did the box really go down?  crashcheck's evidence
  * (docs/crashcheck.md): what the box says of itself before the writes and

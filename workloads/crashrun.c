@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* crashrun.c - crashcheck's journal path and the set-up of run --verify. */
 #include "crashrun.h"
 #include "../core/err.h"

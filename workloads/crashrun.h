@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crashrun.h - what 'nasbench run' sets up for crashcheck
  *              (crashcheck.h): where its journal goes, and a run of

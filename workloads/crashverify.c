@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crashverify.c - crashcheck's read back: every location the last
  * iteration wrote, checked against what the box promised for it; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crashwrite.c - crashcheck's writers: QD writes in flight until the box
  * stops answering, the [box] crash command run beside them.

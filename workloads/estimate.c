@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* estimate.c - rough estimates of what a plan costs, and suite items. */
 #include "workload.h"
 #include "io_sweep.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fio_driver.c - the I/O workloads through fio (see fio_driver.h).
  *

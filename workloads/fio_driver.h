@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fio_driver.h - the I/O workloads through fio: engine = fio, --cross-check
  *                (both engines, the ratio) and --clients (fio client/server).

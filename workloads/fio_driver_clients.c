@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fio_driver_clients.c - the I/O workloads on many hosts at once, through
  * fio's client/server mode (--clients, the box file's [clients]).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fio_driver_clients.h - the I/O workloads on the run's fio clients (fio's
  *                        client/server mode): the client list of a run, and

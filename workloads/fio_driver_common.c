@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fio_driver_common.c - what the local and the client/server fio runs share
  * (fio_driver_common.h).

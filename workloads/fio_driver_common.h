@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fio_driver_common.h - what fio_driver.c (local runs, cross-check) and
  *                       fio_driver_clients.c (client/server runs) share

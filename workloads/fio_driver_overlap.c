@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fio_driver_overlap.c - a --clients iteration's figures held against each
  *                        other (see fio_driver_overlap.h).

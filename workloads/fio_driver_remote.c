@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fio_driver_remote.c - fio's nfs and libiscsi engines for nfs:// and
  *                       iscsi:// targets (see fio_driver_remote.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fio_driver_remote.h - engine = fio and --clients on nfs:// and iscsi://
  *                       targets, through fio's nfs (libnfs) and libiscsi

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * io.c - the I/O-spec workloads: 512 KiB sequential and 4 KiB random.
  *

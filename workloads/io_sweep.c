@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * io_sweep.c - an I/O workload as a load sweep (--sweep, [capacity];
  *           docs/capacity.md; the arithmetic is capacity/sweep.c).

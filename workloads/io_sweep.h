@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * io_sweep.h - an I/O workload as a load sweep (docs/capacity.md).
  *

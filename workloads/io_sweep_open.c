@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * io_sweep_open.c - an I/O workload's capacity from the open loop
  * (docs/capacity.md; the arithmetic is capacity/sweep_open.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * netbase.c - the network before the workloads: the link's floor latency
  * (protocol round trips that touch no data: NFS NULL, iSCSI NOP-Out) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * netbase.h - the network baseline a run takes before its workloads.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * openload.c - the open loop in a workload (openload.h): the spec from
  * the knobs, the figures, the verdict.

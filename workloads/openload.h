@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * openload.h - the open loop in a workload: its spec from the knobs, its
  *              figures, and whether the run was the load it was asked

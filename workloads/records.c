@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* records.c - the failure walk's checked records, written and read back. */
 #include "records.h"
 #include "../core/datagen.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * records.h - the failure walk's checked records (docs/failure.md): data
  *             written before a disk fails and read back after, every 4 KiB

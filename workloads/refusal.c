@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * refusal.c - workloads a runner must not run: the figure would look like
  * the original tool's and mean something else.  A refused pair is a usage

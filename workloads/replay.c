@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay.c - the replay workload (docs/replay.md): the load of the box you
  *            have, as 'nasbench capture' wrote it, offered to this box.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay.h - what the replay workload's files share (replay.c runs it,
  *            replay_out.c writes what it found); not for use outside them.

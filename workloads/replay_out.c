@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay_out.c - what the replay found, into the iteration (replay.h has
  *                the object's shape; docs/replay.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * seed.c - what the seed workloads (bonnie, bigfile, xz, syncprobe) share:
  * the CPU clock for per-phase CPU%, the client's memory, box labels.

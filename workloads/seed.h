@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * seed.h - what the seed workloads (bonnie, bigfile, xz, syncprobe) share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ssd.c - what an SSD, a thin LUN or a filling pool needs before its
  *         figures mean next year: preconditioning and TRIM.

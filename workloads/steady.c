@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * steady.c - an I/O workload in rounds until its figures settle.
  *

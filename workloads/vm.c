@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm.c - the VM profile's workload: the mixed I/O one VM does ([vm]:
  *        block size, read %, random %, durable writes or not) and, swept

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * workload.h - what is run: one const table per workload, one per suite.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * xz.c - compress the big file with liblzma's multithreaded encoder on
  * every CPU (the second user story's "compress it using xz, using all

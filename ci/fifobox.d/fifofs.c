@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fifofs - a server of known service time, for queueing theory's ground
  * truth (docs/capacity.md, "Checked against queueing theory").

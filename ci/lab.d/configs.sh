@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ci/lab.d/configs.sh - the lab's named configurations and its options
 # (sourced by ci/lab).
 #

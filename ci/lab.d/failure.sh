@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ci/lab.d/failure.sh - a disk of the lab's pool fails, and its replacement
 # comes in (sourced by ci/lab; nasbench's failure walk, docs/failure.md).
 #

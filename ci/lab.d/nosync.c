@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nosync.c - ZFS's sync=disabled for the lab's zfs-fuse 0.7 (which has no
  * sync property), preloaded into zfs-fuse by 'ci/lab up --sync disabled'.

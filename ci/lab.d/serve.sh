@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ci/lab.d/serve.sh - the lab's NFS and iSCSI servers (sourced by ci/lab).
 #
 # The servers live in their own network namespace ($LAB_NS), joined to this

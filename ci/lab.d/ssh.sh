@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ci/lab.d/ssh.sh - an SSH server in the lab's namespace (sourced by ci/lab),
 # so that nasbench's telemetry reaches the box as it reaches a real NAS
 # (monitor = ssh://root@198.18.14.2:2222).  OpenSSH's sshd on $LAB_BOX_IP,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ci/lab.d/zfs.sh - the lab's pool: loop devices, a throttling blkio cgroup,
 # a private zfs-fuse and the pool on it (sourced by ci/lab).
 #

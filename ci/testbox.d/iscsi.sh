@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ci/testbox.d/iscsi.sh - tgtd with file-backed LUNs (sourced by ci/testbox).
 #
 # One tgtd on $(tb_addr):$TB_ISCSI_PORT with its own control port (-C), so it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ci/testbox.d/nfs.sh - nfs-ganesha (VFS FSAL) for the testbox; sourced by ci/testbox.
 #
 # State under $TB_STATE/nfs: ganesha.conf, ganesha.log, rpcbind.log and the

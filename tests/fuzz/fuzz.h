@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz.h - what every libFuzzer harness in tests/fuzz needs: the input as
  * a file (the parsers read paths) and as a C string.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_capture - what a box answers the capture's loops (capture/parse.h):
  * its text comes from another machine, so every parser must take anything

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_config - the box file (INI: [box], [suite], [accept], [clients],
  * [target NAME]) through the loader and the checks a run does next.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_criteria - acceptance criteria: one criterion as given with
  * --accept, and a criteria file (FILE:LINE messages).

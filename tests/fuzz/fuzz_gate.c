@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_gate - the gate file of `nasbench compare --gate` (per-workload and
  * per-metric thresholds).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_guard - the guard's signature scan over what it reads from the
  * first and the last MiB of a target before writing to it (partition

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_hwplan - `nasbench hw plan` arguments: the input's lines are the
  * disks ("5x3TB WD Red", "4x4TB+2x8TB"), the layout ("raidz2", "3x mirror

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_import - `nasbench import` of other tools' output: fio JSON (also
  * client/server output with text before the JSON) and bonnie++ CSV lines.

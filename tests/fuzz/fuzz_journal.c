@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_journal - a crashcheck journal as 'nasbench run --verify' reads it
  * (cut off by a crash of the client, damaged, hand-edited, not a journal

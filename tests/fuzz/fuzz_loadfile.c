@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_loadfile - the load file (loadfile/loadfile.h) is written by people:
  * anything is read without a crash, refused with "NAME:LINE: ...", and

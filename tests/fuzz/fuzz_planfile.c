@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_planfile - a plan file as 'nasbench report --plan' reads it
  * (someone's hand-edited 'hw plan --json', a truncated one, an older

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_replay - a load file's population as the replay's sources
  * (replay/population.h): whatever a (hand-written) load file says, a population

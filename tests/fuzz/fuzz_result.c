@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_result - a result JSON as compare, report and accept read it
  * (someone else's file, a truncated one, a hand-edited one): loaded, shown

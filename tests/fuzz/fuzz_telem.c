@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_telem - what a box answers the telemetry's sampler (telemetry/telem_parse.h):
  * its text comes from another machine, so every parser must take anything

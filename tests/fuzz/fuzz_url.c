@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_url - target URLs as a user types them (file, nfs with query
  * arguments, iscsi with CHAP user%password): the parser, the redaction

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay.c - main() for a fuzz harness built without libFuzzer (gcc, in
  * every test build): runs LLVMFuzzerTestOneInput once on each file named

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iscsi_pio.c - one read or write through a runner, for the data checks of
  * test_iscsi.sh (nasbench's own workloads do not show the bytes they read).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/integration/lib.sh - sourced by every integration test.
 #
 # A test is tests/integration/test_<area>.sh: a series of `t_case NAME` blocks

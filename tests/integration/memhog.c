@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * memhog.c - take most of this machine's available memory and hold it
  * until killed (test_telemetry.sh: the box's memory verdict).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nfs_meta.c - drives a runner's file and metadata calls on a real target,
  * for tests/integration/test_nfs.sh (built by it against build/libnasbench.a).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """result_keys.py - the key paths of nasbench result files, against
 docs/result.md (tests/integration/test_result_doc.sh).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The entries of a result document, selected by what they are.
 
 A suite that gains a workload moves every entry after it; a test that says

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Acceptance: criteria, verdicts, JUnit, integrity, durability, conformance.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bonnie's block phases make the system calls bonnie++ 2.00's make: both
 # traced with strace on the same directory (a short run: the block phases,
 # bonnie++ -f, nasbench fast=yes), each open of the data file summed up:

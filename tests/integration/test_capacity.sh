@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The closed-loop sweep (--loop closed), the latency objective and
 # capacity in VMs (docs/capacity.md; the open loop, the default,
 # is test_openloop.sh): against a loop device held at 2000 read IOPS by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nasbench capture (docs/capture.md): three loop devices of this test stand
 # for three VMs' volumes under a known open-loop load (fio, poisson: 100,
 # 200 and 50 IOPS of 8 KiB, 70% reads); captured locally and over ssh to

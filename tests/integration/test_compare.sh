@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # compare and import end to end, on real runs of the posix runner,
 # real fio output, real gnuplot and a real browser (headless chromium).
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # crashcheck (docs/crashcheck.md): acknowledged writes journalled on the
 # client with what the box promised, the crash command run beside the
 # writers, the evidence that the box went down, the iteration's writes read

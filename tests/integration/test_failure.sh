@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The failure walk (docs/failure.md): the refusals that touch nothing, then
 # on the lab (ci/lab, raidz1 of 5 ssd-like disks, small data) a fail
 # command that fails, the whole walk healthy -> degraded -> rebuilding ->

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fio as an engine, --cross-check, and fio client/server with real
 # 'fio --server' instances on loopback ports (started and stopped by pid).
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ci/fio-engines: the cached fio with the nfs and libiscsi engines (the
 # integration run built it, or found it cached, before this test).
 . "$(dirname "$0")/lib.sh"

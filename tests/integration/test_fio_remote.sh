@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # engine = fio and --clients on nfs:// and iscsi:// targets, through fio's
 # nfs (libnfs) and libiscsi engines: the fio that ci/fio-engines built
 # ($NASBENCH_FIO_ENGINES, set by tests/integration/run), the testbox's

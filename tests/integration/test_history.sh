@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nasbench history (SQLite) and compare --baseline history: real runs
 # recorded, a gate against the last runs, 8 concurrent writers, corrupted
 # and foreign database files.

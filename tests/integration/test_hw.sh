@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nasbench hw: the inventory of this machine against lscpu, lsblk and
 # /proc/meminfo; the planner's output and its errors; the published
 # profiles load (and compare, once 'nasbench compare' exists); a run embeds

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nasbench on iSCSI LUNs of the testbox's tgtd (ci/testbox.d/iscsi.sh).
 . "$(dirname "$0")/lib.sh"
 

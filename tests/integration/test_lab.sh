@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The lab (ci/lab, docs/lab.md): a zfs-fuse pool on HDD-throttled loop devices
 # over NFS and iSCSI.  Bad input, the box's labels in the result, the seed's
 # effects in shape, zfs-fuse dying under a run, and a clean 'down'.

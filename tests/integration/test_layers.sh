@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # ci/check-layers and ci/check-functions: the tree passes, and an include
 # that runs up, or a function over 80 lines, fails it.
 . "$(dirname "$0")/lib.sh"

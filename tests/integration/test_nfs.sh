@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test_nfs.sh - the NFS runner against the testbox's nfs-ganesha: writes (async
 # and sync), reads, metadata calls, and every fault the runner
 # must survive.

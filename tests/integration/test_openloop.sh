@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The open loop (issue 36, docs/capacity.md): I/O issued on a schedule and
 # timed from when it was due, against real servers: a local file, the
 # testbox's NFS server frozen mid-run (a private one), a loop device held

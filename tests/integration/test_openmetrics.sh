@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nasbench export --openmetrics and compare --format openmetrics on real
 # runs (a local directory and the testbox's NFS export, a load sweep, a
 # comparison): promtool (Prometheus' own checker) accepts each export, the

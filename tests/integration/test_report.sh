@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report end to end on real runs of the posix runner: the grid's cells
 # against the results' JSON, the run metadata, valid HTML, the page as
 # headless chromium renders it (a 1280 px screenshot kept in build/), the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # docs/result.md names every key of the result file: a handful of small
 # runs on a local scratch directory (plain I/O, open loop, closed and open
 # sweeps, the VM profile, steady state, the box's telemetry, crashcheck,

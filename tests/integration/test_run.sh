@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nasbench run on local scratch directories, files and bad input.
 . "$(dirname "$0")/lib.sh"
 

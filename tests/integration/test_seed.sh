@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The seed workloads (bonnie, bigfile, xz, syncprobe) and suites, at small
 # sizes, on local directories, a file used as a LUN, and the testbox's NFS
 # export and iSCSI LUNs when their areas have landed.

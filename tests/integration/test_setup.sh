@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A new user's first minutes: the testbox started in the
 # documented form returns; nasbench run as a normal user works against it,
 # and a server that requires a reserved source port (the testbox's secure

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nasbench in a shell user's hands: versions, did-you-mean, the man page,
 # completion, machine-readable output, progress, install.
 . "$(dirname "$0")/lib.sh"

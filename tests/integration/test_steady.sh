@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Steady state, preconditioning, TRIM and --span (docs/steady-state.md).
 # The ground truth is a loop device throttled by cgroup-v1 blkio
 # (throttle.write_bps_device bites on O_DIRECT writes; a change takes effect

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The box's telemetry (docs/telemetry.md): local sampling in the result,
 # bad monitors refused, the SSH path against a real sshd of the test's own
 # on 127.0.0.1 (one connection a run, a host key mismatch, a box with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Reads of a LUN's (or a file target's) unwritten space, and
 # sequential writes that are alike in every iteration (item 7):
 # nasbench counts what it really wrote, prefills the rest before reading

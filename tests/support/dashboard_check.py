@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """dashboard_check.py DASHBOARD.json METRICS.prom... - every query of a
 Grafana dashboard reads metrics that nasbench writes.
 

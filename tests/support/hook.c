@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hook.c - the test build's nb_hook() (core/hook.h), linked into
  * build/nasbench-test ahead of the library.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """html_check.py FILE: the HTML problems a validator would name, one a line;
 exit 1 when there are any.  Checks what report.html promises: a doctype,
 <html lang>, one <title>, unique ids, end tags that match, no script."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """html_render.py REPORT.html SHOT.png: render the page in headless Chromium
 (Debian's chromium) at 1280x800 as a person first sees it, save that first
 screen as SHOT.png, and print what the tests check, as JSON:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """png_edges.py PNG...: each picture's size, and whether anything is drawn
 on its outermost 2 pixels (a label that runs off the picture leaves its
 cut glyphs there; gnuplot's charts keep a white margin all round).  Prints

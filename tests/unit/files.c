@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* files.c - the test file helpers of files.h. */
 #include <setjmp.h>
 #include <stdarg.h>

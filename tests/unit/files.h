@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * files.h - the files a unit test writes and reads back, and golden files.
  * Each asserts (cmocka) where a file cannot be written or read.

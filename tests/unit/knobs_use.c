@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * knobs_use.c - every unit test starts with the program's knob rows, as
  * main() does (core/knobs.h, cmd/knobs.c): linked into each test.

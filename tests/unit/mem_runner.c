@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mem_runner.c - the in-memory runner of mem_runner.h. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mem_runner.h - a runner whose files live in memory, for unit tests of
  * the run pipeline: it can report little space, fail an I/O or set the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* scratch.c - the scratch directory of scratch.h. */
 #include "scratch.h"
 #include "../../core/fsutil.h"

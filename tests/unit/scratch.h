@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * scratch.h - a scratch directory for the tests of one unit test file:
  * test_scratch is made by test_scratch_setup() and removed with all it

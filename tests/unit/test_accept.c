@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_accept.c - criteria: parsing, units, statistics, verdicts, JUnit. */
 #include <errno.h>
 #include <setjmp.h>

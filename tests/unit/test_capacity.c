@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load sweep and the vm workload through the run pipeline, on the
  * in-memory runner: the spec the [vm] profile implies, the sweep's JSON
  * shape, an interrupt between steps.  (The curve arithmetic is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_capture.c - a box's answers into buckets and figures (capture/acc.c,
  * capture/derive.c) on made-up answers whose figures are known: spans that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_capture_parse.c - the capture's parsers on recorded outputs of
  * Linux and zfs-fuse and on FreeBSD's and OpenZFS's formats as their

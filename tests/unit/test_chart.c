@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_chart.c - the bar chart's shape (formats/chart.c), drawn by the
  * real gnuplot: short labels stand level under their clusters (no slant,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_compare.c - verdicts, the gate file, and the exact shape of every
  * compare format on fixed inputs (tests/golden/compare/).  Regenerate the

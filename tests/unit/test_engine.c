@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The engine on the real posix runner over a scratch directory, and on a
  * target with a simulated device behind it (queue depth, latency span). */
 #include <setjmp.h>

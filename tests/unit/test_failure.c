@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_failure.c - a failure walk's result read (formats/failure.c), its
  * criteria (accept/failure_crit.c: max_rebuild_time, STATE_keeps, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_fio.c - fio job files (golden), client lists, and parsing of real
  * fio output captured here: a single job (json+), a read/write mix, and

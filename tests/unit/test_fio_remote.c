@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_fio_remote.c - fio's nfs and libiscsi engines: their job files
  * (golden, and read by a fio that has the engines), the check that the

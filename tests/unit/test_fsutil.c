@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_fsutil.c - nb_rmtree() and nb_read_file() on a scratch directory.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_hw_inventory.c - the inventory read from fake /proc and /sys trees:
  * a full one, an empty one, and one with odd values; and the rules that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_hw_planner.c - the planner: capacity against figures ZFS showed (each
  * cited), the layout grammar, link and log-device parsing, the speed model

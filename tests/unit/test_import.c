@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_import.c - the importers on real output: the test runs fio (plain,
  * json+, client/server) and bonnie++ on a scratch directory with small

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The iSCSI runner's pure logic: what a finished task's residual makes of
  * the I/O's result (a write the target took short is a short write, which
  * every caller reports as an error; before, it counted as a full one). */

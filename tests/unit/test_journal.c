@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_journal.c - workloads/crashlog.c's self-checking lines (a torn tail
  * ignored, damage refused) and crashcheck's journal and verdict on top.

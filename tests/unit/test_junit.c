@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_junit.c - the one XML escaper and the JUnit writer: entities,
  * control characters XML 1.0 forbids, and a suite with a passing, a

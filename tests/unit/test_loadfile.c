@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_loadfile.c - the load file (loadfile/loadfile.c): written and read back
  * to the same text, a hand-written one with its defaults, every refusal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_nfs_url.c - NFS target URLs: arguments, the URL libnfs gets, and
  * errors that come before any network traffic. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The open loop: arrival processes, the rate and burst knobs, the engine's
  * open loop on the in-memory runner, the open sweep's bisection, and that
  * a sweep's steps draw fresh offsets.  Figures against real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_replay.c - the replay of a captured load: the scales,
  * the load file's population as sources (classes, shares, regions, idle

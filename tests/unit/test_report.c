@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_report.c - the report model on fixed results (tests/golden/report):
  * which charts exist, the exact report.md and one gnuplot script (golden

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run pipeline (run/runplan.c, run/exec.c) through the in-memory runner:
  * plans from config and overrides, the space check, every status, an
  * interrupt, partial results. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The seed workloads' pure logic: syncprobe's verdict, suite items and
  * estimates, which runners can serve them, and the block checksum that
  * bigfile's verify trusts. */

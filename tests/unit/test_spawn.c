@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_spawn.c - the one process spawner (core/spawn.c), on /bin/sh and
  * friends: exit status and signals decoded, output captured (buffers,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_suggest.c - the nearest name to a mistyped one. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_summary.c - the decision summary on hand-made results in the
  * documented shapes (README's result, docs/result.md's steady state and crash

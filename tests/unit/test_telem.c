@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_telem.c - the sampler on this machine, the monitor URL, a box that
  * cannot be reached, and the verdicts drawn from telemetry.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_telem_parse.c - the telemetry parsers on recorded outputs of Linux
  * and zfs-fuse, and on FreeBSD's formats as its manuals give them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_telem_pool.c - a pool's health, its devices' error counters and
  * its rebuild read from 'zpool status' (zfs-fuse recorded in the lab;
