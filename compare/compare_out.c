@@ -5,7 +5,7 @@
  */
 #include "compare.h"
 #include "../formats/failure.h"
-#include "../formats/escape.h"
+#include "../core/escape.h"
 #include "../decision/summary.h"
 #include "../formats/junit.h"
 #include "../core/result.h"

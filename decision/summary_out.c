@@ -8,7 +8,7 @@
 #include "../core/stats.h"
 #include "summary_int.h"
 #include "../formats/failure.h"
-#include "../formats/escape.h"
+#include "../core/escape.h"
 #include "../core/result.h"
 
 #include <math.h>

@@ -67,9 +67,13 @@ int nb_chart_curve(const char *dir, const struct nb_curve *c);
 int nb_chart_render(const char *dir, const char *const *names, size_t n,
 		    const char *prog);
 
-/* S as a gnuplot string literal ("..." with \ and " escaped). */
-#include <stdio.h>
-void nb_chart_str(FILE *f, const char *s);
+/* 0 when NAME can name a chart's files in its directory (a slug:
+ * letters, digits, - _ . and no leading dot), else -EINVAL with the
+ * message set: a name goes into the script and into paths as it is.
+ * Every nb_chart_* checks it.  Text of a chart (titles, labels, series)
+ * reaches the script only through core/escape.h's nb_gp_str() and
+ * nb_gp_datum(): gnuplot runs `commands` inside double quotes. */
+int nb_chart_check_name(const char *name);
 
 /* A failure walk's timeline (chart_timeline.c, docs/failure.md): over the
  * walk's seconds, the box states as bands (BAND_STATE[i] from BAND_X0[i]

@@ -3,6 +3,7 @@
 #include "chart.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
+#include "../core/escape.h"
 
 #include <errno.h>
 #include <math.h>
@@ -75,7 +76,7 @@ static void marks(FILE *f, const struct nb_timeline *tl)
 			i + 1, tl->band_x0[i], tl->band_x1[i],
 			band_color(tl->band_state[i]));
 		fprintf(f, "set label %zu ", i + 1);
-		nb_chart_str(f, tl->band_state[i]);
+		nb_gp_str(f, tl->band_state[i]);
 		fprintf(f, " at first %.3f, graph 0.96 left offset 0.3,0 tc rgb "
 			"\"%s\" front\n", tl->band_x0[i], band_color(tl->band_state[i]));
 	}
@@ -87,7 +88,7 @@ static void marks(FILE *f, const struct nb_timeline *tl)
 			continue;
 		last = tl->event_x[i];
 		fprintf(f, "set label %zu ", tl->nbands + i + 1);
-		nb_chart_str(f, tl->event_name[i]);
+		nb_gp_str(f, tl->event_name[i]);
 		fprintf(f, " at first %.3f, graph 0.04 left rotate by 90 offset "
 			"-0.6,0 tc rgb \"#555555\" front\n", tl->event_x[i]);
 	}
@@ -100,7 +101,7 @@ static void series_plot(FILE *f, const struct nb_timeline *tl, int col,
 		fprintf(f, "%s $s%zu using 1:%d with linespoints pt 7 ps 0.35 lw 1.2 "
 			"lt %zu ", s ? "," : "", s, col, s + 1);
 		if (titles)
-			fputs("title ", f), nb_chart_str(f, tl->series[s]);
+			fputs("title ", f), nb_gp_str(f, tl->series[s]);
 		else
 			fputs("notitle", f);
 	}
@@ -110,7 +111,7 @@ static void series_plot(FILE *f, const struct nb_timeline *tl, int col,
 static void body(FILE *f, const struct nb_timeline *tl)
 {
 	fprintf(f, "set multiplot layout %d,1 title ", tl->nseries ? 2 : 1);
-	nb_chart_str(f, tl->title);
+	nb_gp_str(f, tl->title);
 	/* both panels on one time axis: the same margins, whatever the
 	 * right axis of the lower one takes */
 	fputs(" noenhanced\nset lmargin at screen 0.09\nset rmargin at screen 0.91\n"
@@ -157,9 +158,12 @@ int nb_chart_timeline(const char *dir, const struct nb_timeline *tl)
 {
 	char *buf = NULL, path[4300];
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f;
 	int rc;
 
+	if (nb_chart_check_name(tl->name))
+		return -EINVAL;
+	f = open_memstream(&buf, &len);
 	if (!f)
 		return nb_err(-ENOMEM, "out of memory");
 	fprintf(f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and "

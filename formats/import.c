@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "import.h"
-#include "escape.h"
+#include "../core/escape.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/result.h"

@@ -5,7 +5,7 @@
  */
 #include "history.h"
 #include "../formats/chart.h"
-#include "../formats/escape.h"
+#include "../core/escape.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
@@ -63,7 +63,9 @@ static int write_html(const char *dir, const json_t *charts)
 			ssize_t n = getdelim(&s, &cap, '\0', in);
 
 			fclose(in);
-			fprintf(f, "<figure class=\"chart\" id=\"chart-%s\">\n", nb_jstr(c, "name"));
+			fputs("<figure class=\"chart\" id=\"chart-", f);
+			nb_xml_escape(f, nb_jstr(c, "name"));
+			fputs("\">\n", f);
 			if (n > 0) {
 				char *start = strstr(s, "<svg");
 

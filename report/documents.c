@@ -5,7 +5,7 @@
  * inline.
  */
 #include "model.h"
-#include "../formats/escape.h"
+#include "../core/escape.h"
 #include "../decision/summary.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
