@@ -316,12 +316,13 @@ static void each_char(FILE *out, const char *s, sink_fn fn)
 	}
 }
 
-/* C0 (TAB_NL: but \t \n \r), DEL, C1, or not UTF-8: as U+FFFD (1), else 0. */
+/* C0 (TAB_NL: but \t \n \r), DEL, C1, a bidirectional override or not
+ * UTF-8: as U+FFFD (1), else 0. */
 static int control_fffd(FILE *out, int32_t cp, int tab_nl)
 {
 	if (tab_nl && (cp == '\t' || cp == '\n' || cp == '\r'))
 		return 0;
-	if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
+	if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || bidi(cp)) {
 		fputs(FFFD, out);
 		return 1;
 	}
@@ -499,6 +500,11 @@ static int gp_datum_char(FILE *out, int32_t cp)
 
 void nb_gp_str(FILE *out, const char *s)
 {
+	/* gnuplot reads '' at the start of a string as an empty string: a
+	 * leading quote is a string of its own, "'" (nothing runs in it),
+	 * joined with gnuplot's . */
+	for (; *s == '\''; s++)
+		fputs("\"'\".", out);
 	fputc('\'', out);
 	each_char(out, s, gp_char);
 	fputc('\'', out);

@@ -79,8 +79,8 @@ void nb_term_raw(FILE *out, const char *seq);
 /* ---- HTML, SVG and XML (JUnit) ---- */
 
 /* S with < > & " as entities; the characters XML 1.0 forbids (C0 but
- * \t \n \r, U+FFFE, U+FFFF), DEL, C1 and bytes that are not UTF-8 as
- * U+FFFD: valid in HTML text, XML text and attribute values (nasbench
+ * \t \n \r, U+FFFE, U+FFFF), DEL, C1, bidirectional overrides and bytes
+ * that are not UTF-8 as U+FFFD: valid in HTML text, XML text and attribute values (nasbench
  * writes every attribute between double quotes). */
 void nb_xml_escape(FILE *out, const char *s);
 
@@ -88,8 +88,8 @@ void nb_xml_escape(FILE *out, const char *s);
 
 /* S as one line of Markdown text or a table cell: ASCII punctuation that
  * Markdown (CommonMark, GitHub's tables) reads backslash-escaped, line
- * breaks and tabs as spaces, other control characters and bytes that are
- * not UTF-8 as U+FFFD. */
+ * breaks and tabs as spaces, other control characters, bidirectional
+ * overrides and bytes that are not UTF-8 as U+FFFD. */
 void nb_md_escape(FILE *out, const char *s);
 
 /* ---- CSV ---- */
@@ -117,9 +117,10 @@ void nb_om_help(FILE *out, const char *s);
 /* ---- gnuplot ---- */
 
 /* S as a gnuplot string in a command: single-quoted (gnuplot runs no
- * `command` and no @macro inside single quotes; a quote is doubled),
- * line breaks and tabs as spaces, other control characters and bytes
- * that are not UTF-8 as U+FFFD. */
+ * `command` and no @macro inside single quotes; a quote is doubled, a
+ * leading one written "'". before it), line breaks and tabs as spaces,
+ * other control characters, bidirectional overrides and bytes that are
+ * not UTF-8 as U+FFFD. */
 void nb_gp_str(FILE *out, const char *s);
 
 /* S as a string field of an inline data block ($data << EOD): double-

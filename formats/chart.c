@@ -47,12 +47,20 @@ int nb_chart_check_name(const char *name)
 	return 0;
 }
 
-static void gp_num(FILE *f, double v)
+void nb_chart_num(FILE *f, double v)
 {
-	if (isfinite(v))
-		fprintf(f, " %.6g", v);
-	else
+	if (!isfinite(v) || fabs(v) > NB_CHART_MAX)
 		fputs(" ?", f);
+	else if (fabs(v) < NB_CHART_MIN)
+		fputs(" 0", f);
+	else
+		fprintf(f, " %.6g", v);
+}
+
+/* V on a log axis: missing where it is not above 0. */
+static void gp_num_log(FILE *f, double v, int logy)
+{
+	nb_chart_num(f, logy && !(v >= NB_CHART_MIN) ? NAN : v);
 }
 
 /* Room for NSERIES key entries: below the plot when there are many. */
@@ -168,9 +176,13 @@ static void bars_data(FILE *f, const struct nb_bars *b)
 		for (size_t s = 0; s < b->nseries; s++) {
 			size_t k = r * b->nseries + s;
 
-			gp_num(f, b->v[k]);
-			gp_num(f, b->lo ? b->lo[k] : b->v[k]);
-			gp_num(f, b->hi ? b->hi[k] : b->v[k]);
+			double v = b->v[k], lo = b->lo ? b->lo[k] : v;
+			double hi = b->hi ? b->hi[k] : v;
+
+			/* on a log axis, a low end not above 0 is no error bar */
+			gp_num_log(f, v, b->logy);
+			gp_num_log(f, b->logy && !(lo >= NB_CHART_MIN) ? v : lo, b->logy);
+			gp_num_log(f, hi, b->logy);
 		}
 		fputc('\n', f);
 	}
@@ -228,8 +240,8 @@ static int bars_horizontal(const char *dir, const struct nb_bars *b)
 	int below, krows;
 
 	for (size_t k = 0; k < b->nrows * b->nseries; k++)
-		if (b->v[k] > 0)
-			lo = fmin(lo, b->lo && b->lo[k] > 0 ? b->lo[k] : b->v[k]);
+		if (b->v[k] >= NB_CHART_MIN && b->v[k] <= NB_CHART_MAX)
+			lo = fmin(lo, b->lo && b->lo[k] >= NB_CHART_MIN ? b->lo[k] : b->v[k]);
 	if (b->logy && isfinite(lo))     /* bars rise from a decade below */
 		floor_x = pow(10, floor(log10(lo)));
 	g = (struct gp){ .name = b->name };
@@ -317,7 +329,7 @@ int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
 	for (size_t s = 0; s < l->nseries; s++) {
 		fprintf(f, "$s%zu << EOD\n", s);
 		for (size_t i = 0; i < l->n[s]; i++)
-			fprintf(f, "%.6g %.6g\n", l->x[s][i], l->y[s][i]);
+			nb_chart_num(f, l->x[s][i]), nb_chart_num(f, l->y[s][i]), fputc('\n', f);
 		fputs("EOD\n", f);
 	}
 	fputs("plot", f);
@@ -408,7 +420,8 @@ int nb_chart_panels(const char *dir, const struct nb_panels *p)
 		for (size_t s = 0; s < p->panel[k].nseries; s++) {
 			fprintf(f, "$p%zus%zu << EOD\n", k, s);
 			for (size_t i = 0; i < p->panel[k].n[s]; i++)
-				fprintf(f, "%.6g %.6g\n", p->panel[k].x[s][i], p->panel[k].y[s][i]);
+				nb_chart_num(f, p->panel[k].x[s][i]),
+				nb_chart_num(f, p->panel[k].y[s][i]), fputc('\n', f);
 			fputs("EOD\n", f);
 		}
 	fprintf(f, "set terminal pngcairo size %d,%d noenhanced font \"" FONT "\"\n"
@@ -443,12 +456,16 @@ static int wide_y(const struct nb_lines *l, double limit)
 /* Series S's knee and capacity points as data blocks $kS and $cS. */
 static void curve_marks(FILE *f, const struct nb_curve *c, size_t s)
 {
-	if (c->knee_x && isfinite(c->knee_x[s]))
-		fprintf(f, "$k%zu << EOD\n%.6g %.6g\nEOD\n", s, c->knee_x[s],
-			c->knee_y[s]);
-	if (c->cap_x && isfinite(c->cap_x[s]))
-		fprintf(f, "$c%zu << EOD\n%.6g %.6g\nEOD\n", s, c->cap_x[s],
-			c->cap_y[s]);
+	if (c->knee_x && isfinite(c->knee_x[s])) {
+		fprintf(f, "$k%zu << EOD\n", s);
+		nb_chart_num(f, c->knee_x[s]), nb_chart_num(f, c->knee_y[s]);
+		fputs("\nEOD\n", f);
+	}
+	if (c->cap_x && isfinite(c->cap_x[s])) {
+		fprintf(f, "$c%zu << EOD\n", s);
+		nb_chart_num(f, c->cap_x[s]), nb_chart_num(f, c->cap_y[s]);
+		fputs("\nEOD\n", f);
+	}
 }
 
 int nb_chart_curve(const char *dir, const struct nb_curve *c)
@@ -468,7 +485,7 @@ int nb_chart_curve(const char *dir, const struct nb_curve *c)
 	for (size_t s = 0; s < l->nseries; s++) {
 		fprintf(f, "$s%zu << EOD\n", s);
 		for (size_t i = 0; i < l->n[s]; i++)
-			fprintf(f, "%.6g %.6g\n", l->x[s][i], l->y[s][i]);
+			nb_chart_num(f, l->x[s][i]), nb_chart_num(f, l->y[s][i]), fputc('\n', f);
 		fputs("EOD\n", f);
 		curve_marks(f, c, s);
 	}
@@ -484,7 +501,7 @@ int nb_chart_curve(const char *dir, const struct nb_curve *c)
 			fprintf(f, ", $c%zu using 1:2 with points pt 9 ps 2.5 lt %zu "
 				"title \"capacity\"", s, s + 1);
 	}
-	if (c->limit > 0) {
+	if (c->limit >= NB_CHART_MIN && c->limit <= NB_CHART_MAX) {
 		fprintf(f, ", %.6g with lines dt 2 lw 2 lc rgb \"#c00000\" title ",
 			c->limit);
 		nb_gp_str(f, c->limit_title ? c->limit_title : "objective");
@@ -597,3 +614,38 @@ int nb_chart_render(const char *dir, const char *const *names, size_t n,
 	return rc;
 }
 
+void nb_chart_svg_inline(FILE *out, const char *p, const char *name,
+			 const char *title)
+{
+	static const char *const refs[] = { "id=\"", "href=\"#", "url(#", "id='",
+					     "href='#" };
+	const size_t nrefs = sizeof(refs) / sizeof(refs[0]);
+
+	while (*p) {
+		size_t i, best = 0;
+		const char *at = NULL, *t = strstr(p, "<title>Gnuplot</title>");
+
+		for (i = 0; i < nrefs; i++) {
+			const char *q = strstr(p, refs[i]);
+
+			if (q && (!at || q < at))
+				at = q, best = i;
+		}
+		if (t && (!at || t < at)) {
+			fwrite(p, 1, (size_t)(t - p), out);
+			fputs("<title>", out), nb_xml_escape(out, title);
+			fputs("</title>", out);
+			p = t + strlen("<title>Gnuplot</title>");
+			continue;
+		}
+		if (!at) {
+			fputs(p, out);
+			break;
+		}
+		at += strlen(refs[best]);
+		fwrite(p, 1, (size_t)(at - p), out);
+		nb_xml_escape(out, name);
+		fputc('-', out);
+		p = at;
+	}
+}

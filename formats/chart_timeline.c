@@ -30,14 +30,6 @@ static const char *band_color(const char *state)
 	return "#999999";
 }
 
-static void num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, " %.6g", v);
-	else
-		fputs(" ?", f);
-}
-
 static void data(FILE *f, const struct nb_timeline *tl)
 {
 	for (size_t s = 0; s < tl->nseries; s++) {
@@ -46,9 +38,10 @@ static void data(FILE *f, const struct nb_timeline *tl)
 			/* a gap (another workload's turn): the line breaks */
 			if (i && tl->t[s][i] - tl->t[s][i - 1] > 2)
 				fputc('\n', f);
-			fprintf(f, "%.3f", tl->t[s][i]);
-			num(f, tl->mbs[s][i]);
-			num(f, tl->lat_ms[s][i] > 0 ? tl->lat_ms[s][i] : NAN);
+			nb_chart_num(f, tl->t[s][i]);
+			nb_chart_num(f, tl->mbs[s][i]);
+			nb_chart_num(f, tl->lat_ms[s][i] >= NB_CHART_MIN ?
+				     tl->lat_ms[s][i] : NAN);
 			fputc('\n', f);
 		}
 		fputs("EOD\n", f);
@@ -58,7 +51,8 @@ static void data(FILE *f, const struct nb_timeline *tl)
 		if (isnan(tl->pct[i]))
 			fputc('\n', f);     /* between two rebuilds */
 		else
-			fprintf(f, "%.3f %.3f\n", tl->pct_t[i], tl->pct[i]);
+			nb_chart_num(f, tl->pct_t[i]), nb_chart_num(f, tl->pct[i]),
+			fputc('\n', f);
 	fputs("EOD\n", f);
 }
 

@@ -260,6 +260,7 @@ static const char *const hostile_gp[] = {
 	"a`touch PWNED_1`", "b$(touch PWNED_2)", "c' . system('touch PWNED_3') . '",
 	"d\" . system(\"touch PWNED_4\") . \"", "e@x `touch PWNED_5`",
 	"f\nsystem('touch PWNED_6')", "g\\' `touch PWNED_7`", "EOD",
+	"'; system('touch PWNED_8'); '", "''`touch PWNED_9`", "'",
 };
 #define NGP (sizeof(hostile_gp) / sizeof(*hostile_gp))
 
@@ -268,6 +269,10 @@ static void gp(void **state)
 	(void)state;
 	expect(nb_gp_str, "a`b` $(c) @d it's", "'a`b` $(c) @d it''s'");
 	expect(nb_gp_str, "x\ny\r\tz\033\xe9", "'x y  z\xef\xbf\xbd\xef\xbf\xbd'");
+	/* gnuplot reads a leading '' as an empty string */
+	expect(nb_gp_str, "'x", "\"'\".'x'");
+	expect(nb_gp_str, "''", "\"'\".\"'\".''");
+	expect(nb_gp_str, "\xe2\x80\xae" "evil", "'\xef\xbf\xbd" "evil'");
 	expect(nb_gp_datum, "say \"hi\" `x`", "\"say ''hi'' `x`\"");
 	expect(nb_gp_datum, "l1\nEOD", "\"l1 EOD\"");
 }
@@ -285,7 +290,7 @@ static void gp_runs_nothing(void **state)
 	(void)state;
 	assert_int_equal(nb_chart_bars(test_scratch, &b), 0);
 	assert_int_equal(nb_chart_render(test_scratch, names, 1, NULL), 0);
-	for (int i = 1; i <= 7; i++) {
+	for (int i = 1; i <= 9; i++) {
 		snprintf(path, sizeof(path), "%s/PWNED_%d", test_scratch, i);
 		assert_int_equal(access(path, F_OK), -1);
 	}
