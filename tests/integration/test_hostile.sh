@@ -65,10 +65,10 @@ assert_rc 2
 assert_no_file "$T/c.json"
 
 t_case "a box file's value or section that is not UTF-8: refused at its line (exit 2)"
-printf '[box]\nlayout = raidz1\nnote = caf\xe9\n[target nas]\nurl = %s\n' "$T/box-a" >"$T/box.ini"
+printf '[box]\nlayout = raidz1\nnotes = caf\xe9\n[target nas]\nurl = %s\n' "$T/box-a" >"$T/box.ini"
 run "$NB" run "$T/box.ini" -w seq512k-write --size 8M -i 1 -o "$T/c.json"
 assert_rc 2
-[ "$ERR" = "nasbench: $T/box.ini:3: 'note' in [box]: not UTF-8 text (byte 0xe9 at byte 4)" ] ||
+[ "$ERR" = "nasbench: $T/box.ini:3: 'notes' in [box]: not UTF-8 text (byte 0xe9 at byte 4)" ] ||
 	t_fail "stderr: $ERR"
 printf '[box]\nlayout = raidz1\n[target n\xe9s]\nurl = %s\n' "$T/box-a" >"$T/box.ini"
 run "$NB" run "$T/box.ini" -w seq512k-write --size 8M -i 1 -o "$T/c.json"
