@@ -160,11 +160,12 @@ const char *nb_term_str(char *buf, size_t len, const char *s)
 {
 	char *m = NULL;
 	size_t n = 0;
-	FILE *f = open_memstream(&m, &n);
+	FILE *f;
 
 	if (!len)
 		return buf;
 	buf[0] = '\0';
+	f = open_memstream(&m, &n);
 	if (!f)
 		return buf;
 	nb_term_escape(f, s);
@@ -221,18 +222,15 @@ static ssize_t term_write(void *cookie, const char *buf, size_t n)
 	return ferror(c->under) ? -1 : (ssize_t)n;
 }
 
-static struct term_cookie *term_find(FILE *f, int drop)
+/* F's filter, when F is a stream of nb_term_open(). */
+static struct term_cookie *term_find(FILE *f)
 {
 	struct term_cookie *c = NULL;
 
 	pthread_mutex_lock(&streams_mu);
-	for (int i = 0; i < TERM_STREAMS; i++)
-		if (streams[i].f == f) {
+	for (int i = 0; i < TERM_STREAMS && !c; i++)
+		if (streams[i].f == f)
 			c = streams[i].c;
-			if (drop)
-				streams[i].f = NULL;
-			break;
-		}
 	pthread_mutex_unlock(&streams_mu);
 	return c;
 }
@@ -280,7 +278,7 @@ FILE *nb_term_open(FILE *under)
 
 void nb_term_raw(FILE *out, const char *seq)
 {
-	struct term_cookie *c = term_find(out, 0);
+	struct term_cookie *c = term_find(out);
 
 	if (!c) {
 		fputs(seq, out);
