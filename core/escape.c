@@ -431,11 +431,15 @@ void nb_om_name(char *out, size_t len, const char *s)
 
 	if (!len)
 		return;
-	for (; *s && i + 1 < len; s++) {
-		int ok = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-			 (*s >= '0' && *s <= '9' && i > 0) || *s == '_';
+	for (const char *p = s; *p && i + 1 < len; p++) {
+		int up = *p >= 'A' && *p <= 'Z';
+		int ok = (*p >= 'a' && *p <= 'z') || up ||
+			 (*p >= '0' && *p <= '9' && i > 0) || *p == '_';
 
-		out[i++] = ok ? *s : '_';
+		/* snake_case, as promtool's lint wants: "diskType" disk_type */
+		if (up && p > s && p[-1] >= 'a' && p[-1] <= 'z' && i + 2 < len)
+			out[i++] = '_';
+		out[i++] = !ok ? '_' : up ? (char)(*p - 'A' + 'a') : *p;
 	}
 	if (!i && len > 1)
 		out[i++] = '_';

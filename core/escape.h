@@ -103,8 +103,9 @@ void nb_csv_cell(FILE *out, const char *s);
 
 /* ---- OpenMetrics ---- */
 
-/* S as a metric or label name ([a-zA-Z_][a-zA-Z0-9_]*, never empty:
- * "_"), into OUT (LEN bytes). */
+/* S as a metric or label name in snake_case ([a-z_][a-z0-9_]*, as
+ * promtool's lint wants: "diskType" disk_type; never empty: "_"), into
+ * OUT (LEN bytes). */
 void nb_om_name(char *out, size_t len, const char *s);
 
 /* S as a label value between double quotes (\\ \" \n escaped, bytes

@@ -104,6 +104,7 @@ def hostile_strings():
         ("long", "L" * 5000),
         ("huge", "H" * 100000),
         ("quote", "it's \"quoted\" \\ back"),
+        ("camel", "diskType NASName"),
     ]
 
 

@@ -237,18 +237,20 @@ static void om(void **state)
 	assert_string_equal(name, "_lives");
 	nb_om_name(name, sizeof(name), "a-b.c d\xc3\xa9");
 	assert_string_equal(name, "a_b_c_d__");
+	nb_om_name(name, sizeof(name), "diskType ABC x`touch /tmp/nbtest.aBc`");
+	assert_string_equal(name, "disk_type_abc_x_touch__tmp_nbtest_a_bc_");
 	expect(nb_om_value, "a\\b\"c\nd\re\xe9", "a\\\\b\\\"c\\nd\xef\xbf\xbd" "e\xef\xbf\xbd");
 	expect(nb_om_help, "h\\e\"l\np", "h\\\\e\"l\\np");
 	/* promtool reads a family with the hostile name and value */
 	snprintf(path, sizeof(path), "%s/e.prom", test_scratch);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	nb_om_name(name, sizeof(name), "");
+	nb_om_name(name, sizeof(name), "aB`touch /tmp/X`");
 	fprintf(f, "# HELP nasbench_x ");
 	nb_om_help(f, "the \\ help\nsecond line");
 	fprintf(f, "\n# TYPE nasbench_x gauge\nnasbench_x{%s=\"", name);
 	nb_om_value(f, "v\"} 1\nnasbench_y 2 \\ \033[0m \xe9");
-	fprintf(f, "\"} 1\n# EOF\n");
+	fprintf(f, "\",_=\"\"} 1\n# EOF\n");
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "promtool check metrics <%s >/dev/null", path);
 	assert_int_equal(system(cmd), 0);
