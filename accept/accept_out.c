@@ -7,6 +7,7 @@
 #include "../formats/junit.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
+#include "../core/escape.h"
 #include "../core/result.h"
 
 #include <errno.h>
@@ -29,7 +30,20 @@ static void fmt_value(char *buf, size_t len, const json_t *v, const char *unit)
 		snprintf(buf, len, "nothing");
 }
 
-void nb_accept_print(FILE *out, const json_t *acc)
+static void print(FILE *out, const json_t *acc);
+
+/* What the criteria met reaches the terminal shown, never sent
+ * (core/escape.h): a criterion names targets and workloads. */
+void nb_accept_print(FILE *under, const json_t *acc)
+{
+	FILE *out = nb_term_open(under);
+
+	print(out ? out : under, acc);
+	if (out)
+		fclose(out);
+}
+
+static void print(FILE *out, const json_t *acc)
 {
 	const json_t *c;
 	size_t i;
@@ -47,9 +61,13 @@ void nb_accept_print(FILE *out, const json_t *acc)
 			  nb_jstr(c, "unit"));
 		fprintf(out, "  %-4s  %-50s %-7s %16s\n",
 			!strcmp(nb_jstr(c, "verdict"), "pass") ? "ok" : "FAIL",
-			nb_jstr(c, "criterion"), nb_jstr(c, "statistic"), meas);
-		if (*nb_jstr(c, "reason"))
-			fprintf(out, "        %s\n", nb_jstr(c, "reason"));
+			NB_TERM(nb_jstr(c, "criterion")), NB_TERM(nb_jstr(c, "statistic")),
+			meas);
+		if (*nb_jstr(c, "reason")) {
+			fputs("        ", out);
+			nb_term_escape(out, nb_jstr(c, "reason"));
+			fputc('\n', out);
+		}
 	}
 }
 

@@ -3,6 +3,7 @@
  * VMs', and the loops that read its counters (capture_int.h). */
 #include "capture_int.h"
 #include "../core/err.h"
+#include "../core/escape.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -247,14 +248,18 @@ int cp_box_inventory(struct cp_box *b, const struct nb_capture_cfg *c,
 	return 0;
 }
 
-/* The pools as zpool's arguments: "'tank' 'backup'". */
+/* The pools as zpool's arguments: "'tank' 'backup'", each a word of the
+ * box's shell whatever the box named it (core/escape.h); a pool whose
+ * word does not fit is left out. */
 static void pool_args(const struct cp_box *b, char *buf, size_t len)
 {
 	size_t o = 0;
+	char q[4 * NB_CP_NAME + 3];
 
 	buf[0] = 0;
-	for (int i = 0; i < b->npools && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "'%s' ", b->pools[i]);
+	for (int i = 0; i < b->npools; i++)
+		if (!nb_sh_quote(q, sizeof(q), b->pools[i]) && o + strlen(q) + 2 < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s ", q);
 }
 
 int cp_box_streams(struct cp_box *b, double iv, struct cp_stream *s)

@@ -7,6 +7,7 @@
 #include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
+#include "../core/escape.h"
 #include "../core/result.h"
 #include "../history/history.h"
 #include "../formats/import.h"
@@ -103,7 +104,7 @@ static int import_raw(const char *path, json_t **out)
 		return -EINVAL;
 	}
 	json_object_del(doc, "imported");
-	json_object_set_new(doc, "imported_from", json_pack("[s]", path));
+	json_object_set_new(doc, "imported_from", json_pack("[o]", nb_json_text(path)));
 	nb_result_finish(doc, 1);
 	*out = doc;
 	return 0;
@@ -121,8 +122,11 @@ static int do_add(struct nb_history *h, int argc, char **argv)
 
 		if (!strcmp(argv[i], "-") && stdin_used++)
 			return nb_cmd_usage("standard input ('-') can be read once");
+		/* a result of the wrong shape is said so, not read as fio's */
 		if (nb_result_load(argv[i], &doc) &&
-		    (!strcmp(argv[i], "-") || import_raw(argv[i], &doc))) {
+		    (!strcmp(argv[i], "-") || strstr(nb_err_last(), "' is not a "
+						     "nasbench result: ") ||
+		     import_raw(argv[i], &doc))) {
 			nb_die_msg("%s", nb_err_last());
 			status = NB_EXIT_USAGE;
 			continue;
@@ -133,8 +137,8 @@ static int do_add(struct nb_history *h, int argc, char **argv)
 			return fail(rc);
 		}
 		printf(rc ? "history: %s is run %lld already (%s)\n" :
-		       "history: %s recorded as run %lld (%s)\n", src, id,
-		       nb_jstr(doc, "run_id"));
+		       "history: %s recorded as run %lld (%s)\n", NB_TERM(src), id,
+		       NB_TERM(nb_jstr(doc, "run_id")));
 		json_decref(doc);
 	}
 	return status;
@@ -150,7 +154,7 @@ static void labels_text(char *buf, size_t len, const json_t *labels)
 	json_object_foreach((json_t *)labels, k, v)
 		if (n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "",
-					      k, json_string_value(v) ?: "");
+					      NB_TERM(k), NB_TERM(json_string_value(v) ?: ""));
 }
 
 static int do_list(struct nb_history *h, const struct opts *o)
@@ -175,11 +179,11 @@ static int do_list(struct nb_history *h, const struct opts *o)
 			labels_text(lab, sizeof(lab), json_object_get(r, "labels"));
 			printf("%5lld  %-20s  %-12s  %9zu  %s\n",
 			       (long long)json_integer_value(json_object_get(r, "id")),
-			       nb_jstr(r, "started"), nb_jstr(r, "host"),
+			       NB_TERM(nb_jstr(r, "started")), NB_TERM(nb_jstr(r, "host")),
 			       json_array_size(json_object_get(r, "workloads")), lab);
 		}
 		printf("%zu run%s in %s\n", json_array_size(runs),
-		       json_array_size(runs) == 1 ? "" : "s", nb_history_file(h));
+		       json_array_size(runs) == 1 ? "" : "s", NB_TERM(nb_history_file(h)));
 	}
 	json_decref(runs);
 	return NB_EXIT_OK;
@@ -210,8 +214,8 @@ static int do_show(struct nb_history *h, const struct opts *o, const char *run)
 	}
 	labels_text(lab, sizeof(lab), json_object_get(doc, "labels"));
 	printf("run %lld: %s, started %s, nasbench %s\nlabels: %s\n\n", id,
-	       nb_jstr(doc, "run_id"), nb_jstr(doc, "started"), nb_jstr(doc, "version"),
-	       *lab ? lab : "(none)");
+	       NB_TERM(nb_jstr(doc, "run_id")), NB_TERM(nb_jstr(doc, "started")),
+	       NB_TERM(nb_jstr(doc, "version")), *lab ? lab : "(none)");
 	nb_text_result(stdout, doc);
 	json_decref(doc);
 	return NB_EXIT_OK;

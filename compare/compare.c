@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "compare.h"
 #include "../formats/failure.h"
-#include "../formats/escape.h"
+#include "../core/escape.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"

@@ -5,7 +5,7 @@
  */
 #include "compare.h"
 #include "../formats/failure.h"
-#include "../formats/escape.h"
+#include "../core/escape.h"
 #include "../decision/summary.h"
 #include "../formats/junit.h"
 #include "../core/result.h"
@@ -214,10 +214,11 @@ enum { C_TARGET, C_WL, C_METRIC, C_BASE, C_NEW, C_CHANGE, C_N, C_P, C_DETECT,
 
 static void cells(const json_t *r, char cell[NCOL][512])
 {
-	snprintf(cell[C_TARGET], 512, "%s", nb_jstr(r, "target"));
-	snprintf(cell[C_WL], 512, "%s%s%s", nb_jstr(r, "workload"),
-		 *nb_jstr(r, "state") ? " " : "", nb_jstr(r, "state"));
-	snprintf(cell[C_METRIC], 512, "%s", nb_jstr(r, "label"));
+	/* names from the results: one line each, whatever they hold */
+	nb_term_str(cell[C_TARGET], 512, nb_jstr(r, "target"));
+	snprintf(cell[C_WL], 512, "%s%s%s", NB_TERM(nb_jstr(r, "workload")),
+		 *nb_jstr(r, "state") ? " " : "", NB_TERM(nb_jstr(r, "state")));
+	nb_term_str(cell[C_METRIC], 512, nb_jstr(r, "label"));
 	fmt_shown(cell[C_BASE], 512, r, "base");
 	fmt_shown(cell[C_NEW], 512, r, "new");
 	fmt_change(cell[C_CHANGE], 512, r);
@@ -296,7 +297,11 @@ static void text_table(FILE *out, const json_t *rows, size_t from, size_t to,
 		for (int c = 0; c < NCOL - 1; c++)
 			if (c != skip)
 				pad(out, cell[c], w[c], right[c]);
-		fprintf(out, "  %s%s%s\n", col, cell[C_VERDICT], *col ? "\033[0m" : "");
+		fputs("  ", out);
+		nb_term_raw(out, col);
+		fputs(cell[C_VERDICT], out);
+		nb_term_raw(out, *col ? "\033[0m" : "");
+		fputc('\n', out);
 	}
 }
 
@@ -309,7 +314,7 @@ static void text_list(FILE *out, const json_t *list, const char *what)
 		return;
 	fprintf(out, "%s:", what);
 	json_array_foreach(list, i, v)
-		fprintf(out, " %s", json_string_value(v));
+		fprintf(out, " %s", NB_TERM(json_string_value(v) ?: ""));
 	fputc('\n', out);
 }
 
@@ -318,30 +323,38 @@ static void text_one(FILE *out, const json_t *c, int color)
 	json_t *rows = json_object_get(c, "rows"), *v;
 	size_t i;
 
-	fprintf(out, "%s -> %s\n", nb_jstr(c, "base"), nb_jstr(c, "new"));
+	fprintf(out, "%s -> %s\n", NB_TERM(nb_jstr(c, "base")), NB_TERM(nb_jstr(c, "new")));
 	json_array_foreach(json_object_get(c, "labels"), i, v)
-		fprintf(out, "  %s: %s -> %s\n", nb_jstr(v, "key"),
-			or_none(nb_jstr(v, "base")), or_none(nb_jstr(v, "new")));
+		fprintf(out, "  %s: %s -> %s\n", NB_TERM(nb_jstr(v, "key")),
+			NB_TERM(or_none(nb_jstr(v, "base"))),
+			NB_TERM(or_none(nb_jstr(v, "new"))));
 	if (!strcmp(nb_jstr(c, "matched_by"), "workload")) {
 		json_t *t = json_object_get(c, "targets");
 
 		fprintf(out, "  target: %s -> %s (matched by workload)\n",
-			nb_jstr(t, "base"), nb_jstr(t, "new"));
+			NB_TERM(nb_jstr(t, "base")), NB_TERM(nb_jstr(t, "new")));
 	}
 	if (json_object_get(c, "noise_from"))
-		fprintf(out, "  noise: measured on %s\n", nb_jstr(c, "noise_from"));
-	fprintf(out, "\n%sverdicts%s (one per workload, on its primary metric)\n",
-		color ? "\033[1m" : "", color ? "\033[0m" : "");
+		fprintf(out, "  noise: measured on %s\n", NB_TERM(nb_jstr(c, "noise_from")));
+	fputc('\n', out);
+	nb_term_raw(out, color ? "\033[1m" : "");
+	fputs("verdicts", out);
+	nb_term_raw(out, color ? "\033[0m" : "");
+	fputs(" (one per workload, on its primary metric)\n", out);
 	text_table(out, json_object_get(c, "verdicts"), 0,
 		   json_array_size(json_object_get(c, "verdicts")), color, -1);
-	if (json_array_size(rows))
-		fprintf(out, "\n%sother metrics%s (shown; they gate only when a gate "
-			"file names them)\n", color ? "\033[1m" : "", color ? "\033[0m" : "");
+	if (json_array_size(rows)) {
+		fputc('\n', out);
+		nb_term_raw(out, color ? "\033[1m" : "");
+		fputs("other metrics", out);
+		nb_term_raw(out, color ? "\033[0m" : "");
+		fputs(" (shown; they gate only when a gate file names them)\n", out);
+	}
 	for (i = 0; i < json_array_size(rows); i = metric_end(rows, i)) {
 		char h[256];
 
 		heading(h, sizeof(h), json_array_get(rows, i));
-		fprintf(out, "%s\n", h);
+		fprintf(out, "%s\n", NB_TERM(h));
 		text_table(out, rows, i, metric_end(rows, i), color, C_METRIC);
 	}
 	if (json_array_size(json_object_get(c, "only_new")) ||
@@ -349,7 +362,7 @@ static void text_one(FILE *out, const json_t *c, int color)
 		fputc('\n', out);
 	text_list(out, json_object_get(c, "only_new"), "only in new");
 	json_array_foreach(json_object_get(c, "warnings"), i, v)
-		fprintf(out, "warning: %s\n", json_string_value(v));
+		fprintf(out, "warning: %s\n", NB_TERM(json_string_value(v) ?: ""));
 	failure_lines(out, c, 0);
 }
 
@@ -451,7 +464,9 @@ static const char *assumed_note(const json_t *doc)
 	return "";
 }
 
-void nb_compare_text(FILE *out, const json_t *doc, int color)
+/* What the results said reaches the terminal through nb_term_open():
+ * shown, never sent (core/escape.h); the colours are nasbench's own. */
+void nb_compare_text(FILE *under, const json_t *doc, int color)
 {
 	json_t *c;
 	size_t i;
@@ -459,8 +474,11 @@ void nb_compare_text(FILE *out, const json_t *doc, int color)
 	int bad = json_integer_value(json_object_get(doc, "regressions")) ||
 		  json_integer_value(json_object_get(doc, "changed_settings"));
 	int inc = json_integer_value(json_object_get(doc, "inconclusive")) > 0;
-
+	FILE *out = nb_term_open(under);
 	json_t *lines = nb_compare_summary(doc);
+
+	if (!out)
+		out = under;
 
 	nb_summary_text(out, lines);
 	json_decref(lines);
@@ -474,8 +492,13 @@ void nb_compare_text(FILE *out, const json_t *doc, int color)
 	if (*assumed_note(doc))
 		fprintf(out, "\n%s\n", assumed_note(doc));
 	summary_line(sum, sizeof(sum), doc);
-	fprintf(out, "\n%s%s%s\n", !color ? "" : bad ? "\033[1;31m" : inc ?
-		"\033[33m" : "\033[32m", sum, color ? "\033[0m" : "");
+	fputc('\n', out);
+	nb_term_raw(out, !color ? "" : bad ? "\033[1;31m" : inc ? "\033[33m" : "\033[32m");
+	fputs(sum, out);
+	nb_term_raw(out, color ? "\033[0m" : "");
+	fputc('\n', out);
+	if (out != under)
+		fclose(out);
 }
 
 /* ---- Markdown: one line per workload, the rest folded ---- */
@@ -522,7 +545,8 @@ static void md_one(FILE *out, const json_t *c)
 	json_t *verdicts = json_object_get(c, "verdicts"), *v;
 	size_t i;
 
-	fprintf(out, "### `%s` → `%s`\n\n", nb_jstr(c, "base"), nb_jstr(c, "new"));
+	fputs("### ", out), nb_md_escape(out, nb_jstr(c, "base"));
+	fputs(" → ", out), nb_md_escape(out, nb_jstr(c, "new")), fputs("\n\n", out);
 	if (json_array_size(json_object_get(c, "labels")) ||
 	    !strcmp(nb_jstr(c, "matched_by"), "workload")) {
 		fputs("| label | base | new |\n|---|---|---|\n", out);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "config.h"
 #include "err.h"
+#include "escape.h"
 #include "knobs.h"
 #include "suggest.h"
 #include "units.h"
@@ -159,11 +160,37 @@ int nb_config_set(struct nb_config *c, const char *section, const char *name,
 /* Parsing a file: a pre-pass checks section headers, strips indentation
  * (inih would read an indented line as a continuation) and lifts out the
  * raw sections; inih parses the rest with line numbers unchanged. */
+/* Text at the boundary (core/escape.h): a key and its value are UTF-8
+ * with no control character, or the run is refused before it starts
+ * (a label that is not UTF-8 once ran every workload and then wrote no
+ * result).  WHERE names the option; a file's line is added by its load. */
+static int text_ok(const char *section, const char *name, const char *value,
+		   const char *where)
+{
+	char what[400];
+	size_t nw = where ? strlen(where) : 0, nn = strlen(name);
+	/* "--size", "--suite bs": the option names the key already */
+	int named = where && nn <= nw && !strcmp(where + nw - nn, name);
+
+	if (where)
+		snprintf(what, sizeof(what), "%s", where);
+	else
+		snprintf(what, sizeof(what), "a key in [%s]", section);
+	if (nb_text_check(name, what))
+		return -EINVAL;
+	if (!where)
+		snprintf(what, sizeof(what), "'%s' in [%s]", name, section);
+	else if (!named)
+		snprintf(what, sizeof(what), "%s '%s'", where, name);
+	return nb_text_check(value, what);
+}
+
 static int on_key(void *user, const char *section, const char *name,
 		  const char *value)
 {
 	/* inih tells the failing line by the handler returning 0 */
-	return nb_config_set(user, section, name, value, NULL) == 0;
+	return !text_ok(section, name, value, NULL) &&
+	       nb_config_set(user, section, name, value, NULL) == 0;
 }
 
 /* The lines where the sections without a name ([box], [suite], [accept]
@@ -216,9 +243,14 @@ static int check_header(struct nb_config *c, const char *path, int line,
 	const struct nb_knob *sec;
 	char base[64];
 
+	char what[300];
+
 	if (!end)
 		return nb_err_set("%s:%d: section header without ']'", path, line),
 		       -EINVAL;
+	snprintf(what, sizeof(what), "%s:%d", path, line);
+	if (nb_text_check(s, what))
+		return -EINVAL;
 	*end = '\0';
 	snprintf(section, cap, "%s", s + 1);
 	*end = ']';
@@ -255,8 +287,13 @@ static int is_raw(const char *section)
 static int keep_raw(struct nb_config *c, const char *section, int line,
 		    const char *text)
 {
-	struct nb_raw_line *r = realloc(c->raw, (size_t)(c->nraw + 1) * sizeof(*r));
+	struct nb_raw_line *r;
+	char what[300];
 
+	snprintf(what, sizeof(what), "%s:%d", c->path, line);
+	if (nb_text_check(text, what))
+		return -EINVAL;
+	r = realloc(c->raw, (size_t)(c->nraw + 1) * sizeof(*r));
 	if (!r)
 		return nb_err_set("out of memory"), -ENOMEM;
 	c->raw = r;
@@ -292,8 +329,10 @@ static int prepass(struct nb_config *c, const char *path, char *buf, char *out)
 					 seen))
 				return -EINVAL;
 		} else if (is_raw(section) && *s && *s != ';' && *s != '#') {
-			if (keep_raw(c, section, line, s))
-				return -ENOMEM;
+			int rc = keep_raw(c, section, line, s);
+
+			if (rc)
+				return rc;
 			s = "";
 		}
 		out += sprintf(out, "%s\n", s);
@@ -363,6 +402,8 @@ int nb_config_add_target(struct nb_config *c, const char *spec)
 	struct nb_target_cfg *t;
 	struct nb_url u;
 
+	if (nb_text_check(spec, "--target"))
+		return -EINVAL;
 	if (eq && (!sep || eq < sep) && (!slash || eq < slash)) {
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
 		url = eq + 1;
@@ -464,6 +505,8 @@ int nb_config_override(struct nb_config *c, const char *section,
 	if (!v)
 		return nb_err(-ENOMEM, "out of memory");
 	c->overrides = v;
+	if (text_ok(section, key, value, where))
+		return -EINVAL;
 	v += c->noverrides++;
 	snprintf(v->section, sizeof(v->section), "%s", section);
 	snprintf(v->key, sizeof(v->key), "%s", key);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "result.h"
+#include "escape.h"
 #include "atomic_file.h"
 #include "datagen.h"
 #include "err.h"
@@ -55,20 +56,22 @@ json_t *nb_result_new(const char *run_id, const char *command)
 	char now[32];
 
 	nb_iso_now(now, sizeof(now));
-	return json_pack("{s:i, s:s, s:s, s:s, s:o, s:s, s:s, s:b, s:s, s:{}, s:[], "
+	/* the command line as typed: an argument that is not UTF-8 (a file
+	 * name) is carried escaped, never the whole result lost */
+	return json_pack("{s:i, s:s, s:s, s:s, s:o, s:s, s:s, s:b, s:o, s:{}, s:[], "
 			 "s:[]}", "schema", NB_RESULT_SCHEMA, "tool", "nasbench",
 			 "version", nb_version(), "git", nb_version_git(),
 			 "libs", nb_version_libs(),
 			 "run_id", run_id, "started", now, "complete", 0,
-			 "command", command ? command : "", "labels", "targets",
-			 "results");
+			 "command", nb_json_text(command ? command : ""), "labels",
+			 "targets", "results");
 }
 
 json_t *nb_result_add(json_t *doc, const char *target, const char *workload)
 {
-	json_t *wl = json_pack("{s:s, s:s, s:s, s:[], s:[]}", "target", target,
-			       "workload", workload, "status", "ok", "warnings",
-			       "iterations");
+	json_t *wl = json_pack("{s:o, s:o, s:s, s:[], s:[]}", "target",
+			       nb_json_text(target), "workload", nb_json_text(workload),
+			       "status", "ok", "warnings", "iterations");
 
 	json_array_append_new(json_object_get(doc, "results"), wl);
 	return wl;
@@ -76,9 +79,9 @@ json_t *nb_result_add(json_t *doc, const char *target, const char *workload)
 
 void nb_result_set_status(json_t *wl, const char *status, const char *reason)
 {
-	json_object_set_new(wl, "status", json_string(status));
-	if (reason)
-		json_object_set_new(wl, "reason", json_string(reason));
+	json_object_set_new(wl, "status", nb_json_text(status));
+	if (reason)      /* a tool's or the box's words: kept, whatever bytes */
+		json_object_set_new(wl, "reason", nb_json_text(reason));
 }
 
 void nb_result_warn(json_t *wl, const char *text)
@@ -86,10 +89,14 @@ void nb_result_warn(json_t *wl, const char *text)
 	json_t *w = json_object_get(wl, "warnings"), *v;
 	size_t i;
 
+	json_t *t = nb_json_text(text);
+
 	json_array_foreach(w, i, v)
-		if (!strcmp(json_string_value(v), text))
+		if (!strcmp(json_string_value(v), json_string_value(t) ?: "")) {
+			json_decref(t);
 			return;
-	json_array_append_new(w, json_string(text));
+		}
+	json_array_append_new(w, t);
 }
 
 void nb_result_iteration(json_t *wl, json_t *metrics, json_t *extra)
@@ -213,6 +220,10 @@ int nb_result_load(const char *path, json_t **out)
 		return nb_err(-EINVAL, "'%s' has result schema %lld, newer than this "
 			      "nasbench reads (%d): upgrade nasbench", path, v,
 			      NB_RESULT_SCHEMA);
+	}
+	if (nb_result_check(doc, path)) {
+		json_decref(doc);
+		return -EINVAL;
 	}
 	*out = doc;
 	return 0;

@@ -55,9 +55,17 @@ int nb_result_write(const json_t *doc, const char *path);
 char *nb_result_dump(const json_t *doc);
 
 /* Load and check a result file ("-": standard input): JSON, the
- * "nasbench" tool, a schema this version reads, a results array.  0, or -EINVAL/-errno with
- * "'PATH': why" set. */
+ * "nasbench" tool, a schema this version reads, a results array, and
+ * the shape its readers rely on (nb_result_check()).  0, or
+ * -EINVAL/-errno with "'PATH': why" set. */
 int nb_result_load(const char *path, json_t **doc);
+
+/* DOC's shape, read from FILE (result_check.c): every key a reader takes
+ * as a string, object, array or number is one where it is there (labels'
+ * values, names, warnings, iterations, metrics, summaries, telemetry's
+ * series).  0, or -EINVAL with "'FILE' is not a nasbench result:
+ * results[0].warnings[1] is a number, not a string" set. */
+int nb_result_check(const json_t *doc, const char *file);
 
 /* The string member K of O, or "" (never NULL). */
 const char *nb_jstr(const json_t *o, const char *k);

@@ -8,7 +8,7 @@
 #include "../core/stats.h"
 #include "summary_int.h"
 #include "../formats/failure.h"
-#include "../formats/escape.h"
+#include "../core/escape.h"
 #include "../core/result.h"
 
 #include <math.h>
@@ -374,9 +374,12 @@ void nb_summary_text(FILE *out, const json_t *lines)
 	if (!json_array_size(lines))
 		return;
 	fputs("summary\n", out);
-	json_array_foreach(lines, i, x)
-		fprintf(out, "  %s%s%s\n", level_word(x), *level_word(x) ? ": " : "",
-			nb_jstr(x, "text"));
+	json_array_foreach(lines, i, x) {
+		/* a line each, whatever the results' names hold */
+		fprintf(out, "  %s%s", level_word(x), *level_word(x) ? ": " : "");
+		nb_term_escape(out, nb_jstr(x, "text"));
+		fputc('\n', out);
+	}
 	fputc('\n', out);
 }
 

@@ -2,6 +2,7 @@
 #include "chart.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
+#include "../core/escape.h"
 #include "../core/spawn.h"
 
 #include <errno.h>
@@ -36,25 +37,30 @@ void nb_chart_slug(char *out, size_t len, const char *s)
 	out[i] = '\0';
 }
 
-/* A gnuplot string literal: "..." with \ and " escaped. */
-static void gp_str(FILE *f, const char *s)
+int nb_chart_check_name(const char *name)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if ((unsigned char)*s >= 0x20)
-			fputc(*s, f);
-	}
-	fputc('"', f);
+	if (!*name || *name == '.' ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		   "0123456789-_.") != strlen(name))
+		return nb_err(-EINVAL, "chart name '%s' is not a file name of "
+			      "letters, digits, - _ .", name);
+	return 0;
 }
 
-static void gp_num(FILE *f, double v)
+void nb_chart_num(FILE *f, double v)
 {
-	if (isfinite(v))
-		fprintf(f, " %.6g", v);
-	else
+	if (!isfinite(v) || fabs(v) > NB_CHART_MAX)
 		fputs(" ?", f);
+	else if (fabs(v) < NB_CHART_MIN)
+		fputs(" 0", f);
+	else
+		fprintf(f, " %.6g", v);
+}
+
+/* V on a log axis: missing where it is not above 0. */
+static void gp_num_log(FILE *f, double v, int logy)
+{
+	nb_chart_num(f, logy && !(v >= NB_CHART_MIN) ? NAN : v);
 }
 
 /* Room for NSERIES key entries: below the plot when there are many. */
@@ -109,6 +115,8 @@ static int gp_begin(struct gp *g, const char *name, const char *title,
 	int below;
 
 	*g = (struct gp){ .name = name };
+	if (nb_chart_check_name(name))
+		return -EINVAL;
 	g->f = open_memstream(&g->buf, &g->len);
 	if (!g->f)
 		return nb_err(-ENOMEM, "out of memory");
@@ -116,8 +124,8 @@ static int gp_begin(struct gp *g, const char *name, const char *title,
 	fprintf(g->f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and %s.svg\n"
 		"set terminal pngcairo size %d,%d noenhanced font \"" FONT "\"\n"
 		"set output '%s.png'\n", name, name, name, g->w, g->h, name);
-	fputs("set title ", g->f), gp_str(g->f, title), fputs(" noenhanced\n", g->f);
-	fputs("set ylabel ", g->f), gp_str(g->f, ylabel), fputc('\n', g->f);
+	fputs("set title ", g->f), nb_gp_str(g->f, title), fputs(" noenhanced\n", g->f);
+	fputs("set ylabel ", g->f), nb_gp_str(g->f, ylabel), fputc('\n', g->f);
 	fputs("set datafile missing \"?\"\n"
 	      "set grid ytics\n", g->f);
 	fputs(below ? "set key below horizontal noenhanced\n" :
@@ -164,13 +172,17 @@ static void bars_data(FILE *f, const struct nb_bars *b)
 {
 	fputs("$data << EOD\n", f);
 	for (size_t r = 0; r < b->nrows; r++) {
-		gp_str(f, b->rows[r]);
+		nb_gp_datum(f, b->rows[r]);
 		for (size_t s = 0; s < b->nseries; s++) {
 			size_t k = r * b->nseries + s;
 
-			gp_num(f, b->v[k]);
-			gp_num(f, b->lo ? b->lo[k] : b->v[k]);
-			gp_num(f, b->hi ? b->hi[k] : b->v[k]);
+			double v = b->v[k], lo = b->lo ? b->lo[k] : v;
+			double hi = b->hi ? b->hi[k] : v;
+
+			/* on a log axis, a low end not above 0 is no error bar */
+			gp_num_log(f, v, b->logy);
+			gp_num_log(f, b->logy && !(lo >= NB_CHART_MIN) ? v : lo, b->logy);
+			gp_num_log(f, hi, b->logy);
 		}
 		fputc('\n', f);
 	}
@@ -204,13 +216,13 @@ static int bars_vertical(const char *dir, const struct nb_bars *b, int width)
 	      "set xtics noenhanced nomirror scale 0\n", f);
 	fputs(b->logy ? "set logscale y\n" : "set yrange [0:*]\n", f);
 	if (b->xlabel)
-		fputs("set xlabel ", f), gp_str(f, b->xlabel), fputc('\n', f);
+		fputs("set xlabel ", f), nb_gp_str(f, b->xlabel), fputc('\n', f);
 	bars_data(f, b);
 	fputs("plot", f);
 	for (size_t s = 0; s < b->nseries; s++) {
 		fprintf(f, "%s $data using %zu:%zu:%zu:xtic(1) lt %zu title ", s ? "," : "",
 			2 + 3 * s, 3 + 3 * s, 4 + 3 * s, s + 1);
-		gp_str(f, b->series[s]);
+		nb_gp_str(f, b->series[s]);
 	}
 	fputc('\n', f);
 	return gp_end(&g, dir);
@@ -228,8 +240,8 @@ static int bars_horizontal(const char *dir, const struct nb_bars *b)
 	int below, krows;
 
 	for (size_t k = 0; k < b->nrows * b->nseries; k++)
-		if (b->v[k] > 0)
-			lo = fmin(lo, b->lo && b->lo[k] > 0 ? b->lo[k] : b->v[k]);
+		if (b->v[k] >= NB_CHART_MIN && b->v[k] <= NB_CHART_MAX)
+			lo = fmin(lo, b->lo && b->lo[k] >= NB_CHART_MIN ? b->lo[k] : b->v[k]);
 	if (b->logy && isfinite(lo))     /* bars rise from a decade below */
 		floor_x = pow(10, floor(log10(lo)));
 	g = (struct gp){ .name = b->name };
@@ -242,8 +254,8 @@ static int bars_horizontal(const char *dir, const struct nb_bars *b)
 	fprintf(f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and %s.svg\n"
 		"set terminal pngcairo size %d,%d noenhanced font \"" FONT "\"\n"
 		"set output '%s.png'\n", b->name, b->name, b->name, g.w, g.h, b->name);
-	fputs("set title ", f), gp_str(f, b->title), fputs(" noenhanced\n", f);
-	fputs("set xlabel ", f), gp_str(f, b->ylabel), fputc('\n', f);
+	fputs("set title ", f), nb_gp_str(f, b->title), fputs(" noenhanced\n", f);
+	fputs("set xlabel ", f), nb_gp_str(f, b->ylabel), fputc('\n', f);
 	/* the key centred on the picture under the axis (under the plot,
 	 * past the long labels' margin, it ran off the right edge), and a
 	 * right margin for the last tick's number */
@@ -255,7 +267,7 @@ static int bars_horizontal(const char *dir, const struct nb_bars *b)
 	colors(f, b->nseries);
 	fputs("set style fill solid 0.8 border -1\nset ytics nomirror scale 0 (", f);
 	for (size_t r = 0; r < b->nrows; r++) {
-		fputs(r ? ", " : "", f), gp_str(f, b->rows[r]);
+		fputs(r ? ", " : "", f), nb_gp_str(f, b->rows[r]);
 		fprintf(f, " %g", (double)(r * per) + (double)(b->nseries - 1) / 2);
 	}
 	/* the first row on top */
@@ -269,7 +281,7 @@ static int bars_horizontal(const char *dir, const struct nb_bars *b)
 		fprintf(f, "%s $data using %zu:($0*%zu+%zu):(%g):%zu:($0*%zu+%zu-0.4):"
 			"($0*%zu+%zu+0.4) with boxxyerror lt %zu title ", s ? "," : "",
 			c, per, s, floor_x, c, per, s, per, s, s + 1);
-		gp_str(f, b->series[s]);
+		nb_gp_str(f, b->series[s]);
 		fprintf(f, ", $data using %zu:($0*%zu+%zu):%zu:%zu with xerrorbars "
 			"lc rgb \"black\" pt 0 notitle", c, per, s, c + 1, c + 2);
 	}
@@ -279,6 +291,8 @@ static int bars_horizontal(const char *dir, const struct nb_bars *b)
 
 int nb_chart_bars(const char *dir, const struct nb_bars *b)
 {
+	if (nb_chart_check_name(b->name))
+		return -EINVAL;
 	/* a bar is about 12 pixels: wide enough for every configuration */
 	int width = 150 + (int)(b->nrows * (b->nseries + 1)) * 12;
 	/* gnuplot gives each cluster 1/(rows + 1) of the plot: as wide as
@@ -307,7 +321,7 @@ int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
 	if (rc)
 		return rc;
 	f = g.f;
-	fputs("set xlabel ", f), gp_str(f, l->xlabel), fputc('\n', f);
+	fputs("set xlabel ", f), nb_gp_str(f, l->xlabel), fputc('\n', f);
 	fputs(percent ? "set yrange [0:100]\n" :
 	      "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\n", f);
 	if (logx)
@@ -315,13 +329,13 @@ int nb_chart_lines_ax(const char *dir, const struct nb_lines *l, int logx,
 	for (size_t s = 0; s < l->nseries; s++) {
 		fprintf(f, "$s%zu << EOD\n", s);
 		for (size_t i = 0; i < l->n[s]; i++)
-			fprintf(f, "%.6g %.6g\n", l->x[s][i], l->y[s][i]);
+			nb_chart_num(f, l->x[s][i]), nb_chart_num(f, l->y[s][i]), fputc('\n', f);
 		fputs("EOD\n", f);
 	}
 	fputs("plot", f);
 	for (size_t s = 0; s < l->nseries; s++) {
 		fprintf(f, "%s $s%zu using 1:2 with lines lw 2 title ", s ? "," : "", s);
-		gp_str(f, l->series[s]);
+		nb_gp_str(f, l->series[s]);
 	}
 	fputc('\n', f);
 	return gp_end(&g, dir);
@@ -343,19 +357,19 @@ static void panels_body(FILE *f, const struct nb_panels *p, const char **all,
 			size_t nall, int rows, int cols)
 {
 	fputs("set multiplot layout ", f);
-	fprintf(f, "%d,%d title ", rows, cols), gp_str(f, p->title);
+	fprintf(f, "%d,%d title ", rows, cols), nb_gp_str(f, p->title);
 	fputs(" noenhanced\n", f);
 	for (size_t k = 0; k < p->npanels; k++) {
 		const struct nb_lines *l = &p->panel[k];
 
-		fputs("set title ", f), gp_str(f, l->title), fputs(" noenhanced\n", f);
+		fputs("set title ", f), nb_gp_str(f, l->title), fputs(" noenhanced\n", f);
 		fputs("plot", f);
 		for (size_t s = 0; s < l->nseries; s++) {
 			size_t c = series_index(all, &nall, l->series[s]);
 
 			fprintf(f, "%s $p%zus%zu using 1:2 with lines lw 2 lt %zu title ",
 				s ? "," : "", k, s, c + 1);
-			gp_str(f, l->series[s]);
+			nb_gp_str(f, l->series[s]);
 		}
 		fputc('\n', f);
 	}
@@ -364,12 +378,15 @@ static void panels_body(FILE *f, const struct nb_panels *p, const char **all,
 
 int nb_chart_panels(const char *dir, const struct nb_panels *p)
 {
-	const char **all = calloc(64 * p->npanels + 1, sizeof(*all));
+	const char **all;
 	size_t nall = 0, most = 0;
 	int cols = p->npanels < 3 ? (int)p->npanels : 3, rows, w, h, rc;
 	struct gp g = { .name = p->name };
 	FILE *f;
 
+	if (nb_chart_check_name(p->name))
+		return -EINVAL;
+	all = calloc(64 * p->npanels + 1, sizeof(*all));
 	if (!all || !p->npanels) {
 		free(all);
 		return nb_err(-ENOMEM, "out of memory");
@@ -392,8 +409,8 @@ int nb_chart_panels(const char *dir, const struct nb_panels *p)
 		"set datafile missing \"?\"\nset grid ytics\n"
 		"set key below vertical noenhanced\n", p->name, p->name, p->name);
 	colors(f, nall);
-	fputs("set xlabel ", f), gp_str(f, p->xlabel), fputc('\n', f);
-	fputs("set ylabel ", f), gp_str(f, p->ylabel), fputc('\n', f);
+	fputs("set xlabel ", f), nb_gp_str(f, p->xlabel), fputc('\n', f);
+	fputs("set ylabel ", f), nb_gp_str(f, p->ylabel), fputc('\n', f);
 	fputs(p->percent ? "set yrange [0:100]\n" : "set yrange [0:*]\n", f);
 	/* a label every second decade: eight decades in a 400 px panel ran
 	 * their numbers into each other ("1000001e+06") */
@@ -403,7 +420,8 @@ int nb_chart_panels(const char *dir, const struct nb_panels *p)
 		for (size_t s = 0; s < p->panel[k].nseries; s++) {
 			fprintf(f, "$p%zus%zu << EOD\n", k, s);
 			for (size_t i = 0; i < p->panel[k].n[s]; i++)
-				fprintf(f, "%.6g %.6g\n", p->panel[k].x[s][i], p->panel[k].y[s][i]);
+				nb_chart_num(f, p->panel[k].x[s][i]),
+				nb_chart_num(f, p->panel[k].y[s][i]), fputc('\n', f);
 			fputs("EOD\n", f);
 		}
 	fprintf(f, "set terminal pngcairo size %d,%d noenhanced font \"" FONT "\"\n"
@@ -438,12 +456,16 @@ static int wide_y(const struct nb_lines *l, double limit)
 /* Series S's knee and capacity points as data blocks $kS and $cS. */
 static void curve_marks(FILE *f, const struct nb_curve *c, size_t s)
 {
-	if (c->knee_x && isfinite(c->knee_x[s]))
-		fprintf(f, "$k%zu << EOD\n%.6g %.6g\nEOD\n", s, c->knee_x[s],
-			c->knee_y[s]);
-	if (c->cap_x && isfinite(c->cap_x[s]))
-		fprintf(f, "$c%zu << EOD\n%.6g %.6g\nEOD\n", s, c->cap_x[s],
-			c->cap_y[s]);
+	if (c->knee_x && isfinite(c->knee_x[s])) {
+		fprintf(f, "$k%zu << EOD\n", s);
+		nb_chart_num(f, c->knee_x[s]), nb_chart_num(f, c->knee_y[s]);
+		fputs("\nEOD\n", f);
+	}
+	if (c->cap_x && isfinite(c->cap_x[s])) {
+		fprintf(f, "$c%zu << EOD\n", s);
+		nb_chart_num(f, c->cap_x[s]), nb_chart_num(f, c->cap_y[s]);
+		fputs("\nEOD\n", f);
+	}
 }
 
 int nb_chart_curve(const char *dir, const struct nb_curve *c)
@@ -456,14 +478,14 @@ int nb_chart_curve(const char *dir, const struct nb_curve *c)
 	if (rc)
 		return rc;
 	f = g.f;
-	fputs("set xlabel ", f), gp_str(f, l->xlabel), fputc('\n', f);
+	fputs("set xlabel ", f), nb_gp_str(f, l->xlabel), fputc('\n', f);
 	fputs("set xrange [0:*]\nset grid xtics\nset offsets 0, graph 0.05, "
 	      "graph 0.05, 0\n", f);
 	fputs(wide_y(l, c->limit) ? "set logscale y\n" : "set yrange [0:*]\n", f);
 	for (size_t s = 0; s < l->nseries; s++) {
 		fprintf(f, "$s%zu << EOD\n", s);
 		for (size_t i = 0; i < l->n[s]; i++)
-			fprintf(f, "%.6g %.6g\n", l->x[s][i], l->y[s][i]);
+			nb_chart_num(f, l->x[s][i]), nb_chart_num(f, l->y[s][i]), fputc('\n', f);
 		fputs("EOD\n", f);
 		curve_marks(f, c, s);
 	}
@@ -471,7 +493,7 @@ int nb_chart_curve(const char *dir, const struct nb_curve *c)
 	for (size_t s = 0; s < l->nseries; s++) {
 		fprintf(f, "%s $s%zu using 1:2 with linespoints lw 2 pt 7 lt %zu title ",
 			s ? "," : "", s, s + 1);
-		gp_str(f, l->series[s]);
+		nb_gp_str(f, l->series[s]);
 		if (c->knee_x && isfinite(c->knee_x[s]))
 			fprintf(f, ", $k%zu using 1:2 with points pt 6 ps 2.5 lw 2 lt %zu "
 				"title \"knee\"", s, s + 1);
@@ -479,10 +501,10 @@ int nb_chart_curve(const char *dir, const struct nb_curve *c)
 			fprintf(f, ", $c%zu using 1:2 with points pt 9 ps 2.5 lt %zu "
 				"title \"capacity\"", s, s + 1);
 	}
-	if (c->limit > 0) {
+	if (c->limit >= NB_CHART_MIN && c->limit <= NB_CHART_MAX) {
 		fprintf(f, ", %.6g with lines dt 2 lw 2 lc rgb \"#c00000\" title ",
 			c->limit);
-		gp_str(f, c->limit_title ? c->limit_title : "objective");
+		nb_gp_str(f, c->limit_title ? c->limit_title : "objective");
 	}
 	fputc('\n', f);
 	return gp_end(&g, dir);
@@ -592,7 +614,38 @@ int nb_chart_render(const char *dir, const char *const *names, size_t n,
 	return rc;
 }
 
-void nb_chart_str(FILE *f, const char *s)
+void nb_chart_svg_inline(FILE *out, const char *p, const char *name,
+			 const char *title)
 {
-	gp_str(f, s);
+	static const char *const refs[] = { "id=\"", "href=\"#", "url(#", "id='",
+					     "href='#" };
+	const size_t nrefs = sizeof(refs) / sizeof(refs[0]);
+
+	while (*p) {
+		size_t i, best = 0;
+		const char *at = NULL, *t = strstr(p, "<title>Gnuplot</title>");
+
+		for (i = 0; i < nrefs; i++) {
+			const char *q = strstr(p, refs[i]);
+
+			if (q && (!at || q < at))
+				at = q, best = i;
+		}
+		if (t && (!at || t < at)) {
+			fwrite(p, 1, (size_t)(t - p), out);
+			fputs("<title>", out), nb_xml_escape(out, title);
+			fputs("</title>", out);
+			p = t + strlen("<title>Gnuplot</title>");
+			continue;
+		}
+		if (!at) {
+			fputs(p, out);
+			break;
+		}
+		at += strlen(refs[best]);
+		fwrite(p, 1, (size_t)(at - p), out);
+		nb_xml_escape(out, name);
+		fputc('-', out);
+		p = at;
+	}
 }

@@ -9,6 +9,7 @@
 #define NB_REPORT_CHART_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Grouped bars: one cluster per row (x), one bar per series, with an
  * error bar from LO to HI.  Values are row-major (row * nseries + series);
@@ -67,9 +68,20 @@ int nb_chart_curve(const char *dir, const struct nb_curve *c);
 int nb_chart_render(const char *dir, const char *const *names, size_t n,
 		    const char *prog);
 
-/* S as a gnuplot string literal ("..." with \ and " escaped). */
-#include <stdio.h>
-void nb_chart_str(FILE *f, const char *s);
+/* V as a figure of a script's data, " 1234.5": " ?" (missing) when not
+ * finite or beyond NB_CHART_MAX, " 0" below NB_CHART_MIN (gnuplot's axes
+ * and log scales fail on what a result file may hold, 1e308 or 5e-324). */
+#define NB_CHART_MAX 1e300
+#define NB_CHART_MIN 1e-300
+void nb_chart_num(FILE *f, double v);
+
+/* 0 when NAME can name a chart's files in its directory (a slug:
+ * letters, digits, - _ . and no leading dot), else -EINVAL with the
+ * message set: a name goes into the script and into paths as it is.
+ * Every nb_chart_* checks it.  Text of a chart (titles, labels, series)
+ * reaches the script only through core/escape.h's nb_gp_str() and
+ * nb_gp_datum(): gnuplot runs `commands` inside double quotes. */
+int nb_chart_check_name(const char *name);
 
 /* A failure walk's timeline (chart_timeline.c, docs/failure.md): over the
  * walk's seconds, the box states as bands (BAND_STATE[i] from BAND_X0[i]
@@ -95,6 +107,13 @@ struct nb_timeline {
 	const double *pct_t, *pct;
 };
 int nb_chart_timeline(const char *dir, const struct nb_timeline *tl);
+
+/* gnuplot's SVG P (from "<svg") into an HTML page OUT, its ids made
+ * unique in the page (each chart has a "gnuplot_canvas"; prefixed with
+ * NAME, and the references to them too) and its tooltip TITLE, not
+ * "Gnuplot" (report.html, trend.html). */
+void nb_chart_svg_inline(FILE *out, const char *p, const char *name,
+			 const char *title);
 
 /* A file-name-safe form of S ("rand4k-read", "a_b"). */
 void nb_chart_slug(char *out, size_t len, const char *s);

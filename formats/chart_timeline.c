@@ -3,6 +3,7 @@
 #include "chart.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
+#include "../core/escape.h"
 
 #include <errno.h>
 #include <math.h>
@@ -29,14 +30,6 @@ static const char *band_color(const char *state)
 	return "#999999";
 }
 
-static void num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, " %.6g", v);
-	else
-		fputs(" ?", f);
-}
-
 static void data(FILE *f, const struct nb_timeline *tl)
 {
 	for (size_t s = 0; s < tl->nseries; s++) {
@@ -45,9 +38,10 @@ static void data(FILE *f, const struct nb_timeline *tl)
 			/* a gap (another workload's turn): the line breaks */
 			if (i && tl->t[s][i] - tl->t[s][i - 1] > 2)
 				fputc('\n', f);
-			fprintf(f, "%.3f", tl->t[s][i]);
-			num(f, tl->mbs[s][i]);
-			num(f, tl->lat_ms[s][i] > 0 ? tl->lat_ms[s][i] : NAN);
+			nb_chart_num(f, tl->t[s][i]);
+			nb_chart_num(f, tl->mbs[s][i]);
+			nb_chart_num(f, tl->lat_ms[s][i] >= NB_CHART_MIN ?
+				     tl->lat_ms[s][i] : NAN);
 			fputc('\n', f);
 		}
 		fputs("EOD\n", f);
@@ -57,7 +51,8 @@ static void data(FILE *f, const struct nb_timeline *tl)
 		if (isnan(tl->pct[i]))
 			fputc('\n', f);     /* between two rebuilds */
 		else
-			fprintf(f, "%.3f %.3f\n", tl->pct_t[i], tl->pct[i]);
+			nb_chart_num(f, tl->pct_t[i]), nb_chart_num(f, tl->pct[i]),
+			fputc('\n', f);
 	fputs("EOD\n", f);
 }
 
@@ -75,7 +70,7 @@ static void marks(FILE *f, const struct nb_timeline *tl)
 			i + 1, tl->band_x0[i], tl->band_x1[i],
 			band_color(tl->band_state[i]));
 		fprintf(f, "set label %zu ", i + 1);
-		nb_chart_str(f, tl->band_state[i]);
+		nb_gp_str(f, tl->band_state[i]);
 		fprintf(f, " at first %.3f, graph 0.96 left offset 0.3,0 tc rgb "
 			"\"%s\" front\n", tl->band_x0[i], band_color(tl->band_state[i]));
 	}
@@ -87,7 +82,7 @@ static void marks(FILE *f, const struct nb_timeline *tl)
 			continue;
 		last = tl->event_x[i];
 		fprintf(f, "set label %zu ", tl->nbands + i + 1);
-		nb_chart_str(f, tl->event_name[i]);
+		nb_gp_str(f, tl->event_name[i]);
 		fprintf(f, " at first %.3f, graph 0.04 left rotate by 90 offset "
 			"-0.6,0 tc rgb \"#555555\" front\n", tl->event_x[i]);
 	}
@@ -100,7 +95,7 @@ static void series_plot(FILE *f, const struct nb_timeline *tl, int col,
 		fprintf(f, "%s $s%zu using 1:%d with linespoints pt 7 ps 0.35 lw 1.2 "
 			"lt %zu ", s ? "," : "", s, col, s + 1);
 		if (titles)
-			fputs("title ", f), nb_chart_str(f, tl->series[s]);
+			fputs("title ", f), nb_gp_str(f, tl->series[s]);
 		else
 			fputs("notitle", f);
 	}
@@ -110,7 +105,7 @@ static void series_plot(FILE *f, const struct nb_timeline *tl, int col,
 static void body(FILE *f, const struct nb_timeline *tl)
 {
 	fprintf(f, "set multiplot layout %d,1 title ", tl->nseries ? 2 : 1);
-	nb_chart_str(f, tl->title);
+	nb_gp_str(f, tl->title);
 	/* both panels on one time axis: the same margins, whatever the
 	 * right axis of the lower one takes */
 	fputs(" noenhanced\nset lmargin at screen 0.09\nset rmargin at screen 0.91\n"
@@ -157,9 +152,12 @@ int nb_chart_timeline(const char *dir, const struct nb_timeline *tl)
 {
 	char *buf = NULL, path[4300];
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f;
 	int rc;
 
+	if (nb_chart_check_name(tl->name))
+		return -EINVAL;
+	f = open_memstream(&buf, &len);
 	if (!f)
 		return nb_err(-ENOMEM, "out of memory");
 	fprintf(f, "# drawn by nasbench report: gnuplot %s.gp writes %s.png and "

@@ -5,9 +5,10 @@
  * of every result and the metrics of every workload are columns (empty
  * where a row has none).  A load sweep's iteration is followed by a row
  * per step (columns step, outstanding and the step's figures; only when
- * some result has a sweep).  RFC 4180 quoting.
+ * some result has a sweep).  RFC 4180 quoting, formula-safe (core/escape.h).
  */
 #include "csv.h"
+#include "../core/escape.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 #include "../core/url.h"
@@ -19,21 +20,14 @@ static const char *const spec_keys[] = { "pattern", "rw", "bs", "qd", "sync",
 					  "direct", "runtime_s", "size" };
 #define NSPEC (sizeof(spec_keys) / sizeof(spec_keys[0]))
 
+/* Every cell, a label's or a number's, through the one CSV escaper:
+ * RFC 4180, and a text that a spreadsheet would run as a formula
+ * (=HYPERLINK(...), @SUM(...)) neutralised; numbers stay numbers. */
 static void csv_field(FILE *out, const char *s, int first)
 {
 	if (!first)
 		fputc(',', out);
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	nb_csv_cell(out, s);
 }
 
 static void csv_json(FILE *out, const json_t *v)

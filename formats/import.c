@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "import.h"
-#include "escape.h"
+#include "../core/escape.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/result.h"
@@ -97,7 +97,7 @@ static int fio_job(json_t *doc, const json_t *job, const char *target,
 			json_decref(spec);
 			return -ENOMEM;
 		}
-		nb_result_iteration(e, m, json_pack("{s:s}", "source", path));
+		nb_result_iteration(e, m, json_pack("{s:o}", "source", nb_json_text(path)));
 	}
 	json_decref(spec);
 	return 0;
@@ -287,8 +287,8 @@ static int bonnie_line(json_t *doc, char *line, const char *path, int lineno,
 			"bonnie++", "version", f[1], "file_size", f[5],
 			"chunk_size", *f[6] ? f[6] : "8k", "seeks", f[7],
 			"seekers", f[8], "concurrency", f[3], "num_files", f[21]));
-	nb_result_iteration(e, m, json_pack("{s:s, s:s, s:i}", "host", f[2],
-					    "source", path, "line", lineno));
+	nb_result_iteration(e, m, json_pack("{s:s, s:o, s:i}", "host", f[2],
+					    "source", nb_json_text(path), "line", lineno));
 	return 0;
 }
 
@@ -307,7 +307,7 @@ static int bonnie_csv_line(const char *s)
 static int bonnie_import(json_t *doc, const char *path, char *text,
 			 const char *target)
 {
-	char *line = text, *next;
+	char *line = text, *next, where[4200];
 	int lineno = 0, rows = 0, rc = 0;
 
 	for (; line && *line && !rc; line = next) {
@@ -317,6 +317,13 @@ static int bonnie_import(json_t *doc, const char *path, char *text,
 		lineno++;
 		if (!bonnie_csv_line(line))
 			continue;    /* the heading -q prints, or the text table */
+		/* text at the boundary: a line that is not UTF-8 is refused,
+		 * never half kept (core/escape.h) */
+		if (*line && line[strlen(line) - 1] == '\r')
+			line[strlen(line) - 1] = '\0';  /* a CRLF file's line */
+		snprintf(where, sizeof(where), "%s:%d", path, lineno);
+		if (nb_text_check(line, where))
+			return -EINVAL;
 		rc = bonnie_line(doc, line, path, lineno, target);
 		rows++;
 	}

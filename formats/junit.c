@@ -3,7 +3,7 @@
  * junit.c - JUnit XML elements, laid out and escaped in one place.
  */
 #include "junit.h"
-#include "escape.h"
+#include "../core/escape.h"
 
 static void attr(FILE *out, const char *name, const char *value)
 {

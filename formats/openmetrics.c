@@ -7,6 +7,7 @@
  */
 #include "openmetrics.h"
 #include "../core/err.h"
+#include "../core/escape.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
 
@@ -34,14 +35,16 @@ static int ends(const char *s, const char *suffix)
 	return n >= l && !strcmp(s + n - l, suffix);
 }
 
-/* NAME made a Prometheus name ([a-zA-Z_][a-zA-Z0-9_]*), the token "iops"
- * spelled "io_ops". */
+/* NAME made a Prometheus name (core/escape.h's nb_om_name()), the token
+ * "iops" spelled "io_ops". */
 static void sanitize(const char *name, char *out, size_t len)
 {
+	char safe[256];
 	size_t i = 0;
 
-	for (const char *s = name; *s && i + 1 < len; s++) {
-		int tok = (s == name || s[-1] == '_') && !strncmp(s, "iops", 4) &&
+	nb_om_name(safe, sizeof(safe), name);
+	for (const char *s = safe; *s && i + 1 < len; s++) {
+		int tok = (s == safe || s[-1] == '_') && !strncmp(s, "iops", 4) &&
 			  (s[4] == '\0' || s[4] == '_');
 
 		if (tok && i + 7 < len) {
@@ -50,10 +53,7 @@ static void sanitize(const char *name, char *out, size_t len)
 			s += 3;
 			continue;
 		}
-		int ok = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-			 (*s >= '0' && *s <= '9' && i > 0) || *s == '_';
-
-		out[i++] = ok ? *s : '_';
+		out[i++] = *s;
 	}
 	out[i] = '\0';
 }
@@ -115,36 +115,22 @@ const char *nb_openmetrics_name(const char *name, char *out, size_t len,
 	return "";
 }
 
-/* A label value, escaped as the format wants (\\, \", \n). */
-static void esc_value(json_t *buf, const char *v)
-{
-	char *s = malloc(2 * strlen(v) + 1), *p = s;
-
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			*p++ = '\\', *p++ = *v;
-		else if (*v == '\n')
-			*p++ = '\\', *p++ = 'n';
-		else
-			*p++ = *v;
-	}
-	*p = '\0';
-	json_array_append_new(buf, json_string(s));
-	free(s);
-}
-
-/* Labels being built: "k=\"v\"" parts, in order. */
+/* Labels being built: "k=\"v\"" parts, in order; K a name already (a
+ * fixed one, or a label's through sanitize()), V escaped here. */
 static void label(json_t *parts, const char *k, const char *v)
 {
-	json_t *tmp = json_array();
-	char *s;
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
 
-	esc_value(tmp, v);
-	if (asprintf(&s, "%s=\"%s\"", k, json_string_value(json_array_get(tmp, 0))) > 0) {
+	if (!f)
+		return;
+	fprintf(f, "%s=\"", k);
+	nb_om_value(f, v);
+	fputc('"', f);
+	if (!fclose(f))
 		json_array_append_new(parts, json_string(s));
-		free(s);
-	}
-	json_decref(tmp);
+	free(s);
 }
 
 static char *joined(const json_t *parts)
@@ -226,7 +212,7 @@ static int sample(struct om *o, const char *fam, const char *help, const char *u
 			      "them one at a time)",
 			      json_string_value(json_object_get(o->from, key)), path, key);
 	json_object_set_new(s, labels, json_real(v));
-	json_object_set_new(o->from, key, json_string(path));
+	json_object_set_new(o->from, key, nb_json_text(path));
 	return 0;
 }
 
@@ -326,11 +312,7 @@ static int write_all(const struct om *o, FILE *out)
 		const char *help = nb_jstr(f, "help"), *unit = nb_jstr(f, "unit");
 
 		fprintf(out, "# HELP %s ", fam);
-		for (; *help; help++)
-			if (*help == '\\' || *help == '\n')
-				fputs(*help == '\n' ? "\\n" : "\\\\", out);
-			else
-				fputc(*help, out);
+		nb_om_help(out, help);
 		fprintf(out, "\n# TYPE %s gauge\n", fam);
 		if (*unit)
 			fprintf(out, "# UNIT %s %s\n", fam, unit);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "text.h"
 #include "failure.h"
+#include "../core/escape.h"
 #include "../core/result.h"
 
 #include <math.h>
@@ -58,7 +59,30 @@ static void spread(char *buf, size_t len, const json_t *wl, const char *metric)
 		snprintf(buf, len, "±%.0f%%", 100 * sd / med);
 }
 
-void nb_text_result(FILE *out, const json_t *doc)
+/* One line "TARGET NAME: WHAT: TEXT", each part shown, never sent. */
+static void entry_line(FILE *out, const json_t *wl, const char *name,
+		       const char *what, const char *text)
+{
+	fprintf(out, "%s %s: %s: ", NB_TERM(nb_jstr(wl, "target")), name, what);
+	nb_term_escape(out, text);
+	fputc('\n', out);
+}
+
+static void table(FILE *out, const json_t *doc);
+
+/* A result read from a file, the history or the box: whatever it holds
+ * reaches the terminal through nb_term_open() (core/escape.h), its names
+ * a line each. */
+void nb_text_result(FILE *under, const json_t *doc)
+{
+	FILE *out = nb_term_open(under);
+
+	table(out ? out : under, doc);
+	if (out)
+		fclose(out);
+}
+
+static void table(FILE *out, const json_t *doc)
 {
 	const json_t *results = json_object_get(doc, "results"), *wl;
 	size_t i;
@@ -79,9 +103,10 @@ void nb_text_result(FILE *out, const json_t *doc)
 		lat_cell(p99, sizeof(p99), wl, "p99_us", "lat_p99_us");
 		lat_cell(p999, sizeof(p999), wl, "p99.9_us", "lat_p99.9_us");
 		fprintf(out, "%-12s %-20s %-*s%s%10s %5s %10s %9s %9s %9s %3zu  %s%s\n",
-			nb_jstr(wl, "target"), nb_jstr(wl, "workload"), walk ? -10 : 0,
-			walk ? nb_jstr(wl, "state") : "", walk ? " " : "", mb, sp, iops, p50,
-			p99, p999, n, nb_jstr(wl, "status"),
+			NB_TERM(nb_jstr(wl, "target")), NB_TERM(nb_jstr(wl, "workload")),
+			walk ? -10 : 0, walk ? NB_TERM(nb_jstr(wl, "state")) : "",
+			walk ? " " : "", mb, sp, iops, p50, p99, p999, n,
+			NB_TERM(nb_jstr(wl, "status")),
 			nb_text_steady_state(wl) == 1 ? ", steady" :
 			nb_text_steady_state(wl) == 0 ? ", not steady" : "");
 	}
@@ -91,14 +116,13 @@ void nb_text_result(FILE *out, const json_t *doc)
 
 		char name[96];
 
-		snprintf(name, sizeof(name), "%s%s%s", nb_jstr(wl, "workload"),
-			 *nb_jstr(wl, "state") ? " " : "", nb_jstr(wl, "state"));
+		snprintf(name, sizeof(name), "%s%s%s", NB_TERM(nb_jstr(wl, "workload")),
+			 *nb_jstr(wl, "state") ? " " : "", NB_TERM(nb_jstr(wl, "state")));
 		if (*nb_jstr(wl, "reason"))
-			fprintf(out, "%s %s: %s: %s\n", nb_jstr(wl, "target"), name,
-				nb_jstr(wl, "status"), nb_jstr(wl, "reason"));
+			entry_line(out, wl, name, NB_TERM(nb_jstr(wl, "status")),
+				   nb_jstr(wl, "reason"));
 		json_array_foreach(json_object_get(wl, "warnings"), j, w)
-			fprintf(out, "%s %s: warning: %s\n", nb_jstr(wl, "target"),
-				name, json_string_value(w));
+			entry_line(out, wl, name, "warning", json_string_value(w) ?: "");
 	}
 	nb_failure_print(out, doc);
 	nb_text_sweeps(out, doc);

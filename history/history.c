@@ -4,6 +4,7 @@
  */
 #include "history.h"
 #include "../core/err.h"
+#include "../core/escape.h"
 #include "../core/result.h"
 
 #include <errno.h>
@@ -437,15 +438,21 @@ static int select_runs(struct nb_history *h, const struct nb_history_filter *f,
 			json_decref(labels);
 			continue;
 		}
-		r = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:s}",
+		/* the database's text as it is, whatever its bytes */
+		r = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			      "id", (json_int_t)sqlite3_column_int64(st, 0),
-			      "run_id", col(st, 1), "started", col(st, 2),
-			      "added", col(st, 3), "host", col(st, 4),
-			      "version", col(st, 5), "labels", labels,
-			      "source", col(st, 7));
+			      "run_id", nb_json_text(col(st, 1)),
+			      "started", nb_json_text(col(st, 2)),
+			      "added", nb_json_text(col(st, 3)),
+			      "host", nb_json_text(col(st, 4)),
+			      "version", nb_json_text(col(st, 5)), "labels", labels,
+			      "source", nb_json_text(col(st, 7)));
 		if (with_doc) {
 			json_t *doc = json_loads(col(st, 8), 0, NULL);
 
+			if (doc && nb_result_check(doc, h->path))
+				json_decref(doc), doc = NULL;   /* as unreadable */
+			nb_err_clear();
 			json_object_set_new(r, "doc", doc ? doc : json_null());
 		} else {
 			json_t *doc = json_loads(col(st, 8), 0, NULL), *wl, *names = json_array();
@@ -516,6 +523,7 @@ int nb_history_get(struct nb_history *h, const char *run, json_t **doc,
 		   long long *id)
 {
 	sqlite3_stmt *st;
+	char what[4200];
 	int rc;
 
 	*doc = NULL;
@@ -532,6 +540,13 @@ int nb_history_get(struct nb_history *h, const char *run, json_t **doc,
 	if (!*doc)
 		return nb_err(-EIO, "history '%s': run %lld: its result is unreadable",
 			      h->path, *id);
+	/* a database is a file too: its results read as a result file's */
+	snprintf(what, sizeof(what), "%s run %lld", h->path, *id);
+	if (nb_result_check(*doc, what)) {
+		json_decref(*doc);
+		*doc = NULL;
+		return -EINVAL;
+	}
 	return 0;
 }
 

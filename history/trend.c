@@ -5,7 +5,7 @@
  */
 #include "history.h"
 #include "../formats/chart.h"
-#include "../formats/escape.h"
+#include "../core/escape.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
@@ -43,7 +43,7 @@ static int write_html(const char *dir, const json_t *charts)
 
 	if (!f)
 		return nb_err(-ENOMEM, "out of memory");
-	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<title>nasbench history trend</title>\n<style>body{font-family:"
 	      "sans-serif;max-width:1100px;margin:2em auto}figure{margin:1em 0}"
 	      "</style></head><body>\n<h1>nasbench history: trend</h1>\n"
@@ -63,11 +63,15 @@ static int write_html(const char *dir, const json_t *charts)
 			ssize_t n = getdelim(&s, &cap, '\0', in);
 
 			fclose(in);
-			fprintf(f, "<figure class=\"chart\" id=\"chart-%s\">\n", nb_jstr(c, "name"));
+			fputs("<figure class=\"chart\" id=\"chart-", f);
+			nb_xml_escape(f, nb_jstr(c, "name"));
+			fputs("\">\n", f);
 			if (n > 0) {
 				char *start = strstr(s, "<svg");
 
-				fputs(start ? start : s, f);
+				/* its ids unique in the page, as the report's */
+				nb_chart_svg_inline(f, start ? start : s,
+						    nb_jstr(c, "name"), nb_jstr(c, "title"));
 			}
 			fputs("</figure>\n", f);
 			free(s);

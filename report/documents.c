@@ -5,7 +5,8 @@
  * inline.
  */
 #include "model.h"
-#include "../formats/escape.h"
+#include "../core/escape.h"
+#include "../formats/chart.h"
 #include "../decision/summary.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
@@ -422,7 +423,7 @@ int nb_report_markdown(const struct nb_report *r, FILE *out)
 	json_t *lines = summary(r);
 
 	intro(r, buf, sizeof(buf));
-	fprintf(out, "# nasbench report\n\n%s.\n\n", buf);
+	fputs("# nasbench report\n\n", out), nb_md_escape(out, buf), fputs(".\n\n", out);
 	nb_summary_markdown(out, lines);
 	json_decref(lines);
 	if (r->skip_why[0]) {
@@ -446,7 +447,7 @@ int nb_report_markdown_pr(const struct nb_report *r, FILE *out)
 		return nb_err(-ENOMEM, "out of memory");
 	}
 	intro(r, intro_text, sizeof(intro_text));
-	fprintf(f, "# nasbench report\n\n%s.\n\n", intro_text);
+	fputs("# nasbench report\n\n", f), nb_md_escape(f, intro_text), fputs(".\n\n", f);
 	nb_summary_markdown(f, lines);
 	json_decref(lines);
 	if (r->grids) {
@@ -501,45 +502,6 @@ static void html_table(FILE *out, const json_t *t)
 	fputs("</table>\n", out);
 }
 
-/* Copy gnuplot's SVG with its ids made unique in the page (each chart
- * has a "gnuplot_canvas"; prefixed with the chart's name, and the
- * references to them too) and its tooltip the chart's title, not
- * "Gnuplot". */
-static void svg_out(FILE *out, const char *p, const struct nb_report_chart *c)
-{
-	static const char *const refs[] = { "id=\"", "href=\"#", "url(#", "id='",
-					     "href='#" };
-	const size_t nrefs = sizeof(refs) / sizeof(refs[0]);
-
-	while (*p) {
-		size_t i, best = 0;
-		const char *at = NULL, *t = strstr(p, "<title>Gnuplot</title>");
-
-		for (i = 0; i < nrefs; i++) {
-			const char *q = strstr(p, refs[i]);
-
-			if (q && (!at || q < at))
-				at = q, best = i;
-		}
-		if (t && (!at || t < at)) {
-			fwrite(p, 1, (size_t)(t - p), out);
-			fputs("<title>", out), nb_xml_escape(out, c->title);
-			fputs("</title>", out);
-			p = t + strlen("<title>Gnuplot</title>");
-			continue;
-		}
-		if (!at) {
-			fputs(p, out);
-			break;
-		}
-		at += strlen(refs[best]);
-		fwrite(p, 1, (size_t)(at - p), out);
-		nb_xml_escape(out, c->name);
-		fputc('-', out);
-		p = at;
-	}
-}
-
 /* Inline DIR/NAME.svg without its XML prologue. */
 static int html_svg(FILE *out, const char *dir, const struct nb_report_chart *c)
 {
@@ -564,7 +526,7 @@ static int html_svg(FILE *out, const char *dir, const struct nb_report_chart *c)
 	fputs("<figure class=\"chart\" id=\"chart-", out);
 	nb_xml_escape(out, c->name);
 	fputs("\">\n", out);
-	svg_out(out, start, c);
+	nb_chart_svg_inline(out, start, c->name, c->title);
 	fputs("<figcaption>", out), nb_xml_escape(out, c->title);
 	fprintf(out, " (<a href=\"%s.png\">PNG</a>, <a href=\"%s.gp\">gnuplot "
 		"script</a>)</figcaption>\n</figure>\n", c->name, c->name);

@@ -2,6 +2,7 @@
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
 #include "../workloads/crashrun.h"
+#include "../core/escape.h"
 #include "../core/clock.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
@@ -267,7 +268,7 @@ int nb_exec_open(struct nb_exec *x, const struct nb_target_cfg *tc,
 		nb_run_telem_target(&x->telem, t, &x->pl->p, tj, x->run_id,
 				    x->stop, x->progress);
 	if (rc) {
-		json_object_set_new(tj, "error", json_string(nb_err_last()));
+		json_object_set_new(tj, "error", nb_json_text(nb_err_last()));
 		fail(x, rc);
 		nb_target_close(t);
 	}
@@ -279,7 +280,7 @@ void nb_exec_close(struct nb_exec *x, struct nb_target *t, json_t *tj)
 	(void)x;
 	nb_target_close(t);
 	if (t->leftover[0])
-		json_object_set_new(tj, "leftover", json_string(t->leftover));
+		json_object_set_new(tj, "leftover", nb_json_text(t->leftover));
 }
 
 void nb_exec_fail(struct nb_exec *x, int rc)

@@ -6,6 +6,7 @@
  * read back after it, the result's "failure" object.
  */
 #include "failure_int.h"
+#include "../core/escape.h"
 #include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/hook.h"
@@ -198,7 +199,8 @@ static int records(struct nb_failure *f, int write)
 		if (rc) {
 			nb_die_msg("%s", nb_err_last());
 			json_object_set_new(o, write ? "error" : states[f->x->state_idx],
-					    json_pack("{s:s}", "error", nb_err_last()));
+					    json_pack("{s:o}", "error",
+						      nb_json_text(nb_err_last())));
 			continue;
 		}
 		if (write)
@@ -433,7 +435,7 @@ void nb_failure_walk(struct nb_exec *x)
 	x->walk = &f;
 	x->walk_iteration = nb_failure_iteration;
 	rc = nb_fb_open(&f);
-	json_object_set_new(f.obj, "pool", json_string(f.pool));
+	json_object_set_new(f.obj, "pool", nb_json_text(f.pool));
 	if (!rc)
 		rc = targets_open(&f);
 	if (!rc)
@@ -458,7 +460,7 @@ void nb_failure_iteration(struct nb_failure *f, json_t *extra, uint64_t t0_ns)
 	json_object_set_new(extra, "box_state", json_string(states[state]));
 	json_object_set_new(extra, "walk_t_ms", json_integer(nb_fw_ms(f, start)));
 	if (p && nb_telem_watch_latest(f->watch, p))
-		json_object_set_new(extra, "pool_state", json_string(p->state));
+		json_object_set_new(extra, "pool_state", nb_json_text(p->state));
 	free(p);
 	if (state == NB_STATE_REBUILDING) {
 		double p0 = nb_fb_pct(f, t0_ns, &a0), p1 = nb_fb_pct(f, 0, &a1);

@@ -5,6 +5,7 @@
  * waited for, the rebuild timed.
  */
 #include "failure_int.h"
+#include "../core/escape.h"
 #include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
@@ -177,9 +178,10 @@ static int run_command(struct nb_failure *f, const char *what, const char *cmd,
 		free(own[i]);
 	if (!rc)
 		json_array_append_new(f->events, json_pack(
-			"{s:s, s:I, s:s, s:i, s:f, s:s}", "what", what, "t_ms",
+			"{s:s, s:I, s:s, s:i, s:f, s:o}", "what", what, "t_ms",
 			nb_fw_ms(f, t), "command", cmd, "status", sp.status,
-			"seconds", secs, "output", last_line(sp.out, line, sizeof(line))));
+			"seconds", secs, "output",
+			nb_json_text(last_line(sp.out, line, sizeof(line)))));
 	if (!rc && sp.stopped)
 		rc = -EINTR;
 	else if (!rc && (sp.status || sp.timed_out))
@@ -280,8 +282,9 @@ static json_t *not_online(const struct nb_tp_pool *p)
 	for (int i = 0; i < p->ndev; i++)
 		if (p->dev[i].leaf && !p->dev[i].special &&
 		    strcmp(p->dev[i].state, "ONLINE"))
-			json_array_append_new(a, json_pack("{s:s, s:s}", "name",
-				p->dev[i].name, "state", p->dev[i].state));
+			json_array_append_new(a, json_pack("{s:o, s:o}", "name",
+				nb_json_text(p->dev[i].name), "state",
+				nb_json_text(p->dev[i].state)));
 	return a;
 }
 
@@ -308,9 +311,9 @@ int nb_fb_degraded(struct nb_failure *f)
 	}
 	nb_telem_watch_latest(f->watch, p);
 	failed = not_online(p);
-	json_array_append_new(f->events, json_pack("{s:s, s:I, s:s, s:O}", "what",
-		"degraded", "t_ms", nb_fw_ms(f, t), "pool_state", p->state,
-		"not_online", failed));
+	json_array_append_new(f->events, json_pack("{s:s, s:I, s:o, s:O}", "what",
+		"degraded", "t_ms", nb_fw_ms(f, t), "pool_state",
+		nb_json_text(p->state), "not_online", failed));
 	/* the walk's failed disk: the first (rebuild = both fails twice) */
 	if (!json_object_get(f->obj, "failed"))
 		json_object_set(f->obj, "failed", failed);
@@ -465,8 +468,9 @@ json_t *nb_fb_left(struct nb_failure *f, char *state, size_t len)
 	}
 	snprintf(state, len, "%s", rebuilding(&p->scan) ? "rebuilding" :
 		 healthy(p->state) ? "healthy" : "degraded");
-	o = json_pack("{s:s, s:s, s:s, s:o}", "state", state, "pool", p->name,
-		      "pool_state", p->state, "not_online", not_online(p));
+	o = json_pack("{s:s, s:o, s:o, s:o}", "state", state, "pool",
+		      nb_json_text(p->name), "pool_state", nb_json_text(p->state),
+		      "not_online", not_online(p));
 	if (rebuilding(&p->scan) && p->scan.pct >= 0)
 		json_object_set_new(o, "pct", json_real(p->scan.pct));
 	free(p);
@@ -491,8 +495,9 @@ json_t *nb_fb_counters(struct nb_failure *f)
 	for (int i = 0; i < p->ndev; i++)
 		if (p->dev[i].leaf && p->dev[i].read >= 0)
 			json_array_append_new(devs, json_pack(
-				"{s:s, s:s, s:o, s:o, s:o}", "name", p->dev[i].name,
-				"state", p->dev[i].state, "read", count(p->dev[i].read),
+				"{s:o, s:o, s:o, s:o, s:o}", "name",
+				nb_json_text(p->dev[i].name), "state",
+				nb_json_text(p->dev[i].state), "read", count(p->dev[i].read),
 				"write", count(p->dev[i].write), "cksum",
 				count(p->dev[i].cksum)));
 	o = json_pack("{s:f, s:f, s:f, s:s, s:o}", "read", p->read, "write",

@@ -4,6 +4,7 @@
  * protocols' checks (conform_check.h).
  */
 #include "conform_check.h"
+#include "../core/escape.h"
 
 void nb_conform_add(struct nb_conform_tests *ts, const char *name, int ok,
 		    const char *msg)
@@ -12,7 +13,7 @@ void nb_conform_add(struct nb_conform_tests *ts, const char *name, int ok,
 			      ok ? "pass" : "fail");
 
 	if (msg && *msg)
-		json_object_set_new(o, "message", json_string(msg));
+		json_object_set_new(o, "message", nb_json_text(msg));
 	json_array_append_new(ts->list, o);
 	if (ok)
 		ts->passed++;

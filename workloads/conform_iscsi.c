@@ -16,6 +16,7 @@
 #include "../core/fsutil.h"
 #include "../core/guard.h"
 #include "../core/spawn.h"
+#include "../core/escape.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -185,7 +186,7 @@ static json_t *tool_notes(char *text)
 		while (isspace((unsigned char)*l))
 			l++;
 		if (*l && json_array_size(notes) < 200)
-			json_array_append_new(notes, json_string(l));
+			json_array_append_new(notes, nb_json_text(l));
 	}
 	return notes;
 }
@@ -250,7 +251,7 @@ static int iscsi_run(struct nb_wl_ctx *c, struct nb_conform_tests *ts, json_t *c
 		 u->host, port, u->path);
 	snprintf(cmdline, sizeof(cmdline), "%s -d -x -t %s %s", tool,
 		 subset, url);
-	json_object_set_new(conf, "command", json_string(cmdline));
+	json_object_set_new(conf, "command", nb_json_text(cmdline));
 	if (!mkdtemp(dir))
 		return nb_err(-errno, "cannot create a scratch directory for "
 			      "iscsi-test-cu: %s", strerror(errno));

@@ -34,6 +34,7 @@
 #include "crashrun.h"
 #include "seed.h"
 #include "../core/err.h"
+#include "../core/escape.h"
 #include "../core/hook.h"
 #include "crashlog.h"
 #include "../core/knobs.h"
@@ -224,7 +225,8 @@ static int verify_only(struct nb_crash_run *cr)
 			   "its crash point (the client stopped first): every write "
 			   "it journalled is checked all the same");
 	if (c->iteration == 1)
-		c->spec = json_pack("{s:s, s:s, s:I, s:I}", "journal", cr->path,
+		c->spec = json_pack("{s:o, s:s, s:I, s:I}", "journal",
+				    nb_json_text(cr->path),
 				    "journal_run_id", j.run_id, "region",
 				    (json_int_t)j.region, "bs", (json_int_t)j.bs);
 	memset(&cr->proof, 0, sizeof(cr->proof));

@@ -20,6 +20,7 @@
  */
 #include "crashcheck.h"
 #include "../core/err.h"
+#include "../core/escape.h"
 #include "../telemetry/telem.h"
 
 #include <inttypes.h>
@@ -174,8 +175,9 @@ json_t *nb_crash_proof_json(const struct nb_crash_proof *pr)
 	char v[32];
 
 	if (pr->boot_before[0])
-		json_object_set_new(o, "boot_id", json_pack("{s:s, s:s}", "before",
-			pr->boot_before, "after", pr->boot_after));
+		json_object_set_new(o, "boot_id", json_pack("{s:o, s:o}", "before",
+			nb_json_text(pr->boot_before), "after",
+			nb_json_text(pr->boot_after)));
 	if (pr->verf_before || pr->verf_after) {
 		json_t *x = json_object();
 
@@ -186,7 +188,8 @@ json_t *nb_crash_proof_json(const struct nb_crash_proof *pr)
 		json_object_set_new(o, "nfs_verifier", x);
 	}
 	if (pr->ua_checked || pr->ua_after[0])
-		json_object_set_new(o, "unit_attention", json_pack("{s:s, s:s}",
-			"control", pr->ua_control, "after", pr->ua_after));
+		json_object_set_new(o, "unit_attention", json_pack("{s:o, s:o}",
+			"control", nb_json_text(pr->ua_control), "after",
+			nb_json_text(pr->ua_after)));
 	return o;
 }

@@ -21,6 +21,7 @@
 #include "../core/hook.h"
 #include "../core/knobs.h"
 #include "../core/spawn.h"
+#include "../core/escape.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -367,7 +368,7 @@ static void writers_info(struct writers *w)
 		json_object_set_new(o, "stopped_after_s", json_real(
 			(double)(w->gone_ns - w->hook.t0) / 1e9));
 	if (w->gone)
-		json_object_set_new(o, "why", json_string(w->gone_why));
+		json_object_set_new(o, "why", nb_json_text(w->gone_why));
 	json_object_set_new(cr->info, "writers", o);
 }
 

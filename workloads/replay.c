@@ -22,6 +22,7 @@
 #include "../core/err.h"
 #include "../core/knobs.h"
 #include "../core/units.h"
+#include "../core/escape.h"
 
 #include <errno.h>
 #include <math.h>
@@ -414,7 +415,7 @@ static int replay_run(struct nb_wl_ctx *c)
 	if (c->iteration == 1) {
 		c->spec = nb_iospec_json(&r.s);
 		nb_open_spec_json(c->spec, &r.s);
-		json_object_set_new(c->spec, "load", json_string(r.path));
+		json_object_set_new(c->spec, "load", nb_json_text(r.path));
 	}
 	rc = replay_sweep(&r);
 	b = rc ? -1 : peak_bucket(&r);

@@ -5,6 +5,7 @@
  */
 #include "replay.h"
 #include "../core/result.h"
+#include "../core/escape.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -233,7 +234,7 @@ void nb_wl_replay_put(struct nb_wl_replay *r)
 		r->lower_bound, "interpolated", r->interpolated, "text", t,
 		"growth", r->growth_from ? json_string(nb_growth_fmt(&r->g, g,
 			sizeof(g))) : json_null(),
-		"growth_from", r->growth_from ? json_string(r->growth_from) : json_null(),
+		"growth_from", r->growth_from ? nb_json_text(r->growth_from) : json_null(),
 		"years", r->growth_from ? num(years) : json_null(),
 		"today", r->today ? json_incref(r->today) : json_null(),
 		"peak", r->peak ? json_incref(r->peak) : json_null(),

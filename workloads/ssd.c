@@ -17,6 +17,7 @@
 #include "../core/result.h"
 #include "../core/units.h"
 #include "../core/knobs.h"
+#include "../core/escape.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -129,7 +130,7 @@ int nb_wl_precondition(struct nb_wl_ctx *c)
 	if (!block)
 		json_object_set_new(j, "fill_pct", json_integer(c->p->fill_pct));
 	if (rc)
-		json_object_set_new(j, "error", json_string(nb_err_last()));
+		json_object_set_new(j, "error", nb_json_text(nb_err_last()));
 	json_object_set_new(c->entry, "preconditioning", j);
 	if (!rc && block)
 		nb_wl_wrote(c, size);
@@ -197,7 +198,7 @@ int nb_wl_trim(struct nb_wl_ctx *c, const char *when)
 			      (json_int_t)bytes, "accepted", !rc);
 
 	if (rc)
-		json_object_set_new(j, "error", json_string(nb_err_last()));
+		json_object_set_new(j, "error", nb_json_text(nb_err_last()));
 	json_object_set_new(c->entry, "discard", j);
 	if (rc && rc != -EINTR && c->p->trim_optional > 0) {
 		nb_wl_warn(c, "TRIM refused, the run goes on without it: %s",

@@ -111,10 +111,10 @@ static void short_labels_vertical(void **state)
 	assert_non_null(strstr(gp, "set xtics noenhanced nomirror scale 0\n"));
 	assert_null(strstr(gp, "rotate"));
 	/* a colour per series, its name in the key */
-	assert_non_null(strstr(gp, "$data using 2:3:4:xtic(1) lt 1 title \"local\", "
-			       "$data using 5:6:7:xtic(1) lt 2 title \"nfs\", "
-			       "$data using 8:9:10:xtic(1) lt 3 title \"iscsi\", "
-			       "$data using 11:12:13:xtic(1) lt 4 title \"iscsi-sync\"\n"));
+	assert_non_null(strstr(gp, "$data using 2:3:4:xtic(1) lt 1 title 'local', "
+			       "$data using 5:6:7:xtic(1) lt 2 title 'nfs', "
+			       "$data using 8:9:10:xtic(1) lt 3 title 'iscsi', "
+			       "$data using 11:12:13:xtic(1) lt 4 title 'iscsi-sync'\n"));
 	free(gp);
 	assert_int_equal(nb_chart_render(test_scratch, names, 1, NULL), 0);
 	assert_int_equal(svg_labels_inside("short", &texts), 0);
@@ -138,12 +138,12 @@ static void long_labels_horizontal(void **state)
 	(void)state;
 	assert_int_equal(nb_chart_bars(test_scratch, &b), 0);
 	gp = gp_of("long");
-	assert_non_null(strstr(gp, "with boxxyerror lt 1 title \"local\""));
-	assert_non_null(strstr(gp, "with boxxyerror lt 4 title \"iscsi-sync\""));
-	assert_non_null(strstr(gp, "set ytics nomirror scale 0 (\"seq512k-write: "
-			       "put_block MB/s, per-char write\" 1.5, "));
+	assert_non_null(strstr(gp, "with boxxyerror lt 1 title 'local'"));
+	assert_non_null(strstr(gp, "with boxxyerror lt 4 title 'iscsi-sync'"));
+	assert_non_null(strstr(gp, "set ytics nomirror scale 0 ('seq512k-write: "
+			       "put_block MB/s, per-char write' 1.5, "));
 	assert_non_null(strstr(gp, "set logscale x\n"));
-	assert_non_null(strstr(gp, "set xlabel \"MB/s\"\n"));
+	assert_non_null(strstr(gp, "set xlabel 'MB/s'\n"));
 	assert_null(strstr(gp, "rotate"));
 	free(gp);
 	assert_int_equal(nb_chart_render(test_scratch, names, 1, NULL), 0);

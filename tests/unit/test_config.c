@@ -111,6 +111,12 @@ static const struct {
 	{ "[suite]\njunk\n", 2, "expected 'key = value'" },
 	{ "[box\n", 1, "section header without ']'" },
 	{ "[suite extra]\n", 1, "[suite] takes no name" },
+	/* text at the boundary (core/escape.h): refused before anything runs */
+	{ "[box]\nlayout = caf\xe9\n", 2, "'layout' in [box]: not UTF-8 text (byte 0xe9 at byte 4)" },
+	{ "[box]\nnote\xff = x\n", 2, "a key in [box]: not UTF-8 text (byte 0xff at byte 5)" },
+	{ "[box]\nlayout = a\033[2Jb\n", 2, "'layout' in [box]: a control character (0x1b at byte 2)" },
+	{ "[target t\xe9]\nurl = /tmp\n", 1, "not UTF-8 text (byte 0xe9 at byte 10)" },
+	{ "[accept]\nseq mb_s >= 1 \x01\n", 2, "a control character (0x01 at byte 15)" },
 };
 
 static void errors(void **state)
@@ -156,6 +162,15 @@ static void overrides(void **state)
 	assert_string_equal(c.targets[2].url, "file:///x?y");
 	assert_int_equal(nb_config_add_target(&c, "nas=/tmp"), -EINVAL);
 	assert_string_equal(nb_err_last(), "--target: target 'nas' is defined twice");
+	/* text at the boundary: a label, an option's value, a target */
+	assert_int_equal(nb_config_override_pair(&c, "label", "--label", "note=caf\xe9"),
+			 -EINVAL);
+	assert_string_equal(nb_err_last(), "--label 'note': not UTF-8 text (byte 0xe9 at byte 4)");
+	assert_int_equal(nb_config_override_pair(&c, "label", "--label", "n\033te=x"),
+			 -EINVAL);
+	assert_string_equal(nb_err_last(), "--label: a control character (0x1b at byte 2)");
+	assert_int_equal(nb_config_add_target(&c, "/tmp/t\xe9"), -EINVAL);
+	assert_string_equal(nb_err_last(), "--target: not UTF-8 text (byte 0xe9 at byte 7)");
 	assert_int_equal(nb_config_add_target(&c, "gopher://h/x"), -EINVAL);
 	assert_string_equal(nb_err_last(),
 			    "--target: no runner for 'gopher://' URLs (see 'nasbench list')");
