@@ -2,6 +2,7 @@
 /* box.c - the box of a capture: what it has, which of its devices are the
  * VMs', and the loops that read its counters (capture_int.h). */
 #include "capture_int.h"
+#include "../core/boxtext.h"
 #include "../core/err.h"
 
 #include <errno.h>
@@ -52,11 +53,11 @@ void cp_box_close(struct cp_box *b)
  * whether there is an NFS server's counter file and zpool iostat -r. */
 static const char linux_inv[] =
 	"echo @devices; for d in /sys/block/*; do n=${d##*/}; "
-	"s=$(cat $d/size 2>/dev/null) || continue; "
-	"m=$(cat $d/dm/name 2>/dev/null); u=$(cat $d/dm/uuid 2>/dev/null); "
-	"echo \"$n $s ${m:--} ${u:--}\"; done; "
+	"s=$(cat \"$d/size\" 2>/dev/null) || continue; "
+	"m=$(cat \"$d/dm/name\" 2>/dev/null); u=$(cat \"$d/dm/uuid\" 2>/dev/null); "
+	"printf '%s %s %s %s\\n' \"$n\" \"$s\" \"${m:--}\" \"${u:--}\"; done; "
 	"for l in $(find /dev/zvol -type l 2>/dev/null); do "
-	"echo \"zvol $l $(readlink -f $l)\"; done; "
+	"printf 'zvol %s %s\\n' \"$l\" \"$(readlink -f \"$l\")\"; done; "
 	"echo @pools; zpool list -H -o name 2>/dev/null; "
 	"echo @have; [ -r /proc/net/rpc/nfsd ] && echo nfs; "
 	"p=$(zpool list -H -o name 2>/dev/null | head -n 1); "
@@ -105,9 +106,17 @@ static void take_inventory(struct cp_box *b, char *out)
 	strcpy(dup, out);
 	s = section(dup, "pools");
 	for (char *t = strtok_r(s, "\n", &save); t && b->npools < NB_CP_MAXPOOL;
-	     t = strtok_r(NULL, "\n", &save))
-		if (*t && !strchr(t, ' ') && !strchr(t, '\''))
+	     t = strtok_r(NULL, "\n", &save)) {
+		/* any name goes back to the box quoted (pool_args); one that
+		 * begins with '-' would be an option of zpool, one too long
+		 * would be cut into another: left out, said */
+		if (*t == '-' || strlen(t) >= NB_CP_NAME) {
+			if (!b->pools_left++)
+				nb_boxtext(b->pool_left, sizeof(b->pool_left), t);
+		} else if (*t) {
 			snprintf(b->pools[b->npools++], NB_CP_NAME, "%s", t);
+		}
+	}
 	strcpy(dup, out);
 	s = section(dup, "have");
 	b->have_nfs = strstr(s, "nfs\n") != NULL;
@@ -247,14 +256,33 @@ int cp_box_inventory(struct cp_box *b, const struct nb_capture_cfg *c,
 	return 0;
 }
 
-/* The pools as zpool's arguments: "'tank' 'backup'". */
-static void pool_args(const struct cp_box *b, char *buf, size_t len)
+/* The pools as zpool's arguments, each quoted for the box's shell
+ * ("'tank' 'it'\''s' "): a name is the box's, and runs nothing.  0, or
+ * -1 when they do not fit BUF. */
+static int pool_args(const struct cp_box *b, char *buf, size_t len)
 {
 	size_t o = 0;
 
 	buf[0] = 0;
-	for (int i = 0; i < b->npools && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "'%s' ", b->pools[i]);
+	for (int i = 0; i < b->npools; i++) {
+		if (o + 2 >= len)
+			return -1;
+		buf[o++] = '\'';
+		for (const char *p = b->pools[i]; *p; p++) {
+			if (o + 6 >= len)
+				return -1;
+			if (*p == '\'') {
+				memcpy(buf + o, "'\\''", 4);
+				o += 4;
+			} else {
+				buf[o++] = *p;
+			}
+		}
+		buf[o++] = '\'';
+		buf[o++] = ' ';
+		buf[o] = 0;
+	}
+	return 0;
 }
 
 int cp_box_streams(struct cp_box *b, double iv, struct cp_stream *s)
@@ -263,6 +291,12 @@ int cp_box_streams(struct cp_box *b, double iv, struct cp_stream *s)
 	int n = 0;
 
 	memset(s, 0, sizeof(*s) * CP_MAXSTREAM);
+	if (pool_args(b, pools, sizeof(pools))) {
+		/* more pools than a script holds: their figures are not read */
+		b->pools_left += b->npools;
+		b->npools = b->have_hist = 0;
+		pools[0] = 0;
+	}
 	/* every answer ends with "@end"; a tool that fails still pauses, so a
 	 * loop never spins */
 	s[n].kind = CP_COUNTERS;
@@ -281,7 +315,6 @@ int cp_box_streams(struct cp_box *b, double iv, struct cp_stream *s)
 			 "%s echo @iostat; iostat -x -I -d; echo @end; sleep %.3f; "
 			 "done", b->have_nfs ? "echo @nfsstat; nfsstat -s;" : "", iv);
 	n++;
-	pool_args(b, pools, sizeof(pools));
 	if (b->npools) {
 		/* the second report is the interval's */
 		s[n].kind = CP_ZPOOL;
