@@ -58,8 +58,8 @@ static const char linux_inv[] =
 	"printf '%s %s %s %s\\n' \"$n\" \"$s\" \"${m:--}\" \"${u:--}\"; done; "
 	"for l in $(find /dev/zvol -type l 2>/dev/null); do "
 	"printf 'zvol %s %s\\n' \"$l\" \"$(readlink -f \"$l\")\"; done; "
-	"echo @pools; zpool list -H -o name 2>/dev/null; "
-	"echo @have; [ -r /proc/net/rpc/nfsd ] && echo nfs; "
+	"echo; echo @pools; zpool list -H -o name 2>/dev/null; "
+	"echo; echo @have; [ -r /proc/net/rpc/nfsd ] && echo nfs; "
 	"p=$(zpool list -H -o name 2>/dev/null | head -n 1); "
 	"[ -n \"$p\" ] && zpool iostat -r \"$p\" >/dev/null 2>&1 && echo hist; true";
 
@@ -68,8 +68,8 @@ static const char freebsd_inv[] =
 	"echo @devices; for d in $(sysctl -n kern.disks); do diskinfo /dev/$d; "
 	"done 2>/dev/null; for v in $(zfs list -H -t volume -o name 2>/dev/null); "
 	"do diskinfo /dev/zvol/$v; done 2>/dev/null; "
-	"echo @pools; zpool list -H -o name 2>/dev/null; "
-	"echo @have; nfsstat -s >/dev/null 2>&1 && echo nfs; "
+	"echo; echo @pools; zpool list -H -o name 2>/dev/null; "
+	"echo; echo @have; nfsstat -s >/dev/null 2>&1 && echo nfs; "
 	"command -v gstat >/dev/null 2>&1 && echo gstat; "
 	"p=$(zpool list -H -o name 2>/dev/null | head -n 1); "
 	"[ -n \"$p\" ] && zpool iostat -r \"$p\" >/dev/null 2>&1 && echo hist; true";
@@ -302,31 +302,31 @@ int cp_box_streams(struct cp_box *b, double iv, struct cp_stream *s)
 	s[n].kind = CP_COUNTERS;
 	if (!b->freebsd)
 		snprintf(s[n].script, sizeof(s[n].script), "while :; do echo \"@t "
-			 "$(cut -d' ' -f1 /proc/uptime)\"; echo @diskstats; cat "
-			 "/proc/diskstats; %s echo @end; sleep %.3f; done",
-			 b->have_nfs ? "echo @nfsd; cat /proc/net/rpc/nfsd;" : "", iv);
+			 "$(cut -d' ' -f1 /proc/uptime)\"; echo; echo @diskstats; cat "
+			 "/proc/diskstats; %s echo; echo @end; sleep %.3f; done",
+			 b->have_nfs ? "echo; echo @nfsd; cat /proc/net/rpc/nfsd;" : "", iv);
 	else if (b->have_gstat)
 		snprintf(s[n].script, sizeof(s[n].script), "while :; do echo @t; "
-			 "%s echo @gstat; gstat -b -I %.0fms || sleep %.3f; echo @end; "
-			 "done", b->have_nfs ? "echo @nfsstat; nfsstat -s;" : "",
+			 "%s echo; echo @gstat; gstat -b -I %.0fms || sleep %.3f; echo; echo @end; "
+			 "done", b->have_nfs ? "echo; echo @nfsstat; nfsstat -s;" : "",
 			 iv * 1000, iv);
 	else
 		snprintf(s[n].script, sizeof(s[n].script), "while :; do echo @t; "
-			 "%s echo @iostat; iostat -x -I -d; echo @end; sleep %.3f; "
-			 "done", b->have_nfs ? "echo @nfsstat; nfsstat -s;" : "", iv);
+			 "%s echo; echo @iostat; iostat -x -I -d; echo; echo @end; sleep %.3f; "
+			 "done", b->have_nfs ? "echo; echo @nfsstat; nfsstat -s;" : "", iv);
 	n++;
 	if (b->npools) {
 		/* the second report is the interval's */
 		s[n].kind = CP_ZPOOL;
 		snprintf(s[n].script, sizeof(s[n].script), "while :; do echo @t; echo "
-			 "@zpool; zpool iostat -v %s%.0f 2 || sleep %.3f; echo @end; "
+			 "@zpool; zpool iostat -v %s%.0f 2 || sleep %.3f; echo; echo @end; "
 			 "done", pools, iv < 1 ? 1 : iv, iv);
 		n++;
 	}
 	if (b->have_hist) {
 		s[n].kind = CP_ZPOOL_R;
 		snprintf(s[n].script, sizeof(s[n].script), "while :; do echo @t; echo "
-			 "@zpoolr; zpool iostat -r %s%.0f 2 || sleep %.3f; echo @end; "
+			 "@zpoolr; zpool iostat -r %s%.0f 2 || sleep %.3f; echo; echo @end; "
 			 "done", pools, iv < 1 ? 1 : iv, iv);
 		n++;
 	}

@@ -216,16 +216,22 @@ static void disks_add(struct nb_telem *tm, const struct nb_telem_snap *p,
 {
 	json_t *all = json_object_get(tm->series, "disk_busy_pct"), *arr;
 
-	if (c->disks.refused)
+	/* a disk with a gap keeps its series (null there): never lost
+	 * without a word */
+	if (c->disks.refused) {
 		gap(tm, NB_GAP_REFUSED, "disk '%s'", c->disks.refused_name);
+		disk_series(tm, all, c->disks.refused_name);
+	}
 	for (int i = 0; i < c->disks.n; i++) {
 		const struct nb_tp_disk *d = &c->disks.d[i];
 		const struct nb_tp_disk *was = nb_tp_disk_find(&p->disks, d->name);
 		struct nb_telem_acc *a = acc_of(tm, d->name);
 		double pct;
 
-		if (d->busy_pct < 0 && disk_gap(tm, d, was, dt_ms))
+		if (d->busy_pct < 0 && disk_gap(tm, d, was, dt_ms)) {
+			disk_series(tm, all, d->name);
 			continue;
+		}
 		if (a && d->read_rate >= 0)
 			a->read_bytes += d->read_rate * dt_ms / 1e3;
 		else if (a && was && d->read_bytes >= was->read_bytes)

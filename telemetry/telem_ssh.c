@@ -248,18 +248,18 @@ static void script_of(struct nb_telem *tm, char *buf, size_t len)
 			 "kstat.zfs.misc.arcstats.c_max "
 			 "kstat.zfs.misc.arcstats.demand_data_hits "
 			 "kstat.zfs.misc.arcstats.demand_data_misses 2>/dev/null; "
-			 "echo @swapinfo; swapinfo -k 2>/dev/null; "
-			 "echo @iostat; iostat -x -d -w %u -c 2 2>/dev/null; true",
+			 "echo; echo @swapinfo; swapinfo -k 2>/dev/null; "
+			 "echo; echo @iostat; iostat -x -d -w %u -c 2 2>/dev/null; true",
 			 secs ? secs : 1);
 		return;
 	}
-	snprintf(buf, len, "echo @stat; cat /proc/stat; echo @meminfo; "
-		 "cat /proc/meminfo; echo @vmstat; grep pswp /proc/vmstat; "
-		 "echo @diskstats; cat /proc/diskstats; %s true",
+	snprintf(buf, len, "echo @stat; cat /proc/stat; echo; echo @meminfo; "
+		 "cat /proc/meminfo; echo; echo @vmstat; grep pswp /proc/vmstat; "
+		 "echo; echo @diskstats; cat /proc/diskstats; %s true",
 		 tm->arc_kind == NB_ARC_KSTAT ?
-		 "echo @arc-kstat; cat /proc/spl/kstat/zfs/arcstats;" :
+		 "echo; echo @arc-kstat; cat /proc/spl/kstat/zfs/arcstats;" :
 		 tm->arc_kind == NB_ARC_KV ?
-		 "echo @arc-kv; cd /zfs-kstat/zfs/arcstats && for f in hits "
+		 "echo; echo @arc-kv; cd /zfs-kstat/zfs/arcstats && for f in hits "
 		 "misses size c_max demand_data_hits demand_data_misses; do "
 		 "echo \"$f $(cat $f)\"; done;" : "");
 }
@@ -283,7 +283,7 @@ static int stream_start(struct nb_telem *tm)
 		return -errno;
 	}
 	script_of(tm, script, sizeof(script));
-	snprintf(loop, sizeof(loop), "while :; do %s; echo @end; %s; done", script,
+	snprintf(loop, sizeof(loop), "while :; do %s; echo; echo @end; %s; done", script,
 		 tm->os == NB_TELEM_FREEBSD ? "true" : "sleep %.3f");
 	snprintf(script, sizeof(script), loop, half < 0.1 ? 0.1 : half);
 	nb_telem_ssh_argv(tm, script, argv, bufs);

@@ -21,7 +21,7 @@
 /* Both systems: zpool status (OpenZFS, zfs-fuse, FreeBSD); Linux's md. */
 static const char script[] =
 	"echo @zpool-status; zpool status 2>/dev/null; "
-	"echo @mdstat; cat /proc/mdstat 2>/dev/null; true";
+	"echo; echo @mdstat; cat /proc/mdstat 2>/dev/null; true";
 
 /* The answer's two sections into P. */
 static void parse(char *text, struct nb_tp_pools *p)
