@@ -50,11 +50,14 @@ void cp_box_close(struct cp_box *b)
 
 /* Linux: each block device's size in sectors, its device-mapper name and
  * uuid (an LVM volume's uuid begins LVM-), the zvols' links; the pools;
- * whether there is an NFS server's counter file and zpool iostat -r. */
+ * whether there is an NFS server's counter file and zpool iostat -r.  The
+ * shell reads the files itself: a fork a file took the answer past its
+ * time limit on a loaded box. */
 static const char linux_inv[] =
 	"echo @devices; for d in /sys/block/*; do n=${d##*/}; "
-	"s=$(cat \"$d/size\" 2>/dev/null) || continue; "
-	"m=$(cat \"$d/dm/name\" 2>/dev/null); u=$(cat \"$d/dm/uuid\" 2>/dev/null); "
+	"read -r s <\"$d/size\" 2>/dev/null || continue; m=; u=; "
+	"[ -r \"$d/dm/name\" ] && read -r m <\"$d/dm/name\"; "
+	"[ -r \"$d/dm/uuid\" ] && read -r u <\"$d/dm/uuid\"; "
 	"printf '%s %s %s %s\\n' \"$n\" \"$s\" \"${m:--}\" \"${u:--}\"; done; "
 	"for l in $(find /dev/zvol -type l 2>/dev/null); do "
 	"printf 'zvol %s %s\\n' \"$l\" \"$(readlink -f \"$l\")\"; done; "

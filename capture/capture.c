@@ -280,8 +280,15 @@ int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
 			 o->why, o->buckets, nb);
 	free(L.ans);
 	cp_acc_free(&acc);
-	if (b->tm)
+	if (b->tm) {
+		/* closing the source clears the last error: keep the capture's */
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", rc ? nb_err_last() : "");
 		cp_box_close(b);
+		if (rc)
+			nb_err_set("%s", why);
+	}
 	free(b);
 	return rc;
 }
