@@ -144,6 +144,9 @@ assert all(len(s) == n for s in disks.values()), disks
 assert set(t["summary"]["disk_busy_pct"]) == want, t["summary"]
 assert t["vdevs"] == [{"pool": "\$(touch\${IFS}pwned4)", "vdev": "mirror-0", "disks": ["caf\\\\xe9", "\`touch\${IFS}pwned2\`"], "special": False}], t["vdevs"]
 PY
+# nasbench's own reader takes it (one iteration: inconclusive, exit 5)
+run "$NB" compare "$T/names.json" "$T/names.json"
+assert_rc 5
 
 t_case "telemetry: counters that go back, jump past 2^64 / 10^15 ms, of 400 digits: gaps, said"
 box counters
@@ -187,6 +190,8 @@ assert s["disk_busy_pct"]["sdc"] == [None] * n, s["disk_busy_pct"]
 assert len(s["disk_busy_pct"]["sdd"]) == n and all(0 <= x <= 100 for x in s["disk_busy_pct"]["sdd"]), s
 assert r["iterations"][0]["metrics"]["bw_bytes"] > 0
 PY
+run "$NB" compare "$T/counters.json" "$T/counters.json"
+assert_rc 5
 
 t_case "telemetry: CR LF, a line of 3000 bytes, binary garbage and NULs, a last line without its end"
 box lines
@@ -387,6 +392,59 @@ assert_rc 2
 assert_err "nasbench: the box has the pools '\$(touch\${IFS}pwned8)', 't\\xe9nk', 'md\\xff0', 'md1': name the one whose disk fails with [failure] pool (--fail-pool); nothing was touched"
 assert_no_file "$T/failed"
 assert_clean_box
+
+t_case "failure walk: the rebuild read from lines beyond any box and a bracket never closed: null, not absurd"
+box wrebuild
+mkdir -p "$B/zpool"
+echo "the pool as the fail and replace commands left it: zpool/status.sh" >"$B/zpool/status"
+{
+	printf '#!/bin/sh\nT=%s\n' "$T"
+	cat <<'SH'
+cfg() { printf 'config:\n\n\tNAME STATE READ WRITE CKSUM\n\ttank %s 0 0 0\n\t  mirror-0 %s 0 0 0\n\t    sda ONLINE 0 0 0\n\t    sdb %s 1e999 0 nan\n\nerrors: No known data errors\n' "$@"; }
+if [ -e "$T/replaced" ]; then
+	n=0
+	[ -f "$T/reads" ] && read -r n <"$T/reads"
+	echo $((n + 1)) >"$T/reads"
+	if [ "$n" -lt 3 ]; then
+		printf '  pool: tank\n state: DEGRADED\n  scan: resilver in progress since Sun\n\t1e999T scanned at nanG/s, 12G issued at 1e30G/s\n\t12G resilvered, 1e30%% done, 99999999999 days 01:00:00 to go\n'
+		cfg DEGRADED DEGRADED ONLINE
+	else
+		printf '  pool: tank\n state: ONLINE\n  scan: resilvered (12G in 00:00:03 with 0 errors on Sun\n'
+		cfg ONLINE ONLINE ONLINE
+	fi
+elif [ -e "$T/failed" ]; then
+	printf '  pool: tank\n state: DEGRADED\n  scan: none requested\n'
+	cfg DEGRADED DEGRADED UNAVAIL
+else
+	printf '  pool: tank\n state: ONLINE\n  scan: none requested\n'
+	cfg ONLINE ONLINE ONLINE
+fi
+SH
+} >"$B/zpool/status.sh"
+chmod +x "$B/zpool/status.sh"
+rm -f "$T/failed" "$T/replaced" "$T/reads"
+wbox "$T/walk.ini"
+echo "[failure]" >>"$T/walk.ini"
+echo "records = 1M" >>"$T/walk.ini"
+tried "zpool status (failure walk)" 8
+ns "$NB" run "$T/walk.ini" -w rand4k-read --size 1M --runtime 1s -i 1 --rebuild idle --fail-disks -q -o "$T/work/rebuild.json"
+assert_rc 0
+assert_clean_box
+python3 - "$T/work/rebuild.json" <<PY || t_fail "the rebuild's figures"
+$JSONOK
+f = d["failure"]
+tl = f["timeline"]
+# a share past 100%, a rate of 10^39 B/s, 10^14 s to go: not said
+assert all(x is None or 0 <= x <= 100 for x in tl["pct"]), tl["pct"]
+assert all(x is None for x in tl["rate_bytes"]), tl["rate_bytes"]
+assert all(x is None for x in tl["eta_s"]), tl["eta_s"]
+assert "resilver" in tl["scan"] and f["complete"], f
+# "resilvered (12G in ...": the bracket never closed, no bytes said; the time is
+assert "bytes" not in f["rebuild"] and f["rebuild"]["box_seconds"] == 3.0, f["rebuild"]
+# a device's error counter of 1e999 is none: the counters are there
+assert f["failed"] == [{"name": "sdb", "state": "UNAVAIL"}], f["failed"]
+assert f["counters"]["read"] == 0 and f["counters"]["cksum"] == 0, f["counters"]
+PY
 
 # ---------------------------------------------------------------- counts
 python3 - "$TRIED" "$T/clean" <<'PY'
