@@ -68,9 +68,9 @@ static const char linux_inv[] =
 
 /* FreeBSD: diskinfo of the disks and zvols; the same questions. */
 static const char freebsd_inv[] =
-	"echo @devices; for d in $(sysctl -n kern.disks); do diskinfo /dev/$d; "
+	"echo @devices; for d in $(sysctl -n kern.disks); do diskinfo \"/dev/$d\"; "
 	"done 2>/dev/null; for v in $(zfs list -H -t volume -o name 2>/dev/null); "
-	"do diskinfo /dev/zvol/$v; done 2>/dev/null; "
+	"do diskinfo \"/dev/zvol/$v\"; done 2>/dev/null; "
 	"echo; echo @pools; zpool list -H -o name 2>/dev/null; "
 	"echo; echo @have; nfsstat -s >/dev/null 2>&1 && echo nfs; "
 	"command -v gstat >/dev/null 2>&1 && echo gstat; "
