@@ -6,10 +6,19 @@
  * answer before, a tool's rates (gstat, zpool iostat) over its interval.
  * A span's counts are spread over the buckets it overlaps, in proportion
  * to the overlap, and each bucket keeps the seconds it saw: its figure is
- * its counts over those seconds. */
+ * its counts over those seconds.
+ *
+ * The box is not trusted: a span whose counters went back (a device made
+ * anew, the box restarted, a counter wrapped), moved beyond what a device
+ * can do (telemetry/telem_parse.h's NB_TP_MAX_IOPS and NB_TP_MAX_BPS) or
+ * were not numbers is a gap: left out, counted, said (cp_acc_gaps), so
+ * the load file never holds an absurd rate. */
 #include "capture_int.h"
+#include "../core/boxtext.h"
+#include "../telemetry/telem_parse.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +52,48 @@ void cp_acc_free(struct cp_acc *a)
 	free(a->pool);
 	free(a->prev);
 	memset(a, 0, sizeof(*a));
+}
+
+/* A gap of KIND in what FMT (with NAME) says: counted, the first kept. */
+static void gap(struct cp_acc *a, int kind, const char *fmt, const char *name)
+{
+	char safe[NB_CP_NAME + 8];
+
+	if (!a->gaps[0] && !a->gaps[1] && !a->gaps[2]) {
+		nb_boxtext(safe, sizeof(safe), name);
+		snprintf(a->gap_first, sizeof(a->gap_first), fmt, safe);
+	}
+	a->gaps[kind]++;
+}
+
+void cp_acc_gaps(const struct cp_acc *a, char *buf, size_t len)
+{
+	static const char *const kinds[CP_GAP_N] = {
+		"counters that went back (a device made anew, the box "
+		"restarted, a counter wrapped)",
+		"counters that moved beyond what a device can do",
+		"values that were not numbers",
+	};
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (!a->gaps[0] && !a->gaps[1] && !a->gaps[2])
+		return;
+	n = (size_t)snprintf(buf, len, "spans left out of the buckets (each "
+			     "bucket's figures are over the seconds it saw):");
+	for (int k = 0; k < CP_GAP_N && n < len; k++)
+		if (a->gaps[k])
+			n += (size_t)snprintf(buf + n, len - n, " %s: %d;", kinds[k],
+					      a->gaps[k]);
+	if (n < len)
+		snprintf(buf + n, len - n, " the first: %s", a->gap_first);
+}
+
+/* Counts over SECS beyond any device: more I/Os or bytes a second. */
+static int beyond(double ios, double bytes, double secs)
+{
+	return !(secs > 0) || ios / secs > NB_TP_MAX_IOPS ||
+	       bytes / secs > NB_TP_MAX_BPS;
 }
 
 /* Call FN(A, K, SECONDS, FRAC, P) for each bucket K the span [T0, T1)
@@ -107,6 +158,8 @@ static void devs_add(struct cp_acc *a, const struct cp_box *b,
 		}
 		return;
 	}
+	if (cur->refused)
+		gap(a, CP_GAP_REFUSED, "device '%s'", cur->refused_name);
 	for (int i = 0; i < b->nsel; i++) {
 		const struct nb_cp_dev *d = nb_cp_dev_find(cur, b->sel[i].name);
 		const struct nb_cp_dev *o = cur->totals ?
@@ -123,12 +176,19 @@ static void devs_add(struct cp_acc *a, const struct cp_box *b,
 			s.d.rbytes -= o->rbytes, s.d.wbytes -= o->wbytes;
 			/* a counter that went back: the device was made anew */
 			if (s.d.reads < 0 || s.d.writes < 0 || s.d.rbytes < 0 ||
-			    s.d.wbytes < 0)
+			    s.d.wbytes < 0 || s.d.rmerged < 0 || s.d.wmerged < 0) {
+				gap(a, CP_GAP_BACK, "device '%s'", d->name);
 				continue;
+			}
 		} else {
 			s.d.reads *= secs, s.d.writes *= secs;
 			s.d.rbytes *= secs, s.d.wbytes *= secs;
 			s.d.rmerged = s.d.wmerged = -1;
+		}
+		if (beyond(s.d.reads + s.d.writes + fmax(s.d.rmerged, 0) +
+			   fmax(s.d.wmerged, 0), s.d.rbytes + s.d.wbytes, secs)) {
+			gap(a, CP_GAP_JUMP, "device '%s'", d->name);
+			continue;
 		}
 		spread(a, t0, t1, dev_add, &s);
 	}
@@ -164,19 +224,30 @@ static void nfs_totals(struct cp_acc *a, const struct nb_cp_nfs *cur, double t)
 {
 	struct nfsspan s = { *cur };
 
+	if (cur->refused)
+		gap(a, CP_GAP_REFUSED, "%s", "the NFS server's counters");
 	if (a->have_prev_nfs) {
 		int back = 0;
+		double all = 0;
 
-		for (int i = 0; i < NB_NFS_N; i++)
+		for (int i = 0; i < NB_NFS_N; i++) {
 			back |= (s.d.ops[i] -= a->prev_nfs.ops[i]) < 0;
+			all += s.d.ops[i];
+		}
 		if (cur->rbytes >= 0 && a->prev_nfs.rbytes >= 0) {
 			s.d.rbytes -= a->prev_nfs.rbytes;
 			s.d.wbytes -= a->prev_nfs.wbytes;
+			back |= s.d.rbytes < 0 || s.d.wbytes < 0;
 		} else {
 			s.d.rbytes = s.d.wbytes = -1;
 		}
 		/* 32-bit counters wrap (FreeBSD's nfsstat prints ints) */
-		if (!back)
+		if (back)
+			gap(a, CP_GAP_BACK, "%s", "the NFS server's counters");
+		else if (beyond(all, fmax(s.d.rbytes, 0) + fmax(s.d.wbytes, 0),
+				t - a->prev_nfs_t))
+			gap(a, CP_GAP_JUMP, "%s", "the NFS server's counters");
+		else
 			spread(a, a->prev_nfs_t, t, nfs_add, &s);
 	}
 	a->prev_nfs = *cur;
@@ -207,13 +278,19 @@ static void pools_add(struct cp_acc *a, const struct cp_box *b,
 {
 	double iv = interval < 1 ? 1 : interval;
 
+	if (ans->have_zpool && ans->zpool.refused)
+		gap(a, CP_GAP_REFUSED, "%s", "a pool's figures");
 	for (int i = 0; i < b->npools; i++) {
 		for (int j = 0; ans->have_zpool && j < ans->zpool.n; j++) {
 			const struct nb_cp_pool *x = &ans->zpool.p[j];
 			struct poolspan s = { i, x->rops * iv, x->wops * iv,
 					      x->rbw * iv, x->wbw * iv };
 
-			if (!strcmp(x->name, b->pools[i]))
+			if (strcmp(x->name, b->pools[i]))
+				continue;
+			if (beyond(s.r + s.w, s.rb + s.wb, iv))
+				gap(a, CP_GAP_JUMP, "pool '%s'", b->pools[i]);
+			else
 				spread(a, t - iv, t, pool_add, &s);
 		}
 		for (int j = 0; ans->have_hist && j < ans->hist.n; j++) {

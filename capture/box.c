@@ -2,6 +2,7 @@
 /* box.c - the box of a capture: what it has, which of its devices are the
  * VMs', and the loops that read its counters (capture_int.h). */
 #include "capture_int.h"
+#include "../core/boxtext.h"
 #include "../core/err.h"
 #include "../core/escape.h"
 
@@ -50,26 +51,29 @@ void cp_box_close(struct cp_box *b)
 
 /* Linux: each block device's size in sectors, its device-mapper name and
  * uuid (an LVM volume's uuid begins LVM-), the zvols' links; the pools;
- * whether there is an NFS server's counter file and zpool iostat -r. */
+ * whether there is an NFS server's counter file and zpool iostat -r.  The
+ * shell reads the files itself: a fork a file took the answer past its
+ * time limit on a loaded box. */
 static const char linux_inv[] =
 	"echo @devices; for d in /sys/block/*; do n=${d##*/}; "
-	"s=$(cat $d/size 2>/dev/null) || continue; "
-	"m=$(cat $d/dm/name 2>/dev/null); u=$(cat $d/dm/uuid 2>/dev/null); "
-	"echo \"$n $s ${m:--} ${u:--}\"; done; "
+	"read -r s <\"$d/size\" 2>/dev/null || continue; m=; u=; "
+	"[ -r \"$d/dm/name\" ] && read -r m <\"$d/dm/name\"; "
+	"[ -r \"$d/dm/uuid\" ] && read -r u <\"$d/dm/uuid\"; "
+	"printf '%s %s %s %s\\n' \"$n\" \"$s\" \"${m:--}\" \"${u:--}\"; done; "
 	"for l in $(find /dev/zvol -type l 2>/dev/null); do "
-	"echo \"zvol $l $(readlink -f $l)\"; done; "
-	"echo @pools; zpool list -H -o name 2>/dev/null; "
-	"echo @have; [ -r /proc/net/rpc/nfsd ] && echo nfs; "
+	"printf 'zvol %s %s\\n' \"$l\" \"$(readlink -f \"$l\")\"; done; "
+	"echo; echo @pools; zpool list -H -o name 2>/dev/null; "
+	"echo; echo @have; [ -r /proc/net/rpc/nfsd ] && echo nfs; "
 	"p=$(zpool list -H -o name 2>/dev/null | head -n 1); "
 	"[ -n \"$p\" ] && zpool iostat -r \"$p\" >/dev/null 2>&1 && echo hist; true";
 
 /* FreeBSD: diskinfo of the disks and zvols; the same questions. */
 static const char freebsd_inv[] =
-	"echo @devices; for d in $(sysctl -n kern.disks); do diskinfo /dev/$d; "
+	"echo @devices; for d in $(sysctl -n kern.disks); do diskinfo \"/dev/$d\"; "
 	"done 2>/dev/null; for v in $(zfs list -H -t volume -o name 2>/dev/null); "
-	"do diskinfo /dev/zvol/$v; done 2>/dev/null; "
-	"echo @pools; zpool list -H -o name 2>/dev/null; "
-	"echo @have; nfsstat -s >/dev/null 2>&1 && echo nfs; "
+	"do diskinfo \"/dev/zvol/$v\"; done 2>/dev/null; "
+	"echo; echo @pools; zpool list -H -o name 2>/dev/null; "
+	"echo; echo @have; nfsstat -s >/dev/null 2>&1 && echo nfs; "
 	"command -v gstat >/dev/null 2>&1 && echo gstat; "
 	"p=$(zpool list -H -o name 2>/dev/null | head -n 1); "
 	"[ -n \"$p\" ] && zpool iostat -r \"$p\" >/dev/null 2>&1 && echo hist; true";
@@ -106,9 +110,17 @@ static void take_inventory(struct cp_box *b, char *out)
 	strcpy(dup, out);
 	s = section(dup, "pools");
 	for (char *t = strtok_r(s, "\n", &save); t && b->npools < NB_CP_MAXPOOL;
-	     t = strtok_r(NULL, "\n", &save))
-		if (*t && !strchr(t, ' ') && !strchr(t, '\''))
+	     t = strtok_r(NULL, "\n", &save)) {
+		/* any name goes back to the box quoted (pool_args); one that
+		 * begins with '-' would be an option of zpool, one too long
+		 * would be cut into another: left out, said */
+		if (*t == '-' || strlen(t) >= NB_CP_NAME) {
+			if (!b->pools_left++)
+				nb_boxtext(b->pool_left, sizeof(b->pool_left), t);
+		} else if (*t) {
 			snprintf(b->pools[b->npools++], NB_CP_NAME, "%s", t);
+		}
+	}
 	strcpy(dup, out);
 	s = section(dup, "have");
 	b->have_nfs = strstr(s, "nfs\n") != NULL;
@@ -248,18 +260,21 @@ int cp_box_inventory(struct cp_box *b, const struct nb_capture_cfg *c,
 	return 0;
 }
 
-/* The pools as zpool's arguments: "'tank' 'backup'", each a word of the
- * box's shell whatever the box named it (core/escape.h); a pool whose
- * word does not fit is left out. */
-static void pool_args(const struct cp_box *b, char *buf, size_t len)
+/* The pools as zpool's arguments, each quoted for the box's shell
+ * ("'tank' 'it'\''s' ", core/escape.h): a name is the box's, and runs
+ * nothing.  0, or -1 when they do not fit BUF. */
+static int pool_args(const struct cp_box *b, char *buf, size_t len)
 {
 	size_t o = 0;
 	char q[4 * NB_CP_NAME + 3];
 
 	buf[0] = 0;
-	for (int i = 0; i < b->npools; i++)
-		if (!nb_sh_quote(q, sizeof(q), b->pools[i]) && o + strlen(q) + 2 < len)
-			o += (size_t)snprintf(buf + o, len - o, "%s ", q);
+	for (int i = 0; i < b->npools; i++) {
+		if (nb_sh_quote(q, sizeof(q), b->pools[i]) || o + strlen(q) + 2 >= len)
+			return -1;
+		o += (size_t)snprintf(buf + o, len - o, "%s ", q);
+	}
+	return 0;
 }
 
 int cp_box_streams(struct cp_box *b, double iv, struct cp_stream *s)
@@ -268,37 +283,42 @@ int cp_box_streams(struct cp_box *b, double iv, struct cp_stream *s)
 	int n = 0;
 
 	memset(s, 0, sizeof(*s) * CP_MAXSTREAM);
+	if (pool_args(b, pools, sizeof(pools))) {
+		/* more pools than a script holds: their figures are not read */
+		b->pools_left += b->npools;
+		b->npools = b->have_hist = 0;
+		pools[0] = 0;
+	}
 	/* every answer ends with "@end"; a tool that fails still pauses, so a
 	 * loop never spins */
 	s[n].kind = CP_COUNTERS;
 	if (!b->freebsd)
 		snprintf(s[n].script, sizeof(s[n].script), "while :; do echo \"@t "
-			 "$(cut -d' ' -f1 /proc/uptime)\"; echo @diskstats; cat "
-			 "/proc/diskstats; %s echo @end; sleep %.3f; done",
-			 b->have_nfs ? "echo @nfsd; cat /proc/net/rpc/nfsd;" : "", iv);
+			 "$(cut -d' ' -f1 /proc/uptime)\"; echo; echo @diskstats; cat "
+			 "/proc/diskstats; %s echo; echo @end; sleep %.3f; done",
+			 b->have_nfs ? "echo; echo @nfsd; cat /proc/net/rpc/nfsd;" : "", iv);
 	else if (b->have_gstat)
 		snprintf(s[n].script, sizeof(s[n].script), "while :; do echo @t; "
-			 "%s echo @gstat; gstat -b -I %.0fms || sleep %.3f; echo @end; "
-			 "done", b->have_nfs ? "echo @nfsstat; nfsstat -s;" : "",
+			 "%s echo; echo @gstat; gstat -b -I %.0fms || sleep %.3f; echo; echo @end; "
+			 "done", b->have_nfs ? "echo; echo @nfsstat; nfsstat -s;" : "",
 			 iv * 1000, iv);
 	else
 		snprintf(s[n].script, sizeof(s[n].script), "while :; do echo @t; "
-			 "%s echo @iostat; iostat -x -I -d; echo @end; sleep %.3f; "
-			 "done", b->have_nfs ? "echo @nfsstat; nfsstat -s;" : "", iv);
+			 "%s echo; echo @iostat; iostat -x -I -d; echo; echo @end; sleep %.3f; "
+			 "done", b->have_nfs ? "echo; echo @nfsstat; nfsstat -s;" : "", iv);
 	n++;
-	pool_args(b, pools, sizeof(pools));
 	if (b->npools) {
 		/* the second report is the interval's */
 		s[n].kind = CP_ZPOOL;
 		snprintf(s[n].script, sizeof(s[n].script), "while :; do echo @t; echo "
-			 "@zpool; zpool iostat -v %s%.0f 2 || sleep %.3f; echo @end; "
+			 "@zpool; zpool iostat -v %s%.0f 2 || sleep %.3f; echo; echo @end; "
 			 "done", pools, iv < 1 ? 1 : iv, iv);
 		n++;
 	}
 	if (b->have_hist) {
 		s[n].kind = CP_ZPOOL_R;
 		snprintf(s[n].script, sizeof(s[n].script), "while :; do echo @t; echo "
-			 "@zpoolr; zpool iostat -r %s%.0f 2 || sleep %.3f; echo @end; "
+			 "@zpoolr; zpool iostat -r %s%.0f 2 || sleep %.3f; echo; echo @end; "
 			 "done", pools, iv < 1 ? 1 : iv, iv);
 		n++;
 	}

@@ -9,6 +9,7 @@
 #include "../core/hook.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct loop {
 	struct cp_answer *ans;
 	double t0;               /* this machine's clock at the first answer */
 	double box0;             /* the box's at the same (< 0: not timed) */
+	double last_box;         /* the last answer's time by the box's clock */
 	int started;
 	double last_answer;      /* when the counters last answered */
 	int done;                /* whole buckets */
@@ -50,9 +52,17 @@ static int answer(struct loop *L, struct cp_stream *s, const char *text)
 			L->box0 = L->ans->t;
 		}
 		/* the box's own clock where it gives one (Linux's uptime):
-		 * the answers' journey does not move the figures */
-		if (L->box0 >= 0 && L->ans->t >= 0)
-			t = L->t0 + (L->ans->t - L->box0);
+		 * the answers' journey does not move the figures; a clock that
+		 * went back (a restart) or runs off ours is set by ours again */
+		if (L->box0 >= 0 && L->ans->t >= 0) {
+			double bt = L->t0 + (L->ans->t - L->box0);
+
+			if (bt < L->last_box || fabs(bt - t) > 10 + iv) {
+				L->box0 = L->ans->t - (t - L->t0);
+				bt = t;
+			}
+			t = L->last_box = bt;
+		}
 		L->last_answer = now_s();
 	} else if (!L->started) {
 		return 0;            /* nothing counts before the counters' start */
@@ -193,15 +203,33 @@ static int run_loop(struct loop *L, struct nb_load *l, struct nb_capture_outcome
 static void notes(const struct cp_box *b, struct nb_capture_outcome *o)
 {
 	int seq = b->freebsd, hist = b->npools && !b->have_hist;
+	size_t n;
 
 	for (int i = 0; !b->freebsd && i < b->nsel; i++)
 		seq |= !b->sel[i].merges;
-	snprintf(o->notes, sizeof(o->notes), "%s%s%s",
+	n = (size_t)snprintf(o->notes, sizeof(o->notes), "%s%s%s",
 		 seq ? "the sequential share is assumed where the counters cannot "
 		 "tell it (FreeBSD, LVs, zvols, md: no merges counted)" : "",
 		 seq && hist ? "; " : "",
 		 hist ? "the pools' ZFS has no 'zpool iostat -r': no request-size "
 		 "histogram" : "");
+	if (b->pools_left && n < sizeof(o->notes))
+		snprintf(o->notes + n, sizeof(o->notes) - n, "%s%d pool%s left out "
+			 "(a name that begins with '-' or is too long, or more than "
+			 "a script holds; the first: '%s')", n ? "; " : "",
+			 b->pools_left, b->pools_left > 1 ? "s" : "", b->pool_left);
+}
+
+/* The gaps of A, into the load file ([capture] gaps) and the notes. */
+static void gaps_said(const struct cp_acc *a, struct nb_load *l,
+		      struct nb_capture_outcome *o)
+{
+	size_t n = strlen(o->notes);
+
+	cp_acc_gaps(a, l->gaps, sizeof(l->gaps));
+	if (l->gaps[0] && n < sizeof(o->notes))
+		snprintf(o->notes + n, sizeof(o->notes) - n, "%s%s", n ? "; " : "",
+			 l->gaps);
 }
 
 int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
@@ -241,6 +269,8 @@ int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
 	}
 	if (!rc && o->buckets)
 		rc = cp_derive(l, &acc, b, c, o->buckets);
+	if (!rc)
+		gaps_said(&acc, l, o);
 	l->complete = o->end == NB_CAPTURE_DONE;
 	if (o->end == NB_CAPTURE_STOPPED)
 		snprintf(l->stopped, sizeof(l->stopped), "interrupted after %d of %d "
@@ -250,8 +280,15 @@ int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
 			 o->why, o->buckets, nb);
 	free(L.ans);
 	cp_acc_free(&acc);
-	if (b->tm)
+	if (b->tm) {
+		/* closing the source clears the last error: keep the capture's */
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", rc ? nb_err_last() : "");
 		cp_box_close(b);
+		if (rc)
+			nb_err_set("%s", why);
+	}
 	free(b);
 	return rc;
 }

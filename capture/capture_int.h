@@ -32,7 +32,9 @@ struct cp_box {
 	int nsel;
 	struct cp_sel sel[CP_MAXSEL];
 	int npools;
-	char pools[NB_CP_MAXPOOL][NB_CP_NAME];
+	char pools[NB_CP_MAXPOOL][NB_CP_NAME];   /* as the box names them */
+	int pools_left;          /* pools whose figures cannot be read */
+	char pool_left[NB_CP_NAME + 64];         /* the first (boxtext) */
 	int have_hist;           /* zpool iostat -r answers */
 	int have_nfs;            /* /proc/net/rpc/nfsd, or nfsstat -s */
 	int have_gstat;          /* FreeBSD: gstat (else iostat -x -I) */
@@ -56,6 +58,7 @@ struct cp_stream {
 	char script[2048];
 	char fifo[128], errpath[128];
 	int fd, gone;
+	int too_long;            /* an answer passed NB_TELEM_ANSWER_MAX */
 	char *buf;
 	size_t len, cap;
 };
@@ -102,6 +105,8 @@ struct cp_poolcell {
 	double r, w, rb, wb, cover;
 };
 
+enum cp_gap { CP_GAP_BACK, CP_GAP_JUMP, CP_GAP_REFUSED, CP_GAP_N };
+
 struct cp_acc {
 	double t0;               /* the capture's start (this machine, s) */
 	double bucket;           /* seconds */
@@ -117,6 +122,11 @@ struct cp_acc {
 	struct nb_cp_devs *prev;
 	struct nb_cp_nfs prev_nfs;
 	double last_t;           /* the latest moment the counters cover */
+	/* what the box said that could not be counted: a gap each, its span
+	 * left out of the buckets (their figures are over the seconds they
+	 * saw), said at the end (cp_acc_gaps) */
+	int gaps[CP_GAP_N];
+	char gap_first[160];     /* what the first was of: "device 'dm-3'" */
 };
 
 int cp_acc_init(struct cp_acc *a, const struct cp_box *b, int nbuckets,
@@ -127,6 +137,8 @@ void cp_acc_add(struct cp_acc *a, const struct cp_box *b, int kind,
 		const struct cp_answer *ans, double t, double interval);
 /* Bucket K is covered (counters seen past its end, most of it observed). */
 int cp_acc_whole(const struct cp_acc *a, int k);
+/* The gaps of A said into BUF ("" when none): "3 spans left out: ...". */
+void cp_acc_gaps(const struct cp_acc *a, char *buf, size_t len);
 
 /* The load file's figures from the first K buckets of A. */
 int cp_derive(struct nb_load *l, const struct cp_acc *a, const struct cp_box *b,

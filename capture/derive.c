@@ -4,6 +4,7 @@
  * buckets), the mean and the peak; read share, request sizes, sequential
  * share, burstiness; the NFS server's mix and the pools' own I/O. */
 #include "capture_int.h"
+#include "../core/boxtext.h"
 #include "../core/knobs.h"
 
 #include <errno.h>
@@ -171,6 +172,7 @@ static void pools_of(struct nb_load *l, const struct cp_acc *a, int k,
 		const struct nb_cp_pool *h = &a->hist[p];
 		struct nb_load_pool *x;
 		struct sums s = { 0 };
+		char name[NB_LOAD_NAME];
 
 		for (int j = 0; j < k; j++) {
 			const struct cp_poolcell *e = &a->pool[(size_t)j * (size_t)a->npools +
@@ -182,7 +184,9 @@ static void pools_of(struct nb_load *l, const struct cp_acc *a, int k,
 			s.r += e->r, s.w += e->w, s.rb += e->rb, s.wb += e->wb;
 			s.cover += e->cover;
 		}
-		if (!(s.cover > 0) || !(x = nb_load_add_pool(l, b->pools[p])))
+		/* the pool's name as the box gave it, carried as text */
+		nb_boxtext(name, sizeof(name), b->pools[p]);
+		if (!(s.cover > 0) || !(x = nb_load_add_pool(l, name)))
 			continue;
 		snprintf(x->source, sizeof(x->source), "zpool iostat -v%s",
 			 h->have_hist ? ", -r" : "");

@@ -14,12 +14,7 @@
 
 int nb_cpi_num(const char *s, double *v)
 {
-	char *e;
-
-	if (!*s)
-		return -1;
-	*v = strtod(s, &e);
-	return *e || *v < 0 || *v != *v ? -1 : 0;
+	return nb_tp_num(s, NB_CPI_MAX, v);
 }
 
 struct nb_cp_dev *nb_cpi_dev_add(struct nb_cp_devs *d, const char *name)
@@ -30,9 +25,29 @@ struct nb_cp_dev *nb_cpi_dev_add(struct nb_cp_devs *d, const char *name)
 		return NULL;
 	k = &d->d[d->n++];
 	memset(k, 0, sizeof(*k));
-	snprintf(k->name, sizeof(k->name), "%s", name);
+	nb_tp_name(k->name, sizeof(k->name), name);
 	k->rmerged = k->wmerged = -1;
 	return k;
+}
+
+void nb_cpi_refused(struct nb_cp_devs *d, const char *name)
+{
+	if (!d->refused++)
+		nb_tp_name(d->refused_name, sizeof(d->refused_name), name);
+}
+
+/* The counters at TOK[0..N) into V (as doubles): 0, or -1 when one is
+ * not a counter. */
+static int counters(char **tok, int n, double *v)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t x;
+
+		if (nb_tp_u64(tok[i], &x))
+			return -1;
+		v[i] = (double)x;
+	}
+	return 0;
 }
 
 const struct nb_cp_dev *nb_cp_dev_find(const struct nb_cp_devs *d,
@@ -59,24 +74,30 @@ int nb_cp_diskstats(const char *text, struct nb_cp_devs *d)
 	d->n = 0;
 	d->totals = 1;
 	d->dt = 0;
+	d->refused = 0;
+	d->refused_name[0] = 0;
 	while (nb_tp_line(&text, line, sizeof(line))) {
 		int n = nb_tp_split(line, tok, 32);
 		struct nb_cp_dev *k;
-		int ok = n >= 14;
+		double v[14];
 
 		/* maj min name rd rd_merged rd_sectors rd_ms wr wr_merged
 		 * wr_sectors wr_ms in_flight io_ms ... (Documentation/admin-guide/
 		 * iostats.rst); a sector is 512 bytes whatever the device's */
-		for (int i = 0; ok && i < 14; i++)
-			ok = i == 2 || nb_tp_uint(tok[i]);
-		if (!ok || !(k = nb_cpi_dev_add(d, tok[2])))
+		if (n < 14 || !nb_tp_uint(tok[0]) || !nb_tp_uint(tok[1]))
 			continue;
-		k->reads = strtod(tok[3], NULL);
-		k->rmerged = strtod(tok[4], NULL);
-		k->rbytes = strtod(tok[5], NULL) * 512;
-		k->writes = strtod(tok[7], NULL);
-		k->wmerged = strtod(tok[8], NULL);
-		k->wbytes = strtod(tok[9], NULL) * 512;
+		if (counters(tok + 3, 11, v + 3)) {
+			nb_cpi_refused(d, tok[2]);
+			continue;
+		}
+		if (!(k = nb_cpi_dev_add(d, tok[2])))
+			continue;
+		k->reads = v[3];
+		k->rmerged = v[4];
+		k->rbytes = v[5] * 512;
+		k->writes = v[7];
+		k->wmerged = v[8];
+		k->wbytes = v[9] * 512;
 	}
 	return d->n;
 }
@@ -139,11 +160,17 @@ int nb_cp_nfsd(const char *text, struct nb_cp_nfs *nfs)
 	while (nb_tp_line(&text, line, sizeof(line))) {
 		int n = nb_tp_split(line, tok, 128), (*kind)(int) = NULL;
 
+		double io[2];
+
 		if (n < 3)
 			continue;
-		if (!strcmp(tok[0], "io") && nb_tp_uint(tok[1]) && nb_tp_uint(tok[2])) {
-			nfs->rbytes = strtod(tok[1], NULL);
-			nfs->wbytes = strtod(tok[2], NULL);
+		if (!strcmp(tok[0], "io")) {
+			if (counters(tok + 1, 2, io)) {
+				nfs->refused++;
+				continue;
+			}
+			nfs->rbytes = io[0];
+			nfs->wbytes = io[1];
 			got++;
 			continue;
 		}
@@ -158,9 +185,12 @@ int nb_cp_nfsd(const char *text, struct nb_cp_nfs *nfs)
 		/* "procN COUNT v0 v1 ...": COUNT values follow */
 		for (int i = 2; i < n && i - 2 < atoi(tok[1]); i++) {
 			int k = kind(i - 2);
+			double x;
 
-			if (k >= 0 && nb_tp_uint(tok[i]))
-				nfs->ops[k] += strtod(tok[i], NULL);
+			if (k >= 0 && counters(tok + i, 1, &x))
+				nfs->refused++;
+			else if (k >= 0)
+				nfs->ops[k] += x;
 		}
 		got++;
 	}
@@ -187,8 +217,11 @@ static void lv_name(const char *dm, char *out, size_t len)
 	out[o] = 0;
 }
 
-static int info_find(struct nb_cp_info *info, const char *name, int add)
+static int info_find(struct nb_cp_info *info, const char *raw, int add)
 {
+	char name[NB_CP_NAME];
+
+	nb_tp_name(name, sizeof(name), raw);
 	for (int i = 0; i < info->n; i++)
 		if (!strcmp(info->d[i].name, name))
 			return i;
@@ -215,21 +248,28 @@ int nb_cp_sysblock(const char *text, struct nb_cp_info *info)
 
 			if (!vol || (i = info_find(info, dev ? dev + 1 : tok[2], 1)) < 0)
 				continue;
-			snprintf(info->d[i].alias, NB_CP_NAME, "%s", vol);
+			nb_tp_name(info->d[i].alias, NB_CP_NAME, vol);
 			got++;
 		} else if (n == 4 && nb_tp_uint(tok[1]) &&
 			   (i = info_find(info, tok[0], 1)) >= 0) {
-			info->d[i].size = strtoull(tok[1], NULL, 10) * 512ULL;
+			uint64_t sectors = 0;
+
+			/* a size past 2^63 bytes is none known */
+			nb_tp_u64(tok[1], &sectors);
+			info->d[i].size = sectors < (1ULL << 54) ? sectors * 512ULL : 0;
 			/* a logical volume's uuid is LVM- and the VG's and LV's
 			 * ids; LVM's own devices add a suffix (-tpool, -real,
 			 * -cow, -cdata ...): not a volume a VM uses */
 			info->d[i].lv = !strncmp(tok[3], "LVM-", 4) && !strchr(tok[3] + 4, '-');
 			info->d[i].whole = 1;
 			if (strcmp(tok[2], "-")) {
+				char alias[NB_CP_NAME];
+
 				if (info->d[i].lv)
-					lv_name(tok[2], info->d[i].alias, NB_CP_NAME);
+					lv_name(tok[2], alias, sizeof(alias));
 				else
-					snprintf(info->d[i].alias, NB_CP_NAME, "%s", tok[2]);
+					snprintf(alias, sizeof(alias), "%s", tok[2]);
+				nb_tp_name(info->d[i].alias, NB_CP_NAME, alias);
 			}
 			got++;
 		}
@@ -249,10 +289,13 @@ int nb_cp_diskinfo(const char *text, struct nb_cp_info *info)
 		if (n < 3 || strncmp(tok[0], "/dev/", 5) || !nb_tp_uint(tok[1]) ||
 		    !nb_tp_uint(tok[2]) || (i = info_find(info, tok[0] + 5, 1)) < 0)
 			continue;
-		info->d[i].size = strtoull(tok[2], NULL, 10);
+		uint64_t bytes = 0;
+
+		nb_tp_u64(tok[2], &bytes);
+		info->d[i].size = bytes < (1ULL << 63) ? bytes : 0;
 		info->d[i].whole = 1;
 		if (!strncmp(info->d[i].name, "zvol/", 5))
-			snprintf(info->d[i].alias, NB_CP_NAME, "%s", tok[0] + 10);
+			nb_tp_name(info->d[i].alias, NB_CP_NAME, tok[0] + 10);
 		got++;
 	}
 	return got;
@@ -316,9 +359,14 @@ int nb_cp_nfsstat(const char *text, struct nb_cp_nfs *nfs)
 			continue;
 		for (int i = 0; i < n && nb_tp_uint(val[i]); i++) {
 			int k = bsd_kind(tok[i]);
+			double x;
 
+			if (counters(val + i, 1, &x)) {
+				nfs->refused++;
+				break;
+			}
 			if (k >= 0)
-				nfs->ops[k] += strtod(val[i], NULL);
+				nfs->ops[k] += x;
 			key += k == NB_NFS_READ || k == NB_NFS_WRITE ||
 			       k == NB_NFS_GETATTR;
 			seen++;

@@ -24,6 +24,15 @@
  * (-EINVAL, "gstat: unknown column 'x' in its header: ...") rather than
  * read wrong.  Otherwise a parser returns how many items it read (0: the
  * text was not what it reads).
+ *
+ * The text is another machine's: a device's name is carried as
+ * core/boxtext.h makes it (UTF-8, "\xNN" for the rest); a counter is a
+ * whole number of 64 bits at most, a figure finite and at most 2^64; a
+ * device (or an NFS line) whose numbers are not is refused and counted
+ * (REFUSED), not read as a wrapped or infinite value.  Lines as
+ * telemetry/telem_parse.h reads them (CR LF, a line too long refused).
+ * A pool's name is kept as the box gave it (it goes back to the box, as
+ * a quoted argument of zpool; capture/box.c).
  */
 #ifndef NB_CAPTURE_PARSE_H
 #define NB_CAPTURE_PARSE_H
@@ -51,6 +60,8 @@ struct nb_cp_devs {
 	int totals;              /* 1: since boot; 0: rates over DT */
 	double dt;               /* the tool's interval in seconds (0: unknown) */
 	struct nb_cp_dev d[NB_CP_MAXDEV];
+	int refused;             /* devices whose numbers were not numbers */
+	char refused_name[NB_CP_NAME];   /* the first of them */
 };
 
 /* The NFS server's operations since boot, by kind (loadfile/loadfile.h's
@@ -58,6 +69,7 @@ struct nb_cp_devs {
 struct nb_cp_nfs {
 	double ops[NB_NFS_N];
 	double rbytes, wbytes;
+	int refused;             /* counters that were not numbers */
 };
 
 /* A pool's I/O over the tool's last interval: operations and bytes a
@@ -73,6 +85,7 @@ struct nb_cp_pool {
 struct nb_cp_pools {
 	int n;
 	struct nb_cp_pool p[NB_CP_MAXPOOL];
+	int refused;             /* rows whose numbers were not numbers */
 };
 
 /* A device's size and other name (an LV's "vg0/vm01", a zvol's

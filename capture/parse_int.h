@@ -9,8 +9,15 @@
 
 #include <stddef.h>
 
-/* S all a number, 0 or more: 0, else -1. */
+/* The most a figure of a tool may be: 2^64. */
+#define NB_CPI_MAX 18446744073709551616.0
+
+/* S all a number, finite, from 0 to NB_CPI_MAX: 0, else -1. */
 int nb_cpi_num(const char *s, double *v);
+/* A new device NAME of D (its name carried as core/boxtext.h makes it);
+ * NULL when D is full. */
 struct nb_cp_dev *nb_cpi_dev_add(struct nb_cp_devs *d, const char *name);
+/* A device of D refused: counted, the first named. */
+void nb_cpi_refused(struct nb_cp_devs *d, const char *name);
 
 #endif

@@ -3,12 +3,14 @@
  * loop's output reaches a FIFO this process drains, as the telemetry's
  * sampler does (telemetry/telem_ssh.c). */
 #include "capture_int.h"
+#include "../core/boxtext.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +47,18 @@ int cp_stream_drain(struct cp_stream *s)
 	if (s->fd < 0)
 		return -1;
 	while ((n = read(s->fd, chunk, sizeof(chunk))) > 0) {
-		char *b = nb_grow(s->buf, &s->cap, s->len + (size_t)n + 1, 65536);
+		char *b;
 
+		/* an answer without end: the stream is refused, not kept */
+		if (s->len + (size_t)n > NB_TELEM_ANSWER_MAX) {
+			s->too_long = s->gone = 1;
+			return -1;
+		}
+		b = nb_grow(s->buf, &s->cap, s->len + (size_t)n + 1, 65536);
 		if (!b)
 			return -1;
 		s->buf = b;
+		nb_telem_text(chunk, (size_t)n);   /* a NUL would hide the rest */
 		memcpy(b + s->len, chunk, (size_t)n);
 		s->len += (size_t)n;
 		b[s->len] = 0;
@@ -62,17 +71,19 @@ int cp_stream_drain(struct cp_stream *s)
 char *cp_stream_next(struct cp_stream *s)
 {
 	char *p, *out;
-	size_t n;
+	size_t n, e = 0;
 
-	for (p = s->buf; p && (p = strstr(p, "@end\n")); p += 5)
-		if (p == s->buf || p[-1] == '\n')
+	/* "@end" on a line of its own, ended by LF or CR LF */
+	for (p = s->buf; p && (p = strstr(p, "@end")); p += 4)
+		if ((p == s->buf || p[-1] == '\n') &&
+		    (e = !strncmp(p + 4, "\n", 1) ? 5 : !strncmp(p + 4, "\r\n", 2) ? 6 : 0))
 			break;
 	if (!p)
 		return NULL;
 	n = (size_t)(p - s->buf);
 	out = strndup(s->buf, n);
-	s->len -= n + 5;
-	memmove(s->buf, p + 5, s->len + 1);
+	s->len -= n + e;
+	memmove(s->buf, p + e, s->len + 1);
 	return out;
 }
 
@@ -82,6 +93,11 @@ void cp_stream_why(const struct cp_stream *s, char *buf, size_t len)
 	size_t n;
 
 	buf[0] = 0;
+	if (s->too_long) {
+		snprintf(buf, len, "its answer passed %u MiB without an end",
+			 NB_TELEM_ANSWER_MAX >> 20);
+		return;
+	}
 	if (nb_read_file(s->errpath, &e, NULL) || !e[0]) {
 		free(e);
 		return;
@@ -89,7 +105,8 @@ void cp_stream_why(const struct cp_stream *s, char *buf, size_t len)
 	n = strlen(e);
 	while (n && (e[n - 1] == '\n' || e[n - 1] == '\r'))
 		e[--n] = 0;
-	snprintf(buf, len, "%s", strrchr(e, '\n') ? strrchr(e, '\n') + 1 : e);
+	/* ssh's words, or the box's shell's: carried, not sent raw */
+	nb_boxtext(buf, len, strrchr(e, '\n') ? strrchr(e, '\n') + 1 : e);
 	free(e);
 }
 
@@ -112,6 +129,16 @@ void cp_stream_stop(struct cp_stream *s)
 	s->len = s->cap = 0;
 }
 
+/* The box's uptime at S (seconds), or -1 when it says none a clock
+ * can: not a number, negative, past a century. */
+static double box_time(const char *s)
+{
+	char *e;
+	double t = strtod(s, &e);
+
+	return e != s && isfinite(t) && t >= 0 && t < 100 * 366 * 86400.0 ? t : -1;
+}
+
 int cp_answer_parse(const char *text, struct cp_answer *a)
 {
 	char *copy = strdup(text), *body, *p;
@@ -131,7 +158,7 @@ int cp_answer_parse(const char *text, struct cp_answer *a)
 		body = p + strcspn(p, "\n");
 		body = *body ? body + 1 : body;
 		if (!strncmp(p, "@t ", 3))
-			a->t = strtod(p + 3, NULL);
+			a->t = box_time(p + 3);
 		else if (!strncmp(p, "@diskstats", 10))
 			a->have_devs = nb_cp_diskstats(body, &a->devs) > 0;
 		else if (!strncmp(p, "@gstat", 6))

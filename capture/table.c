@@ -73,13 +73,15 @@ static int gstat_roles(char **tok, int n, int *roles, const char *hdr)
 }
 
 /* One device's line of a table whose columns are ROLES (N); the name is
- * the NAME column.  0, or -1 when the line is not one. */
+ * the NAME column.  0, or -1 when the line is not one; a device's line
+ * whose figures are not numbers (inf, 1e999, nan) is refused, counted. */
 static int table_row(struct nb_cp_devs *d, char **tok, int n, const int *roles,
 		     int ncol, double kib)
 {
 	struct nb_cp_dev *k;
 	const char *name = NULL;
 	double v[C_NROLE] = { 0 };
+	int bad = 0;
 
 	if (n < ncol)
 		return -1;
@@ -87,9 +89,13 @@ static int table_row(struct nb_cp_devs *d, char **tok, int n, const int *roles,
 		if (roles[i] == C_NAME)
 			name = tok[i];
 		else if (roles[i] != C_SKIP && nb_cpi_num(tok[i], &v[roles[i]]))
-			return -1;
+			bad = 1;
 	}
-	if (!name || !(k = nb_cpi_dev_add(d, name)))
+	if (name && bad) {
+		nb_cpi_refused(d, name);
+		return -1;
+	}
+	if (bad || !name || !(k = nb_cpi_dev_add(d, name)))
 		return -1;
 	k->reads = v[C_RS];
 	k->writes = v[C_WS];
@@ -106,6 +112,7 @@ int nb_cp_gstat(const char *text, struct nb_cp_devs *d)
 	d->n = 0;
 	d->totals = 0;
 	d->dt = 0;
+	d->refused = 0;
 	while (nb_tp_line(&text, line, sizeof(line))) {
 		int n;
 
@@ -113,8 +120,15 @@ int nb_cp_gstat(const char *text, struct nb_cp_devs *d)
 		for (char *b = strchr(line, '|'); b; b = strchr(b, '|'))
 			*b = ' ';
 		if (!strncmp(line, "dT:", 3)) {
+			char *e;
+
 			d->n = 0;           /* a new report: the last counts */
-			d->dt = strtod(line + 3, NULL);
+			d->refused = 0;
+			d->dt = strtod(line + 3, &e);
+			/* an interval of no length, or of more than an hour, is
+			 * none said */
+			if (e == line + 3 || !(d->dt > 0 && d->dt <= 3600))
+				d->dt = 0;
 			ncol = 0;
 			continue;
 		}
@@ -188,11 +202,13 @@ int nb_cp_iostat(const char *text, struct nb_cp_devs *d)
 	d->n = 0;
 	d->totals = 0;
 	d->dt = 0;
+	d->refused = 0;
 	while (nb_tp_line(&text, line, sizeof(line))) {
 		int n;
 
 		if (strstr(line, "extended device statistics")) {
 			d->n = 0;           /* a new report: the last counts */
+			d->refused = 0;
 			ncol = 0;
 			continue;
 		}

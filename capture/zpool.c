@@ -7,12 +7,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* "1.2K", "300M", "12", "-": a number with a binary suffix (zpool prints
- * base 1024 unless -p). */
+ * base 1024 unless -p); "-" is 0; -1 when S is no such number, or one
+ * past 2^64 (inf, 1e999, nan). */
 static double suffixed(const char *s)
 {
 	static const char units[] = "KMGTPE";
@@ -20,11 +22,13 @@ static double suffixed(const char *s)
 	double v = strtod(s, &e);
 	const char *u = *e ? strchr(units, toupper((unsigned char)*e)) : NULL;
 
-	if (e == s || v < 0 || v != v)
+	if (!strcmp(s, "-"))
 		return 0;
+	if (e == s || !isdigit((unsigned char)*s) || !isfinite(v) || v < 0)
+		return -1;
 	for (int i = 0; u && i <= u - units; i++)
 		v *= 1024;
-	return v;
+	return v > NB_CPI_MAX ? -1 : v;
 }
 
 static int indent_of(const char *s)
@@ -56,6 +60,7 @@ int nb_cp_zpool(const char *text, struct nb_cp_pools *p)
 	int base = -1;
 
 	p->n = 0;
+	p->refused = 0;
 	while (nb_tp_line(&text, line, sizeof(line))) {
 		int ind = indent_of(line), n, cls = 0;
 		struct nb_cp_pool *x;
@@ -81,6 +86,10 @@ int nb_cp_zpool(const char *text, struct nb_cp_pools *p)
 		x->wops = suffixed(tok[4]);
 		x->rbw = suffixed(tok[5]);
 		x->wbw = suffixed(tok[6]);
+		if (x->rops < 0 || x->wops < 0 || x->rbw < 0 || x->wbw < 0) {
+			p->refused++;        /* not a row of figures: not the pool's */
+			p->n--;
+		}
 	}
 	return p->n;
 }
@@ -116,6 +125,9 @@ static void hist_row(struct nb_cp_pool *x, char **tok, int n, const int *kind,
 
 	if (n != 1 + 2 * ngroups || size <= 0)
 		return;
+	for (int i = 1; i < n; i++)
+		if (suffixed(tok[i]) < 0)
+			return;             /* not a row of counts */
 	for (int g = 0; g < ngroups; g++)
 		for (int a = 0; a < 2; a++) {
 			double c = suffixed(tok[1 + 2 * g + a]);

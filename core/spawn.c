@@ -138,6 +138,7 @@ static int spawn_reset(struct nb_spawn *sp)
 	sp->err = NULL;
 	sp->out_len = sp->err_len = sp->in_off = 0;
 	sp->status = sp->signal = sp->stopped = sp->timed_out = 0;
+	sp->out_cut = 0;
 	sp->killed = sp->reaped = 0;
 	if (sp->in && !sp->in_len)
 		sp->in_len = strlen(sp->in);
@@ -294,6 +295,13 @@ static int drain(struct nb_spawn *sp, int *fd, int is_out)
 	if (!is_out) {
 		keep_tail(sp, buf, (size_t)n);
 		return 0;
+	}
+	if (sp->out_max && sp->out_len + (size_t)n > sp->out_max) {
+		/* an answer without end: what fits kept, the rest refused */
+		n = (ssize_t)(sp->out_max - sp->out_len);
+		sp->out_cut = 1;
+		kill(-sp->pid, SIGKILL);
+		close_fd(fd);
 	}
 	more = nb_grow(sp->out, &sp->out_cap, sp->out_len + (size_t)n + 1, 1);
 	if (!more)

@@ -51,6 +51,9 @@ struct nb_spawn {
 	uint64_t limit_us;       /* past this since the start: SIGTERM (0: none) */
 	uint64_t grace_us;       /* ... then SIGKILL this much later (0: SIGKILL
 				  * at the limit, no SIGTERM) */
+	size_t out_max;          /* captured standard output past this many
+				  * bytes: the group killed, OUT_CUT set, OUT
+				  * its first OUT_MAX bytes (0: no limit) */
 
 	/* ---- what happened (set by nb_spawn_start / _wait) ---- */
 	pid_t pid;               /* the child (and its process group) */
@@ -63,6 +66,7 @@ struct nb_spawn {
 	int signal;              /* the signal that ended it, 0 when it exited */
 	int stopped;             /* *STOP was seen and STOP_SIG sent */
 	int timed_out;           /* LIMIT_US passed and the group was killed */
+	int out_cut;             /* its output passed OUT_MAX and it was killed */
 
 	/* ---- private ---- */
 	int fd_in, fd_out, fd_err, fd_pid;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loadfile.c - the load file read: sections, keys, checks (loadfile.h). */
 #include "loadfile.h"
+#include "../core/boxtext.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
 #include "../core/knobs.h"
@@ -55,7 +56,7 @@ static const struct key capture_keys[] = {
 	{ "buckets", KT_INT, offsetof(struct nb_load, buckets), 0 },
 	{ "busy", KT_BUSY, offsetof(struct nb_load, busy_pct), 0 },
 	{ "complete", KT_BOOL, offsetof(struct nb_load, complete), 0 },
-	S(nb_load, stopped, KT_STR), { NULL, 0, 0, 0 },
+	S(nb_load, stopped, KT_STR), S(nb_load, gaps, KT_STR), { NULL, 0, 0, 0 },
 };
 static const struct key population_keys[] = {
 	{ "growth", KT_GROWTH, offsetof(struct nb_load, growth), 0 },
@@ -199,6 +200,10 @@ static int set_key(struct rd *r, const struct key *k, const char *v, void *base)
 
 	switch (k->type) {
 	case KT_STR:
+		if (!nb_boxtext_clean(v))
+			return at(r, "'%s' in %s is not UTF-8 text (a control "
+				  "character, or bytes of another encoding)",
+				  k->name, r->title);
 		if (strlen(v) >= k->len)
 			return at(r, "'%s' in %s is too long (%zu characters at "
 				  "most)", k->name, r->title, k->len - 1);
@@ -374,6 +379,10 @@ static int header(struct rd *r, char *s)
 	if (strlen(name) >= NB_LOAD_NAME)
 		return at(r, "the name of [%s] is longer than %d characters", s,
 			  NB_LOAD_NAME - 1);
+	/* a name goes into results, reports and terminals: text only */
+	if (!nb_boxtext_clean(name))
+		return at(r, "the name of [%s] is not UTF-8 text (a control "
+			  "character, or bytes of another encoding)", s);
 	return r->sec = sec, open_section(r, name);
 }
 

@@ -10,7 +10,8 @@
  *   [capture]       where and when it was measured: source, os, counters,
  *                   start, duration, interval, bucket, buckets, busy
  *                   (the percentile of the buckets that is the busiest-hour
- *                   level), complete, stopped
+ *                   level), complete, stopped, gaps (the spans the box's
+ *                   counters could not be counted)
  *   [population]    growth (25%/year, 4vms/year: the replay's default)
  *   [total]         the sum of the VMs, bucket by bucket (as a VM's
  *                   figures, and peak_bucket: the busiest bucket)
@@ -102,6 +103,8 @@ struct nb_load {
 	double busy_pct;         /* the busiest-hour level's percentile */
 	int complete;
 	char stopped[320];       /* why it stopped early ("": it did not) */
+	char gaps[400];          /* what the box said that was not counted
+				  * ("": nothing) */
 	/* [population] */
 	struct nb_growth growth;
 	/* [total] */

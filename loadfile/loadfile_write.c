@@ -3,6 +3,7 @@
  * and the period it covers (loadfile.h, docs/capture.md). */
 #include "loadfile.h"
 #include "../core/atomic_file.h"
+#include "../core/boxtext.h"
 #include "../core/err.h"
 #include "../core/units.h"
 
@@ -30,15 +31,33 @@ static void kvn(FILE *f, const char *key, double v, const char *comment)
 	kv(f, key, b, comment);
 }
 
-/* A string value as the reader reads it back: no comment sign, one line. */
+/* TEXT as the reader reads it back into BUF: UTF-8 without control
+ * characters (core/boxtext.h: a box's names are anyone's bytes), no
+ * comment sign, no blank at either end. */
+static void readable(char *buf, size_t len, const char *text)
+{
+	char *s = buf;
+	size_t n;
+
+	nb_boxtext(buf, len, text);
+	for (char *p = buf; *p; p++)
+		if (*p == ';' || *p == '#')
+			*p = ',';
+	while (*s == ' ' || *s == '\t')
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	memmove(buf, s, n);
+	buf[n] = 0;
+}
+
+/* A string value as the reader reads it back. */
 static void kvs(FILE *f, const char *key, const char *v, const char *comment)
 {
 	char b[400];
-	size_t i;
 
-	for (i = 0; v[i] && i < sizeof(b) - 1; i++)
-		b[i] = v[i] == ';' || v[i] == '#' ? ',' : v[i] == '\n' ? ' ' : v[i];
-	b[i] = 0;
+	readable(b, sizeof(b), v);
 	kv(f, key, b, comment);
 }
 
@@ -124,6 +143,8 @@ static void capture_section(FILE *f, const struct nb_load *l, struct ctx *c)
 	   "stopped before the time asked");
 	if (l->stopped[0])
 		kvs(f, "stopped", l->stopped, NULL);
+	if (l->gaps[0])
+		kvs(f, "gaps", l->gaps, NULL);
 	fputc('\n', f);
 	if (l->bucket_s > 0)
 		snprintf(c->period, sizeof(c->period), "%.6gs bucket", l->bucket_s);
@@ -169,10 +190,11 @@ static void vm_section(FILE *f, const struct nb_load_vm *v, const struct ctx *c)
 		"% estimated from merged requests (a lower bound)",
 		"% estimated from aggregated requests",
 	};
-	char b[64], h[32], cm[96];
+	char b[64], h[32], cm[96], name[NB_LOAD_NAME];
 	int sf = v->seq_from >= 0 && v->seq_from <= 2 ? v->seq_from : 0;
 
-	fprintf(f, "[vm %s]\n", v->name);
+	readable(name, sizeof(name), v->name);
+	fprintf(f, "[vm %s]\n", name);
 	if (v->device[0])
 		kvs(f, "device", v->device, "its volume on the box");
 	snprintf(b, sizeof(b), "%d", v->count);
@@ -193,8 +215,11 @@ static void vm_section(FILE *f, const struct nb_load_vm *v, const struct ctx *c)
 
 static void series_section(FILE *f, const struct nb_load_vm *v)
 {
+	char name[NB_LOAD_NAME];
+
+	readable(name, sizeof(name), v->name);
 	fprintf(f, "[series %s]\n; bucket = read IOPS, write IOPS, read MB/s, "
-		"write MB/s, sequential %% (- unknown)\n", v->name);
+		"write MB/s, sequential %% (- unknown)\n", name);
 	for (int i = 0; i < v->nbuckets; i++) {
 		const struct nb_load_bucket *b = &v->series[i];
 
@@ -228,7 +253,10 @@ static void nfs_section(FILE *f, const struct nb_load_nfs *n, const struct ctx *
 
 static void pool_section(FILE *f, const struct nb_load_pool *p, const struct ctx *c)
 {
-	fprintf(f, "[pool %s]\n", p->name);
+	char name[NB_LOAD_NAME];
+
+	readable(name, sizeof(name), p->name);
+	fprintf(f, "[pool %s]\n", name);
 	if (p->source[0])
 		kvs(f, "source", p->source, "the pool's own I/O, to its disks");
 	figures(f, &p->f, c, "its busiest bucket");
@@ -274,6 +302,24 @@ char *nb_load_format(const struct nb_load *l)
 	return buf;
 }
 
+/* TEXT read back by nasbench's own reader (what it refuses is never
+ * written): 0, or -EINVAL with why set. */
+static int reads_back(const char *text, const char *path)
+{
+	struct nb_load back;
+	char why[600];
+	int rc;
+
+	nb_load_init(&back);
+	rc = nb_load_parse(&back, text, path);
+	nb_load_free(&back);
+	if (!rc)
+		return 0;
+	snprintf(why, sizeof(why), "%s", nb_err_last());
+	return nb_err(-EINVAL, "load file '%s' not written: nasbench's own reader "
+		      "would refuse it (%s)", path, why);
+}
+
 int nb_load_write(const struct nb_load *l, const char *path)
 {
 	char *text = nb_load_format(l);
@@ -281,7 +327,9 @@ int nb_load_write(const struct nb_load *l, const char *path)
 
 	if (!text)
 		return nb_err(-ENOMEM, "out of memory");
-	rc = nb_atomic_write(path, text, strlen(text));
+	rc = reads_back(text, path);
+	if (!rc)
+		rc = nb_atomic_write(path, text, strlen(text));
 	free(text);
 	return rc;
 }

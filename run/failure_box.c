@@ -5,6 +5,7 @@
  * waited for, the rebuild timed.
  */
 #include "failure_int.h"
+#include "../core/boxtext.h"
 #include "../core/escape.h"
 #include "../core/clock.h"
 #include "../core/err.h"
@@ -140,18 +141,21 @@ static char **command_env(struct nb_failure *f, const char *what, char **own)
 	return env;
 }
 
-/* The last line of TEXT that is not empty, into BUF. */
+/* The last line of TEXT that is not empty, into BUF: carried as
+ * core/boxtext.h makes it (a command on the box prints the box's words,
+ * and they go into the result and to the terminal). */
 static const char *last_line(const char *text, char *buf, size_t len)
 {
 	size_t n = strlen(text ? text : "");
 
-	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+	while (n && (text[n - 1] == '\n' || text[n - 1] == ' ' ||
+		     text[n - 1] == '\r'))
 		n--;
 	size_t b = n;
 
 	while (b && text[b - 1] != '\n')
 		b--;
-	snprintf(buf, len, "%.*s", (int)(n - b), n ? text + b : "");
+	nb_boxtextn(buf, len, n ? text + b : "", n - b);
 	return buf;
 }
 

@@ -281,7 +281,8 @@ void nb_telem_close(struct nb_telem *tm)
 /* Run ARGV here or SCRIPT on the box: its output (free it), or NULL. */
 static char *box_out(struct nb_telem *tm, char *const *argv, const char *script)
 {
-	struct nb_spawn sp = { .argv = argv, .limit_us = tm->timeout_us };
+	struct nb_spawn sp = { .argv = argv, .limit_us = tm->timeout_us,
+			       .out_max = NB_TELEM_ANSWER_MAX };
 	char err[256], *out = NULL;
 
 	if (tm->ssh.host[0]) {
@@ -289,8 +290,10 @@ static char *box_out(struct nb_telem *tm, char *const *argv, const char *script)
 			free(out), out = NULL;
 		return out;
 	}
-	if (nb_spawn_run(&sp) == 0 && sp.status == 0)
+	if (nb_spawn_run(&sp) == 0 && sp.status == 0 && !sp.out_cut) {
+		nb_telem_text(sp.out, sp.out_len);
 		out = sp.out, sp.out = NULL;
+	}
 	nb_spawn_free(&sp);
 	nb_err_clear();
 	return out;

@@ -61,6 +61,11 @@
 /* A remote step's time limit where the caller sets none. */
 #define NB_TELEM_TIMEOUT_US 10000000ULL
 
+/* The most one answer of the box may hold: one without end is cut
+ * there and refused (with the time limit, a box that talks forever
+ * costs neither memory nor a hang). */
+#define NB_TELEM_ANSWER_MAX (16u << 20)
+
 struct nb_telem_cfg {
 	const char *monitor;     /* "local" or "ssh://[user@]host[:port]" */
 	uint64_t interval_us;    /* 0: [box] monitor-interval's default */
@@ -123,10 +128,17 @@ void nb_telem_command(struct nb_telem *tm, const char *script,
 		      struct nb_telem_cmd *c);
 
 /* Run SCRIPT so, bounded by the source's timeout: 0 with its standard
- * output in *OUT (free it), or -EIO with why in ERR ("ssh: Connection
- * refused", "no answer within 10 s", "exit status 2: ..."). */
+ * output in *OUT (free it; a NUL byte in it made SUB, nb_telem_text), or
+ * -EIO with why in ERR ("ssh: Connection refused", "no answer within 10
+ * s", "exit status 2: ...", "an answer of more than 16 MiB"; what the box
+ * said in it carried as core/boxtext.h makes it). */
 int nb_telem_exec(struct nb_telem *tm, const char *script, char **out,
 		  char *err, size_t errlen);
+
+/* N bytes a box answered at BUF made text: a NUL byte (it would end the
+ * text early and hide the rest) becomes SUB (0x1a), which no parser
+ * takes for a number or a name's end. */
+void nb_telem_text(char *buf, size_t n);
 
 /* The box's boot identity (telem_boot.c): Linux's
  * /proc/sys/kernel/random/boot_id, else FreeBSD's kern.boottime, read

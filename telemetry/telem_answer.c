@@ -19,6 +19,19 @@ void nb_telem_warn(struct nb_telem *tm, const char *text)
 	pthread_mutex_unlock(&tm->mu);
 }
 
+void nb_telem_warn_also(struct nb_telem *tm, const char *text)
+{
+	size_t n;
+
+	pthread_mutex_lock(&tm->mu);
+	n = strlen(tm->warning);
+	if (n)
+		snprintf(tm->warning + n, sizeof(tm->warning) - n, "; %s", text);
+	pthread_mutex_unlock(&tm->mu);
+	if (!n)
+		nb_telem_warn(tm, text);
+}
+
 static void parse_section(const char *name, const char *body, int os,
 			  struct nb_telem_snap *s, int *got)
 {
@@ -65,7 +78,8 @@ int nb_telem_parse_answer(const char *text, int os, struct nb_telem_snap *s)
 				parse_section(name, body, os, s, &got);
 			if (nl)
 				*nl = 0;
-			snprintf(name, sizeof(name), "%s", line + 1);
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(line + 1,
+				 "\r"), line + 1);
 			body = nl ? nl + 1 : "";
 		}
 		line = nl ? nl + 1 : NULL;

@@ -6,6 +6,7 @@
  */
 #include "telem.h"
 #include "telem_rt.h"
+#include "../core/boxtext.h"
 #include "../core/fsutil.h"
 
 #include <errno.h>
@@ -21,14 +22,15 @@
 static const char script[] =
 	"cat " BOOT_ID " 2>/dev/null || sysctl -n kern.boottime 2>/dev/null";
 
-/* The first line of TEXT into BUF; 0, or -EIO when it is empty. */
+/* The first line of TEXT into BUF, carried as text (core/boxtext.h: it
+ * goes into the result); 0, or -EIO when it is empty. */
 static int first_line(const char *text, char *buf, size_t len)
 {
 	size_t n = strcspn(text, "\r\n");
 
 	if (!n)
 		return -EIO;
-	snprintf(buf, len, "%.*s", (int)n, text);
+	nb_boxtextn(buf, len, text, n);
 	return 0;
 }
 

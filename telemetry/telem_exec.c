@@ -5,6 +5,7 @@
  * connection of the source (telem.h).
  */
 #include "telem_rt.h"
+#include "../core/boxtext.h"
 #include "../core/err.h"
 #include "../core/spawn.h"
 
@@ -31,6 +32,12 @@ void nb_telem_command(struct nb_telem *tm, const char *script,
 	c->argv[3] = NULL;
 }
 
+void nb_telem_text(char *buf, size_t n)
+{
+	for (char *p = memchr(buf, 0, n); p; p = memchr(p, 0, n - (size_t)(p - buf)))
+		*p = 0x1a;
+}
+
 int nb_telem_spawn_out(struct nb_spawn *sp, int rc, char **out, char *err,
 		       size_t errlen, nb_telem_why_fn *why, uint64_t limit_us)
 {
@@ -40,11 +47,18 @@ int nb_telem_spawn_out(struct nb_spawn *sp, int rc, char **out, char *err,
 		nb_spawn_free(sp);
 		return -EIO;
 	}
+	if (sp->out_cut) {
+		snprintf(err, errlen, "its answer passed %u MiB without an end: "
+			 "not read", NB_TELEM_ANSWER_MAX >> 20);
+		nb_spawn_free(sp);
+		return -EIO;
+	}
 	if (sp->status || sp->timed_out) {
 		why(sp, err, errlen, limit_us);
 		nb_spawn_free(sp);
 		return -EIO;
 	}
+	nb_telem_text(sp->out, sp->out_len);
 	*out = sp->out;
 	sp->out = NULL;
 	nb_spawn_free(sp);
@@ -60,19 +74,23 @@ static void local_why(const struct nb_spawn *sp, char *err, size_t errlen,
 
 	while (n && sp->err[n - 1] == '\n')
 		n--;
+	char said[400];
+
+	nb_boxtextn(said, sizeof(said), sp->err ? sp->err : "", n);
 	if (sp->timed_out)
 		snprintf(err, errlen, "no answer within %.0f s",
 			 (double)limit_us / 1e6);
 	else
-		snprintf(err, errlen, "exit status %d%s%.*s", sp->status,
-			 n ? ": " : "", (int)n, n ? sp->err : "");
+		snprintf(err, errlen, "exit status %d%s%s", sp->status,
+			 n ? ": " : "", said);
 }
 
 int nb_telem_exec(struct nb_telem *tm, const char *script, char **out,
 		  char *err, size_t errlen)
 {
 	struct nb_telem_cmd c;
-	struct nb_spawn sp = { .limit_us = tm->timeout_us, .grace_us = 1000000 };
+	struct nb_spawn sp = { .limit_us = tm->timeout_us, .grace_us = 1000000,
+			       .out_max = NB_TELEM_ANSWER_MAX };
 
 	if (tm->ssh.host[0])
 		return nb_telem_ssh_run(tm, script, out, err, errlen);

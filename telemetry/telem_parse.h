@@ -12,6 +12,15 @@
  * reads), never an error: a box that prints less gives fewer figures,
  * not a failed run.
  *
+ * The text is another machine's, not trusted: a name is carried as
+ * core/boxtext.h makes it (UTF-8, "\xNN" for the rest); a counter is a
+ * whole number of 64 bits at most, a figure finite and within what a
+ * box can give (NB_TP_MAX_*); a value that is not is refused, the item
+ * it belongs to (a CPU, a disk, a key) not taken, and counted in the
+ * struct's REFUSED (telemetry says so, and the series has a gap); a line
+ * longer than the parser's buffer (1024 bytes) is refused whole, not
+ * read cut; a line may end in CRLF.
+ *
  *   Linux    /proc/stat          per-CPU jiffies     nb_tp_linux_stat
  *            /proc/meminfo       memory, swap        nb_tp_linux_meminfo
  *            /proc/vmstat        pages swapped       nb_tp_linux_vmstat
@@ -47,11 +56,20 @@
 #define NB_TP_VDEV_DISKS 24
 #define NB_TP_NAME 48
 
+/* What no box gives: a figure beyond one of these is not a number its
+ * counters can say (a 400-digit counter, 1e30).  Ten times and more
+ * beyond the fastest devices there are. */
+#define NB_TP_MAX_BYTES 1152921504606846976.0  /* 2^60: memory, a pool's bytes */
+#define NB_TP_MAX_IOPS 1e9       /* I/Os (NFS operations, ARC lookups) a
+				  * second of one device, pool or server */
+#define NB_TP_MAX_BPS 1e13       /* bytes a second of one device or pool */
+
 /* Per CPU: time busy and time in all, in the kernel's ticks. */
 struct nb_tp_cpu {
 	int n;
 	uint64_t busy[NB_TP_MAXCPU], total[NB_TP_MAXCPU];
 	double pct_all;          /* vmstat's us+sy when no per-CPU ticks (-1: none) */
+	int refused;             /* CPUs whose counters were not numbers */
 };
 
 /* Memory in bytes (0 when not known, except where said). */
@@ -61,6 +79,7 @@ struct nb_tp_mem {
 	int have_swap;           /* swap_total/swap_used were read */
 	uint64_t swap_in, swap_out; /* pages swapped in and out since boot */
 	uint64_t page_size;      /* bytes of those pages (0: 4096) */
+	int refused;             /* values that were not numbers */
 };
 
 /* One disk: milliseconds busy since boot (Linux), or the busy share of
@@ -80,6 +99,8 @@ struct nb_tp_disk {
 struct nb_tp_disks {
 	int n;
 	struct nb_tp_disk d[NB_TP_MAXDISK];
+	int refused;             /* disks whose counters were not numbers */
+	char refused_name[NB_TP_NAME];   /* the first of them */
 };
 
 /* The ARC's counters since the module loaded. */
@@ -87,6 +108,7 @@ struct nb_tp_arc {
 	int have;
 	uint64_t hits, misses, size, c_max;
 	uint64_t demand_data_hits, demand_data_misses;
+	int refused;             /* counters that were not numbers */
 };
 
 int nb_tp_linux_stat(const char *text, struct nb_tp_cpu *cpu);
@@ -115,16 +137,25 @@ int nb_tp_bsd_iostat(const char *text, struct nb_tp_disks *d);
 /* gstat -b: %busy per provider (partitions left out). */
 int nb_tp_bsd_gstat(const char *text, struct nb_tp_disks *d);
 
-/* Shared by the parsers' files: the next line of *P into BUF (cut to
- * its size), 0 at the end; "1.2K", "300M": a number with a binary
- * suffix; LINE split at white space into TOK, which holds MAX (at most
- * NB_TP_MAXTOK words are read), the count. */
+/* Shared by the parsers' files: the next line of *P into BUF without
+ * its CR LF or LF, 0 at the end (a line that does not fit BUF is read as
+ * "": refused whole, never cut); "1.2K", "300M": a number with a binary
+ * suffix, at most NB_TP_MAX_BYTES (-1: not such a number); LINE split at
+ * white space into TOK, which holds MAX (at most NB_TP_MAXTOK words are
+ * read), the count. */
 #define NB_TP_MAXTOK 48
 int nb_tp_line(const char **p, char *buf, size_t len);
 double nb_tp_size(const char *s);
 int nb_tp_split(char *line, char **tok, int max);
 /* S is digits only (and not empty). */
 int nb_tp_uint(const char *s);
+/* S is a counter: digits only, not empty, at most 2^64 - 1: 0 with *V,
+ * else -1. */
+int nb_tp_u64(const char *s, uint64_t *v);
+/* S is all a number, finite, from 0 to MAX: 0 with *V, else -1. */
+int nb_tp_num(const char *s, double max, double *v);
+/* NAME as a box's name is carried (core/boxtext.h) into BUF. */
+void nb_tp_name(char *buf, size_t len, const char *name);
 /* NAME is a partition of the disk DISK: "sda1" of "sda", "nvme0n1p2" of
  * "nvme0n1", "ada0p3"/"ada0s1" of "ada0" (capture's devices too). */
 int nb_tp_partition_of(const char *disk, const char *name);

@@ -26,6 +26,7 @@
 #include "telem_pool.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ static void zp_disk(struct nb_tp_vdev *v, const char *name)
 	if (!strncmp(name, "/dev/", 5))
 		name += 5;
 	if (v->ndisks < NB_TP_VDEV_DISKS)
-		snprintf(v->disks[v->ndisks++], NB_TP_NAME, "%s", name);
+		nb_tp_name(v->disks[v->ndisks++], NB_TP_NAME, name);
 }
 
 struct zp_state {
@@ -70,7 +71,7 @@ static void zp_line(struct nb_tp_vdevs *v, struct zp_state *st, char *line)
 			      !strcmp(tok[0], "spares") || !strcmp(tok[0], "special") ||
 			      !strcmp(tok[0], "dedup");
 		if (!st->special) {
-			snprintf(st->pool, sizeof(st->pool), "%s", tok[0]);
+			nb_tp_name(st->pool, sizeof(st->pool), tok[0]);
 			st->index = 0;
 		}
 		st->cur = NULL;
@@ -82,18 +83,18 @@ static void zp_line(struct nb_tp_vdevs *v, struct zp_state *st, char *line)
 		x = &v->v[v->n++];
 		memset(x, 0, sizeof(*x));
 		snprintf(x->pool, sizeof(x->pool), "%s", st->pool);
+		nb_tp_name(x->name, sizeof(x->name), tok[0]);
 		/* zfs-fuse prints "mirror", "raidz1": named as zpool status
 		 * names them ("mirror-1"), so that two are told apart */
-		if (!strchr(tok[0], '-') && (!strncmp(tok[0], "mirror", 6) ||
-					     !strncmp(tok[0], "raidz", 5)))
-			snprintf(x->name, sizeof(x->name), "%s-%d", tok[0], st->index);
-		else
-			snprintf(x->name, sizeof(x->name), "%s", tok[0]);
+		if (!strchr(x->name, '-') && (!strncmp(x->name, "mirror", 6) ||
+					      !strncmp(x->name, "raidz", 5)) &&
+		    strlen(x->name) < sizeof(x->name) - 12)
+			snprintf(x->name + strlen(x->name), 12, "-%d", st->index);
 		if (!st->special)
 			st->index++;
 		x->special = st->special;
-		x->ops_read = nb_tp_size(tok[3]);
-		x->ops_write = nb_tp_size(tok[4]);
+		x->ops_read = fmax(nb_tp_size(tok[3]), 0);
+		x->ops_write = fmax(nb_tp_size(tok[4]), 0);
 		st->cur = x;
 		zp_disk(x, tok[0]);      /* a single disk is its own vdev */
 		st->self = 1;
@@ -145,7 +146,8 @@ int nb_tp_zfs_pool_of(const char *text, const char *path, char *pool,
 		    l < best)
 			continue;
 		best = l;
-		snprintf(pool, len, "%.*s", (int)strcspn(tok[0], "/"), tok[0]);
+		tok[0][strcspn(tok[0], "/")] = 0;
+		nb_tp_name(pool, len, tok[0]);
 	}
 	return best > 0;
 }
@@ -174,6 +176,15 @@ static void scan_clear(struct nb_tp_scan *s)
 	s->pct = s->rate = s->eta_s = s->took_s = s->done_bytes = s->errors = -1;
 }
 
+/* The longest a scan can be said to take (or to have taken): ten
+ * years; past it (a counter of days that overflowed) it is not said. */
+#define MAX_SECONDS (10 * 366 * 86400.0)
+
+static double seconds(double x)
+{
+	return isfinite(x) && x >= 0 && x <= MAX_SECONDS ? x : -1;
+}
+
 /* "0 days 01:44:58", "01:44:58", "1h3m", "0h0m", "170.6min" at S: seconds,
  * or -1. */
 static double duration(const char *s)
@@ -184,15 +195,29 @@ static double duration(const char *s)
 
 	while (*s == ' ')
 		s++;
+	if (!isdigit((unsigned char)*s))
+		return -1;
 	if (sscanf(s, "%u days %u:%u:%u%n", &d, &h, &m, &sec, &n) == 4 && n)
-		return d * 86400.0 + h * 3600.0 + m * 60.0 + sec;
+		return seconds(d * 86400.0 + h * 3600.0 + m * 60.0 + sec);
 	if (sscanf(s, "%u:%u:%u%n", &h, &m, &sec, &n) == 3 && n)
-		return h * 3600.0 + m * 60.0 + sec;
+		return seconds(h * 3600.0 + m * 60.0 + sec);
 	if (sscanf(s, "%uh%um%n", &h, &m, &n) == 2 && n)
-		return h * 3600.0 + m * 60.0;
+		return seconds(h * 3600.0 + m * 60.0);
 	if (sscanf(s, "%lfmin%n", &x, &n) == 1 && n)
-		return x * 60;
+		return seconds(x * 60);
 	return -1;
+}
+
+/* A share in % (0 to 100), or -1. */
+static double pct_of(double x)
+{
+	return x >= 0 && x <= 100 ? x : -1;
+}
+
+/* A rate in bytes a second a pool can have, or -1. */
+static double rate_of(double x)
+{
+	return x >= 0 && x <= NB_TP_MAX_BPS ? x : -1;
 }
 
 /* The number before WORD in S ("18.96% done" -> 18.96 for "% done"), or -1. */
@@ -223,7 +248,7 @@ static double rate_after(const char *s, const char *word)
 	at = strstr(w, " at ");
 	if (!at || (strchr(w, ',') && strchr(w, ',') < at))
 		return -1;
-	return nb_tp_size(at + 4);
+	return rate_of(nb_tp_size(at + 4));
 }
 
 /* What a ZFS scan's whole text (the "scan:"/"scrub:" line and the lines
@@ -243,7 +268,7 @@ static void zfs_scan(const char *t, struct nb_tp_scan *s)
 	s->canceled = strstr(t, "canceled") || strstr(t, "stopped after");
 	s->finished = !s->active && !s->canceled &&
 		      (strstr(t, "completed after") || strstr(t, " with "));
-	s->pct = before(t, "% done");
+	s->pct = pct_of(before(t, "% done"));
 	if (s->pct < 0 && s->finished)
 		s->pct = 100;
 	s->rate = rate_after(t, "issued");
@@ -262,10 +287,18 @@ static void zfs_scan(const char *t, struct nb_tp_scan *s)
 	}
 	if (s->finished && ((p = strstr(t, " after ")) || (p = strstr(t, " in ")))) {
 		s->took_s = duration(p + (p[1] == 'a' ? 7 : 4));
-		/* "repaired 0B in ..." : the repaired bytes come first */
-		if (s->done_bytes < 0 && (p = strstr(t, "resilvered ")))
-			s->done_bytes = nb_tp_size(p + 11 + (p[11] == '(' ?
-				strcspn(p + 11, ")") + 2 : 0));
+		/* "repaired 0B in ..." : the repaired bytes come first;
+		 * "resilvered (...) 12G in": what is in brackets is not the
+		 * bytes, and a bracket never closed says none */
+		if (s->done_bytes < 0 && (p = strstr(t, "resilvered "))) {
+			p += 11;
+			if (*p == '(')
+				p = strchr(p, ')') ? strchr(p, ')') + 1 : NULL;
+			while (p && *p == ' ')
+				p++;
+			if (p)
+				s->done_bytes = nb_tp_size(p);
+		}
 		if (s->done_bytes < 0 && (p = strstr(t, "repaired ")))
 			s->done_bytes = nb_tp_size(p + 9);
 	}
@@ -321,9 +354,9 @@ static void config_line(struct zs *z, const char *line)
 		return;
 	d = &p->dev[p->ndev];
 	memset(d, 0, sizeof(*d));
-	snprintf(d->name, sizeof(d->name), "%s", name[0] == '/' &&
-		 !strncmp(name, "/dev/", 5) ? name + 5 : name);
-	snprintf(d->state, sizeof(d->state), "%s", n > 1 ? state : "");
+	nb_tp_name(d->name, sizeof(d->name), !strncmp(name, "/dev/", 5) ?
+		   name + 5 : name);
+	nb_tp_name(d->state, sizeof(d->state), n > 1 ? state : "");
 	d->depth = (ind - z->base) / 2;
 	d->special = z->special;
 	d->read = n > 2 ? counter(r) : -1;
@@ -388,21 +421,21 @@ static void status_line(struct nb_tp_pools *ps, struct zs *z, char *line)
 			z->pool = &ps->p[ps->n++];
 			memset(z->pool, 0, sizeof(*z->pool));
 			scan_clear(&z->pool->scan);
-			snprintf(z->pool->name, sizeof(z->pool->name), "%s", v);
+			nb_tp_name(z->pool->name, sizeof(z->pool->name), v);
 			z->in_config = z->special = 0;
 			z->base = -1;
 			z->scan[0] = 0;
 		} else if (!z->pool) {
 			return;
 		} else if (!strcmp(key, "state")) {
-			snprintf(z->pool->state, sizeof(z->pool->state), "%s", v);
+			nb_tp_name(z->pool->state, sizeof(z->pool->state), v);
 		} else if (!strcmp(key, "scan") || !strcmp(key, "scrub")) {
 			snprintf(z->scan, sizeof(z->scan), "%s", v);
 			z->in_scan = 1;
 		} else if (!strcmp(key, "config")) {
 			z->in_config = 1;
 		} else if (!strcmp(key, "errors")) {
-			snprintf(z->pool->errors, sizeof(z->pool->errors), "%s", v);
+			nb_tp_name(z->pool->errors, sizeof(z->pool->errors), v);
 			z->in_config = 0;
 		}
 		return;
@@ -453,12 +486,14 @@ static struct nb_tp_pool *md_array(struct nb_tp_pools *ps, char *line)
 		struct nb_tp_pdev *d;
 
 		if (i == 0)
-			snprintf(p->name, sizeof(p->name), "%s", tok);
+			nb_tp_name(p->name, sizeof(p->name), tok);
 		if (!br || br == tok || p->ndev >= NB_TP_POOLDEV)
 			continue;
 		d = &p->dev[p->ndev++];
 		memset(d, 0, sizeof(*d));
-		snprintf(d->name, sizeof(d->name), "%.*s", (int)(br - tok), tok);
+		*br = 0;
+		nb_tp_name(d->name, sizeof(d->name), tok);
+		*br = '[';
 		snprintf(d->state, sizeof(d->state), "%s", strstr(br, "(F)") ?
 			 "FAULTED" : strstr(br, "(S)") ? "SPARE" : "ONLINE");
 		d->depth = 1;
@@ -478,6 +513,7 @@ static void md_sync(struct nb_tp_pool *p, const char *line)
 	};
 	struct nb_tp_scan *s = &p->scan;
 	const char *f;
+	char *end;
 
 	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
 		const char *w = strstr(line, acts[i].w);
@@ -490,11 +526,12 @@ static void md_sync(struct nb_tp_pool *p, const char *line)
 			return;
 		}
 		s->active = 1;
-		s->pct = strtod(strchr(w, '=') + 1, NULL);
+		s->pct = strtod(strchr(w, '=') + 1, &end);
+		s->pct = end == strchr(w, '=') + 1 ? -1 : pct_of(s->pct);
 		if ((f = strstr(line, "finish=")))
 			s->eta_s = duration(f + 7);
 		if ((f = strstr(line, "speed=")))
-			s->rate = nb_tp_size(f + 6);   /* K/sec */
+			s->rate = rate_of(nb_tp_size(f + 6));   /* K/sec */
 		return;
 	}
 }

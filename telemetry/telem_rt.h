@@ -52,6 +52,16 @@ struct nb_telem_acc {
 	int ms_n;
 };
 
+/* What the box said that the series could not take, over an iteration:
+ * each a gap (null) in its series, said at the end (nb_telem_warning). */
+enum nb_telem_gap { NB_GAP_BACK, NB_GAP_JUMP, NB_GAP_REFUSED, NB_GAP_N };
+
+struct nb_telem_gaps {
+	int n[NB_GAP_N];         /* counters gone back (a restart, a wrap),
+				  * beyond what a box can do, not numbers */
+	char first[96];          /* what the first was of: "disk 'sda'" */
+};
+
 struct nb_telem {
 	struct nb_telem_cfg cfg;
 	char source[320];
@@ -88,10 +98,13 @@ struct nb_telem {
 	uint64_t arc_size_max;
 	int nacc;
 	struct nb_telem_acc acc[NB_TP_MAXDISK];
+	struct nb_telem_gaps gaps;
 };
 
-/* The warning of TM: "telemetry from 'SOURCE': TEXT". */
+/* The warning of TM: "telemetry from 'SOURCE': TEXT"; nb_telem_warn_also
+ * adds TEXT to a warning already there ("...; TEXT"). */
 void nb_telem_warn(struct nb_telem *tm, const char *text);
+void nb_telem_warn_also(struct nb_telem *tm, const char *text);
 
 /* Local: what this machine gives (0, or -ENOENT with a warning); a
  * snapshot (0, or -EIO). */

@@ -6,6 +6,7 @@
  *               (ControlMaster) that every sample rides on.
  */
 #include "telem_rt.h"
+#include "../core/boxtext.h"
 #include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/grow.h"
@@ -110,6 +111,7 @@ static void why(const struct nb_spawn *sp, char *err, size_t len,
 {
 	const char *e = sp->err ? sp->err : "";
 	size_t n = strlen(e);
+	char said[400];
 
 	while (n && (e[n - 1] == '\n' || e[n - 1] == '\r'))
 		n--;
@@ -119,6 +121,7 @@ static void why(const struct nb_spawn *sp, char *err, size_t len,
 			n -= i;
 			break;
 		}
+	nb_boxtextn(said, sizeof(said), e, n);
 	if (sp->timed_out)
 		snprintf(err, len, "no answer within %.0f s",
 			 (double)limit_us / 1e6);
@@ -128,8 +131,8 @@ static void why(const struct nb_spawn *sp, char *err, size_t len,
 			 "holds (ssh: Host key verification failed): check "
 			 "the key; nasbench never accepts a changed one");
 	else if (n)
-		snprintf(err, len, "%s%.*s", strncmp(e, "ssh: ", 5) ? "ssh: " : "",
-			 (int)n, e);
+		snprintf(err, len, "%s%s", strncmp(e, "ssh: ", 5) ? "ssh: " : "",
+			 said);
 	else
 		snprintf(err, len, "ssh exited with status %d", sp->status);
 }
@@ -140,7 +143,8 @@ int nb_telem_ssh_exec(struct nb_telem *tm, const char *script, uint64_t limit_us
 {
 	char *argv[40], bufs[16][320];
 	struct nb_spawn sp = { .argv = argv, .limit_us = limit_us,
-			       .grace_us = 1000000 };
+			       .grace_us = 1000000,
+			       .out_max = NB_TELEM_ANSWER_MAX };
 	int rc;
 
 	*out = NULL;
@@ -180,7 +184,7 @@ static const char probe[] =
 
 static int tell_os(struct nb_telem *tm, const char *out)
 {
-	char os[64] = "";
+	char os[64] = "", said[64];
 
 	sscanf(out, "%63s", os);
 	if (!strcmp(os, "Linux") && strstr(out, "have-proc")) {
@@ -196,9 +200,10 @@ static int tell_os(struct nb_telem *tm, const char *out)
 	{
 		char w[320];
 
+		nb_boxtext(said, sizeof(said), os);
 		snprintf(w, sizeof(w), "the box says it is '%s' (uname -s) and has "
 			 "neither Linux's /proc nor FreeBSD's sysctl counters: "
-			 "no telemetry", os[0] ? os : "nothing");
+			 "no telemetry", os[0] ? said : "nothing");
 		nb_telem_warn(tm, w);
 	}
 	return -EIO;
@@ -243,18 +248,18 @@ static void script_of(struct nb_telem *tm, char *buf, size_t len)
 			 "kstat.zfs.misc.arcstats.c_max "
 			 "kstat.zfs.misc.arcstats.demand_data_hits "
 			 "kstat.zfs.misc.arcstats.demand_data_misses 2>/dev/null; "
-			 "echo @swapinfo; swapinfo -k 2>/dev/null; "
-			 "echo @iostat; iostat -x -d -w %u -c 2 2>/dev/null; true",
+			 "echo; echo @swapinfo; swapinfo -k 2>/dev/null; "
+			 "echo; echo @iostat; iostat -x -d -w %u -c 2 2>/dev/null; true",
 			 secs ? secs : 1);
 		return;
 	}
-	snprintf(buf, len, "echo @stat; cat /proc/stat; echo @meminfo; "
-		 "cat /proc/meminfo; echo @vmstat; grep pswp /proc/vmstat; "
-		 "echo @diskstats; cat /proc/diskstats; %s true",
+	snprintf(buf, len, "echo @stat; cat /proc/stat; echo; echo @meminfo; "
+		 "cat /proc/meminfo; echo; echo @vmstat; grep pswp /proc/vmstat; "
+		 "echo; echo @diskstats; cat /proc/diskstats; %s true",
 		 tm->arc_kind == NB_ARC_KSTAT ?
-		 "echo @arc-kstat; cat /proc/spl/kstat/zfs/arcstats;" :
+		 "echo; echo @arc-kstat; cat /proc/spl/kstat/zfs/arcstats;" :
 		 tm->arc_kind == NB_ARC_KV ?
-		 "echo @arc-kv; cd /zfs-kstat/zfs/arcstats && for f in hits "
+		 "echo; echo @arc-kv; cd /zfs-kstat/zfs/arcstats && for f in hits "
 		 "misses size c_max demand_data_hits demand_data_misses; do "
 		 "echo \"$f $(cat $f)\"; done;" : "");
 }
@@ -278,7 +283,7 @@ static int stream_start(struct nb_telem *tm)
 		return -errno;
 	}
 	script_of(tm, script, sizeof(script));
-	snprintf(loop, sizeof(loop), "while :; do %s; echo @end; %s; done", script,
+	snprintf(loop, sizeof(loop), "while :; do %s; echo; echo @end; %s; done", script,
 		 tm->os == NB_TELEM_FREEBSD ? "true" : "sleep %.3f");
 	snprintf(script, sizeof(script), loop, half < 0.1 ? 0.1 : half);
 	nb_telem_ssh_argv(tm, script, argv, bufs);
@@ -313,20 +318,25 @@ void nb_telem_ssh_stream_end(struct nb_telem *tm)
 	tm->ssh.streaming = 0;
 }
 
-/* What the FIFO holds now, appended to the buffer; -1 at its end (the
- * remote loop is gone). */
+/* What the FIFO holds now, appended to the buffer (a NUL byte made
+ * SUB); -1 at its end (the remote loop is gone), -2 when the buffer
+ * holds more than an answer may without a whole one. */
 static int drain(struct nb_telem *tm)
 {
 	char chunk[16384];
 	ssize_t n;
 
 	while ((n = read(tm->ssh.fd, chunk, sizeof(chunk))) > 0) {
-		char *b = nb_grow(tm->ssh.buf, &tm->ssh.cap, tm->ssh.len + (size_t)n + 1,
-				  65536);
+		char *b;
 
+		if (tm->ssh.len + (size_t)n > NB_TELEM_ANSWER_MAX)
+			return -2;
+		b = nb_grow(tm->ssh.buf, &tm->ssh.cap, tm->ssh.len + (size_t)n + 1,
+			    65536);
 		if (!b)
 			return -1;
 		tm->ssh.buf = b;
+		nb_telem_text(chunk, (size_t)n);
 		memcpy(b + tm->ssh.len, chunk, (size_t)n);
 		tm->ssh.len += (size_t)n;
 		b[tm->ssh.len] = 0;
@@ -334,21 +344,31 @@ static int drain(struct nb_telem *tm)
 	return n == 0 ? -1 : 0;  /* 0: no writer left */
 }
 
+/* The end of an answer at P ("@end" on a line of its own, its LF or CR
+ * LF), its length; 0 when P is none. */
+static size_t end_at(const char *b, const char *p)
+{
+	if (p != b && p[-1] != '\n')
+		return 0;
+	return !strncmp(p, "@end\n", 5) ? 5 : !strncmp(p, "@end\r\n", 6) ? 6 : 0;
+}
+
 /* The latest whole sample of the buffer into S (the older ones dropped):
  * 1, or 0 when none is whole yet. */
 static int latest(struct nb_telem *tm, struct nb_telem_snap *s, int *got)
 {
 	char *b = tm->ssh.buf, *end = NULL, *prev = NULL, *p;
+	size_t l, el = 0, pl = 0;
 
-	for (p = b; b && (p = strstr(p, "@end\n")); p += 5)
-		if (p == b || p[-1] == '\n')
-			prev = end, end = p;
+	for (p = b; b && (p = strstr(p, "@end")); p += 4)
+		if ((l = end_at(b, p)))
+			prev = end, pl = el, end = p, el = l;
 	if (!end)
 		return 0;
 	*end = 0;
-	*got = nb_telem_parse_answer(prev ? prev + 5 : b, tm->os, s);
-	tm->ssh.len -= (size_t)(end + 5 - b);
-	memmove(b, end + 5, tm->ssh.len + 1);
+	*got = nb_telem_parse_answer(prev ? prev + pl : b, tm->os, s);
+	tm->ssh.len -= (size_t)(end + el - b);
+	memmove(b, end + el, tm->ssh.len + 1);
 	return 1;
 }
 
@@ -362,7 +382,10 @@ static void stream_why(struct nb_telem *tm, char *err, size_t len)
 
 		while (n && e[n - 1] == '\n')
 			e[--n] = 0;
-		snprintf(err, len, "ssh: %s", strrchr(e, '\n') ? strrchr(e, '\n') + 1 : e);
+		char said[320];
+
+		nb_boxtext(said, sizeof(said), strrchr(e, '\n') ? strrchr(e, '\n') + 1 : e);
+		snprintf(err, len, "ssh: %s", said);
 	} else {
 		snprintf(err, len, "the box stopped answering");
 	}
@@ -382,10 +405,17 @@ int nb_telem_ssh_sample(struct nb_telem *tm, struct nb_telem_snap *s)
 	}
 	for (;;) {
 		struct pollfd pf = { tm->ssh.fd, POLLIN, 0 };
+		int d = drain(tm);
 
-		gone = drain(tm) < 0;
+		gone = d < 0;
 		if (latest(tm, s, &got))
 			break;
+		if (d == -2) {
+			snprintf(err, sizeof(err), "its answer passed %u MiB without "
+				 "an end: not read", NB_TELEM_ANSWER_MAX >> 20);
+			nb_telem_warn(tm, err);
+			return -EIO;
+		}
 		if (tm->haltable && tm->halt)
 			return -EINTR;
 		if (gone || nb_now_us() >= deadline) {

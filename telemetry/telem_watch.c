@@ -21,7 +21,7 @@
 /* Both systems: zpool status (OpenZFS, zfs-fuse, FreeBSD); Linux's md. */
 static const char script[] =
 	"echo @zpool-status; zpool status 2>/dev/null; "
-	"echo @mdstat; cat /proc/mdstat 2>/dev/null; true";
+	"echo; echo @mdstat; cat /proc/mdstat 2>/dev/null; true";
 
 /* The answer's two sections into P. */
 static void parse(char *text, struct nb_tp_pools *p)
@@ -41,7 +41,8 @@ static int read_pools(struct nb_telem *tm, volatile sig_atomic_t *stop,
 {
 	char *argv[] = { "sh", "-c", (char *)script, NULL }, err[400] = "";
 	struct nb_spawn sp = { .argv = argv, .limit_us = tm->timeout_us,
-			       .stop = stop, .stop_sig = SIGTERM };
+			       .stop = stop, .stop_sig = SIGTERM,
+			       .out_max = NB_TELEM_ANSWER_MAX };
 	char *out = NULL;
 	int rc;
 
@@ -50,13 +51,16 @@ static int read_pools(struct nb_telem *tm, volatile sig_atomic_t *stop,
 				       sizeof(err));
 	} else {
 		rc = nb_spawn_run(&sp);
-		if (!rc && (sp.stopped || sp.timed_out))
+		if (!rc && (sp.stopped || sp.timed_out || sp.out_cut))
 			rc = sp.stopped ? -EINTR : -EIO;
-		if (!rc)
+		if (!rc) {
+			nb_telem_text(sp.out, sp.out_len);
 			out = sp.out, sp.out = NULL;
-		else if (!err[0])
-			snprintf(err, sizeof(err), "%s", sp.timed_out ? "no answer "
-				 "in time" : nb_err_last());
+		} else if (!err[0]) {
+			snprintf(err, sizeof(err), "%s", sp.out_cut ? "its answer "
+				 "passed the most an answer may hold: not read" :
+				 sp.timed_out ? "no answer in time" : nb_err_last());
+		}
 		nb_spawn_free(&sp);
 	}
 	if (rc) {

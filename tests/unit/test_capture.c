@@ -195,6 +195,79 @@ static void rates_and_resets(void **state)
 	free(b);
 }
 
+/* A hostile box's counters (issue 45): a jump of 2^50 reads in 5 s, a
+ * device's counters that went back, a device refused by the parser, a
+ * pool at 10^12 operations a second, the NFS counters gone back.  Each
+ * span is left out (a gap, counted and said), the buckets' figures are
+ * over the seconds they saw: never 10^14 IOPS, and the load file reads
+ * back. */
+static void gaps_not_rates(void **state)
+{
+	struct cp_box *b = box();
+	struct cp_acc a;
+	struct cp_answer *ans = calloc(1, sizeof(*ans));
+	struct nb_capture_cfg c = cfg();
+	struct nb_load l, back;
+	char said[600], *text;
+
+	(void)state;
+	b->npools = 1;
+	strcpy(b->pools[0], "tank");
+	assert_int_equal(cp_acc_init(&a, b, 6, 10), 0);
+	for (int t = 0; t <= 60; t += 5) {
+		totals(ans, t);
+		if (t >= 20)             /* loop0: 2^50 reads at once */
+			ans->devs.d[1].reads += 1125899906842624.0;
+		if (t >= 40)             /* dm-1 made anew */
+			ans->devs.d[2].writes -= 20 * 40, ans->devs.d[2].wbytes = 0;
+		if (t == 50) {           /* dm-1's line refused */
+			ans->devs.n = 2;
+			ans->devs.refused = 1;
+			strcpy(ans->devs.refused_name, "dm-1");
+		}
+		ans->have_nfs = 1;
+		/* the NFS server restarted at 30 s: its counters from 0 */
+		ans->nfs.ops[NB_NFS_READ] = t < 30 ? 100 * t : 100 * (t - 30);
+		ans->nfs.rbytes = ans->nfs.wbytes = -1;
+		cp_acc_add(&a, b, CP_COUNTERS, ans, t, 5);
+		memset(ans, 0, sizeof(*ans));
+		ans->have_zpool = 1;
+		ans->zpool.n = 1;
+		strcpy(ans->zpool.p[0].name, "tank");
+		ans->zpool.p[0].rops = t == 30 ? 1e12 : 100;
+		cp_acc_add(&a, b, CP_ZPOOL, ans, t, 5);
+	}
+	cp_acc_gaps(&a, said, sizeof(said));
+	assert_string_equal(said, "spans left out of the buckets (each bucket's "
+		"figures are over the seconds it saw): counters that went back (a "
+		"device made anew, the box restarted, a counter wrapped): 2; "
+		"counters that moved beyond what a device can do: 2; values that "
+		"were not numbers: 1; the first: device 'loop0'");
+	nb_load_init(&l);
+	assert_int_equal(cp_derive(&l, &a, b, &c, 6), 0);
+	/* loop0: 6 reads, 1 merged, 3 writes a second in every bucket, the
+	 * jump's span left out */
+	for (int k = 0; k < 6; k++)
+		NEAR(l.vms[0].series[k].r_iops + l.vms[0].series[k].w_iops, 10, 1e-6);
+	NEAR(l.vms[0].f.iops_peak, 10, 1e-6);
+	NEAR(l.nfs.ops_peak, 100, 1e-6);
+	NEAR(l.pools[0].f.iops_peak, 100, 1e-6);
+	for (int k = 0; k < 6; k++)
+		assert_true(isfinite(l.vms[1].series[k].w_iops) &&
+			    l.vms[1].series[k].w_iops <= 60);
+	/* the file reads back, as nasbench's own reader reads it */
+	text = nb_load_format(&l);
+	assert_non_null(text);
+	nb_load_init(&back);
+	assert_int_equal(nb_load_parse(&back, text, "load.ini"), 0);
+	free(text);
+	nb_load_free(&back);
+	nb_load_free(&l);
+	cp_acc_free(&a);
+	free(ans);
+	free(b);
+}
+
 static void busy_need(void **state)
 {
 	(void)state;
@@ -209,6 +282,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buckets_and_figures),
 		cmocka_unit_test(rates_and_resets),
+		cmocka_unit_test(gaps_not_rates),
 		cmocka_unit_test(busy_need),
 	};
 

@@ -324,6 +324,72 @@ static void answers(void **state)
 	free(a);
 }
 
+/* A hostile box's counters: a 400-digit one, one past 2^64, 1e999,
+ * inf, nan: the device (or the NFS counter, the pool's row) refused and
+ * counted, never an infinite or a wrapped figure; its names carried as
+ * text (core/boxtext.h). */
+static void hostile_numbers_and_names(void **state)
+{
+	char big[420], text[1500];
+	struct nb_cp_devs *d = devs();
+	struct nb_cp_nfs n;
+	static struct nb_cp_pools p;
+	static struct nb_cp_info info;
+
+	(void)state;
+	memset(big, '9', 400);
+	big[400] = 0;
+	snprintf(text, sizeof(text),
+		 "   7 0 loop0 %s 0 8 0 1 0 8 0 0 1 1\n"
+		 "   7 1 loop1 18446744073709551616 0 8 0 1 0 8 0 0 1 1\n"
+		 "   7 2 caf\xe9 10 0 80 0 5 0 40 0 0 1 1\r\n"
+		 "   7 3 loop3 10 0 80 0 5 0 40 0 0 1 1", big);
+	assert_int_equal(nb_cp_diskstats(text, d), 2);
+	assert_int_equal(d->refused, 2);
+	assert_string_equal(d->refused_name, "loop0");
+	assert_true(dev(d, "caf\\xe9")->reads == 10);
+	assert_true(dev(d, "loop3")->wbytes == 40 * 512);
+
+	assert_int_equal(nb_cp_gstat(
+		"dT: 1e999s  w: 1.000s\n"
+		" L(q)  ops/s    r/s   kBps   ms/r    w/s   kBps   ms/w   %busy Name\n"
+		"    0      1      1   1e999    0.1      0      0    0.0    0.0| ada0\n"
+		"    0      1    inf      4    0.1      0      0    0.0    0.0| ada1\n"
+		"    0      1    nan      4    0.1      0      0    0.0    0.0| ada2\n"
+		"    0      1      1      4    0.1      0      0    0.0    0.0| ada3\n", d), 1);
+	assert_int_equal(d->refused, 3);
+	assert_true(d->dt == 0);                 /* an interval that is none */
+	assert_true(dev(d, "ada3")->rbytes == 4096);
+
+	snprintf(text, sizeof(text), "io %s 10\nproc3 22 0 1 0 %s 0 0 5 9 0 0 0 0 0 0 "
+		 "0 0 0 0 0 0 0 0\n", big, big);
+	assert_int_equal(nb_cp_nfsd(text, &n), 1);
+	assert_int_equal(n.refused, 2);
+	assert_true(n.rbytes == -1);             /* not read */
+	assert_true(n.ops[NB_NFS_READ] == 5 && n.ops[NB_NFS_WRITE] == 9);
+
+	assert_int_equal(nb_cp_zpool(
+		"              capacity     operations     bandwidth\n"
+		"pool        alloc   free   read  write   read  write\n"
+		"----------  -----  -----  -----  -----  -----  -----\n"
+		"tank        1G     1G     1e999  0      0      0\n"
+		"t\xe9nk     1G     1G     5      0      0      -\n", &p), 1);
+	assert_int_equal(p.refused, 1);
+	/* a pool's name stays the box's own: it goes back to zpool */
+	assert_string_equal(p.p[0].name, "t\xe9nk");
+	assert_true(p.p[0].rops == 5 && p.p[0].wbw == 0);
+
+	memset(&info, 0, sizeof(info));
+	assert_int_equal(nb_cp_sysblock("dm-3 2048 vg0-caf\xe9 LVM-abc\n"
+					"dm-4 99999999999999999999 vg0-big LVM-abd\n"
+					"\x1b[2J 8 - -\n", &info), 3);
+	assert_string_equal(info.d[0].alias, "vg0/caf\\xe9");
+	assert_int_equal(info.d[0].size, 2048 * 512);
+	assert_int_equal(info.d[1].size, 0);    /* 2^64 sectors: none known */
+	assert_string_equal(info.d[2].name, "\\x1b[2J");
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,6 +402,7 @@ int main(void)
 		cmocka_unit_test(freebsd_diskinfo),
 		cmocka_unit_test(zpool_v_and_r),
 		cmocka_unit_test(answers),
+		cmocka_unit_test(hostile_numbers_and_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

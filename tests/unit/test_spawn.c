@@ -205,6 +205,31 @@ static void limit_kills_the_group(void **state)
 	nb_spawn_free(&sp);
 }
 
+/* An answer without end (a box's, issue 45): cut at OUT_MAX, the group
+ * killed at once, OUT_CUT said; not read until the time limit with all
+ * it printed held in memory. */
+static void output_without_end(void **state)
+{
+	struct nb_spawn sp = { .limit_us = 60000000, .out_max = 1 << 20 };
+
+	(void)state;
+	assert_int_equal(sh(&sp, "yes nasbench"), 0);
+	assert_true(sp.out_cut);
+	assert_false(sp.timed_out);
+	assert_int_equal(sp.out_len, 1 << 20);
+	assert_int_equal(strlen(sp.out), 1 << 20);
+	assert_int_equal(memcmp(sp.out, "nasbench\nnasbench\n", 18), 0);
+	assert_int_equal(sp.signal, SIGKILL);
+	nb_spawn_free(&sp);
+	/* within the most: all of it, nothing cut */
+	memset(&sp, 0, sizeof(sp));
+	sp.out_max = 1 << 20;
+	assert_int_equal(sh(&sp, "echo short"), 0);
+	assert_false(sp.out_cut);
+	assert_string_equal(sp.out, "short\n");
+	nb_spawn_free(&sp);
+}
+
 static void stop_request(void **state)
 {
 	static volatile sig_atomic_t stop = 1;
@@ -305,6 +330,7 @@ int main(void)
 		cmocka_unit_test(files_dir_env),
 		cmocka_unit_test(standard_input),
 		cmocka_unit_test(limit_kills_the_group),
+		cmocka_unit_test(output_without_end),
 		cmocka_unit_test(stop_request),
 		cmocka_unit_test(missing_program),
 		cmocka_unit_test(side_by_side),

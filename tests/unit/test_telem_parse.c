@@ -305,6 +305,125 @@ static void answer_sections(void **state)
 	free(ar);
 }
 
+/* A 400-digit counter, one past 2^64, "1e30", "nan", "-5", "abc": not
+ * numbers a box gives.  The item (a CPU, a disk, a key) is refused and
+ * counted, never read as a wrapped, saturated or zero value. */
+static void hostile_counters(void **state)
+{
+	char big[420];
+	char text[1200];
+	struct nb_tp_cpu cpu;
+	struct nb_tp_mem mem = { 0 };
+	struct nb_tp_disks d;
+	struct nb_tp_arc arc = { 0 };
+
+	(void)state;
+	memset(big, '9', 400);
+	big[400] = 0;
+	snprintf(text, sizeof(text), "cpu0 10 0 10 80 0 0 0 0\ncpu1 %s 0 10 80 0 0 "
+		 "0 0\ncpu2 abc 0 10 80 0 0 0 0\ncpu3 -5 0 10 80 0 0 0 0\n", big);
+	assert_int_equal(nb_tp_linux_stat(text, &cpu), 1);
+	assert_int_equal(cpu.n, 1);
+	assert_int_equal(cpu.refused, 3);
+	assert_int_equal(cpu.busy[0], 20);
+
+	snprintf(text, sizeof(text), "MemTotal: 1000 kB\nMemAvailable: %s kB\n"
+		 "Cached: 18446744073709551615 kB\n", big);
+	assert_int_equal(nb_tp_linux_meminfo(text, &mem), 1);
+	assert_int_equal(mem.total, 1024000);
+	assert_int_equal(mem.avail, 0);          /* as it was: not read */
+	assert_int_equal(mem.cached, 0);         /* 2^64 - 1 kB: past 2^60 B */
+	assert_int_equal(mem.refused, 2);
+	assert_int_equal(nb_tp_linux_vmstat("pswpin 18446744073709551616\n"
+					    "pswpout 7\n", &mem), 1);
+	assert_int_equal(mem.swap_in, 0);
+	assert_int_equal(mem.swap_out, 7);
+	assert_int_equal(mem.refused, 3);
+
+	/* one past 2^64 reads, 31 digits of sectors, io_ticks not a number;
+	 * sdd is a disk to keep */
+	assert_int_equal(nb_tp_linux_diskstats(
+		"   8 0 sda 18446744073709551616 0 80 1 5 0 40 1 0 7 2\n"
+		"   8 16 sdb 10 0 1000000000000000000000000000000 1 5 0 40 1 0 7 2\n"
+		"   8 32 sdc 10 0 80 1 5 0 40 1 0 1e30 2\n"
+		"   8 48 sdd 10 0 80 1 5 0 40 1 0 7 2\n", &d), 1);
+	assert_string_equal(d.d[0].name, "sdd");
+	assert_int_equal(d.refused, 3);
+	assert_string_equal(d.refused_name, "sda");
+	/* 2^55 sectors are more bytes than 64 bits hold */
+	assert_int_equal(nb_tp_linux_diskstats(
+		"   8 0 sda 10 0 36028797018963968 1 5 0 40 1 0 7 2\n", &d), 0);
+	assert_int_equal(d.refused, 1);
+
+	assert_int_equal(nb_tp_arc_kv("hits 5\nmisses 1e30\nsize 18446744073709551615\n"
+				      "c_max 1024\n", &arc), 2);
+	assert_int_equal(arc.hits, 5);
+	assert_int_equal(arc.misses, 0);
+	assert_int_equal(arc.size, 0);           /* more bytes than a box has */
+	assert_int_equal(arc.refused, 2);
+
+	/* FreeBSD: a busy share, a rate or a time that is no figure */
+	assert_int_equal(nb_tp_bsd_iostat(
+		"                        extended device statistics\n"
+		"device       r/s     w/s     kr/s     kw/s  ms/r  ms/w  ms/o  ms/t qlen  %b\n"
+		"ada0           1       1      1e30       0     1     1     0     1    0  41\n"
+		"ada1           1       1        10       0     1     1     0   nan    0  41\n"
+		"ada2           1       1        10       0     1     1     0     1    0 inf\n"
+		"ada3           1       1        10       0     1     1     0     1    0  93\n", &d), 1);
+	assert_string_equal(d.d[0].name, "ada3");
+	assert_int_equal(d.refused, 3);
+	assert_int_equal(nb_tp_bsd_gstat(" 0 1 2 3 4 5 6 7 8 -3| ada0\n"
+					 " 0 1 2 3 4 5 6 7 8 1e300| ada1\n"
+					 " 0 1 2 3 4 5 6 7 8 101.5| ada2\n", &d), 1);
+	assert_true(d.d[0].busy_pct == 100);     /* a little over: full */
+	assert_int_equal(d.refused, 2);
+	mem = (struct nb_tp_mem){ 0 };
+	cpu = (struct nb_tp_cpu){ .pct_all = -1 };
+	assert_int_equal(nb_tp_bsd_vmstat(" r b w avm fre flt re pi po fr sr us sy id\n"
+					  " 0 0 0 1G 1e30 0 0 0 0 0 0 1 1 nan\n", &cpu, &mem), 0);
+	assert_int_equal(mem.avail, 0);
+	assert_true(cpu.pct_all == -1);
+	assert_int_equal(mem.refused + cpu.refused, 2);
+}
+
+/* Names as a box may give them: not UTF-8, a terminal's escapes; lines
+ * as it may end them: CR LF, without an end, longer than a parser reads
+ * (refused whole, never read cut), a NUL made SUB (nb_telem_text). */
+static void hostile_lines(void **state)
+{
+	char text[3000];
+	struct nb_tp_disks d;
+	struct nb_tp_mem mem = { 0 };
+	struct nb_tp_vdevs v;
+
+	(void)state;
+	assert_int_equal(nb_tp_linux_diskstats(
+		"   8 0 caf\xe9 10 0 80 1 5 0 40 1 0 7 2\r\n"
+		"   8 16 \x1b[2Jx 10 0 80 1 5 0 40 1 0 7 2", &d), 2);
+	assert_string_equal(d.d[0].name, "caf\\xe9");
+	assert_string_equal(d.d[1].name, "\\x1b[2Jx");
+	assert_int_equal(d.d[1].io_ms, 7);
+	/* a line of 2000 bytes: its first 1023 would read as a disk of 10
+	 * I/Os and 7 ms busy */
+	snprintf(text, sizeof(text), "   8 0 sdz 10 0 80 1 5 0 40 1 0 7 2 %01990d\n"
+		 "   8 16 sdy 1 0 8 1 1 0 4 1 0 3 2\n", 0);
+	assert_int_equal(nb_tp_linux_diskstats(text, &d), 1);
+	assert_string_equal(d.d[0].name, "sdy");
+	assert_int_equal(nb_tp_linux_meminfo("MemTotal: 12\x1a kB\r\nMemAvailable: 8 kB\r\n",
+					     &mem), 1);
+	assert_int_equal(mem.avail, 8192);
+	assert_int_equal(mem.total, 0);
+	assert_int_equal(nb_tp_zpool_iostat(
+		"pool alloc free read write read write\r\n"
+		"t\xffnk 1G 1G 0 0 0 0\r\n"
+		"  mirror 1G 1G 1e999 0 0 0\r\n"
+		"    l\xe9oop3 - - 0 0 0 0\r\n", &v), 1);
+	assert_string_equal(v.v[0].pool, "t\\xffnk");
+	assert_string_equal(v.v[0].name, "mirror-0");
+	assert_string_equal(v.v[0].disks[0], "l\\xe9oop3");
+	assert_true(v.v[0].ops_read == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +438,8 @@ int main(void)
 		cmocka_unit_test(zpool_iostat),
 		cmocka_unit_test(zfs_pool_of),
 		cmocka_unit_test(answer_sections),
+		cmocka_unit_test(hostile_counters),
+		cmocka_unit_test(hostile_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

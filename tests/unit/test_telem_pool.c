@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,91 @@ static void odd_input(void **state)
 	assert_string_equal(nb_tp_scan_name(99), "none");
 }
 
+/* The scan line "resilvered (" without its ')' was read past the end of
+ * the text (issue 45): an exact-size copy on the heap, so that ASan
+ * (make sanitize) sees a read past it; the bytes are then not said. */
+static void resilvered_bracket_unclosed(void **state)
+{
+	static const char *const texts[] = {
+		"  pool: tank\n state: ONLINE\n  scan: x in 1h with 0 errors resilvered (",
+		"  pool: tank\n state: ONLINE\n  scan: x in 1h with 0 errors resilvered (12",
+		"  pool: tank\n state: ONLINE\n  scan: resilvered (x 7G in 00:01:02 with 0 errors",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		char *t = malloc(strlen(texts[i]) + 1);
+
+		assert_non_null(t);
+		memcpy(t, texts[i], strlen(texts[i]) + 1);
+		memset(&ps, 0, sizeof(ps));
+		assert_int_equal(nb_tp_zpool_status(t, &ps), 1);
+		assert_true(ps.p[0].scan.finished);
+		near(ps.p[0].scan.done_bytes, -1);
+		free(t);
+	}
+	/* the bracket closed: what follows it is the bytes */
+	memset(&ps, 0, sizeof(ps));
+	nb_tp_zpool_status("  pool: tank\n state: ONLINE\n  scan: resilvered (x) 7G "
+			   "in 00:01:02 with 0 errors on Sun\n", &ps);
+	near(ps.p[0].scan.done_bytes, 7.0 * (1 << 30));
+	near(ps.p[0].scan.took_s, 62);
+}
+
+/* A hostile box's status: names not UTF-8 and with a terminal's escapes,
+ * CR LF, a share, a rate, a time, a count beyond any box: carried
+ * escaped, or not said (-1); never NaN, infinity or a wrapped number. */
+static void hostile_status(void **state)
+{
+	const struct nb_tp_pool *p;
+
+	(void)state;
+	memset(&ps, 0, sizeof(ps));
+	assert_int_equal(nb_tp_zpool_status(
+		"  pool: t\xe9nk\r\n"
+		" state: DEGRADED\r\n"
+		"  scan: resilver in progress since Sun\r\n"
+		"\t1e999T scanned at nanG/s, 12G issued at 1e30G/s, 1T total\r\n"
+		"\t12G resilvered, 1e30% done, 99999999999 days 01:00:00 to go\r\n"
+		"config:\r\n"
+		"\r\n"
+		"\tNAME        STATE     READ WRITE CKSUM\r\n"
+		"\tt\xe9nk     DEGRADED     0     0     0\r\n"
+		"\t  raidz1-0  DEGRADED     0     0     0\r\n"
+		"\t    \x1b]0;pwn\x07  ONLINE   1e999   0   nan\r\n"
+		"\t    sdb     UNAVAIL  99999999999999999999999   0     0\r\n"
+		"errors: No known data errors\r\n", &ps), 1);
+	p = &ps.p[0];
+	assert_string_equal(p->name, "t\\xe9nk");
+	assert_string_equal(p->state, "DEGRADED");
+	assert_int_equal(p->scan.kind, NB_SCAN_RESILVER);
+	assert_true(p->scan.active);
+	near(p->scan.pct, -1);
+	near(p->scan.rate, -1);
+	near(p->scan.eta_s, -1);
+	assert_string_equal(p->dev[0].name, "t\\xe9nk");
+	assert_string_equal(p->dev[2].name, "\\x1b]0;pwn\\x07");
+	near(p->dev[2].read, -1);
+	near(p->dev[2].cksum, -1);
+	near(p->dev[3].read, -1);                /* past 2^60 */
+	assert_string_equal(p->errors, "No known data errors");
+	assert_true(isfinite(p->read) && isfinite(p->cksum));
+	/* md: a name not UTF-8, a share and a speed beyond any array */
+	memset(&ps, 0, sizeof(ps));
+	assert_int_equal(nb_tp_mdstat(
+		"md\xff" "0 : active raid5 s\xe9" "db[1] sdc[2]\n"
+		"      100 blocks [3/2] [UU_]\n"
+		"      [=>...]  recovery = 1e30% (1/2) finish=infmin speed=1e30K/sec\n",
+		&ps), 1);
+	assert_string_equal(ps.p[0].name, "md\\xff0");
+	assert_string_equal(ps.p[0].dev[0].name, "s\\xe9db");
+	assert_string_equal(ps.p[0].state, "DEGRADED");
+	assert_true(ps.p[0].scan.active);
+	near(ps.p[0].scan.pct, -1);
+	near(ps.p[0].scan.eta_s, -1);
+	near(ps.p[0].scan.rate, -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +316,8 @@ int main(void)
 		cmocka_unit_test(freebsd_two_pools),
 		cmocka_unit_test(mdstat),
 		cmocka_unit_test(odd_input),
+		cmocka_unit_test(resilvered_bracket_unclosed),
+		cmocka_unit_test(hostile_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
