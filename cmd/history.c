@@ -7,6 +7,7 @@
 #include "opts.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
+#include "../core/outdir.h"
 #include "../core/result.h"
 #include "../history/history.h"
 #include "../formats/import.h"
@@ -76,7 +77,8 @@ static int on_option(int id, const struct nb_knob *k, char *arg, void *payload)
 static int fail(int rc)
 {
 	nb_die_msg("%s", nb_err_last());
-	return rc == -EINVAL || rc == -ENOENT ? NB_EXIT_USAGE : NB_EXIT_TARGET;
+	return rc == -EINVAL || rc == -ENOENT || rc == -EEXIST ? NB_EXIT_USAGE :
+	       NB_EXIT_TARGET;
 }
 
 /* fio JSON or bonnie++ CSV as a result (as 'nasbench import' makes one),
@@ -247,8 +249,10 @@ int cmd_history(int argc, char **argv)
 	if (!strcmp(sub, "trend") && !o.output)
 		return nb_cmd_usage("history trend: -o DIR is required");
 	if (o.output && !strcmp(sub, "show") && strcmp(o.output, "-") &&
-	    nb_atomic_check(o.output))
-		return nb_cmd_write_error();
+	    (rc = nb_atomic_check(o.output, &nb_result_out)))
+		return nb_cmd_write_error(rc);
+	if (!strcmp(sub, "trend") && (rc = nb_outdir_check(o.output, "history trend")))
+		return nb_cmd_write_error(rc);
 	if ((rc = nb_history_open(o.db, &h)))
 		return fail(rc);
 	if (!strcmp(sub, "add")) {

@@ -9,6 +9,7 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
+#include "../core/outdir.h"
 #include "../core/result.h"
 #include "../core/stats.h"
 
@@ -76,7 +77,7 @@ static int write_html(const char *dir, const json_t *charts)
 	fputs("</body></html>\n", f);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/trend.html", dir);
-	rc = nb_atomic_write(path, buf, len);
+	rc = nb_atomic_write(path, buf, len, NULL);
 	free(buf);
 	return rc;
 }
@@ -217,6 +218,7 @@ int nb_history_trend(struct nb_history *h, const struct nb_history_filter *f,
 		     int last, const char *dir, int *ncharts)
 {
 	json_t *runs = NULL, *charts = json_array(), *seen = NULL;
+	char tmp[4200];
 	int rc;
 
 	*ncharts = 0;
@@ -226,15 +228,18 @@ int nb_history_trend(struct nb_history *h, const struct nb_history_filter *f,
 		rc = nb_err(-ENOENT, "no run in the history '%s' matches", nb_history_file(h));
 		goto out;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		rc = nb_err(-errno, "cannot create '%s': %s", dir, strerror(errno));
+	/* made whole beside DIR, then swapped in (core/outdir.h) */
+	if ((rc = nb_outdir_begin(dir, tmp, sizeof(tmp))))
 		goto out;
-	}
 	seen = trend_keys(runs);
-	rc = trend_charts(dir, runs, seen, last, charts);
+	rc = trend_charts(tmp, runs, seen, last, charts);
 	if (!rc)
-		rc = write_html(dir, charts);
+		rc = write_html(tmp, charts);
 	if (!rc)
+		rc = nb_outdir_commit(tmp, dir, "history trend");
+	if (rc)
+		nb_outdir_abort(tmp);
+	else
 		*ncharts = (int)json_array_size(charts);
 out:
 	json_decref(runs);

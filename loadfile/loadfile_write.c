@@ -274,6 +274,14 @@ char *nb_load_format(const struct nb_load *l)
 	return buf;
 }
 
+static int load_ours(const char *head, size_t len)
+{
+	return nb_out_starts(head, len, "; nasbench load file") ||
+	       nb_out_has(head, len, "\n[capture]\n");
+}
+
+const struct nb_out_kind nb_load_out = { "a nasbench load file", load_ours };
+
 int nb_load_write(const struct nb_load *l, const char *path)
 {
 	char *text = nb_load_format(l);
@@ -281,7 +289,7 @@ int nb_load_write(const struct nb_load *l, const char *path)
 
 	if (!text)
 		return nb_err(-ENOMEM, "out of memory");
-	rc = nb_atomic_write(path, text, strlen(text));
+	rc = nb_atomic_write(path, text, strlen(text), &nb_load_out);
 	free(text);
 	return rc;
 }

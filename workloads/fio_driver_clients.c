@@ -157,7 +157,7 @@ static int crun_job(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	n = nb_fio_jobfile(&job, r->text, NB_FIO_JOB_MAX);
 	if (n < 0)
 		return nb_err_prefix("target '%s'", c->t->cfg->name), n;
-	rc = nb_atomic_write(r->paths[i], r->text, (size_t)n);
+	rc = nb_atomic_write(r->paths[i], r->text, (size_t)n, NULL);
 	if (rc)
 		return rc;
 	nb_fio_client_name(fc, arg, sizeof(arg));
