@@ -66,8 +66,8 @@ int nb_cmd_rescue(const char *what, const char *name, const char *suffix,
 		nb_die_msg("%s; the %s is saved in '%s' instead", why, what, where);
 		return 0;
 	}
-	nb_die_msg("%s; the %s %s: it follows on standard error", why, what,
-		   nb_err_last());
+	nb_die_msg("%s; %s: the %s follows on standard error", why,
+		   nb_err_last(), what);
 	fflush(stderr);
 	(void)!fwrite(data, 1, len, stderr);
 	fflush(stderr);

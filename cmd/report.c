@@ -211,7 +211,7 @@ static int write_dir(struct nb_report *r, const struct opts *o, const char *dir)
 	if (!rc)
 		rc = nb_outdir_commit(tmp, dir, "report");
 	if (rc) {
-		nb_outdir_abort(tmp);
+		nb_outdir_abort(tmp, dir);
 		nb_die_msg("%s", nb_err_last());
 		return rc == -EEXIST ? NB_EXIT_USAGE : NB_EXIT_TARGET;
 	}

@@ -256,7 +256,7 @@ int nb_atomic_rescue(const char *name, const char *suffix, const void *data,
 		     size_t len, char *where, size_t wlen)
 {
 	const char *dirs[3];
-	char prefix[PATH_MAX], cwd[PATH_MAX], why[1024] = "";
+	char prefix[PATH_MAX], made[PATH_MAX], cwd[PATH_MAX], why[1024] = "";
 	int n = rescue_dirs(dirs), rc = -EIO;
 
 	for (int i = 0; i < n; i++) {
@@ -264,17 +264,22 @@ int nb_atomic_rescue(const char *name, const char *suffix, const void *data,
 		size_t l = strlen(why);
 		int fd;
 
-		if (!strcmp(d, ".") && getcwd(cwd, sizeof(cwd)))
-			d = cwd;
+		/* the current directory by ".", its name said (it may be
+		 * out of reach by name: a directory mounted over) */
 		snprintf(prefix, sizeof(prefix), "%s%s%s-", d,
 			 d[strlen(d) - 1] == '/' ? "" : "/", name);
-		fd = create_excl(prefix, suffix, where, wlen);
-		rc = fd < 0 ? fd : fill(fd, where, data, len);
-		if (!rc)
+		fd = create_excl(prefix, suffix, made, sizeof(made));
+		rc = fd < 0 ? fd : fill(fd, made, data, len);
+		if (!strcmp(d, ".") && getcwd(cwd, sizeof(cwd)))
+			d = cwd;
+		if (!rc) {
+			snprintf(where, wlen, "%s%s", d == cwd ? cwd : "",
+				 d == cwd ? made + 1 : made);
 			return 0;
+		}
 		snprintf(why + l, sizeof(why) - l, "%s'%s': %s", l ? ", " : "", d,
 			 strerror(-rc));
 	}
 	where[0] = '\0';
-	return nb_err(rc, "could not save it anywhere (%s)", why);
+	return nb_err(rc, "no other place took it (%s)", why);
 }

@@ -58,7 +58,8 @@ int nb_atomic_check(const char *path, const struct nb_out_kind *kind);
 /* Save DATA where it can be when its own place could not take it: a new
  * file NAME-XXXXXX.SUFFIX created exclusively in $TMPDIR, else /tmp, else
  * the current directory, fsynced.  0 with its absolute path in WHERE, or
- * -errno with every place's reason set. */
+ * -errno with every place's reason set ("no other place took it ('/tmp':
+ * No space left on device, ...)"). */
 int nb_atomic_rescue(const char *name, const char *suffix, const void *data,
 		     size_t len, char *where, size_t wlen);
 

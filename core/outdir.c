@@ -275,8 +275,18 @@ int nb_outdir_commit(const char *tmp, const char *path, const char *kind)
 	return 0;
 }
 
-void nb_outdir_abort(const char *tmp)
+void nb_outdir_abort(const char *tmp, const char *path)
 {
-	if (tmp && tmp[0])
-		nb_rmtree(tmp);
+	char dir[4096], last[4400];
+	const char *at;
+
+	if (!tmp || !tmp[0])
+		return;
+	/* the error names DIR's files, not the directory that is gone */
+	snprintf(last, sizeof(last), "%s", nb_err_last());
+	at = strstr(last, tmp);
+	if (at)
+		nb_err_set("%.*s%s%s", (int)(at - last), last,
+			   trim(path, dir, sizeof(dir)), at + strlen(tmp));
+	nb_rmtree(tmp);
 }

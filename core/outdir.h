@@ -35,7 +35,9 @@ int nb_outdir_begin(const char *dir, char *tmp, size_t len);
  * nb_outdir_abort()). */
 int nb_outdir_commit(const char *tmp, const char *dir, const char *kind);
 
-/* TMP, which nb_outdir_begin() made, and what was put in it, removed. */
-void nb_outdir_abort(const char *tmp);
+/* TMP, which nb_outdir_begin() made for DIR, and what was put in it,
+ * removed; the error detail names DIR where it named TMP ("unable to
+ * write 'DIR/chart.gp': No space left on device"). */
+void nb_outdir_abort(const char *tmp, const char *dir);
 
 #endif

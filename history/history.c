@@ -137,6 +137,24 @@ static int check(struct nb_history *h)
 	return 1;
 }
 
+/* A history this open created but could not set up (a full disk): the
+ * empty file and SQLite's beside it go, nothing half-made is left.  One
+ * another process filled meanwhile (not empty) is theirs and stays. */
+static void unmake(const char *path)
+{
+	char side[4200];
+	struct stat st;
+
+	if (stat(path, &st) || st.st_size)
+		return;
+	unlink(path);
+	for (int i = 0; i < 3; i++) {
+		snprintf(side, sizeof(side), "%s%s", path,
+			 (const char *[]){ "-wal", "-shm", "-journal" }[i]);
+		unlink(side);
+	}
+}
+
 int nb_history_open(const char *path, struct nb_history **out)
 {
 	struct nb_history *h = calloc(1, sizeof(*h));
@@ -190,6 +208,8 @@ int nb_history_open(const char *path, struct nb_history **out)
 fail:
 	if (h->db)
 		sqlite3_close(h->db);
+	if (!exists)
+		unmake(h->path);
 	free(h);
 	return rc;
 }

@@ -238,7 +238,7 @@ int nb_history_trend(struct nb_history *h, const struct nb_history_filter *f,
 	if (!rc)
 		rc = nb_outdir_commit(tmp, dir, "history trend");
 	if (rc)
-		nb_outdir_abort(tmp);
+		nb_outdir_abort(tmp, dir);
 	else
 		*ncharts = (int)json_array_size(charts);
 out:

@@ -65,7 +65,7 @@ static int make(const char *dir, const char *kind, const char *a, const char *b)
 		put(tmp, b, "b");
 	rc = nb_outdir_commit(tmp, dir, kind);
 	if (rc)
-		nb_outdir_abort(tmp);
+		nb_outdir_abort(tmp, dir);
 	return rc;
 }
 
