@@ -137,21 +137,16 @@ static int check(struct nb_history *h)
 	return 1;
 }
 
-/* A history this open created but could not set up (a full disk): the
- * empty file and SQLite's beside it go, nothing half-made is left.  One
- * another process filled meanwhile (not empty) is theirs and stays. */
+/* A history this open made but could not set up (a full disk): gone. */
 static void unmake(const char *path)
 {
-	char side[4200];
+	static const char *const side[] = { "-wal", "-shm", "-journal", "" };
+	char p[4200];
 	struct stat st;
 
-	if (stat(path, &st) || st.st_size)
-		return;
-	unlink(path);
-	for (int i = 0; i < 3; i++) {
-		snprintf(side, sizeof(side), "%s%s", path,
-			 (const char *[]){ "-wal", "-shm", "-journal" }[i]);
-		unlink(side);
+	for (int i = 0; i < 4 && !stat(path, &st) && !st.st_size; i++) {
+		snprintf(p, sizeof(p), "%s%s", path, side[i]);
+		unlink(p);
 	}
 }
 
