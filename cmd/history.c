@@ -54,13 +54,16 @@ const struct nb_usage cmd_history_usage = {
 		"the median of the last runs with its labels and settings.  RUN is the\n"
 		"number 'history list' shows or a run id.  'trend' draws each workload's\n"
 		"primary metric over the runs with the baseline band (gnuplot), in\n"
-		"DIR/trend.html.\n"
+		"DIR/trend.html; DIR must be new, empty or a previous trend (its marker\n"
+		"DIR/.nasbench lists every file in it).  -o FILE of 'show' replaces only\n"
+		"a nasbench result.\n"
 		"\n",
 	.opts = history_opts, .n = NB_OPTS_N(history_opts),
 	.tail = "\n"
 		"Exit status: 0 ok, 2 usage error, a file that is not a nasbench\n"
-		"history (never written to), an unknown run; 3 the database cannot be\n"
-		"written.\n",
+		"history (never written to), an unknown run, an -o that names what\n"
+		"nasbench did not write (never replaced); 3 the database or the output\n"
+		"cannot be written.\n",
 };
 
 static int on_option(int id, const struct nb_knob *k, char *arg, void *payload)

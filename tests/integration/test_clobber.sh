@@ -142,6 +142,7 @@ refuse "an OpenMetrics export of nasbench" "$NB" export --openmetrics "$T/a.json
 refuse "an output of nasbench compare" "$NB" compare "$T/a.json" "$T/b.json" -o "$T/notes.txt"
 refuse "a nasbench load file" "$NB" capture --for 2s --interval 1s --bucket 1s -o "$T/notes.txt"
 refuse "a nasbench result" "$NB" history show --db "$T/h.db" 1 -o "$T/notes.txt"
+refuse "a hardware inventory of nasbench" "$NB" hw -o "$T/notes.txt"
 # a result is not a comparison, nor a CSV: each kind replaces its own
 cp "$T/a.json" "$T/keep.json"
 run "$NB" compare "$T/a.json" "$T/b.json" -o "$T/keep.json"
