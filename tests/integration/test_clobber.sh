@@ -96,6 +96,30 @@ assert_err "nasbench: unable to write 'standard output': No space left on device
 assert_json "$saved" 'result(d, "seq512k-write")["iterations"][0]["metrics"]["bw_bytes"] > 0'
 rm -f "$saved" "$T/full/out.json"
 
+t_case "run: fsync fails (ext4 on a loop device whose backing tmpfs is full): no file left, the result saved"
+# the writes land in ext4's page cache (it sees free space); the loop
+# device's writes to its full backing file fail at fsync, for real
+mkdir -p "$T/back" "$T/ext"
+mount -t tmpfs -o size=8m nbclobber "$T/back" || missing "cannot mount a tmpfs"
+truncate -s 64M "$T/back/disk.img" && mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$T/back/disk.img"
+DEV=$(losetup -f --show "$T/back/disk.img") || missing "no free loop device"
+# in this order: the file system, its loop device, then the tmpfs under it
+# (once the loop device has let its file go: the detach is asynchronous)
+unback() {
+	umount "$T/ext" 2>/dev/null
+	losetup -d "$DEV"
+	for _ in $(seq 100); do umount "$T/back" 2>/dev/null && return; sleep 0.1; done
+	echo "test_clobber: '$T/back' is still mounted" >&2
+}
+at_exit unback
+mount "$DEV" "$T/ext" && fill back
+TMPDIR=$T/rescue run "$NB" "${RUN[@]}" -q -o "$T/ext/r.json"
+assert_rc 3
+saved=$(ls -t "$T"/rescue/nasbench-*.json | head -1)
+assert_err "nasbench: unable to write '$T/ext/r.json': No space left on device; the result is saved in '$saved' instead"
+assert_json "$saved" 'result(d, "seq512k-write")["iterations"][0]["metrics"]["bw_bytes"] > 0'
+only "$T/ext" lost+found
+
 # results to feed the other commands
 "$NB" "${RUN[@]}" -q -o "$T/a.json" && "$NB" "${RUN[@]}" -q -o "$T/b.json" || t_fail "setup runs failed"
 
