@@ -323,16 +323,17 @@ static uint64_t blocks(const struct nb_target *t, uint64_t len, uint64_t max)
 /* What the first bytes of F (SIZE bytes) hold, into WHAT; 1 when
  * something, 0 when nothing, -errno. */
 static int judge_start(struct nb_target *t, struct nb_file *f, uint64_t size,
-		       uint64_t off, uint64_t len, char *what, size_t wlen)
+		       char *what, size_t wlen)
 {
+	uint64_t len;
 	unsigned char *buf;
 	int64_t n;
 	int found;
 
-	len = blocks(t, len, NB_GUARD_PROBE);
+	len = blocks(t, size, NB_GUARD_PROBE);
 	if (!len)
 		return 0;
-	buf = probe(t, f, size, off, len, &n);
+	buf = probe(t, f, size, 0, len, &n);
 	if (!buf)
 		return (int)n;
 	found = identify(buf, (size_t)n, what, wlen);
@@ -373,7 +374,7 @@ int nb_guard_check(struct nb_target *t, const struct nb_guard_view *v)
 		return 0;
 	if (v->busy)
 		return refuse(t, v->busy, "");
-	rc = judge_start(t, v->whole, v->size, 0, v->size, what, sizeof(what));
+	rc = judge_start(t, v->whole, v->size, what, sizeof(what));
 	if (rc)
 		return rc < 0 ? rc : refuse(t, what, "");
 	w = judge_end(t, v->whole, v->size, &rc);
@@ -382,8 +383,10 @@ int nb_guard_check(struct nb_target *t, const struct nb_guard_view *v)
 	if (!v->offset)
 		return 0;
 	/* a window further in: what it starts with is its own */
-	rc = judge_start(t, v->win, v->len, 0, v->len, what, sizeof(what));
+	rc = judge_start(t, v->win, v->len, what, sizeof(what));
+	if (rc <= 0)
+		return rc;
 	snprintf(where, sizeof(where), " at offset %llu, where its window starts",
 		 (unsigned long long)v->offset);
-	return rc ? rc < 0 ? rc : refuse(t, what, where) : 0;
+	return refuse(t, what, where);
 }
