@@ -108,7 +108,7 @@ DEV=$(losetup -f --show "$T/back/disk.img") || missing "no free loop device"
 unback() {
 	umount "$T/ext" 2>/dev/null
 	losetup -d "$DEV"
-	for _ in $(seq 100); do umount "$T/back" 2>/dev/null && return; sleep 0.1; done
+	for _ in $(seq 600); do umount "$T/back" 2>/dev/null && return; sleep 0.1; done
 	echo "test_clobber: '$T/back' is still mounted" >&2
 }
 at_exit unback
