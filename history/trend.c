@@ -172,6 +172,12 @@ static int trend_chart(const char *dir, const json_t *runs, const char *key,
 	trend_series(&t, runs, key, metric, m, last);
 	nb_chart_slug(slug, sizeof(slug), key);
 	snprintf(name, sizeof(name), "trend_%s", slug);
+	/* two keys of one file name ("a b/w", "a_b/w"): the second numbered,
+	 * never written over the first */
+	for (size_t i = 0; i < json_array_size(charts); i++)
+		if (!strcmp(nb_jstr(json_array_get(charts, i), "name"), name))
+			snprintf(name, sizeof(name), "trend_%s_%zu", slug,
+				 json_array_size(charts));
 	snprintf(title, sizeof(title), "%s: %s by run", key, label);
 	if (t.n) {
 		const size_t ns[] = { t.n, t.nb, t.nb, t.nb };
