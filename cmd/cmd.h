@@ -87,7 +87,7 @@ struct nb_cmd_put {
 	char *text;              /* the JSON, with its final newline */
 	int failed;              /* not where it was asked */
 	char why[4400];          /* why not */
-	char where[4200];        /* the file that holds it ("": none) */
+	char where[4200];        /* the file that holds it ("": none yet) */
 };
 
 /* PUT's result to its file and standard output; nothing said yet (the

@@ -85,8 +85,8 @@ int nb_cmd_put_result(struct nb_cmd_put *put)
 	put->text = s;
 	if (!s)
 		rc = nb_err(-ENOMEM, "out of memory");
-	if (!rc && put->path)
-		rc = nb_result_write(put->doc, put->path);
+	if (!rc && put->path && !(rc = nb_result_write(put->doc, put->path)))
+		snprintf(put->where, sizeof(put->where), "%s", put->path);
 	if (s && put->json && (fputs(s, stdout) == EOF || putchar('\n') == EOF ||
 			       fflush(stdout)) && !rc)
 		rc = nb_err(-EIO, "unable to write 'standard output': %s",
@@ -99,8 +99,6 @@ int nb_cmd_put_result(struct nb_cmd_put *put)
 	put->failed = rc != 0;
 	if (rc)
 		snprintf(put->why, sizeof(put->why), "%s", nb_err_last());
-	else if (put->path)
-		snprintf(put->where, sizeof(put->where), "%s", put->path);
 	return rc ? -EIO : 0;
 }
 
@@ -109,7 +107,11 @@ int nb_cmd_put_finish(struct nb_cmd_put *put)
 	char name[128];
 	int rc = 0;
 
-	if (put->failed && put->text) {
+	if (put->failed && put->where[0]) {
+		/* standard output failed, the file holds it */
+		nb_die_msg("%s; the result is in '%s'", put->why, put->where);
+		rc = -EIO;
+	} else if (put->failed && put->text) {
 		snprintf(name, sizeof(name), "nasbench-%s", nb_jstr(put->doc, "run_id"));
 		nb_err_set("%s", put->why);
 		nb_cmd_rescue("result", name, ".json", put->text, strlen(put->text),
