@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "criteria.h"
+#include "../core/atomic_file.h"
 
 /* The verdicts of A on result DOC, as the "accept" object described
  * above (a new reference).  *FAILED is the number of failing criteria. */
@@ -45,7 +46,12 @@ void nb_accept_print(FILE *out, const json_t *accept);
 
 /* JUnit XML: a testsuite "nasbench.accept" with one testcase per
  * criterion (a failure carries measured vs required), then one testsuite
- * per target's protocol-conformance run.  Written atomically.  0 or -errno. */
+ * per target's protocol-conformance run.  Written atomically; PATH may
+ * hold such a file (nb_accept_junit_out) and nothing else.  0 or -errno
+ * (-EEXIST: PATH holds another file). */
 int nb_accept_junit(const json_t *doc, const char *path);
+
+/* The JUnit file of --junit as an output (core/atomic_file.h). */
+extern const struct nb_out_kind nb_accept_junit_out;
 
 #endif

@@ -74,7 +74,9 @@ const struct nb_usage cmd_capture_usage = {
 		"Exit status: 0 captured (a capture too short for the busiest-hour\n"
 		"level says so), 2 usage error (a bad option, no device matches),\n"
 		"3 the box cannot be reached or read, or stopped answering (the\n"
-		"buckets so far are written), or the file cannot be written,\n"
+		"buckets so far are written), or the file cannot be written (the\n"
+		"load file is then saved in $TMPDIR, /tmp or here, and the message\n"
+		"says where),\n"
 		"130 interrupted (the buckets so far are written).\n",
 };
 
@@ -176,20 +178,42 @@ static void too_short(const struct nb_load *l, int need)
 		l->total.iops);
 }
 
+/* L into OUT, or, when OUT cannot take it (a full disk), saved elsewhere
+ * and said (nb_cmd_rescue): the hours of a capture are not lost to a
+ * write.  0 or NB_EXIT_TARGET. */
+static int keep(const struct nb_load *l, const char *out)
+{
+	char *text, where[4200];
+
+	if (!nb_load_write(l, out))
+		return 0;
+	text = nb_load_format(l);
+	if (!text || !strcmp(out, "-"))
+		nb_die_msg("%s", nb_err_last());
+	else
+		nb_cmd_rescue("load file", "nasbench-load", ".ini", text,
+			      strlen(text), where, sizeof(where));
+	free(text);
+	return NB_EXIT_TARGET;
+}
+
 /* The end: the file written (when there is a bucket), what happened said;
  * the exit status. */
 static int finish(const struct nb_capture_outcome *oc, struct nb_load *l,
 		  const char *out, int quiet)
 {
+	int rc;
+
 	if (!oc->buckets) {
 		nb_die_msg("%s before a whole bucket was captured: nothing written",
 			   oc->end == NB_CAPTURE_STOPPED ? "interrupted" : oc->why);
 		return oc->end == NB_CAPTURE_STOPPED ? NB_EXIT_INTR : NB_EXIT_TARGET;
 	}
-	if (nb_load_write(l, out))
-		return nb_cmd_write_error();
+	rc = keep(l, out);
 	if (!quiet)
 		summary(strcmp(out, "-") ? stdout : stderr, l);
+	if (rc)
+		return rc;
 	if (oc->notes[0] && !quiet)
 		nb_warn("%s", oc->notes);
 	if (l->buckets < oc->need)
@@ -253,8 +277,8 @@ int cmd_capture(int argc, char **argv)
 	if (nb_telem_check(c.source) || configure(&o, &c))
 		return nb_cmd_usage("%s", nb_err_last());
 	out = o.output ? o.output : "load.ini";
-	if (nb_atomic_check(out))
-		return nb_cmd_write_error();
+	if ((rc = nb_atomic_check(out, &nb_load_out)))
+		return nb_cmd_write_error(rc);
 	c.progress = o.quiet ? NULL : stderr;
 	c.stop = &nb_cmd_stop;
 	nb_cmd_catch_signals();

@@ -62,8 +62,43 @@ int nb_cmd_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print the last error as "nasbench: ..." and return NB_EXIT_TARGET (3):
  * the one status of "the output cannot be written", whether found before
- * anything ran (nb_atomic_check) or while writing. */
-int nb_cmd_write_error(void);
+ * anything ran (nb_atomic_check) or while writing; NB_EXIT_USAGE (2) when
+ * RC is -EEXIST: the output's place holds a file nasbench may not replace
+ * (core/atomic_file.h). */
+int nb_cmd_write_error(int rc);
+
+/* Figures that could not go where they were asked (the error of that
+ * set): DATA (LEN bytes, WHAT: "result", "load file") saved elsewhere
+ * (core/atomic_file.h's nb_atomic_rescue: NAME-XXXXXX.SUFFIX in $TMPDIR,
+ * /tmp or the current directory) and said on standard error: "unable to
+ * write 'X': No space left on device; the result is saved in 'Y'
+ * instead".  When nothing takes it, DATA follows that message on standard
+ * error, so that it is in the log at least.  WHERE: the file that holds
+ * DATA now ("": none).  0 when saved, -EIO when not. */
+int nb_cmd_rescue(const char *what, const char *name, const char *suffix,
+		  const void *data, size_t len, char *where, size_t wlen);
+
+/* A run's result on its way out: DOC into PATH (NULL: no file) and, with
+ * JSON, on standard output. */
+struct nb_cmd_put {
+	const json_t *doc;
+	const char *path;
+	int json;
+	char *text;              /* the JSON, with its final newline */
+	int failed;              /* not where it was asked */
+	char why[4400];          /* why not */
+	char where[4200];        /* the file that holds it ("": none yet) */
+};
+
+/* PUT's result to its file and standard output; nothing said yet (the
+ * caller prints its table first).  0, or -EIO when it is not where it was
+ * asked (PUT->why). */
+int nb_cmd_put_result(struct nb_cmd_put *put);
+
+/* Then: what nb_cmd_put_result() could not put where it was asked given
+ * to nb_cmd_rescue(); PUT->where set; PUT's text freed.  0, or -EIO when
+ * the result is not where it was asked. */
+int nb_cmd_put_finish(struct nb_cmd_put *put);
 
 /* The results PATHS (N) loaded, in an array to give to
  * nb_cmd_free_results(); NULL with the error printed (exit NB_EXIT_USAGE:

@@ -97,9 +97,13 @@ const struct nb_usage cmd_compare_usage = {
 		"\n",
 	.opts = compare_opts, .n = NB_OPTS_N(compare_opts),
 	.tail = "\n"
+		"-o replaces an existing file only when it is an output of compare:\n"
+		"any other file is refused (exit 2).\n"
+		"\n"
 		"Exit status: 0 nothing regressed (the noise measured), 1 something\n"
-		"regressed or is missing, 2 usage error, an unreadable result, or\n"
-		"settings that differ, 3 the output cannot be written, 5 inconclusive:\n"
+		"regressed or is missing, 2 usage error, an unreadable result,\n"
+		"settings that differ or a file -o may not replace, 3 the output\n"
+		"cannot be written, 5 inconclusive:\n"
 		"no regression seen, but the noise was not measured (or too few\n"
 		"iterations), so a smaller loss than 'detects' could hide in it.  With\n"
 		"--bands (or a gate file's [bands]): 0 viable, 1 not viable (or\n"
@@ -184,6 +188,24 @@ static void render(FILE *f, const struct opts *o, const json_t *doc, int color)
 	}
 }
 
+/* What -o may replace: an output of compare, in any of its formats
+ * (core/atomic_file.h); a result given as -o by mistake is not one. */
+static int compare_ours(const char *head, size_t len)
+{
+	return nb_out_starts(head, len, "summary\n") ||
+	       nb_out_starts(head, len, "## nasbench compare") ||
+	       nb_out_starts(head, len, "# HELP nasbench_compare_") ||
+	       (nb_out_starts(head, len, "<?xml") &&
+		nb_out_has(head, len, "<testsuites name=\"nasbench compare\"")) ||
+	       (nb_out_starts(head, len, "{") &&
+		nb_out_has(head, len, "\"tool\": \"nasbench\"") &&
+		nb_out_has(head, len, "\"compare\":") &&
+		!nb_out_has(head, len, "\"schema\":"));
+}
+
+static const struct nb_out_kind compare_out = { "an output of nasbench compare",
+						compare_ours };
+
 static int emit(const struct opts *o, const json_t *doc)
 {
 	char *buf = NULL;
@@ -203,7 +225,7 @@ static int emit(const struct opts *o, const json_t *doc)
 		return nb_err(-ENOMEM, "out of memory");
 	render(f, o, doc, o->color > 0);
 	fclose(f);
-	rc = nb_atomic_write(o->output, buf, len);
+	rc = nb_atomic_write(o->output, buf, len, &compare_out);
 	free(buf);
 	return rc;
 }
@@ -341,8 +363,9 @@ int cmd_compare(int argc, char **argv)
 			return nb_cmd_usage("%s", nb_err_last());
 		gate.bands.on = 1;
 	}
-	if (o.output && strcmp(o.output, "-") && nb_atomic_check(o.output))
-		return nb_cmd_write_error();
+	if (o.output && strcmp(o.output, "-") &&
+	    (rc = nb_atomic_check(o.output, &compare_out)))
+		return nb_cmd_write_error(rc);
 	if (o.history) {
 		struct nb_history *h;
 
@@ -382,10 +405,9 @@ judged:
 	if (gate.bands.on || gate.bands.nrules)
 		nb_bands_compare(doc, &gate.bands);
 	nb_gate_warn_unused(&gate);
-	if (emit(&o, doc)) {
+	if ((rc = emit(&o, doc))) {
 		json_decref(doc);
-		nb_die_msg("%s", nb_err_last());
-		return NB_EXIT_TARGET;
+		return nb_cmd_write_error(rc);
 	}
 	status = exit_status(doc);
 	json_decref(doc);

@@ -52,9 +52,28 @@ const struct nb_usage cmd_export_usage = {
 		"\n",
 	.opts = export_opts, .n = NB_OPTS_N(export_opts),
 	.tail = "\n"
-		"Exit status: 0 ok, 2 usage error or unreadable result, 3 the file\n"
-		"cannot be written.\n",
+		"-o replaces an existing file only when it is an export of the same\n"
+		"format: any other file is refused (exit 2).\n"
+		"\n"
+		"Exit status: 0 ok, 2 usage error, unreadable result or a file -o may\n"
+		"not replace, 3 the file cannot be written.\n",
 };
+
+/* What -o may replace: an export of the same format (core/atomic_file.h). */
+static int csv_ours(const char *head, size_t len)
+{
+	return nb_out_starts(head, len, "file,run_id,");
+}
+
+static int om_ours(const char *head, size_t len)
+{
+	return nb_out_starts(head, len, "# HELP nasbench_") &&
+	       !nb_out_starts(head, len, "# HELP nasbench_compare_");
+}
+
+static const struct nb_out_kind csv_out = { "a CSV export of nasbench", csv_ours };
+static const struct nb_out_kind om_out = { "an OpenMetrics export of nasbench",
+					   om_ours };
 
 /* The export made in memory first (a refusal writes nothing), then to
  * standard output or atomically to the file.  An exit status. */
@@ -84,9 +103,9 @@ static int emit(const struct opts *o, json_t **docs, const char *const *paths,
 				   strerror(errno));
 			rc = NB_EXIT_TARGET;
 		}
-	} else if (nb_atomic_write(o->out, buf, len)) {
-		nb_die_msg("%s", nb_err_last());
-		rc = NB_EXIT_TARGET;
+	} else if ((rc = nb_atomic_write(o->out, buf, len, o->om ? &om_out :
+					 &csv_out))) {
+		rc = nb_cmd_write_error(rc);
 	}
 	free(buf);
 	return rc;

@@ -8,6 +8,7 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/escape.h"
+#include "../core/outdir.h"
 #include "../core/result.h"
 #include "../history/history.h"
 #include "../formats/import.h"
@@ -54,13 +55,16 @@ const struct nb_usage cmd_history_usage = {
 		"the median of the last runs with its labels and settings.  RUN is the\n"
 		"number 'history list' shows or a run id.  'trend' draws each workload's\n"
 		"primary metric over the runs with the baseline band (gnuplot), in\n"
-		"DIR/trend.html.\n"
+		"DIR/trend.html; DIR must be new, empty or a previous trend (its marker\n"
+		"DIR/.nasbench lists every file in it).  -o FILE of 'show' replaces only\n"
+		"a nasbench result.\n"
 		"\n",
 	.opts = history_opts, .n = NB_OPTS_N(history_opts),
 	.tail = "\n"
 		"Exit status: 0 ok, 2 usage error, a file that is not a nasbench\n"
-		"history (never written to), an unknown run; 3 the database cannot be\n"
-		"written.\n",
+		"history (never written to), an unknown run, an -o that names what\n"
+		"nasbench did not write (never replaced); 3 the database or the output\n"
+		"cannot be written.\n",
 };
 
 static int on_option(int id, const struct nb_knob *k, char *arg, void *payload)
@@ -77,7 +81,8 @@ static int on_option(int id, const struct nb_knob *k, char *arg, void *payload)
 static int fail(int rc)
 {
 	nb_die_msg("%s", nb_err_last());
-	return rc == -EINVAL || rc == -ENOENT ? NB_EXIT_USAGE : NB_EXIT_TARGET;
+	return rc == -EINVAL || rc == -ENOENT || rc == -EEXIST ? NB_EXIT_USAGE :
+	       NB_EXIT_TARGET;
 }
 
 /* fio JSON or bonnie++ CSV as a result (as 'nasbench import' makes one),
@@ -251,8 +256,10 @@ int cmd_history(int argc, char **argv)
 	if (!strcmp(sub, "trend") && !o.output)
 		return nb_cmd_usage("history trend: -o DIR is required");
 	if (o.output && !strcmp(sub, "show") && strcmp(o.output, "-") &&
-	    nb_atomic_check(o.output))
-		return nb_cmd_write_error();
+	    (rc = nb_atomic_check(o.output, &nb_result_out)))
+		return nb_cmd_write_error(rc);
+	if (!strcmp(sub, "trend") && (rc = nb_outdir_check(o.output, "history trend")))
+		return nb_cmd_write_error(rc);
 	if ((rc = nb_history_open(o.db, &h)))
 		return fail(rc);
 	if (!strcmp(sub, "add")) {

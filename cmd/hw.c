@@ -5,6 +5,7 @@
  */
 #include "cmd.h"
 #include "opts.h"
+#include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/result.h"
 #include "../core/units.h"
@@ -19,6 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* What -o may replace: an inventory of 'hw' (core/atomic_file.h). */
+static int hw_ours(const char *head, size_t len)
+{
+	return nb_out_starts(head, len, "{") &&
+	       nb_out_has(head, len, "\"kind\": \"nasbench-hw\"");
+}
+
+static const struct nb_out_kind hw_out = { "a hardware inventory of nasbench",
+					   hw_ours };
 
 const struct nb_usage cmd_hw_usage = { .head =
 	"usage: nasbench hw [--json] [-o FILE]\n"
@@ -80,7 +91,8 @@ const struct nb_usage cmd_hw_usage = { .head =
 	"                      it to 'nasbench report --plan FILE')\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error (unknown layout, too few disks, a bad\n"
-	"size or price, an unreadable --result file), 3 the output cannot be written.\n" };
+	"size or price, an unreadable --result file, or -o names a file that is\n"
+	"not an inventory: it is never replaced), 3 the output cannot be written.\n" };
 
 static int usage_error(void)
 {
@@ -119,10 +131,17 @@ static int hw_inventory(int argc, char **argv)
 		return NB_EXIT_TARGET;
 	}
 	if (output) {
-		if (nb_result_write(inv, output)) {
-			nb_die_msg("%s", nb_err_last());
-			rc = NB_EXIT_TARGET;
-		}
+		char *s = nb_result_dump(inv), *t = NULL;
+		size_t n = s ? strlen(s) : 0;
+		int w;
+
+		if (s && (t = realloc(s, n + 2)))
+			strcpy(t + n, "\n");       /* the final newline */
+		w = !t ? nb_err(-ENOMEM, "out of memory") :
+		    nb_atomic_write(output, t, n + 1, &hw_out);
+		free(t ? t : s);
+		if (w)
+			rc = nb_cmd_write_error(w);
 	} else if (json) {
 		char *s = nb_result_dump(inv);
 

@@ -97,8 +97,8 @@ int cmd_import(int argc, char **argv)
 			     "'nasbench help import'");
 	if (optind >= argc)
 		return nb_cmd_usage("%s", "no files to import; see 'nasbench help import'");
-	if (out && nb_atomic_check(out))
-		return nb_cmd_write_error();
+	if (out && (rc = nb_atomic_check(out, &nb_result_out)))
+		return nb_cmd_write_error(rc);
 	nb_result_run_id(id, sizeof(id), "import");
 	nb_result_command(cmdline, sizeof(cmdline), argc, argv);
 	doc = nb_result_new(id, cmdline);

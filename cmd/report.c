@@ -3,21 +3,23 @@
  * report.c - 'nasbench report RESULT... -o DIR': report.html, report.md
  * and the charts with their gnuplot scripts.
  *
- * Everything is written into DIR.tmp.<pid> first and renamed to DIR at the
- * end, so a failed report leaves no directory that looks complete.
+ * Everything is written into a new DIR.tmp.XXXXXX first, marked as a
+ * report and put in DIR's place at the end (core/outdir.h), so a failed
+ * report leaves no directory that looks complete, and a directory that is
+ * not a report is never written into nor removed.
  */
 #include "cmd.h"
 #include "opts.h"
 #include "../decision/bands.h"
 #include "../core/atomic_file.h"
 #include "../core/err.h"
+#include "../core/outdir.h"
 #include "../core/result.h"
 #include "../hw/planner.h"
 #include "../hw/planner_result.h"
 #include "../formats/chart.h"
 #include "../report/report.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,8 +71,9 @@ const struct nb_usage cmd_report_usage = {
 		"that drew it (NAME.gp; re-run with 'gnuplot NAME.gp').  Results whose\n"
 		"labels are equal are one configuration (their iterations pooled);\n"
 		"the labels that differ name the configurations (layout=raidz1\n"
-		"slog=SSD).  An existing DIR is replaced only if it holds a previous\n"
-		"report.  Without gnuplot the report has its tables and the chart\n"
+		"slog=SSD).  An existing DIR is replaced only when it is empty or a\n"
+		"previous report (its marker DIR/.nasbench lists every file in it):\n"
+		"another directory is refused (exit 2).  Without gnuplot the report has its tables and the chart\n"
 		"scripts, and a warning says the charts were skipped.\n"
 		"\n"
 		"A decision summary comes first: per question the results answer\n"
@@ -96,52 +99,6 @@ const struct nb_usage cmd_report_usage = {
 		"not be written.\n",
 };
 
-/* Remove DIR and the plain files in it (a report directory has no more). */
-static void remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char path[4400];
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
-/* DIR may be replaced: absent, empty, or a previous report. */
-static int check_out(const char *dir)
-{
-	struct stat st;
-	char path[4400];
-	DIR *d;
-	struct dirent *de;
-	int empty = 1;
-
-	if (stat(dir, &st))
-		return errno == ENOENT ? 0 :
-		       nb_err(-errno, "cannot use '%s': %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return nb_err(-ENOTDIR, "'%s' exists and is not a directory", dir);
-	snprintf(path, sizeof(path), "%s/report.html", dir);
-	if (!access(path, F_OK))
-		return 0;
-	d = opendir(dir);
-	while (d && (de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			empty = 0;
-	if (d)
-		closedir(d);
-	return empty ? 0 : nb_err(-EEXIST, "'%s' exists and is not a nasbench "
-				  "report; not overwriting it", dir);
-}
-
 static int write_doc(const char *dir, const char *name,
 		     int (*fn)(const struct nb_report *, const char *, FILE *),
 		     const struct nb_report *r)
@@ -157,7 +114,7 @@ static int write_doc(const char *dir, const char *name,
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (!rc)
-		rc = nb_atomic_write(path, buf, len);
+		rc = nb_atomic_write(path, buf, len, NULL);
 	free(buf);
 	return rc;
 }
@@ -195,33 +152,12 @@ static int build(const char *tmp, struct nb_report *r, const char *gnuplot,
 	}
 	if (!rc)
 		rc = write_doc(tmp, "report.md", md, r);
-	if (!rc)                 /* last: its presence means complete */
+	if (!rc)
 		rc = write_doc(tmp, "report.html", html, r);
 	for (size_t i = 0; names && i < *ncharts; i++)
 		free(names[i]);
 	free(names);
 	return rc;
-}
-
-/* Put TMP in DIR's place (an old report goes away). */
-static int swap_in(const char *tmp, const char *dir)
-{
-	char old[4400];
-	int had = !access(dir, F_OK);
-
-	snprintf(old, sizeof(old), "%s.old.%ld", dir, (long)getpid());
-	if (had && rename(dir, old))
-		return nb_err(-errno, "cannot replace '%s': %s", dir, strerror(errno));
-	if (rename(tmp, dir)) {
-		int e = errno;
-
-		if (had)
-			rename(old, dir);
-		return nb_err(-e, "cannot create '%s': %s", dir, strerror(e));
-	}
-	if (had)
-		remove_dir(old);
-	return 0;
 }
 
 /* -o, --format and --bands agree, and name a place the report may go:
@@ -254,10 +190,10 @@ static int check_dest(const struct opts *o, int argc, char *dir, size_t len,
 	snprintf(dir, len, "%s", out);
 	for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
 		dir[l - 1] = '\0';
-	rc = check_out(dir);
+	rc = nb_outdir_check(dir, "report");
 	if (rc)   /* a directory that is not a report: refused, as usage */
 		return rc == -EEXIST ? nb_cmd_usage("%s", nb_err_last()) :
-		       nb_cmd_write_error();
+		       nb_cmd_write_error(rc);
 	return 0;
 }
 
@@ -269,18 +205,15 @@ static int write_dir(struct nb_report *r, const struct opts *o, const char *dir)
 	size_t ncharts = 0;
 	int rc, nocharts = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());
-	if (mkdir(tmp, 0755)) {
-		nb_die_msg("cannot create '%s': %s", dir, strerror(errno));
-		return NB_EXIT_TARGET;
-	}
-	rc = build(tmp, r, o->gnuplot, &ncharts, &nocharts);
+	rc = nb_outdir_begin(dir, tmp, sizeof(tmp));
 	if (!rc)
-		rc = swap_in(tmp, dir);
+		rc = build(tmp, r, o->gnuplot, &ncharts, &nocharts);
+	if (!rc)
+		rc = nb_outdir_commit(tmp, dir, "report");
 	if (rc) {
-		remove_dir(tmp);
+		nb_outdir_abort(tmp, dir);
 		nb_die_msg("%s", nb_err_last());
-		return NB_EXIT_TARGET;
+		return rc == -EEXIST ? NB_EXIT_USAGE : NB_EXIT_TARGET;
 	}
 	if (nocharts)
 		printf("report: %s/report.html (tables only: charts skipped, %s/report.md)\n",

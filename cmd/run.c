@@ -81,8 +81,11 @@ const struct nb_usage cmd_run_usage = {
 		"write one JSON result (default nasbench-<run-id>.json).\n",
 	.opts = run_opts, .n = NB_OPTS_N(run_opts),
 	.tail = "\nExit status: 0 ok, 1 an acceptance criterion failed or no step of a\n"
-		"sweep met the objective, 2 usage or config error, 3 target or I/O\n"
-		"error or the result cannot be written (wins over 1), 130 interrupted\n"
+		"sweep met the objective, 2 usage or config error (also: -o or --junit\n"
+		"names a file that is not a nasbench result or JUnit file: it is never\n"
+		"replaced), 3 target or I/O error or the result cannot be written\n"
+		"(wins over 1: the table is printed anyway and the result saved in\n"
+		"$TMPDIR, /tmp or here, the message says where), 130 interrupted\n"
 		"(the result keeps what finished, \"complete\": false).\n",
 };
 
@@ -187,24 +190,29 @@ static int prepare(struct opts *o, struct nb_runplan *pl, const char *run_id)
 	return 0;
 }
 
-static int output_result(struct opts *o, json_t *doc, const char *path)
+/* The result into PATH and/or on standard output (--json), the table
+ * whatever became of them, then what could not go where it was asked
+ * saved elsewhere and said (nb_cmd_put_result), and the history told,
+ * which takes the figures wherever they went.  An exit status. */
+static int output_result(struct opts *o, json_t *doc, const char *path,
+			 int interrupted, FILE *tty)
 {
-	FILE *out = o->json ? stderr : stdout;
-	char *s = NULL;
+	struct nb_cmd_put put = { .doc = doc, .path = path, .json = o->json };
+	int bad = nb_cmd_put_result(&put), hist = 0;
 
-	if (path && nb_result_write(doc, path)) {
-		nb_die_msg("%s", nb_err_last());
-		return -EIO;
-	}
-	if (o->json && (s = nb_result_dump(doc)))
-		puts(s);
-	free(s);
 	if (!o->quiet) {
-		nb_text_result(out, doc);
-		if (path)
-			fprintf(out, "result: %s\n", path);
+		nb_text_result(tty, doc);
+		if (path && !bad)
+			fprintf(tty, "result: %s\n", path);
+		fflush(tty);
 	}
-	return 0;
+	bad = nb_cmd_put_finish(&put) ? NB_EXIT_TARGET : 0;
+	if ((o->history || o->cfg.history) && interrupted)
+		nb_warn("interrupted: the partial result is not recorded in the history");
+	else if (o->history || o->cfg.history)
+		hist = nb_history_record(doc, put.where[0] ? put.where : NULL,
+					 o->quiet, tty);
+	return bad ? bad : hist;
 }
 
 static int execute(struct opts *o, struct nb_runplan *pl, const char *run_id)
@@ -223,8 +231,9 @@ static int execute(struct opts *o, struct nb_runplan *pl, const char *run_id)
 		snprintf(outbuf, sizeof(outbuf), "nasbench-%s.json", run_id);
 		out = outbuf;
 	}
-	if ((out && nb_atomic_check(out)) || (o->junit && nb_atomic_check(o->junit)))
-		return nb_cmd_write_error();
+	if ((out && (rc = nb_atomic_check(out, &nb_result_out))) ||
+	    (o->junit && (rc = nb_atomic_check(o->junit, &nb_accept_junit_out))))
+		return nb_cmd_write_error(rc);
 	x.doc = nb_exec_doc_new(&o->cfg, run_id, o->command);
 	nb_hw_embed(x.doc, &o->cfg, o->box);
 	o->box = NULL;
@@ -243,13 +252,8 @@ static int execute(struct opts *o, struct nb_runplan *pl, const char *run_id)
 				       !strcmp(o->cfg.suite.suite, "accept"));
 	if (!json_array_size(json_object_get(x.doc, "results")))
 		nb_die_msg("no workload ran; no result written"); /* keep the old file */
-	else if (output_result(o, x.doc, out) && x.exit_code == NB_EXIT_OK)
-		x.exit_code = NB_EXIT_TARGET;
-	else if ((o->history || o->cfg.history) && interrupted)
-		nb_warn("interrupted: the partial result is not recorded in the history");
-	else if ((o->history || o->cfg.history) &&
-		 (rc = nb_history_record(x.doc, out, o->quiet, tty)) &&
-		 x.exit_code == NB_EXIT_OK)
+	else if ((rc = output_result(o, x.doc, out, interrupted, tty)) &&
+		 x.exit_code <= NB_EXIT_FAIL)
 		x.exit_code = rc;
 	if (nb_accept_report(x.doc, o->quiet ? NULL : tty, o->junit) &&
 	    x.exit_code == NB_EXIT_OK)

@@ -276,17 +276,23 @@ const char *nb_guard_identify_tail(const unsigned char *buf, size_t len,
 	return NULL;
 }
 
-/* Read LEN bytes at OFF of F into a new buffer; NULL with the error set. */
+/* LEN bytes at OFF of F read into a new buffer (*N of them); NULL with
+ * the error set.  T's capacity is SIZE while it reads: a runner keeps its
+ * reads inside the capacity, and the whole device is larger than the
+ * window the workloads use. */
 static unsigned char *probe(struct nb_target *t, struct nb_file *f,
-			    uint64_t off, uint64_t len, int64_t *n)
+			    uint64_t size, uint64_t off, uint64_t len, int64_t *n)
 {
 	unsigned char *buf = nb_io_alloc(len);
+	uint64_t window = t->capacity;
 
 	if (!buf) {
 		*n = nb_err(-ENOMEM, "out of memory");
 		return NULL;
 	}
+	t->capacity = size;
 	*n = nb_target_pio(t, f, NB_OP_READ, buf, (uint32_t)len, off, 0);
+	t->capacity = window;
 	if (*n < 0) {
 		nb_err_prefix("target '%s': cannot read its blocks to check for "
 			      "data", t->cfg->name);
@@ -304,38 +310,83 @@ static int refuse(struct nb_target *t, const char *what, const char *where)
 		      t->cfg->name, t->desc, what, where);
 }
 
-int nb_guard_check(struct nb_target *t, struct nb_file *f)
+/* LEN rounded down to whole blocks of T, and to at most MAX. */
+static uint64_t blocks(const struct nb_target *t, uint64_t len, uint64_t max)
 {
-	uint64_t len = NB_GUARD_PROBE, tail = NB_GUARD_TAIL;
+	if (len > max)
+		len = max;
+	if (t->block_size > 1)
+		len -= len % t->block_size;
+	return len;
+}
+
+/* What the first bytes of F (SIZE bytes) hold, into WHAT; 1 when
+ * something, 0 when nothing, -errno. */
+static int judge_start(struct nb_target *t, struct nb_file *f, uint64_t size,
+		       char *what, size_t wlen)
+{
+	uint64_t len;
 	unsigned char *buf;
-	char what[128];
-	const char *w;
 	int64_t n;
 	int found;
 
+	len = blocks(t, size, NB_GUARD_PROBE);
+	if (!len)
+		return 0;
+	buf = probe(t, f, size, 0, len, &n);
+	if (!buf)
+		return (int)n;
+	found = identify(buf, (size_t)n, what, wlen);
+	free(buf);
+	return found;
+}
+
+/* What the end of the whole (SIZE bytes) holds: md 0.90/1.0 and ZFS's
+ * last labels.  Its name (static), NULL, or an error in *RC. */
+static const char *judge_end(struct nb_target *t, struct nb_file *whole,
+			     uint64_t size, int *rc)
+{
+	uint64_t tail = blocks(t, NB_GUARD_TAIL, NB_GUARD_TAIL);
+	unsigned char *buf;
+	const char *w;
+	int64_t n;
+
+	*rc = 0;
+	if (size < 2 * NB_GUARD_PROBE)
+		return NULL;
+	buf = probe(t, whole, size, size - tail, tail, &n);
+	if (!buf) {
+		*rc = (int)n;
+		return NULL;
+	}
+	w = n == (int64_t)tail ? nb_guard_identify_tail(buf, (size_t)n, size) : NULL;
+	free(buf);
+	return w;
+}
+
+int nb_guard_check(struct nb_target *t, const struct nb_guard_view *v)
+{
+	char what[128], where[96];
+	const char *w;
+	int rc;
+
 	if (t->cfg->destroy_data)
 		return 0;
-	if (t->capacity && len > t->capacity)
-		len = t->capacity;
-	if (t->block_size > 1)
-		len -= len % t->block_size;
-	buf = probe(t, f, 0, len, &n);
-	if (!buf)
-		return (int)n;
-	found = identify(buf, (size_t)n, what, sizeof(what));
-	free(buf);
-	if (found)
-		return refuse(t, what, "");
-	/* md 0.90/1.0 and ZFS's last labels live at the end */
-	if (!t->capacity || t->capacity < 2 * NB_GUARD_PROBE)
+	if (v->busy)
+		return refuse(t, v->busy, "");
+	rc = judge_start(t, v->whole, v->size, what, sizeof(what));
+	if (rc)
+		return rc < 0 ? rc : refuse(t, what, "");
+	w = judge_end(t, v->whole, v->size, &rc);
+	if (rc || w)
+		return rc ? rc : refuse(t, w, " at its end");
+	if (!v->offset)
 		return 0;
-	if (t->block_size > 1)
-		tail -= tail % t->block_size;
-	buf = probe(t, f, t->capacity - tail, tail, &n);
-	if (!buf)
-		return (int)n;
-	w = n == (int64_t)tail ? nb_guard_identify_tail(buf, (size_t)n, t->capacity)
-			       : NULL;
-	free(buf);
-	return w ? refuse(t, w, " at its end") : 0;
+	/* a window further in: what it starts with is its own */
+	rc = judge_start(t, v->win, v->len, what, sizeof(what));
+	if (rc <= 0)
+		return rc;
+	snprintf(where, sizeof(where), " at offset %llu, where its window starts",
+		 (unsigned long long)v->offset);
+	return refuse(t, what, where);
 }

@@ -2,9 +2,12 @@
 /*
  * guard.h - the data-loss guard for block targets (LUNs, devices, files).
  *
- * Before the first write, the start of the target is read and writing is
- * refused when it holds a partition table, a file system, or a volume
- * manager's or RAID's signature, unless the target says destroy-data.
+ * Before the first write, the start and the end of the whole device, file
+ * or LUN are read (not only the window a box file's offset, size or span
+ * gives, and the window's start besides), and writing is refused when they
+ * hold a partition table, a file system, or a volume manager's or RAID's
+ * signature, or data nasbench did not write, unless the target says
+ * destroy-data.
  * A target of zeroes, or one nasbench wrote before (its blocks start with
  * NB_BLOCK_MAGIC), needs no confirmation.  Partition tables name the first
  * partition type they know (VMFS, ZFS, Linux, ...); checks that a random
@@ -34,8 +37,29 @@ const char *nb_guard_identify(const unsigned char *buf, size_t len);
 const char *nb_guard_identify_tail(const unsigned char *buf, size_t len,
 				   uint64_t size);
 
-/* 0 when writing to F is allowed; else -EPERM with the reason and the way
- * forward set.  Reads through the target's own runner. */
-int nb_guard_check(struct nb_target *t, struct nb_file *f);
+/* What the guard reads of a target before its first write: the whole
+ * device, file or LUN through WHOLE (from its start, SIZE bytes), and the
+ * window the workloads use through WIN (at OFFSET on the whole, LEN
+ * bytes; the same as WHOLE when OFFSET is 0).  BUSY: the runner found the
+ * target in use (a block device the kernel holds: mounted, swap, md,
+ * LVM), said as what it holds; else NULL. */
+struct nb_guard_view {
+	struct nb_file *whole;
+	uint64_t size;
+	struct nb_file *win;
+	uint64_t offset, len;
+	const char *busy;
+};
+
+/* 0 when writing to the target is allowed: destroy-data is set, or the
+ * whole device holds nothing at its start and end (zeroes or nasbench's
+ * own data, no signature) and the window's start nothing either; else
+ * -EPERM with what it holds, where, and the way forward set ("target
+ * 'lun' (URL) holds an MBR partition table: writing would destroy it; if
+ * that is intended, set 'destroy-data = yes' ...").  Reads through the
+ * target's own runner.  Every path that writes a target passes here first
+ * (docs/security.md, "One data-loss guard"): the block runners call it
+ * from their fopen() for writing, once per target. */
+int nb_guard_check(struct nb_target *t, const struct nb_guard_view *v);
 
 #endif

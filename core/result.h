@@ -30,6 +30,8 @@
 
 #include <jansson.h>
 
+#include "atomic_file.h"
+
 #define NB_RESULT_SCHEMA 1
 
 json_t *nb_result_new(const char *run_id, const char *command);
@@ -50,7 +52,13 @@ void nb_result_iteration(json_t *wl, json_t *metrics, json_t *extra);
 /* Compute every summary, stamp "finished" and "complete". */
 void nb_result_finish(json_t *doc, int complete);
 
-/* Serialise and write atomically.  0 or -errno. */
+/* A result file, as an output (core/atomic_file.h): an existing file is
+ * replaced only when it is a nasbench result (its first bytes are a JSON
+ * object with "schema" and "tool": "nasbench"). */
+extern const struct nb_out_kind nb_result_out;
+
+/* Serialise and write atomically; PATH may hold a result (nb_result_out)
+ * and nothing else.  0 or -errno (-EEXIST: PATH holds another file). */
 int nb_result_write(const json_t *doc, const char *path);
 char *nb_result_dump(const json_t *doc);
 

@@ -108,7 +108,10 @@ static void child(const struct nb_spawn *sp, int in, int out, int err, int repor
 
 static int open_out(const char *path, int *fd)
 {
-	*fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* never through a link: these are fifos and files of nasbench's own
+	 * directories, or /dev/null */
+	*fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		   0644);
 	return *fd < 0 ? nb_err(-errno, "cannot write '%s': %s", path,
 				strerror(errno)) : 0;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int valid_host(const char *h, int v6)
 {
@@ -139,6 +140,12 @@ void nb_fio_client_arg(const struct nb_fio_client *c, char *buf, size_t len)
 	snprintf(buf, len, "%s%s,%u",
 		 is_ipv6(c->host) ? "ip6:" : is_ipv4(c->host) ? "ip:" : "",
 		 c->host, c->port);
+}
+
+int nb_fio_client_is_local(const struct nb_fio_client *c)
+{
+	return !strncmp(c->host, "127.", 4) || !strcmp(c->host, "::1") ||
+	       !strcasecmp(c->host, "localhost");
 }
 
 void nb_fio_server_cmd(const struct nb_fio_client *c, char *buf, size_t len)

@@ -34,6 +34,11 @@ int nb_fio_clients_load(struct nb_fio_clients *cl, const char *path);
 /* "host:port" as nasbench names a client in messages and results. */
 const char *nb_fio_client_name(const struct nb_fio_client *c, char *buf,
 			       size_t len);
+/* Is C's host this machine by its loopback address (127.0.0.0/8, ::1,
+ * localhost)?  Then the files its fio writes are this machine's: the
+ * data-loss guard can read them here. */
+int nb_fio_client_is_local(const struct nb_fio_client *c);
+
 /* The --client= argument ("ip:127.0.0.1,8766") and the command a user runs
  * on the host ("fio --server=ip:127.0.0.1,8766"). */
 void nb_fio_client_arg(const struct nb_fio_client *c, char *buf, size_t len);

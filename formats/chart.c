@@ -141,7 +141,7 @@ static int gp_save(struct gp *g, const char *dir)
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s.gp", dir, g->name);
-	rc = nb_atomic_write(path, g->buf, g->len);
+	rc = nb_atomic_write(path, g->buf, g->len, NULL);
 	free(g->buf);
 	return rc;
 }

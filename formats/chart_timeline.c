@@ -178,7 +178,7 @@ int nb_chart_timeline(const char *dir, const struct nb_timeline *tl)
 		return nb_err(-ENOMEM, "out of memory writing chart '%s'", tl->name);
 	}
 	snprintf(path, sizeof(path), "%s/%s.gp", dir, tl->name);
-	rc = nb_atomic_write(path, buf, len);
+	rc = nb_atomic_write(path, buf, len, NULL);
 	free(buf);
 	return rc;
 }

@@ -170,7 +170,9 @@ void nb_failure_print(FILE *out, const json_t *doc)
 		long long lost = json_integer_value(json_object_get(o, "lost"));
 		long long all = json_integer_value(json_object_get(o, "blocks"));
 
-		if (json_object_get(o, "lost"))
+		if (!json_is_true(json_object_get(o, "written")))
+			fprintf(out, "  records on %s: not written\n", nb_jstr(o, "target"));
+		else if (json_object_get(o, "lost"))
 			fprintf(out, "  records on %s: %lld of %lld blocks written before "
 				"the failure read back intact%s%s\n", nb_jstr(o, "target"),
 				all - lost, all, json_object_get(o, "rebuilt") ?

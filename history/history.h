@@ -83,7 +83,8 @@ int nb_history_baseline(struct nb_history *h, const json_t *new_,
 /* 'history trend': a gnuplot chart per workload of its primary metric
  * over time with the baseline band (median of the previous LAST runs,
  * +- their spread), in DIR/trend.html (self-contained) and per chart
- * DIR/trend_W.svg/.png/.gp.  0 or -errno. */
+ * DIR/trend_W.svg/.png/.gp, made beside DIR and swapped in (DIR absent,
+ * empty or a trend: core/outdir.h).  0 or -errno (-EEXIST: it is not). */
 int nb_history_trend(struct nb_history *h, const struct nb_history_filter *f,
 		     int last, const char *dir, int *ncharts);
 

@@ -9,6 +9,7 @@
 #include "../core/atomic_file.h"
 #include "../core/err.h"
 #include "../core/metrics.h"
+#include "../core/outdir.h"
 #include "../core/result.h"
 #include "../core/stats.h"
 
@@ -80,7 +81,7 @@ static int write_html(const char *dir, const json_t *charts)
 	fputs("</body></html>\n", f);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/trend.html", dir);
-	rc = nb_atomic_write(path, buf, len);
+	rc = nb_atomic_write(path, buf, len, NULL);
 	free(buf);
 	return rc;
 }
@@ -175,6 +176,12 @@ static int trend_chart(const char *dir, const json_t *runs, const char *key,
 	trend_series(&t, runs, key, metric, m, last);
 	nb_chart_slug(slug, sizeof(slug), key);
 	snprintf(name, sizeof(name), "trend_%s", slug);
+	/* two keys of one file name ("a b/w", "a_b/w"): the second numbered,
+	 * never written over the first */
+	for (size_t i = 0; i < json_array_size(charts); i++)
+		if (!strcmp(nb_jstr(json_array_get(charts, i), "name"), name))
+			snprintf(name, sizeof(name), "trend_%s_%zu", slug,
+				 json_array_size(charts));
 	snprintf(title, sizeof(title), "%s: %s by run", key, label);
 	if (t.n) {
 		const size_t ns[] = { t.n, t.nb, t.nb, t.nb };
@@ -221,6 +228,7 @@ int nb_history_trend(struct nb_history *h, const struct nb_history_filter *f,
 		     int last, const char *dir, int *ncharts)
 {
 	json_t *runs = NULL, *charts = json_array(), *seen = NULL;
+	char tmp[4200];
 	int rc;
 
 	*ncharts = 0;
@@ -230,15 +238,18 @@ int nb_history_trend(struct nb_history *h, const struct nb_history_filter *f,
 		rc = nb_err(-ENOENT, "no run in the history '%s' matches", nb_history_file(h));
 		goto out;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		rc = nb_err(-errno, "cannot create '%s': %s", dir, strerror(errno));
+	/* made whole beside DIR, then swapped in (core/outdir.h) */
+	if ((rc = nb_outdir_begin(dir, tmp, sizeof(tmp))))
 		goto out;
-	}
 	seen = trend_keys(runs);
-	rc = trend_charts(dir, runs, seen, last, charts);
+	rc = trend_charts(tmp, runs, seen, last, charts);
 	if (!rc)
-		rc = write_html(dir, charts);
+		rc = write_html(tmp, charts);
 	if (!rc)
+		rc = nb_outdir_commit(tmp, dir, "history trend");
+	if (rc)
+		nb_outdir_abort(tmp, dir);
+	else
 		*ncharts = (int)json_array_size(charts);
 out:
 	json_decref(runs);

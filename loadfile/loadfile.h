@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "growth.h"
+#include "../core/atomic_file.h"
 
 #define NB_LOAD_NAME 128
 #define NB_LOAD_MAX_VMS 4096
@@ -144,8 +145,14 @@ int nb_load_read(struct nb_load *l, const char *path);
 
 /* L as the file's text (malloc'd; NULL when out of memory). */
 char *nb_load_format(const struct nb_load *l);
-/* L into PATH through nb_atomic_write ("-": standard output).  0 or
- * -errno (detail set). */
+/* A load file as an output (core/atomic_file.h): an existing file is
+ * replaced only when it is a load file (its header comment, or its
+ * [capture] section near the start). */
+extern const struct nb_out_kind nb_load_out;
+
+/* L into PATH through nb_atomic_write ("-": standard output); PATH may
+ * hold a load file (nb_load_out) and nothing else.  0 or -errno (detail
+ * set; -EEXIST: PATH holds another file). */
 int nb_load_write(const struct nb_load *l, const char *path);
 
 #endif

@@ -320,6 +320,14 @@ static int reads_back(const char *text, const char *path)
 		      "would refuse it (%s)", path, why);
 }
 
+static int load_ours(const char *head, size_t len)
+{
+	return nb_out_starts(head, len, "; nasbench load file") ||
+	       nb_out_has(head, len, "\n[capture]\n");
+}
+
+const struct nb_out_kind nb_load_out = { "a nasbench load file", load_ours };
+
 int nb_load_write(const struct nb_load *l, const char *path)
 {
 	char *text = nb_load_format(l);
@@ -329,7 +337,7 @@ int nb_load_write(const struct nb_load *l, const char *path)
 		return nb_err(-ENOMEM, "out of memory");
 	rc = reads_back(text, path);
 	if (!rc)
-		rc = nb_atomic_write(path, text, strlen(text));
+		rc = nb_atomic_write(path, text, strlen(text), &nb_load_out);
 	free(text);
 	return rc;
 }

@@ -312,6 +312,17 @@ static int replace_disk(struct nb_failure *f, const char *key, int load)
 	return rc;
 }
 
+/* Was any target measured healthy?  A walk with none (each refused by
+ * the data-loss guard, or failing) has nothing to compare a failed disk
+ * with, and must not take the box's redundancy away for nothing. */
+static int any_measured(const struct nb_failure *f)
+{
+	for (int i = 0; i < f->ntargets; i++)
+		if (f->open[i] == 1)
+			return 1;
+	return 0;
+}
+
 /* The whole walk after the targets are open. */
 static int walk(struct nb_failure *f)
 {
@@ -324,6 +335,9 @@ static int walk(struct nb_failure *f)
 	if (!rc)
 		rc = records(f, 1);
 	phase_end(f);
+	if (!rc && !any_measured(f))
+		rc = nb_err(-EIO, "failure walk: no target was measured "
+			    "healthy: no disk was failed, the box is as it was");
 	if (rc || (rc = fail_disk(f)))
 		return rc;
 	phase_begin(f, NB_STATE_DEGRADED);

@@ -251,15 +251,11 @@ static int guard(struct nb_target *t, struct nb_file *f)
 {
 	struct iscsi *p = P(t);
 	struct nb_file whole = { .t = t, .base = 0, .flags = NB_F_READ };
-	uint64_t window = t->capacity;
-	int rc;
+	struct nb_guard_view v = { .whole = &whole, .size = p->lun_bytes,
+				   .win = f, .offset = t->cfg->offset,
+				   .len = t->capacity };
 
-	if (!t->cfg->offset)
-		return nb_guard_check(t, f);
-	t->capacity = p->lun_bytes;
-	rc = nb_guard_check(t, &whole);
-	t->capacity = window;
-	return rc ? rc : nb_guard_check(t, f);
+	return nb_guard_check(t, &v);
 }
 
 static int iscsi_open(struct nb_target *t)

@@ -35,6 +35,7 @@ enum kind { K_DIR, K_FILE, K_BLOCK };
 struct posix {
 	enum kind kind;
 	char root[PATH_MAX];     /* scratch dir, or the file / device */
+	uint64_t size;           /* the whole file or device (its window aside) */
 	int made_root;
 	struct io_uring ring;
 	int inflight;
@@ -105,6 +106,7 @@ static int open_space(struct nb_target *t, struct posix *p, const char *path,
 		t->block_size = (uint32_t)ss;
 		close(fd);
 	}
+	p->size = cap;
 	if (t->cfg->offset >= cap && cap)
 		return nb_err_set("target '%s': offset %llu is past the end of '%s' "
 				  "(%llu bytes)", t->cfg->name,
@@ -256,6 +258,33 @@ static int open_fd(struct nb_target *t, const char *path, unsigned flags,
 	return fd;
 }
 
+/* The data-loss guard on the whole file or device, not only on F's
+ * window: a block device the kernel holds (mounted, swap, md, LVM: an
+ * exclusive open fails with EBUSY) is in use whatever its first blocks
+ * hold. */
+static int guard(struct nb_target *t, struct posix *p, struct nb_file *f)
+{
+	struct nb_file whole = { .t = t, .base = 0 };
+	struct nb_guard_view v = { .whole = &whole, .size = p->size, .win = f,
+				   .offset = t->cfg->offset, .len = t->capacity };
+	int rc;
+
+	if (t->cfg->destroy_data)
+		return 0;
+	whole.fd = open(p->root, O_RDONLY | O_CLOEXEC |
+			(p->kind == K_BLOCK ? O_EXCL : 0));
+	if (whole.fd < 0 && errno == EBUSY) {
+		v.busy = "a file system or volume in use (the kernel holds the "
+			 "device: mounted, swap, md, LVM or device-mapper)";
+		whole.fd = open(p->root, O_RDONLY | O_CLOEXEC);
+	}
+	if (whole.fd < 0)
+		return fail_errno(t, "cannot open", p->root, errno);
+	rc = nb_guard_check(t, &v);
+	close(whole.fd);
+	return rc;
+}
+
 static int posix_fopen(struct nb_target *t, const char *name, unsigned flags,
 		       struct nb_file **out)
 {
@@ -285,7 +314,7 @@ static int posix_fopen(struct nb_target *t, const char *name, unsigned flags,
 	f->cached = cached;
 	f->base = p->kind == K_DIR ? 0 : t->cfg->offset;
 	if (p->kind != K_DIR && (flags & NB_F_WRITE) && !p->guard_ok) {
-		int rc = nb_guard_check(t, f);
+		int rc = guard(t, p, f);
 
 		if (rc) {
 			close(fd);

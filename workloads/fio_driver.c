@@ -197,6 +197,7 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 		goto done;
 	}
 	rc = local_exec(c, &s, text, out);
+	nb_wl_fio_stamp(c, &s);
 	if (!rc)
 		local_record(c, &s, &job, text, out, remote ? &w : NULL);
 done:

@@ -157,7 +157,7 @@ static int crun_job(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	n = nb_fio_jobfile(&job, r->text, NB_FIO_JOB_MAX);
 	if (n < 0)
 		return nb_err_prefix("target '%s'", c->t->cfg->name), n;
-	rc = nb_atomic_write(r->paths[i], r->text, (size_t)n);
+	rc = nb_atomic_write(r->paths[i], r->text, (size_t)n, NULL);
 	if (rc)
 		return rc;
 	nb_fio_client_name(fc, arg, sizeof(arg));
@@ -300,6 +300,48 @@ static void crun_record(struct nb_wl_ctx *c, struct crun *r)
 	nb_wl_fio_clients_check(c, r->cl, out, clients, r->dir);
 }
 
+/* The data-loss guard where the data is, before fio touches a file or
+ * device target (a directory gets files of fio's own).  Reads too: fio
+ * lays out anew (unlink, truncate, write) a file shorter than its job.
+ * A client on this machine (a loopback address) opens what this
+ * machine's runner reads: the guard judges it as for the native engine.
+ * A client on another host opens a file or device nasbench cannot read:
+ * without destroy-data that is refused, not guessed. */
+static int all_local(const struct nb_fio_clients *cl)
+{
+	for (int i = 0; i < cl->n; i++)
+		if (!nb_fio_client_is_local(&cl->c[i]))
+			return 0;
+	return 1;
+}
+
+static int clients_guard(struct nb_wl_ctx *c)
+{
+	const struct nb_target *t = c->t;
+	const struct nb_fio_clients *cl = t->cfg->clients;
+	struct nb_file *f;
+	char name[300];
+	int rc;
+
+	if (!(t->caps & NB_CAP_BLOCK) || t->cfg->destroy_data)
+		return 0;
+	for (int i = 0; i < cl->n; i++)
+		if (!nb_fio_client_is_local(&cl->c[i]))
+			return nb_err(-EPERM, "target '%s' (%s): fio client '%s' writes "
+				      "it on its own host, where nasbench cannot read "
+				      "it to check for data (a file system, a partition "
+				      "table, data nasbench did not write): writing "
+				      "could destroy what is there; if that is "
+				      "intended, set 'destroy-data = yes' in its "
+				      "[target] section or pass --destroy-data",
+				      t->cfg->name, t->desc,
+				      nb_fio_client_name(&cl->c[i], name, sizeof(name)));
+	rc = c->t->ops->fopen(c->t, "data", NB_F_WRITE, &f);
+	if (!rc)
+		c->t->ops->fclose(f);
+	return rc;
+}
+
 int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 {
 	struct crun r = { .cl = c->t->cfg->clients,
@@ -310,11 +352,17 @@ int nb_wl_fio_clients(struct nb_wl_ctx *c, const struct nb_iospec *s)
 	/* nfs://, iscsi://: one file (one LUN window) nasbench prepared */
 	if (!rc && r.remote)
 		rc = nb_wl_fio_remote_prepare(c, s, &r.w);
+	else if (!rc)
+		rc = clients_guard(c);
 	nb_wl_fio_comment(c, comment, sizeof(comment));
 	for (int i = 0; !rc && i < r.cl->n; i++)
 		rc = crun_job(c, s, &r, i, comment);
-	if (!rc)
+	if (!rc) {
 		rc = crun_exec(c, s, &r);
+		/* the file or LUN they wrote is the one this machine reaches */
+		if (r.remote || all_local(r.cl))
+			nb_wl_fio_stamp(c, s);
+	}
 	if (!rc) {
 		crun_record(c, &r);
 		if (r.missing) {

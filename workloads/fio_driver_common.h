@@ -35,6 +35,13 @@ void nb_wl_fio_comment(const struct nb_wl_ctx *c, char *buf, size_t len);
 /* What fio said went wrong, one line, from its standard error ERR. */
 const char *nb_wl_fio_complaint(const char *err, char *buf, size_t len);
 
+/* After fio wrote S's data on a block target (a file, a device, a LUN):
+ * the window's first block written again through the runner with
+ * nasbench's stamp (core/datagen.h), so the data-loss guard of the next
+ * run knows the data fio wrote as nasbench's, not as "data nasbench did
+ * not write".  A failure is a warning of the iteration. */
+void nb_wl_fio_stamp(struct nb_wl_ctx *c, const struct nb_iospec *s);
+
 /* How long fio may run for S before it is stopped (0: no limit). */
 uint64_t nb_wl_fio_limit(const struct nb_iospec *s);
 

@@ -138,6 +138,11 @@ int nb_wl_precondition(struct nb_wl_ctx *c)
 }
 
 /* Discard the data file of a directory target: punch it, or remove it. */
+/* TRIM's "method" when the target could not be opened for writing (the
+ * data-loss guard refused it): not a discard the target refused, so
+ * --trim-optional does not go on without it. */
+static const char GUARDED[] = "none (not opened for writing)";
+
 static int trim_file(struct nb_wl_ctx *c, const char **how, uint64_t *bytes)
 {
 	struct nb_target *t = c->t;
@@ -158,8 +163,10 @@ static int trim_file(struct nb_wl_ctx *c, const char **how, uint64_t *bytes)
 		return t->ops->unlink(t, "data");
 	}
 	rc = t->ops->fopen(t, "data", NB_F_WRITE, &f);
-	if (rc)
+	if (rc) {
+		*how = GUARDED;
 		return rc;
+	}
 	rc = t->ops->discard(f, 0, st.size, how);
 	t->ops->fclose(f);
 	return rc;
@@ -178,8 +185,10 @@ static int trim_block(struct nb_wl_ctx *c, const char **how, uint64_t *bytes)
 			      "discard", t->cfg->name, t->ops->name);
 	}
 	rc = t->ops->fopen(t, "data", NB_F_WRITE, &f);
-	if (rc)
+	if (rc) {
+		*how = GUARDED;
 		return rc;
+	}
 	rc = t->ops->discard(f, 0, t->capacity, how);
 	t->ops->fclose(f);
 	if (!rc)
@@ -200,7 +209,7 @@ int nb_wl_trim(struct nb_wl_ctx *c, const char *when)
 	if (rc)
 		json_object_set_new(j, "error", nb_json_text(nb_err_last()));
 	json_object_set_new(c->entry, "discard", j);
-	if (rc && rc != -EINTR && c->p->trim_optional > 0) {
+	if (rc && rc != -EINTR && how != GUARDED && c->p->trim_optional > 0) {
 		nb_wl_warn(c, "TRIM refused, the run goes on without it: %s",
 			   nb_err_last());
 		nb_warn("%s; going on without TRIM (--trim-optional)", nb_err_last());

@@ -255,7 +255,7 @@ unset NASBENCH_GNUPLOT
 mkdir -p "$T/notrep" && echo keep >"$T/notrep/data.txt"
 run "$NB" report "$T/1.json" -o "$T/notrep"
 assert_rc 2
-assert_err "nasbench: '$T/notrep' exists and is not a nasbench report; not overwriting it"
+assert_err "nasbench: '$T/notrep' is not empty and is not a nasbench report (it has no .nasbench marker): not writing into it; give a new or empty directory"
 [ "$(cat "$T/notrep/data.txt")" = keep ] || t_fail "a user's file was touched"
 printf '{"schema": 1, "results": [' >"$T/trunc.json"
 run "$NB" report "$T/trunc.json" -o "$T/rep3"
