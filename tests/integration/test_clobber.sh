@@ -55,16 +55,18 @@ small full2 64k && fill full2
 small tmp2 64k && fill tmp2
 # /tmp of this run alone, full: a private mount namespace with tmp2 over
 # /tmp; $T (under /tmp) is then hidden, so the run works from a directory
-# it entered before (relative paths)
+# it entered before (relative paths).  nasbench itself may live under /tmp
+# too (a clean clone in CI): it is opened before the mount and run as
+# /proc/self/fd/3, the one name the hidden file keeps.
 REL=(run --target ./data -w seq512k-write --size 8M --runtime 0.2s -i 1)
-hide_tmp() {    # hide_tmp DIR CMD...: CMD in DIR with the full tmp2 as /tmp
+hide_tmp() {    # hide_tmp DIR ENV...: nasbench in DIR with the full tmp2 as /tmp
 	local dir=$1
 	shift
-	run unshare -m --propagation private sh -c "cd '$dir' && mount --bind '$T/tmp2' /tmp && exec \"\$@\"" sh "$@"
+	run unshare -m --propagation private sh -c "cd '$dir' && exec 3<'$NB' && mount --bind '$T/tmp2' /tmp && exec \"\$@\"" sh "$@"
 }
 ln -s ../data "$T/cwd/data"
 mkdir -p "$T/cwd/full" && mount --bind "$T/full" "$T/cwd/full" && at_exit "umount '$T/cwd/full'"
-hide_tmp "$T/cwd" env -u TMPDIR "$NB" "${REL[@]}" -q -o full/r2.json
+hide_tmp "$T/cwd" env -u TMPDIR /proc/self/fd/3 "${REL[@]}" -q -o full/r2.json
 assert_rc 3
 saved=$(ls "$T"/cwd/nasbench-*.json 2>/dev/null)
 assert_err "nasbench: unable to write 'full/r2.json': No space left on device; the result is saved in '$saved' instead"
@@ -72,7 +74,7 @@ assert_json "$saved" 'result(d, "seq512k-write")["iterations"][0]["metrics"]["bw
 
 t_case "run: no place takes the result: it follows the message on standard error"
 ln -s ../data "$T/full2/data" 2>/dev/null || { rm -f "$T"/full2/fill.*; ln -s ../data "$T/full2/data"; fill full2; }
-hide_tmp "$T/full2" env TMPDIR=/tmp "$NB" "${REL[@]}" -o ./r3.json
+hide_tmp "$T/full2" env TMPDIR=/tmp /proc/self/fd/3 "${REL[@]}" -o ./r3.json
 assert_rc 3
 assert_out_re '^local +seq512k-write +[0-9.]+ '
 assert_err "nasbench: unable to write './r3.json': No space left on device; no other place took it ('/tmp': No space left on device, '$T/full2': No space left on device): the result follows on standard error"

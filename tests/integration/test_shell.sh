@@ -128,7 +128,7 @@ check3 "nasbench: unable to write '$T/afile/h.json': Not a directory" hw -o "$T/
 check3 "nasbench: cannot use '$T/afile/rep': Not a directory" report "$T/r.json" -o "$T/afile/rep"
 check3 "nasbench: cannot create '/proc/nb-rep': No such file or directory" report "$T/r.json" -o /proc/nb-rep
 # a directory of something else is refused, not overwritten: a usage error
-check "nasbench: '$T/busy' exists and is not a nasbench report; not overwriting it" report "$T/r.json" -o "$T/busy"
+check "nasbench: '$T/busy' is not empty and is not a nasbench report (it has no .nasbench marker): not writing into it; give a new or empty directory" report "$T/r.json" -o "$T/busy"
 
 t_case "a gate file's unknown section is named on its own line"
 printf '[thresholds]\nbw_bytes = 5\n' >"$T/g1.ini"
