@@ -2,6 +2,7 @@
 #include "sweep_open.h"
 #include "../core/err.h"
 #include "../core/hist.h"
+#include "../core/samples.h"
 #include "../core/units.h"
 
 #include <errno.h>
@@ -23,9 +24,6 @@ static const double stat_pct[NB_SLO_NSTAT] = {
 	[NB_SLO_MEAN] = 0, [NB_SLO_P50] = 50, [NB_SLO_P90] = 90,
 	[NB_SLO_P99] = 99, [NB_SLO_P999] = 99.9,
 };
-
-/* A mean judged on fewer samples than this is not judged. */
-#define MEAN_MIN_SAMPLES 100
 
 const char *nb_slo_stat_resp_metric(int stat)
 {
@@ -187,7 +185,7 @@ uint64_t nb_slo_min_samples(const struct nb_slo *slo)
 
 	for (unsigned i = 0; i < slo->n; i++) {
 		int st = slo->t[i].stat;
-		uint64_t need = st == NB_SLO_MEAN ? MEAN_MIN_SAMPLES :
+		uint64_t need = st == NB_SLO_MEAN ? NB_MEAN_MIN_SAMPLES :
 				nb_hist_min_samples(stat_pct[st]);
 
 		if (need > most)

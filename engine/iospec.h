@@ -89,7 +89,10 @@ struct nb_open_result {
 				  * intended time */
 	struct nb_hist slat;     /* the submit() call itself */
 	double rate;             /* the rate asked for (the spec's) */
-	uint64_t arrivals;       /* I/Os the schedule made due */
+	uint64_t arrivals;       /* I/Os the schedule made due: offered */
+	uint64_t issued;         /* ... of them submitted to the target (the
+				  * completed are the run's ios, the timed
+				  * RESP's count) */
 	uint64_t queued;         /* ... that found every slot busy */
 	uint64_t late_ios;       /* issued more than NB_LATE_NS late */
 	uint64_t late_free;      /* ... of them with a slot free: the client's
@@ -100,8 +103,13 @@ struct nb_open_result {
 	double offered_iops;     /* arrivals per second in the measuring
 				  * window (the schedule's last 4/5) */
 	double achieved_iops;    /* completions per second in that window */
+	double achieved_bps;     /* their bytes per second */
 	double window_s;         /* its length */
 	uint64_t sched_ns;       /* the schedule's length */
+	int cycles;              /* one ON/OFF source: whole cycles run (a
+				  * burst and its pause each); -1 otherwise */
+	int cut;                 /* ... its first cycle outlasted the runtime:
+				  * the schedule is part of one cycle */
 	uint64_t cpu_ns;         /* the engine thread's CPU time */
 	uint64_t sched_cpu_ns;   /* ... of it while the schedule ran */
 	uint64_t sched_wall_ns;  /* how long that was (a client that fell

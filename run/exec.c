@@ -7,6 +7,7 @@
 #include "../core/err.h"
 #include "../core/hook.h"
 #include "../core/result.h"
+#include "../core/samples.h"
 #include "../core/units.h"
 #include "../runners/runner.h"
 #include "../workloads/io_sweep.h"
@@ -43,6 +44,29 @@ static int space_check(struct nb_exec *x, struct nb_target *t)
 	return nb_err(-ENOSPC, "target '%s' has %s free, but the workloads need "
 		      "%s: lower the size (--size)", t->cfg->name,
 		      nb_fmt_size(avail, a, sizeof(a)), nb_fmt_size(need, b, sizeof(b)));
+}
+
+/* The samples rule (core/samples.h) on ENTRY's last iteration, when its
+ * I/Os were timed: an iteration that cannot carry a mean leaves the
+ * entry unmeasured, its figures shown, never judged (exit 5). */
+static void samples_check(json_t *entry)
+{
+	const json_t *its = json_object_get(entry, "iterations");
+	size_t n = json_array_size(its);
+	json_t *it = json_array_get(its, n - 1);
+	const json_t *timed = json_object_get(it, "timed");
+	uint64_t t;
+	char why[512];
+
+	if (!n || !json_is_integer(timed) || json_integer_value(timed) < 0)
+		return;
+	t = (uint64_t)json_integer_value(timed);
+	if (!nb_samples_mark(it, t) || !strcmp(nb_jstr(entry, "status"), "unmeasured"))
+		return;
+	nb_samples_why(why, sizeof(why), (int)n, t);
+	strncat(why, ": its figures are shown, not measured (run longer: "
+		"--runtime, --step-time)", sizeof(why) - strlen(why) - 1);
+	nb_result_set_status(entry, "unmeasured", why);
 }
 
 /* One iteration; its figures join ENTRY when it finished (or when a
@@ -100,6 +124,7 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 	}
 	if (!rc || json_is_true(json_object_get(c.extra, "partial"))) {
 		nb_result_iteration(entry, c.metrics, c.extra);
+		samples_check(entry);
 	} else {
 		json_decref(c.metrics);
 		json_decref(c.extra);
@@ -360,4 +385,16 @@ json_t *nb_exec_doc_new(const struct nb_config *cfg, const char *run_id,
 		json_object_set_new(labels, cfg->labels[i].key,
 				    json_string(cfg->labels[i].value));
 	return doc;
+}
+
+void nb_exec_unmeasured(struct nb_exec *x)
+{
+	int n = nb_result_count_status(x->doc, "unmeasured");
+
+	/* a figure without what carries it is no success (core/samples.h) */
+	if (!n || x->exit_code != NB_EXIT_OK)
+		return;
+	x->exit_code = NB_EXIT_INCONCLUSIVE;
+	nb_die_msg("%d result%s unmeasured: %s figures are shown, not measured",
+		   n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
 }

@@ -147,6 +147,9 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		nb_wl_io_metrics(c, r);
 		if (r->is_open)
 			nb_wl_open_metrics(c, &s, r);
+		/* the samples behind its figures (core/samples.h) */
+		json_object_set_new(c->extra, "timed", json_integer((json_int_t)
+				    (r->is_open ? r->open.resp.count : r->lat.count)));
 		/* what completed, from offset 0 up (a runtime may end it early) */
 		if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
 			nb_wl_wrote(c, r->bytes_written < s.size ?
