@@ -23,15 +23,22 @@ static const char *hist_stat(const char *metric)
 	return NULL;
 }
 
+static int is_rate(const char *metric)
+{
+	for (size_t i = 0; i < sizeof(rates) / sizeof(*rates); i++)
+		if (!strcmp(metric, rates[i]))
+			return 1;
+	return 0;
+}
+
 uint64_t nb_samples_need(const char *metric)
 {
 	const char *st = hist_stat(metric);
 	char *end;
 	double p;
 
-	for (size_t i = 0; i < sizeof(rates) / sizeof(*rates); i++)
-		if (!strcmp(metric, rates[i]))
-			return NB_MEAN_MIN_SAMPLES;
+	if (is_rate(metric))
+		return NB_MEAN_MIN_SAMPLES;
 	if (!st)
 		return 0;
 	if (!strcmp(st, "mean_us"))
@@ -46,17 +53,18 @@ uint64_t nb_samples_need(const char *metric)
 	return nb_hist_min_samples(p);
 }
 
-int nb_samples_mark(json_t *it, uint64_t timed)
+int nb_samples_mark(json_t *it, uint64_t timed, uint64_t offered)
 {
 	const json_t *m = json_object_get(it, "metrics");
 	json_t *list = json_array();
+	uint64_t most = offered > timed ? offered : timed;
 	const char *name;
 	json_t *v;
 
 	json_object_foreach((json_t *)m, name, v) {
 		uint64_t need = nb_samples_need(name);
 
-		if (need && timed < need)
+		if (need && (is_rate(name) ? most : timed) < need)
 			json_array_append_new(list, json_string(name));
 	}
 	json_object_set_new(it, "timed", json_integer((json_int_t)timed));
@@ -65,7 +73,7 @@ int nb_samples_mark(json_t *it, uint64_t timed)
 		json_object_set_new(it, "unmeasured", list);
 	else
 		json_decref(list);
-	return timed < NB_MEAN_MIN_SAMPLES;
+	return most < NB_MEAN_MIN_SAMPLES;
 }
 
 int nb_samples_short(const json_t *it, const char *metric)

@@ -30,11 +30,14 @@
  * (a count, a bonnie++ phase, a capacity): the rule does not apply. */
 uint64_t nb_samples_need(const char *metric);
 
-/* Mark iteration IT (its "metrics" read) as timed on TIMED samples: sets
- * "timed", and "unmeasured" to the names of the metrics whose need is
- * above TIMED (removed when none).  Returns 1 when TIMED cannot carry a
- * mean (the iteration is unmeasured as a whole), else 0. */
-int nb_samples_mark(json_t *it, uint64_t timed);
+/* Mark iteration IT (its "metrics" read) as timed on TIMED samples of
+ * OFFERED I/Os (an open loop's arrivals; 0: a closed loop's, TIMED):
+ * sets "timed", and "unmeasured" to the names of the metrics whose need
+ * is above their samples (removed when none): the latencies' are TIMED,
+ * the rates' the larger of TIMED and OFFERED (a box that answered 5 of
+ * 10000 I/Os offered has a measured rate, and no latency).  Returns 1
+ * when the rates are unmeasured (the iteration is, as a whole), else 0. */
+int nb_samples_mark(json_t *it, uint64_t timed, uint64_t offered);
 
 /* Whether iteration IT lists METRIC as unmeasured. */
 int nb_samples_short(const json_t *it, const char *metric);

@@ -54,14 +54,17 @@ static void samples_check(json_t *entry)
 	const json_t *its = json_object_get(entry, "iterations");
 	size_t n = json_array_size(its);
 	json_t *it = json_array_get(its, n - 1);
-	const json_t *timed = json_object_get(it, "timed");
+	const json_t *timed = json_object_get(it, "timed"), *offered;
 	uint64_t t;
 	char why[512];
 
 	if (!n || !json_is_integer(timed) || json_integer_value(timed) < 0)
 		return;
 	t = (uint64_t)json_integer_value(timed);
-	if (!nb_samples_mark(it, t) || !strcmp(nb_jstr(entry, "status"), "unmeasured"))
+	offered = json_object_get(json_object_get(it, "open"), "arrivals");
+	if (!nb_samples_mark(it, t, json_is_integer(offered) ?
+			     (uint64_t)json_integer_value(offered) : 0) ||
+	    !strcmp(nb_jstr(entry, "status"), "unmeasured"))
 		return;
 	nb_samples_why(why, sizeof(why), (int)n, t);
 	strncat(why, ": its figures are shown, not measured (run longer: "
@@ -215,17 +218,21 @@ int nb_exec_workload(struct nb_exec *x, struct nb_target *t, int widx,
 		     int from, int to)
 {
 	const struct nb_workload *w = x->pl->wl[widx];
-	char why[256];
-	int rc = 0, said = 0, fresh;
+	char why[512];
+	int rc = 0, said = 0, fresh, missed;
 	json_t *entry = entry_of(x, t, widx, &fresh, &rc);
 
 	if (!entry)
 		return 0;
 	for (int it = from; it <= to && !rc; it++) {
 		rc = run_iteration(x, t, w, widx, it, entry);
+		missed = rc || said ? 0 : nb_wl_sweep_missed(entry, why, sizeof(why));
 		/* a sweep no step of which met the objective fails the run
-		 * (exit 1), its curve kept (docs/capacity.md) */
-		if (!rc && !said && nb_wl_sweep_missed(entry, why, sizeof(why))) {
+		 * (exit 1), its curve kept (docs/capacity.md); one too thin
+		 * to say is unmeasured (exit 5) */
+		if (missed == 2) {
+			nb_result_set_status(entry, "unmeasured", why);
+		} else if (missed) {
 			said = 1;
 			nb_die_msg("target '%s': %s: %s", t->cfg->name, w->name, why);
 			if (x->exit_code == NB_EXIT_OK)

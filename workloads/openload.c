@@ -95,9 +95,10 @@ void nb_open_judge(const struct nb_iospec *s, const struct nb_io_result *r,
 	memset(v, 0, sizeof(*v));
 	v->achieved_pct = o->offered_iops > 0 ?
 			  100.0 * o->achieved_iops / o->offered_iops : 0;
-	/* too few I/Os to carry a rate: nobody fell behind, nothing is
-	 * judged (core/samples.h) */
-	if (o->resp.count < NB_MEAN_MIN_SAMPLES) {
+	/* too few I/Os offered to carry a rate: nobody fell behind, nothing
+	 * is judged (core/samples.h); a box that answered few of many is
+	 * judged below */
+	if (o->arrivals < NB_MEAN_MIN_SAMPLES) {
 		snprintf(v->text, sizeof(v->text), "%llu I/Os offered, %llu timed: "
 			 "fewer than the %d a rate needs, nothing to judge",
 			 (unsigned long long)o->arrivals,
@@ -223,7 +224,7 @@ void nb_wl_open_metrics(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	if (o->resp.count)
 		json_object_set_new(c->extra, "resp_hist_ns", nb_hist_json(&o->resp));
 	/* too few to judge: the entry's status says it (run/exec.c) */
-	if (!v.valid && o->resp.count >= NB_MEAN_MIN_SAMPLES)
+	if (!v.valid && o->arrivals >= NB_MEAN_MIN_SAMPLES)
 		nb_wl_warn(c, "open loop at %.0f I/Os per second: %s", o->rate, v.text);
 }
 

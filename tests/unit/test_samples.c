@@ -56,26 +56,32 @@ static void marks(void **state)
 
 	(void)state;
 	/* none: every figure short, even the maximum, the iteration too */
-	assert_int_equal(nb_samples_mark(it, 0), 1);
+	assert_int_equal(nb_samples_mark(it, 0, 0), 1);
 	assert_int_equal(json_integer_value(json_object_get(it, "timed")), 0);
 	assert_int_equal(listed(it), 5);
 	assert_true(nb_samples_short(it, "lat_max_us"));
 	assert_false(nb_samples_short(it, "seconds"));
 	/* 99: a maximum, still no mean */
-	assert_int_equal(nb_samples_mark(it, 99), 1);
+	assert_int_equal(nb_samples_mark(it, 99, 0), 1);
 	assert_false(nb_samples_short(it, "lat_max_us"));
 	assert_true(nb_samples_short(it, "iops"));
 	/* 100: a mean, a median; not the tail */
-	assert_int_equal(nb_samples_mark(it, 100), 0);
+	assert_int_equal(nb_samples_mark(it, 100, 0), 0);
 	assert_false(nb_samples_short(it, "iops"));
 	assert_false(nb_samples_short(it, "lat_p50_us"));
 	assert_true(nb_samples_short(it, "lat_p99_us"));
 	assert_true(nb_samples_short(it, "lat_p99.9_us"));
+	/* an open loop whose box answered 5 of 10000 offered: the rate is
+	 * measured (the box fell behind), no latency but the maximum */
+	assert_int_equal(nb_samples_mark(it, 5, 10000), 0);
+	assert_false(nb_samples_short(it, "iops"));
+	assert_true(nb_samples_short(it, "lat_p50_us"));
+	assert_false(nb_samples_short(it, "lat_max_us"));
 	/* 10000: everything; the list goes */
-	assert_int_equal(nb_samples_mark(it, 10000), 0);
+	assert_int_equal(nb_samples_mark(it, 10000, 0), 0);
 	assert_null(json_object_get(it, "unmeasured"));
 	e = json_pack("{s:[o, o]}", "iterations", it, iteration());
-	nb_samples_mark(json_array_get(json_object_get(e, "iterations"), 1), 500);
+	nb_samples_mark(json_array_get(json_object_get(e, "iterations"), 1), 500, 0);
 	assert_true(nb_samples_entry_short(e, "lat_p99_us"));
 	assert_false(nb_samples_entry_short(e, "iops"));
 	nb_samples_why(why, sizeof(why), 2, 1);
