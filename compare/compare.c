@@ -5,6 +5,7 @@
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
+#include "../core/samples.h"
 
 #include <errno.h>
 #include <math.h>
@@ -87,9 +88,12 @@ static int count_matches(const json_t *base, const json_t *new_, int by_wl)
 	return n;
 }
 
+/* Ok, or measured in part: an unmeasured entry is compared, its rows
+ * unmeasured (mark_unmeasured). */
 static int is_ok(const json_t *wl)
 {
-	return !strcmp(nb_jstr(wl, "status"), "ok");
+	return !strcmp(nb_jstr(wl, "status"), "ok") ||
+	       !strcmp(nb_jstr(wl, "status"), "unmeasured");
 }
 
 static int has_metric(const void *wl, const char *name)
@@ -210,6 +214,31 @@ static void mark_unsteady(const struct ctx *c, const json_t *b, const json_t *n,
 	*reason = why;
 }
 
+/* A side whose figure lacks the samples to carry it (core/samples.h):
+ * the entry unmeasured, or METRIC listed short in an iteration.  The
+ * verdict is unmeasured, no regression; gated, it is inconclusive. */
+static void mark_unmeasured(const json_t *b, const json_t *n, const char *metric,
+			    struct nb_judgement *j, const char **reason)
+{
+	static _Thread_local char why[600];
+	int ub = !strcmp(nb_jstr(b, "status"), "unmeasured") ||
+		 nb_samples_entry_short(b, metric);
+	int un = n && (!strcmp(nb_jstr(n, "status"), "unmeasured") ||
+		       nb_samples_entry_short(n, metric));
+	const json_t *e = un ? n : b;
+
+	if (!ub && !un)
+		return;
+	snprintf(why, sizeof(why), "%s: %s", ub && un ? "neither side is measured" :
+		 ub ? "the base run is not measured" : "the new run is not measured",
+		 *nb_jstr(e, "reason") && !strcmp(nb_jstr(e, "status"), "unmeasured") ?
+		 nb_jstr(e, "reason") : "too few I/Os timed to carry it");
+	j->verdict = NB_V_UNMEASURED;
+	j->regression = 0;
+	j->inconclusive = 1;
+	*reason = why;
+}
+
 /* Why a verdict is inconclusive: what the test could have detected. */
 static const char *inconclusive_reason(const struct nb_judgement *j, int better)
 {
@@ -309,6 +338,7 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 	if (nn) {
 		nb_compare_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
 		mark_unsteady(c, b, n, &j, &reason);
+		mark_unmeasured(b, n, metric, &j, &reason);
 	} else {
 		memset(&j, 0, sizeof(j));
 		j.base = nb_compare_level(vb, several ? rb : NULL, nb);
