@@ -9,6 +9,7 @@
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
+#include "../core/samples.h"
 #include "../core/stats.h"
 #include "../workloads/workload.h"
 
@@ -144,6 +145,15 @@ static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 	}
 	if (!n && unproven(c, wl, why, sizeof(why)))
 		goto fail;
+	/* a figure without the samples to carry it proves nothing
+	 * (core/samples.h): the box is not accepted on it */
+	if (n && nb_samples_entry_short(wl, c->stored)) {
+		snprintf(why, sizeof(why), "unmeasured: '%s' on '%s' timed too few "
+			 "I/Os for '%s' (it needs %llu an iteration): run longer",
+			 c->workload, c->target, c->stored,
+			 (unsigned long long)nb_samples_need(c->stored));
+		goto fail;
+	}
 	if (!n) {
 		snprintf(why, sizeof(why), "'%s' on '%s' has no figure '%s'",
 			 c->workload, c->target, c->stored);
