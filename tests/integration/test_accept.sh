@@ -330,14 +330,15 @@ fi
 if [ -z "${NASBENCH_NFS_TMPFS_URL:-}" ] || [ -z "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
 	missing "durability cases: NASBENCH_NFS_TMPFS_URL or NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
 else
-	t_case "the tmpfs-backed export fails durable = yes; the disk-backed sync LUN as its cost says"
+	t_case "the tmpfs-backed export fails durable = yes; the disk-backed sync LUN too: timing alone proves nothing"
 	printf 'syncprobe@tmpfs durable = yes\nsyncprobe@synclun durable = yes\n' >"$T/durable.accept"
 	durable() { run "$NB" run -t "tmpfs=$NASBENCH_NFS_TMPFS_URL" -t "synclun=$NASBENCH_ISCSI_SYNC_URL" -w syncprobe -i 1 --accept "$T/durable.accept" -o "$T/durable.json" --junit "$T/durable.xml"; }
 	durable
 	assert_rc 1
 	assert_json "$T/durable.json" '[(c["target"], c["measured"], c["verdict"]) for c in d["accept"]["criteria"]][0] == ("tmpfs", "no", "fail")'
-	# this machine's disk commits in 120 us to 2 ms: durable from 200 us
-	assert_json "$T/durable.json" '(lambda c, i: (c["verdict"] == "pass") == (i["verdict_class"] == "commit-cost-seen"))(d["accept"]["criteria"][1], result(d, "syncprobe", "synclun")["iterations"][0])' 'd["accept"]'
+	# this machine's disk commits in 120 us to 2 ms: consistent with
+	# durable media from 200 us, never durable from timing alone (issue 46)
+	assert_json "$T/durable.json" '[(c["target"], c["measured"], c["verdict"]) for c in d["accept"]["criteria"]][1] == ("synclun", "no", "fail")' 'd["accept"]'
 	junit_failure "$T/durable.xml" "syncprobe@tmpfs durable = yes" "measured no (worst), required = yes"
 fi
 
