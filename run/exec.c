@@ -72,6 +72,23 @@ static void samples_check(json_t *entry)
 	nb_result_set_status(entry, "unmeasured", why);
 }
 
+/* A crash check none of whose crashes was observed, and that lost
+ * nothing, proves nothing about what a crash loses: unmeasured, not ok
+ * (a loss, observed or not, is a finding: it stays). */
+static void proof_check(json_t *entry)
+{
+	const json_t *v = json_object_get(entry, "crash_verdict");
+	char why[800];
+
+	if (!v || !json_integer_value(json_object_get(v, "unproven")) ||
+	    json_integer_value(json_object_get(v, "lost")) ||
+	    strcmp(nb_jstr(entry, "status"), "ok"))
+		return;
+	snprintf(why, sizeof(why), "%s: nothing is proven about what a crash "
+		 "loses", nb_jstr(v, "summary"));
+	nb_result_set_status(entry, "unmeasured", why);
+}
+
 /* One iteration; its figures join ENTRY when it finished (or when a
  * workload kept the figures of a partly failed one: fio clients). */
 static int run_iteration(struct nb_exec *x, struct nb_target *t,
@@ -244,6 +261,8 @@ int nb_exec_workload(struct nb_exec *x, struct nb_target *t, int widx,
 				     "stopped by a signal; finished iterations kept");
 	else if (rc)
 		nb_result_set_status(entry, "failed", nb_err_last());
+	else
+		proof_check(entry);
 	return *x->stop ? -EINTR : rc;
 }
 
