@@ -273,7 +273,6 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 	if (nn) {
 		nb_compare_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
 		nb_compare_mark_unsteady(b, n, c->co->allow_unsteady, &j, &reason);
-		nb_compare_mark_unmeasured(b, n, metric, &j, &reason);
 	} else {
 		memset(&j, 0, sizeof(j));
 		j.base = nb_compare_level(vb, several ? rb : NULL, nb);
@@ -298,6 +297,9 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 			c->changed += gating(c);
 		}
 	}
+	/* settings that differ say more than the samples do */
+	if (nn && j.verdict != NB_V_SETTINGS)
+		nb_compare_mark_unmeasured(b, n, metric, &j, &reason);
 	if (j.verdict == NB_V_INCONCLUSIVE && gated)
 		reason = nb_compare_inconclusive_why(&j, m->better);
 	c->regressions += j.regression;

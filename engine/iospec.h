@@ -77,6 +77,10 @@ struct nb_src_count {
 	uint64_t reads, writes;  /* I/Os issued */
 };
 
+/* A closed loop's runtime stretches to at most this many runtimes while
+ * it has issued fewer I/Os than a figure needs (core/samples.h). */
+#define NB_RUNTIME_STRETCH 10
+
 /* An open-loop I/O issued more than this after its intended time is late. */
 #define NB_LATE_NS 1000000ULL
 /* A submit() call longer than this blocked on the device. */
@@ -146,6 +150,9 @@ struct nb_io_result {
 	uint64_t elapsed_ns;     /* first submit to last completion (+ flush) */
 	uint64_t flush_ns;       /* time in the final flush (sync end, always) */
 	int stopped;             /* ended by *stop */
+	int stretched;           /* a closed loop ran past its runtime until it
+				  * had issued NB_MEAN_MIN_SAMPLES I/Os (at
+				  * most NB_RUNTIME_STRETCH runtimes) */
 	struct nb_hist lat;      /* per-I/O completion latency, ns: from the
 				  * runner's submit() having returned to the
 				  * completion taken by reap() - fio's clat */
