@@ -9,6 +9,7 @@
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
+#include "../core/samples.h"
 #include "../core/stats.h"
 #include "../workloads/workload.h"
 
@@ -99,6 +100,21 @@ static const char *unproven(const struct nb_criterion *c, const json_t *wl,
 	return why;
 }
 
+/* A figure without the samples to carry it proves nothing
+ * (core/samples.h): the box is not accepted on it.  The reason, or
+ * NULL. */
+static const char *unmeasured(const struct nb_criterion *c, const json_t *wl,
+			      char *why, size_t len)
+{
+	if (!nb_samples_entry_short(wl, c->stored))
+		return NULL;
+	snprintf(why, len, "unmeasured: '%s' on '%s' timed too few I/Os for '%s' "
+		 "(it needs %llu an iteration): run longer", c->workload,
+		 c->target, c->stored,
+		 (unsigned long long)nb_samples_need(c->stored));
+	return why;
+}
+
 static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 {
 	const json_t *wl = nb_result_find_state(doc, c->target, c->workload,
@@ -143,6 +159,8 @@ static json_t *eval_one(const struct nb_criterion *c, const json_t *doc)
 		goto fail;
 	}
 	if (!n && unproven(c, wl, why, sizeof(why)))
+		goto fail;
+	if (n && unmeasured(c, wl, why, sizeof(why)))
 		goto fail;
 	if (!n) {
 		snprintf(why, sizeof(why), "'%s' on '%s' has no figure '%s'",

@@ -3,6 +3,7 @@
 #include "sweep_open.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
+#include "../core/samples.h"
 #include "../core/units.h"
 
 #include <errno.h>
@@ -308,17 +309,27 @@ static int slo_met(const struct nb_slo *slo, const struct nb_sweep_step *st)
 int nb_sweep_add(struct nb_sweep *sw, const struct nb_sweep_step *in)
 {
 	struct nb_sweep_step *st;
+	uint64_t need;
 
 	if (sw->n >= NB_SWEEP_MAX)
 		return -ENOSPC;
 	st = &sw->step[sw->n++];
 	*st = *in;
-	st->slo_met = slo_met(&sw->slo, st);
+	need = nb_slo_min_samples(&sw->slo);
+	st->enough = st->samples >= (need > NB_MEAN_MIN_SAMPLES ? need :
+				     NB_MEAN_MIN_SAMPLES);
+	st->slo_met = st->enough && slo_met(&sw->slo, st);
 	st->little = st->outstanding ?
 		st->iops * st->lat_mean_us / 1e6 / st->outstanding : 0;
 	st->little_ok = fabs(st->little - 1) <= NB_SWEEP_LITTLE_TOL;
 	st->client_bound = st->cpu_per_thread >= NB_SWEEP_CLIENT_BOUND;
 	return 0;
+}
+
+/* A step judged, and breaking the objective. */
+static int broke(const struct nb_sweep_step *st)
+{
+	return st->enough && !st->slo_met;
 }
 
 /* Step I gained less than 5% of throughput over step I - 1. */
@@ -331,8 +342,8 @@ int nb_sweep_next(const struct nb_sweep *sw, uint64_t elapsed_us)
 {
 	size_t n = sw->n;
 
-	if (sw->slo.n && n >= 2 && !sw->step[n - 1].slo_met &&
-	    !sw->step[n - 2].slo_met)
+	if (sw->slo.n && n >= 2 && broke(&sw->step[n - 1]) &&
+	    broke(&sw->step[n - 2]))
 		return NB_SWEEP_STOP_SLO;
 	if (n >= 3 && flat_at(sw, n - 1) && flat_at(sw, n - 2))
 		return NB_SWEEP_STOP_FLAT;
@@ -357,9 +368,10 @@ const char *nb_sweep_stop_name(int why)
 		[NB_SWEEP_STOP_INTR] = "interrupted",
 		[NB_SWEEP_STOP_ERROR] = "error",
 		[NB_SWEEP_STOP_CONVERGED] = "converged",
+		[NB_SWEEP_STOP_THIN] = "too-few-samples",
 	};
 
-	return why >= 0 && why <= NB_SWEEP_STOP_CONVERGED ? names[why] : "?";
+	return why >= 0 && why <= NB_SWEEP_STOP_THIN ? names[why] : "?";
 }
 
 /* ---- the answers ---- */
@@ -396,12 +408,15 @@ static void answer_capacity(const struct nb_sweep *sw, struct nb_capacity *c)
 			c->lo = i;
 		}
 	for (size_t i = c->found ? c->lo + 1 : 0; i < sw->n; i++)
-		if (!sw->step[i].slo_met)
+		if (broke(&sw->step[i]))
 			c->objective_broken = 1;
+	for (size_t i = 0; i < sw->n; i++)
+		c->thin += !sw->step[i].enough;
+	c->unmeasured = !c->found && c->thin;
 	if (!c->found)
 		return;
 	lo = &sw->step[c->lo];
-	hi = c->lo + 1 < sw->n && !sw->step[c->lo + 1].slo_met ?
+	hi = c->lo + 1 < sw->n && broke(&sw->step[c->lo + 1]) ?
 		&sw->step[c->lo + 1] : NULL;
 	c->iops = lo->iops;
 	c->bw_bytes = lo->bw_bytes;
@@ -446,7 +461,8 @@ void nb_sweep_answer(const struct nb_sweep *sw, double vm_iops,
 	for (size_t i = 0; i < sw->n; i++) {
 		const struct nb_sweep_step *st = &sw->step[i];
 
-		if (st->iops > sw->step[c->sat].iops)
+		if (st->enough && (!sw->step[c->sat].enough ||
+				   st->iops > sw->step[c->sat].iops))
 			c->sat = i;
 		c->little_failed += !st->little_ok;
 		c->client_bound_steps += st->client_bound;
@@ -484,6 +500,11 @@ char *nb_capacity_fmt(const struct nb_sweep *sw, const struct nb_capacity *c,
 	nb_slo_fmt(&sw->slo, slo, sizeof(slo));
 	if (!sw->n)
 		return snprintf(buf, len, "no step finished"), buf;
+	if (c->unmeasured) {
+		snprintf(buf, len, "unmeasured: %zu of %zu steps had too few "
+			 "samples for %s and no other met it", c->thin, sw->n, slo);
+		return buf;
+	}
 	if (!c->found) {
 		const struct nb_sweep_step *s0 = &sw->step[0];
 		int stat = sw->slo.t[0].stat;

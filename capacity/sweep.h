@@ -82,8 +82,13 @@ struct nb_sweep_step {
 	double iops, bw_bytes;
 	double lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us;
 	double cpu_per_thread;   /* client CPU s / wall s / threads; < 0 unknown */
+	uint64_t samples;        /* I/Os timed */
 	/* verdicts */
-	int slo_met;             /* every term of the objective holds */
+	int enough;              /* samples enough for the figures and every
+				  * term (core/samples.h): a step without
+				  * them meets and breaks nothing */
+	int slo_met;             /* enough, and every term of the objective
+				  * holds */
 	double little;           /* IOPS x mean latency / outstanding */
 	int little_ok;           /* |little - 1| <= 10% */
 	int client_bound;        /* cpu_per_thread >= 0.9 */
@@ -120,6 +125,8 @@ enum nb_sweep_stop {
 	NB_SWEEP_STOP_INTR,      /* interrupted (set by the caller) */
 	NB_SWEEP_STOP_ERROR,     /* a step failed (set by the caller) */
 	NB_SWEEP_STOP_CONVERGED, /* open loop: the bracket is narrow enough */
+	NB_SWEEP_STOP_THIN,      /* open loop: the next rate ran too thin to
+				  * judge (core/samples.h) */
 };
 
 struct nb_sweep {
@@ -145,7 +152,8 @@ int nb_sweep_add(struct nb_sweep *sw, const struct nb_sweep_step *st);
 int nb_sweep_next(const struct nb_sweep *sw, uint64_t elapsed_us);
 
 /* "objective-broken", "throughput-flat", "step-limit", "time-limit",
- * "steps-done", "interrupted", "error", "converged"; "" for NB_SWEEP_GO. */
+ * "steps-done", "interrupted", "error", "converged", "too-few-samples";
+ * "" for NB_SWEEP_GO. */
 const char *nb_sweep_stop_name(int why);
 
 /* ---- the answers ---- */
@@ -160,6 +168,9 @@ struct nb_capacity {
 	int objective_broken;    /* some step after LO broke the objective */
 	int flagged;             /* rests on a step failing Little's law */
 	int client_bound;        /* rests on a client-bound step */
+	int unmeasured;          /* none met it, and a step was too thin to
+				  * judge */
+	size_t thin;             /* steps without enough samples */
 	size_t lo;               /* the last step meeting the objective */
 	double iops, bw_bytes, outstanding;
 	int knee;                /* step index, -1: no knee in the curve */

@@ -2,6 +2,7 @@
 #include "sweep_open.h"
 #include "../core/err.h"
 #include "../core/hist.h"
+#include "../core/samples.h"
 #include "../core/units.h"
 
 #include <errno.h>
@@ -23,9 +24,6 @@ static const double stat_pct[NB_SLO_NSTAT] = {
 	[NB_SLO_MEAN] = 0, [NB_SLO_P50] = 50, [NB_SLO_P90] = 90,
 	[NB_SLO_P99] = 99, [NB_SLO_P999] = 99.9,
 };
-
-/* A mean judged on fewer samples than this is not judged. */
-#define MEAN_MIN_SAMPLES 100
 
 const char *nb_slo_stat_resp_metric(int stat)
 {
@@ -118,6 +116,16 @@ static int ran_at(const struct nb_osweep *sw, double rate, int any)
 	return n;
 }
 
+/* Whether a step at RATE was too thin to judge. */
+static int thin_at(const struct nb_osweep *sw, double rate)
+{
+	for (size_t i = 0; i < sw->n; i++)
+		if (fabs(sw->step[i].rate - rate) < 1e-9 * (rate + 1) &&
+		    !sw->step[i].judged && !sw->step[i].enough)
+			return 1;
+	return 0;
+}
+
 static int ran(const struct nb_osweep *sw, double rate)
 {
 	return ran_at(sw, rate, 0);
@@ -177,6 +185,10 @@ int nb_osweep_next(const struct nb_osweep *sw, uint64_t elapsed_us,
 	r = as_run(sw, r, vms);
 	if (ran(sw, r))
 		return sw->lo < 0 ? NB_SWEEP_STOP_SLO : NB_SWEEP_STOP_CONVERGED;
+	/* a step too thin to judge, run as long as a step may run: again
+	 * would be no thicker */
+	if (thin_at(sw, r))
+		return NB_SWEEP_STOP_THIN;
 	*rate = r;
 	return NB_SWEEP_GO;
 }
@@ -187,7 +199,7 @@ uint64_t nb_slo_min_samples(const struct nb_slo *slo)
 
 	for (unsigned i = 0; i < slo->n; i++) {
 		int st = slo->t[i].stat;
-		uint64_t need = st == NB_SLO_MEAN ? MEAN_MIN_SAMPLES :
+		uint64_t need = st == NB_SLO_MEAN ? NB_MEAN_MIN_SAMPLES :
 				nb_hist_min_samples(stat_pct[st]);
 
 		if (need > most)
@@ -223,6 +235,14 @@ int nb_osweep_add(struct nb_osweep *sw, const struct nb_ostep *in)
 	if (sw->n >= NB_SWEEP_MAX)
 		return -ENOSPC;
 	st.enough = enough_samples(&sw->slo, st.samples);
+	/* too few samples for the objective: it breaks nothing and meets
+	 * nothing (core/samples.h), unless the box fell behind on enough
+	 * offered I/Os, which breaks it whatever the latency */
+	if (!st.enough && (st.valid || st.arrivals < NB_MEAN_MIN_SAMPLES)) {
+		st.slo_met = st.disturbed = st.judged = 0;
+		sw->step[sw->n++] = st;
+		return 0;
+	}
 	for (unsigned i = 0; i < sw->slo.n; i++) {
 		double v = st.resp[sw->slo.t[i].stat];
 
@@ -293,6 +313,13 @@ void nb_osweep_answer(const struct nb_osweep *sw, struct nb_ocapacity *c)
 			lo = (int)i;
 	c->lo = lo;
 	c->hi = hi;
+	/* nothing met it, and a step below the lowest that broke it (or
+	 * any, when none did) was too thin to judge: the answer is not
+	 * measured, not "none meets" */
+	for (size_t i = 0; lo < 0 && i < sw->n; i++)
+		if (!sw->step[i].judged && !sw->step[i].enough &&
+		    (hi < 0 || sw->step[i].rate < sw->step[hi].rate))
+			c->unmeasured = 1;
 	if (lo < 0)
 		return;
 	c->found = 1;
@@ -316,6 +343,12 @@ char *nb_ocapacity_fmt(const struct nb_osweep *sw,
 	if (!c->found) {
 		if (!sw->n)
 			snprintf(buf, len, "no step ran");
+		else if (c->unmeasured)
+			snprintf(buf, len, "unmeasured: %zu step%s had too few "
+				 "samples for %s (%llu): no rate was seen to meet "
+				 "it%s", c->thin, c->thin == 1 ? "" : "s", slo,
+				 (unsigned long long)nb_slo_min_samples(&sw->slo),
+				 c->hi >= 0 ? " below the lowest that broke it" : "");
 		else
 			snprintf(buf, len, "no offered rate meets %s (the lowest "
 				 "tried: %.0f IOPS%s)", slo, sw->step[c->hi].rate,

@@ -43,9 +43,14 @@ struct nb_ostep {
 	int valid;               /* achieved >= NB_OPEN_VALID x offered */
 	double resp[NB_SLO_NSTAT];   /* response: mean, p50, p90, p99, p99.9 us */
 	uint64_t samples;        /* I/Os timed */
+	uint64_t arrivals;       /* I/Os offered (due) */
 	uint64_t client_late;    /* issued over 1 ms late with a slot free */
 	/* verdicts */
-	int enough;              /* enough samples for every term's percentile */
+	int enough;              /* enough samples for every term's percentile;
+				  * a step without them is not judged (it
+				  * meets and breaks nothing), save one whose
+				  * box fell behind on 100 I/Os offered or
+				  * more: that one breaks it */
 	int slo_met;             /* valid, enough and every term holds */
 	int disturbed;           /* broke it with the client late (above) */
 	int judged;              /* counts for the answer (0: run again) */
@@ -105,6 +110,8 @@ struct nb_ocapacity {
 	double max_rate;         /* the probe's */
 	size_t invalid;          /* steps below 98% of their offered rate */
 	size_t thin;             /* steps without enough samples */
+	int unmeasured;          /* none met it, and a step where it could
+				  * have was too thin to judge */
 	size_t disturbed;        /* steps that broke it with the client late */
 };
 

@@ -260,6 +260,8 @@ static int execute(struct opts *o, struct nb_runplan *pl, const char *run_id)
 		x.exit_code = NB_EXIT_TARGET;
 	if (x.exit_code == NB_EXIT_OK)
 		x.exit_code = accept_code;
+	if (!interrupted)
+		nb_exec_unmeasured(&x);
 	json_decref(x.doc);
 	if (interrupted) {
 		nb_die_msg("interrupted: the result keeps what finished");

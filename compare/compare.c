@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "compare.h"
+#include "marks.h"
 #include "../formats/failure.h"
 #include "../core/escape.h"
 #include "../core/err.h"
@@ -87,9 +88,12 @@ static int count_matches(const json_t *base, const json_t *new_, int by_wl)
 	return n;
 }
 
+/* Ok, or measured in part: an unmeasured entry is compared, its rows
+ * unmeasured (mark_unmeasured). */
 static int is_ok(const json_t *wl)
 {
-	return !strcmp(nb_jstr(wl, "status"), "ok");
+	return !strcmp(nb_jstr(wl, "status"), "ok") ||
+	       !strcmp(nb_jstr(wl, "status"), "unmeasured");
 }
 
 static int has_metric(const void *wl, const char *name)
@@ -188,46 +192,6 @@ static int gating(const struct ctx *c)
 	return c->gate->max_regress != NB_GATE_OFF && !c->quiet;
 }
 
-/* A steady-state run on either side that did not reach it: the verdict is
- * not-steady, nothing gates, and *REASON says which side and why. */
-static void mark_unsteady(const struct ctx *c, const json_t *b, const json_t *n,
-			  struct nb_judgement *j, const char **reason)
-{
-	static _Thread_local char why[400];
-	const json_t *sb = json_object_get(b, "steady");
-	const json_t *sn = json_object_get(n, "steady");
-	int ub = sb && !json_is_true(json_object_get(sb, "reached"));
-	int un = sn && !json_is_true(json_object_get(sn, "reached"));
-
-	if ((!ub && !un) || c->co->allow_unsteady)
-		return;
-	snprintf(why, sizeof(why), "%s not steady (%s): its figure had not "
-		 "settled, no change is called significant (--allow-unsteady "
-		 "judges it)", ub && un ? "neither run is" : ub ? "the base run is"
-		 : "the new run is", nb_jstr(ub ? sb : sn, "why"));
-	j->verdict = NB_V_UNSTEADY;
-	j->regression = 0;
-	*reason = why;
-}
-
-/* Why a verdict is inconclusive: what the test could have detected. */
-static const char *inconclusive_reason(const struct nb_judgement *j, int better)
-{
-	static _Thread_local char why[160];
-
-	if (better > 0)
-		snprintf(why, sizeof(why), "could detect only a fall beyond %.0f%% "
-			 "(noise not measured: one run each side)", j->detect_down * 100);
-	else if (better < 0)
-		snprintf(why, sizeof(why), "could detect only a rise beyond +%.0f%% "
-			 "(noise not measured: one run each side)", j->detect_up * 100);
-	else
-		snprintf(why, sizeof(why), "could detect only changes beyond %.0f%% / "
-			 "+%.0f%% (noise not measured: one run each side)",
-			 j->detect_down * 100, j->detect_up * 100);
-	return why;
-}
-
 /* The row object of judgement J (THR: the gated threshold, or
  * NB_GATE_OFF). */
 static json_t *row_json(const json_t *b, const char *metric,
@@ -308,7 +272,7 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 		reference_noise(c, b, metric, &jo);
 	if (nn) {
 		nb_compare_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
-		mark_unsteady(c, b, n, &j, &reason);
+		nb_compare_mark_unsteady(b, n, c->co->allow_unsteady, &j, &reason);
 	} else {
 		memset(&j, 0, sizeof(j));
 		j.base = nb_compare_level(vb, several ? rb : NULL, nb);
@@ -333,8 +297,11 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 			c->changed += gating(c);
 		}
 	}
+	/* settings that differ say more than the samples do */
+	if (nn && j.verdict != NB_V_SETTINGS)
+		nb_compare_mark_unmeasured(b, n, metric, &j, &reason);
 	if (j.verdict == NB_V_INCONCLUSIVE && gated)
-		reason = inconclusive_reason(&j, m->better);
+		reason = nb_compare_inconclusive_why(&j, m->better);
 	c->regressions += j.regression;
 	j.inconclusive &= gated && j.verdict != NB_V_SETTINGS &&
 			  j.verdict != NB_V_UNSTEADY && j.verdict != NB_V_MISSING;

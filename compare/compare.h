@@ -17,6 +17,10 @@
  *                     each side) and the change, whatever its size, is
  *                     not significant under the assumed noise: the gate
  *                     cannot tell; it says what it could have detected
+ *   unmeasured        a side's figure lacks the samples to carry it (its
+ *                     entry unmeasured, or the metric listed in an
+ *                     iteration's "unmeasured": core/samples.h): not
+ *                     judged; gated, inconclusive (exit 5), never a pass
  *   changed           beyond the threshold, the metric has no good direction
  *   missing           in BASE, not in NEW (a workload, target or metric;
  *                     or a workload ok in BASE and not ok in NEW)
@@ -67,6 +71,7 @@ enum nb_verdict {
 	NB_V_SETTINGS,
 	NB_V_UNSTEADY,
 	NB_V_INCONCLUSIVE,
+	NB_V_UNMEASURED,
 };
 
 struct nb_judge_opts {

@@ -240,7 +240,7 @@ static const char *color_of(const json_t *r)
 	if (!strcmp(v, "better"))
 		return "\033[32m";
 	if (!strcmp(v, "noise") || !strcmp(v, "changed") || !strcmp(v, "not-steady") ||
-	    !strcmp(v, "inconclusive"))
+	    !strcmp(v, "inconclusive") || !strcmp(v, "unmeasured"))
 		return "\033[33m";
 	return "";
 }
@@ -394,7 +394,8 @@ static int widest_assumed(const json_t *doc, char *what, size_t len)
 					num(r, "detect_up_pct") : num(r, "detect_down_pct"));
 
 			if (!is(r, "inconclusive") || is(r, "noise_measured") ||
-			    is(r, "low_confidence") || isnan(v) || v <= best)
+			    is(r, "low_confidence") || isnan(v) || v <= best ||
+			    !strcmp(nb_jstr(r, "verdict"), "unmeasured"))
 				continue;
 			best = v;
 			fmt_detect(d, sizeof(d), r);
@@ -443,6 +444,23 @@ static const char low_note[] =
 	"side, so noise cannot be told apart: inconclusive (--strict gates it on "
 	"the threshold). Run 5 or more iterations.";
 
+/* Why a verdict is unmeasured, and the way out; "" when none is. */
+static const char *unmeasured_note(const json_t *doc)
+{
+	json_t *c, *r;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
+		json_array_foreach(json_object_get(c, "verdicts"), j, r)
+			if (!strcmp(nb_jstr(r, "verdict"), "unmeasured"))
+				return "unmeasured: a figure without the samples to "
+				       "carry it (too few I/Os timed, docs/result.md "
+				       "\"Counts, windows and samples\") is shown, "
+				       "never judged: gated, it is inconclusive (exit "
+				       "status 5). Run longer (--runtime, --step-time).";
+	return "";
+}
+
 /* Why a verdict is inconclusive when the noise was assumed, and the way
  * out; "" when no verdict is. */
 static const char *assumed_note(const json_t *doc)
@@ -453,7 +471,8 @@ static const char *assumed_note(const json_t *doc)
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
 		json_array_foreach(json_object_get(c, "verdicts"), j, r)
 			if (is(r, "inconclusive") && !is(r, "low_confidence") &&
-			    !is(r, "noise_measured"))
+			    !is(r, "noise_measured") &&
+			    strcmp(nb_jstr(r, "verdict"), "unmeasured"))
 				return "inconclusive: one run on each side cannot measure "
 				       "how far a whole run drifts from the next; the "
 				       "noise was assumed and only a change beyond "
@@ -491,6 +510,8 @@ void nb_compare_text(FILE *under, const json_t *doc, int color)
 		fprintf(out, "\n%s\n", low_note);
 	if (*assumed_note(doc))
 		fprintf(out, "\n%s\n", assumed_note(doc));
+	if (*unmeasured_note(doc))
+		fprintf(out, "\n%s\n", unmeasured_note(doc));
 	summary_line(sum, sizeof(sum), doc);
 	fputc('\n', out);
 	nb_term_raw(out, !color ? "" : bad ? "\033[1;31m" : inc ? "\033[33m" : "\033[32m");
@@ -630,6 +651,8 @@ void nb_compare_markdown(FILE *out, const json_t *doc)
 		fprintf(out, "> %s\n\n", low_note);
 	if (*assumed_note(doc))
 		fprintf(out, "> %s\n\n", assumed_note(doc));
+	if (*unmeasured_note(doc))
+		fprintf(out, "> %s\n\n", unmeasured_note(doc));
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
 		md_one(out, c);
 }

@@ -17,7 +17,7 @@ const char *nb_verdict_name(enum nb_verdict v)
 {
 	static const char *names[] = { "unchanged", "better", "worse", "noise",
 				       "changed", "missing", "changed-settings",
-				       "not-steady", "inconclusive" };
+				       "not-steady", "inconclusive", "unmeasured" };
 
 	return names[v];
 }
@@ -61,13 +61,16 @@ static void run_t(const double *xb, const int *run, int nb, const double *xn,
 	}
 	sw2 = dfw > 0 ? ssw / dfw : 0;
 	if (runs >= 3) {
-		/* Var(level) = s_b^2 + s_w^2 / n is measured directly; the new
-		 * run is one more draw, the base level a mean of RUNS */
+		/* Var(level) = s_b^2 + s_w^2 / k is measured directly (k: a
+		 * base run's iterations); the new run is one more draw, the
+		 * base level a mean of RUNS.  A new run of fewer iterations
+		 * than k has the more within-run noise s_w^2 (1/n - 1/k) on
+		 * top: judged by where it falls among the runs, whatever n */
 		double vr = nb_stats_ss(lvl, (size_t)runs) / (runs - 1);
-		double floor = sw2 / ((double)nb / runs);
+		double k = (double)nb / runs, floor = sw2 / k;
 
 		vr = fmax(vr, floor);
-		se2 = vr * (1 + 1.0 / runs);
+		se2 = vr * (1 + 1.0 / runs) + fmax(0, sw2 * (1.0 / nn - 1.0 / k));
 		df = runs - 1;
 		*d_out = nb_stats_median(xn, (size_t)nn) - nb_stats_mean(lvl, (size_t)runs);
 	} else if (o->ref_runs >= 3) {
@@ -173,6 +176,24 @@ int nb_compare_level_var(const double *v, const int *run, int n, double *var)
 	return runs;
 }
 
+/* Whether the between-run noise is measured: 3 or more base runs, or a
+ * reference of as many. */
+static int noise_measured(const int *run, int nbase, const struct nb_judge_opts *o)
+{
+	static _Thread_local unsigned char seen[MAXRUNS];
+	int runs = 0;
+
+	if (o->ref_runs >= 3)
+		return 1;
+	if (!run)
+		return 0;
+	memset(seen, 0, sizeof(seen));
+	for (int i = 0; i < nbase; i++)
+		if (run[i] >= 0 && run[i] < MAXRUNS && !seen[run[i]]++)
+			runs++;
+	return runs >= 3;
+}
+
 void nb_compare_judge(const double *base, const int *run, int nbase,
 		      const double *new_, int nnew, int better,
 		      const struct nb_judge_opts *o, struct nb_judgement *j)
@@ -196,8 +217,11 @@ void nb_compare_judge(const double *base, const int *run, int nbase,
 	 * rounding in (new - base) / base */
 	beyond = fabs(j->change) > thr + 1e-12;
 	good = better == 0 ? 0 : (j->change > 0) == (better > 0);
-	j->low_confidence = nbase < NB_FEW_ITERATIONS ||
-			    nnew < NB_FEW_ITERATIONS;
+	/* few iterations cannot measure the noise; 3 runs of a history (or
+	 * a reference's) have measured it, whatever each run's iterations:
+	 * the new run is judged by where it falls among them */
+	j->low_confidence = !noise_measured(run, nbase, o) &&
+			    (nbase < NB_FEW_ITERATIONS || nnew < NB_FEW_ITERATIONS);
 	if (!j->low_confidence)
 		sig = significant(base, run, nbase, new_, nnew, better, o, j);
 	if (!beyond)

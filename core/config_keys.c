@@ -101,7 +101,10 @@ const struct nb_knob nb_config_keys[] = {
 	  .flags = NB_KF_AUTO },
 	{ .section = "suite", .name = "runtime", .type = NB_KT_DURATION,
 	  NB_PRM(runtime_us), .unset = "", .min = 1000,
-	  .help = "run each iteration this long instead of once over the size",
+	  .help = "run each iteration this long instead of once over the size "
+	  "(an I/O workload's closed loop longer, up to ten times, until it has "
+	  "issued the 100 I/Os a figure needs; an open loop never: its figures "
+	  "are then unmeasured)",
 	  .opt = "runtime", .metavar = "TIME" },
 	{ .section = "suite", .name = "iodepth", .type = NB_KT_UINT32,
 	  NB_PRM(iodepth), .unset = "the workload's", .min = 1, .max = NB_MAX_QD,

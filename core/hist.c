@@ -119,9 +119,14 @@ void nb_hist_merge(struct nb_hist *dst, const struct nb_hist *src)
 
 uint64_t nb_hist_min_samples(double p)
 {
+	double n;
+
 	if (p <= 0 || p >= 100)
 		return 1;
-	return (uint64_t)ceil(10.0 / (1.0 - p / 100.0) - 1e-9);
+	n = 10.0 / (1.0 - p / 100.0);
+	/* 1 - 0.999 is a little less than 0.001 in binary: a relative
+	 * slack keeps p99.9's 10000 from becoming 10001 */
+	return (uint64_t)ceil(n * (1 - 1e-9));
 }
 
 int nb_hist_ci(const struct nb_hist *h, double p, uint64_t *lo, uint64_t *hi)

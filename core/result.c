@@ -167,6 +167,17 @@ void nb_result_finish(json_t *doc, int complete)
 	json_object_set_new(doc, "complete", json_boolean(complete));
 }
 
+int nb_result_count_status(const json_t *doc, const char *status)
+{
+	const json_t *wl;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(doc, "results"), i, wl)
+		n += !strcmp(nb_jstr(wl, "status"), status);
+	return n;
+}
+
 char *nb_result_dump(const json_t *doc)
 {
 	return json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |

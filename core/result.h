@@ -11,7 +11,8 @@
  *     "targets": [ { "name": "nas", "url": "nfs://...", "runner": "nfs" } ],
  *     "results": [ {
  *        "target": "nas", "workload": "seq512k-read",
- *        "status": "ok" | "skipped" | "failed" | "interrupted",
+ *        "status": "ok" | "unmeasured" | "skipped" | "failed" |
+ *                  "interrupted",
  *        "reason": "...",                      (not ok)
  *        "spec": { ... },                      (what ran)
  *        "warnings": [ "..." ],
@@ -48,6 +49,9 @@ void nb_result_set_status(json_t *wl, const char *status, const char *reason);
 void nb_result_warn(json_t *wl, const char *text);
 /* Append one iteration; steals METRICS and EXTRA (EXTRA may be NULL). */
 void nb_result_iteration(json_t *wl, json_t *metrics, json_t *extra);
+
+/* The entries of DOC whose status is STATUS. */
+int nb_result_count_status(const json_t *doc, const char *status);
 
 /* Compute every summary, stamp "finished" and "complete". */
 void nb_result_finish(json_t *doc, int complete);

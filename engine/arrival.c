@@ -37,12 +37,43 @@ double nb_rng_exp(struct nb_rng *r, double mean)
 	return -log(1.0 - nb_rng_unit(r)) * mean;
 }
 
+/* onoff in whole cycles: a cycle starts at START, its burst and its
+ * pause drawn now; one that would end past the horizon is not run (the
+ * schedule ends at START), save the first, cut there.  The next
+ * cycle's start, or -1 when there is none. */
+static double cycle_begin(struct nb_arrivals *a, double start)
+{
+	a->on_end = start + nb_rng_exp(&a->rng, a->on_ns);
+	a->cycle_end = a->on_end + nb_rng_exp(&a->rng, a->off_ns);
+	if (a->cycle_end <= a->horizon) {
+		a->cycles++;
+		return a->cycle_end;
+	}
+	if (a->cycles) {
+		a->end = start;
+		a->done = 1;
+		return -1;
+	}
+	a->cut = 1;
+	a->end = a->horizon;
+	return a->cycle_end;
+}
+
 /* onoff: from time T (inside a pause or past a burst), the next burst's
  * start; sets its end. */
 static double next_burst(struct nb_arrivals *a, double t)
 {
-	double start = t + nb_rng_exp(&a->rng, a->off_ns);
+	double start;
 
+	if (a->horizon > 0) {
+		/* T is past the burst: the next cycle starts where this
+		 * one's pause ends */
+		start = a->cycle_end;
+		if (a->cut || cycle_begin(a, start) < 0)
+			a->done = 1;
+		return start;
+	}
+	start = t + nb_rng_exp(&a->rng, a->off_ns);
 	a->on_end = start + nb_rng_exp(&a->rng, a->on_ns);
 	return start;
 }
@@ -88,9 +119,25 @@ int nb_arrivals_init(struct nb_arrivals *a, int kind, double rate,
 	return 0;
 }
 
+void nb_arrivals_cycles(struct nb_arrivals *a, double horizon_ns)
+{
+	if (a->kind != NB_ARR_ONOFF || !(horizon_ns > 0))
+		return;
+	a->horizon = horizon_ns;
+	a->cycles = 0;
+	a->cut = a->done = 0;
+	a->end = 0;
+	cycle_begin(a, 0);
+	/* the burst starts with its first I/O */
+	a->next = 0;
+}
+
 uint64_t nb_arrivals_next(struct nb_arrivals *a)
 {
 	double now = a->next;
+
+	if (a->done)
+		return UINT64_MAX;
 
 	switch (a->kind) {
 	case NB_ARR_UNIFORM:
@@ -100,9 +147,12 @@ uint64_t nb_arrivals_next(struct nb_arrivals *a)
 		a->next += nb_rng_exp(&a->rng, a->gap_ns);
 		/* past the burst's end: the rest of the gap is in the next
 		 * burst (memoryless), so draw it afresh from there */
-		while (a->next > a->on_end)
+		while (a->next > a->on_end && !a->done)
 			a->next = next_burst(a, a->on_end) +
 				  nb_rng_exp(&a->rng, a->gap_ns);
+		/* a cut first cycle: nothing after the horizon */
+		if (a->horizon > 0 && a->cut && a->next >= a->horizon)
+			a->done = 1;
 		break;
 	default:
 		a->next += nb_rng_exp(&a->rng, a->gap_ns);

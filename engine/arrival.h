@@ -13,7 +13,10 @@
  *  - onoff: bursts and pauses of exponential length (means ON and OFF);
  *    inside a burst Poisson at RATE x (ON + OFF) / ON, nothing in a pause:
  *    the mean stays RATE, the peak is (ON + OFF) / ON times it.  The first
- *    state is drawn as the process's long-run share (ON / (ON + OFF)).
+ *    state is drawn as the process's long-run share (ON / (ON + OFF)); a
+ *    source told its horizon (nb_arrivals_cycles) instead runs whole
+ *    cycles, each a burst and the pause after it, the first starting
+ *    with an I/O at 0.
  * Times are nanoseconds from the start of the schedule.  Pure: no clock,
  * no I/O; the generator is the source's own (datagen.h's xoshiro).
  */
@@ -36,6 +39,15 @@ struct nb_arrivals {
 	double on_ns, off_ns;    /* onoff: mean burst and pause lengths */
 	double next;             /* the next arrival, ns */
 	double on_end;           /* onoff: the current burst ends */
+	/* onoff in whole cycles (nb_arrivals_cycles): */
+	double horizon;          /* the runtime: 0, not in whole cycles */
+	double cycle_end;        /* the current cycle's pause ends */
+	double end;              /* the schedule ends here: the last whole
+				  * cycle's end, or the horizon when the first
+				  * cycle outlasts it (0: not known yet) */
+	unsigned cycles;         /* whole cycles begun that end by the horizon */
+	int cut;                 /* the first cycle outlasted the horizon */
+	int done;                /* no arrival after END */
 	struct nb_rng rng;
 };
 
@@ -45,7 +57,17 @@ struct nb_arrivals {
 int nb_arrivals_init(struct nb_arrivals *a, int kind, double rate,
 		     uint64_t on_us, uint64_t off_us, uint64_t seed);
 
-/* The time of the next arrival (ns from the start), and advance. */
+/* An onoff process A (just initialised) in whole cycles within HORIZON_NS
+ * (> 0): the first cycle starts with an arrival at 0; a cycle is run only
+ * whole (its burst and its pause end by HORIZON_NS), save the first, which
+ * is cut at HORIZON_NS when it outlasts it (A->cut).  A->end says where
+ * the schedule ends once it is known (at the latest when the arrival
+ * before it is drawn); nb_arrivals_next() then gives UINT64_MAX.  Another
+ * kind: nothing changes. */
+void nb_arrivals_cycles(struct nb_arrivals *a, double horizon_ns);
+
+/* The time of the next arrival (ns from the start), and advance;
+ * UINT64_MAX once a process in whole cycles has none left. */
 uint64_t nb_arrivals_next(struct nb_arrivals *a);
 
 /* "poisson", "uniform", "onoff"; NULL for another value. */

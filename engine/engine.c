@@ -5,6 +5,7 @@
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/hook.h"
+#include "../core/samples.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -85,8 +86,15 @@ static int should_submit(struct run *run, uint64_t now)
 		run->r->stopped = 1;
 		return 0;
 	}
-	if (run->s->runtime_us && now - run->start >= run->s->runtime_us * 1000)
-		return 0;
+	if (run->s->runtime_us && now - run->start >= run->s->runtime_us * 1000) {
+		/* a figure needs NB_MEAN_MIN_SAMPLES I/Os (core/samples.h): a
+		 * runtime that issued fewer runs on until it has, up to
+		 * NB_RUNTIME_STRETCH times, and says so */
+		if (run->seq >= NB_MEAN_MIN_SAMPLES ||
+		    now - run->start >= NB_RUNTIME_STRETCH * run->s->runtime_us * 1000)
+			return 0;
+		run->r->stretched = 1;
+	}
 	return !run->limit || run->issued < run->limit;
 }
 

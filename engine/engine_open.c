@@ -86,7 +86,11 @@ struct oloop {
 	uint64_t start, end_ns, limit, seq, drain_until, cpu0;
 	uint64_t last_arrival;
 	uint32_t *arr_b, *done_b;
+	uint64_t *bytes_b;
 	size_t nbuckets;
+	int whole;               /* one ON/OFF source in whole cycles: the
+				  * window is the whole schedule */
+	uint64_t sched_done, sched_bytes;   /* completions while it ran */
 	struct nb_eng_secs secs;
 	unsigned hook_sec;
 };
@@ -141,6 +145,15 @@ static int source_profile(const struct oloop *lp, uint32_t i,
 	return 0;
 }
 
+/* The source's next arrival; where its whole cycles end, the schedule
+ * does. */
+static void source_next(struct oloop *lp, struct osrc *sc)
+{
+	sc->due = nb_arrivals_next(&sc->arr);
+	if (sc->arr.end > 0 && (uint64_t)sc->arr.end < lp->end_ns)
+		lp->end_ns = (uint64_t)sc->arr.end;
+}
+
 static int source_init(struct oloop *lp, uint32_t i)
 {
 	const struct nb_iospec *s = lp->s;
@@ -160,7 +173,13 @@ static int source_init(struct oloop *lp, uint32_t i)
 			      : "?", d.rate, (unsigned long long)s->burst_on_us,
 			      (unsigned long long)s->burst_off_us);
 	nb_rng_seed(&sc->rng, seed);
-	sc->due = nb_arrivals_next(&sc->arr);
+	/* one ON/OFF source runs whole cycles (arrival.h): a short run is
+	 * never one pause, and its rate is that of whole bursts and pauses */
+	if (lp->nsrc == 1 && !s->src && lp->end_ns && s->arrival == NB_ARR_ONOFF) {
+		nb_arrivals_cycles(&sc->arr, (double)lp->end_ns);
+		lp->whole = 1;
+	}
+	source_next(lp, sc);
 	sc->base = d.base;
 	sc->bs = d.bs;
 	sc->bs_write = d.bs_write;
@@ -256,8 +275,9 @@ static struct entry queue_pop(struct oloop *lp)
 	return e;
 }
 
-/* Count one in *B's bucket of time REL (ns from the start). */
-static void bucket_add(struct oloop *lp, uint32_t **b, uint64_t rel)
+/* Make the buckets reach time REL (ns from the start): its index, or
+ * (size_t)-1 when memory ran out (the window's counts lose it). */
+static size_t bucket_of(struct oloop *lp, uint64_t rel)
 {
 	size_t k = (size_t)(rel / BUCKET_NS);
 
@@ -265,17 +285,41 @@ static void bucket_add(struct oloop *lp, uint32_t **b, uint64_t rel)
 		size_t n = k + 64;
 		uint32_t *a = realloc(lp->arr_b, n * sizeof(*a));
 		uint32_t *d = a ? realloc(lp->done_b, n * sizeof(*d)) : NULL;
+		uint64_t *y = d ? realloc(lp->bytes_b, n * sizeof(*y)) : NULL;
 
 		if (a)
 			lp->arr_b = a;
-		if (!d)
-			return;         /* the window's counts lose this one */
-		lp->done_b = d;
+		if (d)
+			lp->done_b = d;
+		if (!y)
+			return (size_t)-1;
+		lp->bytes_b = y;
 		memset(lp->arr_b + lp->nbuckets, 0, (n - lp->nbuckets) * sizeof(*a));
 		memset(lp->done_b + lp->nbuckets, 0, (n - lp->nbuckets) * sizeof(*d));
+		memset(lp->bytes_b + lp->nbuckets, 0, (n - lp->nbuckets) * sizeof(*y));
 		lp->nbuckets = n;
 	}
-	(*b)[k]++;
+	return k;
+}
+
+/* Count an arrival due at REL. */
+static void bucket_arrival(struct oloop *lp, uint64_t rel)
+{
+	size_t k = bucket_of(lp, rel);
+
+	if (k != (size_t)-1)
+		lp->arr_b[k]++;
+}
+
+/* Count a completion of LEN bytes at REL. */
+static void bucket_done(struct oloop *lp, uint64_t rel, uint32_t len)
+{
+	size_t k = bucket_of(lp, rel);
+
+	if (k != (size_t)-1) {
+		lp->done_b[k]++;
+		lp->bytes_b[k] += len;
+	}
 }
 
 /* ---- arrivals, issues, completions -------------------------------------- */
@@ -314,10 +358,16 @@ static void admit(struct oloop *lp, uint64_t rel)
 		struct osrc *sc = &lp->src[lp->heap[0]];
 		struct entry e = { sc->due, lp->heap[0], 0 };
 
+		/* the schedule ends at its end, not at the first arrival
+		 * after it (an ON/OFF pause would stretch it) */
+		if (lp->end_ns && sc->due >= lp->end_ns) {
+			if (rel >= lp->end_ns)
+				end_schedule(lp, 0);
+			return;
+		}
 		if (sc->due > rel)
 			return;
-		if ((lp->end_ns && sc->due >= lp->end_ns) ||
-		    (lp->limit && lp->o->arrivals >= lp->limit)) {
+		if (lp->limit && lp->o->arrivals >= lp->limit) {
 			end_schedule(lp, 0);
 			return;
 		}
@@ -329,8 +379,8 @@ static void admit(struct oloop *lp, uint64_t rel)
 		}
 		lp->o->arrivals++;
 		lp->last_arrival = sc->due;
-		bucket_add(lp, &lp->arr_b, sc->due);
-		sc->due = nb_arrivals_next(&sc->arr);
+		bucket_arrival(lp, sc->due);
+		source_next(lp, sc);
 		heap_down(lp, 0);
 	}
 }
@@ -396,6 +446,7 @@ static int issue(struct oloop *lp, struct oslot *sl, struct entry e)
 	rc = lp->t->ops->submit(lp->t, io);
 	if (rc < 0)
 		return rc;
+	o->issued++;
 	io->t_submit = nb_now_ns();
 	nb_hist_add(&o->slat, io->t_submit - t0);
 	o->blocked += io->t_submit - t0 > NB_BLOCKED_NS;
@@ -439,7 +490,11 @@ static void complete(struct oloop *lp, struct nb_io *io, uint64_t now)
 		return;
 	}
 	nb_hist_add(&lp->o->resp, now > sl->intended ? now - sl->intended : 0);
-	bucket_add(lp, &lp->done_b, now - lp->start);
+	bucket_done(lp, now - lp->start, io->len);
+	if (now - lp->start < lp->end_ns) {
+		lp->sched_done++;
+		lp->sched_bytes += io->len;
+	}
 	nb_eng_second(&lp->secs, lp->h, now, io->len);
 }
 
@@ -454,6 +509,8 @@ static int wait_us(const struct oloop *lp, uint64_t rel)
 	if (lp->over || lp->qlen)
 		return lp->qlen && lp->nfree ? 0 : WAIT_MAX_US;
 	due = lp->src[lp->heap[0]].due;
+	if (lp->end_ns && due > lp->end_ns)
+		due = lp->end_ns;
 	if (due <= rel)
 		return 0;
 	return due - rel > (uint64_t)WAIT_MAX_US * 1000 ? WAIT_MAX_US :
@@ -561,33 +618,44 @@ static int open_loop(struct oloop *lp)
 
 /* Offered and achieved rates over the schedule's last four fifths, from
  * the 100 ms buckets; a schedule too short for two buckets there is
- * judged whole. */
+ * judged whole.  Whole ON/OFF cycles are judged whole: a burst's I/Os
+ * complete in the pause after it, inside the schedule, and a window that
+ * cut a cycle would count a burst's part. */
 static void window(struct oloop *lp, uint64_t elapsed)
 {
 	struct nb_open_result *o = lp->o;
 	uint64_t len = lp->end_ns ? lp->end_ns : lp->last_arrival;
 	size_t b1 = (size_t)(len / BUCKET_NS), b0 = b1 / 5;
-	uint64_t arr = 0, done = 0;
+	uint64_t arr = 0, done = 0, bytes = 0;
 
 	o->sched_ns = len;
-	if (b1 > lp->nbuckets)
-		b1 = lp->nbuckets;
+	if (lp->whole && len) {
+		o->window_s = (double)len / 1e9;
+		o->offered_iops = (double)o->arrivals / o->window_s;
+		o->achieved_iops = (double)lp->sched_done / o->window_s;
+		o->achieved_bps = (double)lp->sched_bytes / o->window_s;
+		return;
+	}
 	if (b1 >= b0 + 2) {
-		for (size_t k = b0; k < b1; k++) {
+		for (size_t k = b0; k < b1 && k < lp->nbuckets; k++) {
 			arr += lp->arr_b[k];
 			done += lp->done_b[k];
+			bytes += lp->bytes_b[k];
 		}
 		o->window_s = (double)(b1 - b0) * BUCKET_NS / 1e9;
 		o->offered_iops = (double)arr / o->window_s;
 		o->achieved_iops = (double)done / o->window_s;
+		o->achieved_bps = (double)bytes / o->window_s;
 		return;
 	}
 	if (!len || !elapsed)
 		return;
 	o->window_s = (double)len / 1e9;
 	o->offered_iops = (double)o->arrivals / o->window_s;
-	o->achieved_iops = (double)lp->r->ios /
-			   ((double)(elapsed > len ? elapsed : len) / 1e9);
+	elapsed = elapsed > len ? elapsed : len;
+	o->achieved_iops = (double)lp->r->ios / ((double)elapsed / 1e9);
+	o->achieved_bps = (double)(lp->r->bytes_read + lp->r->bytes_written) /
+			  ((double)elapsed / 1e9);
 }
 
 /* QD slots with a buffer of the spec's block size each (reads nobody
@@ -634,6 +702,7 @@ static void oloop_free(struct oloop *lp)
 	free(lp->q);
 	free(lp->arr_b);
 	free(lp->done_b);
+	free(lp->bytes_b);
 }
 
 int nb_engine_open_run(struct nb_target *t, struct nb_file *f,
@@ -677,6 +746,8 @@ int nb_engine_open_run(struct nb_target *t, struct nb_file *f,
 	r->elapsed_ns = end - lp.start;
 	nb_eng_second_end(&lp.secs, h, end);
 	window(&lp, r->elapsed_ns);
+	r->open.cycles = lp.src[0].arr.horizon > 0 ? (int)lp.src[0].arr.cycles : -1;
+	r->open.cut = lp.src[0].arr.cut;
 	if (!rc)
 		rc = nb_eng_flush(t, f, s, h, r);
 	oloop_free(&lp);

@@ -77,6 +77,10 @@ struct nb_src_count {
 	uint64_t reads, writes;  /* I/Os issued */
 };
 
+/* A closed loop's runtime stretches to at most this many runtimes while
+ * it has issued fewer I/Os than a figure needs (core/samples.h). */
+#define NB_RUNTIME_STRETCH 10
+
 /* An open-loop I/O issued more than this after its intended time is late. */
 #define NB_LATE_NS 1000000ULL
 /* A submit() call longer than this blocked on the device. */
@@ -89,7 +93,10 @@ struct nb_open_result {
 				  * intended time */
 	struct nb_hist slat;     /* the submit() call itself */
 	double rate;             /* the rate asked for (the spec's) */
-	uint64_t arrivals;       /* I/Os the schedule made due */
+	uint64_t arrivals;       /* I/Os the schedule made due: offered */
+	uint64_t issued;         /* ... of them submitted to the target (the
+				  * completed are the run's ios, the timed
+				  * RESP's count) */
 	uint64_t queued;         /* ... that found every slot busy */
 	uint64_t late_ios;       /* issued more than NB_LATE_NS late */
 	uint64_t late_free;      /* ... of them with a slot free: the client's
@@ -100,8 +107,13 @@ struct nb_open_result {
 	double offered_iops;     /* arrivals per second in the measuring
 				  * window (the schedule's last 4/5) */
 	double achieved_iops;    /* completions per second in that window */
+	double achieved_bps;     /* their bytes per second */
 	double window_s;         /* its length */
 	uint64_t sched_ns;       /* the schedule's length */
+	int cycles;              /* one ON/OFF source: whole cycles run (a
+				  * burst and its pause each); -1 otherwise */
+	int cut;                 /* ... its first cycle outlasted the runtime:
+				  * the schedule is part of one cycle */
 	uint64_t cpu_ns;         /* the engine thread's CPU time */
 	uint64_t sched_cpu_ns;   /* ... of it while the schedule ran */
 	uint64_t sched_wall_ns;  /* how long that was (a client that fell
@@ -138,6 +150,9 @@ struct nb_io_result {
 	uint64_t elapsed_ns;     /* first submit to last completion (+ flush) */
 	uint64_t flush_ns;       /* time in the final flush (sync end, always) */
 	int stopped;             /* ended by *stop */
+	int stretched;           /* a closed loop ran past its runtime until it
+				  * had issued NB_MEAN_MIN_SAMPLES I/Os (at
+				  * most NB_RUNTIME_STRETCH runtimes) */
 	struct nb_hist lat;      /* per-I/O completion latency, ns: from the
 				  * runner's submit() having returned to the
 				  * completion taken by reap() - fio's clat */

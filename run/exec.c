@@ -8,6 +8,7 @@
 #include "../core/err.h"
 #include "../core/hook.h"
 #include "../core/result.h"
+#include "../core/samples.h"
 #include "../core/units.h"
 #include "../runners/runner.h"
 #include "../workloads/io_sweep.h"
@@ -44,6 +45,49 @@ static int space_check(struct nb_exec *x, struct nb_target *t)
 	return nb_err(-ENOSPC, "target '%s' has %s free, but the workloads need "
 		      "%s: lower the size (--size)", t->cfg->name,
 		      nb_fmt_size(avail, a, sizeof(a)), nb_fmt_size(need, b, sizeof(b)));
+}
+
+/* The samples rule (core/samples.h) on ENTRY's last iteration, when its
+ * I/Os were timed: an iteration that cannot carry a mean leaves the
+ * entry unmeasured, its figures shown, never judged (exit 5). */
+static void samples_check(json_t *entry)
+{
+	const json_t *its = json_object_get(entry, "iterations");
+	size_t n = json_array_size(its);
+	json_t *it = json_array_get(its, n - 1);
+	const json_t *timed = json_object_get(it, "timed"), *offered;
+	uint64_t t;
+	char why[512];
+
+	if (!n || !json_is_integer(timed) || json_integer_value(timed) < 0)
+		return;
+	t = (uint64_t)json_integer_value(timed);
+	offered = json_object_get(json_object_get(it, "open"), "arrivals");
+	if (!nb_samples_mark(it, t, json_is_integer(offered) ?
+			     (uint64_t)json_integer_value(offered) : 0) ||
+	    !strcmp(nb_jstr(entry, "status"), "unmeasured"))
+		return;
+	nb_samples_why(why, sizeof(why), (int)n, t);
+	strncat(why, ": its figures are shown, not measured (run longer: "
+		"--runtime, --step-time)", sizeof(why) - strlen(why) - 1);
+	nb_result_set_status(entry, "unmeasured", why);
+}
+
+/* A crash check none of whose crashes was observed, and that lost
+ * nothing, proves nothing about what a crash loses: unmeasured, not ok
+ * (a loss, observed or not, is a finding: it stays). */
+static void proof_check(json_t *entry)
+{
+	const json_t *v = json_object_get(entry, "crash_verdict");
+	char why[800];
+
+	if (!v || !json_integer_value(json_object_get(v, "unproven")) ||
+	    json_integer_value(json_object_get(v, "lost")) ||
+	    strcmp(nb_jstr(entry, "status"), "ok"))
+		return;
+	snprintf(why, sizeof(why), "%s: nothing is proven about what a crash "
+		 "loses", nb_jstr(v, "summary"));
+	nb_result_set_status(entry, "unmeasured", why);
 }
 
 /* One iteration; its figures join ENTRY when it finished (or when a
@@ -101,6 +145,7 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 	}
 	if (!rc || json_is_true(json_object_get(c.extra, "partial"))) {
 		nb_result_iteration(entry, c.metrics, c.extra);
+		samples_check(entry);
 	} else {
 		json_decref(c.metrics);
 		json_decref(c.extra);
@@ -191,17 +236,21 @@ int nb_exec_workload(struct nb_exec *x, struct nb_target *t, int widx,
 		     int from, int to)
 {
 	const struct nb_workload *w = x->pl->wl[widx];
-	char why[256];
-	int rc = 0, said = 0, fresh;
+	char why[512];
+	int rc = 0, said = 0, fresh, missed;
 	json_t *entry = entry_of(x, t, widx, &fresh, &rc);
 
 	if (!entry)
 		return 0;
 	for (int it = from; it <= to && !rc; it++) {
 		rc = run_iteration(x, t, w, widx, it, entry);
+		missed = rc || said ? 0 : nb_wl_sweep_missed(entry, why, sizeof(why));
 		/* a sweep no step of which met the objective fails the run
-		 * (exit 1), its curve kept (docs/capacity.md) */
-		if (!rc && !said && nb_wl_sweep_missed(entry, why, sizeof(why))) {
+		 * (exit 1), its curve kept (docs/capacity.md); one too thin
+		 * to say is unmeasured (exit 5) */
+		if (missed == 2) {
+			nb_result_set_status(entry, "unmeasured", why);
+		} else if (missed) {
 			said = 1;
 			nb_die_msg("target '%s': %s: %s", t->cfg->name, w->name, why);
 			if (x->exit_code == NB_EXIT_OK)
@@ -213,6 +262,8 @@ int nb_exec_workload(struct nb_exec *x, struct nb_target *t, int widx,
 				     "stopped by a signal; finished iterations kept");
 	else if (rc)
 		nb_result_set_status(entry, "failed", nb_err_last());
+	else
+		proof_check(entry);
 	return *x->stop ? -EINTR : rc;
 }
 
@@ -361,4 +412,16 @@ json_t *nb_exec_doc_new(const struct nb_config *cfg, const char *run_id,
 		json_object_set_new(labels, cfg->labels[i].key,
 				    json_string(cfg->labels[i].value));
 	return doc;
+}
+
+void nb_exec_unmeasured(struct nb_exec *x)
+{
+	int n = nb_result_count_status(x->doc, "unmeasured");
+
+	/* a figure without what carries it is no success (core/samples.h) */
+	if (!n || x->exit_code != NB_EXIT_OK)
+		return;
+	x->exit_code = NB_EXIT_INCONCLUSIVE;
+	nb_die_msg("%d result%s unmeasured: %s figures are shown, not measured",
+		   n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
 }

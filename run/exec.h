@@ -84,6 +84,10 @@ int nb_exec_workload(struct nb_exec *x, struct nb_target *t, int widx,
  * one failed. */
 void nb_exec_fail(struct nb_exec *x, int rc);
 void nb_exec_skip_rest(struct nb_exec *x, const char *target, int from);
+/* After the run and its criteria: an entry unmeasured (too few samples,
+ * no crash observed; core/samples.h) makes an otherwise clean run exit
+ * NB_EXIT_INCONCLUSIVE, said once. */
+void nb_exec_unmeasured(struct nb_exec *x);
 
 /* A new result document for a run of CFG: nb_result_new() with the
  * configuration's labels. */

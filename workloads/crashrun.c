@@ -68,16 +68,44 @@ int nb_crash_targets(struct nb_crash_opts *r, struct nb_config *cfg,
 	return 0;
 }
 
-/* The worst (lowest) "durable" of a syncprobe entry: 1 only when every
- * iteration judged the sync writes durable. */
-static int probe_durable(const json_t *probe)
+/* Whether every iteration of a syncprobe entry found its sync writes
+ * consistent with durable media: a commit cost seen, or durable by the
+ * box's declaration. */
+static int probe_consistent(const json_t *probe)
 {
-	double v[64];
-	int n = nb_result_values(probe, "durable", v, 64), d = n > 0;
+	const json_t *it;
+	size_t i;
+	int n = 0;
 
-	for (int i = 0; i < n; i++)
-		d = d && v[i] >= 1;
-	return d;
+	json_array_foreach(json_object_get(probe, "iterations"), i, it) {
+		if (strcmp(nb_jstr(it, "verdict_class"), "commit-cost-seen") &&
+		    json_number_value(json_object_get(json_object_get(it,
+						"metrics"), "durable")) < 1)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
+/* A crash observed and nothing promised lost is the evidence timing is
+ * not: the probe's iterations whose cost was consistent with durable
+ * media are durable now, said where. */
+static void probe_proven(json_t *probe)
+{
+	json_t *it;
+	size_t i;
+
+	json_array_foreach(json_object_get(probe, "iterations"), i, it) {
+		if (strcmp(nb_jstr(it, "verdict_class"), "commit-cost-seen"))
+			continue;
+		json_object_set_new(json_object_get(it, "metrics"), "durable",
+				    json_real(1));
+		if (!strcmp(nb_jstr(it, "durable_evidence"), "none") ||
+		    !json_object_get(it, "durable_evidence"))
+			json_object_set_new(it, "durable_evidence", json_string(
+				"crashcheck: a crash observed, no promised-durable "
+				"write lost"));
+	}
 }
 
 void nb_crash_durability(json_t *doc)
@@ -88,10 +116,10 @@ void nb_crash_durability(json_t *doc)
 
 	json_array_foreach(results, i, crash) {
 		const char *t = nb_jstr(crash, "target");
-		const json_t *probe = nb_result_find(doc, t, "syncprobe"), *last;
-		const json_t *v = json_object_get(crash, "crash_verdict");
+		json_t *probe = nb_result_find(doc, t, "syncprobe");
+		const json_t *v = json_object_get(crash, "crash_verdict"), *last;
 		json_int_t lost;
-		int durable, proven;
+		int consistent, proven;
 
 		if (strcmp(nb_jstr(crash, "workload"), "crashcheck") || !probe || !v ||
 		    !json_array_size(json_object_get(probe, "iterations")))
@@ -100,14 +128,16 @@ void nb_crash_durability(json_t *doc)
 				      json_array_size(json_object_get(probe,
 								      "iterations")) - 1);
 		lost = json_integer_value(json_object_get(v, "lost"));
-		durable = probe_durable(probe);
+		consistent = probe_consistent(probe);
 		/* a crash check that saw no crash agrees with nothing */
 		proven = lost || !json_integer_value(json_object_get(v, "unproven"));
 		json_array_append_new(all, json_pack(
 			"{s:s, s:s, s:b, s:s, s:I, s:b, s:b}", "target", t, "syncprobe",
-			nb_jstr(last, "verdict_class"), "syncprobe_durable", durable,
+			nb_jstr(last, "verdict_class"), "syncprobe_durable", consistent,
 			"crash", nb_jstr(v, "summary"), "crash_lost", lost,
-			"crash_proven", proven, "agree", proven && durable == !lost));
+			"crash_proven", proven, "agree", proven && consistent == !lost));
+		if (proven && !lost && consistent)
+			probe_proven(probe);
 	}
 	if (json_array_size(all))
 		json_object_set_new(doc, "durability", all);

@@ -47,10 +47,14 @@ int nb_crash_targets(struct nb_crash_opts *r, struct nb_config *cfg,
 
 /* Where syncprobe and crashcheck both ran on a target of result DOC, the
  * timing verdict and the crash verdict side by side: DOC's "durability",
- * [ { target, syncprobe (its verdict class), syncprobe_durable, crash (the
- * crash verdict's summary), crash_lost, crash_proven, agree } ] (agree: a
- * crash was observed or a write lost, and the probe called the sync writes
- * durable exactly when no crash lost a promised one). */
+ * [ { target, syncprobe (its verdict class), syncprobe_durable (its
+ * timing was consistent with durable media, or the box declared plp),
+ * crash (the crash verdict's summary), crash_lost, crash_proven, agree } ]
+ * (agree: a crash was observed or a write lost, and the probe found the
+ * sync writes consistent with durable media exactly when no crash lost a
+ * promised one).  A crash observed that lost nothing promised is the
+ * evidence timing is not: the probe's commit-cost-seen iterations become
+ * durable (metrics.durable 1, "durable_evidence"). */
 void nb_crash_durability(json_t *doc);
 
 #endif

@@ -19,6 +19,8 @@ void nb_wl_fio_put_counts(json_t *extra, const struct nb_fio_stats *st)
 	json_object_set_new(extra, "bytes_written",
 			    json_integer((json_int_t)st->bytes_written));
 	json_object_set_new(extra, "ios", json_integer((json_int_t)st->ios));
+	/* fio times every I/O it completes (core/samples.h) */
+	json_object_set_new(extra, "timed", json_integer((json_int_t)st->ios));
 }
 
 const char *nb_wl_fio_ioengine(const struct nb_target *t)

@@ -15,6 +15,7 @@
 #include "openload.h"
 #include "../core/clock.h"
 #include "../core/err.h"
+#include "../core/samples.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -147,6 +148,16 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		nb_wl_io_metrics(c, r);
 		if (r->is_open)
 			nb_wl_open_metrics(c, &s, r);
+		/* the samples behind its figures (core/samples.h) */
+		json_object_set_new(c->extra, "timed", json_integer((json_int_t)
+				    (r->is_open ? r->open.resp.count : r->lat.count)));
+		if (r->stretched)
+			nb_wl_warn(c, "iteration %d ran %.2f s, past its %.2f s "
+				   "runtime, until it had issued the %d I/Os a "
+				   "figure needs (at most %d runtimes)", c->iteration,
+				   (double)r->elapsed_ns / 1e9,
+				   (double)s.runtime_us / 1e6, NB_MEAN_MIN_SAMPLES,
+				   NB_RUNTIME_STRETCH);
 		/* what completed, from offset 0 up (a runtime may end it early) */
 		if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
 			nb_wl_wrote(c, r->bytes_written < s.size ?

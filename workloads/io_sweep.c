@@ -112,7 +112,7 @@ static json_t *step_json(const struct nb_sweep_step *st, uint32_t qd,
 			 unsigned clients, double secs, json_t *extra)
 {
 	json_t *j = json_pack("{s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			      " s:f, s:o, s:b, s:f, s:b, s:b}",
+			      " s:f, s:o, s:b, s:b, s:I, s:f, s:b, s:b}",
 			      "outstanding", (int)st->outstanding, "qd", (int)qd,
 			      "clients", (int)clients, "bw_bytes", num(st->bw_bytes),
 			      "iops", num(st->iops), "lat_mean_us", num(st->lat_mean_us),
@@ -122,7 +122,9 @@ static json_t *step_json(const struct nb_sweep_step *st, uint32_t qd,
 			      "lat_p99.9_us", num(st->lat_p999_us), "seconds", secs,
 			      "cpu_per_thread", st->cpu_per_thread >= 0 ?
 			      json_real(st->cpu_per_thread) : json_null(),
-			      "slo_met", st->slo_met, "little", st->little,
+			      "slo_met", st->slo_met, "enough_samples", st->enough,
+			      "samples", (json_int_t)st->samples,
+			      "little", st->little,
 			      "little_ok", st->little_ok,
 			      "client_bound", st->client_bound);
 	json_t *per = json_object_get(extra, "clients");
@@ -154,7 +156,7 @@ static void step_line(const struct sweep_run *r, const struct nb_sweep_step *st)
 		"mean %8.0f us  p99 %8.0f us  %s%s%s\n", r->c->wl->name,
 		r->c->t->cfg->name, st->outstanding, st->iops,
 		st->bw_bytes / 1e6, st->lat_mean_us, st->lat_p99_us,
-		st->slo_met ? "meets" : "breaks",
+		!st->enough ? "too few samples" : st->slo_met ? "meets" : "breaks",
 		st->little_ok ? "" : "  LITTLE'S LAW OFF",
 		st->client_bound ? "  CLIENT-BOUND" : "");
 }
@@ -208,6 +210,8 @@ static int run_step(struct sweep_run *r, uint32_t out)
 		st.outstanding = qd * r->clients;
 		st.threads = 1;
 		step_from_metrics(&st, sc.metrics);
+		st.samples = (uint64_t)json_integer_value(json_object_get(sc.extra,
+									  "timed"));
 		/* this host's CPU: meaningful when it is the only client */
 		st.cpu_per_thread = r->clients == 1 && secs > 0 ?
 				    (cpu_s() - c0) / secs : -1;
@@ -245,8 +249,10 @@ static json_t *capacity_json(const struct nb_sweep *sw,
 	char text[512];
 
 	nb_capacity_fmt(sw, cap, text, sizeof(text));
-	return json_pack("{s:b, s:f, s:f, s:f, s:o, s:b, s:b, s:b, s:b, s:b, "
-			 "s:o, s:s}", "found", cap->found, "iops", cap->iops,
+	return json_pack("{s:b, s:b, s:i, s:f, s:f, s:f, s:o, s:b, s:b, s:b, s:b, "
+			 "s:b, s:o, s:s}", "found", cap->found, "unmeasured",
+			 cap->unmeasured, "thin_steps", (int)cap->thin,
+			 "iops", cap->iops,
 			 "bw_bytes", cap->bw_bytes, "outstanding", cap->outstanding,
 			 "vms", cap->vm_iops > 0 ? json_real(cap->vms) : json_null(),
 			 "interpolated", cap->interpolated,
@@ -436,5 +442,5 @@ int nb_wl_sweep_missed(const json_t *entry, char *buf, size_t len)
 	    !json_array_size(json_object_get(sw, "steps")))
 		return 0;
 	snprintf(buf, len, "%s", json_string_value(json_object_get(cap, "text")));
-	return 1;
+	return json_is_true(json_object_get(cap, "unmeasured")) ? 2 : 1;
 }

@@ -69,7 +69,8 @@ int nb_wl_osweep_run_from(struct nb_wl_ctx *c, const struct nb_iospec *s,
 			  nb_wl_io_fn once, const struct nb_osweep_from *from);
 
 /* Whether the last iteration of result entry ENTRY is a sweep no step of
- * which met the objective; BUF gets what to say. */
+ * which met the objective: 1, or 2 when too thin a step leaves that
+ * unmeasured (core/samples.h); BUF gets what to say.  0: neither. */
 int nb_wl_sweep_missed(const json_t *entry, char *buf, size_t len);
 
 #endif

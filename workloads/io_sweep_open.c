@@ -139,6 +139,8 @@ static void ostep_from(struct osweep_run *r, struct nb_ostep *st,
 		st->valid = json_is_true(json_object_get(open, "valid"));
 		st->samples = (uint64_t)json_integer_value(json_object_get(open,
 								       "samples"));
+		st->arrivals = (uint64_t)json_integer_value(json_object_get(open,
+									"arrivals"));
 		st->client_late = (uint64_t)json_integer_value(
 			json_object_get(open, "late_free"));
 		return;
@@ -148,6 +150,7 @@ static void ostep_from(struct osweep_run *r, struct nb_ostep *st,
 	st->achieved = metric(m, "iops");
 	st->valid = st->achieved >= NB_OPEN_VALID * st->rate;
 	st->samples = (uint64_t)(st->achieved * metric(m, "seconds"));
+	st->arrivals = (uint64_t)(st->rate * metric(m, "seconds"));
 }
 
 static json_t *ostep_json(const struct osweep_run *r, const struct nb_ostep *st,
@@ -256,8 +259,9 @@ static json_t *ocapacity_json(const struct osweep_run *r,
 	char text[512];
 
 	nb_ocapacity_fmt(&r->sw, cap, text, sizeof(text));
-	return json_pack("{s:b, s:f, s:f, s:o, s:b, s:b, s:o, s:i, s:i, s:s}",
-			 "found", cap->found, "iops", cap->iops,
+	return json_pack("{s:b, s:b, s:f, s:f, s:o, s:b, s:b, s:o, s:i, s:i, s:s}",
+			 "found", cap->found, "unmeasured", cap->unmeasured,
+			 "iops", cap->iops,
 			 "bw_bytes", cap->iops * r->s->bs,
 			 "vms", r->sw.vm_iops > 0 && cap->found ? json_real(cap->vms) :
 			 json_null(),

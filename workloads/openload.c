@@ -5,6 +5,7 @@
  */
 #include "openload.h"
 #include "../core/knobs.h"
+#include "../core/samples.h"
 #include "../core/units.h"
 
 #include <math.h>
@@ -94,6 +95,16 @@ void nb_open_judge(const struct nb_iospec *s, const struct nb_io_result *r,
 	memset(v, 0, sizeof(*v));
 	v->achieved_pct = o->offered_iops > 0 ?
 			  100.0 * o->achieved_iops / o->offered_iops : 0;
+	/* too few I/Os offered to carry a rate: nobody fell behind, nothing
+	 * is judged (core/samples.h); a box that answered few of many is
+	 * judged below */
+	if (o->arrivals < NB_MEAN_MIN_SAMPLES) {
+		snprintf(v->text, sizeof(v->text), "%llu I/Os offered, %llu timed: "
+			 "fewer than the %d a rate needs, nothing to judge",
+			 (unsigned long long)o->arrivals,
+			 (unsigned long long)o->resp.count, NB_MEAN_MIN_SAMPLES);
+		return;
+	}
 	v->valid = o->offered_iops > 0 && !o->abandoned &&
 		   o->achieved_iops >= NB_OPEN_VALID * o->offered_iops;
 	if (v->valid)
@@ -156,12 +167,14 @@ static json_t *open_json(const struct nb_iospec *s, const struct nb_io_result *r
 {
 	const struct nb_open_result *o = &r->open;
 
-	return json_pack("{s:f, s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f,"
-			 " s:f, s:f, s:b, s:o, s:s, s:I, s:o, s:f, s:f, s:s}",
+	json_t *j = json_pack("{s:f, s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+			 " s:f, s:f, s:f, s:f, s:f, s:b, s:o, s:s, s:I, s:o, s:f,"
+			 " s:s}",
 			 "rate_iops", o->rate,
 			 "arrival", nb_arrival_name(s->arrival),
 			 "sources", (int)o->sources,
 			 "arrivals", (json_int_t)o->arrivals,
+			 "issued", (json_int_t)o->issued,
 			 "queued", (json_int_t)o->queued,
 			 "late", (json_int_t)o->late_ios,
 			 "late_free", (json_int_t)o->late_free,
@@ -171,14 +184,20 @@ static json_t *open_json(const struct nb_iospec *s, const struct nb_io_result *r
 			 "achieved_iops", o->achieved_iops,
 			 "achieved_pct", v->achieved_pct,
 			 "window_s", o->window_s,
+			 "schedule_s", secs(o->sched_ns),
 			 "valid", v->valid,
 			 "behind", v->behind ? json_string(v->behind) : json_null(),
 			 "text", v->text,
 			 "samples", (json_int_t)o->resp.count,
 			 "resp_p99_ci_us", ci_json(&o->resp, 99),
 			 "client_cpu_s", secs(o->cpu_ns),
-			 "schedule_s", secs(o->sched_ns),
 			 "timed_from", "intended");
+
+	/* one ON/OFF source: whole cycles, or part of one (arrival.h) */
+	if (j && o->cycles >= 0)
+		json_object_set_new(j, "cycles", json_pack("{s:i, s:b}", "whole",
+					o->cycles, "cut", o->cut));
+	return j;
 }
 
 void nb_wl_open_metrics(struct nb_wl_ctx *c, const struct nb_iospec *s,
@@ -188,6 +207,10 @@ void nb_wl_open_metrics(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	struct nb_open_verdict v;
 
 	nb_open_judge(s, r, &v);
+	/* an open loop's throughput is the window's, as achieved_iops (the
+	 * fill before it and the drain after it are no rate of the box) */
+	nb_wl_metric(c, "iops", o->achieved_iops);
+	nb_wl_metric(c, "bw_bytes", o->achieved_bps);
 	nb_wl_metric(c, "rate_iops", o->rate);
 	nb_wl_metric(c, "offered_iops", o->offered_iops);
 	nb_wl_metric(c, "achieved_iops", o->achieved_iops);
@@ -200,7 +223,8 @@ void nb_wl_open_metrics(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	json_object_set_new(c->extra, "open", open_json(s, r, &v));
 	if (o->resp.count)
 		json_object_set_new(c->extra, "resp_hist_ns", nb_hist_json(&o->resp));
-	if (!v.valid)
+	/* too few to judge: the entry's status says it (run/exec.c) */
+	if (!v.valid && o->arrivals >= NB_MEAN_MIN_SAMPLES)
 		nb_wl_warn(c, "open loop at %.0f I/Os per second: %s", o->rate, v.text);
 }
 

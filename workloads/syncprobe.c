@@ -404,11 +404,12 @@ static void words(struct nb_wl_ctx *c, const struct probe *pr,
 	char w[900];
 
 	(void)v;
-	if (cls == NB_SYNC_COST_SEEN || (cls == NB_SYNC_NO_COST && plp)) {
+	if (plp && (cls == NB_SYNC_COST_SEEN || cls == NB_SYNC_NO_COST)) {
 		if (cls == NB_SYNC_COST_SEEN)
-			snprintf(w, sizeof(w), "sync writes look durable: %s, at "
-				 "least the %.0f us a commit to %s costs", m, floor,
-				 floor_what(floor));
+			snprintf(w, sizeof(w), "sync writes cost a commit: %s, at "
+				 "least the %.0f us a commit to %s costs; the box "
+				 "declares power-loss protection (plp = yes): durable "
+				 "as declared", m, floor, floor_what(floor));
 		else
 			snprintf(w, sizeof(w), "sync writes cost no more than writes "
 				 "without stable storage (%s); the box declares "
@@ -418,7 +419,17 @@ static void words(struct nb_wl_ctx *c, const struct probe *pr,
 		json_object_set_new(c->extra, "verdict", json_string(w));
 		return;
 	}
-	if (cls == NB_SYNC_NOT_PROVEN)
+	/* timing alone never proves durable: a commit to memory behind a
+	 * journal, on a busy client or server, costs what stable media's
+	 * does (issue 46: 774 us against a 243 us round trip, a RAM LUN) */
+	if (cls == NB_SYNC_COST_SEEN)
+		snprintf(w, sizeof(w), "consistent with durable media, not proven: "
+			 "%s, at least the %.0f us a commit to %s costs; timing "
+			 "alone cannot tell stable media from a commit to memory on "
+			 "a busy client or server: run the crash check (crashcheck), "
+			 "or declare plp = yes if the box has power-loss protection",
+			 m, floor, floor_what(floor));
+	else if (cls == NB_SYNC_NOT_PROVEN)
 		snprintf(w, sizeof(w), "not proven durable: %s, %.0f us more, less "
 			 "than the %.0f us a commit to %s takes; a commit to what is "
 			 "not stable media (memory behind a journal, a hypervisor's "
@@ -450,17 +461,20 @@ static void words(struct nb_wl_ctx *c, const struct probe *pr,
 	nb_wl_warn(c, "target '%s': %s", name, w);
 	if (c->iteration == 1)
 		nb_warn("target '%s': %s", name, cls == NB_SYNC_INCONCLUSIVE ||
-			cls == NB_SYNC_NOT_PROVEN ? w :
+			cls == NB_SYNC_NOT_PROVEN || cls == NB_SYNC_COST_SEEN ? w :
 			"sync writes likely do not reach stable storage (no commit "
 			"cost seen; volatile, or a power-loss-protected cache not "
 			"declared with plp = yes)");
 }
 
 /*
- * Metrics, the verdict and its warnings.  durable is 1 when a commit cost
- * was seen, or when none was and the box declares power-loss protection
- * (plp = yes: a protected cache acknowledges at async cost); an
- * inconclusive probe is never durable.
+ * Metrics, the verdict and its warnings.  durable is 1 only with evidence,
+ * never from timing alone: the box declares power-loss protection (plp =
+ * yes) and a commit cost was seen, or none was (a protected cache
+ * acknowledges at async cost); or a crash check of the same run saw a
+ * crash and lost nothing promised (nb_crash_durability).  A commit cost
+ * at least stable media's is "consistent with durable media, not proven";
+ * an inconclusive probe is never durable.
  */
 static void verdict(struct nb_wl_ctx *c, const struct probe *pr)
 {
@@ -493,8 +507,13 @@ static void verdict(struct nb_wl_ctx *c, const struct probe *pr)
 	json_object_set_new(c->extra, "verdict_percentile", json_integer(pct));
 	json_object_set_new(c->extra, "verdict_class",
 			    json_string(nb_sync_class_names[cls]));
-	nb_wl_metric(c, "durable", cls == NB_SYNC_COST_SEEN ||
-		     (cls == NB_SYNC_NO_COST && plp));
+	/* durable only with evidence: the box's declaration here, a crash
+	 * check's observed crash later (nb_crash_durability) */
+	nb_wl_metric(c, "durable", plp && (cls == NB_SYNC_COST_SEEN ||
+					   cls == NB_SYNC_NO_COST));
+	json_object_set_new(c->extra, "durable_evidence", json_string(
+		plp && (cls == NB_SYNC_COST_SEEN || cls == NB_SYNC_NO_COST) ?
+		"plp = yes declared" : "none"));
 	nb_wl_metric(c, "sync_inconclusive", cls == NB_SYNC_INCONCLUSIVE);
 	nb_wl_metric(c, "sync_cost_ratio", v.cost);
 	nb_wl_metric(c, "sync_cost_us", us[0] - v.baseline_us);

@@ -27,7 +27,8 @@ url = $D
 
 [suite]
 workloads = seq512k-write, rand4k-read, integrity
-size = 16M
+; 128 writes of 512 KiB: the 100 I/Os a figure needs (core/samples.h)
+size = 64M
 iterations = 2
 
 [accept]
@@ -62,7 +63,7 @@ url = $D
 
 [suite]
 workloads = seq512k-write
-size = 8M
+size = 64M
 iterations = 1
 
 [accept]
@@ -124,9 +125,17 @@ run "$NB" run "$T/badbox.ini" -w rand4k-read --size 1M -o "$T/badbox.json"
 assert_rc 2
 assert_err "nasbench: $T/badbox.ini:5: '5GB/s' is a throughput (e.g. 80MB/s), but 'p99_us' is a time (e.g. 5ms)"
 
+t_case "a figure without its samples is not accepted: unmeasured, exit 1"
+# 1 MiB of 512 KiB writes: two I/Os, no mean (core/samples.h)
+printf '[accept]\nseq512k-write@local mb_s >= 1\n' >"$T/thin.accept"
+run "$NB" run -t "local=$D" -w seq512k-write --size 1M -i 1 --accept "$T/thin.accept" -o "$T/thin.json"
+assert_rc 1
+assert_out "local seq512k-write: unmeasured: iteration 1 timed 2 I/Os, fewer than the 100 a mean needs: its figures are shown, not measured (run longer: --runtime, --step-time)"
+assert_json "$T/thin.json" 'd["results"][0]["status"] == "unmeasured" and d["accept"]["criteria"][0]["verdict"] == "fail" and d["accept"]["criteria"][0]["reason"] == "\x27seq512k-write\x27 on \x27local\x27 unmeasured: iteration 1 timed 2 I/Os, fewer than the 100 a mean needs: its figures are shown, not measured (run longer: --runtime, --step-time)"' 'd["accept"]'
+
 t_case "a target that cannot be used: exit 3 wins, its criteria fail with the reason"
 printf '[target gone]\nurl = %s/nonexistent/dir\n\n[target local]\nurl = %s\n\n[accept]\nseq512k-write@gone mb_s >= 1\nseq512k-write@local mb_s >= 1\n' "$T" "$D" >"$T/gone.ini"
-run "$NB" run "$T/gone.ini" -w seq512k-write --size 1M -i 1 -o "$T/gone.json" --junit "$T/gone.xml"
+run "$NB" run "$T/gone.ini" -w seq512k-write --size 64M -i 1 -o "$T/gone.json" --junit "$T/gone.xml"
 assert_rc 3
 assert_out "acceptance: FAIL (1 passed, 1 failed)"
 assert_json "$T/gone.json" '"did not run: target " in d["accept"]["criteria"][0]["reason"] and "could not be used: " in d["accept"]["criteria"][0]["reason"]'
@@ -330,14 +339,15 @@ fi
 if [ -z "${NASBENCH_NFS_TMPFS_URL:-}" ] || [ -z "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
 	missing "durability cases: NASBENCH_NFS_TMPFS_URL or NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
 else
-	t_case "the tmpfs-backed export fails durable = yes; the disk-backed sync LUN as its cost says"
+	t_case "the tmpfs-backed export fails durable = yes; the disk-backed sync LUN too: timing alone proves nothing"
 	printf 'syncprobe@tmpfs durable = yes\nsyncprobe@synclun durable = yes\n' >"$T/durable.accept"
 	durable() { run "$NB" run -t "tmpfs=$NASBENCH_NFS_TMPFS_URL" -t "synclun=$NASBENCH_ISCSI_SYNC_URL" -w syncprobe -i 1 --accept "$T/durable.accept" -o "$T/durable.json" --junit "$T/durable.xml"; }
 	durable
 	assert_rc 1
 	assert_json "$T/durable.json" '[(c["target"], c["measured"], c["verdict"]) for c in d["accept"]["criteria"]][0] == ("tmpfs", "no", "fail")'
-	# this machine's disk commits in 120 us to 2 ms: durable from 200 us
-	assert_json "$T/durable.json" '(lambda c, i: (c["verdict"] == "pass") == (i["verdict_class"] == "commit-cost-seen"))(d["accept"]["criteria"][1], result(d, "syncprobe", "synclun")["iterations"][0])' 'd["accept"]'
+	# this machine's disk commits in 120 us to 2 ms: consistent with
+	# durable media from 200 us, never durable from timing alone (issue 46)
+	assert_json "$T/durable.json" '[(c["target"], c["measured"], c["verdict"]) for c in d["accept"]["criteria"]][1] == ("synclun", "no", "fail")' 'd["accept"]'
 	junit_failure "$T/durable.xml" "syncprobe@tmpfs durable = yes" "measured no (worst), required = yes"
 fi
 

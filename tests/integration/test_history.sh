@@ -12,10 +12,12 @@ tiny() { "$NB" run --target "$BOX" --runtime 0.1s --size 4M -w seq512k-read -q "
 
 # synth OUT RUN_ID FACTOR: a result like $T/r1.json whose figures are fixed
 # iterations (+-1%) times FACTOR (bw_bytes, iops): verdicts with no timing
+# (SYNTH_N=2: its first two iterations only)
 synth() {
-	python3 - "$T/r1.json" "$@" <<'PY'
-import json, sys
+	SYNTH_N=${SYNTH_N:-5} python3 - "$T/r1.json" "$@" <<'PY'
+import json, os, sys
 src, out, run_id, factor = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+n = int(os.environ["SYNTH_N"])
 d = json.load(open(src))
 d["run_id"] = run_id
 for r in d["results"]:
@@ -25,7 +27,7 @@ for r in d["results"]:
     first["iops"] = 200
     r["iterations"] = [{"metrics": {k: v * f * (factor if k in ("bw_bytes", "iops") else 1)
                                     for k, v in first.items()}}
-                       for f in (1.0, 1.01, 0.99, 1.005, 0.995)]
+                       for f in (1.0, 1.01, 0.99, 1.005, 0.995)[:n]]
     r.pop("summary", None)
 json.dump(d, open(out, "w"))
 PY
@@ -177,6 +179,27 @@ assert_err "has the new result's workloads at the same settings"
 run "$NB" compare "$T/s1.json" "$T/s2.json" --last 3
 assert_rc 2
 assert_err "nasbench: --last and --label choose runs of the history: add --baseline history (or --noise history)"
+
+t_case "a history of 4 runs of 2 iterations gates a new run of 2: a pass, and a 30% loss fails"
+# the history's runs measured the between-run noise (levels within 1%):
+# the new run is judged by where it falls among them, whatever its own
+# iterations (it was "unchanged (low confidence)", exit 5, for ever:
+# issue 46)
+for r in 1:1.0 2:1.01 3:0.99 4:1.005; do
+	SYNTH_N=2 synth "$T/two${r%%:*}.json" "two${r%%:*}" "${r##*:}"
+	NASBENCH_DB=$T/db/two.db "$NB" history add "$T/two${r%%:*}.json" >/dev/null ||
+		t_fail "history add two${r%%:*}"
+done
+SYNTH_N=2 synth "$T/two-same.json" two-same 1.002
+NASBENCH_DB=$T/db/two.db run "$NB" compare --baseline history "$T/two-same.json"
+assert_rc 0
+assert_out "8(4 runs)/2"
+assert_out "no regression (max regress 5%, alpha 0.05)"
+! grep -q "low confidence" <<<"$OUT" || t_fail "low confidence against a measured history: $OUT"
+SYNTH_N=2 synth "$T/two-30.json" two-30 0.7
+NASBENCH_DB=$T/db/two.db run "$NB" compare --baseline history "$T/two-30.json"
+assert_rc 1
+grep -q "seq512k-read  MB/s .* -30.[0-9]% .* 8(4 runs)/2 .* worse$" <<<"$OUT" || t_fail "a 30% loss not worse against the history: $OUT"
 
 t_case "8 concurrent writers: no run lost, the database whole"
 export NASBENCH_DB=$T/db/concurrent.db

@@ -54,7 +54,7 @@ url = $D
 [suite]
 workloads  = seq512k-write
 iterations = 4
-size       = 8M
+size       = 64M
 INI
 run "$NB" run "$T/box.ini" --iterations 1 --label layout=raid10 -o "$T/b.json" -q
 assert_rc 0
@@ -151,14 +151,15 @@ assert_json "$T/int.json" 'd["complete"] is False and result(d, "seq512k-write")
 assert_clean "$D"
 
 t_case "a file target: the data-loss guard refuses a file system"
-truncate -s 32M "$T/disk.img"
+# 64 MiB of 512 KiB I/Os: 128, more than the 100 a figure needs
+truncate -s 64M "$T/disk.img"
 mkfs.ext4 -q -F "$T/disk.img" >/dev/null 2>&1 || t_fail "mkfs.ext4 failed"
-run "$NB" run --target "$T/disk.img" --size 8M --iterations 1 -w seq512k-write -o "$T/g.json"
+run "$NB" run --target "$T/disk.img" --size 64M --iterations 1 -w seq512k-write -o "$T/g.json"
 assert_rc 3
 assert_err "nasbench: target 'local' ($T/disk.img) holds an ext2/3/4 file system: writing would destroy it; if that is intended, set 'destroy-data = yes' in its [target] section or pass --destroy-data"
-run "$NB" run --target "$T/disk.img" --size 8M --iterations 1 -w seq512k-read -o "$T/g.json" -q
+run "$NB" run --target "$T/disk.img" --size 64M --iterations 1 -w seq512k-read -o "$T/g.json" -q
 assert_rc 0
-run "$NB" run --target "$T/disk.img" --size 8M --iterations 1 -w seq512k-write --destroy-data -o "$T/g.json" -q
+run "$NB" run --target "$T/disk.img" --size 64M --iterations 1 -w seq512k-write --destroy-data -o "$T/g.json" -q
 assert_rc 0
 t_case "a file nasbench wrote before needs no confirmation"
 run "$NB" run --target "$T/disk.img" --size 8M --iterations 1 -w rand4k-write -o "$T/g.json" -q

@@ -226,8 +226,9 @@ if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	assert_json "$T/nfs.json" 'result(d, "bigfile")["iterations"][0]["verified_bytes"] == 8 << 20'
 	# the export's fsync on this machine's disk costs 130-300 us: about the
 	# 200 us stable media without power-loss protection needs at least, so
-	# either verdict, each with its sentence and its durable
-	assert_json "$T/nfs.json" '(lambda i: (i["verdict_class"], i["metrics"]["durable"]) in (("commit-cost-seen", 1), ("cost-below-media", 0)) and (i["verdict_class"] == "commit-cost-seen") == (i["metrics"]["sync_cost_us"] >= 200) and ("run the crash check" in i["verdict"]) == (i["verdict_class"] == "cost-below-media"))(result(d, "syncprobe")["iterations"][0])' \
+	# either class, each with its sentence; never durable from timing alone
+	# (issue 46): "consistent with durable media, not proven" at most
+	assert_json "$T/nfs.json" '(lambda i: i["verdict_class"] in ("commit-cost-seen", "cost-below-media") and i["metrics"]["durable"] == 0 and (i["verdict_class"] == "commit-cost-seen") == (i["metrics"]["sync_cost_us"] >= 200) and "run the crash check (crashcheck)" in i["verdict"] and i["verdict"].startswith("consistent with durable media, not proven: " if i["verdict_class"] == "commit-cost-seen" else "not proven durable: "))(result(d, "syncprobe")["iterations"][0])' \
 		'(lambda i: (i["verdict_class"], i["verdict"], i["metrics"]["sync_cost_us"]))(result(d, "syncprobe")["iterations"][0])'
 	assert_json "$T/nfs.json" 'result(d, "xz")["iterations"][0]["metrics"]["xz_ratio"] > 0.98'
 
@@ -273,15 +274,16 @@ if [ -n "${NASBENCH_NFS_TMPFS_URL:-}" ]; then
 	assert_err "nasbench: warning: target 'nfsshort': syncprobe inconclusive: only "
 fi
 if [ -n "${NASBENCH_ISCSI_SYNC_URL:-}" ]; then
-	t_case "iSCSI sync LUN (--bsoflags sync): a commit cost seen, durable when it is stable media's"
+	t_case "iSCSI sync LUN (--bsoflags sync): a commit cost seen, never durable from timing alone"
 	# ~300 us round trips: 1.5 s gives each half of the probe ~500 writes on
 	# a quiet machine; on a loaded disk (commits of 60 ms: 49 writes in 3 s)
 	# the probe goes on until it has 64, up to 4 x --runtime
 	probe lun "$NASBENCH_ISCSI_SYNC_URL" "$T/lun.json" --destroy-data --size 8M -q --runtime 1.5s
 	assert_rc 0
 	# every write O_SYNC on this machine's disk: 120 us to 2 ms more than a
-	# round trip, with its load: durable from 200 us (docs/seed.md)
-	assert_json "$T/lun.json" '(lambda i: (i["verdict_class"], i["metrics"]["durable"]) in (("commit-cost-seen", 1), ("cost-below-media", 0)) and (i["verdict_class"] == "commit-cost-seen") == (i["metrics"]["sync_cost_us"] >= 200))(result(d, "syncprobe")["iterations"][0])' \
+	# round trip, with its load: consistent with durable media from 200 us
+	# (docs/seed.md), durable only with evidence (a crash check, plp = yes)
+	assert_json "$T/lun.json" '(lambda i: i["verdict_class"] in ("commit-cost-seen", "cost-below-media") and i["metrics"]["durable"] == 0 and i["durable_evidence"] == "none" and (i["verdict_class"] == "commit-cost-seen") == (i["metrics"]["sync_cost_us"] >= 200))(result(d, "syncprobe")["iterations"][0])' \
 		"$PROBE_FIGURES"
 else
 	missing "LUN cases: NASBENCH_ISCSI_SYNC_URL is unset (ci/testbox up)"
@@ -319,7 +321,10 @@ if mount -t tmpfs -o size=100m nbtest-ram "$R/tmp" && truncate -s 80M "$R/tmp/di
 		-b "$R/mnt/lun.img" --bsoflags sync || t_fail "tgtadm: the RAM LUN"
 	probe ram "$TGT_URL" "$T/ram.json" --destroy-data --size 8M -q --runtime 1.5s
 	assert_rc 0
-	assert_json "$T/ram.json" '(lambda i: i["metrics"]["durable"] == 0 and i["verdict_class"] in ("cost-below-media", "no-commit-cost", "inconclusive") and (i["verdict_class"] != "cost-below-media" or ("not proven durable" in i["verdict"] and "run the crash check (crashcheck)" in i["verdict"] and "200 us a commit to flash without power-loss protection takes" in i["verdict"])))(result(d, "syncprobe")["iterations"][0])' \
+	# on a loaded machine the journal commit costs what flash's does (774
+	# us against a 243 us round trip, issue 46): commit-cost-seen then, and
+	# still not durable: timing alone cannot tell
+	assert_json "$T/ram.json" '(lambda i: i["metrics"]["durable"] == 0 and (i["verdict_class"] != "cost-below-media" or ("not proven durable" in i["verdict"] and "run the crash check (crashcheck)" in i["verdict"] and "200 us a commit to flash without power-loss protection takes" in i["verdict"])) and (i["verdict_class"] != "commit-cost-seen" or (i["verdict"].startswith("consistent with durable media, not proven: ") and "timing alone cannot tell stable media from a commit to memory on a busy client or server: run the crash check (crashcheck)" in i["verdict"])))(result(d, "syncprobe")["iterations"][0])' \
 		"$PROBE_FIGURES"
 	tgt_down
 else

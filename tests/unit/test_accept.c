@@ -198,6 +198,29 @@ static void test_eval(void **state)
 	json_decref(acc);
 	json_decref(doc);
 
+	/* a figure without its samples proves nothing (core/samples.h): the
+	 * entry unmeasured, or the metric listed short in an iteration */
+	doc = doc_with("unmeasured", bw, 3);
+	acc = nb_accept_eval(&a, doc, &failed);
+	assert_string_equal(verdict(acc, 0, "verdict"), "fail");
+	assert_string_equal(verdict(acc, 0, "reason"),
+			    "'seq512k-write' on 'nas' unmeasured: target 'nas': lost");
+	json_decref(acc);
+	json_decref(doc);
+	doc = doc_with("ok", bw, 3);
+	json_object_set_new(json_array_get(json_object_get(json_array_get(
+		json_object_get(doc, "results"), 0), "iterations"), 1),
+		"unmeasured", json_pack("[s]", "bw_bytes"));
+	acc = nb_accept_eval(&a, doc, &failed);
+	assert_string_equal(verdict(acc, 0, "verdict"), "fail");
+	assert_string_equal(verdict(acc, 0, "reason"), "unmeasured: "
+			    "'seq512k-write' on 'nas' timed too few I/Os for "
+			    "'bw_bytes' (it needs 100 an iteration): run longer");
+	/* corrupt_blocks is no figure of samples: judged as it is */
+	assert_string_equal(verdict(acc, 2, "measured"), "2");
+	json_decref(acc);
+	json_decref(doc);
+
 	/* a failed workload fails its criteria even with figures */
 	doc = doc_with("failed", bw, 2);
 	acc = nb_accept_eval(&a, doc, &failed);

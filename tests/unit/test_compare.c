@@ -150,6 +150,40 @@ static void verdicts(void **state)
 		nb_compare_judge(base5, NULL, 5, worse5, 5, NB_HIGHER, &o, &j);
 		assert_int_equal(j.verdict, NB_V_INCONCLUSIVE);
 	}
+	/* a history of 4 runs of 2 iterations each has measured the
+	 * between-run noise (levels within 2%): a new run of 2 iterations is
+	 * judged by where it falls among them, not "low confidence" (issue
+	 * 46: a CI that keeps its history got exit 5 for ever) */
+	{
+		const double h2[] = { 100, 101, 98, 99, 101, 102, 99.5, 100.5 };
+		const int r2[] = { 0, 0, 1, 1, 2, 2, 3, 3 };
+
+		judge_o(h2, r2, 8, (const double[]){ 100.2, 99.6 }, 2, NB_HIGHER,
+			0.05, 0, &j);
+		assert_int_equal(j.verdict, NB_V_UNCHANGED);
+		assert_true(j.measured && !j.low_confidence && !j.inconclusive);
+		assert_int_equal(j.runs, 4);
+		judge_o(h2, r2, 8, (const double[]){ 70, 71 }, 2, NB_HIGHER, 0.05,
+			0, &j);
+		assert_int_equal(j.verdict, NB_V_WORSE);
+		assert_true(j.regression && !j.low_confidence);
+		/* one iteration: judged too, its own within-run noise added */
+		judge_o(h2, r2, 8, (const double[]){ 70 }, 1, NB_HIGHER, 0.05, 0,
+			&j);
+		assert_int_equal(j.verdict, NB_V_WORSE);
+		assert_true(j.regression);
+		/* beyond a 2% threshold, inside the runs' spread (1.2% sd:
+		 * it detects 3.3%): noise, measured, not inconclusive */
+		judge_o(h2, r2, 8, (const double[]){ 97.6, 97.4 }, 2, NB_HIGHER,
+			0.02, 0, &j);
+		assert_int_equal(j.verdict, NB_V_NOISE);
+		assert_true(j.detect_down < -0.025 && j.detect_down > -0.045);
+		assert_false(j.inconclusive || j.regression);
+		/* two base runs measure nothing: low confidence still */
+		judge_o(h2, r2, 4, (const double[]){ 70, 71 }, 2, NB_HIGHER, 0.05,
+			0, &j);
+		assert_true(j.low_confidence && j.inconclusive);
+	}
 	/* fewer than 3: the threshold alone, low confidence, not gated:
 	 * inconclusive ... */
 	judge(two, 2, two_down, 2, NB_HIGHER, 0.05, &j);
@@ -277,6 +311,63 @@ static void golden_text(void **s) { (void)s; golden("compare.txt", text); }
 static void golden_md(void **s) { (void)s; golden("compare.md", md); }
 static void golden_junit(void **s) { (void)s; golden("compare.xml", junit); }
 static void golden_json(void **s) { (void)s; golden("compare.json", js); }
+
+/* An entry of five iterations of IOPS around LEVEL, status STATUS, each
+ * iteration listing UNMEASURED (NULL: none) short of samples. */
+static json_t *entry5(double level, const char *status, const char *unmeasured)
+{
+	json_t *its = json_array();
+
+	for (int i = 0; i < 5; i++) {
+		json_t *it = json_pack("{s:{s:f}}", "metrics", "iops",
+				       level * (1 + 0.005 * (i - 2)));
+
+		if (unmeasured)
+			json_object_set_new(it, "unmeasured",
+					    json_pack("[s]", unmeasured));
+		json_array_append_new(its, it);
+	}
+	return json_pack("{s:[{s:s, s:s, s:s, s:s, s:o, s:{s:s}}]}", "results",
+			 "target", "t", "workload", "rand4k-read", "status", status,
+			 "reason", "iteration 1 timed 7 I/Os, fewer than the 100 a "
+			 "mean needs", "iterations", its, "spec", "pattern", "rand");
+}
+
+/* compare never judges a figure without its samples (core/samples.h):
+ * the verdict is unmeasured, no regression, inconclusive when gated (exit
+ * 5), whichever side; not "missing" (exit 1) nor "better". */
+static void unmeasured_sides(void **state)
+{
+	json_t *ok = entry5(100, "ok", NULL), *thin = entry5(50, "unmeasured", NULL);
+	json_t *short_ = entry5(50, "ok", "iops"), *c, *v;
+	struct nb_gate g;
+	struct nb_compare_opts co;
+
+	(void)state;
+	nb_gate_init(&g);
+	nb_compare_opts_init(&co);
+	for (int k = 0; k < 3; k++) {
+		const json_t *b = k == 1 ? thin : ok, *n = k == 0 ? thin :
+					     k == 1 ? ok : short_;
+
+		assert_int_equal(nb_compare(b, "b.json", n, "n.json", &g, &co, &c), 0);
+		v = json_array_get(json_object_get(c, "verdicts"), 0);
+		assert_string_equal(nb_jstr(v, "verdict"), "unmeasured");
+		assert_false(json_is_true(json_object_get(v, "regression")));
+		assert_true(json_is_true(json_object_get(v, "inconclusive")));
+		assert_int_equal(json_integer_value(json_object_get(c, "regressions")), 0);
+		assert_int_equal(json_integer_value(json_object_get(c, "inconclusive")), 1);
+		if (k == 0)
+			assert_string_equal(nb_jstr(v, "reason"), "the new run is not "
+					    "measured: iteration 1 timed 7 I/Os, fewer "
+					    "than the 100 a mean needs");
+		if (k == 2)
+			assert_string_equal(nb_jstr(v, "reason"), "the new run is not "
+					    "measured: too few I/Os timed to carry it");
+		json_decref(c);
+	}
+	json_decref(ok), json_decref(thin), json_decref(short_);
+}
 
 static void nothing_in_common(void **state)
 {
@@ -439,6 +530,7 @@ int main(void)
 		cmocka_unit_test(verdicts),     cmocka_unit_test(gate_file),
 		cmocka_unit_test(golden_text),  cmocka_unit_test(golden_md),
 		cmocka_unit_test(golden_junit), cmocka_unit_test(golden_json),
+		cmocka_unit_test(unmeasured_sides),
 		cmocka_unit_test(nothing_in_common), cmocka_unit_test(not_steady),
 		cmocka_unit_test(outcome),
 	};

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../core/clock.h"
@@ -316,6 +317,72 @@ static void queue_depth_held(void **state)
 	}
 }
 
+/* A device that takes SLOW_NS over each I/O, one at a time. */
+static struct { struct nb_io *io; uint64_t ns; } slow;
+
+static int slow_submit(struct nb_target *dt, struct nb_io *io)
+{
+	(void)dt;
+	slow.io = io;
+	return 0;
+}
+
+static int slow_reap(struct nb_target *dt, struct nb_io **done, int max,
+		     int timeout_us)
+{
+	struct timespec ts = { 0, (long)slow.ns };
+
+	(void)dt;
+	(void)max;
+	(void)timeout_us;
+	if (!slow.io)
+		return 0;
+	if (slow.ns)
+		nanosleep(&ts, NULL);
+	slow.io->result = slow.io->len;
+	done[0] = slow.io;
+	slow.io = NULL;
+	return 1;
+}
+
+/* No figure without the samples to carry it (core/samples.h): a closed
+ * loop whose runtime ends before it has issued the 100 I/Os a mean needs
+ * runs on until it has, up to NB_RUNTIME_STRETCH runtimes, and says so. */
+static void runtime_stretch(void **state)
+{
+	static const struct nb_runner_ops slow_ops = {
+		.name = "slow", .caps = NB_CAP_ASYNC, .submit = slow_submit,
+		.reap = slow_reap,
+	};
+	struct nb_target_cfg dcfg = { .name = "slow" };
+	struct nb_target dt = { .ops = &slow_ops, .cfg = &dcfg, .block_size = 1 };
+	struct nb_iospec rd = { .pattern = NB_PAT_RAND, .rw = NB_RW_READ,
+				.bs = 4096, .qd = 1, .size = 1 << 20,
+				.runtime_us = 50000, .seed = 5 };
+	struct nb_file *f = (struct nb_file *)&slow;
+
+	(void)state;
+	/* 2 ms an I/O: 25 in the 50 ms runtime; on to 100 (0.2 s or more) */
+	slow.ns = 2000000;
+	assert_int_equal(nb_engine_run(&dt, f, &rd, NULL, &r), 0);
+	assert_int_equal(r.ios, 100);
+	assert_int_equal(r.stretched, 1);
+	assert_true(r.elapsed_ns >= 200000000ULL);
+	/* 20 ms an I/O: 10 runtimes (0.5 s) hold about 25: it stops there
+	 * (the I/O in flight then ends it a little later; well before the
+	 * 2 s that 100 would take) */
+	slow.ns = 20000000;
+	assert_int_equal(nb_engine_run(&dt, f, &rd, NULL, &r), 0);
+	assert_int_equal(r.stretched, 1);
+	assert_true(r.ios < 100);
+	assert_true(r.elapsed_ns >= 500000000ULL && r.elapsed_ns < 1000000000ULL);
+	/* a runtime that holds 100 (thousands without a wait): as it was */
+	slow.ns = 0;
+	assert_int_equal(nb_engine_run(&dt, f, &rd, NULL, &r), 0);
+	assert_int_equal(r.stretched, 0);
+	assert_true(r.ios >= 100);
+}
+
 /* Reads land in a buffer of their own for each I/O in flight, as fio
  * gives them, where the kernel or the device writes them (own_read_buffers:
  * posix); with one shared buffer kept hot in the CPU's cache, posix
@@ -351,6 +418,7 @@ int main(void)
 		cmocka_unit_test(errors),
 		cmocka_unit_test(queue_depth_held),
 		cmocka_unit_test(read_buffers),
+		cmocka_unit_test(runtime_stretch),
 	};
 
 	return cmocka_run_group_tests_name("engine", tests, setup, teardown);

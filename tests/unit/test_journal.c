@@ -319,6 +319,41 @@ static void durability(void **state)
 	json_decref(doc);
 }
 
+/* Timing never proves durable (issue 46); a crash observed that lost
+ * nothing promised does: the probe's commit cost becomes durable, said
+ * where from.  A crash check that saw no crash proves nothing. */
+static void durability_evidence(void **state)
+{
+	for (int seen = 0; seen < 2; seen++) {
+		json_t *doc = json_pack(
+			"{s:[{s:s, s:s, s:[{s:{s:f}, s:s}]}, {s:s, s:s, s:{s:i, s:i, s:s}}]}",
+			"results", "target", "lun", "workload", "syncprobe",
+			"iterations", "metrics", "durable", 0.0, "verdict_class",
+			"commit-cost-seen", "target", "lun", "workload", "crashcheck",
+			"crash_verdict", "lost", 0, "unproven", seen ? 0 : 1,
+			"summary", "1 of 1 crash observed: 0 promised-durable writes lost");
+		const json_t *it = json_array_get(json_object_get(json_array_get(
+			json_object_get(doc, "results"), 0), "iterations"), 0);
+		const json_t *d;
+
+		(void)state;
+		nb_crash_durability(doc);
+		d = json_array_get(json_object_get(doc, "durability"), 0);
+		assert_true(json_is_true(json_object_get(d, "syncprobe_durable")));
+		assert_true(json_boolean_value(json_object_get(d, "agree")) == seen);
+		assert_true(json_number_value(json_object_get(json_object_get(it,
+			"metrics"), "durable")) == (seen ? 1 : 0));
+		if (seen)
+			assert_string_equal(json_string_value(json_object_get(it,
+				"durable_evidence")), "crashcheck: a crash observed, no "
+				"promised-durable write lost");
+		else
+			assert_null(json_object_get(it, "durable_evidence"));
+		/* the probe said none: the crash check's replaces it */
+		json_decref(doc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +363,7 @@ int main(void)
 		cmocka_unit_test(crash_journal),
 		cmocka_unit_test(verdict),
 		cmocka_unit_test(durability),
+		cmocka_unit_test(durability_evidence),
 	};
 
 	return cmocka_run_group_tests(tests, test_scratch_setup, test_scratch_teardown);

@@ -116,6 +116,7 @@ static void disk_step(struct nb_sweep_step *st, uint32_t n, double sat)
 	st->lat_p99_us = st->lat_mean_us * 3;
 	st->lat_p999_us = st->lat_mean_us * 4;
 	st->cpu_per_thread = 0.05;
+	st->samples = 1000000;
 }
 
 /* Run the sweep as the pipeline does: step, add, ask. */
@@ -275,6 +276,52 @@ static void flat_curve(void **state)
 	assert_false(c.objective_broken);
 }
 
+/* No figure without the samples to carry it (core/samples.h): a step too
+ * thin for the objective's percentile meets and breaks nothing, is no
+ * saturation, and a sweep none of whose steps met it for want of samples
+ * is unmeasured, not "no step meets". */
+static void thin_steps(void **state)
+{
+	static const uint32_t plan[] = { 1, 2, 4, 8 };
+	struct nb_sweep sw;
+	struct nb_slo slo;
+	struct nb_capacity c;
+	struct nb_sweep_step st;
+	char buf[256];
+
+	(void)state;
+	nb_slo_parse("p99=1ms", &slo);
+	nb_sweep_init(&sw, plan, 4, &slo);
+	for (size_t i = 0; i < 4; i++) {
+		disk_step(&st, plan[i], 1e9);
+		st.samples = 999;               /* a p99 needs 1000 */
+		st.lat_p99_us = 5000;           /* "breaks" on 999 samples */
+		nb_sweep_add(&sw, &st);
+		assert_false(sw.step[i].enough);
+		assert_false(sw.step[i].slo_met);
+	}
+	/* two thin steps in a row are no broken objective */
+	assert_int_equal(nb_sweep_next(&sw, 0), NB_SWEEP_STOP_END);
+	nb_sweep_answer(&sw, 0, &c);
+	assert_true(!c.found && c.unmeasured && !c.objective_broken);
+	assert_int_equal(c.thin, 4);
+	nb_capacity_fmt(&sw, &c, buf, sizeof(buf));
+	assert_string_equal(buf, "unmeasured: 4 of 4 steps had too few samples "
+			    "for p99 <= 1 ms and no other met it");
+	/* a thick step beside thin ones: judged as it is */
+	nb_sweep_init(&sw, plan, 4, &slo);
+	disk_step(&st, 1, 1e9);
+	st.lat_p99_us = 500;
+	nb_sweep_add(&sw, &st);
+	disk_step(&st, 2, 1e9);
+	st.samples = 10;
+	st.iops = 1e6;                          /* on 10 samples: no saturation */
+	nb_sweep_add(&sw, &st);
+	nb_sweep_answer(&sw, 0, &c);
+	assert_true(c.found && c.lo == 0 && !c.unmeasured && c.thin == 1);
+	assert_true(c.sat == 0 && c.sat_iops == 150);
+}
+
 /* The objective still met when the list ends, throughput still rising:
  * a lower bound. */
 static void lower_bound(void **state)
@@ -376,6 +423,7 @@ int main(void)
 		cmocka_unit_test(no_step_meets),
 		cmocka_unit_test(flat_curve),
 		cmocka_unit_test(lower_bound),
+		cmocka_unit_test(thin_steps),
 		cmocka_unit_test(limits),
 		cmocka_unit_test(self_check),
 	};
