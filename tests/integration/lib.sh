@@ -153,15 +153,29 @@ EOF
 # the ':NAME', for "$TGT_IQN:NAME/1") and TGT_URL (the first target's LUN);
 # tgt_down stops it (also at exit).
 tgt_up() {
-	local tid=0 lun
+	local tid=0 lun try
 	[ $# -gt 0 ] || set -- private:64M
-	TGT_C=$((400 + RANDOM % 500)) TGT_PORT=$(free_port) TGT_NT=$#
+	TGT_NT=$#
 	for lun; do truncate -s "${lun#*:}" "$T/${lun%%:*}.img" || return 1; done
-	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 </dev/null &
-	TGT_PID=$!
-	disown $TGT_PID          # no "Killed" notice when a case kills it
 	at_exit tgt_down
-	for _ in $(seq 100); do tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 && break; sleep 0.1; done
+	# a control port no other tgtd uses (the testboxes' are 26, 27 and
+	# 601-699, the lab's 14): one whose lock file ours holds, else another
+	for try in 1 2 3 4 5; do
+		TGT_C=$((1000 + RANDOM % 29000)) TGT_PORT=$(free_port)
+		[ ! -e /run/tgtd/socket.$TGT_C.lock ] || continue
+		tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 </dev/null &
+		TGT_PID=$!
+		disown $TGT_PID          # no "Killed" notice when a case kills it
+		for _ in $(seq 100); do
+			kill -0 $TGT_PID 2>/dev/null || break
+			tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 &&
+				ls -l /proc/$TGT_PID/fd 2>/dev/null | grep -q "/socket\.$TGT_C\.lock\$" && break 2
+			sleep 0.1
+		done
+		kill -0 $TGT_PID 2>/dev/null && return 1         # alive, never answered
+		TGT_PID=
+	done
+	[ -n "${TGT_PID:-}" ] || return 1
 	TGT_IQN=iscsi://127.0.0.1:$TGT_PORT/iqn.2026-11.org.nasbench
 	TGT_URL=$TGT_IQN:${1%%:*}/1
 	for lun; do
