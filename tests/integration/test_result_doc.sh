@@ -29,7 +29,12 @@ nb() {
 t_case "real results: every kind of entry a local run writes"
 printf '[box]\nname = doc\nram = 64M\ncrash = true\nmonitor = local\nmonitor-interval = 200ms\n' >"$T/box.ini"
 nb plain "$T/box.ini" -w seq512k-read,rand4k-mix,rand4k-write-sync -i 2 --runtime 500ms -l layout=raidz1
-nb open -w rand4k-read --rate 300 --step-time 500ms --arrival onoff
+# ON/OFF in cycles of 40 ms on average over 2 s: ~50 bursts, ~600 I/Os
+# (the default 100ms/400ms over 500 ms began in a pause longer than the
+# run in a quarter of the runs: no I/O, and none of the response's keys)
+nb open -w rand4k-read --rate 300 --runtime 2s --arrival onoff --burst 20ms/20ms
+assert_json "$T/open.json" 'result(d, "rand4k-read")["iterations"][0]["open"]["samples"] >= 100' \
+	'result(d, "rand4k-read")["iterations"][0]["open"]'
 nb closed -w rand4k-read --sweep --steps 1,2 --step-time 300ms
 nb osweep -w vm --sweep --rates 1000,2000 --step-time 500ms --slo mean=500ms --loop both
 nb steady -w rand4k-write --steady-state iops:50% --round 200ms --steady-window 2 --steady-rounds 3 --precondition --precondition-fill 1 --trim before --trim-optional
