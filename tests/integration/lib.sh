@@ -25,6 +25,10 @@ t_exit() {
 	rm -rf "$T"
 }
 trap t_exit EXIT
+# a run interrupted (tests/integration/run ends a file by its process
+# group): the EXIT trap still takes down what the test started
+trap 'exit 143' TERM
+trap 'exit 130' INT
 T_FAILS=0
 T_CASES=0
 T_NAME=
