@@ -34,7 +34,12 @@ T_CASES=0
 T_NAME=
 
 T_CASE_FAILED=0
-t_case() { T_NAME=$1; T_CASES=$((T_CASES + 1)); T_CASE_FAILED=0; }
+# NASBENCH_IT_TIMES=1 (ci/flake-hunt sets it): each case says when it
+# starts, in seconds from the file's start
+t_case() {
+	T_NAME=$1; T_CASES=$((T_CASES + 1)); T_CASE_FAILED=0
+	[ "${NASBENCH_IT_TIMES:-0}" != 1 ] || echo "${0##*/}: +${SECONDS}s $1" >&2
+}
 # a case fails once however many of its asserts fail
 t_fail() {
 	echo "FAIL [$T_NAME] $*" >&2
