@@ -153,6 +153,18 @@ StrictModes no
 LogLevel VERBOSE
 EOF
 }
+# sshd_listening: the sshd the test started on sshd_prepare's config (pid
+# $SSHD, its log $S/sshd.log) listens; a minute at most (a loaded machine
+# took seconds), else the case fails with what its log says
+sshd_listening() {
+	for _ in $(seq 1200); do
+		grep -q "Server listening" "$S/sshd.log" 2>/dev/null && return 0
+		kill -0 "$SSHD" 2>/dev/null || break
+		sleep 0.05
+	done
+	t_fail "the test's sshd does not listen: $(tail -3 "$S/sshd.log" 2>/dev/null)"
+	return 1
+}
 # tgt_up [NAME:SIZE...]: a private tgtd of this test alone (own portal port,
 # own control port), so a test may stop, kill or reconfigure it without
 # disturbing the shared testbox that other tests use at the same time.  Each
