@@ -118,9 +118,11 @@ assert_json "$T/xz2.json" 'any(w.startswith("xz stopped after") and "runtime bou
 assert_clean "$D"
 
 t_case "xz progress off a terminal: the preparation says so, the rate is xz's figure"
-# the line once showed the input being written (hundreds of MB/s) as xz's
-# rate; now each compression line's rate is the input compressed so far,
-# within 2x of the figure reported
+# the line once showed the input being written (hundreds of MB/s, 100x
+# xz's) as xz's rate; now each compression line's rate is the input
+# compressed so far, within 4x of the figure reported (the CPU the threads
+# get moves it: 1.2 MB/s a second in, 0.56 at the end, with the other
+# files of make check and its builds beside it)
 run "$NB" run -t "$D" -w xz -i 1 --size 6M --status-interval 0.5 -o "$T/xz3.json"
 assert_rc 0
 assert_err "preparing the xz input on local (not timed)"
@@ -128,7 +130,7 @@ lines=$(grep -E '^xz -6 on local \(1/1\)' <<<"$ERR")
 [ "$(wc -l <<<"$lines")" -ge 2 ] || t_fail "fewer than 2 progress lines of the compression: $ERR"
 # the first line (half a second in, the encoder's threads starting) aside
 rates=$(sed -E 's/.* ([0-9.]+) MB\/s .*/\1/' <<<"$lines" | sed 1d | tr '\n' ' ')
-assert_json "$T/xz3.json" "all(d['results'][0]['iterations'][0]['metrics']['bw_bytes'] / 2 <= r * 1e6 <= 2 * d['results'][0]['iterations'][0]['metrics']['bw_bytes'] for r in [$(sed 's/ /, /g' <<<"$rates")0.0][:-1])" "'rates $rates vs %.2f MB/s' % (d['results'][0]['iterations'][0]['metrics']['bw_bytes'] / 1e6)"
+assert_json "$T/xz3.json" "all(d['results'][0]['iterations'][0]['metrics']['bw_bytes'] / 4 <= r * 1e6 <= 4 * d['results'][0]['iterations'][0]['metrics']['bw_bytes'] for r in [$(sed 's/ /, /g' <<<"$rates")0.0][:-1])" "'rates $rates vs %.2f MB/s' % (d['results'][0]['iterations'][0]['metrics']['bw_bytes'] / 1e6)"
 assert_clean "$D"
 
 t_case "xz preset out of range: exit 2, the key named"
