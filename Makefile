@@ -49,8 +49,11 @@ TOOLBIN := $(patsubst tests/integration/%.c,$(B)/tools/%,$(wildcard tests/integr
 
 all: nasbench $(B)/nasbench.1 $(B)/nasbench.bash ## build nasbench, its man page and completion
 
+# a copy renamed into place, and none when it is the same: a cp over
+# ./nasbench while a test ran it failed with "Text file busy" (make install
+# in test_shell.sh beside the other integration files)
 nasbench: $(B)/nasbench
-	@cp $< $@
+	@cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@; }
 
 # the man page and the completion come from the tables 'nasbench help' prints
 $(B)/nasbench.1: $(B)/nasbench
