@@ -264,8 +264,14 @@ json_t *nb_telem_stop(struct nb_telem *tm)
 
 void nb_telem_close(struct nb_telem *tm)
 {
+	char keep[1024];
+
 	if (!tm)
 		return;
+	/* a close on a failure's way out keeps that failure's detail: the
+	 * ssh master's exit (nb_telem_ssh_close) clears what its own spawn
+	 * set, and a capture whose inventory timed out said "nasbench: " */
+	snprintf(keep, sizeof(keep), "%s", nb_err_last());
 	json_decref(nb_telem_stop(tm));
 	nb_telem_series_free(tm);
 	if (tm->ssh.host[0])
@@ -274,6 +280,8 @@ void nb_telem_close(struct nb_telem *tm)
 	pthread_condattr_destroy(&tm->ca);
 	pthread_mutex_destroy(&tm->mu);
 	free(tm);
+	if (keep[0])
+		nb_err_set("%s", keep);
 }
 
 /* ---- the pools' vdevs, from this machine or the box ---- */

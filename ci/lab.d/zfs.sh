@@ -16,12 +16,42 @@ LAB_POOL=nblab
 LAB_CGROUP=/sys/fs/cgroup/blkio/nasbench-lab
 LAB_MNT=$LAB/mnt
 
-# The pid of any zfs-fuse on this machine (the lab's or not).
+# The pid of any zfs-fuse on this machine (the lab's or not) that runs: a
+# killed one that init has not reaped yet holds nothing, but one whose
+# other threads still exit holds the socket (lab_tg_alive).
 lab_zfs_any() {
 	local p
 	for p in $(pgrep -x zfs-fuse); do
-		# a killed one that init has not reaped yet holds nothing
-		[ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" = Z ] || { echo "$p"; return; }
+		lab_tg_alive "$p" && { echo "$p"; return; }
+	done
+}
+
+# lab_zfs_departing PID: that zfs-fuse is a lab's on its way out: it is in
+# the lab's cgroup (its 'down' is stopping it, or one that gave up on it
+# left it there), or a TERM or KILL waits for it.
+lab_zfs_departing() {
+	local pend
+	grep -q ":blkio:${LAB_CGROUP#/sys/fs/cgroup/blkio}\$" "/proc/$1/cgroup" 2>/dev/null && return 0
+	pend=$(awk '$1 == "SigPnd:" || $1 == "ShdPnd:" { print $2 }' "/proc/$1/status" 2>/dev/null)
+	for pend in $pend; do
+		# bits 9 (SIGKILL) and 15 (SIGTERM) of the pending masks
+		(( 0x$pend & 0x4100 )) && return 0
+	done
+	return 1
+}
+
+# Until no zfs-fuse runs: one on its way out (another lab's 'down' or
+# 'crash' a moment ago) is waited for, up to a minute; one that is not a
+# lab's is the machine's, and the lab cannot run beside it.
+lab_zfs_wait_none() {
+	local other t=0
+	while other=$(lab_zfs_any) && [ -n "$other" ]; do
+		lab_zfs_departing "$other" && [ $t -lt 600 ] ||
+			lab_die "a zfs-fuse that is not the lab's runs (pid $other$([ $t -lt 600 ] || echo ", still there after 60 s")):" \
+				"the lab needs the machine's only one (its socket is /var/run/zfs/zfs_socket)"
+		[ $t != 0 ] || lab_log "waiting for a zfs-fuse on its way out (pid $other)"
+		sleep 0.1
+		t=$((t + 1))
 	done
 }
 
@@ -117,14 +147,15 @@ lab_cgroup_up() {
 	done
 }
 
-# The cgroup goes when its processes have: wait for them.
+# The cgroup goes when its processes have (every thread: 'tasks'): wait
+# for them, a minute at most.
 lab_cgroup_down() {
 	[ -d "$LAB_CGROUP" ] || return 0
-	for _ in $(seq 50); do
+	for _ in $(seq 600); do
 		rmdir "$LAB_CGROUP" 2>/dev/null && return 0
 		sleep 0.1
 	done
-	lab_log "cannot remove the cgroup $LAB_CGROUP (processes: $(cat "$LAB_CGROUP/cgroup.procs" | paste -sd' ' -))"
+	lab_log "cannot remove the cgroup $LAB_CGROUP (threads still in it: $(paste -sd' ' "$LAB_CGROUP/tasks"))"
 	return 1
 }
 
@@ -139,10 +170,8 @@ lab_nosync_build() {
 }
 
 lab_zfs_daemon_up() {
-	local other pid
-	other=$(lab_zfs_any)
-	[ -z "$other" ] || lab_die "a zfs-fuse that is not the lab's runs (pid $other):" \
-		"the lab needs the machine's only one (its socket is /var/run/zfs/zfs_socket)"
+	local pid
+	lab_zfs_wait_none
 	: >"$LAB/zfs.log"
 	# started directly, so $! is the daemon; it must not hold our lock
 	local pc=--disable-page-cache
@@ -281,7 +310,8 @@ lab_zfs_down() {
 			lab_log "zpool destroy $LAB_POOL failed ($(tail -1 "$LAB/destroy.log")); stopping the daemon anyway"
 	fi
 	# zfs-fuse takes seconds to exit; a new one started before it has dies
-	lab_stop_pid "$LAB/zfs.pid" zfs-fuse 20
+	# (every thread waited for: lab_stop_pid)
+	lab_stop_pid "$LAB/zfs.pid" zfs-fuse 20 || rc=1
 	# its pid file lost (the state directory removed under a live lab):
 	# the zfs-fuse in our cgroup is ours
 	local p
@@ -289,7 +319,7 @@ lab_zfs_down() {
 	for p in $(cat "$LAB_CGROUP/cgroup.procs" 2>/dev/null); do
 		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = zfs-fuse ] || continue
 		echo "$p" >"$LAB/zfs.pid"
-		lab_stop_pid "$LAB/zfs.pid" zfs-fuse 20
+		lab_stop_pid "$LAB/zfs.pid" zfs-fuse 20 || rc=1
 	done
 	lab_umount_all
 	lab_loops_down

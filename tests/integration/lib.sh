@@ -25,12 +25,21 @@ t_exit() {
 	rm -rf "$T"
 }
 trap t_exit EXIT
+# a run interrupted (tests/integration/run ends a file by its process
+# group): the EXIT trap still takes down what the test started
+trap 'exit 143' TERM
+trap 'exit 130' INT
 T_FAILS=0
 T_CASES=0
 T_NAME=
 
 T_CASE_FAILED=0
-t_case() { T_NAME=$1; T_CASES=$((T_CASES + 1)); T_CASE_FAILED=0; }
+# NASBENCH_IT_TIMES=1 (ci/flake-hunt sets it): each case says when it
+# starts, in seconds from the file's start
+t_case() {
+	T_NAME=$1; T_CASES=$((T_CASES + 1)); T_CASE_FAILED=0
+	[ "${NASBENCH_IT_TIMES:-0}" != 1 ] || echo "${0##*/}: +${SECONDS}s $1" >&2
+}
 # a case fails once however many of its asserts fail
 t_fail() {
 	echo "FAIL [$T_NAME] $*" >&2
@@ -144,6 +153,18 @@ StrictModes no
 LogLevel VERBOSE
 EOF
 }
+# sshd_listening: the sshd the test started on sshd_prepare's config (pid
+# $SSHD, its log $S/sshd.log) listens; a minute at most (a loaded machine
+# took seconds), else the case fails with what its log says
+sshd_listening() {
+	for _ in $(seq 1200); do
+		grep -q "Server listening" "$S/sshd.log" 2>/dev/null && return 0
+		kill -0 "$SSHD" 2>/dev/null || break
+		sleep 0.05
+	done
+	t_fail "the test's sshd does not listen: $(tail -3 "$S/sshd.log" 2>/dev/null)"
+	return 1
+}
 # tgt_up [NAME:SIZE...]: a private tgtd of this test alone (own portal port,
 # own control port), so a test may stop, kill or reconfigure it without
 # disturbing the shared testbox that other tests use at the same time.  Each
@@ -153,15 +174,29 @@ EOF
 # the ':NAME', for "$TGT_IQN:NAME/1") and TGT_URL (the first target's LUN);
 # tgt_down stops it (also at exit).
 tgt_up() {
-	local tid=0 lun
+	local tid=0 lun try
 	[ $# -gt 0 ] || set -- private:64M
-	TGT_C=$((400 + RANDOM % 500)) TGT_PORT=$(free_port) TGT_NT=$#
+	TGT_NT=$#
 	for lun; do truncate -s "${lun#*:}" "$T/${lun%%:*}.img" || return 1; done
-	tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 </dev/null &
-	TGT_PID=$!
-	disown $TGT_PID          # no "Killed" notice when a case kills it
 	at_exit tgt_down
-	for _ in $(seq 100); do tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 && break; sleep 0.1; done
+	# a control port no other tgtd uses (the testboxes' are 26, 27 and
+	# 601-699, the lab's 14): one whose lock file ours holds, else another
+	for try in 1 2 3 4 5; do
+		TGT_C=$((1000 + RANDOM % 29000)) TGT_PORT=$(free_port)
+		[ ! -e /run/tgtd/socket.$TGT_C.lock ] || continue
+		tgtd -f -C $TGT_C --iscsi portal=127.0.0.1:$TGT_PORT >"$T/tgtd.log" 2>&1 </dev/null &
+		TGT_PID=$!
+		disown $TGT_PID          # no "Killed" notice when a case kills it
+		for _ in $(seq 100); do
+			kill -0 $TGT_PID 2>/dev/null || break
+			tgtadm -C $TGT_C --op show --mode sys >/dev/null 2>&1 &&
+				ls -l /proc/$TGT_PID/fd 2>/dev/null | grep -q "/socket\.$TGT_C\.lock\$" && break 2
+			sleep 0.1
+		done
+		kill -0 $TGT_PID 2>/dev/null && return 1         # alive, never answered
+		TGT_PID=
+	done
+	[ -n "${TGT_PID:-}" ] || return 1
 	TGT_IQN=iscsi://127.0.0.1:$TGT_PORT/iqn.2026-11.org.nasbench
 	TGT_URL=$TGT_IQN:${1%%:*}/1
 	for lun; do

@@ -79,15 +79,17 @@ fio_job() {
 
 # An sshd of this test on 127.0.0.1 (keys made here): the box is this
 # machine, reached as a NAS is.
-sshd_prepare
-cp "$S/id.pub" "$S/authorized_keys"
+sshd_prepare half
+# the key 'half' reaches a box that answers telemetry's first question
+# (uname -s: what it is) and refuses every other command
+printf '#!/bin/sh\ncase $SSH_ORIGINAL_COMMAND in\n"uname -s;"*) exec sh -c "$SSH_ORIGINAL_COMMAND" ;;\nesac\necho "this box answers uname only" >&2\nexit 7\n' >"$S/half.sh"
+chmod 755 "$S/half.sh"
+{ cat "$S/id.pub"; echo "command=\"$S/half.sh\",no-pty $(cat "$S/half.pub")"; } >"$S/authorized_keys"
 sshd_up() {
+	: >"$S/sshd.log"
 	/usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" &
 	SSHD=$!
-	for _ in $(seq 100); do
-		grep -q "Server listening" "$S/sshd.log" 2>/dev/null && break
-		sleep 0.05
-	done
+	sshd_listening
 }
 # sshd_down: the listener and each connection's sshd (its children), by pid
 sshd_down() {
@@ -100,6 +102,15 @@ sshd_down() {
 sshd_up
 at_exit '[ -n "$SSHD" ] && sshd_down'
 SSH=(ssh://root@127.0.0.1:$PORT --identity "$S/id" --known-hosts "$S/known_hosts")
+
+t_case "a box that answers its first question but not what it has: exit 3, said why"
+# the failure's detail survives the ssh connection's close (it said
+# "nasbench: " and nothing more)
+run "$NB" capture ssh://root@127.0.0.1:$PORT --identity "$S/half" --known-hosts "$S/known_hosts" \
+	--devices "$NAMES" --for 10s --interval 1s --bucket 5s -o "$T/half.ini"
+assert_rc 3
+assert_err "nasbench: cannot ask ssh://root@127.0.0.1:$PORT what it has: " "this box answers uname only"
+assert_no_file "$T/half.ini"
 
 t_case "three VMs under a known load, captured locally and over ssh at once"
 # fio runs until both captures are done (then an interrupt ends it, and its

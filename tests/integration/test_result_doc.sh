@@ -34,6 +34,8 @@ nb plain "$T/box.ini" -w seq512k-read,rand4k-mix,rand4k-write-sync -i 2 --runtim
 # fewer than the 100 a mean needs about never (a run of 500 ms of 500 ms
 # cycles issued none in 3 of 8: issue 46, tests/unit/test_openloop.c)
 nb open -w rand4k-read --rate 300 --step-time 3s --arrival onoff --burst 20ms/80ms
+assert_json "$T/open.json" 'result(d, "rand4k-read")["iterations"][0]["open"]["samples"] >= 100' \
+	'result(d, "rand4k-read")["iterations"][0]["open"]'
 nb closed -w rand4k-read --sweep --steps 1,2 --step-time 300ms
 nb osweep -w vm --sweep --rates 1000,2000 --step-time 500ms --slo mean=500ms --loop both
 nb steady -w rand4k-write --steady-state iops:50% --round 200ms --steady-window 2 --steady-rounds 3 --precondition --precondition-fill 1 --trim before --trim-optional

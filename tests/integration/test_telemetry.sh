@@ -100,10 +100,7 @@ echo "[127.0.0.1]:$PORT $(cut -d' ' -f1,2 "$S/other.pub")" >"$S/known_hosts_wron
 /usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" </dev/null >/dev/null 2>&1 &
 SSHD=$!
 at_exit "kill $SSHD 2>/dev/null; wait $SSHD 2>/dev/null"
-for _ in $(seq 100); do
-	grep -q "Server listening" "$S/sshd.log" 2>/dev/null && break
-	sleep 0.05
-done
+sshd_listening
 MON=ssh://root@127.0.0.1:$PORT
 # box KEY KNOWN_HOSTS: a box file watched over ssh
 box() {
@@ -122,10 +119,16 @@ assert_json "$T/ssh.json" '(all(it["telemetry"]["source"] == "'"$MON"'" and it["
 	'[r.get("warnings") for r in d["results"]]'
 after=$(grep -c "Connection from 127.0.0.1" "$S/sshd.log")
 [ $((after - before)) -eq 1 ] || t_fail "$((after - before)) ssh connections for one run, expected 1"
-# (another run on the machine may have one of its own meanwhile)
+# a socket left is a master ssh left running (ssh removes the socket as
+# its master exits); ours would hold a connection to this test's sshd:
+# another run on the machine (a file beside this one in make check) has
+# sockets of its own meanwhile
 for d in $(ls -d /tmp/nb-ssh.* 2>/dev/null); do
 	grep -qxF "$d" <<<"$socks_before" && continue
-	[ -S "$d/ctl" ] && t_fail "a control socket left: $d"
+	[ -S "$d/ctl" ] || continue
+	m=$(ssh -O check -o ControlPath="$d/ctl" nbtest 2>&1 | sed -n 's/.*(pid=\([0-9]*\)).*/\1/p')
+	[ -n "$m" ] && ss -Htnp "( dport = :$PORT )" | grep -q "pid=$m," &&
+		t_fail "a control socket left: $d (its master ssh, pid $m, still connected)"
 done
 
 t_case "a host key mismatch: a warning, the figures kept"
