@@ -296,25 +296,23 @@ static unsigned char *probe(struct nb_target *t, struct nb_file *f,
 	return buf;
 }
 
-static int refuse(struct nb_target *t, const char *what, const char *where)
+static int refuse(struct nb_target *t, const char *what)
 {
-	return nb_err(-EPERM, "target '%s' (%s) holds %s%s: writing would "
+	return nb_err(-EPERM, "target '%s' (%s) holds %s: writing would "
 		      "destroy it; if that is intended, set 'destroy-data = yes' "
 		      "in its [target] section or pass --destroy-data",
-		      t->cfg->name, t->desc, what, where);
+		      t->cfg->name, t->desc, what);
 }
 
-int nb_guard_check(struct nb_target *t, struct nb_file *f)
+int nb_guard_holds(struct nb_target *t, struct nb_file *f, char *what,
+		   size_t wlen)
 {
 	uint64_t len = NB_GUARD_PROBE, tail = NB_GUARD_TAIL;
 	unsigned char *buf;
-	char what[128];
 	const char *w;
 	int64_t n;
 	int found;
 
-	if (t->cfg->destroy_data)
-		return 0;
 	if (t->capacity && len > t->capacity)
 		len = t->capacity;
 	if (t->block_size > 1)
@@ -322,10 +320,10 @@ int nb_guard_check(struct nb_target *t, struct nb_file *f)
 	buf = probe(t, f, 0, len, &n);
 	if (!buf)
 		return (int)n;
-	found = identify(buf, (size_t)n, what, sizeof(what));
+	found = identify(buf, (size_t)n, what, wlen);
 	free(buf);
 	if (found)
-		return refuse(t, what, "");
+		return 1;
 	/* md 0.90/1.0 and ZFS's last labels live at the end */
 	if (!t->capacity || t->capacity < 2 * NB_GUARD_PROBE)
 		return 0;
@@ -337,5 +335,19 @@ int nb_guard_check(struct nb_target *t, struct nb_file *f)
 	w = n == (int64_t)tail ? nb_guard_identify_tail(buf, (size_t)n, t->capacity)
 			       : NULL;
 	free(buf);
-	return w ? refuse(t, w, " at its end") : 0;
+	if (!w)
+		return 0;
+	snprintf(what, wlen, "%s at its end", w);
+	return 1;
+}
+
+int nb_guard_check(struct nb_target *t, struct nb_file *f)
+{
+	char what[160];
+	int rc;
+
+	if (t->cfg->destroy_data)
+		return 0;
+	rc = nb_guard_holds(t, f, what, sizeof(what));
+	return rc > 0 ? refuse(t, what) : rc;
 }

@@ -34,6 +34,13 @@ const char *nb_guard_identify(const unsigned char *buf, size_t len);
 const char *nb_guard_identify_tail(const unsigned char *buf, size_t len,
 				   uint64_t size);
 
+/* What target T holds, read through F (its start, and its end where the
+ * target is large enough): 1 with WHAT set ("an ext2/3/4 file system",
+ * "a ZFS pool member at its end"), 0 when nothing (zeroes, nasbench's own
+ * data), -errno when it cannot be read (detail set).  Reads only. */
+int nb_guard_holds(struct nb_target *t, struct nb_file *f, char *what,
+		   size_t wlen);
+
 /* 0 when writing to F is allowed; else -EPERM with the reason and the way
  * forward set.  Reads through the target's own runner. */
 int nb_guard_check(struct nb_target *t, struct nb_file *f);
