@@ -203,7 +203,40 @@ private_testbox_up() { NASBENCH_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" up >/dev/nul
 # no scratch directory left under DIR
 assert_clean() { [ -z "$(ls -d "$1"/nasbench.* 2>/dev/null)" ] || t_fail "scratch left in $1: $(ls -d "$1"/nasbench.*)"; }
 
+# crafted FILE...: FILE is a result the test made up on purpose (a hostile
+# or broken one), not one nasbench wrote: t_done does not validate it
+T_CRAFTED=()
+crafted() { T_CRAFTED+=("$@"); }
+# Every result nasbench wrote under $T validates against the result schema
+# (build/result.schema.json, made from docs/result.md): a key the document
+# does not name, or a value of another type, fails the test
+t_validate_results() {
+	local schema=$ROOT/build/result.schema.json list
+	list=$(python3 - "$T" "${T_CRAFTED[@]}" <<'PY'
+import json, os, sys
+skip = {os.path.realpath(p) for p in sys.argv[2:]}
+for d, _, files in os.walk(sys.argv[1]):
+    for f in files:
+        p = os.path.join(d, f)
+        if not f.endswith(".json") or os.path.realpath(p) in skip:
+            continue
+        try:
+            doc = json.load(open(p, encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(doc, dict) and doc.get("tool") == "nasbench" and "results" in doc:
+            print(p)
+PY
+	)
+	[ -n "$list" ] || return 0
+	t_case "every result written validates against the result schema"
+	[ -f "$schema" ] || { t_fail "no $schema: run 'make test-build'"; return; }
+	local out
+	out=$(mapfile -t f <<<"$list"; "$ROOT/ci/validate-results" "$schema" "${f[@]}" 2>&1) ||
+		t_fail "$out"
+}
 t_done() {
+	t_validate_results
 	echo "$(basename "$0"): $((T_CASES - T_FAILS)) of $T_CASES cases passed"
 	[ "$T_FAILS" -eq 0 ]
 }
