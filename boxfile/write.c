@@ -22,8 +22,8 @@ static const struct nb_question questions[] = {
 	  ";   measure the run-to-run noise, so compare can call a change\n"
 	  ";   better or worse instead of inconclusive" },
 	{ "gate", "is this box still as fast as it was?", "quick", 3,
-	  "small and fast (CI-sized): each run recorded in the history and\n"
-	  ";   gated against the runs before it (their spread is the noise)" },
+	  "small and fast (CI-sized): each run gated against the runs before\n"
+	  ";   it in the history (their spread is the noise), then recorded" },
 };
 
 const struct nb_question *nb_question_find(const char *name)
@@ -52,12 +52,11 @@ static void next_commands(FILE *out, const char *path, const struct nb_question 
 			";   nasbench run %s -l tuning=after -o after.json\n"
 			";   nasbench compare before.json after.json\n", path, path);
 	} else {
-		fprintf(out, ";   nasbench run %s -o run.json   (recorded: history = yes)\n"
-			";   after 3 such runs, each new one gated against them:\n"
-			";   nasbench compare --baseline history run.json --format junit "
-			"-o compare.xml\n"
-			";   (examples/ci/ has GitLab CI and GitHub Actions recipes)\n",
-			path);
+		fprintf(out, ";   NASBENCH_LABELS=box=NAME sh examples/ci/nasbench-ci.sh %s\n"
+			";   (each CI run: the suite, gated against the history's runs of\n"
+			";   these labels, JUnit and Markdown written, recorded when it\n"
+			";   did not regress; examples/ci/ has GitLab CI and GitHub Actions\n"
+			";   recipes that keep the history between pipelines)\n", path);
 	}
 }
 
@@ -166,9 +165,6 @@ int nb_boxfile_write(FILE *out, const char *path, const char *name,
 	next_commands(out, path, q);
 	fputc('\n', out);
 	box_section(out, name, b);
-	if (!strcmp(q->name, "gate"))
-		fprintf(out, "history = yes   ; every run recorded ($NASBENCH_DB, else "
-			"~/.local/share/nasbench/history.db)\n");
 	for (int i = 0; i < n; i++) {
 		target_section(out, &t[i]);
 		used += t[i].state == NB_PROBE_OK;

@@ -93,7 +93,8 @@ assert_err "nasbench: '$T/exists.ini' exists: nasbench init does not replace a f
 run "$NB" init "$NASBENCH_NFS_URL" -o "$T/exists.ini" --force --for gate
 assert_rc 0
 grep -qx "suite = quick" "$T/exists.ini" || t_fail "--force did not write the gate's file"
-grep -q "^history = yes" "$T/exists.ini" || t_fail "the gate's file keeps no history"
+grep -q "^;   NASBENCH_LABELS=box=NAME sh examples/ci/nasbench-ci.sh $T/exists.ini$" "$T/exists.ini" ||
+	t_fail "the gate's file does not name the CI recipe: $(cat "$T/exists.ini")"
 
 t_case "usage errors: an unknown question, no target"
 run "$NB" init "$NASBENCH_NFS_URL" --for bye -o "$T/q.ini"
