@@ -38,6 +38,14 @@ nb replay -w replay --load "$ROOT/tests/fuzz/corpus/replay/capture.ini" --scale 
 nb skipped -w conform
 nb seed -w bigfile,syncprobe,integrity,bonnie,xz --set fast=yes --set files=1 --runtime 300ms
 nb fio -w seq512k-read --cross-check --runtime 300ms
+# acceptance criteria: one judged on a steady-state run that cannot settle
+# (1% in two rounds: not steady), one on a workload not in the plan (fails)
+printf 'rand4k-write@local iops >= 1\nseq512k-read@local mb_s >= 1\n' >"$T/acc.crit"
+run "$NB" run -t "local=$D" -i 1 --size 8M -w rand4k-write --steady-state iops:1% --round 200ms \
+	--steady-window 2 --steady-rounds 2 --accept "$T/acc.crit" -o "$T/accept.json"
+assert_rc 1
+assert_file "$T/accept.json"
+[ ! -f "$T/accept.json" ] || R+=("$T/accept.json")
 if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	# the box described by labels (-l nic, -l ram): its inventory from them
 	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w rand4k-read -i 1 --size 4M --runtime 300ms --netbase yes \
