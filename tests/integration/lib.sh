@@ -144,6 +144,17 @@ StrictModes no
 LogLevel VERBOSE
 EOF
 }
+# sshd_start: the sshd of sshd_prepare's config, listening when this
+# returns (SSHD its pid, stopped at exit)
+sshd_start() {
+	/usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" </dev/null >/dev/null 2>&1 &
+	SSHD=$!
+	at_exit "kill $SSHD 2>/dev/null; wait $SSHD 2>/dev/null"
+	for _ in $(seq 100); do
+		grep -q "Server listening" "$S/sshd.log" 2>/dev/null && break
+		sleep 0.05
+	done
+}
 # tgt_up [NAME:SIZE...]: a private tgtd of this test alone (own portal port,
 # own control port), so a test may stop, kill or reconfigure it without
 # disturbing the shared testbox that other tests use at the same time.  Each

@@ -17,13 +17,7 @@ DEAD=iscsi://127.0.0.1:$DPORT/iqn.2026-11.org.nasbench:none/1
 
 sshd_prepare
 cat "$S/id.pub" >"$S/authorized_keys"
-/usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" </dev/null >/dev/null 2>&1 &
-SSHD=$!
-at_exit "kill $SSHD 2>/dev/null; wait $SSHD 2>/dev/null"
-for _ in $(seq 100); do
-	grep -q "Server listening" "$S/sshd.log" 2>/dev/null && break
-	sleep 0.05
-done
+sshd_start
 MON=ssh://root@127.0.0.1:$PORT
 RAM=$(awk '/^MemTotal:/ { print $2 * 1024 }' /proc/meminfo)
 

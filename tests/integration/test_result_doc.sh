@@ -62,25 +62,19 @@ assert_rc 0
 [ "$RC" -eq 0 ] || t_fail "$OUT"
 
 t_case "the check fails on a key the document does not name"
-python3 - "$T/plain.json" "$T/extra.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["results"][0]["undocumented_key"] = 1
-json.dump(d, open(sys.argv[2], "w"))
-PY
-crafted "$T/extra.json"
+# altered FROM TO PYTHON: TO is the result FROM changed by PYTHON (on d),
+# crafted (t_done does not validate it)
+altered() {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))' "$@"
+	crafted "$2"
+}
+altered "$T/plain.json" "$T/extra.json" 'd["results"][0]["undocumented_key"] = 1'
 run python3 "$KEYS" check "$DOC" "$T/extra.json" "${R[@]}"
 assert_rc 1
 assert_out "result key not in docs/result.md: results[].undocumented_key"
 
 t_case "the result schema, made from docs/result.md, refuses that key and a wrong type"
-python3 - "$T/plain.json" "$T/badtype.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["results"][0]["status"] = 7
-json.dump(d, open(sys.argv[2], "w"))
-PY
-crafted "$T/badtype.json"
+altered "$T/plain.json" "$T/badtype.json" 'd["results"][0]["status"] = 7'
 run "$ROOT/ci/validate-results" "$ROOT/build/result.schema.json" "$T/extra.json" "$T/badtype.json" "$T/plain.json"
 assert_rc 1
 assert_out "$T/extra.json: results[0]: Additional properties are not allowed ('undocumented_key' was unexpected)" \
