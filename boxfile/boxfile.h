@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "../core/config.h"
+#include "../telemetry/telem_pool.h"
 
 /* What the probe of one target found. */
 enum nb_probe_state {
@@ -82,6 +83,13 @@ void nb_probe_target(const struct nb_target_cfg *cfg, const char *run_id,
  * OUT->reached and OUT->cause say. */
 void nb_probe_box(const char *monitor, const char *identity,
 		  const char *known_hosts, struct nb_probe_box *out);
+
+/* Pool P's layout as the box file says it (raidz1, 2xraidz2, mirror,
+ * raid10, single, stripe; "" when mixed) into LAYOUT, its disks (a
+ * vdev's members, a disk being replaced counted once) and its log,
+ * cache and spare devices. */
+void nb_probe_pool_layout(const struct nb_tp_pool *p, char *layout, size_t len,
+			  int *disks, int *logs);
 
 /* Write the box file for Q, the box B (NULL: none asked) and the N
  * targets T to OUT; PATH is where it will live (for the next commands).

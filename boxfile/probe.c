@@ -79,13 +79,13 @@ void nb_probe_target(const struct nb_target_cfg *cfg, const char *run_id,
 	nb_target_close(&t);
 }
 
-/* The layout of a pool from its top-level vdevs: raidzP, mirror,
- * raid10 (several mirrors), KxraidzP, stripe. */
-static void pool_layout(const struct nb_tp_pool *p, char *layout, size_t len,
-			int *disks, int *logs)
+void nb_probe_pool_layout(const struct nb_tp_pool *p, char *layout, size_t len,
+			  int *disks, int *logs)
 {
 	int nvdev = 0, nmirror = 0, nraidz = 0, parity = 0, nleaf = 0;
 
+	layout[0] = '\0';
+	*disks = *logs = 0;
 	for (int i = 0; i < p->ndev; i++) {
 		const struct nb_tp_pdev *d = &p->dev[i];
 
@@ -93,25 +93,29 @@ static void pool_layout(const struct nb_tp_pool *p, char *layout, size_t len,
 			*logs += d->leaf;
 			continue;
 		}
-		if (d->leaf)
+		/* a disk: a vdev's member (a replacing-N or spare-N counts
+		 * once), or a top-level vdev of one disk */
+		if (d->depth == 2 || (d->depth == 1 && d->leaf))
 			(*disks)++;
 		if (d->depth != 1)
 			continue;
 		nvdev++;
-		if (!strncmp(d->name, "mirror", 6))
+		if (!strncmp(d->name, "mirror", 6)) {
 			nmirror++;
-		else if (!strncmp(d->name, "raidz", 5)) {
+		} else if (!strncmp(d->name, "raidz", 5)) {
 			nraidz++;
 			parity = d->name[5] >= '1' && d->name[5] <= '3' ?
 				 d->name[5] - '0' : 1;
-		} else if (d->leaf)
+		} else if (d->leaf) {
 			nleaf++;
+		}
 	}
 	if (nvdev && nmirror == nvdev)
 		snprintf(layout, len, "%s", nvdev == 1 ? "mirror" : "raid10");
+	else if (nvdev && nraidz == nvdev && nvdev == 1)
+		snprintf(layout, len, "raidz%d", parity);
 	else if (nvdev && nraidz == nvdev)
-		snprintf(layout, len, nvdev == 1 ? "raidz%d" : "%dxraidz%d",
-			 nvdev == 1 ? parity : nvdev, parity);
+		snprintf(layout, len, "%dxraidz%d", nvdev, parity);
 	else if (nvdev && nleaf == nvdev)
 		snprintf(layout, len, "%s", nvdev == 1 ? "single" : "stripe");
 }
@@ -129,8 +133,9 @@ static void box_pools(struct nb_telem *tm, struct nb_probe_box *out)
 		snprintf(out->pool[k], sizeof(out->pool[k]), "%s", ps.p[i].name);
 		snprintf(out->state[k], sizeof(out->state[k]), "%s", ps.p[i].state);
 		if (!ps.p[i].md)
-			pool_layout(&ps.p[i], out->layout[k], sizeof(out->layout[k]),
-				    &out->disks[k], &out->logs[k]);
+			nb_probe_pool_layout(&ps.p[i], out->layout[k],
+					     sizeof(out->layout[k]), &out->disks[k],
+					     &out->logs[k]);
 	}
 }
 

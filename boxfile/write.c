@@ -8,6 +8,7 @@
 #include "../core/units.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -60,6 +61,26 @@ static void next_commands(FILE *out, const char *path, const struct nb_question 
 	}
 }
 
+/* Pool I: its layout set when it is the box's only pool and one of the
+ * layouts [box] layout names (K raidz vdevs are said, not set). */
+static void pool_line(FILE *out, const struct nb_probe_box *b, int i)
+{
+	const char *l = b->layout[i];
+	int k = atoi(l);
+	const char *one = k > 1 ? strchr(l, 'x') + 1 : l;
+	int set = b->npools == 1 && *l && k <= 1;
+
+	fprintf(out, "%slayout = %s   ; pool %s (%s): %d disk(s)", set ? "" : "; ",
+		*l ? one : "?", b->pool[i], b->state[i], b->disks[i]);
+	if (k > 1)
+		fprintf(out, " in %d %s vdevs", k, one);
+	fprintf(out, "%s\n", b->npools > 1 ? "; keep the pool the targets are on" : "");
+	if (b->logs[i])
+		fprintf(out, "; slog = ...   ; pool %s has %d log, cache or spare "
+			"device(s): say what its log device is\n", b->pool[i],
+			b->logs[i]);
+}
+
 static void box_section(FILE *out, const char *name, const struct nb_probe_box *b)
 {
 	char sz[32];
@@ -77,17 +98,8 @@ static void box_section(FILE *out, const char *name, const struct nb_probe_box *
 	if (b->ram)
 		fprintf(out, "ram = %s   ; its memory (size = auto reads twice it)\n",
 			nb_fmt_size(b->ram, sz, sizeof(sz)));
-	for (int i = 0; i < b->npools; i++) {
-		const char *key = b->npools == 1 && b->layout[i][0] ? "" : "; ";
-
-		fprintf(out, "%slayout = %s   ; pool %s (%s): %d disk(s)%s\n", key,
-			b->layout[i][0] ? b->layout[i] : "?", b->pool[i], b->state[i],
-			b->disks[i], b->npools > 1 ? "; keep the pool the targets are on" : "");
-		if (b->logs[i])
-			fprintf(out, "; slog = ...   ; pool %s has %d log, cache or spare "
-				"device(s): say what its log device is\n",
-				b->pool[i], b->logs[i]);
-	}
+	for (int i = 0; i < b->npools; i++)
+		pool_line(out, b, i);
 	if (b->npools)
 		fprintf(out, "; disks = %d x ...   ; the disks' size and model\n",
 			b->disks[0]);
