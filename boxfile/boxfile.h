@@ -46,6 +46,8 @@ struct nb_probe_target {
 /* What the box said of itself over SSH ([box] monitor). */
 struct nb_probe_box {
 	char monitor[512];       /* "" when no box was asked */
+	char identity[1024];     /* ssh's key, as given ("": ssh's own) */
+	char known_hosts[1024];  /* ssh's known_hosts, as given ("": ssh's own) */
 	int reached;
 	char cause[512];         /* not reached: why */
 	char os[16];             /* linux, freebsd */

@@ -148,6 +148,9 @@ void nb_probe_box(const char *monitor, const char *identity,
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->monitor, sizeof(out->monitor), "%s", monitor);
+	snprintf(out->identity, sizeof(out->identity), "%s", identity ? identity : "");
+	snprintf(out->known_hosts, sizeof(out->known_hosts), "%s",
+		 known_hosts ? known_hosts : "");
 	nb_err_clear();
 	if (nb_telem_check(monitor) || nb_telem_open(&tm, &cfg) || !tm) {
 		snprintf(out->cause, sizeof(out->cause), "%s",

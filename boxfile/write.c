@@ -95,6 +95,10 @@ static void box_section(FILE *out, const char *name, const struct nb_probe_box *
 		return;
 	}
 	fprintf(out, "monitor = %s   ; reached: a %s box\n", b->monitor, b->os);
+	if (b->identity[0])
+		fprintf(out, "monitor-identity = %s\n", b->identity);
+	if (b->known_hosts[0])
+		fprintf(out, "monitor-known-hosts = %s\n", b->known_hosts);
 	if (b->ram)
 		fprintf(out, "ram = %s   ; its memory (size = auto reads twice it)\n",
 			nb_fmt_size(b->ram, sz, sizeof(sz)));

@@ -36,6 +36,7 @@ assert_out "  used       $NASBENCH_ISCSI_EXT4_URL: NOT USED, it holds an ext2/3/
 	"wrote $T/box.ini (2 of 4 targets used, question: tune); next: nasbench run $T/box.ini"
 F=$(cat "$T/box.ini")
 for want in "[box]" "name = testbox" "monitor = $MON   ; reached: a linux box" \
+	"monitor-identity = $S/id" "monitor-known-hosts = $S/known_hosts" \
 	"[target data]" "url = $NASBENCH_NFS_URL" "[target lun]" \
 	"url = $NASBENCH_ISCSI_TMPFS_URL" "; NOT USED: it holds an ext2/3/4 file system; writing to it would destroy that," \
 	";[target used]" ";url = $NASBENCH_ISCSI_EXT4_URL" ";destroy-data = yes" \
@@ -59,6 +60,9 @@ grep -q "NOT USED: unreachable: target 'gone': cannot connect" <<<"$F" || t_fail
 t_case "run takes the written file unchanged; the LUN with data is not written"
 run "$NB" run "$T/box.ini" -w seq512k-write,rand4k-read --size 16M -i 1 -q -o "$T/r.json"
 assert_rc 0
+# the box it names is watched over the same ssh
+assert_json "$T/r.json" 'all(it["telemetry"]["source"] == "'"$MON"'" for r in d["results"] for it in r["iterations"])' \
+	'[r.get("warnings") for r in d["results"]]'
 assert_json "$T/r.json" '[t["name"] for t in d["targets"]] == ["data", "lun"]' '[t["name"] for t in d["targets"]]'
 assert_json "$T/r.json" 'all(r["status"] == "ok" for r in d["results"])' '[(r["target"], r["status"]) for r in d["results"]]'
 [ "$(md5sum <"$EXT4")" = "$sum_before" ] || t_fail "the run changed the ext4 LUN"
