@@ -47,7 +47,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 # helper programs of the integration tests
 TOOLBIN := $(patsubst tests/integration/%.c,$(B)/tools/%,$(wildcard tests/integration/*.c))
 
-all: nasbench $(B)/nasbench.1 $(B)/nasbench.bash ## build nasbench, its man page and completion
+all: nasbench $(B)/nasbench.1 $(B)/nasbench.bash $(B)/result.schema.json ## build nasbench, its man page, completion and result schema
 
 # a copy renamed into place, and none when it is the same: a cp over
 # ./nasbench while a test ran it failed with "Text file busy" (make install
@@ -60,6 +60,11 @@ $(B)/nasbench.1: $(B)/nasbench
 	@echo "  GEN $@"; $< help --man >$@.tmp && mv $@.tmp $@
 $(B)/nasbench.bash: $(B)/nasbench
 	@echo "  GEN $@"; $< help --completion bash >$@.tmp && mv $@.tmp $@
+
+# the result file's JSON Schema, made from docs/result.md (its one source)
+$(B)/result.schema.json: docs/result.md ci/result-schema
+	@mkdir -p $(B)
+	@echo "  GEN $@"; ci/result-schema docs/result.md >$@.tmp && mv $@.tmp $@
 
 $(B)/.pkgs: Makefile
 	@mkdir -p $(B)
@@ -133,7 +138,7 @@ check-deep: deps ## sanitizers on real runs: the integration suite on an ASan+UB
 	@$(MAKE) --no-print-directory B=build-san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" build-san/nasbench build-san/nasbench-test
 	@ci/check-deep
 
-test-build: nasbench $(B)/nasbench-test $(TOOLBIN) ## what the integration tests run
+test-build: nasbench $(B)/nasbench-test $(B)/result.schema.json $(TOOLBIN) ## what the integration tests run
 
 fuzz-build: deps
 	@$(MAKE) --no-print-directory B=build-fuzz CC=clang \
@@ -190,15 +195,18 @@ bench: nasbench ## benchmark scripts (ratios against fio and friends)
 
 MANDIR  ?= $(PREFIX)/share/man/man1
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DATADIR ?= $(PREFIX)/share/nasbench
 
-install: all ## install into DESTDIR/PREFIX (default /usr/local): program, man page, completion
+install: all ## install into DESTDIR/PREFIX (default /usr/local): program, man page, completion, schema
 	install -D -m 0755 nasbench $(DESTDIR)$(PREFIX)/bin/nasbench
 	install -D -m 0644 $(B)/nasbench.1 $(DESTDIR)$(MANDIR)/nasbench.1
 	install -D -m 0644 $(B)/nasbench.bash $(DESTDIR)$(BASHCOMPDIR)/nasbench
+	install -D -m 0644 $(B)/result.schema.json $(DESTDIR)$(DATADIR)/result.schema.json
 
 uninstall: ## remove what install put into DESTDIR/PREFIX
 	rm -f $(DESTDIR)$(PREFIX)/bin/nasbench $(DESTDIR)$(MANDIR)/nasbench.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/nasbench
+		$(DESTDIR)$(BASHCOMPDIR)/nasbench $(DESTDIR)$(DATADIR)/result.schema.json
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 deb: deps ## the Debian package nasbench_VERSION_ARCH.deb (debian/, ci/deb; lintian)
 	@ci/deb

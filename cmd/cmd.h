@@ -45,12 +45,13 @@ int cmd_history(int argc, char **argv);
 int cmd_hw(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 
 extern const struct nb_usage cmd_run_usage, cmd_list_usage, cmd_version_usage;
 extern const struct nb_usage cmd_compare_usage, cmd_report_usage, cmd_import_usage;
 extern const struct nb_usage cmd_hw_usage, cmd_help_usage, cmd_history_usage;
 extern const struct nb_usage cmd_export_usage;
-extern const struct nb_usage cmd_capture_usage;
+extern const struct nb_usage cmd_capture_usage, cmd_init_usage;
 
 /* Set by the first SIGINT or SIGTERM once nb_cmd_catch_signals() ran
  * ("stopping after the current I/O"); a second one exits 130 at once. */

@@ -30,10 +30,11 @@ const struct nb_usage cmd_help_usage = { .head =
 #define CMD(n, sum) { .name = #n, .fn = cmd_##n, .summary = sum, .usage = &cmd_##n##_usage }
 
 const struct nb_command nb_commands[] = {
+	CMD(init, "write a box file from what the targets and the box answer"),
 	CMD(run, "run workloads against targets, write a result file"),
-	CMD(compare, "compare results, gate on regressions"),
+	CMD(compare, "compare results, gate on regressions: text, Markdown, JSON, JUnit, OpenMetrics"),
 	CMD(report, "HTML/Markdown report with charts of results"),
-	CMD(export, "results as CSV for a spreadsheet"),
+	CMD(export, "results as CSV for a spreadsheet, or OpenMetrics for Prometheus"),
 	CMD(history, "keep results in SQLite: add, list, show, rm, trend"),
 	CMD(import, "turn fio JSON / bonnie++ CSV into results"),
 	CMD(list, "list workloads, suites and runners"),

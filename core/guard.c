@@ -364,6 +364,22 @@ static const char *judge_end(struct nb_target *t, struct nb_file *whole,
 	return w;
 }
 
+int nb_guard_holds(struct nb_target *t, struct nb_file *f, char *what,
+		   size_t wlen)
+{
+	const char *w;
+	int rc;
+
+	rc = judge_start(t, f, t->capacity, what, wlen);
+	if (rc)
+		return rc;
+	w = judge_end(t, f, t->capacity, &rc);
+	if (rc || !w)
+		return rc;
+	snprintf(what, wlen, "%s at its end", w);
+	return 1;
+}
+
 int nb_guard_check(struct nb_target *t, const struct nb_guard_view *v)
 {
 	char what[128], where[96];

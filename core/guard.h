@@ -62,4 +62,12 @@ struct nb_guard_view {
  * from their fopen() for writing, once per target. */
 int nb_guard_check(struct nb_target *t, const struct nb_guard_view *v);
 
+/* What target T holds, read through F opened on the whole of it (its
+ * start, and its end where it is large enough): 1 with WHAT set ("an
+ * ext2/3/4 file system", "a ZFS pool member at its end"), 0 when nothing
+ * (zeroes, nasbench's own data), -errno when it cannot be read (detail
+ * set).  Reads only: nasbench init asks it of every target it offers. */
+int nb_guard_holds(struct nb_target *t, struct nb_file *f, char *what,
+		   size_t wlen);
+
 #endif

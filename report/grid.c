@@ -146,6 +146,16 @@ static json_t *dim_label(const char *const *dims, size_t n, const char *sep)
 	return json_string(buf);
 }
 
+/* The same in people's words (the note under the grid). */
+static json_t *dim_words(const char *const *dims, size_t n)
+{
+	const char *w[MAXD];
+
+	for (size_t i = 0; i < n && i < MAXD; i++)
+		w[i] = nb_grid_dim_words(dims[i]);
+	return dim_label(w, n < MAXD ? n : MAXD, ", ");
+}
+
 /* "layout=raidz1 slog=SSD" from "\x1f"-joined values of DIMS. */
 static void kv_text(const char *const *dims, size_t n, const char *vals,
 		    int with_keys, char *out, size_t len)
@@ -558,8 +568,8 @@ static void key_items(struct grid *g)
 /* The note under the grids: its dimensions and the baseline. */
 static json_t *grid_note(const struct grid *g)
 {
-	json_t *d = dim_label(g->rows, g->nrows, ", "), *c = dim_label(g->cols, g->ncols, ", ");
-	json_t *fl = dim_label(g->facets, g->nfacets, ", "), *note;
+	json_t *d = dim_words(g->rows, g->nrows), *c = dim_words(g->cols, g->ncols);
+	json_t *fl = dim_words(g->facets, g->nfacets), *note;
 	char bt[512] = "", vt[1024], buf[1024];
 	size_t l = 0;
 	const char *k;
@@ -568,7 +578,7 @@ static json_t *grid_note(const struct grid *g)
 	json_object_foreach(g->base, k, v)
 		l += (size_t)snprintf(bt + l, l < sizeof(bt) ? sizeof(bt) - l : 0,
 				      "%s%s=%s", l ? "," : "", k, json_string_value(v));
-	nb_grid_varying_text(g, vt, sizeof(vt));
+	nb_grid_varying_words(g, vt, sizeof(vt));
 	snprintf(buf, sizeof(buf), "Rows: %s; columns: %s%s%s. The results vary "
 		 "in %s. ", json_string_value(d), json_string_value(c),
 		 g->nfacets ? "; one grid per " : "",

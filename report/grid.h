@@ -42,6 +42,12 @@ json_t *nb_grid_dim_values(const struct grid *g, const char *key);
 int nb_grid_known_dim(const struct grid *g, const char *key);
 /* The dimensions that vary and their number of values, for messages. */
 void nb_grid_varying_text(const struct grid *g, char *out, size_t len);
+/* The same in people's words, with the values: "layout (raidz1, raid10);
+ * access pattern (random, sequential); block size (4 KiB, 512 KiB)". */
+void nb_grid_varying_words(const struct grid *g, char *out, size_t len);
+/* A dimension's key (spec.bs) in people's words (block size); a label's
+ * key is its own. */
+const char *nb_grid_dim_words(const char *key);
 /* Split "a,b,c" (option OPT) into OUT, the strings kept in KEEP;
  * 0, or -EINVAL with the error set. */
 int nb_grid_parse_dims(struct grid *g, const char *opt, const char *s,

@@ -21,6 +21,12 @@ static const char *const pseudo[] = { "workload", "target", "runner",
 				       "spec.bs", "spec.qd", "spec.direct", "metric",
 				       "state", "file" };
 #define NPSEUDO (sizeof(pseudo) / sizeof(pseudo[0]))
+/* The pseudo-dimensions as people say them (a label is its own name). */
+static const char *const pseudo_words[] = { "workload", "target", "protocol",
+					     "access pattern", "reads or writes",
+					     "sync writes", "block size",
+					     "queue depth", "page cache bypassed",
+					     "figure", "box state", "result file" };
 #define GRID_MAX_COLS 6          /* about one 1280 px screen of cells */
 
 int nb_grid_is_metric_axis(const char *key)
@@ -140,6 +146,57 @@ void nb_grid_varying_text(const struct grid *g, char *out, size_t len)
 			n += (size_t)snprintf(out + n, len - n, "%s%s (%zu)", i ? ", " : "",
 					      json_string_value(k),
 					      nvalues(g, json_string_value(k)));
+	if (!n)
+		snprintf(out, len, "nothing (one configuration)");
+	json_decref(v);
+}
+
+const char *nb_grid_dim_words(const char *key)
+{
+	for (size_t i = 0; i < NPSEUDO; i++)
+		if (!strcmp(pseudo[i], key))
+			return pseudo_words[i];
+	return key;
+}
+
+/* "block size (4 KiB, 512 KiB)": a dimension in words with its values,
+ * the first four of them. */
+static size_t words_with_values(const struct grid *g, const char *key,
+				char *out, size_t len)
+{
+	json_t *v = nb_grid_dim_values(g, key), *x;
+	size_t i, n = (size_t)snprintf(out, len, "%s (", nb_grid_dim_words(key));
+
+	json_array_foreach(v, i, x) {
+		const char *s = json_string_value(x);
+
+		if (n >= len || i > 4)
+			break;
+		if (!strcmp(key, "spec.pattern"))     /* as the workloads say it */
+			s = !strcmp(s, "seq") ? "sequential" : !strcmp(s, "rand") ?
+			    "random" : s;
+		n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : "",
+				      i < 4 ? s : "...");
+	}
+	if (n < len)
+		n += (size_t)snprintf(out + n, len - n, ")");
+	json_decref(v);
+	return n < len ? n : len - 1;
+}
+
+void nb_grid_varying_words(const struct grid *g, char *out, size_t len)
+{
+	json_t *v = varying(g), *k;
+	size_t i, n = 0;
+
+	out[0] = '\0';
+	json_array_foreach(v, i, k) {
+		if (n + 3 >= len)
+			break;
+		if (i)
+			n += (size_t)snprintf(out + n, len - n, "; ");
+		n += words_with_values(g, json_string_value(k), out + n, len - n);
+	}
 	if (!n)
 		snprintf(out, len, "nothing (one configuration)");
 	json_decref(v);

@@ -165,6 +165,14 @@ sshd_listening() {
 	t_fail "the test's sshd does not listen: $(tail -3 "$S/sshd.log" 2>/dev/null)"
 	return 1
 }
+# sshd_start: the sshd of sshd_prepare's config, listening when this
+# returns 0 (SSHD its pid, stopped at exit)
+sshd_start() {
+	/usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" </dev/null >/dev/null 2>&1 &
+	SSHD=$!
+	at_exit "kill $SSHD 2>/dev/null; wait $SSHD 2>/dev/null"
+	sshd_listening
+}
 # tgt_up [NAME:SIZE...]: a private tgtd of this test alone (own portal port,
 # own control port), so a test may stop, kill or reconfigure it without
 # disturbing the shared testbox that other tests use at the same time.  Each
@@ -238,7 +246,40 @@ private_testbox_up() { NASBENCH_TESTBOX_DIR=$PTB "$ROOT/ci/testbox" up >/dev/nul
 # no scratch directory left under DIR
 assert_clean() { [ -z "$(ls -d "$1"/nasbench.* 2>/dev/null)" ] || t_fail "scratch left in $1: $(ls -d "$1"/nasbench.*)"; }
 
+# crafted FILE...: FILE is a result the test made up on purpose (a hostile
+# or broken one), not one nasbench wrote: t_done does not validate it
+T_CRAFTED=()
+crafted() { T_CRAFTED+=("$@"); }
+# Every result nasbench wrote under $T validates against the result schema
+# (build/result.schema.json, made from docs/result.md): a key the document
+# does not name, or a value of another type, fails the test
+t_validate_results() {
+	local schema=$ROOT/build/result.schema.json list
+	list=$(python3 - "$T" "${T_CRAFTED[@]}" <<'PY'
+import json, os, sys
+skip = {os.path.realpath(p) for p in sys.argv[2:]}
+for d, _, files in os.walk(sys.argv[1]):
+    for f in files:
+        p = os.path.join(d, f)
+        if not f.endswith(".json") or os.path.realpath(p) in skip:
+            continue
+        try:
+            doc = json.load(open(p, encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(doc, dict) and doc.get("tool") == "nasbench" and "results" in doc:
+            print(p)
+PY
+	)
+	[ -n "$list" ] || return 0
+	t_case "every result written validates against the result schema"
+	[ -f "$schema" ] || { t_fail "no $schema: run 'make test-build'"; return; }
+	local out
+	out=$(mapfile -t f <<<"$list"; "$ROOT/ci/validate-results" "$schema" "${f[@]}" 2>&1) ||
+		t_fail "$out"
+}
 t_done() {
+	t_validate_results
 	echo "$(basename "$0"): $((T_CASES - T_FAILS)) of $T_CASES cases passed"
 	[ "$T_FAILS" -eq 0 ]
 }

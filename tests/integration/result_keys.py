@@ -15,7 +15,8 @@ name, a label, a library, a VM) is a map: its keys are written "*"
 cell of a table row, in backquotes: | `results[].status` | ... |; a map
 is a row whose path ends in ".*"; a row that says "(lab)" or "(lab: why)"
 is a key only a run on the ZFS lab writes (the failure walk's, the ARC's
-figures), which the local runs need not hold; a row that says "the shape of `OTHER`" is an object whose keys
+figures), which the local runs need not hold, and so is a row that says
+"(import" or "(published" (an import's, a published profile's); a row that says "the shape of `OTHER`" is an object whose keys
 are OTHER's (the box's inventory is the client's): its paths are checked
 as OTHER's.
 """
@@ -58,7 +59,7 @@ def doc_paths(doc):
             continue
         p = m.group(1)
         paths.add(p)
-        if re.search(r"\(lab\b", line):
+        if re.search(r"\((lab|import|published)\b", line):
             lab.add(p)
         a = re.search(r"the shape of `([^`]+)`", line)
         if a:

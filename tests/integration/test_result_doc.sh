@@ -46,8 +46,18 @@ nb replay -w replay --load "$ROOT/tests/fuzz/corpus/replay/capture.ini" --scale 
 nb skipped -w conform
 nb seed -w bigfile,syncprobe,integrity,bonnie,xz --set fast=yes --set files=1 --runtime 300ms
 nb fio -w seq512k-read --cross-check --runtime 300ms
+# acceptance criteria: one judged on a steady-state run that cannot settle
+# (1% in two rounds: not steady), one on a workload not in the plan (fails)
+printf 'rand4k-write@local iops >= 1\nseq512k-read@local mb_s >= 1\n' >"$T/acc.crit"
+run "$NB" run -t "local=$D" -i 1 --size 8M -w rand4k-write --steady-state iops:1% --round 200ms \
+	--steady-window 2 --steady-rounds 2 --accept "$T/acc.crit" -o "$T/accept.json"
+assert_rc 1
+assert_file "$T/accept.json"
+[ ! -f "$T/accept.json" ] || R+=("$T/accept.json")
 if [ -n "${NASBENCH_NFS_URL:-}" ]; then
-	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w rand4k-read -i 1 --size 4M --runtime 300ms --netbase yes -o "$T/nfs.json"
+	# the box described by labels (-l nic, -l ram): its inventory from them
+	run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w rand4k-read -i 1 --size 4M --runtime 300ms --netbase yes \
+		-l nic=1gbit -l ram=64M -o "$T/nfs.json"
 	assert_rc 0
 	R+=("$T/nfs.json")
 else
@@ -60,15 +70,29 @@ assert_rc 0
 [ "$RC" -eq 0 ] || t_fail "$OUT"
 
 t_case "the check fails on a key the document does not name"
-python3 - "$T/plain.json" "$T/extra.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["results"][0]["undocumented_key"] = 1
-json.dump(d, open(sys.argv[2], "w"))
-PY
+# altered FROM TO PYTHON: TO is the result FROM changed by PYTHON (on d),
+# crafted (t_done does not validate it)
+altered() {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))' "$@"
+	crafted "$2"
+}
+altered "$T/plain.json" "$T/extra.json" 'd["results"][0]["undocumented_key"] = 1'
 run python3 "$KEYS" check "$DOC" "$T/extra.json" "${R[@]}"
 assert_rc 1
 assert_out "result key not in docs/result.md: results[].undocumented_key"
+
+t_case "the result schema, made from docs/result.md, refuses that key and a wrong type"
+altered "$T/plain.json" "$T/badtype.json" 'd["results"][0]["status"] = 7'
+run "$ROOT/ci/validate-results" "$ROOT/build/result.schema.json" "$T/extra.json" "$T/badtype.json" "$T/plain.json"
+assert_rc 1
+assert_out "$T/extra.json: results[0]: Additional properties are not allowed ('undocumented_key' was unexpected)" \
+	"$T/badtype.json: results[0].status: 7 is not of type 'string'"
+assert_err "validate-results: 1 of 3 results valid"
+# the schema is the document's: a row added there is a key the schema takes
+{ cat "$DOC"; echo '| `results[].undocumented_key` | number |  | now documented |'; } >"$T/doc2.md"
+"$ROOT/ci/result-schema" "$T/doc2.md" >"$T/schema2.json"
+run "$ROOT/ci/validate-results" "$T/schema2.json" "$T/extra.json"
+assert_rc 0
 
 t_case "the check fails on a key the document names that no result holds"
 { cat "$DOC"; echo '| `results[].never_written` | number |  | no run writes it |'; } >"$T/doc.md"

@@ -225,12 +225,15 @@ run "$NB" help --completion zsh
 assert_rc 2
 assert_err "nasbench: help --completion: the shell is bash, not 'zsh'"
 
-t_case "make install DESTDIR PREFIX lays out the program, the man page and the completion; uninstall removes them"
+t_case "make install DESTDIR PREFIX lays out the program, the man page, the completion and the schema; uninstall removes them"
 make -C "$ROOT" --no-print-directory -s install DESTDIR="$T/inst" PREFIX=/usr >"$T/make.out" 2>&1 ||
 	t_fail "make install failed: $(cat "$T/make.out")"
-for f in usr/bin/nasbench usr/share/man/man1/nasbench.1 usr/share/bash-completion/completions/nasbench; do
+for f in usr/bin/nasbench usr/share/man/man1/nasbench.1 usr/share/bash-completion/completions/nasbench \
+	usr/share/nasbench/result.schema.json; do
 	assert_file "$T/inst/$f"
 done
+cmp -s "$T/inst/usr/share/nasbench/result.schema.json" <("$ROOT/ci/result-schema" "$ROOT/docs/result.md") ||
+	t_fail "the installed schema is not the one docs/result.md makes"
 [ -x "$T/inst/usr/bin/nasbench" ] || t_fail "the installed program is not executable"
 MANPATH="$T/inst/usr/share/man" man -w nasbench >/dev/null 2>&1 || t_fail "man finds no nasbench under the installed MANPATH"
 make -C "$ROOT" --no-print-directory -s uninstall DESTDIR="$T/inst" PREFIX=/usr >"$T/make.out" 2>&1 ||

@@ -97,10 +97,7 @@ assert_err "nasbench: --monitor: 'ssh://nas:99999': bad port"
 sshd_prepare unknown other
 { cat "$S/id.pub"; echo "command=\"echo SunOS\",no-pty $(cat "$S/unknown.pub")"; } >"$S/authorized_keys"
 echo "[127.0.0.1]:$PORT $(cut -d' ' -f1,2 "$S/other.pub")" >"$S/known_hosts_wrong"
-/usr/sbin/sshd -D -f "$S/sshd_config" -E "$S/sshd.log" </dev/null >/dev/null 2>&1 &
-SSHD=$!
-at_exit "kill $SSHD 2>/dev/null; wait $SSHD 2>/dev/null"
-sshd_listening
+sshd_start
 MON=ssh://root@127.0.0.1:$PORT
 # box KEY KNOWN_HOSTS: a box file watched over ssh
 box() {

@@ -137,7 +137,7 @@ static void one_result_grid(void **state)
 	assert_int_equal(nb_report_markdown(r, f), 0);
 	fclose(f);
 	assert_null(strstr(buf, "columns: ;"));
-	assert_non_null(strstr(buf, "Rows: workload; columns: metric."));
+	assert_non_null(strstr(buf, "Rows: workload; columns: figure."));
 	assert_non_null(strstr(buf, "| workload | MB/s | IOPS | p99 us | put\\_block K/s |"));
 	assert_non_null(strstr(buf, "| bigfile | 346.5 ±1% n=2 | 660.9 ±1% n=2 | 5050 ±1% n=2 |  |"));
 	assert_true(strstr(buf, "## Summary") < strstr(buf, "## Grid"));
