@@ -697,13 +697,8 @@ static int junit_fails(const json_t *r)
 	       band_failure(r);
 }
 
-/* An inconclusive gated verdict: the gate could not decide it, a skipped
- * test case (neither a pass nor a failure). */
-static int junit_skipped(const json_t *r)
-{
-	return is(r, "inconclusive");
-}
-
+/* An inconclusive gated verdict (the gate could not decide it) is a
+ * skipped test case: neither a pass nor a failure. */
 static void junit_row(FILE *out, const json_t *r, int primary)
 {
 	char cls[256], name[256], msg[2048];
@@ -715,7 +710,7 @@ static void junit_row(FILE *out, const json_t *r, int primary)
 		{ "type", type }, { "message", msg }, { NULL, NULL },
 	};
 	const struct nb_xml_attr skip[] = { { "message", msg }, { NULL, NULL } };
-	int f = junit_fails(r), sk = !f && junit_skipped(r);
+	int f = junit_fails(r), sk = !f && is(r, "inconclusive");
 
 	snprintf(cls, sizeof(cls), "nasbench.%s", nb_jstr(r, "target"));
 	if (primary)
@@ -748,12 +743,12 @@ static void junit_count(const json_t *c, long *tests, long *failures,
 
 	json_array_foreach(json_object_get(c, "verdicts"), i, r) {
 		*tests += 1, *failures += junit_fails(r);
-		*skipped += !junit_fails(r) && junit_skipped(r);
+		*skipped += !junit_fails(r) && is(r, "inconclusive");
 	}
 	json_array_foreach(json_object_get(c, "rows"), i, r)
 		if (junit_counted(r, 0)) {
 			*tests += 1, *failures += junit_fails(r);
-			*skipped += !junit_fails(r) && junit_skipped(r);
+			*skipped += !junit_fails(r) && is(r, "inconclusive");
 		}
 }
 
