@@ -277,7 +277,7 @@ static void reference_noise(const struct ctx *c, const json_t *b,
 	if (!e)
 		return;
 	n = values(e, metric, v, run, &several);
-	jo->ref_runs = nb_compare_level_var(v, several ? run : NULL, n, &jo->ref_var);
+	jo->ref_runs = nb_judge_level_var(v, several ? run : NULL, n, &jo->ref_var);
 }
 
 /* A row: the judgement of METRIC of B against N (N NULL: missing). */
@@ -295,7 +295,7 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 	struct nb_judge_opts jo = {
 		.threshold = gated ? thr : NB_GATE_OFF,
 		.display = thr != NB_GATE_OFF ? thr : c->co->display,
-		.alpha = c->gate->alpha, .run_noise = NB_COMPARE_RUN_NOISE,
+		.alpha = c->gate->alpha, .run_noise = NB_JUDGE_RUN_NOISE,
 		.strict = c->co->strict,
 	};
 	struct nb_judgement j;
@@ -307,11 +307,11 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 	if (!several)
 		reference_noise(c, b, metric, &jo);
 	if (nn) {
-		nb_compare_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
+		nb_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
 		mark_unsteady(c, b, n, &j, &reason);
 	} else {
 		memset(&j, 0, sizeof(j));
-		j.base = nb_compare_level(vb, several ? rb : NULL, nb);
+		j.base = nb_judge_level(vb, several ? rb : NULL, nb);
 		j.new_ = j.change = j.p = j.noise = NAN;
 		j.detect_down = j.detect_up = NAN;
 		j.nbase = nb;
@@ -610,7 +610,7 @@ json_t *nb_compare_doc(json_t *comps, const struct nb_gate *gate,
 			 "tool", "nasbench", "compare", 3, "max_regress_pct",
 			 gate->max_regress == NB_GATE_OFF ? json_null() :
 			 json_real(gate->max_regress * 100),
-			 "alpha", gate->alpha, "run_noise_pct", NB_COMPARE_RUN_NOISE * 100,
+			 "alpha", gate->alpha, "run_noise_pct", NB_JUDGE_RUN_NOISE * 100,
 			 "strict", co->strict, "allow_missing", co->allow_missing,
 			 "allow_changed", co->allow_changed,
 			 "regressions", n, "changed_settings", ch, "inconclusive", inc,

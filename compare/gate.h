@@ -37,8 +37,9 @@
 #include <stdio.h>
 
 #include "../decision/bands.h"
+#include "../decision/judge.h"
 
-#define NB_GATE_OFF (-1.0)
+#define NB_GATE_OFF NB_JUDGE_OFF
 /* compare's defaults, said once (cmd/compare.c shows them): the largest
  * change for the worse that passes, in percent (also the threshold of the
  * words under --max-regress off), the test's alpha, and the history runs
