@@ -337,6 +337,8 @@ int cmd_report(int argc, char **argv)
 		     fflush(stdout) ? NB_EXIT_TARGET : 0;
 	} else {
 		rc = write_dir(r, &o, dir);
+		if (!rc)        /* the decisions, where the terminal leaves the eye */
+			nb_report_text(r, stdout);
 	}
 out:
 	nb_report_free(r);

@@ -5,6 +5,8 @@
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
+#include "../core/stats.h"
+#include "../decision/words.h"
 
 #include <errno.h>
 #include <math.h>
@@ -280,6 +282,29 @@ static void reference_noise(const struct ctx *c, const json_t *b,
 	jo->ref_runs = nb_judge_level_var(v, several ? run : NULL, n, &jo->ref_var);
 }
 
+/* The spread of V (N values): the sample sd as % of the median, as the
+ * report's cells; 0 with fewer than two. */
+static double spread_pct(const double *v, int n)
+{
+	struct nb_summary st;
+
+	nb_stats_summary(v, n > 0 ? (size_t)n : 0, &st);
+	return n > 1 && st.median > 0 ? 100 * st.stddev / st.median : 0;
+}
+
+/* What the row of METRIC of B is, in the decision's words, and the two
+ * sides' spreads (NB, NN values of VB, VN). */
+static void row_words(json_t *r, const json_t *b, const char *metric,
+		      const double *vb, int nb, const double *vn, int nn)
+{
+	char what[160];
+
+	nb_words_what(b, metric, what, sizeof(what));
+	json_object_set_new(r, "what", json_string(what));
+	json_object_set_new(r, "spread_base_pct", json_real(spread_pct(vb, nb)));
+	json_object_set_new(r, "spread_new_pct", json_real(spread_pct(vn, nn)));
+}
+
 /* A row: the judgement of METRIC of B against N (N NULL: missing). */
 static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 		   const char *metric, int primary, json_t *settings,
@@ -340,6 +365,7 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 			  j.verdict != NB_V_UNSTEADY && j.verdict != NB_V_MISSING;
 	c->inconclusive += j.inconclusive;
 	r = row_json(b, metric, m, &j, gated ? thr : NB_GATE_OFF, reason);
+	row_words(r, b, metric, vb, nb, vn, nn);
 	if (j.verdict == NB_V_MISSING && isinf(j.change))
 		json_object_set_new(r, "change_pct", json_null());
 	if (*nb_jstr(b, "state"))

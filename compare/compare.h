@@ -75,7 +75,8 @@ void nb_compare_opts_init(struct nb_compare_opts *o);
  *                    noise_pct, detect_down_pct, detect_up_pct,
  *                    noise_measured, threshold_pct, verdict,
  *                    low_confidence, inconclusive, regression, gated,
- *                    settings: [{key, base, new}], reason} ],
+ *                    settings: [{key, base, new}], reason, what,
+ *                    spread_base_pct, spread_new_pct} ],
  *                                                one per BASE workload
  *     "rows": [ ...the same, one per other metric... ],
  *     "only_new": [ "t/w" ], "warnings": [ "..." ],

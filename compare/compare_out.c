@@ -462,8 +462,6 @@ void nb_compare_text(FILE *out, const json_t *doc, int color)
 
 	json_t *lines = nb_compare_summary(doc);
 
-	nb_summary_text(out, lines);
-	json_decref(lines);
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c) {
 		if (i)
 			fputc('\n', out);
@@ -473,6 +471,10 @@ void nb_compare_text(FILE *out, const json_t *doc, int color)
 		fprintf(out, "\n%s\n", low_note);
 	if (*assumed_note(doc))
 		fprintf(out, "\n%s\n", assumed_note(doc));
+	/* the decisions at the end, where a terminal leaves the eye */
+	fputc('\n', out);
+	nb_summary_text(out, lines);
+	json_decref(lines);
 	summary_line(sum, sizeof(sum), doc);
 	fprintf(out, "\n%s%s%s\n", !color ? "" : bad ? "\033[1;31m" : inc ?
 		"\033[33m" : "\033[32m", sum, color ? "\033[0m" : "");

@@ -45,7 +45,7 @@
  * words under --max-regress off), the test's alpha, and the history runs
  * --baseline history takes. */
 #define NB_GATE_MAX_REGRESS_PCT 5
-#define NB_GATE_ALPHA 0.05
+#define NB_GATE_ALPHA NB_JUDGE_ALPHA
 #define NB_COMPARE_LAST 5
 #define NB_GATE_MAX_RULES 256
 

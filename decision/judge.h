@@ -19,6 +19,8 @@
 
 /* A threshold that does not gate (compare's "off"). */
 #define NB_JUDGE_OFF (-1.0)
+/* The test's significance level unless a gate file says another. */
+#define NB_JUDGE_ALPHA 0.05
 
 /* The between-run noise assumed when it cannot be measured: a run's level
  * (log scale) differs from another run's of the same configuration by
