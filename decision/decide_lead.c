@@ -99,8 +99,10 @@ static void vms_text(double v, char *out, size_t len)
 		snprintf(out, len, "%.0f", floor(v + 1e-9));
 }
 
-/* The capacity part of the sentence of entry E of DOC, or -1. */
-static int capacity_part(const json_t *doc, const json_t *e, char *out, size_t len)
+/* The capacity part of the sentence of entry E of DOC, or -1; *OBJ its
+ * objective. */
+static int capacity_part(const json_t *doc, const json_t *e, const char **obj_out,
+			 char *out, size_t len)
 {
 	const char *obj = "", *t = nb_jstr(e, "target"), *w = nb_jstr(e, "workload");
 	double vms = per_iter(e, "sweep", "capacity", "vms", "objective_text", &obj);
@@ -110,6 +112,7 @@ static int capacity_part(const json_t *doc, const json_t *e, char *out, size_t l
 
 	if (isnan(vms))
 		return -1;
+	*obj_out = obj;
 	objective(obj, o, sizeof(o));
 	vms_text(vms, a, sizeof(a));
 	vms_text(dg, b, sizeof(b));
@@ -124,58 +127,80 @@ static int capacity_part(const json_t *doc, const json_t *e, char *out, size_t l
 	return 0;
 }
 
-/* The replay part of the sentence of entry E, or -1. */
-static int replay_part(const json_t *e, char *out, size_t len)
+/* The replay part of the sentence of entry E, or -1; its objective
+ * said unless it is CAP_OBJ, the capacity's. */
+static int replay_part(const json_t *e, const char *cap_obj, char *out, size_t len)
 {
-	const char *g = "";
+	const char *g = "", *obj = "";
 	double h = per_iter(e, "replay", NULL, "headroom", "growth", &g);
 	double y = per_iter(e, "replay", NULL, "years", "", NULL);
+	char o[160] = "";
 
+	per_iter(e, "sweep", NULL, "step_s", "objective_text", &obj);
 	if (isnan(h))
 		return -1;
+	if (*obj && strcmp(obj, cap_obj)) {
+		objective(obj, o + 4, sizeof(o) - 4);
+		memcpy(o, " at ", 4);
+	}
 	if (!(h > 0))
-		snprintf(out, len, "today's load does not fit: it breaks the objective");
+		snprintf(out, len, "today's load does not fit%s: it breaks the "
+			 "objective", o);
 	else if (h < 1)
-		snprintf(out, len, "today's load does not fit: %.2gx of it meets the "
-			 "objective", h);
+		snprintf(out, len, "today's load does not fit%s: %.2gx of it meets the "
+			 "objective", o, h);
 	else if (!isnan(y))
-		snprintf(out, len, "today's load grows into it in %.1f years (%s)", y, g);
+		snprintf(out, len, "today's load grows into it%s in %.1f years (%s)", o,
+			 y, g);
 	else
-		snprintf(out, len, "today's load fits %.2gx over (no growth rate to "
-			 "say when it grows into it)", h);
+		snprintf(out, len, "today's load fits%s %.2gx over (no growth rate to "
+			 "say when it grows into it)", o, h);
 	return 0;
+}
+
+/* The parts of PARTS ({ who: [capacity, replay, objective] }) PASS 0
+ * (capacity) or 1 (replay) finds in the entries of DOC. */
+static void parts_of(const struct nb_sctx *s, const json_t *doc, int pass,
+		     json_t *parts)
+{
+	const json_t *e;
+	size_t j;
+
+	json_array_foreach(json_object_get(doc, "results"), j, e) {
+		char w[600], c[600];
+		const char *obj = "";
+		json_t *p;
+
+		if (strcmp(nb_jstr(e, "status"), "ok") ||
+		    nb_box_state(nb_jstr(e, "state")) > 0)
+			continue;
+		who(s, doc, nb_jstr(e, "target"), w, sizeof(w));
+		if (!(p = json_object_get(parts, w)))
+			json_object_set_new(parts, w, p = json_pack("[s, s, s]", "", "", ""));
+		if (!pass && !*json_string_value(json_array_get(p, 0)) &&
+		    !capacity_part(doc, e, &obj, c, sizeof(c))) {
+			json_array_set_new(p, 0, json_string(c));
+			json_array_set_new(p, 2, json_string(obj));
+		}
+		if (pass && !*json_string_value(json_array_get(p, 1)) &&
+		    !replay_part(e, json_string_value(json_array_get(p, 2)), c, sizeof(c)))
+			json_array_set_new(p, 1, json_string(c));
+	}
 }
 
 void nb_decide_lead(struct nb_sctx *s, json_t *const *docs,
 		    const char *const *paths, size_t ndocs)
 {
-	json_t *parts = json_object();    /* "who" -> [capacity, replay] */
+	json_t *parts = json_object();
 	const char *k;
 	json_t *v;
 
 	(void)paths;
-	for (size_t i = 0; i < ndocs; i++) {
-		const json_t *e;
-		size_t j;
-
-		json_array_foreach(json_object_get(docs[i], "results"), j, e) {
-			char w[600], c[600];
-			json_t *p;
-
-			if (strcmp(nb_jstr(e, "status"), "ok") ||
-			    nb_box_state(nb_jstr(e, "state")) > 0)
-				continue;
-			who(s, docs[i], nb_jstr(e, "target"), w, sizeof(w));
-			if (!(p = json_object_get(parts, w)))
-				json_object_set_new(parts, w, p = json_pack("[s, s]", "", ""));
-			if (!*json_string_value(json_array_get(p, 0)) &&
-			    !capacity_part(docs[i], e, c, sizeof(c)))
-				json_array_set_new(p, 0, json_string(c));
-			if (!*json_string_value(json_array_get(p, 1)) &&
-			    !replay_part(e, c, sizeof(c)))
-				json_array_set_new(p, 1, json_string(c));
-		}
-	}
+	/* the capacities first: a replay says its objective when it is
+	 * not theirs */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < ndocs; i++)
+			parts_of(s, docs[i], pass, parts);
 	json_object_foreach(parts, k, v) {
 		const char *c = json_string_value(json_array_get(v, 0));
 		const char *r = json_string_value(json_array_get(v, 1));
