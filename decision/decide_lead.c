@@ -136,7 +136,8 @@ static int replay_part(const json_t *e, const char *cap_obj, char *out, size_t l
 	double y = per_iter(e, "replay", NULL, "years", "", NULL);
 	char o[160] = "";
 
-	per_iter(e, "sweep", NULL, "step_s", "objective_text", &obj);
+	obj = nb_jstr(json_object_get(json_array_get(json_object_get(e, "iterations"),
+						     0), "sweep"), "objective_text");
 	if (isnan(h))
 		return -1;
 	if (*obj && strcmp(obj, cap_obj)) {
@@ -144,14 +145,14 @@ static int replay_part(const json_t *e, const char *cap_obj, char *out, size_t l
 		memcpy(o, " at ", 4);
 	}
 	if (!(h > 0))
-		snprintf(out, len, "today's load does not fit%s: it breaks the "
-			 "objective", o);
+		snprintf(out, len, "today's load does not fit: it breaks %s",
+			 *o ? o + 4 : "the objective");
 	else if (h < 1)
-		snprintf(out, len, "today's load does not fit%s: %.2gx of it meets the "
-			 "objective", o, h);
+		snprintf(out, len, "today's load does not fit: only %.2gx of it meets %s",
+			 h, *o ? o + 4 : "the objective");
 	else if (!isnan(y))
-		snprintf(out, len, "today's load grows into it%s in %.1f years (%s)", o,
-			 y, g);
+		snprintf(out, len, "today's load grows into it%s in %.1f years (%.3gx "
+			 "headroom, %s)", o, y, h, g);
 	else
 		snprintf(out, len, "today's load fits%s %.2gx over (no growth rate to "
 			 "say when it grows into it)", o, h);

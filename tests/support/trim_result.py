@@ -3,14 +3,14 @@
 """trim_result.py IN.json OUT.json: a real run's result cut down to what the
 decision summary reads (decision/summary*.c, decide*.c), for a fixture under
 tests/fixtures/: the labels, each target's name, runner and URL, and per entry
-its status, state, spec, warnings, verdicts, steady state,
+its status, state, spec, warnings, summary, verdicts, steady state,
 crash verdict and each iteration's figures, capacity and replay answers; a
 failure walk's and an acceptance's objects whole but for their series.  The
 figures are the run's own, untouched."""
 import json
 import sys
 
-ENTRY = ("target", "workload", "status", "reason", "state", "warnings",
+ENTRY = ("target", "workload", "status", "reason", "state", "warnings", "summary",
          "box_verdicts", "steady", "crash_verdict")
 ITER = ("metrics", "steady", "box_state", "status")
 SWEEP = ("objective", "objective_text")

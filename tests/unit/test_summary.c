@@ -206,6 +206,45 @@ static void seed2_bands(void **state)
 	unload(docs, 2);
 }
 
+/* A capacity sweep walked through a failed disk and a replay of today's
+ * load on the same box and target (tests/fixtures/life: the lab's raidz1
+ * of SSDs, NFS): one decision, "this box carries N VMs like yours; with a
+ * dead disk M; today's load grows into it in Y years"; and a replay that
+ * does not fit. */
+static void capacity_failure_replay(void **state)
+{
+	static const char *const files[] = {
+		"tests/fixtures/life/vms.json", "tests/fixtures/life/replay.json",
+		"tests/fixtures/life/replay-breaks.json",
+	};
+	json_t *docs[3], *l;
+
+	(void)state;
+	load(files, 3, docs);
+	l = nb_summary_new(docs, files, 2, NULL);
+	dump(l);
+	/* 41.5 VMs healthy is 41 whole ones; degraded 17.0; no step of the
+	 * rebuild met the objective; the replay's headroom 50.13x at 25%/year
+	 * lasts 17.5 years (judged at p99 <= 250 ms: said) */
+	assert_string_equal(line(l, 0), "lab-raidz1 on NFS carries 41 VMs like yours "
+			    "at p99 \u2264 20 ms; with a dead disk 17, while it rebuilds "
+			    "none; today's load grows into it at p99 \u2264 250 ms in 17.5 "
+			    "years (50.1x headroom, 25%/year)");
+	assert_string_equal(kind(l, 0), "decision");
+	/* what each state keeps is the detail's */
+	assert_true(has(l, "vm on lab-nfs (vms.json): keeps 41% of its healthy VMs at "
+			"the objective degraded"));
+	assert_true(folded(l, json_array_size(l) - 1));
+	json_decref(l);
+	l = nb_summary_new(docs + 2, files + 2, 1, NULL);
+	dump(l);
+	/* no capacity said its objective: the replay says its own */
+	assert_string_equal(line(l, 0), "lab-raidz1 on NFS: today's load does not fit: "
+			    "it breaks p99 \u2264 20 ms");
+	json_decref(l);
+	unload(docs, 3);
+}
+
 /* Acceptance, crash check (its shape), not steady (its shape),
  * warnings by class, few iterations, not measured, incomplete. */
 static void doubts_and_verdicts(void **state)
@@ -387,6 +426,7 @@ int main(void)
 		cmocka_unit_test(lab_demo),
 		cmocka_unit_test(nothing_decided),
 		cmocka_unit_test(seed2_bands),
+		cmocka_unit_test(capacity_failure_replay),
 		cmocka_unit_test(doubts_and_verdicts),
 		cmocka_unit_test(capacity_and_telemetry),
 		cmocka_unit_test(renderers),
