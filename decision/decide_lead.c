@@ -35,7 +35,9 @@ static double per_iter(const json_t *e, const char *o, const char *sub,
 		const json_t *x = json_object_get(it, o);
 		const json_t *y = sub ? json_object_get(x, sub) : x;
 
-		if (!json_is_number(json_object_get(y, k)) || n >= 256)
+		if (!json_is_number(json_object_get(y, k)) || n >= 256 ||
+		    (json_object_get(it, "status") &&
+		     strcmp(nb_jstr(it, "status"), "ok")))
 			continue;
 		v[n++] = json_number_value(json_object_get(y, k));
 		if (text && !**text)

@@ -69,6 +69,26 @@ void nb_summary_short(json_t *lines, const char *detail)
 			    "detail", json_string(detail));
 }
 
+int nb_summary_values(const json_t *e, const char *metric, double *v, int max)
+{
+	const json_t *it, *m;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(e, "iterations"), i, it) {
+		const json_t *st = json_object_get(it, "status");
+
+		/* a figure its samples cannot carry is marked, not ok: it
+		 * decides nothing */
+		if (st && strcmp(json_string_value(st) ?: "", "ok"))
+			continue;
+		m = json_object_get(json_object_get(it, "metrics"), metric);
+		if (json_is_number(m) && n < max)
+			v[n++] = json_number_value(m);
+	}
+	return n;
+}
+
 static int in_metrics(const void *m, const char *name)
 {
 	return json_object_get(m, name) != NULL;
@@ -464,7 +484,7 @@ static json_t *pool_groups(const struct nb_sctx *s, const char *dim,
 		arr = json_object_get(gobj, v);
 		if (!arr)
 			json_object_set_new(gobj, v, arr = json_array());
-		n = nb_result_values(e, metric, fig, 256);
+		n = nb_summary_values(e, metric, fig, 256);
 		for (int k = 0; k < n; k++)
 			json_array_append_new(arr, json_pack("[f, i]", fig[k],
 							     s->it[i].run));

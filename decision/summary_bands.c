@@ -31,7 +31,7 @@ static size_t values(const json_t *e, const char *m, double *v, double *med,
 		     double *sp)
 {
 	struct nb_summary st;
-	int n = nb_result_values(e, m, v, 256);
+	int n = nb_summary_values(e, m, v, 256);
 
 	nb_stats_summary(v, n > 0 ? (size_t)n : 0, &st);
 	*med = n > 0 ? st.median : 0;

@@ -36,6 +36,11 @@ struct nb_sctx {
 	const struct nb_bands *bands;    /* a report's --bands, or NULL */
 };
 
+/* The figures METRIC of entry E's iterations (at most MAX, into V), but
+ * those of an iteration whose "status" says it is not ok (a figure
+ * without the samples to carry it): their count. */
+int nb_summary_values(const json_t *e, const char *metric, double *v, int max);
+
 /* The value of question DIM ("target", "file", a label) for IT. */
 void nb_summary_dimval(const struct nb_sitem *it, const char *dim, char *out,
 		       size_t len);

@@ -129,6 +129,34 @@ static void lab_demo(void **state)
 	unload(docs, 4);
 }
 
+/* A figure marked not ok (an iteration whose samples cannot carry it,
+ * "status" other than ok) decides nothing: raidz1-slog's sync IOPS
+ * marked, the SLOG's sync IOPS rest on raid10 alone. */
+static void marked_figures(void **state)
+{
+	static const char *const files[] = {
+		"tests/fixtures/seed1/raid10-slog.json", "tests/fixtures/seed1/raid10.json",
+		"tests/fixtures/seed1/raidz1-slog.json", "tests/fixtures/seed1/raidz1.json",
+	};
+	json_t *docs[4], *l, *e, *it;
+	size_t i, j;
+
+	(void)state;
+	load(files, 4, docs);
+	json_array_foreach(json_object_get(docs[2], "results"), i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "workload")), "syncprobe"))
+			json_array_foreach(json_object_get(e, "iterations"), j, it)
+				json_object_set_new(it, "status", json_string("too-few-samples"));
+	l = nb_summary_new(docs, files, 4, NULL);
+	dump(l);
+	/* raid10: 832.3 vs 78.5 on NFS (11x), 508.0 vs 111.1 on iSCSI (4.6x) */
+	assert_string_equal(line(l, 0), "A SLOG: 4.6-11x the sync IOPS on both targets "
+			    "(n=3 each, ±64%); 1.15-1.70x the sequential sync writes in 3 "
+			    "of 4 comparisons (n=3 each, ±20%; 1 of 3 significant)");
+	json_decref(l);
+	unload(docs, 4);
+}
+
 /* Two small real runs on this machine (tests/fixtures/local: a scratch
  * directory in /dev/shm and one on disk, labelled compression=off and
  * lz4 - a label the runs did not act on): the target decided something,
@@ -424,6 +452,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lab_demo),
+		cmocka_unit_test(marked_figures),
 		cmocka_unit_test(nothing_decided),
 		cmocka_unit_test(seed2_bands),
 		cmocka_unit_test(capacity_failure_replay),
