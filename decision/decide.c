@@ -202,8 +202,11 @@ static void where(const struct nb_sctx *s, const char *dim, const json_t *all,
 		if (!json_object_get(s->decided, o[k]) ||
 		    !splits(all, sub, o[k], vin, vout))
 			continue;
+		/* the rest decided nothing: about the same, or nothing the
+		 * test calls significant (those clauses are not said) */
 		json_array_foreach(all, i, c)
-			if (!in(sub, c) && !yes(c, "same"))
+			if (!in(sub, c) && !yes(c, "same") &&
+			    (yes(c, "sig") || yes(c, "low")))
 				rest_same = 0;
 		join_on(s, o[k], vin, a, sizeof(a));
 		join_on(s, o[k], vout, b, sizeof(b));
