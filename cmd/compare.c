@@ -94,6 +94,11 @@ const struct nb_usage cmd_compare_usage = {
 		"measures it for BASE NEW on the history's runs of BASE's labels).\n"
 		"Fewer than 3 iterations on a side are low confidence: inconclusive\n"
 		"unless --strict.  Run 5 or more iterations for a gate.\n"
+		"\n"
+		"The decisions end the terminal's output (and head the Markdown): a\n"
+		"sentence per comparison in the report's words (\"A SLOG: 11x the sync\n"
+		"IOPS (n=3 each, +-64%)\", or \"within the noise\"), the workloads\n"
+		"missing or run with other settings in a line each.\n"
 		"\n",
 	.opts = compare_opts, .n = NB_OPTS_N(compare_opts),
 	.tail = "\n"

@@ -76,10 +76,12 @@ const struct nb_usage cmd_report_usage = {
 		"another directory is refused (exit 2).  Without gnuplot the report has its tables and the chart\n"
 		"scripts, and a warning says the charts were skipped.\n"
 		"\n"
-		"A decision summary comes first: per question the results answer\n"
-		"(which layout, SLOG, sync, platform or target wins each workload, and\n"
-		"by how much), acceptance, crash losses and every doubt.  Then the\n"
-		"grid: the dimensions the results vary in - labels,\n"
+		"The decisions come first, at most five sentences: one per dimension\n"
+		"that mattered (layout, SLOG, sync, platform, target ...) with its\n"
+		"figure, condition and confidence, those that decided nothing said\n"
+		"once; then acceptance, crash losses and every doubt, short; the\n"
+		"per-workload detail folded.  The terminal gets the decisions too.\n"
+		"Then the grid: the dimensions the results vary in - labels,\n"
 		"and workload, target, runner, file, spec.rw, spec.sync, spec.bs,\n"
 		"spec.qd, spec.pattern, spec.direct (what ran) - as rows and columns,\n"
 		"each cell a workload's primary figure (IOPS for random I/O, MB/s\n"
@@ -270,6 +272,8 @@ int cmd_report(int argc, char **argv)
 		     fflush(stdout) ? NB_EXIT_TARGET : 0;
 	} else {
 		rc = write_dir(r, &o, dir);
+		if (!rc)        /* the decisions, where the terminal leaves the eye */
+			nb_report_text(r, stdout);
 	}
 out:
 	nb_report_free(r);

@@ -6,6 +6,8 @@
 #include "../core/err.h"
 #include "../core/metrics.h"
 #include "../core/result.h"
+#include "../core/stats.h"
+#include "../decision/words.h"
 
 #include <errno.h>
 #include <math.h>
@@ -241,7 +243,30 @@ static void reference_noise(const struct ctx *c, const json_t *b,
 	if (!e)
 		return;
 	n = values(e, metric, v, run, &several);
-	jo->ref_runs = nb_compare_level_var(v, several ? run : NULL, n, &jo->ref_var);
+	jo->ref_runs = nb_judge_level_var(v, several ? run : NULL, n, &jo->ref_var);
+}
+
+/* The spread of V (N values): the sample sd as % of the median, as the
+ * report's cells; 0 with fewer than two. */
+static double spread_pct(const double *v, int n)
+{
+	struct nb_summary st;
+
+	nb_stats_summary(v, n > 0 ? (size_t)n : 0, &st);
+	return n > 1 && st.median > 0 ? 100 * st.stddev / st.median : 0;
+}
+
+/* What the row of METRIC of B is, in the decision's words, and the two
+ * sides' spreads (NB, NN values of VB, VN). */
+static void row_words(json_t *r, const json_t *b, const char *metric,
+		      const double *vb, int nb, const double *vn, int nn)
+{
+	char what[160];
+
+	nb_words_what(b, metric, what, sizeof(what));
+	json_object_set_new(r, "what", json_string(what));
+	json_object_set_new(r, "spread_base_pct", json_real(spread_pct(vb, nb)));
+	json_object_set_new(r, "spread_new_pct", json_real(spread_pct(vn, nn)));
 }
 
 /* A row: the judgement of METRIC of B against N (N NULL: missing). */
@@ -259,7 +284,7 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 	struct nb_judge_opts jo = {
 		.threshold = gated ? thr : NB_GATE_OFF,
 		.display = thr != NB_GATE_OFF ? thr : c->co->display,
-		.alpha = c->gate->alpha, .run_noise = NB_COMPARE_RUN_NOISE,
+		.alpha = c->gate->alpha, .run_noise = NB_JUDGE_RUN_NOISE,
 		.strict = c->co->strict,
 	};
 	struct nb_judgement j;
@@ -271,11 +296,11 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 	if (!several)
 		reference_noise(c, b, metric, &jo);
 	if (nn) {
-		nb_compare_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
+		nb_judge(vb, several ? rb : NULL, nb, vn, nn, m->better, &jo, &j);
 		nb_compare_mark_unsteady(b, n, c->co->allow_unsteady, &j, &reason);
 	} else {
 		memset(&j, 0, sizeof(j));
-		j.base = nb_compare_level(vb, several ? rb : NULL, nb);
+		j.base = nb_judge_level(vb, several ? rb : NULL, nb);
 		j.new_ = j.change = j.p = j.noise = NAN;
 		j.detect_down = j.detect_up = NAN;
 		j.nbase = nb;
@@ -307,6 +332,7 @@ static json_t *row(struct ctx *c, const json_t *b, const json_t *n,
 			  j.verdict != NB_V_UNSTEADY && j.verdict != NB_V_MISSING;
 	c->inconclusive += j.inconclusive;
 	r = row_json(b, metric, m, &j, gated ? thr : NB_GATE_OFF, reason);
+	row_words(r, b, metric, vb, nb, vn, nn);
 	if (j.verdict == NB_V_MISSING && isinf(j.change))
 		json_object_set_new(r, "change_pct", json_null());
 	if (*nb_jstr(b, "state"))
@@ -577,7 +603,7 @@ json_t *nb_compare_doc(json_t *comps, const struct nb_gate *gate,
 			 "tool", "nasbench", "compare", 3, "max_regress_pct",
 			 gate->max_regress == NB_GATE_OFF ? json_null() :
 			 json_real(gate->max_regress * 100),
-			 "alpha", gate->alpha, "run_noise_pct", NB_COMPARE_RUN_NOISE * 100,
+			 "alpha", gate->alpha, "run_noise_pct", NB_JUDGE_RUN_NOISE * 100,
 			 "strict", co->strict, "allow_missing", co->allow_missing,
 			 "allow_changed", co->allow_changed,
 			 "regressions", n, "changed_settings", ch, "inconclusive", inc,

@@ -38,7 +38,7 @@
  * iterations.  A base of >= 3 runs (a history baseline, or a base whose
  * iterations carry "run") measures it from the spread of their medians.
  * Two single runs cannot: it is assumed (the larger of the within-run
- * variance and NB_COMPARE_RUN_NOISE), and a change that assumption does
+ * variance and NB_JUDGE_RUN_NOISE), and a change that assumption does
  * not call significant is inconclusive (the outcome's own exit status),
  * with the smallest change the test could have detected.  The test is
  * one-sided where the metric has a better direction.  With fewer than 3
@@ -54,77 +54,7 @@
 #include <stdio.h>
 
 #include "gate.h"
-
-/* The between-run noise assumed when it cannot be measured: a run's level
- * (log scale) differs from another run's of the same configuration by
- * this standard deviation at least.  Measured on the shared 2-core CI
- * machine with ci/bench-gate (docs/compare.md). */
-#define NB_COMPARE_RUN_NOISE 0.15
-
-enum nb_verdict {
-	NB_V_UNCHANGED,
-	NB_V_BETTER,
-	NB_V_WORSE,
-	NB_V_NOISE,
-	NB_V_CHANGED,
-	NB_V_MISSING,
-	NB_V_SETTINGS,
-	NB_V_UNSTEADY,
-	NB_V_INCONCLUSIVE,
-	NB_V_UNMEASURED,
-};
-
-struct nb_judge_opts {
-	double threshold;        /* a fraction, or NB_GATE_OFF (not gated) */
-	double display;          /* the threshold of the words when not gated */
-	double alpha;
-	double run_noise;        /* the assumed between-run sd (log scale) */
-	int strict;              /* low confidence gates too */
-	/* the between-run noise measured elsewhere (--noise history: the
-	 * history's runs of BASE's labels): the variance of a run's level
-	 * (log scale) from REF_RUNS runs; REF_RUNS < 3: none */
-	double ref_var;
-	int ref_runs;
-};
-
-struct nb_judgement {
-	double base, new_;       /* medians (base: median of the runs' medians) */
-	double change;           /* (new - base) / |base|; +-INFINITY from 0 */
-	int nbase, nnew;         /* iterations */
-	int runs;                /* base runs (1: a file, N: a history) */
-	const char *test;        /* "run-t", NULL: none */
-	double p;                /* NAN without a test; one-sided where the
-				  * metric has a direction */
-	double noise;            /* the smallest change for the worse the test
-				  * could call significant (a magnitude; NAN) */
-	double detect_down, detect_up;  /* the smallest fall and rise it could
-				  * call significant (fractions, NAN) */
-	int measured;            /* the between-run noise was measured (>= 3
-				  * base runs, or REF_RUNS), not assumed */
-	int ref_runs;            /* it was measured from REF_RUNS runs of the
-				  * reference (0: from the base, or assumed) */
-	int low_confidence;
-	int inconclusive;        /* the gate cannot decide this one (noise not
-				  * measured, or low confidence without strict) */
-	int regression;          /* worse and gated */
-	enum nb_verdict verdict;
-};
-
-const char *nb_verdict_name(enum nb_verdict v);
-
-/* The base level of V: its median, or with RUN (each value's run) the
- * median of the runs' medians. */
-double nb_compare_level(const double *v, const int *run, int n);
-
-/* The sample variance of the runs' levels (log scale) of V, each value's
- * run in RUN (NULL: one run): the runs counted, 0 when a value is <= 0. */
-int nb_compare_level_var(const double *v, const int *run, int n, double *var);
-
-/* Judge one metric (judge.c).  BASE[i] belongs to base run RUN[i] (RUN
- * NULL: one run); BETTER is enum nb_better. */
-void nb_compare_judge(const double *base, const int *run, int nbase,
-		      const double *new_, int nnew, int better,
-		      const struct nb_judge_opts *o, struct nb_judgement *j);
+#include "../decision/judge.h"
 
 /* How the gate treats what is not a plain figure. */
 struct nb_compare_opts {
@@ -149,7 +79,8 @@ void nb_compare_opts_init(struct nb_compare_opts *o);
  *                    noise_pct, detect_down_pct, detect_up_pct,
  *                    noise_measured, threshold_pct, verdict,
  *                    low_confidence, inconclusive, regression, gated,
- *                    settings: [{key, base, new}], reason} ],
+ *                    settings: [{key, base, new}], reason, what,
+ *                    spread_base_pct, spread_new_pct} ],
  *                                                one per BASE workload
  *     "rows": [ ...the same, one per other metric... ],
  *     "only_new": [ "t/w" ], "warnings": [ "..." ],
@@ -181,7 +112,10 @@ void nb_compare_fmt_band(char *buf, size_t len, const json_t *row);
 /* Renderers.  COLOR: ANSI colors in the text table. */
 void nb_compare_text(FILE *out, const json_t *doc, int color);
 void nb_compare_markdown(FILE *out, const json_t *doc);
-void nb_compare_junit(FILE *out, const json_t *doc);
+void nb_compare_junit(FILE *out, const json_t *doc);   /* compare_junit.c */
+/* One row in a line: "seq512k-read MB/s: 100 -> 90 (-10.0%, threshold
+ * 5%, n 3/3, p 0.010, detects -8%, noise assumed, run-t): worse". */
+void nb_compare_row_line(char *buf, size_t len, const json_t *r);
 void nb_compare_json(FILE *out, const json_t *doc);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_out.c - the formats of 'nasbench compare': a terminal table,
- * Markdown (a pull-request comment), JUnit XML (CI systems), JSON.
+ * Markdown (a pull-request comment), JSON; a row in a line for JUnit XML
+ * (compare_junit.c).
  */
 #include "compare.h"
 #include "../formats/failure.h"
@@ -499,8 +500,6 @@ void nb_compare_text(FILE *under, const json_t *doc, int color)
 	if (!out)
 		out = under;
 
-	nb_summary_text(out, lines);
-	json_decref(lines);
 	json_array_foreach(json_object_get(doc, "comparisons"), i, c) {
 		if (i)
 			fputc('\n', out);
@@ -512,6 +511,10 @@ void nb_compare_text(FILE *under, const json_t *doc, int color)
 		fprintf(out, "\n%s\n", assumed_note(doc));
 	if (*unmeasured_note(doc))
 		fprintf(out, "\n%s\n", unmeasured_note(doc));
+	/* the decisions at the end, where a terminal leaves the eye */
+	fputc('\n', out);
+	nb_summary_text(out, lines);
+	json_decref(lines);
 	summary_line(sum, sizeof(sum), doc);
 	fputc('\n', out);
 	nb_term_raw(out, !color ? "" : bad ? "\033[1;31m" : inc ? "\033[33m" : "\033[32m");
@@ -657,9 +660,9 @@ void nb_compare_markdown(FILE *out, const json_t *doc)
 		md_one(out, c);
 }
 
-/* ---- JUnit ---- */
+/* ---- one row in a line (JUnit's messages) ---- */
 
-static void junit_numbers(char *buf, size_t len, const json_t *r)
+void nb_compare_row_line(char *buf, size_t len, const json_t *r)
 {
 	char b[64], n[64], ch[64], p[64], v[1024], thr[32], nn[64], noise[32];
 	char det[32];
@@ -679,117 +682,6 @@ static void junit_numbers(char *buf, size_t len, const json_t *r)
 		 nb_jstr(r, "workload"), nb_jstr(r, "label"), b, n, ch, thr, nn, p,
 		 det, noise, json_is_null(json_object_get(r, "test")) ? "" : ", ",
 		 json_is_null(json_object_get(r, "test")) ? "" : nb_jstr(r, "test"), v);
-}
-
-/* A band other than viable fails its test case too (type "decide" or
- * "not-viable"). */
-static const char *band_failure(const json_t *r)
-{
-	const char *b = nb_jstr(json_object_get(r, "band"), "verdict");
-
-	return !strcmp(b, "decide") ? "decide" : !strcmp(b, "not viable") ?
-	       "not-viable" : NULL;
-}
-
-static int junit_fails(const json_t *r)
-{
-	return is(r, "regression") || !strcmp(nb_jstr(r, "verdict"), "changed-settings") ||
-	       band_failure(r);
-}
-
-/* An inconclusive gated verdict (the gate could not decide it) is a
- * skipped test case: neither a pass nor a failure. */
-static void junit_row(FILE *out, const json_t *r, int primary)
-{
-	char cls[256], name[256], msg[2048];
-	const char *type = !strcmp(nb_jstr(r, "verdict"), "changed-settings") ?
-			   "changed-settings" : !strcmp(nb_jstr(r, "verdict"), "missing") ?
-			   "missing" : is(r, "regression") ? "regression" :
-			   band_failure(r) ? band_failure(r) : "regression";
-	const struct nb_xml_attr fail[] = {
-		{ "type", type }, { "message", msg }, { NULL, NULL },
-	};
-	const struct nb_xml_attr skip[] = { { "message", msg }, { NULL, NULL } };
-	int f = junit_fails(r), sk = !f && is(r, "inconclusive");
-
-	snprintf(cls, sizeof(cls), "nasbench.%s", nb_jstr(r, "target"));
-	if (primary)
-		snprintf(name, sizeof(name), "%s%s%s", nb_jstr(r, "workload"),
-			 *nb_jstr(r, "state") ? " " : "", nb_jstr(r, "state"));
-	else
-		snprintf(name, sizeof(name), "%s%s%s %s", nb_jstr(r, "workload"),
-			 *nb_jstr(r, "state") ? " " : "", nb_jstr(r, "state"),
-			 nb_jstr(r, "metric"));
-	junit_numbers(msg, sizeof(msg), r);
-	nb_junit_case(out, &(struct nb_junit_case){
-		.classname = cls, .name = name,
-		.status = f ? NB_JUNIT_FAIL : sk ? NB_JUNIT_SKIP : NB_JUNIT_PASS,
-		.attrs = f ? fail : sk ? skip : NULL, .text = f || sk ? NULL : msg,
-	});
-}
-
-/* A test case: every verdict, and the other metrics that gate or fail. */
-static int junit_counted(const json_t *r, int primary)
-{
-	return primary || is(r, "gated") || is(r, "regression") ||
-	       json_object_get(r, "band");
-}
-
-static void junit_count(const json_t *c, long *tests, long *failures,
-			long *skipped)
-{
-	json_t *r;
-	size_t i;
-
-	json_array_foreach(json_object_get(c, "verdicts"), i, r) {
-		*tests += 1, *failures += junit_fails(r);
-		*skipped += !junit_fails(r) && is(r, "inconclusive");
-	}
-	json_array_foreach(json_object_get(c, "rows"), i, r)
-		if (junit_counted(r, 0)) {
-			*tests += 1, *failures += junit_fails(r);
-			*skipped += !junit_fails(r) && is(r, "inconclusive");
-		}
-}
-
-void nb_compare_junit(FILE *out, const json_t *doc)
-{
-	json_t *c, *r, *v;
-	size_t i, j;
-	long tests = 0, failures = 0, skipped = 0;
-
-	json_array_foreach(json_object_get(doc, "comparisons"), i, c)
-		junit_count(c, &tests, &failures, &skipped);
-	nb_junit_begin(out, "nasbench compare", &(struct nb_junit_counts){
-		tests, failures, skipped ? skipped : -1, -1 });
-	json_array_foreach(json_object_get(doc, "comparisons"), i, c) {
-		char name[1024];
-		long t = 0, f = 0, sk = 0;
-
-		junit_count(c, &t, &f, &sk);
-		snprintf(name, sizeof(name), "%s -> %s", nb_jstr(c, "base"), nb_jstr(c, "new"));
-		nb_junit_suite_begin(out, name, &(struct nb_junit_counts){ t, f,
-				     sk ? sk : -1, -1 });
-		if (json_array_size(json_object_get(c, "labels"))) {
-			nb_junit_properties_begin(out);
-			json_array_foreach(json_object_get(c, "labels"), j, v) {
-				char key[256], val[512];
-
-				snprintf(key, sizeof(key), "label.%s", nb_jstr(v, "key"));
-				snprintf(val, sizeof(val), "%s -> %s", or_none(nb_jstr(v, "base")),
-					 or_none(nb_jstr(v, "new")));
-				nb_junit_property(out, key, val);
-			}
-			nb_junit_properties_end(out);
-		}
-		json_array_foreach(json_object_get(c, "verdicts"), j, r)
-			junit_row(out, r, 1);
-		json_array_foreach(json_object_get(c, "rows"), j, r)
-			if (junit_counted(r, 0))
-				junit_row(out, r, 0);
-		nb_junit_suite_end(out);
-	}
-	nb_junit_end(out);
 }
 
 void nb_compare_json(FILE *out, const json_t *doc)

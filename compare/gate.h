@@ -37,14 +37,15 @@
 #include <stdio.h>
 
 #include "../decision/bands.h"
+#include "../decision/judge.h"
 
-#define NB_GATE_OFF (-1.0)
+#define NB_GATE_OFF NB_JUDGE_OFF
 /* compare's defaults, said once (cmd/compare.c shows them): the largest
  * change for the worse that passes, in percent (also the threshold of the
  * words under --max-regress off), the test's alpha, and the history runs
  * --baseline history takes. */
 #define NB_GATE_MAX_REGRESS_PCT 5
-#define NB_GATE_ALPHA 0.05
+#define NB_GATE_ALPHA NB_JUDGE_ALPHA
 #define NB_COMPARE_LAST 5
 #define NB_GATE_MAX_RULES 256
 

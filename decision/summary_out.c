@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * summary_out.c - the decision summary's lines other than winners
- * (acceptance, capacity, crash checks, steady state, doubtful figures),
- * and the summary in text, Markdown and HTML.
+ * summary_out.c - the decision summary's lines other than the decisions
+ * (acceptance, capacity, crash checks, steady state, doubtful figures:
+ * what happened and what to do, the words in the detail), the order a
+ * reader takes them in, and the summary in text, Markdown and HTML.
  */
 #include "summary.h"
 #include "../core/stats.h"
@@ -17,8 +18,6 @@
 #include <string.h>
 
 #define LIST_MAX 3               /* examples named in one line */
-#define HTML_LINES 14            /* more: the undecided ones folded, so the
-				  * summary fits a 1280x800 first screen */
 
 static const char *base_name(const char *p)
 {
@@ -38,8 +37,8 @@ static void accept_lines(struct nb_sctx *s, json_t *const *docs,
 {
 	for (size_t i = 0; i < ndocs; i++) {
 		const json_t *a = json_object_get(docs[i], "accept"), *c;
-		char buf[1200] = "";
-		size_t l = 0, j, shown = 0;
+		char buf[1200] = "", full[1500];
+		size_t l = 0, j, shown = 0, first = 0;
 		json_int_t failed = json_integer_value(json_object_get(a, "failed"));
 		json_int_t passed = json_integer_value(json_object_get(a, "passed"));
 
@@ -56,6 +55,8 @@ static void accept_lines(struct nb_sctx *s, json_t *const *docs,
 
 			if (strcmp(nb_jstr(c, "verdict"), "fail") || shown++ >= LIST_MAX)
 				continue;
+			if (shown == 1)
+				first = l;
 			if (json_is_number(m))
 				l += (size_t)snprintf(buf + l, l < sizeof(buf) ? sizeof(buf) - l : 0,
 						      "%s%s (measured %g%s%s)", l ? "; " : "",
@@ -68,10 +69,17 @@ static void accept_lines(struct nb_sctx *s, json_t *const *docs,
 						      *nb_jstr(c, "reason") ? nb_jstr(c, "reason") :
 						      "not measured");
 		}
-		nb_summary_add(s->lines, "accept", "fail", "acceptance of %s: FAIL, %lld "
-			       "of %lld criteria: %s%s", base_name(paths[i]),
-			       (long long)failed, (long long)(failed + passed), buf,
-			       shown > LIST_MAX ? "; and more" : "");
+		snprintf(full, sizeof(full), "acceptance of %s: FAIL, %lld of %lld "
+			 "criteria: %s%s", base_name(paths[i]), (long long)failed,
+			 (long long)(failed + passed), buf, shown > LIST_MAX ?
+			 "; and more" : "");
+		/* short: the first failing criterion, the others counted */
+		l = strcspn(buf + first, ";");
+		nb_summary_add(s->lines, "accept", "fail", "acceptance of %s: FAIL: "
+			       "%.*s%s", base_name(paths[i]), (int)l, buf + first,
+			       failed > 1 ? " and more (the detail)" : "");
+		if (failed > 1)
+			nb_summary_short(s->lines, full);
 	}
 }
 
@@ -132,7 +140,7 @@ static void failure_lines(struct nb_sctx *s, json_t *const *docs,
 				continue;
 			if (json_is_number(json_object_get(k, "rebuilding")))
 				snprintf(more, sizeof(more), ", rebuilding %.0f%%", 100 * b);
-			nb_summary_add(s->lines, "failure", "info", "%s on %s (%s): keeps "
+			nb_summary_fold(s->lines, "failure", "info", "%s on %s (%s): keeps "
 				       "%.0f%% of its healthy %s degraded%s",
 				       nb_jstr(r, "workload"), nb_jstr(r, "target"),
 				       base_name(paths[i]), 100 * d, nb_jstr(r, "label"),
@@ -145,7 +153,7 @@ static void failure_lines(struct nb_sctx *s, json_t *const *docs,
 				snprintf(a, sizeof(a), "%.0f s under the workloads' load", rb);
 			if (!isnan(ri))
 				snprintf(b, sizeof(b), "%s%.0f s idle", a[0] ? ", " : "", ri);
-			nb_summary_add(s->lines, "failure", "info", "the rebuild (%s): "
+			nb_summary_fold(s->lines, "failure", "info", "the rebuild (%s): "
 				       "%s%s", base_name(paths[i]), a, b);
 		}
 		if (json_integer_value(json_object_get(f, "records_lost")) > 0)
@@ -161,12 +169,15 @@ static void failure_lines(struct nb_sctx *s, json_t *const *docs,
 	}
 }
 
-/* a figure that never reached steady state (the entry's or bigfile's) */
+/* a figure that never reached steady state (the entry's or bigfile's):
+ * one line, each figure in its detail */
 static void steady_lines(struct nb_sctx *s)
 {
+	char full[2048] = "", w[600];
+	size_t n = 0, l = 0;
+
 	for (size_t i = 0; i < s->nit; i++) {
 		const json_t *st = json_object_get(s->it[i].e, "steady"), *it;
-		char w[600];
 		size_t j;
 
 		json_array_foreach(json_object_get(s->it[i].e, "iterations"), j, it)
@@ -176,30 +187,55 @@ static void steady_lines(struct nb_sctx *s)
 		if (!st || !json_is_false(json_object_get(st, "reached")))
 			continue;
 		where(&s->it[i], w, sizeof(w));
-		nb_summary_add(s->lines, "steady", "warn", "not steady: %s%s%s", w,
-			       *nb_jstr(st, "why") ? ": " : "", nb_jstr(st, "why"));
+		if (l < sizeof(full))
+			l += (size_t)snprintf(full + l, sizeof(full) - l, "%s%s%s%s",
+					      n ? "; " : "not steady: ", w,
+					      *nb_jstr(st, "why") ? ": " : "",
+					      nb_jstr(st, "why"));
+		n++;
 	}
+	if (!n)
+		return;
+	nb_summary_add(s->lines, "steady", "warn", "%zu figure%s never reached steady "
+		       "state: run longer (--runtime, or --steady-state's rounds)", n,
+		       n == 1 ? "" : "s");
+	nb_summary_short(s->lines, full);
 }
 
-/* The classes of doubt, and the kinds of the box's telemetry verdicts
- * (results[].box_verdicts) that fall in each. */
-static const char *const classes[][2] = {
-	{ "a cache", "cache" }, { "compressible data", "" },
-	{ "swap used", "memory" }, { "a busy CPU", "cpu" },
-	{ "a slow disk", "slow-disk" }, { "the network", "network" },
+/* The classes of doubt: the kind of the box's telemetry verdicts
+ * (results[].box_verdicts) that fall in each, the words of a warning
+ * that does, and what happened and what to do, short. */
+static const struct doubt {
+	const char *name, *kind, *word, *what, *todo;
+} classes[] = {
+	{ "durability not proven", "", "not proven durable",
+	  "sync writes not proven durable",
+	  "run the crash check (crashcheck), or declare plp = yes if the box has "
+	  "power-loss protection" },
+	{ "a cache", "cache", "cache", "the box's cache, not its disks, may set "
+	  "them", "use a data set of twice its RAM (--size auto)" },
+	{ "compressible data", "", "compress", "the data compressed",
+	  "use incompressible data" },
+	{ "swap used", "memory", "swap", "the box ran short of memory",
+	  "give it more, or use a smaller ARC" },
+	{ "a busy CPU", "cpu", NULL, "a CPU, not the disks, set them",
+	  "see which in the detail" },
+	{ "a slow disk", "slow-disk", NULL, "one disk was slower than its peers "
+	  "and held its vdev back", "check it (zpool iostat -v)" },
+	{ "the network", "network", NULL, "the network's ceiling set them",
+	  "they are the link's, not the box's" },
 };
 #define NCLASSES (sizeof(classes) / sizeof(classes[0]))
 
-/* The class of a warning's text: what makes the figure doubtful. */
-static const char *warn_class(const char *w)
+/* The class of a warning's text (the first that names its word), or -1:
+ * what makes the figure doubtful. */
+static int warn_class(const char *w)
 {
-	if (strstr(w, "cache"))
-		return "a cache";
-	if (strstr(w, "compress") && !strstr(w, "xz"))
-		return "compressible data";
-	if (strstr(w, "swap"))
-		return "swap used";
-	return NULL;
+	for (size_t k = 0; k < NCLASSES; k++)
+		if (classes[k].word && strstr(w, classes[k].word) &&
+		    (strcmp(classes[k].word, "compress") || !strstr(w, "xz")))
+			return (int)k;
+	return -1;
 }
 
 /* Whether warning W of entry E is one of its telemetry verdicts' texts
@@ -224,15 +260,12 @@ static const char *doubt_of(const json_t *e, size_t k)
 	size_t j;
 
 	json_array_foreach(json_object_get(e, "box_verdicts"), j, x)
-		if (*classes[k][1] && !strcmp(nb_jstr(x, "kind"), classes[k][1]))
+		if (*classes[k].kind && !strcmp(nb_jstr(x, "kind"), classes[k].kind))
 			return nb_jstr(x, "text");
-	json_array_foreach(json_object_get(e, "warnings"), j, x) {
-		const char *c = warn_class(json_string_value(x));
-
-		if (c && !strcmp(c, classes[k][0]) &&
+	json_array_foreach(json_object_get(e, "warnings"), j, x)
+		if (warn_class(json_string_value(x)) == (int)k &&
 		    !is_verdict(e, json_string_value(x)))
 			return json_string_value(x);
-	}
 	return NULL;
 }
 
@@ -250,18 +283,19 @@ static void capacity_lines(struct nb_sctx *s)
 		if (!cap)
 			continue;
 		where(&s->it[i], w, sizeof(w));
-		nb_summary_add(s->lines, "capacity", json_is_true(json_object_get(cap,
+		nb_summary_fold(s->lines, "capacity", json_is_true(json_object_get(cap,
 			       "found")) ? "info" : "warn", "capacity of %s: %s", w,
 			       *nb_jstr(cap, "text") ? nb_jstr(cap, "text") :
 			       "no step met the objective");
 	}
 }
 
-/* One line per class of doubt: how many figures, the first few named. */
+/* One line per class of doubt: how many figures, what happened and what
+ * to do; in its detail the first few named and the first one's words. */
 static void warning_lines(struct nb_sctx *s)
 {
 	for (size_t k = 0; k < NCLASSES; k++) {
-		char buf[1600] = "", first[600] = "", w[600];
+		char buf[1600] = "", first[600] = "", w[600], full[2400];
 		size_t n = 0, l = 0;
 
 		for (size_t i = 0; i < s->nit; i++) {
@@ -278,11 +312,15 @@ static void warning_lines(struct nb_sctx *s)
 						      l ? ", " : "", w);
 			}
 		}
-		if (n)
-			nb_summary_add(s->lines, "warning", "warn", "doubtful (%s): %zu "
-				       "figure%s: %s%s (\"%s\")", classes[k][0], n,
-				       n == 1 ? "" : "s", buf, n > LIST_MAX ? ", ..." : "",
-				       first);
+		if (!n)
+			continue;
+		snprintf(full, sizeof(full), "doubtful (%s): %zu figure%s: %s%s (\"%s\")",
+			 classes[k].name, n, n == 1 ? "" : "s", buf,
+			 n > LIST_MAX ? ", ..." : "", first);
+		nb_summary_add(s->lines, "warning", "warn", "%zu figure%s doubtful: %s; "
+			       "%s", n, n == 1 ? "" : "s", classes[k].what,
+			       classes[k].todo);
+		nb_summary_short(s->lines, full);
 	}
 }
 
@@ -291,6 +329,7 @@ static void run_lines(struct nb_sctx *s, json_t *const *docs,
 		      const char *const *paths, size_t ndocs)
 {
 	size_t few = 0, minit = 0;
+	char full[600];
 
 	for (size_t i = 0; i < ndocs; i++) {
 		const json_t *e;
@@ -301,13 +340,19 @@ static void run_lines(struct nb_sctx *s, json_t *const *docs,
 				       "interrupted; its figures are partial",
 				       base_name(paths[i]));
 		json_array_foreach(json_object_get(docs[i], "results"), j, e)
-			if (strcmp(nb_jstr(e, "status"), "ok"))
+			if (strcmp(nb_jstr(e, "status"), "ok")) {
 				nb_summary_add(s->lines, "warning", "warn", "not measured: %s "
-					       "on %s (%s): %s%s%s", nb_jstr(e, "workload"),
+					       "on %s (%s): %s", nb_jstr(e, "workload"),
 					       nb_jstr(e, "target"), base_name(paths[i]),
-					       nb_jstr(e, "status"),
-					       *nb_jstr(e, "reason") ? ": " : "",
-					       nb_jstr(e, "reason"));
+					       nb_jstr(e, "status"));
+				if (*nb_jstr(e, "reason")) {
+					snprintf(full, sizeof(full), "%s: %s", nb_jstr(
+						json_array_get(s->lines, json_array_size(
+							s->lines) - 1), "text"),
+						 nb_jstr(e, "reason"));
+					nb_summary_short(s->lines, full);
+				}
+			}
 	}
 	for (size_t i = 0; i < s->nit; i++) {
 		size_t n = json_array_size(json_object_get(s->it[i].e, "iterations"));
@@ -317,18 +362,44 @@ static void run_lines(struct nb_sctx *s, json_t *const *docs,
 			minit = !minit || n < minit ? n : minit;
 		}
 	}
-	if (few)
-		nb_summary_add(s->lines, "warning", "warn", "low confidence: %zu of %zu "
-			       "figures rest on fewer than %d iterations (n=%zu): a "
-			       "difference within the run-to-run noise cannot be told "
-			       "apart (run 5 or more)", few, s->nit, NB_FEW_ITERATIONS,
-			       minit);
+	if (!few)
+		return;
+	snprintf(full, sizeof(full), "low confidence: %zu of %zu figures rest on "
+		 "fewer than %d iterations (n=%zu): a difference within the "
+		 "run-to-run noise cannot be told apart (run 5 or more)", few, s->nit,
+		 NB_FEW_ITERATIONS, minit);
+	nb_summary_add(s->lines, "warning", "warn", "low confidence: %zu figure%s "
+		       "from fewer than %d iterations; run 5 or more", few,
+		       few == 1 ? "" : "s", NB_FEW_ITERATIONS);
+	nb_summary_short(s->lines, full);
+}
+
+void nb_summary_order(json_t *lines)
+{
+	json_t *all = json_copy(lines), *x;
+	size_t i, nd = 0;
+
+	json_array_clear(lines);
+	json_array_foreach(all, i, x)
+		if (!strcmp(nb_jstr(x, "kind"), "decision") && nd++ >= NB_DECIDE_MAX)
+			json_object_set_new(x, "fold", json_true());
+	for (int pass = 0; pass < 3; pass++)
+		json_array_foreach(all, i, x) {
+			int fold = json_is_true(json_object_get(x, "fold"));
+			int dec = !strcmp(nb_jstr(x, "kind"), "decision");
+
+			if ((pass == 0 && dec && !fold) || (pass == 1 && !dec && !fold) ||
+			    (pass == 2 && fold))
+				json_array_append(lines, x);
+		}
+	json_decref(all);
 }
 
 json_t *nb_summary_new(json_t *const *docs, const char *const *paths,
-		       size_t ndocs)
+		       size_t ndocs, const struct nb_bands *b)
 {
-	struct nb_sctx s = { .keep = json_array(), .lines = json_array() };
+	struct nb_sctx s = { .keep = json_array(), .lines = json_array(),
+			     .evidence = json_array(), .bands = b };
 	size_t cap = 0;
 
 	for (size_t i = 0; i < ndocs; i++) {
@@ -336,17 +407,22 @@ json_t *nb_summary_new(json_t *const *docs, const char *const *paths,
 		size_t j;
 
 		json_array_foreach(json_object_get(docs[i], "results"), j, e) {
-			/* a failure walk's winners are its healthy box's */
+			/* a failure walk's questions are its healthy box's */
 			if (strcmp(nb_jstr(e, "status"), "ok") ||
 			    !json_array_size(json_object_get(e, "iterations")) ||
 			    nb_box_state(nb_jstr(e, "state")) > 0)
 				continue;
 			if (s.nit == cap)
 				s.it = realloc(s.it, (cap = cap ? 2 * cap : 16) * sizeof(*s.it));
-			s.it[s.nit++] = (struct nb_sitem){ docs[i], e, paths[i] };
+			s.it[s.nit++] = (struct nb_sitem){ docs[i], e, paths[i], (int)i };
 		}
 	}
 	nb_summary_winners(&s);
+	if (b)
+		nb_summary_bands(&s, docs, paths, ndocs);
+	else
+		nb_decide_dims(&s);
+	nb_decide_lead(&s, docs, paths, ndocs);
 	accept_lines(&s, docs, paths, ndocs);
 	capacity_lines(&s);
 	crash_lines(&s, docs, paths, ndocs);
@@ -354,8 +430,11 @@ json_t *nb_summary_new(json_t *const *docs, const char *const *paths,
 	steady_lines(&s);
 	warning_lines(&s);
 	run_lines(&s, docs, paths, ndocs);
+	nb_decide_detail(&s);
+	nb_summary_order(s.lines);
 	free(s.it);
 	json_decref(s.keep);
+	json_decref(s.evidence);
 	return s.lines;
 }
 
@@ -366,32 +445,90 @@ static const char *level_word(const json_t *line)
 	return !strcmp(l, "fail") ? "FAIL" : !strcmp(l, "warn") ? "warning" : "";
 }
 
+static int is_fold(const json_t *x)
+{
+	return json_is_true(json_object_get(x, "fold"));
+}
+
+static int is_decision(const json_t *x)
+{
+	return !strcmp(nb_jstr(x, "kind"), "decision");
+}
+
+/* The detail's lines: the folded ones and the full text of the short. */
+static size_t ndetail(const json_t *lines)
+{
+	const json_t *x;
+	size_t i, n = 0;
+
+	json_array_foreach(lines, i, x)
+		n += is_fold(x) || json_object_get(x, "detail");
+	return n;
+}
+
+/* "Detail: 24 comparisons per workload and target, 2 warnings in full" */
+static void detail_title(const json_t *lines, char *out, size_t len)
+{
+	size_t ncmp = 0, nfull = 0, nother = 0, i, l;
+	const json_t *x;
+
+	json_array_foreach(lines, i, x) {
+		ncmp += is_fold(x) && !strcmp(nb_jstr(x, "kind"), "detail");
+		nother += is_fold(x) && strcmp(nb_jstr(x, "kind"), "detail");
+		nfull += json_object_get(x, "detail") != NULL;
+	}
+	l = (size_t)snprintf(out, len, "Detail");
+	if (ncmp)
+		l += (size_t)snprintf(out + l, l < len ? len - l : 0, "%s %zu comparison%s "
+				      "per workload and target", l > 6 ? "," : ":", ncmp,
+				      ncmp == 1 ? "" : "s");
+	if (nother)
+		l += (size_t)snprintf(out + l, l < len ? len - l : 0, "%s %zu %sline%s",
+				      l > 6 ? "," : ":", nother, l > 6 ? "more " : "",
+				      nother == 1 ? "" : "s");
+	if (nfull)
+		snprintf(out + l, l < len ? len - l : 0, "%s %zu warning%s in full",
+			 l > 6 ? "," : ":", nfull, nfull == 1 ? "" : "s");
+}
+
+/* The text the detail shows of line X. */
+static const char *full_text(const json_t *x)
+{
+	return json_object_get(x, "detail") ? nb_jstr(x, "detail") : nb_jstr(x, "text");
+}
+
 void nb_summary_text(FILE *out, const json_t *lines)
 {
 	const json_t *x;
-	size_t i;
+	size_t i, nd = 0, shown = 0;
 
-	if (!json_array_size(lines))
-		return;
-	fputs("summary\n", out);
 	json_array_foreach(lines, i, x) {
-		/* a line each, whatever the results' names hold */
-		fprintf(out, "  %s%s", level_word(x), *level_word(x) ? ": " : "");
-		nb_term_escape(out, nb_jstr(x, "text"));
-		fputc('\n', out);
+		nd += is_decision(x) && !is_fold(x);
+		shown += !is_fold(x);
 	}
-	fputc('\n', out);
+	if (!shown)
+		return;
+	fputs(nd ? "decisions\n" : "summary\n", out);
+	json_array_foreach(lines, i, x)
+		if (!is_fold(x)) {
+			fprintf(out, "  %s%s", level_word(x), *level_word(x) ? ": " : "");
+			nb_term_escape(out, nb_jstr(x, "text"));
+			fputc('\n', out);
+		}
 }
 
 void nb_summary_markdown(FILE *out, const json_t *lines)
 {
 	const json_t *x;
 	size_t i;
+	char title[256];
 
 	if (!json_array_size(lines))
 		return;
 	fputs("## Summary\n\n", out);
 	json_array_foreach(lines, i, x) {
+		if (is_fold(x))
+			continue;
 		fputs("- ", out);
 		if (*level_word(x))
 			fprintf(out, "**%s:** ", level_word(x));
@@ -399,51 +536,68 @@ void nb_summary_markdown(FILE *out, const json_t *lines)
 		fputc('\n', out);
 	}
 	fputc('\n', out);
+	if (!ndetail(lines))
+		return;
+	detail_title(lines, title, sizeof(title));
+	fputs("<details><summary>", out), nb_md_escape(out, title);
+	fputs("</summary>\n\n", out);
+	json_array_foreach(lines, i, x)
+		if (is_fold(x) || json_object_get(x, "detail")) {
+			fputs("- ", out);
+			if (*level_word(x))
+				fprintf(out, "**%s:** ", level_word(x));
+			nb_md_escape(out, full_text(x));
+			fputc('\n', out);
+		}
+	fputs("\n</details>\n\n", out);
 }
 
-static void html_item(FILE *out, const json_t *x)
+static void html_item(FILE *out, const json_t *x, const char *text)
 {
 	fputs("<li class=\"", out), nb_xml_escape(out, nb_jstr(x, "level"));
 	fputs("\">", out);
 	if (*level_word(x))
 		fprintf(out, "<strong>%s:</strong> ", level_word(x));
-	nb_xml_escape(out, nb_jstr(x, "text"));
+	nb_xml_escape(out, text);
 	fputs("</li>\n", out);
 }
 
-/* A comparison that decided nothing (about the same, no consistent
- * winner): folded when the summary would not fit the first screen. */
-static int undecided(const json_t *x)
+/* The lines of LINES that are decisions (DEC) or not, and not folded, as
+ * a list of class CLS. */
+static void html_list(FILE *out, const json_t *lines, int dec, const char *cls)
 {
-	return !strcmp(nb_jstr(x, "kind"), "winner") &&
-	       !strstr(nb_jstr(x, "text"), ", best configuration: ") &&
-	       (strstr(nb_jstr(x, "text"), " about the same (") ||
-		strstr(nb_jstr(x, "text"), " no consistent winner "));
+	const json_t *x;
+	size_t i, n = 0;
+
+	json_array_foreach(lines, i, x)
+		if (!is_fold(x) && is_decision(x) == dec) {
+			if (!n++)
+				fprintf(out, "<ul class=\"%s\">\n", cls);
+			html_item(out, x, nb_jstr(x, "text"));
+		}
+	if (n)
+		fputs("</ul>\n", out);
 }
 
 void nb_summary_html(FILE *out, const json_t *lines)
 {
-	int fold = json_array_size(lines) > HTML_LINES;
 	const json_t *x;
-	size_t i, nfold = 0;
+	size_t i;
+	char title[256];
 
-	fputs("<section id=\"summary\">\n<h2>Summary</h2>\n<ul>\n", out);
-	json_array_foreach(lines, i, x) {
-		if (fold && undecided(x))
-			nfold++;
-		else
-			html_item(out, x);
-	}
+	fputs("<section id=\"summary\">\n<h2>Summary</h2>\n", out);
+	html_list(out, lines, 1, "decisions");
+	html_list(out, lines, 0, "notes");
 	if (!json_array_size(lines))
-		fputs("<li>nothing to decide: one configuration, no warning</li>\n", out);
-	fputs("</ul>\n", out);
-	if (nfold) {
-		fprintf(out, "<details><summary>%zu comparison%s that decided nothing "
-			"(about the same, or no consistent winner)</summary>\n<ul>\n",
-			nfold, nfold == 1 ? "" : "s");
+		fputs("<ul>\n<li>nothing to decide: one configuration, no "
+		      "warning</li>\n</ul>\n", out);
+	if (ndetail(lines)) {
+		detail_title(lines, title, sizeof(title));
+		fputs("<details><summary>", out), nb_xml_escape(out, title);
+		fputs("</summary>\n<ul>\n", out);
 		json_array_foreach(lines, i, x)
-			if (undecided(x))
-				html_item(out, x);
+			if (is_fold(x) || json_object_get(x, "detail"))
+				html_item(out, x, full_text(x));
 		fputs("</ul>\n</details>\n", out);
 	}
 	fputs("</section>\n", out);

@@ -308,17 +308,20 @@ static int sections(FILE *out, const struct nb_report *r, const char *dir,
 	return 0;
 }
 
-/* The decision summary of the results: the bands' verdicts first. */
+/* The decision summary of the results (with the bands, each result
+ * against the first). */
 static json_t *summary(const struct nb_report *r)
 {
-	json_t *lines = json_array(), *rest = nb_summary_new(r->docs, r->paths,
-							     r->ndocs);
+	return nb_summary_new(r->docs, r->paths, r->ndocs,
+			      r->has_bands ? &r->bands : NULL);
+}
 
-	if (r->has_bands)
-		nb_summary_bands(lines, r->docs, r->paths, r->ndocs, &r->bands);
-	json_array_extend(lines, rest);
-	json_decref(rest);
-	return lines;
+void nb_report_text(const struct nb_report *r, FILE *out)
+{
+	json_t *lines = summary(r);
+
+	nb_summary_text(out, lines);
+	json_decref(lines);
 }
 
 /* ---- Markdown ---- */
@@ -609,6 +612,8 @@ int nb_report_html(const struct nb_report *r, const char *dir, FILE *out)
 	      "#summary h2 { margin: 0.3em 0; font-size: 1.2em; } #summary ul { "
 	      "margin: 0.3em 0; padding-left: 1.2em; }\n"
 	      "#summary li.fail { color: #a00000; } #summary li.warn { color: #7a4b00; }\n"
+	      "#summary ul.decisions { font-size: 1.05em; } #summary ul.decisions li { "
+	      "margin: 0.2em 0; }\n"
 	      "details { margin: 0.4em 0; } details > summary { cursor: pointer; "
 	      "font-weight: bold; }\n"
 	      "</style>\n</head>\n<body>\n<h1>nasbench report</h1>\n<p>", out);

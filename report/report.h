@@ -65,4 +65,8 @@ void nb_report_skip_charts(struct nb_report *r, const char *why);
 int nb_report_markdown(const struct nb_report *r, FILE *out);
 int nb_report_html(const struct nb_report *r, const char *dir, FILE *out);
 
+/* The decisions and what must not be missed, for a terminal (the end of
+ * 'nasbench report'): the summary's lines that are not detail. */
+void nb_report_text(const struct nb_report *r, FILE *out);
+
 #endif

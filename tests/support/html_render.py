@@ -6,6 +6,8 @@ screen as SHOT.png, and print what the tests check, as JSON:
 
   summary_top, summary_bottom   the #summary element's box (CSS px from the
                                 top of the page; null when there is none)
+  decisions                     each decision sentence (#summary
+                                ul.decisions li): [text, top, bottom]
   page_width                    the page's scroll width (px)
   grid_width                    the widest table.grid (px; 0 when none)
   details, details_open         <details> elements, and how many are open
@@ -41,6 +43,10 @@ MEASURE = """<script>
   if (s) { var r = s.getBoundingClientRect();
            m.summary_top = r.top + scrollY; m.summary_bottom = r.bottom + scrollY; }
   else { m.summary_top = m.summary_bottom = null; }
+  m.decisions = [];
+  document.querySelectorAll('#summary ul.decisions > li').forEach(function (li) {
+    var b = li.getBoundingClientRect();
+    m.decisions.push([li.textContent, b.top + scrollY, b.bottom + scrollY]); });
   m.page_width = document.documentElement.scrollWidth;
   m.grid_width = 0;
   document.querySelectorAll('table.grid').forEach(function (t) {

@@ -32,10 +32,10 @@ static void judge_o(const double *b, const int *run, int nb, const double *n,
 {
 	struct nb_judge_opts o = {
 		.threshold = thr, .display = 0.05, .alpha = 0.05,
-		.run_noise = NB_COMPARE_RUN_NOISE, .strict = strict,
+		.run_noise = NB_JUDGE_RUN_NOISE, .strict = strict,
 	};
 
-	nb_compare_judge(b, run, nb, n, nn, better, &o, j);
+	nb_judge(b, run, nb, n, nn, better, &o, j);
 }
 
 static void judge(const double *b, int nb, const double *n, int nn, int better,
@@ -61,7 +61,7 @@ static void verdicts(void **state)
 
 	(void)state;
 	/* two single runs, -10% and tight iterations: the between-run noise
-	 * is assumed (at least NB_COMPARE_RUN_NOISE), not measured: the gate
+	 * is assumed (at least NB_JUDGE_RUN_NOISE), not measured: the gate
 	 * cannot tell -10% from the next run's drift: inconclusive, with what
 	 * it could have detected */
 	judge(base5, 5, worse5, 5, NB_HIGHER, 0.05, &j);
@@ -137,17 +137,17 @@ static void verdicts(void **state)
 	{
 		struct nb_judge_opts o = {
 			.threshold = 0.05, .display = 0.05, .alpha = 0.05,
-			.run_noise = NB_COMPARE_RUN_NOISE, .ref_var = 1e-4,
+			.run_noise = NB_JUDGE_RUN_NOISE, .ref_var = 1e-4,
 			.ref_runs = 4,
 		};
 
-		nb_compare_judge(base5, NULL, 5, worse5, 5, NB_HIGHER, &o, &j);
+		nb_judge(base5, NULL, 5, worse5, 5, NB_HIGHER, &o, &j);
 		assert_int_equal(j.verdict, NB_V_WORSE);
 		assert_true(j.measured && j.regression);
 		assert_int_equal(j.ref_runs, 4);
 		assert_true(j.noise < 0.05);
 		o.ref_runs = 2;          /* two runs measure nothing */
-		nb_compare_judge(base5, NULL, 5, worse5, 5, NB_HIGHER, &o, &j);
+		nb_judge(base5, NULL, 5, worse5, 5, NB_HIGHER, &o, &j);
 		assert_int_equal(j.verdict, NB_V_INCONCLUSIVE);
 	}
 	/* a history of 4 runs of 2 iterations each has measured the

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_summary.c - the decision summary on hand-made results in the
- * documented shapes (README's result, docs/result.md's steady state and crash
- * check): the winner of each question and by how much, before -> after,
- * acceptance, crash losses, not steady, doubtful figures.
+ * test_summary.c - the decision summary: the decision sentences of real
+ * runs kept as fixtures (tests/fixtures/: the lab demo's four results,
+ * small runs on this machine, the second story's two platforms, a
+ * capacity sweep walked through a failed disk and a replay), and on
+ * hand-made results in the documented shapes (docs/result.md's steady
+ * state and crash check) acceptance, crash losses, not steady, doubtful
+ * figures; the renderers.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,35 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../decision/bands.h"
 #include "../../decision/summary.h"
-
-/* A result: LABELS (JSON text), the entries (JSON text of "results"). */
-static json_t *doc(const char *labels, const char *results)
-{
-	char buf[8192];
-	json_error_t e;
-	json_t *d;
-
-	snprintf(buf, sizeof(buf), "{\"schema\": 1, \"tool\": \"nasbench\", "
-		 "\"complete\": true, \"labels\": %s, \"results\": %s}", labels,
-		 results);
-	d = json_loads(buf, 0, &e);
-	if (!d)
-		fail_msg("bad test JSON: %s: %s", e.text, buf);
-	return d;
-}
-
-/* An entry of WORKLOAD on TARGET with bw_bytes B1, B2, B3 (MB/s). */
-static void entry(char *out, size_t len, const char *workload, const char *target,
-		  const char *rw, const char *sync, double b1, double b2, double b3)
-{
-	snprintf(out, len, "{\"target\": \"%s\", \"workload\": \"%s\", \"status\": "
-		 "\"ok\", \"spec\": {\"pattern\": \"seq\", \"rw\": \"%s\", \"sync\": "
-		 "\"%s\"}, \"warnings\": [], \"iterations\": ["
-		 "{\"metrics\": {\"bw_bytes\": %g}}, {\"metrics\": {\"bw_bytes\": %g}}, "
-		 "{\"metrics\": {\"bw_bytes\": %g}}]}", target, workload, rw, sync,
-		 b1 * 1e6, b2 * 1e6, b3 * 1e6);
-}
 
 /* Line I's text, or "" past the end. */
 static const char *line(const json_t *l, size_t i)
@@ -50,11 +26,16 @@ static const char *line(const json_t *l, size_t i)
 	return json_string_value(json_object_get(json_array_get(l, i), "text")) ?: "";
 }
 
+/* Whether a line says TEXT, short or in its detail. */
 static int has(const json_t *l, const char *text)
 {
-	for (size_t i = 0; i < json_array_size(l); i++)
-		if (strstr(line(l, i), text))
+	for (size_t i = 0; i < json_array_size(l); i++) {
+		const char *d = json_string_value(json_object_get(json_array_get(l, i),
+								  "detail"));
+
+		if (strstr(line(l, i), text) || (d && strstr(d, text)))
 			return 1;
+	}
 	return 0;
 }
 
@@ -64,134 +45,232 @@ static void dump(const json_t *l)
 		print_message("  %s\n", line(l, i));
 }
 
-/* The lab's four: raidz1 / raid10 x SLOG or not; sync writes on NFS. */
-static void four_configurations(void **state)
+/* The results of FILES (under tests/fixtures/), loaded into DOCS. */
+static void load(const char *const *files, size_t n, json_t **docs)
 {
-	static const char *lab[4][2] = { { "raidz1", "none" }, { "raidz1", "ssd" },
-					 { "raid10", "none" }, { "raid10", "ssd" } };
-	static const double sync_mbs[4] = { 20, 30, 40, 62 };
-	json_t *docs[4], *l;
-	const char *paths[4] = { "raidz1.json", "raidz1-slog.json", "raid10.json",
-				 "raid10-slog.json" };
-	char labels[256], e1[1024], e2[1024], results[2100];
+	json_error_t e;
 
-	(void)state;
-	for (int i = 0; i < 4; i++) {
-		double s = sync_mbs[i];
-
-		snprintf(labels, sizeof(labels), "{\"name\": \"lab-%s\", \"layout\": "
-			 "\"%s\", \"slog\": \"%s\", \"disks\": \"%s\"}", lab[i][0],
-			 lab[i][0], lab[i][1], i < 2 ? "5x2G" : "4x2G");
-		entry(e1, sizeof(e1), "seq512k-write-sync", "lab-nfs", "write", "always",
-		      s * 0.98, s, s * 1.02);
-		entry(e2, sizeof(e2), "seq512k-read", "lab-nfs", "read", "none",
-		      100, 101, 99);
-		snprintf(results, sizeof(results), "[%s, %s]", e1, e2);
-		docs[i] = doc(labels, results);
+	for (size_t i = 0; i < n; i++) {
+		docs[i] = json_load_file(files[i], 0, &e);
+		if (!docs[i])
+			fail_msg("fixture %s: %s", files[i], e.text);
 	}
-	l = nb_summary_new(docs, paths, 4);
-	dump(l);
-	/* the best of the four, and by how much each other takes longer */
-	assert_string_equal(line(l, 0), "sync writes (seq512k-write-sync), best "
-			    "configuration: layout=raid10 slog=ssd wins with 62.0 MB/s; "
-			    "the others take layout=raid10 slog=none 1.55x, layout=raidz1 "
-			    "slog=ssd 2.07x, layout=raidz1 slog=none 3.10x the time");
-	/* raid10 wins sync writes in both SLOG settings: 2.00x (40 vs 20)
-	 * without, 2.07x (62 vs 30) with */
-	assert_true(has(l, "sync writes (seq512k-write-sync), layout: raid10 wins by "
-			"2.00x over raidz1 (40.0 vs 20.0 MB/s; 2 comparisons, 2.00x "
-			"to 2.07x)"));
-	assert_true(has(l, "sync writes (seq512k-write-sync), slog: ssd wins by "
-			"1.50x over none (30.0 vs 20.0 MB/s; 2 comparisons, 1.50x to "
-			"1.55x)"));
-	/* reads: the same everywhere */
-	assert_true(has(l, "sequential reads (seq512k-read), layout: raidz1 and "
-			"raid10 about the same (within 5%: 100.0 vs 100.0 MB/s; 2 "
-			"comparisons)"));
-	/* name and disks describe the box: no question of their own */
-	assert_false(has(l, ", name:"));
-	assert_false(has(l, ", disks:"));
-	assert_false(has(l, "low confidence"));
-	json_decref(l);
-	for (int i = 0; i < 4; i++)
+}
+
+static void unload(json_t **docs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
 		json_decref(docs[i]);
 }
 
-/* Two layouts whose runs spread wider than the 5% band: the difference
- * is within their noise, and the line says so ("within 23%"
- * read as a promise of 23%). */
-static void within_the_noise(void **state)
+static const char *kind(const json_t *l, size_t i)
 {
-	json_t *docs[2], *l;
-	const char *paths[2] = { "raidz1.json", "raid10.json" };
-	char e[1024], r[1100];
-
-	(void)state;
-	entry(e, sizeof(e), "seq512k-read", "nas", "read", "none", 100, 140, 70);
-	snprintf(r, sizeof(r), "[%s]", e);
-	docs[0] = doc("{\"layout\": \"raidz1\"}", r);
-	entry(e, sizeof(e), "seq512k-read", "nas", "read", "none", 110, 150, 75);
-	snprintf(r, sizeof(r), "[%s]", e);
-	docs[1] = doc("{\"layout\": \"raid10\"}", r);
-	l = nb_summary_new(docs, paths, 2);
-	dump(l);
-	/* 110 vs 100 is 10%; the runs spread 35% (100, 140, 70) */
-	assert_true(has(l, "sequential reads (seq512k-read), layout: raid10 and "
-			"raidz1 about the same (within the noise, ±35%: 110.0 vs "
-			"100.0 MB/s)"));
-	assert_false(has(l, "(within 35%"));
-	json_decref(l);
-	json_decref(docs[0]);
-	json_decref(docs[1]);
+	return json_string_value(json_object_get(json_array_get(l, i), "kind")) ?: "";
 }
 
-/* Two results, nothing differs but the file: before -> after. */
-static void before_after(void **state)
+static int folded(const json_t *l, size_t i)
 {
-	json_t *docs[2], *l;
-	const char *paths[2] = { "/x/before.json", "/x/after.json" };
-	char e[1024], r[1100];
+	return json_is_true(json_object_get(json_array_get(l, i), "fold"));
+}
+
+/* The lab demo's four results (make lab-demo: raidz1 and raid10, each with
+ * and without a SLOG, NFS and iSCSI; tests/fixtures/seed1, trimmed by
+ * tests/support/trim_result.py): a sentence per dimension, its figure, its
+ * condition and its confidence, the largest first; the rest folded. */
+static void lab_demo(void **state)
+{
+	static const char *const files[] = {
+		"tests/fixtures/seed1/raid10-slog.json", "tests/fixtures/seed1/raid10.json",
+		"tests/fixtures/seed1/raidz1-slog.json", "tests/fixtures/seed1/raidz1.json",
+	};
+	json_t *docs[4], *l;
+	size_t decisions = 0, shown = 0;
 
 	(void)state;
-	entry(e, sizeof(e), "seq512k-write", "nas", "write", "end", 100, 100, 100);
-	snprintf(r, sizeof(r), "[%s]", e);
-	docs[0] = doc("{}", r);
-	entry(e, sizeof(e), "seq512k-write", "nas", "write", "end", 80, 80, 80);
-	snprintf(r, sizeof(r), "[%s]", e);
-	docs[1] = doc("{}", r);
-	l = nb_summary_new(docs, paths, 2);
+	load(files, 4, docs);
+	l = nb_summary_new(docs, files, 4, NULL);
 	dump(l);
-	assert_string_equal(line(l, 0), "sequential writes (seq512k-write): before "
-			    "-> after: 100.0 -> 80.0 MB/s (-20.0%, 1.25x the time)");
+	/* syncprobe's sync IOPS 4.6x (raid10, iSCSI) to 15x (raidz1, iSCSI);
+	 * seq512k-write-sync: ssd ahead on raid10/NFS (1.70x, p=0.048),
+	 * raidz1/NFS 1.31x and raidz1/iSCSI 1.15x, about the same on
+	 * raid10/iSCSI (1.13x within its spread of 21%) */
+	assert_string_equal(line(l, 0), "A SLOG: 4.6-15x the sync IOPS on both "
+			    "layouts (n=3 each, ±64%); 1.15-1.70x the sequential sync "
+			    "writes in 3 of 4 comparisons (n=3 each, ±20%; 1 of 3 "
+			    "significant)");
+	/* seq512k-read 72.1/26.1 = 2.8x to 81.9/21.8 = 3.7x; seq512k-write
+	 * raidz1 39.4/29.3 = 1.34x to 44.3/24.9 = 1.78x */
+	assert_string_equal(line(l, 1), "raid10 over raidz1 for sequential reads: "
+			    "2.8-3.7x with and without a SLOG (n=3 each, ±25%); raidz1 "
+			    "for sequential writes: 1.34-1.78x with and without a SLOG "
+			    "(n=3 each, ±7%; 2 of 4 significant)");
+	/* iSCSI's sequential sync writes without a SLOG: 24.8/14.1 on raid10,
+	 * 23.8/18.1 on raidz1; with one, within the spread */
+	assert_string_equal(line(l, 2), "iSCSI over NFS for sequential sync writes: "
+			    "1.31-1.76x without a SLOG, nothing with a SLOG (n=3 each, "
+			    "±21%; 1 of 2 significant)");
+	assert_string_equal(line(l, 3), "3 figures doubtful: sync writes not proven "
+			    "durable; run the crash check (crashcheck), or declare plp = "
+			    "yes if the box has power-loss protection");
+	for (size_t i = 0; i < json_array_size(l); i++) {
+		decisions += !strcmp(kind(l, i), "decision");
+		shown += !folded(l, i);
+	}
+	assert_int_equal(decisions, 3);
+	assert_int_equal(shown, 4);
+	/* one statement of each fact: no per-workload winner line above the
+	 * fold; each comparison once in the detail, with its figures */
+	assert_true(has(l, "sequential reads (seq512k-read) on iSCSI, slog=ssd: raid10 "
+			"81.9 vs raidz1 21.8 MB/s, 3.7x; n=3/3, ±5%/±25%, p=0.0018"));
+	assert_true(has(l, "doubtful (durability not proven): 3 figures: syncprobe on "
+			"lab-nfs (raid10-slog.json)"));
+	assert_false(has(l, "best configuration"));
+	json_decref(l);
+	unload(docs, 4);
+}
+
+/* A figure marked not ok (an iteration whose samples cannot carry it,
+ * "status" other than ok) decides nothing: raidz1-slog's sync IOPS
+ * marked, the SLOG's sync IOPS rest on raid10 alone. */
+static void marked_figures(void **state)
+{
+	static const char *const files[] = {
+		"tests/fixtures/seed1/raid10-slog.json", "tests/fixtures/seed1/raid10.json",
+		"tests/fixtures/seed1/raidz1-slog.json", "tests/fixtures/seed1/raidz1.json",
+	};
+	json_t *docs[4], *l, *e, *it;
+	size_t i, j;
+
+	(void)state;
+	load(files, 4, docs);
+	json_array_foreach(json_object_get(docs[2], "results"), i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "workload")), "syncprobe"))
+			json_array_foreach(json_object_get(e, "iterations"), j, it)
+				json_object_set_new(it, "status", json_string("too-few-samples"));
+	l = nb_summary_new(docs, files, 4, NULL);
+	dump(l);
+	/* raid10: 832.3 vs 78.5 on NFS (11x), 508.0 vs 111.1 on iSCSI (4.6x) */
+	assert_string_equal(line(l, 0), "A SLOG: 4.6-11x the sync IOPS on both targets "
+			    "(n=3 each, ±64%); 1.15-1.70x the sequential sync writes in 3 "
+			    "of 4 comparisons (n=3 each, ±20%; 1 of 3 significant)");
+	json_decref(l);
+	unload(docs, 4);
+}
+
+/* Two small real runs on this machine (tests/fixtures/local: a scratch
+ * directory in /dev/shm and one on disk, labelled compression=off and
+ * lz4 - a label the runs did not act on): the target decided something,
+ * the compression nothing, said once and last. */
+static void nothing_decided(void **state)
+{
+	static const char *const files[] = {
+		"tests/fixtures/local/compression-off.json",
+		"tests/fixtures/local/compression-lz4.json",
+	};
+	json_t *docs[2], *l;
+
+	(void)state;
+	load(files, 2, docs);
+	l = nb_summary_new(docs, files, 2, NULL);
+	dump(l);
+	/* 1068 vs 339.7 MB/s (p=0.036); with lz4 578.2 vs 409.4 is within
+	 * the spread (±69%), and the compression decided nothing: no
+	 * condition of it */
+	assert_string_equal(line(l, 0), "shm over disk for sequential reads: 3.1x in "
+			    "1 of 2 comparisons (n=3 each, ±37%)");
+	/* the largest difference of the compression 1068/578.2 = 1.85x,
+	 * p=0.29 */
+	assert_string_equal(line(l, 1), "Compression (lz4): within the noise (up to "
+			    "1.85x, not significant; n=3 each, ±134%)");
+	assert_string_equal(kind(l, 1), "decision");
+	assert_string_equal(kind(l, 2), "warning");
+	json_decref(l);
+	unload(docs, 2);
+}
+
+/* The second story (examples/seed2/run: bonnie x5, a big file and xz on
+ * the lab's RAIDZ2 of SSDs, against ext4 of this machine; tests/fixtures/
+ * seed2) against its own bands, a 10% loss viable, twice the time not:
+ * one decision, the figures grouped by verdict, the worst first; without
+ * bands, the two platforms (their labels change together: one question,
+ * named by the boxes' names) as a choice. */
+static void seed2_bands(void **state)
+{
+	static const char *const files[] = {
+		"tests/fixtures/seed2/ext4.json", "tests/fixtures/seed2/raidz2-ssd.json",
+	};
+	struct nb_bands b;
+	json_t *docs[2], *l;
+
+	(void)state;
+	assert_int_equal(nb_bands_parse("--bands", "10%,2x", &b), 0);
+	load(files, 2, docs);
+	l = nb_summary_new(docs, files, 2, &b);
+	dump(l);
+	/* get_block 241.1 -> 82.4 MB/s 2.9x, put_block 126.1 -> 37.5 3.4x,
+	 * rewrite 207.7 -> 35.6 5.8x, the big file 139.3 -> 32.6 4.3x; xz
+	 * 0.209 -> 0.115 MB/s 1.82x, between the bands */
+	assert_string_equal(line(l, 0), "lab-raidz2-ssd against this-machine-ext4 "
+			    "(bands 10%,2x): not viable: bonnie++ block reads, block "
+			    "writes, rewrites and big file writes 2.9-5.8x the time "
+			    "(n=1-5, ±156%; 2 of 4 significant); decide: xz compression "
+			    "1.82x the time (n=1 each, ±0%; too few iterations to test)");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(l, 0),
-							      "kind")), "change");
+							      "level")), "fail");
+	assert_string_equal(kind(l, 1), "steady");
+	/* each figure against the bands in the detail, as before */
+	assert_true(has(l, "bands 10%,2x, raidz2-ssd.json against ext4.json: bonnie "
+			"on local, put_block MB/s 126.1 -> 37.5 (3.36x the time): not "
+			"viable"));
 	json_decref(l);
-	json_decref(docs[0]);
-	json_decref(docs[1]);
+	l = nb_summary_new(docs, files, 2, NULL);
+	dump(l);
+	assert_string_equal(line(l, 0), "this-machine-ext4 over lab-raidz2-ssd for "
+			    "bonnie++ block writes: 3.4x (n=5 each, ±63%); big file "
+			    "writes: 4.3x (n=1 each, ±0%; too few iterations to test); xz "
+			    "compression: 1.82x (n=1 each, ±0%; too few iterations to "
+			    "test)");
+	json_decref(l);
+	unload(docs, 2);
 }
 
-/* One result on four targets: a ranking, the others as time factors. */
-static void targets_ranked(void **state)
+/* A capacity sweep walked through a failed disk and a replay of today's
+ * load on the same box and target (tests/fixtures/life: the lab's raidz1
+ * of SSDs, NFS): one decision, "this box carries N VMs like yours; with a
+ * dead disk M; today's load grows into it in Y years"; and a replay that
+ * does not fit. */
+static void capacity_failure_replay(void **state)
 {
-	json_t *docs[1], *l;
-	const char *paths[1] = { "demo.json" };
-	char e[4][1024], r[4200];
-	static const char *t[4] = { "local", "nfs", "iscsi", "iscsi-sync" };
-	static const double v[4] = { 900, 300, 450, 90 };
+	static const char *const files[] = {
+		"tests/fixtures/life/vms.json", "tests/fixtures/life/replay.json",
+		"tests/fixtures/life/replay-breaks.json",
+	};
+	json_t *docs[3], *l;
 
 	(void)state;
-	for (int i = 0; i < 4; i++)
-		entry(e[i], sizeof(e[i]), "seq512k-write", t[i], "write", "end", v[i],
-		      v[i], v[i]);
-	snprintf(r, sizeof(r), "[%s, %s, %s, %s]", e[0], e[1], e[2], e[3]);
-	docs[0] = doc("{\"name\": \"demo\"}", r);
-	l = nb_summary_new(docs, paths, 1);
+	load(files, 3, docs);
+	l = nb_summary_new(docs, files, 2, NULL);
 	dump(l);
-	assert_string_equal(line(l, 0), "sequential writes (seq512k-write), target: "
-			    "local wins with 900.0 MB/s; the others take iscsi 2.00x, "
-			    "nfs 3.00x, iscsi-sync 10.00x the time");
+	/* 41.5 VMs healthy is 41 whole ones; degraded 17.0; no step of the
+	 * rebuild met the objective; the replay's headroom 50.13x at 25%/year
+	 * lasts 17.5 years (judged at p99 <= 250 ms: said) */
+	assert_string_equal(line(l, 0), "lab-raidz1 on NFS carries 41 VMs like yours "
+			    "at p99 \u2264 20 ms; with a dead disk 17, while it rebuilds "
+			    "none; today's load grows into it at p99 \u2264 250 ms in 17.5 "
+			    "years (50.1x headroom, 25%/year)");
+	assert_string_equal(kind(l, 0), "decision");
+	/* what each state keeps is the detail's */
+	assert_true(has(l, "vm on lab-nfs (vms.json): keeps 41% of its healthy VMs at "
+			"the objective degraded"));
+	assert_true(folded(l, json_array_size(l) - 1));
 	json_decref(l);
-	json_decref(docs[0]);
+	l = nb_summary_new(docs + 2, files + 2, 1, NULL);
+	dump(l);
+	/* no capacity said its objective: the replay says its own */
+	assert_string_equal(line(l, 0), "lab-raidz1 on NFS: today's load does not fit: "
+			    "it breaks p99 \u2264 20 ms");
+	json_decref(l);
+	unload(docs, 3);
 }
 
 /* Acceptance, crash check (its shape), not steady (its shape),
@@ -223,10 +302,18 @@ static void doubts_and_verdicts(void **state)
 		" {\"criterion\": \"crashcheck@nfs crash_lost = 0\", \"measured\": 0, "
 		"  \"verdict\": \"pass\"}]}}", 0, NULL);
 	assert_non_null(docs[0]);
-	l = nb_summary_new(docs, paths, 1);
+	l = nb_summary_new(docs, paths, 1, NULL);
 	dump(l);
-	assert_true(has(l, "acceptance of box.json: FAIL, 1 of 2 criteria: "
-			"seq512k-read@nfs mb_s >= 2000 (measured 1000 MB/s)"));
+	/* what happened and what to do, the words in the detail */
+	assert_true(has(l, "acceptance of box.json: FAIL: seq512k-read@nfs mb_s >= "
+			"2000 (measured 1000 MB/s)"));
+	assert_true(has(l, "1 figure never reached steady state: run longer "
+			"(--runtime, or --steady-state's rounds)"));
+	assert_true(has(l, "1 figure doubtful: the box's cache, not its disks, may "
+			"set them; use a data set of twice its RAM (--size auto)"));
+	assert_true(has(l, "low confidence: 2 figures from fewer than 3 iterations; "
+			"run 5 or more"));
+	assert_true(has(l, "not measured: rand4k-read on iscsi (box.json): skipped"));
 	assert_true(has(l, "crash check on nfs (box.json): sync=disabled: 412 "
 			"acknowledged writes lost in crash 1 (3 crashes)"));
 	assert_true(has(l, "durability on nfs (box.json): syncprobe says durable, "
@@ -284,10 +371,12 @@ static void capacity_and_telemetry(void **state)
 		"  {\"metrics\": {\"put_block_bw_bytes\": 1e8}}, "
 		"  {\"metrics\": {\"put_block_bw_bytes\": 1e8}}]}]}", 0, NULL);
 	assert_non_null(docs[0]);
-	l = nb_summary_new(docs, paths, 1);
+	l = nb_summary_new(docs, paths, 1, NULL);
 	dump(l);
 	assert_true(has(l, "capacity of vm on nfs (vm.json): 20.0 VMs (2001 IOPS) at "
 			"mean <= 10 ms"));
+	assert_true(has(l, "1 figure doubtful: one disk was slower than its peers and "
+			"held its vdev back; check it (zpool iostat -v)"));
 	assert_true(has(l, "doubtful (swap used): 1 figure: bonnie on nfs (vm.json) "
 			"(\"the box swapped 3.9 GiB during bonnie iteration 4\")"));
 	assert_true(has(l, "doubtful (a slow disk): 1 figure: bonnie on nfs (vm.json) "
@@ -302,7 +391,8 @@ static void capacity_and_telemetry(void **state)
 	json_decref(docs[0]);
 }
 
-/* The renderers: Markdown a list, HTML a section with an id, levels. */
+/* The renderers: the decisions, then what must not be missed, then the
+ * detail folded (Markdown and HTML) or left out (a terminal). */
 static void renderers(void **state)
 {
 	json_t *l = json_array();
@@ -311,50 +401,49 @@ static void renderers(void **state)
 	FILE *f;
 
 	(void)state;
-	nb_summary_add(l, "winner", "info", "sync writes: raid10 wins by %.2fx", 2.0);
-	nb_summary_add(l, "accept", "fail", "acceptance of a.json: FAIL, 1 of 1 <x>");
+	nb_summary_add(l, "decision", "info", "raid10 over raidz1 for sequential "
+		       "reads: %.1fx", 3.1);
+	nb_summary_add(l, "accept", "fail", "acceptance of a.json: FAIL <x>");
+	nb_summary_short(l, "acceptance of a.json: FAIL, 1 of 1: mb_s > 9 <x>");
+	nb_summary_fold(l, "detail", "info", "sequential reads (seq512k-read) on "
+			"NFS: raid10 72.1 vs raidz1 23.0 MB/s");
 	f = open_memstream(&buf, &len);
 	nb_summary_markdown(f, l);
 	fclose(f);
-	assert_string_equal(buf, "## Summary\n\n- sync writes: raid10 wins by 2.00x\n"
-			    "- **FAIL:** acceptance of a.json: FAIL, 1 of 1 \\<x\\>\n\n");
+	assert_string_equal(buf, "## Summary\n\n- raid10 over raidz1 for sequential "
+			    "reads: 3.1x\n- **FAIL:** acceptance of a.json: FAIL \\<x\\>\n\n"
+			    "<details><summary>Detail: 1 comparison per workload and "
+			    "target, 1 warning in full</summary>\n\n"
+			    "- **FAIL:** acceptance of a.json: FAIL, 1 of 1: mb\\_s \\> 9 "
+			    "\\<x\\>\n"
+			    "- sequential reads (seq512k-read) on NFS: raid10 72.1 vs "
+			    "raidz1 23.0 MB/s\n\n</details>\n\n");
 	free(buf);
 	f = open_memstream(&buf, &len);
 	nb_summary_html(f, l);
 	fclose(f);
-	assert_non_null(strstr(buf, "<section id=\"summary\">"));
-	assert_non_null(strstr(buf, "<li class=\"fail\"><strong>FAIL:</strong> "
-			       "acceptance of a.json: FAIL, 1 of 1 &lt;x&gt;</li>"));
+	assert_non_null(strstr(buf, "<section id=\"summary\">\n<h2>Summary</h2>\n"
+			       "<ul class=\"decisions\">\n<li class=\"info\">raid10 "
+			       "over raidz1 for sequential reads: 3.1x</li>\n</ul>\n"
+			       "<ul class=\"notes\">\n<li class=\"fail\"><strong>FAIL:"
+			       "</strong> acceptance of a.json: FAIL &lt;x&gt;</li>\n</ul>\n"
+			       "<details><summary>Detail: "));
+	assert_true(strstr(buf, "seq512k-read) on NFS") > strstr(buf, "<details>"));
 	free(buf);
-	/* past 14 lines the undecided comparisons fold, the rest stays */
-	{
-		json_t *many = json_array();
-		char *h = NULL;
-		size_t hl = 0;
-		FILE *hf;
-
-		for (int i = 0; i < 12; i++)
-			nb_summary_add(many, "winner", "info", "w%d: a wins by 2.00x", i);
-		for (int i = 0; i < 3; i++)
-			nb_summary_add(many, "winner", "info", "u%d: a and b about the "
-				       "same (within 5%%: 1 vs 1 MB/s)", i);
-		nb_summary_add(many, "warning", "warn", "low confidence");
-		hf = open_memstream(&h, &hl);
-		nb_summary_html(hf, many);
-		fclose(hf);
-		assert_non_null(strstr(h, "<details><summary>3 comparisons that decided "
-				       "nothing (about the same, or no consistent "
-				       "winner)</summary>"));
-		assert_true(strstr(h, "low confidence") < strstr(h, "<details>"));
-		assert_true(strstr(h, "u0: a and b") > strstr(h, "<details>"));
-		free(h);
-		json_decref(many);
-	}
 	f = open_memstream(&buf, &len);
 	nb_summary_text(f, l);
 	fclose(f);
-	assert_string_equal(buf, "summary\n  sync writes: raid10 wins by 2.00x\n"
-			    "  FAIL: acceptance of a.json: FAIL, 1 of 1 <x>\n\n");
+	assert_string_equal(buf, "decisions\n  raid10 over raidz1 for sequential "
+			    "reads: 3.1x\n  FAIL: acceptance of a.json: FAIL <x>\n");
+	free(buf);
+	/* a label's control characters do not reach the terminal */
+	json_decref(l);
+	l = json_array();
+	nb_summary_add(l, "decision", "info", "la\033[2Jyout: %s", "x");
+	f = open_memstream(&buf, &len);
+	nb_summary_text(f, l);
+	fclose(f);
+	assert_string_equal(buf, "decisions\n  la?[2Jyout: x\n");
 	free(buf);
 	json_decref(l);
 }
@@ -362,10 +451,11 @@ static void renderers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(four_configurations),
-		cmocka_unit_test(within_the_noise),
-		cmocka_unit_test(before_after),
-		cmocka_unit_test(targets_ranked),
+		cmocka_unit_test(lab_demo),
+		cmocka_unit_test(marked_figures),
+		cmocka_unit_test(nothing_decided),
+		cmocka_unit_test(seed2_bands),
+		cmocka_unit_test(capacity_failure_replay),
 		cmocka_unit_test(doubts_and_verdicts),
 		cmocka_unit_test(capacity_and_telemetry),
 		cmocka_unit_test(renderers),

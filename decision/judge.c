@@ -3,7 +3,7 @@
  * judge.c - one metric of NEW against BASE: the verdict and the noise
  * model behind it (docs/compare.md, "The statistics, and why").
  */
-#include "compare.h"
+#include "judge.h"
 #include "../core/metrics.h"
 #include "../core/stats.h"
 
@@ -134,7 +134,7 @@ static int significant(const double *base, const int *run, int nb,
 	return j->p < o->alpha;
 }
 
-double nb_compare_level(const double *v, const int *run, int n)
+double nb_judge_level(const double *v, const int *run, int n)
 {
 	static _Thread_local double med[MAXRUNS], grp[MAXV];
 	int runs = 0;
@@ -153,7 +153,7 @@ double nb_compare_level(const double *v, const int *run, int n)
 	return nb_stats_median(med, (size_t)runs);
 }
 
-int nb_compare_level_var(const double *v, const int *run, int n, double *var)
+int nb_judge_level_var(const double *v, const int *run, int n, double *var)
 {
 	static _Thread_local double lvl[MAXRUNS], grp[MAXV];
 	int runs = 0;
@@ -194,11 +194,11 @@ static int noise_measured(const int *run, int nbase, const struct nb_judge_opts 
 	return runs >= 3;
 }
 
-void nb_compare_judge(const double *base, const int *run, int nbase,
-		      const double *new_, int nnew, int better,
-		      const struct nb_judge_opts *o, struct nb_judgement *j)
+void nb_judge(const double *base, const int *run, int nbase,
+	      const double *new_, int nnew, int better,
+	      const struct nb_judge_opts *o, struct nb_judgement *j)
 {
-	double thr = o->threshold == NB_GATE_OFF ? o->display : o->threshold;
+	double thr = o->threshold == NB_JUDGE_OFF ? o->display : o->threshold;
 	int beyond, good, sig = 0;
 
 	memset(j, 0, sizeof(*j));
@@ -207,7 +207,7 @@ void nb_compare_judge(const double *base, const int *run, int nbase,
 	j->runs = 1;
 	j->p = NAN;
 	j->noise = j->detect_down = j->detect_up = NAN;
-	j->base = nb_compare_level(base, run, nbase);
+	j->base = nb_judge_level(base, run, nbase);
 	j->new_ = nb_stats_median(new_, (size_t)nnew);
 	if (j->base != 0)
 		j->change = (j->new_ - j->base) / fabs(j->base);
@@ -241,6 +241,6 @@ void nb_compare_judge(const double *base, const int *run, int nbase,
 		j->verdict = NB_V_INCONCLUSIVE;
 	j->inconclusive = j->verdict == NB_V_INCONCLUSIVE ||
 			  (j->low_confidence && !o->strict);
-	j->regression = j->verdict == NB_V_WORSE && o->threshold != NB_GATE_OFF &&
+	j->regression = j->verdict == NB_V_WORSE && o->threshold != NB_JUDGE_OFF &&
 			(!j->low_confidence || o->strict);
 }
