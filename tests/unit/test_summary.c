@@ -443,7 +443,7 @@ static void renderers(void **state)
 	f = open_memstream(&buf, &len);
 	nb_summary_text(f, l);
 	fclose(f);
-	assert_string_equal(buf, "decisions\n  la?[2Jyout: x\n");
+	assert_string_equal(buf, "decisions\n  la\\x1b[2Jyout: x\n");
 	free(buf);
 	json_decref(l);
 }
