@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
+#include "net.h"
 #include "../workloads/crashrun.h"
 #include "../core/clock.h"
 #include "../core/datagen.h"
@@ -82,6 +83,7 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 	if (x->walk)
 		x->walk_iteration(x->walk, c.extra, t0);
 	nb_run_telem_end(&x->telem, w, it, c.metrics, c.extra, entry);
+	nb_run_net_iteration(x, t, c.extra, entry);
 	if (c.spec)
 		json_object_set_new(entry, "spec", c.spec);
 	spec = json_object_get(entry, "spec");
@@ -255,6 +257,8 @@ int nb_exec_open(struct nb_exec *x, const struct nb_target_cfg *tc,
 			json_object_set_new(tj, "box_ram_bytes",
 					    json_integer((json_int_t)x->pl->p.ram));
 	}
+	if (!rc)
+		nb_run_net_open(x, t, tj);
 	if (!rc && !x->no_space_check)
 		rc = space_check(x, t);
 	x->trimmed = x->conditioned = 0;
@@ -276,7 +280,7 @@ int nb_exec_open(struct nb_exec *x, const struct nb_target_cfg *tc,
 
 void nb_exec_close(struct nb_exec *x, struct nb_target *t, json_t *tj)
 {
-	(void)x;
+	nb_run_net_close(x, t, tj);
 	nb_target_close(t);
 	if (t->leftover[0])
 		json_object_set_new(tj, "leftover", json_string(t->leftover));

@@ -49,6 +49,8 @@ struct nb_exec {
 					  * plan's (the walk's records) */
 	/* crashcheck's journal and run --verify (workloads/crashrun.h) */
 	const struct nb_crash_opts *crash;
+	/* the labels nasbench set itself (run/net.c): " paths mtu " */
+	char net_labels[96];
 };
 
 /* Run the plan of X (run.c): every target in turn, or, with
