@@ -257,8 +257,6 @@ int nb_exec_open(struct nb_exec *x, const struct nb_target_cfg *tc,
 			json_object_set_new(tj, "box_ram_bytes",
 					    json_integer((json_int_t)x->pl->p.ram));
 	}
-	if (!rc)
-		nb_run_net_open(x, t, tj);
 	if (!rc && !x->no_space_check)
 		rc = space_check(x, t);
 	x->trimmed = x->conditioned = 0;
@@ -270,6 +268,8 @@ int nb_exec_open(struct nb_exec *x, const struct nb_target_cfg *tc,
 	if (!rc)
 		nb_run_telem_target(&x->telem, t, &x->pl->p, tj, x->run_id,
 				    x->stop, x->progress);
+	if (!rc)
+		nb_run_net_open(x, t, tj);
 	if (rc) {
 		json_object_set_new(tj, "error", json_string(nb_err_last()));
 		fail(x, rc);

@@ -28,14 +28,48 @@ static void label(struct nb_exec *x, const char *key, const char *v)
 						     "mixed" : v));
 }
 
+/* The box's MTU for PEER, read once per target over the telemetry's
+ * source (a remote command at the end of every iteration would be cut
+ * short as the sampler's last one). */
+static void box_mtu_read(struct nb_exec *x, const char *peer)
+{
+	struct nb_exec_box_mtu *b;
+
+	if (!peer[0] || x->nbox_mtu == NB_MAX_PATHS)
+		return;
+	for (int i = 0; i < x->nbox_mtu; i++)
+		if (!strcmp(x->box_mtu[i].peer, peer))
+			return;
+	b = &x->box_mtu[x->nbox_mtu++];
+	snprintf(b->peer, sizeof(b->peer), "%s", peer);
+	b->mtu = x->telem.on && x->telem.tm ?
+		 nb_telem_box_mtu(x->telem.tm, peer, b->iface, sizeof(b->iface)) : 0;
+}
+
+static const struct nb_exec_box_mtu *box_mtu_of(struct nb_exec *x, const char *peer)
+{
+	for (int i = 0; i < x->nbox_mtu; i++)
+		if (!strcmp(x->box_mtu[i].peer, peer))
+			return x->box_mtu[i].mtu ? &x->box_mtu[i] : NULL;
+	return NULL;
+}
+
 void nb_run_net_open(struct nb_exec *x, struct nb_target *t, json_t *tj)
 {
 	const struct nb_paths *ps = t->paths;
 	char v[32];
 	int addrs = 0, conns = 1;
 
-	if (!ps)
+	x->nbox_mtu = 0;
+	x->net_dead_said = 0;
+	if (!ps) {
+		if (t->sock.mss && !t->sock.loopback)
+			box_mtu_read(x, t->sock.peer);
 		return;
+	}
+	for (int i = 0; i < ps->n; i++)
+		if (!ps->p[i].at_open.loopback)
+			box_mtu_read(x, ps->p[i].at_open.peer);
 	json_object_set_new(tj, "paths", nb_wl_paths_target_json(t));
 	for (int i = 0; i < ps->n; i++) {
 		addrs += ps->p[i].conn == 1;
@@ -59,13 +93,12 @@ static json_t *reading(struct nb_exec *x, const char *name,
 			      "iface", now->iface, "iface_mtu", now->iface_mtu,
 			      "mss_open", open->mss, "pmtu_open", open->pmtu,
 			      "mss", now->mss, "pmtu", now->pmtu);
-	char iface[64], text[300], w[400];
+	const struct nb_exec_box_mtu *b = box_mtu_of(x, now->peer);
+	char text[300], w[400];
 
-	if (x->telem.on && x->telem.tm)
-		m.box_mtu = nb_telem_box_mtu(x->telem.tm, now->peer, iface,
-					     sizeof(iface));
-	if (m.box_mtu) {
-		json_object_set_new(o, "box_iface", json_string(iface));
+	if (b) {
+		m.box_mtu = b->mtu;
+		json_object_set_new(o, "box_iface", json_string(b->iface));
 		json_object_set_new(o, "box_mtu", json_integer(m.box_mtu));
 	}
 	if (now->loopback)                /* no network to judge */
@@ -83,6 +116,26 @@ static json_t *reading(struct nb_exec *x, const char *name,
 	return o;
 }
 
+/* A path that died since the last iteration: said in ENTRY's warnings. */
+static void deaths(struct nb_exec *x, const struct nb_paths *ps, json_t *entry)
+{
+	char w[700];
+
+	for (int i = 0; i < ps->n; i++) {
+		const struct nb_path *p = &ps->p[i];
+
+		if (p->state != NB_PATH_DEAD || (x->net_dead_said & (1u << i)))
+			continue;
+		x->net_dead_said |= 1u << i;
+		snprintf(w, sizeof(w), "path %s died %.1f s after the target was "
+			 "opened (%s); its %llu I/Os in flight went on the other "
+			 "paths, the I/O stood still for %.0f ms", p->name,
+			 (double)(p->died_ns - ps->opened_ns) / 1e9, p->why,
+			 (unsigned long long)p->reissued, (double)p->failover_ns / 1e6);
+		nb_result_warn(entry, w);
+	}
+}
+
 void nb_run_net_iteration(struct nb_exec *x, struct nb_target *t,
 			  json_t *extra, json_t *entry)
 {
@@ -94,6 +147,8 @@ void nb_run_net_iteration(struct nb_exec *x, struct nb_target *t,
 	if (!t->ops || (!t->paths && !t->ops->pollfd))
 		return;
 	nb_target_sock_now(t, &now);
+	if (t->paths)
+		deaths(x, t->paths, entry);
 	a = json_array();
 	if (t->paths) {
 		for (int i = 0; i < t->paths->n; i++) {

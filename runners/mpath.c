@@ -42,11 +42,11 @@ static int next_path(const char **s, char *host, size_t hlen, int *port)
 	n = (size_t)(e - a);
 	colon = memchr(a, ':', n);
 	if (colon && memchr(colon + 1, ':', (size_t)(e - colon - 1)))
-		return nb_err(-EINVAL, "paths: '%.*s' is an IPv6 address, which "
-			      "paths do not take", (int)n, a);
+		return nb_err(-EINVAL, "'%.*s' is an IPv6 address, which paths "
+			      "do not take", (int)n, a);
 	if (memchr(a, ' ', n) || memchr(a, '/', n) || (colon ? colon : e) == a ||
 	    (size_t)((colon ? colon : e) - a) >= hlen)
-		return nb_err(-EINVAL, "paths: '%.*s' is not an address "
+		return nb_err(-EINVAL, "'%.*s' is not an address "
 			      "(host or host:port)", (int)n, a);
 	memcpy(host, a, (size_t)((colon ? colon : e) - a));
 	host[(colon ? colon : e) - a] = '\0';
@@ -55,8 +55,8 @@ static int next_path(const char **s, char *host, size_t hlen, int *port)
 		errno = 0;
 		p = strtol(colon + 1, &end, 10);
 		if (errno || end != e || p <= 0 || p > 65535)
-			return nb_err(-EINVAL, "paths: '%.*s' has no port from 1 "
-				      "to 65535 after the ':'", (int)n, a);
+			return nb_err(-EINVAL, "'%.*s' has no port from 1 to "
+				      "65535 after the ':'", (int)n, a);
 		*port = (int)p;
 	}
 	return 1;
@@ -69,17 +69,17 @@ static int paths_check(const char *v)
 
 	while ((rc = next_path(&v, host, sizeof(host), &port)) > 0) {
 		if (n == NB_MAX_PATHS)
-			return nb_err(-EINVAL, "paths: more than %d addresses",
+			return nb_err(-EINVAL, "more than %d addresses",
 				      NB_MAX_PATHS);
 		snprintf(seen[n], sizeof(seen[n]), "%s:%d", host, port);
 		for (int i = 0; i < n; i++)
 			if (!strcmp(seen[i], seen[n]))
-				return nb_err(-EINVAL, "paths: '%s' is given twice",
+				return nb_err(-EINVAL, "'%s' is given twice",
 					      host);
 		n++;
 	}
 	if (!rc && !n)
-		return nb_err(-EINVAL, "paths: no address");
+		return nb_err(-EINVAL, "no address");
 	return rc < 0 ? rc : 0;
 }
 
@@ -129,6 +129,8 @@ int nb_mpath_first(const struct mpath *m)
 void nb_mpath_kill(struct mpath *m, int i, int rc)
 {
 	struct nb_path *p = &m->paths.p[i];
+	const char *why;
+	char pre[96];
 	int fd;
 	short ev;
 
@@ -138,7 +140,12 @@ void nb_mpath_kill(struct mpath *m, int i, int rc)
 	nb_net_reset_on_close(fd);
 	p->state = NB_PATH_DEAD;
 	p->died_ns = nb_now_ns();
-	snprintf(p->why, sizeof(p->why), "%s", rc ? nb_err_last() : "");
+	why = rc ? nb_err_last() : "";
+	/* its runner's message names the target: the path says it */
+	snprintf(pre, sizeof(pre), "target '%s': ", m->t->cfg->name);
+	if (!strncmp(why, pre, strlen(pre)))
+		why += strlen(pre);
+	snprintf(p->why, sizeof(p->why), "%s", why);
 	nb_err_clear();
 	if (m->gap_path < 0) {
 		m->gap_path = i;
@@ -223,7 +230,7 @@ static int plan(struct mpath *m)
 		if (++na == NB_MAX_PATHS)
 			break;
 	if (cfg->paths[0] && (rc = paths_check(cfg->paths)))
-		return nb_err(rc, "target '%s': %s", cfg->name, nb_err_last());
+		return nb_err(rc, "target '%s': paths: %s", cfg->name, nb_err_last());
 	if (na * conns > NB_MAX_PATHS)
 		return nb_err(-EINVAL, "target '%s': %d addresses x %d connections "
 			      "make more than %d paths", cfg->name, na, conns,

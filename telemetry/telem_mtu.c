@@ -3,6 +3,7 @@
 #include "telem_mtu.h"
 #include "telem.h"
 #include "telem_parse.h"
+#include "telem_rt.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -65,13 +66,18 @@ int nb_tp_iface_mtu(const char *text, const char *addr, char *iface, size_t ilen
 int nb_telem_box_mtu(struct nb_telem *tm, const char *addr, char *iface,
 		     size_t ilen)
 {
+	static const char script[] = "ip addr 2>/dev/null || ifconfig -a";
 	char *out = NULL, err[256];
 	int mtu;
 
 	iface[0] = '\0';
-	if (!tm || !addr[0] ||
-	    nb_telem_exec(tm, "ip addr 2>/dev/null || ifconfig -a", &out, err,
-			  sizeof(err)))
+	if (!tm || !addr[0])
+		return 0;
+	/* between iterations: the source's whole timeout, not the cut of a
+	 * sampler's last reading */
+	if (tm->ssh.host[0] ? nb_telem_ssh_exec(tm, script, tm->timeout_us, NULL, &out,
+						err, sizeof(err)) :
+	    nb_telem_exec(tm, script, &out, err, sizeof(err)))
 		return 0;
 	mtu = nb_tp_iface_mtu(out, addr, iface, ilen);
 	free(out);
