@@ -566,7 +566,6 @@ int nb_compare(const json_t *base, const char *base_name, const json_t *new_,
 	json_array_foreach(json_object_get(base, "results"), i, wl)
 		workload(&c, base, wl, new_, partner(new_, wl, by_wl), by_wl,
 			 verdicts, rows);
-	nb_compare_network(base, new_, c.warnings);
 	*out = json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:i, s:i, s:i}",
 			 "base", base_name, "new", new_name,
 			 "labels", label_diff(base, new_),

@@ -170,11 +170,6 @@ json_t *nb_compare_doc(json_t *comps, const struct nb_gate *gate,
  * each comparison's label changes, each workload before -> after with
  * its time factor, verdict and band, the bands' overall verdict. */
 json_t *nb_compare_summary(const json_t *doc);
-
-/* network.c: into WARNINGS, what BASE and NEW_ say of the network - its
- * labels (paths, connections, path-policy, mtu) differ, a path died in
- * one of them (docs/network.md). */
-void nb_compare_network(const json_t *base, const json_t *new_, json_t *warnings);
 /* "decide (1.58x the time)" for a row with a band, else "". */
 void nb_compare_fmt_band(char *buf, size_t len, const json_t *row);
 

@@ -6,7 +6,7 @@
  * not the box's), or a path died during a run (its figures hold the
  * failover).
  */
-#include "compare.h"
+#include "network.h"
 #include "../core/result.h"
 
 #include <string.h>

@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../compare/compare.h"
+#include "../../compare/network.h"
 #include "../../core/err.h"
 #include "../../core/url.h"
 #include "../../hw/planner.h"
