@@ -15,6 +15,8 @@
 #                 namespace) whose port towards the box is at MTU M: frames
 #                 larger are dropped without a word, a black hole
 #                 (198.19.X.130)
+#   ci/testbox mtu M   every direct link's MTU, both ends (new connections
+#                 take it; ci/bench-mtu alternates 9000 and 1500)
 #   ci/testbox link N down|up   take link N (1, 2) down or back up, as a
 #                 cable pulled at the box: its end in the box's namespace
 #                 goes down (the host end keeps its address and route, so
@@ -192,4 +194,18 @@ tb_net_link() {
 	ip netns exec "$TB_NS" ip link show "$dev" >/dev/null 2>&1 ||
 		tb_die "link $1: no such link ($dev): 'up --links 2' first"
 	ip netns exec "$TB_NS" ip link set "$dev" "$2"
+}
+
+# ci/testbox mtu M
+tb_net_mtu() {
+	local m=${1:-}
+	[[ $m =~ ^[0-9]+$ ]] || tb_die "mtu: a number, not '$m'"
+	[ -f "$TB_STATE/net" ] || tb_die "mtu: 'up' with --links or --mtu made no links here"
+	ip link set "$TB_VH" mtu "$m" && ip netns exec "$TB_NS" ip link set "$TB_VB" mtu "$m" ||
+		tb_die "mtu: cannot set $m on $TB_VH"
+	if [ "$(tb_net_field links)" = 2 ]; then
+		ip link set "$TB_VH2" mtu "$m" && ip netns exec "$TB_NS" ip link set "$TB_VB2" mtu "$m" ||
+			tb_die "mtu: cannot set $m on $TB_VH2"
+	fi
+	sed -i "s/\bmtu=[0-9]*/mtu=$m/" "$TB_STATE/net"
 }
