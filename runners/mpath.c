@@ -181,7 +181,7 @@ static int lost(struct mpath *m, int i, int rc)
 	m->ops->pollfd(&m->sub[i], &fd, &ev);
 	if (fd >= 0)
 		return 0;
-	nb_mpath_kill(m, i, rc);
+	nb_mpath_fail(m, i, rc);
 	return 1;
 }
 
@@ -377,7 +377,8 @@ static int mp_open(struct nb_target *t)
 	m->t = t;
 	m->gap_path = -1;
 	m->paths.pin = -1;
-	m->ops = nb_runner_find(scheme);
+	/* the URL's runner (a test's, when the config names one) */
+	m->ops = t->cfg->ops ? t->cfg->ops : nb_runner_find(scheme);
 	for (int i = 0; i < MP_NREQ; i++) {
 		m->reqs[i].next_free = m->free_reqs;
 		m->free_reqs = &m->reqs[i];
@@ -385,6 +386,9 @@ static int mp_open(struct nb_target *t)
 	snprintf(m->paths.policy, sizeof(m->paths.policy), "%s",
 		 t->cfg->path_policy[0] ? t->cfg->path_policy :
 		 !strcmp(scheme, "nfs") ? "rr:1" : "rr:1000");
+	if (!m->ops || !m->ops->pollfd || !m->ops->ident)
+		return nb_err(-EINVAL, "target '%s': the %s runner cannot take "
+			      "several paths", t->cfg->name, m->ops ? m->ops->name : scheme);
 	rc = nb_mpath_policy(m->paths.policy, &m->policy, &m->rr_n);
 	if (!rc)
 		rc = plan(m);

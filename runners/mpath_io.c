@@ -103,6 +103,34 @@ static int pick(struct mpath *m)
 	return m->cur = best;
 }
 
+static int send_req(struct mpath *m, struct mp_req *r);
+
+/* Path I died: what was in flight on it goes on the paths alive.  0, or
+ * -errno when none is left. */
+static int reissue(struct mpath *m, int i)
+{
+	int rc;
+
+	m->inflight[i] = 0;
+	for (int k = 0; k < MP_NREQ; k++) {
+		struct mp_req *r = &m->reqs[k];
+
+		if (!r->io || r->path != i)
+			continue;
+		m->paths.p[i].reissued++;
+		rc = send_req(m, r);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int nb_mpath_fail(struct mpath *m, int i, int rc)
+{
+	nb_mpath_kill(m, i, rc);
+	return reissue(m, i);
+}
+
 /* Send R on a path alive: 0, or -errno when none takes it (or the I/O
  * itself is refused: a bad offset, not a path). */
 static int send_req(struct mpath *m, struct mp_req *r)
@@ -111,22 +139,28 @@ static int send_req(struct mpath *m, struct mp_req *r)
 	int i, rc;
 
 	while ((i = pick(m)) >= 0) {
-		if (!f->sub[i]) {              /* opened while it was dead */
+		r->path = -1;            /* on no path until one takes it */
+		if (!f->sub[i]) {        /* opened while it was dead */
 			nb_err_set("the file was opened while the path was lost");
-			nb_mpath_kill(m, i, -EIO);
+			rc = nb_mpath_fail(m, i, -EIO);
+			if (rc)
+				return rc;
 			continue;
 		}
-		r->path = i;
 		r->sub.file = f->sub[i];
 		r->sub.result = 0;
 		rc = m->ops->submit(&m->sub[i], &r->sub);
 		if (!rc) {
+			r->path = i;
 			m->inflight[i]++;
 			return 0;
 		}
 		if (rc == -EINVAL || rc == -EPERM || rc == -EBUSY)
 			return rc;
-		nb_mpath_kill(m, i, rc);
+		/* the path is lost: its I/O in flight goes elsewhere too */
+		rc = nb_mpath_fail(m, i, rc);
+		if (rc)
+			return rc;
 	}
 	return nb_mpath_all_dead(m);
 }
@@ -155,26 +189,6 @@ int nb_mpath_submit(struct nb_target *t, struct nb_io *io)
 		return rc;
 	}
 	m->ninflight++;
-	return 0;
-}
-
-/* Path I died: what was in flight on it goes on the paths alive.  0, or
- * -errno when none is left. */
-static int reissue(struct mpath *m, int i)
-{
-	int rc;
-
-	m->inflight[i] = 0;
-	for (int k = 0; k < MP_NREQ; k++) {
-		struct mp_req *r = &m->reqs[k];
-
-		if (!r->io || r->path != i)
-			continue;
-		m->paths.p[i].reissued++;
-		rc = send_req(m, r);
-		if (rc)
-			return rc;
-	}
 	return 0;
 }
 
@@ -213,10 +227,8 @@ static int harvest_one(struct mpath *m, int i)
 
 	m->serviced_ns[i] = nb_now_ns();
 	n = m->ops->reap(&m->sub[i], got, MP_NREQ, 0);
-	if (n < 0) {
-		nb_mpath_kill(m, i, n);
-		return reissue(m, i);
-	}
+	if (n < 0)
+		return nb_mpath_fail(m, i, n);
 	now = nb_now_ns();
 	for (int k = 0; k < n; k++)
 		completed(m, i, got[k], now);

@@ -78,6 +78,9 @@ int nb_mpath_all_dead(struct mpath *m);
 /* mpath_io.c: the policy of TEXT ("rr:N", "fixed", "least-io"), 0 or
  * -EINVAL; the ops' data path. */
 int nb_mpath_policy(const char *text, int *policy, unsigned *rr_n);
+/* Path I is lost (RC): dead, and its I/O in flight reissued on the paths
+ * alive.  0, or -errno (detail set) when no path takes it. */
+int nb_mpath_fail(struct mpath *m, int i, int rc);
 void nb_mpath_states(struct mpath *m);
 int nb_mpath_submit(struct nb_target *t, struct nb_io *io);
 int nb_mpath_reap(struct nb_target *t, struct nb_io **done, int max,

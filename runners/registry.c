@@ -31,18 +31,19 @@ const struct nb_runner_ops *nb_runner_find(const char *scheme)
 
 int nb_target_open(struct nb_target *t, const struct nb_target_cfg *cfg)
 {
-	const char *s = cfg->u.scheme;
+	const struct nb_runner_ops *ops = cfg->ops ? cfg->ops : nb_runner_find(cfg->u.scheme);
 
-	if (cfg->ops || (!cfg->paths[0] && cfg->connections <= 1))
-		return nb_target_open_ops(t, cfg, cfg->ops ? cfg->ops :
-					  nb_runner_find(s));
-	if (strcmp(s, "nfs") && strcmp(s, "iscsi")) {
+	if (!cfg->paths[0] && cfg->connections <= 1)
+		return nb_target_open_ops(t, cfg, ops);
+	/* several paths: each a target of OPS (runners/mpath.c) */
+	if (!ops || (strcmp(ops->name, "nfs") && strcmp(ops->name, "iscsi"))) {
 		memset(t, 0, sizeof(*t));
 		return nb_err(-EINVAL, "target '%s': paths and connections are for "
-			      "nfs:// and iscsi:// targets, not '%s://'", cfg->name, s);
+			      "nfs:// and iscsi:// targets, not '%s://'", cfg->name,
+			      cfg->u.scheme);
 	}
-	return nb_target_open_ops(t, cfg, !strcmp(s, "nfs") ? &nb_runner_mpath_nfs :
-				  &nb_runner_mpath_iscsi);
+	return nb_target_open_ops(t, cfg, !strcmp(ops->name, "nfs") ?
+				  &nb_runner_mpath_nfs : &nb_runner_mpath_iscsi);
 }
 
 void nb_target_sock_now(struct nb_target *t, struct nb_sockinfo *now)
