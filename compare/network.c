@@ -14,6 +14,18 @@
 static const char *const net_labels[] = { "paths", "connections",
 					   "path-policy", "mtu" };
 
+/* Label K of L as a comparison takes it: a run of one path has no paths
+ * or connections label (1); a run before nasbench measured the MTU has no
+ * mtu, which then says nothing (NULL), nor does a missing policy. */
+static const char *net_label(const json_t *l, const char *k)
+{
+	const char *v = json_string_value(json_object_get(l, k));
+
+	if (v)
+		return v;
+	return !strcmp(k, "paths") || !strcmp(k, "connections") ? "1" : NULL;
+}
+
 /* "mtu 9000 -> 1500, path-policy rr:1000 -> rr:1" into BUF, or "". */
 static void differ(const json_t *base, const json_t *new_, char *buf, size_t len)
 {
@@ -23,13 +35,13 @@ static void differ(const json_t *base, const json_t *new_, char *buf, size_t len
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < sizeof(net_labels) / sizeof(net_labels[0]); i++) {
-		const char *a = nb_jstr(lb, net_labels[i]), *b = nb_jstr(ln, net_labels[i]);
+		const char *a = net_label(lb, net_labels[i]);
+		const char *b = net_label(ln, net_labels[i]);
 
-		if (!strcmp(a, b) || n >= len)
+		if (!a || !b || !strcmp(a, b) || n >= len)
 			continue;
 		n += (size_t)snprintf(buf + n, len - n, "%s%s %s -> %s", n ? ", " : "",
-				      net_labels[i], *a ? a : "(none)",
-				      *b ? b : "(none)");
+				      net_labels[i], a, b);
 	}
 }
 

@@ -168,6 +168,14 @@ static void compare_network(void **state)
 	json_array_clear(w);
 	nb_compare_network(base, base, w);
 	assert_int_equal(json_array_size(w), 0);
+	/* a run without the labels: one path; its MTU not measured */
+	json_object_set_new(json_object_get(new_, "labels"), "paths", json_string("2"));
+	json_object_del(json_object_get(base, "labels"), "mtu");
+	nb_compare_network(base, new_, w);
+	assert_string_equal(json_string_value(json_array_get(w, 0)),
+			    "the network differs: paths 1 -> 2; the box was reached "
+			    "another way, so a change may be the network's, not the "
+			    "box's (docs/network.md)");
 	json_decref(w);
 	json_decref(base);
 	json_decref(new_);
