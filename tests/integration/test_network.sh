@@ -131,6 +131,18 @@ b = [int(x) for x in re.findall(r"bytes_received:(\d+)", open(sys.argv[1]).read(
 sys.exit(0 if b and min(b) >= 0.9 * max(b) else 1)
 PY
 
+t_case "engine = fio: one job per path, each over its own slice"
+FE=${NASBENCH_FIO_ENGINES:-}
+[ -n "$FE" ] && [ -x "$FE" ] || FE=$("$ROOT/ci/fio-engines" 2>/dev/null | tail -n1)
+if [ -x "$FE" ]; then
+	NASBENCH_FIO=$FE run "$NB" run -t "$ISCSI" --paths "$BOX,$A2" --engine fio --destroy-data \
+		-w seq512k-read --size 16M -i 1 -o "$T/fio.json"
+	assert_rc 0
+	assert_json "$T/fio.json" "[(p['path'], p['ios'], p['bytes']) for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [('$BOX:3262', 16, 8 << 20), ('$A2:3262', 16, 8 << 20)] and result(d, 'seq512k-read')['iterations'][0]['fio']['job'].count('filename=iscsi') == 2" "result(d, 'seq512k-read')['iterations'][0]"
+else
+	t_fail "no fio with the libiscsi engine (ci/fio-engines)"
+fi
+
 t_case "a path dies: its I/O reissued, marked dead, failover under twice the timeout, data verifies"
 H=$(hook_dir)
 NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=pass-1 \
