@@ -165,6 +165,22 @@ static int send_req(struct mpath *m, struct mp_req *r)
 	return nb_mpath_all_dead(m);
 }
 
+/* No path is left: every I/O in flight is abandoned (as a runner does
+ * when its target is lost: no completion will come, no buffer is touched
+ * again).  Returns RC. */
+static int abandon(struct mpath *m, int rc)
+{
+	m->free_reqs = NULL;
+	for (int k = 0; k < MP_NREQ; k++) {
+		m->reqs[k].io = NULL;
+		m->reqs[k].next_free = m->free_reqs;
+		m->free_reqs = &m->reqs[k];
+	}
+	memset(m->inflight, 0, sizeof(m->inflight));
+	m->ninflight = m->ndone = 0;
+	return rc;
+}
+
 int nb_mpath_submit(struct nb_target *t, struct nb_io *io)
 {
 	struct mpath *m = MP(t);
@@ -182,6 +198,8 @@ int nb_mpath_submit(struct nb_target *t, struct nb_io *io)
 	io->promise = NB_PROMISE_ASKED;
 	io->verf = 0;
 	rc = send_req(m, r);
+	if (rc && nb_mpath_first(m) < 0)
+		return abandon(m, rc);
 	if (rc) {
 		r->io = NULL;
 		r->next_free = m->free_reqs;
@@ -320,10 +338,13 @@ int nb_mpath_reap(struct nb_target *t, struct nb_io **done, int max,
 		uint64_t now;
 		int64_t left;
 
+		/* as a lost target's: an error, whatever was in flight */
+		if (nb_mpath_first(m) < 0)
+			return abandon(m, nb_mpath_all_dead(m));
 		if (!m->ndone && m->ninflight) {
 			rc = harvest(m, ready);
 			if (rc)
-				return rc;
+				return nb_mpath_first(m) < 0 ? abandon(m, rc) : rc;
 		}
 		if (m->ndone || !m->ninflight)
 			return take(m, done, max);

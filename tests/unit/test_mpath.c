@@ -283,6 +283,13 @@ static void every_path_dies(void **state)
 	assert_string_equal(nb_err_last(), "target 'mp': every path is dead: "
 			    "b:3260 (no answer within 1000 ms)");
 	nb_target_close(&t);
+	/* found at a submission with I/O in flight: the run still ends */
+	memset(&F, 0, sizeof(F));
+	F.kill_b_after = 3;
+	assert_int_equal(open_mp(&t, "b", "rr:1"), 0);
+	assert_int_equal(run64(&t, 8, &r), -EIO);
+	assert_int_equal(r.ios, 0);
+	nb_target_close(&t);
 }
 
 int main(void)
