@@ -13,6 +13,7 @@
 #include "../decision/bands_compare.h"
 #include "../compare/compare.h"
 #include "../compare/gate.h"
+#include "../compare/network.h"
 #include "../history/history.h"
 #include "../formats/openmetrics.h"
 
@@ -247,6 +248,8 @@ static int compare_one(const json_t *base, const char *base_name,
 		return rc;
 	rc = nb_compare(base, base_name, n, strcmp(new_name, "-") ? new_name :
 			"standard input", gate, co, &c);
+	if (!rc)
+		nb_compare_network(base, n, json_object_get(c, "warnings"));
 	json_decref(n);
 	if (!rc)
 		json_array_append_new(comps, c);
@@ -271,6 +274,8 @@ static int compare_history(struct nb_history *h, const struct opts *o,
 	if (!rc) {
 		rc = nb_compare(base, name, n, strcmp(new_name, "-") ? new_name :
 				"standard input", gate, &o->co, &c);
+		if (!rc)
+			nb_compare_network(base, n, json_object_get(c, "warnings"));
 		json_decref(base);
 	}
 	json_decref(n);

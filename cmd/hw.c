@@ -81,6 +81,10 @@ const struct nb_usage cmd_hw_usage = { .head =
 	"  --nic RATE          the link, in bits/s: 1gbit, 10GbE, 2.5G, 800mbit,\n"
 	"                      1gbps; or bytes/s: 125MB/s (default: none, local)\n"
 	"  --mtu N             the link's MTU (default " NB_STR(NB_PLAN_MTU) ")\n"
+	"  --paths N           N such links, the I/O spread over them (iSCSI\n"
+	"                      multipath round robin, NFS over several addresses;\n"
+	"                      docs/network.md): N links' ceiling, one sync\n"
+	"                      write over one (default 1)\n"
 	"  --efficiency PCT    payload share of the line rate (default from the MTU:\n"
 	"                      94.1% at " NB_STR(NB_PLAN_MTU) ")\n"
 	"  --reserve PCT       over-provisioning: share of each disk left unused\n"
@@ -172,7 +176,8 @@ struct plan_opts {
 
 enum { P_DISKS = 256, P_LAYOUT, P_MBS, P_IOPS, P_PRICE, P_BASE, P_NIC, P_MTU,
        P_EFF, P_RESERVE, P_RESULT, P_SPARES, P_THROTTLED, P_RS, P_VBS,
-       P_ASHIFT, P_SLOG, P_SYNC_IO, P_SYNC_QD, P_CURRENCY, P_BOX, P_BOX_IO };
+       P_ASHIFT, P_SLOG, P_SYNC_IO, P_SYNC_QD, P_CURRENCY, P_BOX, P_BOX_IO,
+       P_PATHS };
 
 /* A number option: STRICT more than 0, else 0 or more. */
 static int number_opt(const char *opt, const char *v, int strict, double *out)
@@ -305,6 +310,7 @@ static int plan_option(int c, const struct nb_knob *k, char *v, void *payload)
 		in->efficiency = nb_planner_efficiency(mtu);
 		return 0;
 	case P_EFF: return pct_opt("--efficiency", v, 0, &in->efficiency);
+	case P_PATHS: return int_opt("--paths", v, 1, 16, &in->paths);
 	case P_RESERVE: return pct_opt("--reserve", v, 1, &in->pool.reserve);
 	case P_RESULT:
 		if (o->nresults == MAX_RESULTS)
@@ -337,6 +343,7 @@ static int plan_args(struct plan_opts *o, int argc, char **argv)
 		{ "currency", 0, "CUR", P_CURRENCY, NULL },
 		{ "nic", 0, "RATE", P_NIC, NULL },
 		{ "mtu", 0, "N", P_MTU, NULL },
+		{ "paths", 0, "N", P_PATHS, NULL },
 		{ "efficiency", 0, "PCT", P_EFF, NULL },
 		{ "reserve", 0, "PCT", P_RESERVE, NULL },
 		{ "result", 0, "FILE", P_RESULT, NULL },

@@ -13,7 +13,7 @@
 #include "cmd.h"
 #include "../core/knobs.h"
 
-extern const struct nb_knob nb_runner_knobs[], nb_config_keys[], nb_xz_knobs[],
+extern const struct nb_knob nb_runner_knobs[], nb_mpath_knobs[], nb_config_keys[], nb_xz_knobs[],
 	nb_bonnie_knobs[], nb_wl_fio_knobs[], nb_wl_open_knobs[],
 	nb_wl_steady_knobs[], nb_wl_ssd_knobs[], nb_crash_knobs[],
 	nb_sweep_knobs[], nb_wl_vm_knobs[], nb_replay_knobs[], nb_failure_knobs[],
@@ -23,6 +23,7 @@ extern const struct nb_knob nb_runner_knobs[], nb_config_keys[], nb_xz_knobs[],
 const struct nb_knob *const nb_cmd_knobs[] = {
 	nb_runner_knobs,         /* [target] url */
 	nb_config_keys,          /* [box] labels, [target NAME], [suite] */
+	nb_mpath_knobs,          /* [target] paths, connections, path-policy */
 	nb_xz_knobs,             /* [suite] preset */
 	nb_bonnie_knobs,         /* [suite] files, fast */
 	nb_wl_fio_knobs,         /* [suite] cross-check */

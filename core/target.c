@@ -2,6 +2,7 @@
 /* target.c - what every runner shares: opening through an ops table, the
  * blocking one-shot I/O, the open(2) flags, the capability names. */
 #include "target.h"
+#include "clock.h"
 #include "err.h"
 
 #include <errno.h>
@@ -189,4 +190,17 @@ void *nb_io_alloc(size_t len)
 	if (posix_memalign(&p, 4096, len ? len : 4096))
 		return NULL;
 	return p;
+}
+
+void nb_target_paths_reset(struct nb_target *t)
+{
+	struct nb_paths *ps = t->paths;
+
+	if (!ps)
+		return;
+	ps->run_ns = nb_now_ns();
+	for (int i = 0; i < ps->n; i++) {
+		ps->p[i].ios = ps->p[i].bytes_read = ps->p[i].bytes_written = 0;
+		nb_hist_init(&ps->p[i].lat);
+	}
 }

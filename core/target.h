@@ -24,9 +24,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "hist.h"
 #include "url.h"
 
 #define NB_MAX_QD 256
+/* The most paths (addresses x connections) a target may have. */
+#define NB_MAX_PATHS 16
 
 /* What a runner can do (ops->caps, refined per target in t->caps). */
 enum nb_cap {
@@ -125,10 +128,69 @@ struct nb_target_cfg {
 	                          * a crashed run left (crashcheck --verify) */
 	/* the runner, when not the one of the URL's scheme (tests) */
 	const struct nb_runner_ops *ops;
+	/* several paths to one LUN or export (runners/mpath.c,
+	 * docs/network.md): */
+	char paths[512];         /* "host[:port], ..." ("": the URL's) */
+	int connections;         /* per address (0: 1) */
+	char path_policy[32];    /* "rr:N", "fixed", "least-io" ("": the
+				  * runner's default) */
+	int probe;               /* open only to say what the target is
+				  * (ops->ident): create nothing on it */
 };
 
 struct nb_fio_clients;
 struct nb_runner_ops;
+
+/* A connection's socket as this client's kernel sees it (runners/netsock.c,
+ * docs/network.md): 0 where it cannot say. */
+struct nb_sockinfo {
+	char iface[32];          /* the client's interface it leaves by */
+	int iface_mtu;           /* that interface's MTU */
+	int mss;                 /* TCP_MAXSEG: the segment size in use */
+	int pmtu;                /* IP_MTU: the path MTU the kernel knows */
+	int loopback;            /* the interface is this machine's loopback */
+	char local[64];          /* the client's address */
+	char peer[64];           /* the box's address */
+};
+
+enum nb_path_state {
+	NB_PATH_ACTIVE = 0,      /* carries I/O (or may, by the policy) */
+	NB_PATH_STANDBY = 1,     /* fixed: kept for a failover */
+	NB_PATH_DEAD = 2,        /* lost during the run; never used again */
+};
+
+/* One path of a multipath target: an address (and a connection to it). */
+struct nb_path {
+	char name[96];           /* "198.18.0.2:3260", "#2" added for the
+				  * second connection to it */
+	char addr[80];           /* host[:port] */
+	int conn;                /* 1.. (connections to that address) */
+	int state;               /* enum nb_path_state */
+	/* the figures of the engine's last run (nb_target_paths_reset) */
+	uint64_t ios, bytes_read, bytes_written;
+	struct nb_hist lat;      /* ns, as the engine times an I/O */
+	/* since the target was opened */
+	uint64_t died_ns;        /* the monotonic clock when it was found
+				  * dead (0: alive) */
+	uint64_t failover_ns;    /* the gap in completions its death made */
+	uint64_t reissued;       /* its I/Os reissued on other paths */
+	char why[400];           /* why it died */
+	struct nb_sockinfo at_open, now;  /* its socket at connect, and at
+					   * the last nb_target_paths_sock() */
+};
+
+/* A target's paths, set by the runner that has several (NULL: one). */
+struct nb_paths {
+	int n;
+	char policy[32];         /* as the user wrote it, or the default */
+	char ident[300];         /* what every path proved to reach: the LU's
+				  * designator, the export's fsid and fileid */
+	int pin;                 /* -1: the policy picks; else every new I/O
+				  * goes on path PIN (netbase per path) */
+	uint64_t opened_ns;      /* the monotonic clock at open */
+	uint64_t run_ns;         /* ... when the engine's last run began */
+	struct nb_path p[NB_MAX_PATHS];
+};
 
 struct nb_stat {
 	uint64_t size;
@@ -222,6 +284,16 @@ struct nb_runner_ops {
 	 * iSCSI NOP-Out), its time into *RTT_NS: the link's floor latency.
 	 * Called with no I/O in flight.  0 or -errno (detail set). */
 	int (*ping)(struct nb_target *t, uint64_t *rtt_ns);
+
+	/* Optional, remote runners: the library's socket and the events it
+	 * waits for (libiscsi's, libnfs's), so that one poll() serves several
+	 * targets (runners/mpath.c); fd -1 when the target is lost. */
+	void (*pollfd)(struct nb_target *t, int *fd, short *events);
+	/* Optional: what the target is, as the box names it, into ID: an
+	 * iSCSI LU's Device Identification designator (VPD page 0x83), an NFS
+	 * export's root fsid and fileid.  Two targets with the same ID are
+	 * the same LU or export.  0, or -errno (detail set). */
+	int (*ident)(struct nb_target *t, char *id, size_t len);
 };
 
 struct nb_target {
@@ -252,6 +324,9 @@ struct nb_target {
 	char login_ua[96];       /* iSCSI: the UNIT ATTENTION the LUN reported
 				  * to this login ("29/00 ..."), "" none */
 	int write_cache;         /* iSCSI: enum nb_write_cache */
+	struct nb_sockinfo sock; /* remote runners: the connection when it was
+				  * made (path 1's of several) */
+	struct nb_paths *paths;  /* several paths (runners/mpath.c), or NULL */
 	void *priv;
 };
 
@@ -272,6 +347,10 @@ int nb_target_reconnect(struct nb_target *t);
  * other I/O in flight.  Returns bytes done or -errno. */
 int64_t nb_target_pio(struct nb_target *t, struct nb_file *f, int op,
 		      void *buf, uint32_t len, uint64_t off, unsigned fua);
+
+/* The engine starts a run: each path's figures (ios, bytes, latency)
+ * begin again.  Nothing without paths. */
+void nb_target_paths_reset(struct nb_target *t);
 
 /* A buffer for I/O aligned for every runner (O_DIRECT wants 4 KiB);
  * free with free().  NULL when out of memory. */

@@ -198,3 +198,23 @@ const char *nb_url_arg(const struct nb_url *u, const char *key)
 			return u->args_val[i];
 	return NULL;
 }
+
+int nb_url_format(const struct nb_url *u, char *buf, size_t len)
+{
+	size_t n;
+
+	if (!strcmp(u->scheme, "file"))
+		n = (size_t)snprintf(buf, len, "%s", u->path);
+	else
+		n = (size_t)snprintf(buf, len, "%s://%s%s%s%s%s", u->scheme, u->user,
+				     u->password[0] ? "%" : "", u->password,
+				     u->user[0] ? "@" : "", u->host);
+	if (strcmp(u->scheme, "file") && u->port && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ":%d", u->port);
+	if (strcmp(u->scheme, "file") && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s", u->path);
+	for (int i = 0; i < u->nargs && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%c%s=%s", i ? '&' : '?',
+				      u->args_key[i], u->args_val[i]);
+	return n < len ? 0 : -ENAMETOOLONG;
+}

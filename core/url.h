@@ -34,6 +34,10 @@ int nb_url_parse(const char *s, struct nb_url *u);
 /* The value of query argument KEY, or NULL. */
 const char *nb_url_arg(const struct nb_url *u, const char *key);
 
+/* U written back as a URL (scheme://[user[%password]@]host[:port]/path
+ * [?k=v&...]; a file URL as its path) into BUF: 0, or -ENAMETOOLONG. */
+int nb_url_format(const struct nb_url *u, char *buf, size_t len);
+
 /* Copy S into BUF with any password replaced by "***". */
 char *nb_url_redact(const char *s, char *buf, size_t len);
 

@@ -282,6 +282,7 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 	rc = nb_engine_check(t, s);
 	if (rc)
 		return rc;
+	nb_target_paths_reset(t);     /* each path's figures: this run's */
 	if (nb_iospec_open(s))
 		return nb_engine_open_run(t, f, s, h, r);
 	nb_rng_seed(&run.rng, s->seed ? s->seed : 0x6e62);

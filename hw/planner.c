@@ -339,8 +339,8 @@ static double sync_rate(const struct nb_planner_in *in, const struct nb_planner_
 		T = q * W / sw + 1 / d.I;
 		cap = sw / 2;
 	}
-	if (o->link > 0)
-		T += W / o->link;
+	if (o->link > 0)          /* one write crosses one link */
+		T += W / (o->link / (in->paths > 1 ? in->paths : 1));
 	rate = q * W / T;
 	return fmin(rate, cap);
 }
@@ -394,7 +394,8 @@ int nb_planner_compute(const struct nb_planner_in *in, const char *name,
 	o->may_fail = o->cap.may_fail;
 	o->may_fail_best = o->cap.may_fail_best;
 	o->usable_bytes = o->cap.usable;
-	o->link = in->nic_bps ? (double)in->nic_bps / 8 * in->efficiency : -1;
+	o->link = in->nic_bps ? (double)in->nic_bps / 8 * in->efficiency *
+			       (in->paths > 1 ? in->paths : 1) : -1;
 	speeds(in, o);
 	o->read = lower_box(in, o->disk_read, o->link, &o->read_limit);
 	o->write = lower_box(in, o->disk_write, o->link, &o->write_limit);

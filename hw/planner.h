@@ -39,9 +39,12 @@
  *       and with --box-mbs B at most 1/(1/B + 1/seq_write): the box takes
  *       each byte into the log and out with its group, one after the other
  *   mdadm: T = q*W/seq_write + 2/I
- *   rate = q*W / (T + W/link), at most the link.
+ *   rate = q*W / (T + W/link1), at most the link.
  * The link carries rate/8 * efficiency bytes/s of payload, efficiency =
- * (MTU-52)/(MTU+38): 0.941 at MTU 1500.  Expected = the lower of disks and
+ * (MTU-52)/(MTU+38): 0.941 at MTU 1500.  With --paths N the box is
+ * reached over N such links with the I/O spread over them (multipath
+ * round robin, NFS over several addresses): the link's ceiling is N
+ * links' payload, but one sync write crosses one link (link1).  Expected = the lower of disks and
  * link; random IOPS are capped by payload / 4 KiB.  --box-mbs caps every
  * bytes/s figure too (limit "box").
  */
@@ -83,6 +86,8 @@ struct nb_planner_in {
 				  * throttled disk in (ci/lab's reads with
 				  * its 64 MiB ARC: 32 KiB); 0: aggregated */
 	uint64_t nic_bps;        /* line rate, bits/s; 0: local, no link */
+	int paths;               /* links of nic_bps each, the I/O spread over
+				  * them (multipath; 1 or 0: one) */
 	double efficiency;       /* payload / line rate, 0 < e <= 1 */
 	struct nb_planner_slog slog;
 	uint64_t sync_io;        /* bytes of one sync write (NB_PLAN_SYNC_IO) */
@@ -97,7 +102,8 @@ struct nb_planner_out {
 	int may_fail, may_fail_best;
 	double usable_bytes;
 	double disk_read, disk_write;      /* bytes/s the disks give; < 0 unknown */
-	double link;                        /* payload bytes/s; < 0 no link */
+	double link;                        /* payload bytes/s of every path
+					     * together; < 0 no link */
 	double read, write;                 /* expected: min(disks, link) */
 	const char *read_limit, *write_limit;  /* "disks" | "link" | "box" | NULL */
 	double rand_read, rand_write;       /* IOPS; < 0 unknown */

@@ -114,6 +114,7 @@ json_t *nb_planner_input_json(const struct nb_planner_in *in)
 	json_object_set_new(j, "nic", fig(in->nic_bps ? (double)in->nic_bps : -1,
 					  "bit/s"));
 	json_object_set_new(j, "link_efficiency", fig(in->efficiency, "fraction"));
+	json_object_set_new(j, "paths", json_integer(in->paths > 1 ? in->paths : 1));
 	json_object_set_new(j, "price_per_disk", fig(in->price, cur));
 	json_object_set_new(j, "base_price", fig(in->base_price, cur));
 	json_object_set_new(j, "currency", str_or_null(*in->currency ? in->currency :
@@ -150,7 +151,13 @@ void nb_planner_summary(FILE *f, const struct nb_planner_in *in)
 	if (in->slog.present)
 		fprintf(f, "; SLOG %s (%.0f MB/s, %.0f sync writes/s)", in->slog.name,
 			in->slog.mbs, in->slog.sync_iops);
-	if (in->nic_bps)
+	if (in->nic_bps && in->paths > 1)
+		fprintf(f, "\nlink %d x %.0f Mbit/s (the I/O spread over %d paths): "
+			"%.1f MB/s of payload (%.1f%% of the line rate), one sync "
+			"write over one", in->paths, (double)in->nic_bps / 1e6,
+			in->paths, (double)in->nic_bps / 8 * in->efficiency *
+			in->paths / 1e6, in->efficiency * 100);
+	else if (in->nic_bps)
 		fprintf(f, "\nlink %.0f Mbit/s: %.1f MB/s of payload (%.1f%% of the "
 			"line rate)", (double)in->nic_bps / 1e6,
 			(double)in->nic_bps / 8 * in->efficiency / 1e6,

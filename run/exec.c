@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
+#include "net.h"
 #include "../workloads/crashrun.h"
 #include "../core/escape.h"
 #include "../core/clock.h"
@@ -127,6 +128,7 @@ static int run_iteration(struct nb_exec *x, struct nb_target *t,
 	if (x->walk)
 		x->walk_iteration(x->walk, c.extra, t0);
 	nb_run_telem_end(&x->telem, w, it, c.metrics, c.extra, entry);
+	nb_run_net_iteration(x, t, c.extra, entry);
 	if (c.spec)
 		json_object_set_new(entry, "spec", c.spec);
 	spec = json_object_get(entry, "spec");
@@ -318,6 +320,8 @@ int nb_exec_open(struct nb_exec *x, const struct nb_target_cfg *tc,
 	if (!rc)
 		nb_run_telem_target(&x->telem, t, &x->pl->p, tj, x->run_id,
 				    x->stop, x->progress);
+	if (!rc)
+		nb_run_net_open(x, t, tj);
 	if (rc) {
 		json_object_set_new(tj, "error", nb_json_text(nb_err_last()));
 		fail(x, rc);
@@ -328,7 +332,7 @@ int nb_exec_open(struct nb_exec *x, const struct nb_target_cfg *tc,
 
 void nb_exec_close(struct nb_exec *x, struct nb_target *t, json_t *tj)
 {
-	(void)x;
+	nb_run_net_close(x, t, tj);
 	nb_target_close(t);
 	if (t->leftover[0])
 		json_object_set_new(tj, "leftover", nb_json_text(t->leftover));

@@ -49,6 +49,16 @@ struct nb_exec {
 					  * plan's (the walk's records) */
 	/* crashcheck's journal and run --verify (workloads/crashrun.h) */
 	const struct nb_crash_opts *crash;
+	/* the labels nasbench set itself (run/net.c): " paths mtu " */
+	char net_labels[96];
+	/* the box's MTU of each address the current target reaches, read
+	 * once it is open (run/net.c) */
+	struct nb_exec_box_mtu {
+		char peer[64], iface[64];
+		int mtu;
+	} box_mtu[NB_MAX_PATHS];
+	int nbox_mtu;
+	unsigned net_dead_said;          /* paths whose death the result has */
 };
 
 /* Run the plan of X (run.c): every target in turn, or, with

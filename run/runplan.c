@@ -264,10 +264,20 @@ void nb_runplan_print(FILE *out, const struct nb_runplan *pl,
 
 	nb_runplan_headline(out, pl, cfg);
 	for (int i = 0; i < cfg->ntargets; i++) {
+		const struct nb_target_cfg *t = &cfg->targets[i];
 		char red[1100];
 
-		fprintf(out, "  target %-12s %s\n", cfg->targets[i].name,
-			nb_url_redact(cfg->targets[i].url, red, sizeof(red)));
+		fprintf(out, "  target %-12s %s", t->name,
+			nb_url_redact(t->url, red, sizeof(red)));
+		/* several paths (docs/network.md) */
+		if (t->paths[0] || t->connections > 1)
+			fprintf(out, " via %s%s, %d connection%s each",
+				t->paths[0] ? "paths " : "the URL's host", t->paths,
+				t->connections > 1 ? t->connections : 1,
+				t->connections > 1 ? "s" : "");
+		if ((t->paths[0] || t->connections > 1) && t->path_policy[0])
+			fprintf(out, ", %s", t->path_policy);
+		fputc('\n', out);
 	}
 	fprintf(out, "  %-20s %5s %12s %12s %10s\n", "workload", "iter",
 		"space", "writes", "time");

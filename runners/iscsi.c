@@ -21,6 +21,7 @@
  */
 #include "iscsi.h"
 #include "iscsi_rt.h"
+#include "netsock.h"
 #include "runner.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
@@ -241,6 +242,7 @@ static int login(struct nb_target *t, struct iscsi *p)
 	if (rc)
 		return rc;
 	p->logged_in = 1;
+	nb_net_sockinfo(iscsi_get_fd(p->ctx), &t->sock);
 	return unit_ready(t, p);
 }
 
@@ -418,6 +420,20 @@ int64_t nb_iscsi_io_bytes(int op, uint32_t len, int residual_status,
 	return len;
 }
 
+/* Why a request got no answer: the timeout, and a black hole when the
+ * connection looks like one (runners/netsock.c). */
+static void timed_out(struct iscsi *p, char *why, size_t len)
+{
+	char bh[400];
+	int n;
+
+	n = snprintf(why, len, "no answer within %llu ms",
+		     (unsigned long long)nb_iscsi_timeout_ms(p->t));
+	if (!p->lost && n > 0 && (size_t)n < len &&
+	    nb_net_blackhole(iscsi_get_fd(p->ctx), &p->t->sock, bh, sizeof(bh)))
+		snprintf(why + n, len - (size_t)n, ": %s", bh);
+}
+
 static void io_cb(struct iscsi_context *ctx, int status, void *data,
 		  void *priv)
 {
@@ -425,7 +441,7 @@ static void io_cb(struct iscsi_context *ctx, int status, void *data,
 	struct iscsi *p = r->p;
 	struct scsi_task *task = data;
 	struct nb_io *io = r->io;
-	char e[400], why[480];
+	char e[400], why[768];
 
 	(void)ctx;
 	switch (status) {
@@ -444,8 +460,7 @@ static void io_cb(struct iscsi_context *ctx, int status, void *data,
 		io->result = nb_iscsi_sense_errno(task);
 		break;
 	case SCSI_STATUS_TIMEOUT:
-		snprintf(why, sizeof(why), "no answer within %llu ms",
-			 (unsigned long long)nb_iscsi_timeout_ms(p->t));
+		timed_out(p, why, sizeof(why));
 		mark_lost(p, -ETIMEDOUT, why);
 		io->result = -ETIMEDOUT;
 		break;
@@ -612,6 +627,14 @@ static int iscsi_ping(struct nb_target *t, uint64_t *rtt_ns)
 	return 0;
 }
 
+static void iscsi_pollfd(struct nb_target *t, int *fd, short *events)
+{
+	struct iscsi *p = P(t);
+
+	*fd = p && p->ctx && !p->lost ? iscsi_get_fd(p->ctx) : -1;
+	*events = *fd >= 0 ? (short)iscsi_which_events(p->ctx) : 0;
+}
+
 const struct nb_runner_ops nb_runner_iscsi = {
 	.name = "iscsi",
 	.scheme = "iscsi",
@@ -629,4 +652,6 @@ const struct nb_runner_ops nb_runner_iscsi = {
 	.remote_path = iscsi_remote_path,
 	.discard = nb_iscsi_discard,
 	.ping = iscsi_ping,
+	.pollfd = iscsi_pollfd,
+	.ident = nb_iscsi_ident,
 };

@@ -34,7 +34,7 @@ struct iscsi {
 	char password[256];      /* for scrubbing library messages only */
 	int logged_in;
 	int lost;                /* the session is gone: everything fails */
-	char lost_why[512];
+	char lost_why[768];
 	int guard_ok;
 	uint64_t lun_bytes;      /* the whole LUN */
 	int inflight;
@@ -91,6 +91,10 @@ int nb_iscsi_check_lun(struct nb_target *t, struct iscsi *p);
 int nb_iscsi_read_capacity(struct nb_target *t, struct iscsi *p, uint64_t *cap);
 int nb_iscsi_set_window(struct nb_target *t, uint64_t cap);
 void nb_iscsi_write_cache(struct nb_target *t, struct iscsi *p);
+
+/* iscsi_ident.c, ops->ident: the LU's designators (VPD page 0x83), else
+ * its serial number: "naa.6001... naa.3000..." or "serial.beaf11". */
+int nb_iscsi_ident(struct nb_target *t, char *id, size_t len);
 
 /* ops->discard: UNMAP the LEN bytes at OFF of the window of F. */
 int nb_iscsi_discard(struct nb_file *f, uint64_t off, uint64_t len,

@@ -20,6 +20,7 @@
  */
 #include "nfs_rt.h"
 #include "nfs.h"
+#include "netsock.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
 #include "../core/suggest.h"
@@ -115,6 +116,8 @@ static int nfs_rt_open(struct nb_target *t)
 	rc = check_dir(p, sub);
 	if (rc)
 		return rc;
+	snprintf(p->sub, sizeof(p->sub), "%s", sub[0] ? sub : "/");
+	nb_net_sockinfo(nfs_get_fd(p->nfs), &t->sock);
 	p->rmax = nfs_get_readmax(p->nfs);
 	p->wmax = nfs_get_writemax(p->nfs);
 	if (!p->rmax || p->rmax > DEFAULT_MAX * 64)
@@ -123,6 +126,10 @@ static int nfs_rt_open(struct nb_target *t)
 		p->wmax = DEFAULT_MAX;
 	snprintf(p->root, sizeof(p->root), "%s/nasbench.%s", sub,
 		 cfg->run_id ? cfg->run_id : "run");
+	t->caps = NB_CAP_FILES | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_META |
+		  NB_CAP_DIRECT;
+	if (cfg->probe)          /* only to say which export it is */
+		return 0;
 	rc = do_mkdir(p, p->root);
 	/* attach: a crashed run's directory, or made again if the box lost it */
 	if (rc == -EEXIST && t->attach)
@@ -134,8 +141,6 @@ static int nfs_rt_open(struct nb_target *t)
 	if (rc)
 		return rc;
 	p->made_root = 1;
-	t->caps = NB_CAP_FILES | NB_CAP_ASYNC | NB_CAP_SYNC | NB_CAP_META |
-		  NB_CAP_DIRECT;
 	return 0;
 }
 
@@ -555,6 +560,20 @@ static int pop_done(struct nfsrt *p, struct nb_io **done, int max)
 	return n;
 }
 
+/* A request got no answer in time: the target is lost, with why (a
+ * jumbo-frame black hole when the connection looks like one). */
+static int timed_out(struct nfsrt *p)
+{
+	char bh[400];
+
+	if (nb_net_blackhole(nfs_get_fd(p->nfs), &p->t->sock, bh, sizeof(bh)))
+		return nb_nfs_lose(p, -ETIMEDOUT, "no answer from NFS server '%s' "
+				   "within %.0f s: %s", p->host,
+				   (double)p->timeout_ns / 1e9, bh);
+	return nb_nfs_lose(p, -ETIMEDOUT, "no answer from NFS server '%s' "
+			   "within %.0f s", p->host, (double)p->timeout_ns / 1e9);
+}
+
 static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
 		       int timeout_us)
 {
@@ -578,15 +597,38 @@ static int nfs_rt_reap(struct nb_target *t, struct nb_io **done, int max,
 		now = nb_now_ns();
 		if (p->timed_out ||
 		    (p->inflight.head && now - p->inflight.head->t0 > p->timeout_ns))
-			return nb_nfs_lose(p, -ETIMEDOUT, "no answer from NFS server '%s' "
-				    "within %.0f s", p->host,
-				    (double)p->timeout_ns / 1e9);
+			return timed_out(p);
 		n = pop_done(p, done, max);
 		if (n)
 			return n;
 		if (now >= deadline)
 			return 0;
 	}
+}
+
+static void nfs_rt_pollfd(struct nb_target *t, int *fd, short *events)
+{
+	struct nfsrt *p = P(t);
+
+	*fd = p && p->nfs ? nfs_get_fd(p->nfs) : -1;
+	*events = *fd >= 0 ? (short)nfs_which_events(p->nfs) : 0;
+}
+
+/* The target's directory as the server names it: its file system's id and
+ * its file id (the same directory behind two addresses has both alike). */
+static int nfs_rt_ident(struct nb_target *t, char *id, size_t len)
+{
+	struct nfsrt *p = P(t);
+	struct nfs_stat_64 st;
+	int rc;
+
+	ALIVE(p);
+	rc = nb_nfs_stat_path(p, p->sub, &st);
+	if (rc)
+		return rc;
+	snprintf(id, len, "fsid %#" PRIx64 " fileid %" PRIu64, (uint64_t)st.nfs_dev,
+		 (uint64_t)st.nfs_ino);
+	return 0;
 }
 
 const struct nb_runner_ops nb_runner_nfs = {
@@ -613,4 +655,6 @@ const struct nb_runner_ops nb_runner_nfs = {
 	.readdir = nb_nfs_readdir,
 	.remote_path = nb_nfs_remote_path,
 	.ping = nb_nfs_ping,
+	.pollfd = nfs_rt_pollfd,
+	.ident = nfs_rt_ident,
 };

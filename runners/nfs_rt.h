@@ -41,6 +41,7 @@ struct nfsrt {
 	char host[256];
 	char mounted[1024];      /* the export path that was mounted */
 	char root[1100];         /* scratch dir, relative to the mount */
+	char sub[1024];          /* the target's directory, relative to it */
 	int made_root;
 	uint64_t timeout_ns;
 	uint64_t rmax, wmax;
@@ -48,7 +49,7 @@ struct nfsrt {
 	int ninflight;
 	struct nb_file *files;   /* open files (their handles die with a loss) */
 	int timed_out;           /* libnfs gave up on an RPC (its timeout) */
-	char lost[512];          /* why the target is gone ("" while alive) */
+	char lost[768];          /* why the target is gone ("" while alive) */
 };
 
 struct nb_file {

@@ -19,8 +19,14 @@ extern const struct nb_runner_ops *const nb_runners[];
  * runner for 'ftp://' URLs" (or the parser's reason) set. */
 int nb_runner_url_check(const char *url);
 
-/* Open a target with cfg->ops, else the runner of its URL's scheme.  0 or
- * -errno (the detail set). */
+/* Open a target with cfg->ops, else the runner of its URL's scheme (the
+ * multipath runner's of that scheme when cfg->paths or connections ask
+ * for several paths, docs/network.md).  0 or -errno (the detail set). */
 int nb_target_open(struct nb_target *t, const struct nb_target_cfg *cfg);
+
+/* The target's connections now, as the kernel sees them (path MTU, MSS):
+ * into each path's 'now' (t->paths), else into *NOW (zeroes: a runner
+ * without a socket, or lost). */
+void nb_target_sock_now(struct nb_target *t, struct nb_sockinfo *now);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* common.c - what every workload uses: figures, warnings, data files. */
 #include "workload.h"
+#include "netpath.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
 #include "../core/result.h"
@@ -187,6 +188,9 @@ void nb_wl_io_metrics(struct nb_wl_ctx *c, const struct nb_io_result *r)
 	if (r->flush_ns)
 		json_object_set_new(c->extra, "flush_ms",
 				    json_real((double)r->flush_ns / 1e6));
+	if (c->t->paths)          /* several paths: each one's share */
+		json_object_set_new(c->extra, "paths",
+				    nb_wl_paths_json(c->t, r->elapsed_ns));
 }
 
 static void on_progress(uint64_t bytes, uint64_t elapsed_ns, void *payload)

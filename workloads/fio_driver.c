@@ -14,6 +14,7 @@
 #include "fio_driver.h"
 #include "fio_driver_clients.h"
 #include "fio_driver_common.h"
+#include "fio_driver_paths.h"
 #include "fio_driver_remote.h"
 #include "../fio/engines.h"
 #include "../core/err.h"
@@ -95,9 +96,11 @@ static void local_adjust(struct nb_wl_ctx *c, struct nb_iospec *s,
 			   "%u as 1", s->qd);
 }
 
-/* Run job file TEXT through fio and read its figures into OUT. */
+/* Run job file TEXT through fio and read its figures into OUT; with W
+ * of several paths each job's into the iteration's "paths". */
 static int local_exec(struct nb_wl_ctx *c, const struct nb_iospec *s,
-		      const char *text, struct nb_fio_output *out)
+		      const char *text, struct nb_fio_output *out,
+		      const struct nb_wl_fio_where *w)
 {
 	const char *name = c->t->cfg->name;
 	char *argv[] = { "fio", "--output-format=json+", "-", NULL };
@@ -128,6 +131,11 @@ static int local_exec(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	} else if (out->total.error) {
 		rc = nb_err(-EIO, "target '%s': fio's job failed: %s", name,
 			    strerror(out->total.error));
+	} else if (w && w->npaths > 1) {
+		json_t *paths = nb_wl_fio_paths_figures(x.out, x.out_len, w);
+
+		if (paths)
+			json_object_set_new(c->extra, "paths", paths);
 	}
 	nb_fio_exec_free(&x);
 	return rc;
@@ -184,19 +192,22 @@ static int run_local(struct nb_wl_ctx *c, const struct nb_iospec *spec)
 		nb_wl_fio_remote_job(&w, 0, &job);
 	nb_wl_fio_comment(c, comment, sizeof(comment));
 	job.comment = comment;
-	text = malloc(NB_FIO_JOB_MAX);
+	text = malloc(NB_FIO_JOB_MAX * NB_MAX_PATHS);
 	out = malloc(sizeof(*out));
 	if (!text || !out) {
 		rc = nb_err(-ENOMEM, "out of memory");
 		goto done;
 	}
-	n = nb_fio_jobfile(&job, text, NB_FIO_JOB_MAX);
+	/* several paths: a job each (fio_driver_paths.h) */
+	n = remote && w.npaths > 1 ?
+	    nb_wl_fio_paths_jobfile(&job, &w, text, NB_FIO_JOB_MAX * NB_MAX_PATHS) :
+	    nb_fio_jobfile(&job, text, NB_FIO_JOB_MAX);
 	if (n < 0) {
 		rc = n;
 		nb_err_prefix("target '%s'", c->t->cfg->name);
 		goto done;
 	}
-	rc = local_exec(c, &s, text, out);
+	rc = local_exec(c, &s, text, out, remote ? &w : NULL);
 	nb_wl_fio_stamp(c, &s);
 	if (!rc)
 		local_record(c, &s, &job, text, out, remote ? &w : NULL);

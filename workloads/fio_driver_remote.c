@@ -4,6 +4,7 @@
  *                       iscsi:// targets (see fio_driver_remote.h).
  */
 #include "fio_driver_remote.h"
+#include "fio_driver_paths.h"
 #include "../core/err.h"
 #include "../fio/engines.h"
 
@@ -52,6 +53,8 @@ int nb_wl_fio_remote_prepare(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	t->ops->fclose(f);
 	rc = t->ops->remote_path(t, "data", w->url, sizeof(w->url), w->path,
 				 sizeof(w->path), &w->base);
+	if (!rc)
+		rc = nb_wl_fio_paths_where(t, w);
 	if (rc)
 		return rc;
 	sync_warnings(c, s, w);
@@ -61,10 +64,14 @@ int nb_wl_fio_remote_prepare(struct nb_wl_ctx *c, const struct nb_iospec *s,
 void nb_wl_fio_remote_job(struct nb_wl_fio_where *w, int client,
 			  struct nb_fio_job *job)
 {
+	/* several paths: client K by path K */
+	const char *url = w->npaths && client ? w->purl[(client - 1) % w->npaths]
+					      : w->url;
+
 	job->ioengine = w->engine;
 	job->unlink = 0;
 	if (!strcmp(w->engine, "nfs")) {
-		job->nfs_url = w->url;
+		job->nfs_url = url;
 		job->filename = w->path;
 		job->offset = 0;
 		return;
@@ -78,6 +85,6 @@ void nb_wl_fio_remote_job(struct nb_wl_fio_where *w, int client,
 		snprintf(w->initiator, sizeof(w->initiator),
 			 "iqn.2026-11.org.nasbench:fio");
 	job->initiator = w->initiator;
-	job->filename = w->url;
+	job->filename = url;
 	job->offset = w->base;
 }

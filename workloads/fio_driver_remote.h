@@ -31,6 +31,12 @@ struct nb_wl_fio_where {
 	char initiator[128];     /* iscsi: the initiator name of this job */
 	uint64_t base;           /* iscsi: the window's offset */
 	int durable;             /* writes reach stable storage as asked */
+	/* a target of several paths (fio_driver_paths.h): each path's url
+	 * and name; 0 with one */
+	int npaths;
+	char purl[NB_MAX_PATHS][1100];
+	char pname[NB_MAX_PATHS][96];
+	char pinit[NB_MAX_PATHS][128];
 };
 
 /* Whether target T is reached by one of fio's remote engines. */
@@ -44,8 +50,9 @@ int nb_wl_fio_remote_prepare(struct nb_wl_ctx *c, const struct nb_iospec *s,
 			     struct nb_wl_fio_where *w);
 
 /* Point JOB at W for client CLIENT (1..n; 0 for fio on this machine): the
- * ioengine, filename=, nfs_url= or initiator=, the offset.  W must live
- * as long as JOB. */
+ * ioengine, filename=, nfs_url= or initiator=, the offset; on a target
+ * of several paths client K at path K (round robin).  W must live as long
+ * as JOB. */
 void nb_wl_fio_remote_job(struct nb_wl_fio_where *w, int client,
 			  struct nb_fio_job *job);
 

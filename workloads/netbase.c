@@ -104,6 +104,37 @@ static int ceiling(struct nb_wl_ctx *c, const struct nb_netbase_cfg *cfg,
 	return rc;
 }
 
+/* Each path of a multipath target alone (every I/O pinned to it): its
+ * round trips and ceiling, into "paths" of OUT. */
+static int per_path(struct nb_wl_ctx *c, const struct nb_netbase_cfg *k,
+		    json_t *out)
+{
+	struct nb_paths *ps = c->t->paths;
+	struct nb_netbase_cfg one = *k;
+	json_t *a = json_array();
+	int rc = 0;
+
+	/* half the time each: a path's ceiling is one link's */
+	one.seconds = k->seconds > 2 ? k->seconds / 2 : 1;
+	json_object_set_new(out, "paths", a);
+	for (int i = 0; i < ps->n && !rc; i++) {
+		json_t *o;
+
+		if (ps->p[i].state == NB_PATH_DEAD)
+			continue;
+		o = json_pack("{s:s}", "path", ps->p[i].name);
+		ps->pin = i;
+		rc = rtt(c->t, o);
+		if (!rc)
+			rc = ceiling(c, &one, o);
+		json_object_del(o, "rtt_how");
+		json_object_del(o, "ceiling_how");
+		json_array_append_new(a, o);
+	}
+	ps->pin = -1;
+	return rc;
+}
+
 int nb_netbase_run(struct nb_target *t, const struct nb_params *p,
 		   const struct nb_netbase_cfg *cfg, json_t **out)
 {
@@ -124,6 +155,8 @@ int nb_netbase_run(struct nb_target *t, const struct nb_params *p,
 	rc = rtt(t, o);
 	if (!rc)
 		rc = ceiling(&c, &k, o);
+	if (!rc && t->paths)
+		rc = per_path(&c, &k, o);
 	/* what preparing the region said (a LUN read as it is) */
 	if (json_array_size(json_object_get(c.entry, "warnings")))
 		json_object_set(o, "warnings", json_object_get(c.entry, "warnings"));

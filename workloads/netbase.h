@@ -11,7 +11,9 @@
  * (NFSv3 NULL, iSCSI NOP-Out); ceiling_bytes: the best second of
  * re-reading a region small enough to stay in the box's cache - the
  * link's ceiling, not the disks' (ceiling_mean_bytes: over all of it).  A runner without a ping op (posix) gives the ceiling
- * alone.
+ * alone.  A target of several paths adds "paths": [ { "path", "rtt_us",
+ * "rtt_min_us", "ceiling_bytes", "ceiling_mean_bytes" } ], each path alone
+ * (every I/O pinned to it), after all of them together.
  */
 #ifndef NB_WL_NETBASE_H
 #define NB_WL_NETBASE_H

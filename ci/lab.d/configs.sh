@@ -22,7 +22,8 @@ ssd 20000 524288000 20000 IOPS, 500 MiB/s (a SATA SSD)
 none 0 0 unthrottled (this machine's disk)"
 
 LAB_OPTIONS="--slog --page-cache --compression lzjb|gzip|gzip-1..9|zle|off --disk hdd|ssd|none
---arc MiB (16..16384) --disks N --disk-size SIZE --lun-size SIZE --slow-disk N --sync standard|disabled"
+--arc MiB (16..16384) --disks N --disk-size SIZE --lun-size SIZE --slow-disk N --sync standard|disabled
+--links 1|2 --mtu M --link-rate RATE"
 
 lab_usage() {
 	cat <<EOF
@@ -35,6 +36,7 @@ usage: ci/lab up NAME [options]   build the pool, start NFS and iSCSI, print
                                  admin would set it before the box boots)
        ci/lab fail-disk N         disk N (0 = the first) of the pool offline
        ci/lab replace-disk N      a new disk for N: the pool resilvers onto it
+       ci/lab link N down|up      the box's end of link N (1, 2) down or back up
        ci/lab status | env | list
 configurations:
 $(echo "$LAB_CONFIGS" | awk '{ printf "  %-8s", $1; for (i = 5; i <= NF; i++) printf " %s", $i; print "" }')
@@ -55,6 +57,10 @@ $(echo "$LAB_PROFILES" | awk '{ printf "                        %-5s", $1; for (
                       ganesha and tgtd run with libeatmydata preloaded, which
                       acknowledges fsync, O_SYNC and O_DSYNC without a sync, as
                       ZFS's sync=disabled does (zfs-fuse 0.7 has no sync property)
+  --links N           1 (default) or 2: a second link to the box (198.19.14.2),
+                      tgtd and ganesha on both: multipathing (docs/network.md)
+  --mtu M             every link's MTU at both ends (default 1500; 9000: jumbo)
+  --link-rate RATE    shape every link with tbf, e.g. 1gbit (default: unshaped)
 EOF
 }
 
@@ -93,11 +99,12 @@ lab_parse() {
 	LAB_DISKS=$(lab_config_field "$LAB_NAME" 3)
 	LAB_SLOG=none LAB_COMPRESSION=off LAB_PROFILE=hdd LAB_ARC=64
 	LAB_DISK_SIZE=2G LAB_LUN_SIZE=1G LAB_PAGE_CACHE=off LAB_SLOW=none LAB_SYNC=standard
+	LAB_LINKS=1 LAB_MTU=1500 LAB_LINK_RATE=none
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--slog) LAB_SLOG=ssd ;;
 		--page-cache) LAB_PAGE_CACHE=on ;;
-		--compression|--disk|--arc|--disks|--disk-size|--lun-size|--slow-disk|--sync)
+		--compression|--disk|--arc|--disks|--disk-size|--lun-size|--slow-disk|--sync|--links|--mtu|--link-rate)
 			[ $# -ge 2 ] || lab_usage_die "option '$1' needs a value"
 			case $1 in
 			--compression) LAB_COMPRESSION=$2 ;;
@@ -108,6 +115,9 @@ lab_parse() {
 			--lun-size) LAB_LUN_SIZE=$2 ;;
 			--slow-disk) LAB_SLOW=$2 ;;
 			--sync) LAB_SYNC=$2 ;;
+			--links) LAB_LINKS=$2 ;;
+			--mtu) LAB_MTU=$2 ;;
+			--link-rate) LAB_LINK_RATE=$2 ;;
 			esac
 			shift ;;
 		*) lab_usage_die "unknown option '$1' (known: $(echo $LAB_OPTIONS | sed 's/ --/, --/g'))" ;;
@@ -143,6 +153,11 @@ lab_check() {
 	b=$(lab_bytes "$LAB_LUN_SIZE")
 	[ -n "$b" ] && [ "$b" -ge $((16 << 20)) ] ||
 		lab_usage_die "--lun-size '$LAB_LUN_SIZE': a size of at least 16M, e.g. 1G"
+	[[ $LAB_LINKS =~ ^[12]$ ]] || lab_usage_die "--links '$LAB_LINKS': 1 or 2"
+	{ [[ $LAB_MTU =~ ^[0-9]+$ ]] && [ "$LAB_MTU" -ge 576 ] && [ "$LAB_MTU" -le 9000 ]; } ||
+		lab_usage_die "--mtu '$LAB_MTU': from 576 to 9000"
+	[ "$LAB_LINK_RATE" = none ] || [[ $LAB_LINK_RATE =~ ^[0-9.]+[kmg]?bit$ ]] ||
+		lab_usage_die "--link-rate '$LAB_LINK_RATE': a rate such as 400mbit or 1gbit"
 }
 
 # One line that says everything about a lab: identical labs print the same.
@@ -150,7 +165,13 @@ lab_canon() {
 	echo "$LAB_NAME disks=$LAB_DISKS disk=$LAB_PROFILE slog=$LAB_SLOG" \
 	     "compression=$LAB_COMPRESSION arc=$LAB_ARC page-cache=$LAB_PAGE_CACHE disk-size=$LAB_DISK_SIZE lun-size=$LAB_LUN_SIZE" \
 	     "slow-disk=$LAB_SLOW" \
-	     "sync=$LAB_SYNC"
+	     "sync=$LAB_SYNC$(lab_net_canon)"
+}
+
+# The network's part of lab_canon: nothing when it is the default.
+lab_net_canon() {
+	[ "$LAB_LINKS$LAB_MTU$LAB_LINK_RATE" = 11500none ] ||
+		echo " links=$LAB_LINKS mtu=$LAB_MTU link-rate=$LAB_LINK_RATE"
 }
 
 # The box's labels, as [box] keys of a box file (and --label K=V).

@@ -18,6 +18,9 @@ LAB_BOX_IP=198.18.14.2
 LAB_TGT_CTL=14
 LAB_ISCSI_PORT=3260
 LAB_IQN=iqn.2026-11.org.nasbench.lab
+# --links 2: a second link (docs/network.md)
+LAB_HOST_IP2=198.19.14.1
+LAB_BOX_IP2=198.19.14.2
 
 lab_netns_up() {
 	ip netns list 2>/dev/null | grep -qw "^$LAB_NS" && lab_netns_down
@@ -30,11 +33,54 @@ lab_netns_up() {
 	ip netns exec "$LAB_NS" ip link set nblab-box up &&
 	ip netns exec "$LAB_NS" ip link set lo up ||
 		lab_die "cannot make the network namespace $LAB_NS"
+	lab_links_up
+}
+
+# tb's way (ci/testbox.d/net.sh): --mtu on both ends of every link,
+# --link-rate a tbf on both, --links 2 a second link; unreachable routes
+# behind the box's prefixes keep traffic for a downed link here.
+lab_links_up() {
+	local ends="nblab-host: nblab-box:$LAB_NS" e
+	if [ "$LAB_LINKS" = 2 ]; then
+		ip link add nblab-host2 type veth peer name nblab-box2 &&
+		ip link set nblab-box2 netns "$LAB_NS" &&
+		ip addr add "$LAB_HOST_IP2/24" dev nblab-host2 &&
+		ip link set nblab-host2 up &&
+		ip netns exec "$LAB_NS" ip addr add "$LAB_BOX_IP2/24" dev nblab-box2 &&
+		ip netns exec "$LAB_NS" ip link set nblab-box2 up ||
+			lab_die "cannot make the second link nblab-host2"
+		ends="$ends nblab-host2: nblab-box2:$LAB_NS"
+	fi
+	for e in $ends; do
+		set -- ${e#*:}
+		[ -z "${1:-}" ] && set -- || set -- ip netns exec "$1"
+		"$@" ip link set "${e%%:*}" mtu "$LAB_MTU" ||
+			lab_die "cannot set MTU $LAB_MTU on ${e%%:*}"
+		[ "$LAB_LINK_RATE" = none ] ||
+			"$@" tc qdisc add dev "${e%%:*}" root handle 1: tbf rate "$LAB_LINK_RATE" \
+				burst 256kb latency 50ms || lab_die "cannot shape ${e%%:*}"
+	done
+	ip route add unreachable "${LAB_BOX_IP%.*}.0/24" metric 4000 2>/dev/null || true
+	[ "$LAB_LINKS" = 1 ] || ip route add unreachable "${LAB_BOX_IP2%.*}.0/24" metric 4000 2>/dev/null || true
 }
 
 lab_netns_down() {
 	ip link del nblab-host 2>/dev/null || true
+	ip link del nblab-host2 2>/dev/null || true
+	ip route del unreachable "${LAB_BOX_IP%.*}.0/24" metric 4000 2>/dev/null || true
+	ip route del unreachable "${LAB_BOX_IP2%.*}.0/24" metric 4000 2>/dev/null || true
 	ip netns del "$LAB_NS" 2>/dev/null || true
+}
+
+# ci/lab link N down|up: the box's end of link N.
+lab_link() {
+	local dev
+	case ${1:-} in 1) dev=nblab-box ;; 2) dev=nblab-box2 ;; *) lab_usage_die "link: N is 1 or 2, not '${1:-}'" ;; esac
+	case ${2:-} in down|up) ;; *) lab_usage_die "link $1: down or up, not '${2:-}'" ;; esac
+	[ "$(id -u)" -eq 0 ] || { echo "lab: needs root" >&2; exit 2; }
+	ip netns exec "$LAB_NS" ip link show "$dev" >/dev/null 2>&1 ||
+		{ echo "lab: link $1: no such link ($dev): 'ci/lab up NAME --links 2' first" >&2; exit 1; }
+	ip netns exec "$LAB_NS" ip link set "$dev" "$2"
 }
 
 # lab_private_run CMD...: exec CMD in the namespace with a private /run (so
@@ -58,7 +104,7 @@ lab_preload() {
 lab_ganesha_conf() {
 	cat <<EOF
 NFS_CORE_PARAM {
-	Protocols = 3; NFS_Port = 2049; MNT_Port = 20048; Bind_addr = $LAB_BOX_IP;
+	Protocols = 3; NFS_Port = 2049; MNT_Port = 20048; Bind_addr = $( [ "$LAB_LINKS" = 2 ] && echo 0.0.0.0 || echo "$LAB_BOX_IP");
 	Enable_NLM = false; Enable_RQUOTA = false;
 }
 NFS_KRB5 { Active_krb5 = false; }
@@ -113,6 +159,9 @@ lab_iscsi_up() {
 	lab_tgt_adm --op new --mode logicalunit --tid 1 --lun 1 -b "$LAB_MNT/iscsi/lun.img" &&
 	lab_tgt_adm --op bind --mode target --tid 1 -I ALL >/dev/null ||
 		lab_die "cannot set up tgtd's target: $(tail -3 "$s/tgtd.log")"
+	[ "$LAB_LINKS" = 1 ] ||
+		lab_tgt_adm --op new --mode portal --param "portal=$LAB_BOX_IP2:$LAB_ISCSI_PORT" ||
+		lab_die "cannot add tgtd's portal on $LAB_BOX_IP2"
 }
 
 # tgtd ignores SIGTERM: delete the target and the system, then wait.

@@ -112,6 +112,11 @@ tb_iscsi_up_locked() {
 	fi
 	tb_wait_port "$addr" "$TB_ISCSI_PORT" 10 ||
 		{ tb_log "iscsi: tgtd does not listen on $addr:$TB_ISCSI_PORT"; return 1; }
+	# the box's other addresses (ci/testbox.d/net.sh): a portal on each
+	for a in $(tb_net_addrs); do
+		tb_iscsi_adm --op new --mode portal --param "portal=$a:$TB_ISCSI_PORT" ||
+			{ tb_log "iscsi: cannot add the portal $a:$TB_ISCSI_PORT"; return 1; }
+	done
 	tb_log "iscsi: tgtd (pid $(cat "$TB_ISCSI_PID")) on $addr:$TB_ISCSI_PORT, control port $TB_ISCSI_CTL"
 }
 

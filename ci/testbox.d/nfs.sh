@@ -117,7 +117,9 @@ tb_nfs_up() {
 	fi
 	chmod 0777 "$TB_NFS/export" "$TB_NFS/tmpfs" "$TB_NFS/secure"
 	tb_nfs_up_rpcbind
-	tb_nfs_conf "$addr" >"$TB_NFS/ganesha.conf"
+	# the box has other addresses (ci/testbox.d/net.sh): every one of its
+	# namespace's
+	if tb_net_extra; then tb_nfs_conf 0.0.0.0; else tb_nfs_conf "$addr"; fi >"$TB_NFS/ganesha.conf"
 	: >"$TB_NFS/ganesha.log"
 	if [ -f "$TB_STATE/netns" ]; then
 		tb_nfs_private_run ganesha.nfsd -F -L "$TB_NFS/ganesha.log" \
