@@ -21,6 +21,7 @@ timeout = 30s
 workloads = seq512k-read
 iterations = 3
 size = 24M
+runtime = 2s
 EOF
 # pipeline N: the job as a CI runs it, in a work tree of its own, the
 # history where the CI's cache restores it

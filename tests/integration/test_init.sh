@@ -58,7 +58,7 @@ grep -q "NOT USED: unreachable: target 'gone': cannot connect" <<<"$F" || t_fail
 [ "$(md5sum <"$EXT4")" = "$sum_before" ] || t_fail "init changed the ext4 LUN"
 
 t_case "run takes the written file unchanged; the LUN with data is not written"
-run "$NB" run "$T/box.ini" -w seq512k-write,rand4k-read --size 16M -i 1 -q -o "$T/r.json"
+run "$NB" run "$T/box.ini" -w seq512k-write,rand4k-read --size 16M --runtime 300ms -i 1 -q -o "$T/r.json"
 assert_rc 0
 # the box it names is watched over the same ssh
 assert_json "$T/r.json" 'all(it["telemetry"]["source"] == "'"$MON"'" for r in d["results"] for it in r["iterations"])' \

@@ -53,6 +53,7 @@ run "$NB" run -t "local=$D" -i 1 --size 8M -w rand4k-write --steady-state iops:1
 	--steady-window 2 --steady-rounds 2 --accept "$T/acc.crit" -o "$T/accept.json"
 assert_rc 1
 assert_file "$T/accept.json"
+assert_json "$T/accept.json" 'd["accept"]["criteria"][0].get("not_steady") is True' 'd["accept"]["criteria"][0]'
 [ ! -f "$T/accept.json" ] || R+=("$T/accept.json")
 if [ -n "${NASBENCH_NFS_URL:-}" ]; then
 	# the box described by labels (-l nic, -l ram): its inventory from them;

@@ -26,7 +26,7 @@ python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["nasbench"] == 
 [[ $REL =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || t_fail "VERSION is not semantic: $REL"
 
 t_case "the version and commit in every result"
-run "$NB" run -q -t "$D" -w seq512k-write --size 1M -i 1 -o "$T/v.json"
+run "$NB" run -q -t "$D" -w seq512k-write --size 1M --runtime 200ms -i 1 -o "$T/v.json"
 assert_rc 0
 assert_json "$T/v.json" "d['version'] == '$REL' and d['git'] == '$GIT'"
 
@@ -111,7 +111,7 @@ grep -qE $'\r''rand4k-read on local \(1/1\) +[0-9.]+ MB/s +[0-9]+ IOPS  p99 ' "$
 	t_fail "no live line with IOPS and p99 on a terminal: $(cat -v "$T/tty.out")"
 
 t_case "an output that cannot be written is exit 3 in every command, named as the user gave it"
-run "$NB" run -q -t "$D" -w seq512k-read --size 1M -i 1 -o "$T/r.json"
+run "$NB" run -q -t "$D" -w seq512k-read --size 1M --runtime 200ms -i 1 -o "$T/r.json"
 touch "$T/afile"
 mkdir -p "$T/busy" && touch "$T/busy/mine"
 check3() { # EXPECTED-STDERR ARGS...
@@ -157,11 +157,11 @@ run bash -c '"$1" hw -o -' _ "$NB"
 printf '%s' "$OUT" >"$T/hw.json"
 assert_json "$T/hw.json" 'd["kind"] == "nasbench-hw"'
 printf 'seq512k-read@local mb_s >= 0.001\n' >"$T/crit"
-run bash -c '"$1" run -q -t "$2" -w seq512k-read --size 1M -i 1 -o "$3" --accept - --junit - <"$4"' _ "$NB" "$D" "$T/acc.json" "$T/crit"
+run bash -c '"$1" run -q -t "$2" -w seq512k-read --size 1M --runtime 200ms -i 1 -o "$3" --accept - --junit - <"$4"' _ "$NB" "$D" "$T/acc.json" "$T/crit"
 assert_rc 0
 python3 -c 'import sys, xml.etree.ElementTree as ET; r = ET.fromstring(sys.argv[1]); assert r.tag == "testsuites" and r.find("./testsuite/testcase") is not None' "$OUT" ||
 	t_fail "--junit -: no JUnit XML on stdout: $OUT"
-run bash -c '"$1" run -q -t "$2" -w seq512k-read --size 1M -i 1 -o - | "$1" report - -o "$3"' _ "$NB" "$D" "$T/rep-stdin"
+run bash -c '"$1" run -q -t "$2" -w seq512k-read --size 1M --runtime 200ms -i 1 -o - | "$1" report - -o "$3"' _ "$NB" "$D" "$T/rep-stdin"
 assert_rc 0
 assert_file "$T/rep-stdin/report.html"
 run bash -c '"$1" hw -o - >/dev/full' _ "$NB"
