@@ -9,6 +9,7 @@
  * NFS FILE_SYNC, iSCSI FUA), which is what ESXi does over NFS.
  */
 #include "workload.h"
+#include "data.h"
 #include "../core/knobs.h"
 #include "fio_driver.h"
 #include "io_sweep.h"
@@ -108,9 +109,10 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 				     .stop = c->stop };
 	const struct nb_iospec s = *sp;
 	struct nb_io_result *r;
+	struct nb_zsample z;
 	struct nb_file *f;
 	char label[160];
-	int rc;
+	int rc, sampled;
 
 	rc = nb_wl_io_open(c, &s, &f);
 	if (rc) {
@@ -118,11 +120,17 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		return rc;
 	}
 	r = malloc(sizeof(*r));
-	if (!r) {
+	sampled = nb_wl_data_sample(c, &s, &z);
+	if (!r || sampled < 0) {
+		free(r);
+		if (sampled > 0)
+			nb_zsample_free(&z);
 		c->t->ops->fclose(f);
 		json_decref(ih.series);
 		return nb_err_set("out of memory"), -ENOMEM;
 	}
+	if (sampled)
+		h.sample = &z;
 	lat_series(c, &ih, 1);
 	snprintf(label, sizeof(label), "%s on %s (%d/%d%s%s)", c->wl->name,
 		 c->t->cfg->name, c->iteration, c->iterations,
@@ -147,12 +155,16 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		nb_wl_io_metrics(c, r);
 		if (r->is_open)
 			nb_wl_open_metrics(c, &s, r);
+		if (sampled)
+			nb_wl_data_record(c, &s, r, &z), sampled = 0;
 		/* what completed, from offset 0 up (a runtime may end it early) */
 		if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
 			nb_wl_wrote(c, r->bytes_written < s.size ?
 				    r->bytes_written : s.size);
 	}
 	lat_series(c, &ih, 0);
+	if (sampled)
+		nb_zsample_free(&z);
 	free(r);
 	json_decref(ih.series);
 	return rc;
