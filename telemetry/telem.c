@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* telem.c - the sampler: a thread that reads the box's counters. */
 #include "telem.h"
+#include "telem_ratio.h"
 #include "telem_rt.h"
 #include "../core/clock.h"
 #include "../core/err.h"
@@ -233,6 +234,49 @@ int nb_telem_start(struct nb_telem *tm)
 	return 0;
 }
 
+static char *box_out(struct nb_telem *tm, char *const *argv, const char *script);
+
+/* The ratios of the dataset that holds TM->path, into J's "zfs" (nothing
+ * when the path is on no dataset, or the box has no zfs). */
+static void zfs_ratios(struct nb_telem *tm, json_t *j)
+{
+	char *const list[] = { "zfs", "list", "-H", "-o", "name,mountpoint", NULL };
+	struct nb_tr_zfs z = { .compressratio = 0 };
+	char script[768], *out;
+
+	if (!tm->path[0])
+		return;
+	out = box_out(tm, list, "zfs list -H -o name,mountpoint 2>/dev/null");
+	if (!out || !nb_tr_dataset_of(out, tm->path, z.dataset, sizeof(z.dataset))) {
+		free(out);
+		return;
+	}
+	free(out);
+	snprintf(z.pool, sizeof(z.pool), "%.*s", (int)strcspn(z.dataset, "/"),
+		 z.dataset);
+	{
+		char *const get[] = { "zfs", "get", "-H", "-o", "property,value",
+				      "compressratio,compression,dedup", z.dataset,
+				      NULL };
+		char *const pget[] = { "zpool", "get", "dedupratio", z.pool, NULL };
+
+		snprintf(script, sizeof(script), "zfs get -H -o property,value "
+			 "compressratio,compression,dedup '%s' 2>/dev/null; zpool get "
+			 "dedupratio '%s' 2>/dev/null", z.dataset, z.pool);
+		out = box_out(tm, get, script);
+		if (out)
+			nb_tr_parse(out, &z);
+		free(out);
+		/* here, the two are two programs; over ssh the script ran both */
+		out = tm->ssh.host[0] ? NULL : box_out(tm, pget, NULL);
+		if (out)
+			nb_tr_parse(out, &z);
+		free(out);
+	}
+	if (z.compressratio > 0 || z.dedupratio > 0)
+		json_object_set_new(j, "zfs", nb_tr_json(&z));
+}
+
 json_t *nb_telem_stop(struct nb_telem *tm)
 {
 	json_t *j;
@@ -253,6 +297,8 @@ json_t *nb_telem_stop(struct nb_telem *tm)
 		      "figures of the iteration are kept",
 		      (double)(tm->prev.t_ns - tm->t0) / 1e9);
 	j = nb_telem_series_end(tm);
+	if (j)
+		zfs_ratios(tm, j);
 	/* what watching cost this process: the thread, and the programs it
 	 * ran (ssh, zpool; with engine = fio, fio's too) */
 	if (j)
