@@ -27,7 +27,7 @@ static void fig_unset(struct nb_load_fig *f)
 /* ---- keys ---- */
 
 enum kt { KT_NUM, KT_PCT, KT_BYTES, KT_SIZE, KT_COUNT, KT_INT, KT_STR,
-	  KT_DURATION, KT_BUSY, KT_BOOL, KT_SEQFROM, KT_GROWTH };
+	  KT_DURATION, KT_BUSY, KT_BOOL, KT_SEQFROM, KT_GROWTH, KT_RATIO };
 
 struct key {
 	const char *name;
@@ -84,15 +84,21 @@ static const struct key pool_keys[] = {
 	{ "aggregated", KT_PCT, offsetof(struct nb_load_pool, aggregated), 0 },
 	{ NULL, 0, 0, 0 },
 };
+#define D(n, t) { #n, t, offsetof(struct nb_load_data, n), 0 }
+static const struct key data_keys[] = {
+	D(compressratio, KT_RATIO), D(dedupratio, KT_RATIO), D(arc_hit, KT_PCT),
+	D(arc_size, KT_BYTES), D(arc_max, KT_BYTES), { NULL, 0, 0, 0 },
+};
+#undef D
 #undef S
 
 /* ---- the reading ---- */
 
 enum sec { SEC_NONE, SEC_CAPTURE, SEC_POPULATION, SEC_TOTAL, SEC_VM,
-	   SEC_SERIES, SEC_NFS, SEC_POOL };
+	   SEC_SERIES, SEC_NFS, SEC_POOL, SEC_DATA };
 
 static const char *const sec_names[] = { "", "capture", "population", "total",
-					  "vm", "series", "nfs", "pool" };
+					  "vm", "series", "nfs", "pool", "data" };
 
 struct rd {
 	struct nb_load *l;
@@ -142,6 +148,12 @@ static int set_num(struct rd *r, const struct key *k, const char *v, void *dst)
 	uint64_t u;
 
 	switch (k->type) {
+	case KT_RATIO:
+		if (number(v, &d) || d < 1 || d > 1000)
+			return at(r, "'%s' in %s: '%s' is not a ratio from 1 to 1000",
+				  k->name, r->title, v);
+		*(double *)dst = d;
+		return 0;
 	case KT_NUM:
 	case KT_PCT:
 		if (number(v, &d))
@@ -362,11 +374,11 @@ static int header(struct rd *r, char *s)
 		if (!strcmp(s, sec_names[i]))
 			sec = i;
 	if (sec == SEC_NONE) {
-		const char *near = nb_suggest(s, sec_names + 1, 7);
+		const char *near = nb_suggest(s, sec_names + 1, 8);
 
 		return near ? at(r, "unknown section [%s]; did you mean [%s]?", s, near)
 			    : at(r, "unknown section [%s] (capture, population, "
-				 "total, vm NAME, series NAME, nfs, pool NAME)", s);
+				 "total, vm NAME, series NAME, nfs, pool NAME, data)", s);
 	}
 	if ((sec == SEC_VM || sec == SEC_SERIES || sec == SEC_POOL) != !!*name)
 		return *name ? at(r, "[%s] takes no name", s)
@@ -386,7 +398,7 @@ static int open_section(struct rd *r, const char *name)
 	r->fig = NULL;
 	r->sec_line = r->line;
 	if (r->sec == SEC_CAPTURE || r->sec == SEC_POPULATION ||
-	    r->sec == SEC_TOTAL || r->sec == SEC_NFS) {
+	    r->sec == SEC_TOTAL || r->sec == SEC_NFS || r->sec == SEC_DATA) {
 		if (r->seen & once)
 			return at(r, "duplicate section [%s]", sec_names[r->sec]);
 		r->seen |= once;
@@ -400,6 +412,10 @@ static int open_section(struct rd *r, const char *name)
 		l->have_total = 1;
 		fig_unset(&l->total);
 		r->fig = &l->total;
+		return 0;
+	case SEC_DATA:
+		l->data.have = 1;
+		r->base = &l->data;
 		return 0;
 	case SEC_NFS:
 		l->nfs.have = 1;
@@ -493,6 +509,7 @@ static int key_line(struct rd *r, const char *key, char *value)
 	case SEC_VM: t = vm_keys; break;
 	case SEC_NFS: t = nfs_keys; break;
 	case SEC_POOL: t = pool_keys; break;
+	case SEC_DATA: t = data_keys; break;
 	default: break;
 	}
 	if ((k = find_key(t, key)))

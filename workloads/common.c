@@ -255,6 +255,8 @@ static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t from,
 		return nb_err_set("out of memory"), -ENOMEM;
 	/* the data the workload writes: a pool's ratio is of all of it */
 	nb_wl_data_resolve(c->p, &s);
+	if (c->data)
+		s.data = *c->data;
 	/* a block that divides SIZE, so the prefill reaches its end (SIZE is
 	 * a multiple of the target's block size) */
 	while (s.bs > 1 && (s.bs > size || size % s.bs))

@@ -63,8 +63,8 @@ void nb_wl_access_json(json_t *spec, const struct nb_iospec *s)
 		return;
 	/* a population's sources each have theirs in a region of their own:
 	 * the same share of each, so of the whole */
-	frac = nb_access_hot(&s->access, s->sources > 1 ? n / s->sources : n,
-			     HOT_SHARE);
+	frac = nb_access_hot(&s->access, s->src && s->nsrc > 1 ? n / s->nsrc :
+			     s->sources > 1 ? n / s->sources : n, HOT_SHARE);
 	json_object_set_new(spec, "hot_set", json_pack("{s:f, s:f, s:I}",
 		"share_pct", HOT_SHARE * 100, "data_pct", frac * 100,
 		"bytes", (json_int_t)(frac * (double)s->size)));
