@@ -103,6 +103,7 @@ void nb_text_result(FILE *out, const json_t *doc)
 	nb_failure_print(out, doc);
 	nb_text_sweeps(out, doc);
 	nb_text_replays(out, doc);
+	nb_text_data(out, doc);
 	nb_text_open(out, doc);
 	nb_text_steady(out, doc);
 	nb_text_seed(out, doc);

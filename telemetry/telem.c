@@ -277,6 +277,20 @@ static void zfs_ratios(struct nb_telem *tm, json_t *j)
 		json_object_set_new(j, "zfs", nb_tr_json(&z));
 }
 
+int nb_telem_on_zfs(struct nb_telem *tm)
+{
+	char *const list[] = { "zfs", "list", "-H", "-o", "name,mountpoint", NULL };
+	char ds[256], *out;
+	int on;
+
+	if (!tm || !tm->path[0])
+		return 0;
+	out = box_out(tm, list, "zfs list -H -o name,mountpoint 2>/dev/null");
+	on = out && nb_tr_dataset_of(out, tm->path, ds, sizeof(ds));
+	free(out);
+	return on;
+}
+
 json_t *nb_telem_stop(struct nb_telem *tm)
 {
 	json_t *j;

@@ -2,7 +2,7 @@
 /* telem_ratio.c - the ZFS dataset's compression and dedup ratios from
  * the text of 'zfs list', 'zfs get' and 'zpool get' (telem_ratio.h). */
 #include "telem_ratio.h"
-#include "telem_parse.h"
+#include "telem_rt.h"
 
 #include <errno.h>
 #include <math.h>
@@ -114,4 +114,54 @@ json_t *nb_tr_json(const struct nb_tr_zfs *z)
 	if (z->dedupratio > 0)
 		json_object_set_new(j, "dedupratio", json_real(z->dedupratio));
 	return j;
+}
+
+int nb_telem_arc_now(struct nb_telem *tm, struct nb_tp_arc *arc)
+{
+	char err[256], *out = NULL, *sec;
+	struct nb_tp_cpu cpu;
+	struct nb_tp_mem mem;
+
+	memset(arc, 0, sizeof(*arc));
+	if (!tm)
+		return -ENOENT;
+	if (nb_telem_exec(tm, tm->os == NB_TELEM_FREEBSD ? "echo @sysctl; sysctl -i "
+			  "kstat.zfs.misc.arcstats.hits kstat.zfs.misc.arcstats.misses "
+			  "kstat.zfs.misc.arcstats.size kstat.zfs.misc.arcstats.c_max "
+			  "kstat.zfs.misc.arcstats.demand_data_hits "
+			  "kstat.zfs.misc.arcstats.demand_data_misses 2>/dev/null; true" :
+			  "if [ -r /proc/spl/kstat/zfs/arcstats ]; then echo @kstat; "
+			  "cat /proc/spl/kstat/zfs/arcstats; elif [ -d "
+			  "/zfs-kstat/zfs/arcstats ]; then echo @kv; cd "
+			  "/zfs-kstat/zfs/arcstats && for f in hits misses size c_max "
+			  "demand_data_hits demand_data_misses; do echo \"$f $(cat $f)\"; "
+			  "done; fi; true", &out, err, sizeof(err))) {
+		free(out);
+		return -ENOENT;
+	}
+	sec = strchr(out, '\n');
+	if (sec && !strncmp(out, "@sysctl", 7)) {
+		memset(&cpu, 0, sizeof(cpu));
+		memset(&mem, 0, sizeof(mem));
+		nb_tp_bsd_sysctl(sec + 1, &cpu, &mem, arc);
+	} else if (sec && !strncmp(out, "@kstat", 6)) {
+		nb_tp_arc_kstat(sec + 1, arc);
+	} else if (sec && !strncmp(out, "@kv", 3)) {
+		nb_tp_arc_kv(sec + 1, arc);
+	}
+	free(out);
+	return arc->have ? 0 : -ENOENT;
+}
+
+double nb_tr_arc_hit(const struct nb_tp_arc *a, const struct nb_tp_arc *b)
+{
+	int demand = b->demand_data_hits || b->demand_data_misses;
+	uint64_t h0 = demand ? a->demand_data_hits : a->hits;
+	uint64_t m0 = demand ? a->demand_data_misses : a->misses;
+	uint64_t h1 = demand ? b->demand_data_hits : b->hits;
+	uint64_t m1 = demand ? b->demand_data_misses : b->misses;
+
+	if (!a->have || !b->have || h1 < h0 || m1 < m0 || h1 - h0 + m1 - m0 == 0)
+		return -1;
+	return 100.0 * (double)(h1 - h0) / (double)(h1 - h0 + m1 - m0);
 }

@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "telem_parse.h"
 #include "telem_pool.h"
 
 #define NB_TR_MAX 1000.0
@@ -43,5 +44,19 @@ void nb_tr_parse(const char *text, struct nb_tr_zfs *z);
 /* Z as the telemetry's "zfs" object: { "dataset", "compression",
  * "compressratio", "dedup", "dedupratio" } (what was said). */
 json_t *nb_tr_json(const struct nb_tr_zfs *z);
+
+/* Whether the target's data (nb_telem_set_path) is on a ZFS dataset of
+ * TM's box: its ARC then caches it. */
+struct nb_telem;
+int nb_telem_on_zfs(struct nb_telem *tm);
+
+/* The ARC's counters now, one reading over TM's source (not the
+ * sampler's: a workload's own steps, docs/data.md): 0 with ARC set, or
+ * -ENOENT (the box has no ARC, or did not answer). */
+int nb_telem_arc_now(struct nb_telem *tm, struct nb_tp_arc *arc);
+/* The hit % of demand reads (all reads where the box counts no demand)
+ * between readings A and B; -1 when either has none, or a counter went
+ * back (a reload: a gap, not a figure). */
+double nb_tr_arc_hit(const struct nb_tp_arc *a, const struct nb_tp_arc *b);
 
 #endif

@@ -10,6 +10,7 @@
  */
 #include "workload.h"
 #include "data.h"
+#include "hotsweep.h"
 #include "../core/knobs.h"
 #include "fio_driver.h"
 #include "io_sweep.h"
@@ -197,6 +198,12 @@ int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		return nb_err(-EINVAL, "--steady-state runs on nasbench's own "
 			      "engine at one depth: leave out engine = fio, "
 			      "--clients, --cross-check and --sweep");
+	if (nb_wl_hot_wanted(c->p)) {
+		if (c->p->steady[0] || nb_wl_sweep_wanted(c->p))
+			return nb_err(-EINVAL, "--hot-sizes sweeps the hot set at one "
+				      "load: leave out --steady-state and --sweep");
+		return nb_wl_hot_run(c, s, io_once, vm_iops);
+	}
 	if (c->p->steady[0])
 		return nb_wl_steady_run(c, s);
 	if (nb_wl_sweep_wanted(c->p))
