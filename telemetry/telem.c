@@ -237,8 +237,21 @@ int nb_telem_start(struct nb_telem *tm)
 static char *box_out(struct nb_telem *tm, char *const *argv, const char *script);
 
 /* The ratios of the dataset that holds TM->path, into J's "zfs" (nothing
- * when the path is on no dataset, or the box has no zfs). */
+ * when the path is on no dataset, or the box has no zfs).  The error
+ * detail of the iteration (its reason, when it failed) is kept. */
+static void zfs_ratios_of(struct nb_telem *tm, json_t *j);
+
 static void zfs_ratios(struct nb_telem *tm, json_t *j)
+{
+	char *why = nb_err_last()[0] ? strdup(nb_err_last()) : NULL;
+
+	zfs_ratios_of(tm, j);
+	if (why)
+		nb_err_set("%s", why);
+	free(why);
+}
+
+static void zfs_ratios_of(struct nb_telem *tm, json_t *j)
 {
 	char *const list[] = { "zfs", "list", "-H", "-o", "name,mountpoint", NULL };
 	struct nb_tr_zfs z = { .compressratio = 0 };
@@ -259,10 +272,18 @@ static void zfs_ratios(struct nb_telem *tm, json_t *j)
 				      "compressratio,compression,dedup", z.dataset,
 				      NULL };
 		char *const pget[] = { "zpool", "get", "dedupratio", z.pool, NULL };
+		char *const sync[] = { "zpool", "sync", z.pool, NULL };
 
-		snprintf(script, sizeof(script), "zfs get -H -o property,value "
-			 "compressratio,compression,dedup '%s' 2>/dev/null; zpool get "
-			 "dedupratio '%s' 2>/dev/null", z.dataset, z.pool);
+
+		/* the ratios move as transaction groups reach the disks: an
+		 * OpenZFS that has 'zpool sync' ends the open one first (what
+		 * it does within seconds anyway); an older ZFS lags one */
+		snprintf(script, sizeof(script), "zpool sync '%s' >/dev/null 2>&1; "
+			 "zfs get -H -o property,value compressratio,compression,dedup "
+			 "'%s' 2>/dev/null; zpool get dedupratio '%s' 2>/dev/null",
+			 z.pool, z.dataset, z.pool);
+		if (!tm->ssh.host[0])
+			free(box_out(tm, sync, NULL));
 		out = box_out(tm, get, script);
 		if (out)
 			nb_tr_parse(out, &z);

@@ -124,6 +124,19 @@ void nb_wl_data_record(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	json_object_set_new(c->extra, "data", d);
 }
 
+void nb_wl_data_keep(struct nb_wl_ctx *c, const struct nb_wl_ctx *sc)
+{
+	static const char *const m[] = { "data_compress_ratio", "data_dedupe_ratio" };
+	json_t *d = json_object_get(sc->extra, "data");
+
+	if (!d || c->extra == sc->extra)
+		return;
+	json_object_set(c->extra, "data", d);
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (json_object_get(sc->metrics, m[i]))
+			json_object_set(c->metrics, m[i], json_object_get(sc->metrics, m[i]));
+}
+
 double nb_wl_data_ratio(const json_t *extra, int alg)
 {
 	const json_t *r = json_object_get(json_object_get(extra, "data"), "ratio");

@@ -46,6 +46,10 @@ int nb_wl_data_sample(struct nb_wl_ctx *c, const struct nb_iospec *s,
 void nb_wl_data_record(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		       const struct nb_io_result *r, struct nb_zsample *z);
 
+/* A sweep's step SC wrote data: its "data" and data_* metrics become
+ * C's iteration's (the last step's stand for the sweep's). */
+void nb_wl_data_keep(struct nb_wl_ctx *c, const struct nb_wl_ctx *sc);
+
 /* The ratio of the data a run measured, from its iteration's "data" under
  * ALG (enum nb_zalg; -1: the median of lz4, gzip and zstd): 0 when not
  * measured. */

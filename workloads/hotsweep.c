@@ -3,6 +3,7 @@
  * hotsweep.c - the ARC a hot set needs (hotsweep.h, docs/data.md).
  */
 #include "hotsweep.h"
+#include "data.h"
 #include "io_sweep.h"
 #include "../core/clock.h"
 #include "../core/err.h"
@@ -145,10 +146,11 @@ static int hot_step(struct hot_run *h, double hot)
 				"iops") / h->vm_iops) : json_null(),
 			"arc_hit_pct", arc >= 0 ? json_real(arc) : json_null(),
 			"seconds", secs));
-		if (a1.have && have0)
-			json_object_set_new(json_array_get(h->steps, h->n),
-					    "arc_size_bytes", json_integer((json_int_t)a1.size));
+		json_object_set_new(json_array_get(h->steps, h->n), "arc_size_bytes",
+				    a1.have && have0 ? json_integer((json_int_t)a1.size) :
+				    json_null());
 		h->n++;
+		nb_wl_data_keep(h->c, &sc);
 	}
 	json_decref(sc.metrics);
 	json_decref(sc.extra);
@@ -165,10 +167,14 @@ static void answers(struct hot_run *h, json_t *hs)
 	for (k = 1; k < h->n; k++)
 		if (h->p99[k] >= NB_HOT_KNEE * h->p99[0])
 			break;
+	json_object_set_new(hs, "arc_max_bytes", h->arc_max ?
+			    json_integer((json_int_t)h->arc_max) : json_null());
+	json_object_set_new(hs, "knee_bytes", json_null());
+	json_object_set_new(hs, "knee_ratio", json_null());
+	json_object_set_new(hs, "fits_bytes", json_null());
+	json_object_set_new(hs, "text", json_string(""));
 	if (!h->n || !isfinite(h->p99[0]))
 		return;
-	if (h->arc_max)
-		json_object_set_new(hs, "arc_max_bytes", json_integer((json_int_t)h->arc_max));
 	if (k == h->n) {
 		snprintf(t, sizeof(t), "the hot set fits at every size swept, up to "
 			 "%s: p99 %.2f ms against %.2f ms at %s",
@@ -202,9 +208,6 @@ int nb_wl_hot_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	json_t *hs;
 	int rc = 0;
 
-	if (s->pattern != NB_PAT_RAND)
-		return nb_err(-EINVAL, "hot-sizes: %s is sequential: a hot set is "
-			      "where random I/Os fall (rand4k-read, vm)", c->wl->name);
 	if (sizes(c->p->hot_sizes, s->size, list, &n))
 		return -EINVAL;
 	h.share = c->p->hot_share ? c->p->hot_share :
@@ -231,8 +234,7 @@ int nb_wl_hot_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 	hs = json_pack("{s:f, s:f, s:o}", "share_pct", h.share, "step_s",
 		       (double)ss.runtime_us / 1e6, "steps", h.steps);
 	answers(&h, hs);
-	if (rc)
-		json_object_set_new(hs, "partial", json_integer(rc));
+	json_object_set_new(hs, "complete", json_boolean(!rc));
 	json_object_set_new(c->extra, "hot_sweep", hs);
 	return rc;
 }

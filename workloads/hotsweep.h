@@ -17,7 +17,8 @@
  *   { "share_pct": 100, "step_s": 10, "steps": [ { "hot_bytes", "hot_pct",
  *     "iops", "lat_mean_us", "lat_p99_us", "vms", "arc_hit_pct",
  *     "arc_size_bytes", "seconds" } ... ], "fits_bytes", "knee_bytes",
- *     "knee_ratio", "arc_max_bytes", "text" }
+ *     "knee_ratio", "arc_max_bytes", "text", "complete" } (null where
+ *     not known: no knee, no ARC read)
  * and the metric hot_fits_bytes (absent when even the smallest is past
  * the knee: there is none).
  */

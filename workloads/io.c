@@ -198,12 +198,15 @@ int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		return nb_err(-EINVAL, "--steady-state runs on nasbench's own "
 			      "engine at one depth: leave out engine = fio, "
 			      "--clients, --cross-check and --sweep");
-	if (nb_wl_hot_wanted(c->p)) {
+	if (nb_wl_hot_wanted(c->p) && s->pattern == NB_PAT_RAND) {
 		if (c->p->steady[0] || nb_wl_sweep_wanted(c->p))
 			return nb_err(-EINVAL, "--hot-sizes sweeps the hot set at one "
 				      "load: leave out --steady-state and --sweep");
 		return nb_wl_hot_run(c, s, io_once, vm_iops);
 	}
+	if (nb_wl_hot_wanted(c->p) && c->iteration == 1)
+		nb_wl_warn(c, "hot-sizes: %s is sequential, run once without a hot "
+			   "set (a hot set is where random I/Os fall)", c->wl->name);
 	if (c->p->steady[0])
 		return nb_wl_steady_run(c, s);
 	if (nb_wl_sweep_wanted(c->p))

@@ -430,9 +430,9 @@ static int replay_run(struct nb_wl_ctx *c)
 		c->spec = nb_iospec_json(&r.s);
 		nb_open_spec_json(c->spec, &r.s);
 		json_object_set_new(c->spec, "load", json_string(r.path));
-		if (!c->p->compress[0] && r.l.data.compressratio > 1)
-			json_object_set_new(c->spec, "compress_from",
-					    json_string("load file"));
+		json_object_set_new(c->spec, "compress_from", json_string(
+			!c->p->compress[0] && r.l.data.compressratio > 1 ?
+			"load file" : "knobs"));
 	}
 	c->data = &r.s.data;
 	rc = replay_sweep(&r);
