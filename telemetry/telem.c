@@ -259,12 +259,20 @@ static void zfs_ratios_of(struct nb_telem *tm, json_t *j)
 
 	if (!tm->path[0])
 		return;
-	out = box_out(tm, list, "zfs list -H -o name,mountpoint 2>/dev/null");
-	if (!out || !nb_tr_dataset_of(out, tm->path, z.dataset, sizeof(z.dataset))) {
+	/* the dataset of a path, looked for once: one round trip less an
+	 * iteration (a loaded box answers slowly) */
+	if (strcmp(tm->zfs_for, tm->path)) {
+		out = box_out(tm, list, "zfs list -H -o name,mountpoint 2>/dev/null");
+		if (!out)
+			return;         /* no answer: asked again next time */
+		if (!nb_tr_dataset_of(out, tm->path, tm->zfs_ds, sizeof(tm->zfs_ds)))
+			tm->zfs_ds[0] = 0;
+		snprintf(tm->zfs_for, sizeof(tm->zfs_for), "%s", tm->path);
 		free(out);
-		return;
 	}
-	free(out);
+	if (!tm->zfs_ds[0])
+		return;
+	snprintf(z.dataset, sizeof(z.dataset), "%s", tm->zfs_ds);
 	snprintf(z.pool, sizeof(z.pool), "%.*s", (int)strcspn(z.dataset, "/"),
 		 z.dataset);
 	{
