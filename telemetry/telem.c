@@ -241,6 +241,21 @@ static char *box_out(struct nb_telem *tm, char *const *argv, const char *script)
  * detail of the iteration (its reason, when it failed) is kept. */
 static void zfs_ratios_of(struct nb_telem *tm, json_t *j);
 
+/* Run ARGV here or SCRIPT on the box, after (or beside) the sampler: its
+ * stop flag and its last sample's short limit are not this call's. */
+static char *box_now(struct nb_telem *tm, char *const *argv, const char *script)
+{
+	char err[256], *out = NULL;
+
+	if (!tm->ssh.host[0])
+		return box_out(tm, argv, script);
+	if (nb_telem_ssh_exec(tm, script, tm->timeout_us, NULL, &out, err,
+			      sizeof(err)))
+		free(out), out = NULL;
+	nb_err_clear();
+	return out;
+}
+
 static void zfs_ratios(struct nb_telem *tm, json_t *j)
 {
 	char *why = nb_err_last()[0] ? strdup(nb_err_last()) : NULL;
@@ -262,7 +277,7 @@ static void zfs_ratios_of(struct nb_telem *tm, json_t *j)
 	/* the dataset of a path, looked for once: one round trip less an
 	 * iteration (a loaded box answers slowly) */
 	if (strcmp(tm->zfs_for, tm->path)) {
-		out = box_out(tm, list, "zfs list -H -o name,mountpoint 2>/dev/null");
+		out = box_now(tm, list, "zfs list -H -o name,mountpoint 2>/dev/null");
 		if (!out)
 			return;         /* no answer: asked again next time */
 		if (!nb_tr_dataset_of(out, tm->path, tm->zfs_ds, sizeof(tm->zfs_ds)))
@@ -291,13 +306,13 @@ static void zfs_ratios_of(struct nb_telem *tm, json_t *j)
 			 "'%s' 2>/dev/null; zpool get dedupratio '%s' 2>/dev/null",
 			 z.pool, z.dataset, z.pool);
 		if (!tm->ssh.host[0])
-			free(box_out(tm, sync, NULL));
-		out = box_out(tm, get, script);
+			free(box_now(tm, sync, NULL));
+		out = box_now(tm, get, script);
 		if (out)
 			nb_tr_parse(out, &z);
 		free(out);
 		/* here, the two are two programs; over ssh the script ran both */
-		out = tm->ssh.host[0] ? NULL : box_out(tm, pget, NULL);
+		out = tm->ssh.host[0] ? NULL : box_now(tm, pget, NULL);
 		if (out)
 			nb_tr_parse(out, &z);
 		free(out);
@@ -314,7 +329,7 @@ int nb_telem_on_zfs(struct nb_telem *tm)
 
 	if (!tm || !tm->path[0])
 		return 0;
-	out = box_out(tm, list, "zfs list -H -o name,mountpoint 2>/dev/null");
+	out = box_now(tm, list, "zfs list -H -o name,mountpoint 2>/dev/null");
 	on = out && nb_tr_dataset_of(out, tm->path, ds, sizeof(ds));
 	free(out);
 	return on;
