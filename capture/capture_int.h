@@ -139,11 +139,13 @@ struct cp_zdata {
 /* The box's answer TEXT ("@arc-kstat", "@arc-kv", "@sysctl", "@zfs",
  * "@dedup" sections; cut up in place) into D, B's pools only. */
 void cp_zdata_parse(const struct cp_box *b, char *text, struct cp_zdata *d);
-/* One reading of B's: 0, -ENOENT (no pool), -EIO (the box did not
- * answer). */
+/* One reading of B's, of the pools that hold the VMs' data (the picked
+ * zvols' pools; with none picked, all of a box that serves NFS): 0,
+ * -ENOENT (the VMs' data is on no pool: LVs, files), -EIO (the box did
+ * not answer). */
 int cp_zdata_read(struct cp_box *b, struct cp_zdata *d);
 /* The load file's [data] from the readings at the start S and end E: the
- * pools' ratios together, the ARC's hit rate over the capture (demand
+ * VMs' pools' ratios together, the ARC's hit rate over the capture (demand
  * reads where the box counts them), its size at the end. */
 void cp_zdata_into(struct nb_load *l, const struct cp_box *b,
 		   const struct cp_zdata *s, const struct cp_zdata *e);

@@ -30,13 +30,36 @@ static int name_ok(const char *s)
 	return 1;
 }
 
+/* Whether pool I of B holds the VMs' data: the pool of a zvol picked
+ * (Linux: its link's name, "tank/vm01"; FreeBSD: "zvol/tank/vm01"); with
+ * no zvol picked, every pool of a box that serves NFS (its datastores are
+ * on them); else none: LVs and files are no pool's data. */
+static int holds_vms(const struct cp_box *b, int i)
+{
+	const char *p = b->pools[i];
+	size_t l = strlen(p);
+	int zvols = 0;
+
+	for (int k = 0; k < b->nsel; k++) {
+		const char *v = !strncmp(b->sel[k].name, "zvol/", 5) ? b->sel[k].name + 5 :
+				!strncmp(b->sel[k].name, "zd", 2) ? b->sel[k].vm : NULL;
+
+		if (!v || !strchr(v, '/'))
+			continue;
+		zvols = 1;
+		if (!strncmp(v, p, l) && v[l] == '/')
+			return 1;
+	}
+	return !zvols && b->have_nfs;
+}
+
 static void script_of(const struct cp_box *b, char *buf, size_t len)
 {
 	char pools[1024] = "";
 	size_t n = 0;
 
 	for (int i = 0; i < b->npools && n < sizeof(pools); i++)
-		if (name_ok(b->pools[i]))
+		if (name_ok(b->pools[i]) && holds_vms(b, i))
 			n += (size_t)snprintf(pools + n, sizeof(pools) - n, " '%s'",
 					      b->pools[i]);
 	if (b->freebsd)
@@ -129,10 +152,13 @@ void cp_zdata_parse(const struct cp_box *b, char *text, struct cp_zdata *d)
 int cp_zdata_read(struct cp_box *b, struct cp_zdata *d)
 {
 	char script[2048], err[256], *out = NULL;
+	int any = 0;
 
 	memset(d, 0, sizeof(*d));
-	if (!b->npools)
-		return -ENOENT;
+	for (int i = 0; i < b->npools; i++)
+		any |= holds_vms(b, i);
+	if (!any)
+		return -ENOENT;         /* the VMs' data is on no pool of the box */
 	script_of(b, script, sizeof(script));
 	if (nb_telem_exec(b->tm, script, &out, err, sizeof(err))) {
 		free(out);
@@ -152,7 +178,7 @@ static double combined(const struct cp_box *b, const double *ratio,
 	int n = 0;
 
 	for (int i = 0; i < b->npools; i++) {
-		if (ratio[i] <= 0)
+		if (ratio[i] <= 0 || !holds_vms(b, i))
 			continue;
 		n++;
 		phys += used[i];
@@ -162,7 +188,7 @@ static double combined(const struct cp_box *b, const double *ratio,
 		return NAN;
 	if (phys <= 0) {             /* no sizes said: the plain mean */
 		for (int i = 0; i < b->npools; i++)
-			logical += ratio[i] > 0 ? ratio[i] : 0;
+			logical += ratio[i] > 0 && holds_vms(b, i) ? ratio[i] : 0;
 		return logical / n;
 	}
 	return logical / phys;

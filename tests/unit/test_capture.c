@@ -229,6 +229,10 @@ static void data_and_arc(void **state)
 	b->npools = 2;
 	strcpy(b->pools[0], "tank");
 	strcpy(b->pools[1], "fast");
+	/* LVs and loop devices: their data is on no pool */
+	assert_int_equal(cp_zdata_read(b, &z0), -ENOENT);
+	/* no zvol picked, the box serves NFS: its pools hold the datastores */
+	b->have_nfs = 1;
 	memset(&z0, 0, sizeof(z0));
 	memset(&z1, 0, sizeof(z1));
 	cp_zdata_parse(b, t0, &z0);
@@ -252,6 +256,15 @@ static void data_and_arc(void **state)
 	nb_load_init(&l);
 	cp_zdata_into(&l, b, &z1, &z0);
 	assert_true(isnan(l.data.arc_hit));
+	nb_load_free(&l);
+	/* a zvol of tank picked: tank's ratio alone */
+	b->have_nfs = 0;
+	strcpy(b->sel[1].name, "zd16");
+	strcpy(b->sel[1].vm, "tank/vm01");
+	nb_load_init(&l);
+	cp_zdata_into(&l, b, &z0, &z1);
+	NEAR(l.data.compressratio, 2, 1e-12);
+	NEAR(l.data.dedupratio, 1.5, 1e-12);
 	nb_load_free(&l);
 	free(b);
 }
