@@ -105,8 +105,8 @@ grep -q "^## Hot set and ARC" "$T/rep/report.md" || t_fail "no Hot set section i
 assert_file "$T/rep/hotset_rand4k-read.png"
 
 t_case "the replay writes data of the load file's compressratio"
-printf '[data]\ncompressratio = 2\n[vm w]\niops = 100\nread = 0\nbs_read = 8K\nbs_write = 64K\nsequential = 0\n' >"$T/load.ini"
-run "$NB" run -t "$D" -w replay --load "$T/load.ini" --scale 1 --step-time 2s --peak no --slo mean=1s --size 32M -i 1 -o "$T/r.json"
+printf '[data]\ncompressratio = 2\n[vm w]\niops = 40\nread = 0\nbs_read = 8K\nbs_write = 64K\nsequential = 0\n' >"$T/load.ini"
+run "$NB" run -t "$D" -w replay --load "$T/load.ini" --scale 0.5,1 --step-time 2s --peak no --slo mean=1s --size 32M -i 1 -o "$T/r.json"
 assert_rc 0
 assert_json "$T/r.json" "result(d, 'replay')['spec']['compress'] == '2:1' and result(d, 'replay')['spec']['compress_from'] == 'load file' and abs(result(d, 'replay')['iterations'][0]['data']['ratio']['gzip'] - 2) <= 0.2" \
 	"(result(d, 'replay')['spec'], result(d, 'replay')['iterations'][0].get('data'))"
