@@ -374,6 +374,9 @@ static json_t *unmatched(const json_t *from, const json_t *other, int by_wl)
 static const char *spec_keys[] = {
 	"bs", "qd", "iodepth", "size", "runtime_s", "runtime", "direct", "sync",
 	"engine", "ioengine", "pattern", "rw", "read_pct", "numjobs",
+	/* the data and the hot spot (docs/data.md): 2:1 data on a compressing
+	 * box is another load than incompressible */
+	"compress", "dedupe_pct", "random_distribution",
 };
 
 static json_t *shown(const json_t *v)

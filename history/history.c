@@ -565,6 +565,7 @@ int nb_history_rm(struct nb_history *h, const char *run, long long *id)
 static const char *settings_keys[] = {
 	"bs", "qd", "iodepth", "size", "runtime_s", "runtime", "direct", "sync",
 	"engine", "ioengine", "pattern", "rw", "read_pct", "numjobs",
+	"compress", "dedupe_pct", "random_distribution",
 };
 
 static int same_settings(const json_t *a, const json_t *b)
