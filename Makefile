@@ -9,7 +9,7 @@ PREFIX  ?= /usr/local
 # the release in ./VERSION (semantic: 0.2.0, tagged v0.2.0), the commit from git
 VERSION := $(shell cat VERSION)
 GIT_HASH := $(shell git rev-parse --short=7 HEAD 2>/dev/null)
-PKGS    := libnfs libiscsi inih jansson liblzma liburing sqlite3
+PKGS    := libnfs libiscsi inih jansson liblzma liburing sqlite3 liblz4 zlib libzstd
 
 CFLAGS  ?= -O2 -g
 # -Werror in `make check` and CI (WERROR=-Werror), not in a user's build

@@ -238,6 +238,7 @@ int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
 	struct cp_box *b = calloc(1, sizeof(*b));
 	struct cp_acc acc;
 	struct loop L = { .c = c, .b = b, .acc = &acc };
+	struct cp_zdata z0, z1;
 	char dir[] = "/tmp/nb-capture.XXXXXX";
 	int rc, nb = (int)(c->for_us / c->bucket_us);
 
@@ -264,8 +265,11 @@ int nb_capture_run(const struct nb_capture_cfg *c, struct nb_load *l,
 		if (c->progress)
 			fprintf(c->progress, "capture: %s (%s): %s\n", l->source,
 				l->os, o->picked);
+		cp_zdata_read(b, &z0);
 		rc = run_loop(&L, l, o, dir);
 		nb_rmtree(dir);
+		if (!rc && o->buckets && !cp_zdata_read(b, &z1))
+			cp_zdata_into(l, b, &z0, &z1);
 	}
 	if (!rc && o->buckets)
 		rc = cp_derive(l, &acc, b, c, o->buckets);

@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "../core/spawn.h"
 #include "../telemetry/telem.h"
+#include "../telemetry/telem_parse.h"
 
 #define CP_MAXSEL 256
 #define CP_MAXSTREAM 3
@@ -139,6 +140,27 @@ void cp_acc_add(struct cp_acc *a, const struct cp_box *b, int kind,
 int cp_acc_whole(const struct cp_acc *a, int k);
 /* The gaps of A said into BUF ("" when none): "3 spans left out: ...". */
 void cp_acc_gaps(const struct cp_acc *a, char *buf, size_t len);
+
+/* What the box holds and caches (zdata.c, docs/data.md): its ARC's
+ * counters, each pool's ratios and the bytes it uses (0: not said). */
+struct cp_zdata {
+	struct nb_tp_arc arc;
+	double ratio[NB_CP_MAXPOOL], dedup[NB_CP_MAXPOOL], used[NB_CP_MAXPOOL];
+};
+
+/* The box's answer TEXT ("@arc-kstat", "@arc-kv", "@sysctl", "@zfs",
+ * "@dedup" sections; cut up in place) into D, B's pools only. */
+void cp_zdata_parse(const struct cp_box *b, char *text, struct cp_zdata *d);
+/* One reading of B's, of the pools that hold the VMs' data (the picked
+ * zvols' pools; with none picked, all of a box that serves NFS): 0,
+ * -ENOENT (the VMs' data is on no pool: LVs, files), -EIO (the box did
+ * not answer). */
+int cp_zdata_read(struct cp_box *b, struct cp_zdata *d);
+/* The load file's [data] from the readings at the start S and end E: the
+ * VMs' pools' ratios together, the ARC's hit rate over the capture (demand
+ * reads where the box counts them), its size at the end. */
+void cp_zdata_into(struct nb_load *l, const struct cp_box *b,
+		   const struct cp_zdata *s, const struct cp_zdata *e);
 
 /* The load file's figures from the first K buckets of A. */
 int cp_derive(struct nb_load *l, const struct cp_acc *a, const struct cp_box *b,

@@ -165,6 +165,20 @@ static void summary(FILE *f, const struct nb_load *l)
 			l->busy_pct, l->buckets, l->bucket_s);
 	fprintf(f, "population: %d VMs; growth: %s\n", nb_load_population(l),
 		nb_growth_fmt(&l->growth, g, sizeof(g)));
+	if (!l->data.have)
+		return;
+	/* [data]: what the box holds and caches (docs/data.md) */
+	fprintf(f, "data:");
+	if (!isnan(l->data.compressratio))
+		fprintf(f, " compressratio %.2fx (the replay's data)", l->data.compressratio);
+	if (!isnan(l->data.dedupratio))
+		fprintf(f, ", dedupratio %.2fx", l->data.dedupratio);
+	if (!isnan(l->data.arc_hit))
+		fprintf(f, "; the ARC answered %.1f%% of the demand reads", l->data.arc_hit);
+	if (!isnan(l->data.arc_size))
+		fprintf(f, ", holds %s", nb_fmt_size((uint64_t)l->data.arc_size, a,
+						   sizeof(a)));
+	fputc('\n', f);
 }
 
 /* Said when the capture is too short for its percentile. */

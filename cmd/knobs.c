@@ -14,7 +14,7 @@
 #include "../core/knobs.h"
 
 extern const struct nb_knob nb_runner_knobs[], nb_mpath_knobs[], nb_config_keys[], nb_xz_knobs[],
-	nb_bonnie_knobs[], nb_wl_fio_knobs[], nb_wl_open_knobs[],
+	nb_bonnie_knobs[], nb_wl_fio_knobs[], nb_wl_open_knobs[], nb_wl_data_knobs[], nb_wl_hot_knobs[],
 	nb_wl_steady_knobs[], nb_wl_ssd_knobs[], nb_crash_knobs[],
 	nb_sweep_knobs[], nb_wl_vm_knobs[], nb_replay_knobs[], nb_failure_knobs[],
 	nb_history_knobs[], nb_telem_knobs[], nb_netbase_knobs[],
@@ -28,6 +28,8 @@ const struct nb_knob *const nb_cmd_knobs[] = {
 	nb_bonnie_knobs,         /* [suite] files, fast */
 	nb_wl_fio_knobs,         /* [suite] cross-check */
 	nb_wl_open_knobs,        /* [suite] rate, arrival, burst */
+	nb_wl_data_knobs,        /* [suite] compress, dedupe, random-distribution */
+	nb_wl_hot_knobs,         /* [suite] hot-sizes, hot-share */
 	nb_wl_steady_knobs,      /* [suite] steady-state ... */
 	nb_wl_ssd_knobs,         /* [suite] precondition ..., trim ... */
 	nb_crash_knobs,          /* [box] crash, [suite] crash-writes ... */

@@ -14,7 +14,8 @@ const struct nb_usage cmd_version_usage = { .head =
 	"\n"
 	"Print the version of nasbench (the release, and the git commit it was\n"
 	"built from) and of the libraries it was built with (libnfs, libiscsi,\n"
-	"liblzma, jansson, liburing, inih).\n"
+	"liblzma, jansson, liburing, inih, and lz4, zlib and zstd, which measure\n"
+	"how well the data written compresses).\n"
 	"\n"
 	"      --json             the same as JSON\n" };
 

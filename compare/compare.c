@@ -364,11 +364,6 @@ static json_t *unmatched(const json_t *from, const json_t *other, int by_wl)
 
 /* The spec keys that make two figures comparable (nasbench's and fio's
  * names alike). */
-static const char *spec_keys[] = {
-	"bs", "qd", "iodepth", "size", "runtime_s", "runtime", "direct", "sync",
-	"engine", "ioengine", "pattern", "rw", "read_pct", "numjobs",
-};
-
 static json_t *shown(const json_t *v)
 {
 	char *t;
@@ -402,15 +397,16 @@ static json_t *settings_diff(const json_t *bdoc, const json_t *b,
 
 	if (json_is_object(sb) && json_is_object(sn) && json_object_size(sb) &&
 	    json_object_size(sn))
-		for (size_t i = 0; i < sizeof(spec_keys) / sizeof(spec_keys[0]); i++) {
-			json_t *x = json_object_get(sb, spec_keys[i]);
-			json_t *y = json_object_get(sn, spec_keys[i]);
+		for (size_t i = 0; nb_result_settings[i]; i++) {
+			json_t *x = json_object_get(sb, nb_result_settings[i]);
+			json_t *y = json_object_get(sn, nb_result_settings[i]);
 
 			/* a key one side does not record (a published profile, an
 			 * older result) cannot be told to differ */
 			if (x && y && !json_equal(x, y))
 				json_array_append_new(out, json_pack("{s:s, s:o, s:o}",
-					"key", spec_keys[i], "base", shown(x), "new", shown(y)));
+					"key", nb_result_settings[i], "base", shown(x),
+					"new", shown(y)));
 		}
 	if (!by_wl) {
 		json_t *ub = target_url(bdoc, nb_jstr(b, "target"));

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "datagen.h"
+#include "err.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static inline uint64_t rotl(uint64_t x, int k)
@@ -141,6 +146,109 @@ void nb_datagen_stamp(void *buf, size_t len, uint64_t offset, uint64_t seq)
 			memcpy(p + sec, w, 16);
 		}
 	}
+}
+
+/* ---- what the data looks like (docs/data.md) ---- */
+
+int nb_dataspec_plain(const struct nb_dataspec *d)
+{
+	return !d || (d->ratio <= 1 && !d->dedupe_pct);
+}
+
+int nb_data_ratio_parse(const char *s, double *ratio)
+{
+	char *end;
+	double v;
+
+	if (!strcmp(s, "incompressible") || !strcmp(s, "none")) {
+		*ratio = 1;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v))
+		goto bad;
+	if (*end == '%' && !end[1]) {
+		if (v < 0 || v > 100 - 100 / NB_DATA_RATIO_MAX)
+			return nb_err(-EINVAL, "compression '%s': a share that "
+				      "compresses away from 0%% to %.2f%% (%g:1)", s,
+				      100 - 100 / NB_DATA_RATIO_MAX, NB_DATA_RATIO_MAX);
+		*ratio = 100 / (100 - v);
+		return 0;
+	}
+	if (!strcmp(end, ":1") || !strcmp(end, "x")) {
+		if (v < 1 || v > NB_DATA_RATIO_MAX)
+			return nb_err(-EINVAL, "compression '%s': a ratio from 1:1 "
+				      "to %g:1", s, NB_DATA_RATIO_MAX);
+		*ratio = v;
+		return 0;
+	}
+bad:
+	return nb_err(-EINVAL, "compression '%s': incompressible, a ratio (2:1, "
+		      "1.5:1, 2x) or the share that compresses away (50%%)", s);
+}
+
+int nb_data_ratio_check(const char *s)
+{
+	double r;
+
+	return nb_data_ratio_parse(s, &r);
+}
+
+char *nb_data_ratio_str(double ratio, char *buf, size_t len)
+{
+	if (ratio <= 1)
+		snprintf(buf, len, "incompressible");
+	else
+		snprintf(buf, len, "%.3g:1", ratio);
+	return buf;
+}
+
+unsigned nb_data_sector_random(double ratio)
+{
+	long k;
+
+	if (ratio <= 1)
+		return 512;
+	k = lround(512 / ratio) - NB_DATA_OVERHEAD;
+	return k < 24 ? 24 : k > 512 ? 512 : (unsigned)k;
+}
+
+/* BUF's sectors: K random bytes from R each, zeros after. */
+static void fill_sectors(struct nb_rng *r, unsigned char *p, size_t len,
+			 unsigned k)
+{
+	if (k >= 512) {
+		nb_datagen_fill(r, p, len);
+		return;
+	}
+	for (size_t o = 0; o < len; o += 512) {
+		size_t n = len - o < 512 ? len - o : 512;
+
+		nb_datagen_fill(r, p + o, n < k ? n : k);
+		if (n > k)
+			memset(p + o + k, 0, n - k);
+	}
+}
+
+int nb_datagen_write(const struct nb_dataspec *d, struct nb_rng *r, void *buf,
+		     size_t len, uint64_t off, uint64_t seq)
+{
+	unsigned k = nb_data_sector_random(d->ratio);
+	struct nb_rng dup;
+	uint64_t id;
+
+	if (d->dedupe_pct && nb_rng_below(r, 100) < d->dedupe_pct) {
+		id = nb_rng_below(r, NB_DEDUPE_SET);
+		/* the same bytes whenever block ID of this length is written */
+		nb_rng_seed(&dup, mix64(d->seed ^ mix64(id + 1) ^ (len * 0x9e3779b97f4a7c15ULL)));
+		fill_sectors(&dup, buf, len, k);
+		nb_datagen_stamp(buf, len, ~id, 0);
+		return (int)id;
+	}
+	fill_sectors(r, buf, len, k);
+	nb_datagen_stamp(buf, len, off, seq);
+	return -1;
 }
 
 uint64_t nb_fnv1a(const void *buf, size_t len, uint64_t h)

@@ -49,6 +49,63 @@ void nb_datagen_fill_wide(struct nb_rng_wide *r, void *buf, size_t len);
 void nb_datagen_stamp(void *buf, size_t len, uint64_t offset, uint64_t seq);
 
 /*
+ * What the data written looks like (docs/data.md): how well it compresses
+ * and what share of its blocks repeat.  The zero value (ratio 0 or 1, no
+ * duplicates) is nasbench's default, incompressible data of which no two
+ * 512 B sectors are equal.
+ *
+ * Compressible data is fio's buffer_compress_percentage with its default
+ * chunk: every 512 B sector is K bytes of fresh random data (the stamp
+ * of nb_datagen_stamp among them) and zeros after.  lz4, gzip -6 and zstd
+ * -3 all store a random byte in about a byte and a run of zeros in almost
+ * nothing, so the three agree on the ratio (within a few %, docs/data.md);
+ * K leaves NB_DATA_OVERHEAD bytes a sector for what they spend on a
+ * sector's literal run and match.  lzjb (ZFS's old default) spends 9 bits
+ * on a random byte and gets about 18% less at 4:1.
+ *
+ * A duplicate is one of NB_DEDUPE_SET blocks of a run, each a function of
+ * the seed, its number and its length, so a box that deduplicates at the
+ * block size (ZFS: a record of recordsize or volblocksize, aligned) stores
+ * each once: the share D of duplicates gives a ratio of about 1 / (1 - D).
+ */
+#define NB_DATA_RATIO_MAX 8.0
+#define NB_DATA_OVERHEAD 4
+#define NB_DEDUPE_SET 64
+
+struct nb_dataspec {
+	double ratio;            /* compression ratio asked; <= 1: incompressible */
+	unsigned dedupe_pct;     /* % of written blocks that repeat, 0..100 */
+	uint64_t seed;           /* the duplicates' contents */
+};
+
+/* Whether D asks for the default: incompressible, no duplicates. */
+int nb_dataspec_plain(const struct nb_dataspec *d);
+
+/* A compressibility as a user writes it: "incompressible", "R:1" or "Rx"
+ * (R from 1 to NB_DATA_RATIO_MAX, "2:1", "1.5:1"), or the share of a
+ * block that compresses away, "P%" (fio's buffer_compress_percentage:
+ * "50%" is 2:1, "75%" 4:1).  0 with *RATIO (1: incompressible), or
+ * -EINVAL with the detail set ("compression '3:2': ..."). */
+int nb_data_ratio_parse(const char *s, double *ratio);
+/* nb_data_ratio_parse() as a knob's check: 0 or -EINVAL. */
+int nb_data_ratio_check(const char *s);
+/* The ratio as nb_data_ratio_parse reads it back: "incompressible", "2:1",
+ * "1.5:1". */
+char *nb_data_ratio_str(double ratio, char *buf, size_t len);
+
+/* The random bytes a 512 B sector holds at RATIO (24..512). */
+unsigned nb_data_sector_random(double ratio);
+
+/*
+ * Fill BUF, the LEN bytes written at OFF as write SEQ (every write its
+ * own), with D's data from R: a duplicate drawn with D's share (its
+ * number returned, 0..NB_DEDUPE_SET-1), else fresh data of D's ratio,
+ * stamped as nb_datagen_stamp does (-1).
+ */
+int nb_datagen_write(const struct nb_dataspec *d, struct nb_rng *r, void *buf,
+		     size_t len, uint64_t off, uint64_t seq);
+
+/*
  * Self-describing blocks for verification.  Each block of BLOCK bytes
  * starts with a header (magic, offset, run id, sequence, checksum of the
  * block); the rest is derived from (run id, offset, seq), so a reader can

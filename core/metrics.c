@@ -121,6 +121,20 @@ const struct nb_metric nb_metrics[] = {
 	  "share of the box's ARC demand reads answered from the ARC" },
 	{ "box_disk_busy_max_pct", "box busiest disk %", "%", NB_NEITHER, 1,
 	  "the box's busiest disk, % of the iteration busy" },
+	/* the data written and what the box made of it (docs/data.md) */
+	{ "data_compress_ratio", "data ratio", "ratio", NB_NEITHER, 1,
+	  "how well the data written compresses: the median of lz4, gzip -6 "
+	  "and zstd -3 on a sample of its blocks" },
+	{ "data_dedupe_ratio", "data dedup", "ratio", NB_NEITHER, 1,
+	  "what the blocks written dedupe to at the block size: all of them "
+	  "over the unique ones" },
+	{ "box_compress_ratio", "box compressratio", "ratio", NB_NEITHER, 1,
+	  "the box's dataset's compressratio after the iteration (zfs get)" },
+	{ "box_dedupe_ratio", "box dedupratio", "ratio", NB_NEITHER, 1,
+	  "the box's pool's dedupratio after the iteration (zpool get)" },
+	{ "hot_fits_bytes", "hot set fits", "bytes", NB_HIGHER, 1,
+	  "the hot-set sweep: the largest hot set whose p99 stays within 2x "
+	  "of the smallest's" },
 	/* a failure walk (docs/failure.md): what accept judges of it */
 	{ "rebuild_s", "rebuild s", "s", NB_LOWER, 1, "failure walk: the rebuild, from the replace command's end to the pool read healthy" },
 	{ "keeps_pct", "keeps %", "%", NB_HIGHER, 1, "failure walk: the share of the healthy figure a workload keeps in a box state" },

@@ -53,6 +53,13 @@ struct nb_params {
 	int arrival;             /* enum nb_arrival */
 	char burst[48];          /* onoff: "ON/OFF" ("": the row's default) */
 	int loop;                /* the sweep's loop: enum nb_loop */
+	/* the data and where random I/Os fall (docs/data.md; workloads/
+	 * data.c): "" is each row's default */
+	char compress[24];       /* "2:1", "50%", "incompressible" */
+	char dedupe[16];         /* "50%": share of blocks that repeat */
+	char distribution[160];  /* "zipf:1.2", "zoned:80/20" */
+	char hot_sizes[256];     /* the hot-set sweep: "64M,128M,256M" */
+	uint32_t hot_share;      /* % of its I/Os on the hot set (0: the row's) */
 	/* [vm]: the VM profile (workloads/vm.c) */
 	uint64_t vm_count;       /* --vms: a population of this many VMs,
 				  * each its own open-loop source */

@@ -315,3 +315,9 @@ const char *nb_jstr(const json_t *o, const char *k)
 
 	return s ? s : "";
 }
+
+const char *const nb_result_settings[] = {
+	"bs", "qd", "iodepth", "size", "runtime_s", "runtime", "direct", "sync",
+	"engine", "ioengine", "pattern", "rw", "read_pct", "numjobs",
+	"compress", "dedupe_pct", "random_distribution", NULL,
+};

@@ -114,6 +114,11 @@ int nb_result_stat(const json_t *wl, const char *metric, const char *stat,
 /* All iteration values of METRIC in WL into V (up to MAX); returns count. */
 int nb_result_values(const json_t *wl, const char *metric, double *v, int max);
 
+/* The keys of an entry's "spec" that make two runs the same load: a
+ * comparison says they changed, the history pools no baseline across
+ * them (NULL-terminated; the data and the hot spot too, docs/data.md). */
+extern const char *const nb_result_settings[];
+
 /* ISO 8601 UTC now, "2026-11-29T20:55:00Z". */
 void nb_iso_now(char *buf, size_t len);
 

@@ -2,7 +2,10 @@
 /* version.c - the one file the Makefile gives the version and commit. */
 #include "version.h"
 
+#include <lz4.h>
 #include <lzma.h>
+#include <zlib.h>
+#include <zstd.h>
 #include <stdio.h>
 
 /* libnfs and libiscsi have no run-time version call: the Makefile passes
@@ -44,11 +47,14 @@ const char *nb_version_string(void)
 
 json_t *nb_version_libs(void)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
 			 "libnfs", NB_LIBNFS_VERSION,
 			 "libiscsi", NB_LIBISCSI_VERSION,
 			 "liblzma", lzma_version_string(),
 			 "jansson", jansson_version_str(),
 			 "liburing", NB_LIBURING_VERSION,
-			 "inih", NB_INIH_VERSION);
+			 "inih", NB_INIH_VERSION,
+			 "liblz4", LZ4_versionString(),
+			 "zlib", zlibVersion(),
+			 "libzstd", ZSTD_versionString());
 }

@@ -2,6 +2,7 @@
 #include "engine.h"
 #include "engine_rt.h"
 #include "../core/clock.h"
+#include "../core/compress.h"
 #include "../core/datagen.h"
 #include "../core/err.h"
 #include "../core/hook.h"
@@ -46,6 +47,8 @@ struct run {
 	const struct nb_engine_hooks *h;
 	struct nb_io_result *r;
 	struct nb_rng rng;
+	struct nb_rng drng;      /* the data's (the offsets stay the same) */
+	struct nb_access_gen ag; /* where random offsets fall */
 	uint64_t start, limit, issued, next_off, blocks, seq;
 	struct nb_eng_secs secs;
 	unsigned hook_sec;       /* the test build's "io:Ns" reached */
@@ -59,7 +62,9 @@ static uint64_t next_offset(struct run *run)
 	if (run->s->pattern == NB_PAT_RAND &&
 	    (run->s->rand_pct <= 0 || run->s->rand_pct >= 100 ||
 	     nb_rng_below(&run->rng, 100) < (uint64_t)run->s->rand_pct)) {
-		off = nb_rng_below(&run->rng, run->blocks) * run->s->bs;
+		off = (run->s->access.dist == NB_DIST_UNIFORM ?
+		       nb_rng_below(&run->rng, run->blocks) :
+		       nb_access_next(&run->ag, &run->rng)) * run->s->bs;
 		run->next_off = off + run->s->bs;
 		if (run->next_off + run->s->bs > run->blocks * run->s->bs)
 			run->next_off = 0;
@@ -111,12 +116,8 @@ static int submit_one(struct run *run, struct slot *sl)
 	io->result = 0;
 	io->priv = sl;
 	sl->seq = ++run->seq;
-	if (io->op == NB_OP_WRITE) {
-		if (run->h && run->h->fill)
-			run->h->fill(io->buf, io->len, io->off, run->h->payload);
-		else
-			nb_datagen_stamp(io->buf, io->len, io->off, sl->seq);
-	}
+	if (io->op == NB_OP_WRITE)
+		nb_eng_fill(run->s, run->h, run->r, &run->drng, io, sl->seq);
 	rc = run->t->ops->submit(run->t, io);
 	if (rc < 0)
 		return rc;
@@ -286,7 +287,9 @@ int nb_engine_run(struct nb_target *t, struct nb_file *f,
 	if (nb_iospec_open(s))
 		return nb_engine_open_run(t, f, s, h, r);
 	nb_rng_seed(&run.rng, s->seed ? s->seed : 0x6e62);
+	nb_rng_seed(&run.drng, (s->seed ? s->seed : 0x6e62) ^ 0x64617461ULL);
 	run.blocks = s->size / s->bs;
+	nb_access_init(&run.ag, &s->access, run.blocks);
 	run.next_off = s->start - s->start % s->bs;
 	if (run.next_off + s->bs > run.blocks * s->bs)
 		run.next_off = 0;

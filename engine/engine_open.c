@@ -51,6 +51,7 @@
 struct osrc {
 	struct nb_arrivals arr;
 	struct nb_rng rng;       /* offsets and the read/write mix */
+	struct nb_access_gen ag; /* where its random offsets fall */
 	uint64_t due;            /* its next arrival, ns from the start */
 	uint64_t base, blocks, next_off;
 	uint32_t bs, bs_write;   /* its reads', its writes' */
@@ -85,6 +86,7 @@ struct oloop {
 	int nfree, inflight, err, over;
 	uint64_t start, end_ns, limit, seq, drain_until, cpu0;
 	uint64_t last_arrival;
+	struct nb_rng drng;      /* the data written */
 	uint32_t *arr_b, *done_b;
 	uint64_t *bytes_b;
 	size_t nbuckets;
@@ -184,6 +186,8 @@ static int source_init(struct oloop *lp, uint32_t i)
 	sc->bs = d.bs;
 	sc->bs_write = d.bs_write;
 	sc->blocks = d.size / d.bs;
+	/* a VM's hot set: the first blocks of its own region */
+	nb_access_init(&sc->ag, &s->access, sc->blocks);
 	sc->rw = d.rw;
 	sc->read_pct = d.read_pct;
 	sc->pattern = d.pattern;
@@ -385,6 +389,16 @@ static void admit(struct oloop *lp, uint64_t rel)
 	}
 }
 
+/* A random offset of LEN bytes by the source's distribution: its block
+ * (of its reads' size), aligned down to LEN, inside its span. */
+static uint64_t hot_offset(struct osrc *sc, uint64_t span, uint32_t len)
+{
+	uint64_t off = nb_access_next(&sc->ag, &sc->rng) * sc->bs;
+
+	off -= off % len;
+	return off + len > span ? (span / len - 1) * len : off;
+}
+
 /* The offset of the source's next I/O of LEN bytes: a random one is
  * aligned to its own length (fio's blockalign), a sequential one follows
  * the I/O before it, whatever that one's length. */
@@ -395,7 +409,9 @@ static uint64_t source_offset(struct osrc *sc, uint32_t len)
 	if (sc->pattern == NB_PAT_RAND &&
 	    (sc->rand_pct <= 0 || sc->rand_pct >= 100 ||
 	     nb_rng_below(&sc->rng, 100) < (uint64_t)sc->rand_pct))
-		off = nb_rng_below(&sc->rng, span / len) * len;
+		off = sc->ag.dist == NB_DIST_UNIFORM ?
+		      nb_rng_below(&sc->rng, span / len) * len :
+		      hot_offset(sc, span, len);
 	else
 		off = sc->next_off + len > span ? 0 : sc->next_off;
 	sc->next_off = off + len;
@@ -430,12 +446,8 @@ static int issue(struct oloop *lp, struct oslot *sl, struct entry e)
 	io->result = 0;
 	io->priv = sl;
 	sl->intended = lp->start + e.due;
-	if (io->op == NB_OP_WRITE) {
-		if (lp->h && lp->h->fill)
-			lp->h->fill(io->buf, io->len, io->off, lp->h->payload);
-		else
-			nb_datagen_stamp(io->buf, io->len, io->off, ++lp->seq);
-	}
+	if (io->op == NB_OP_WRITE)
+		nb_eng_fill(lp->s, lp->h, lp->r, &lp->drng, io, ++lp->seq);
 	t0 = nb_now_ns();
 	late = t0 > sl->intended ? t0 - sl->intended : 0;
 	nb_hist_add(&o->late, late);
@@ -672,6 +684,7 @@ static int slots_init(struct oloop *lp)
 	if (!lp->slots || !lp->free)
 		return nb_err(-ENOMEM, "out of memory");
 	nb_rng_seed(&rng, mix(s->seed));
+	nb_rng_seed(&lp->drng, mix(s->seed ^ 0x64617461ULL));
 	for (unsigned i = 0; i < s->qd; i++) {
 		struct oslot *sl = &lp->slots[i];
 

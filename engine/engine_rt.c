@@ -2,10 +2,11 @@
 /*
  * engine_rt.c - what the closed loop (engine.c) and the open loop
  *               (engine_open.c) share: a finished I/O checked and timed,
- *               the seconds' bytes, the final flush.
+ *               the seconds' bytes, the final flush, a write's data.
  */
 #include "engine_rt.h"
 #include "../core/clock.h"
+#include "../core/compress.h"
 #include "../core/err.h"
 
 #include <errno.h>
@@ -31,6 +32,28 @@ void nb_eng_second_end(struct nb_eng_secs *sc, const struct nb_engine_hooks *h,
 	nb_eng_second(sc, h, now, 0);
 	if (h && h->second && sc->bytes)
 		h->second(sc->sec, sc->bytes, h->payload);
+}
+
+void nb_eng_fill(const struct nb_iospec *s, const struct nb_engine_hooks *h,
+		 struct nb_io_result *r, struct nb_rng *rng, struct nb_io *io,
+		 uint64_t seq)
+{
+	int dup;
+
+	if (h && h->fill) {
+		h->fill(io->buf, io->len, io->off, h->payload);
+	} else if (nb_dataspec_plain(&s->data)) {
+		nb_datagen_stamp(io->buf, io->len, io->off, seq);
+	} else {
+		dup = nb_datagen_write(&s->data, rng, io->buf, io->len, io->off, seq);
+		r->data_blocks++;
+		if (dup >= 0) {
+			r->data_dups++;
+			r->data_dup_set |= 1ULL << dup;
+		}
+	}
+	if (h && h->sample)
+		nb_zsample_add(h->sample, io->buf, io->len);
 }
 
 int nb_eng_done(struct nb_target *t, const struct nb_engine_hooks *h,

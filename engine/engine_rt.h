@@ -28,6 +28,15 @@ void nb_eng_second_end(struct nb_eng_secs *sc, const struct nb_engine_hooks *h,
 int nb_eng_done(struct nb_target *t, const struct nb_engine_hooks *h,
 		struct nb_io_result *r, struct nb_io *io, uint64_t now);
 
+/* Fill IO's buffer, a write (its number SEQ): the hook's fill where H
+ * has one; else S's data from R (core/datagen.h: fresh, counted into
+ * R's data_* figures) or, for the default data, the buffer's random
+ * bytes stamped anew; then offered to H's sample. */
+struct nb_rng;
+void nb_eng_fill(const struct nb_iospec *s, const struct nb_engine_hooks *h,
+		 struct nb_io_result *r, struct nb_rng *rng, struct nb_io *io,
+		 uint64_t seq);
+
 /* The final flush where S asks for durability, timed into R->flush_ns. */
 int nb_eng_flush(struct nb_target *t, struct nb_file *f,
 		 const struct nb_iospec *s, const struct nb_engine_hooks *h,

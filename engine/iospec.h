@@ -14,7 +14,9 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "access.h"
 #include "arrival.h"
+#include "../core/datagen.h"
 #include "../core/hist.h"
 #include "../core/progress.h"
 #include "../core/target.h"
@@ -47,6 +49,11 @@ struct nb_iospec {
 	int sync;                /* enum nb_sync */
 	int direct;              /* bypass the client's cache where possible */
 	uint64_t seed;           /* random offsets and data */
+	/* the data and the offsets (docs/data.md): what the writes hold
+	 * (zero: incompressible, unique), where random I/Os fall (zero:
+	 * uniform over the region; a source's over its own region) */
+	struct nb_dataspec data;
+	struct nb_access access;
 	/* the open loop: RATE > 0 issues I/O on a schedule (docs/capacity.md) */
 	double rate;             /* I/Os per second, all sources together */
 	int arrival;             /* enum nb_arrival */
@@ -124,6 +131,8 @@ struct nb_open_result {
 	uint32_t sources;
 };
 
+struct nb_zsample;
+
 /* Optional callbacks that let workloads (bigfile, integrity) reuse the
  * engine.  Any may be NULL. */
 struct nb_engine_hooks {
@@ -142,6 +151,8 @@ struct nb_engine_hooks {
 	/* an open loop: what each source issued, one per source (the spec's
 	 * NSRC, else its sources), zeroed and counted by the engine */
 	struct nb_src_count *src_count;
+	/* every block written offered to it (core/compress.h), after the fill */
+	struct nb_zsample *sample;
 };
 
 struct nb_io_result {
@@ -156,6 +167,9 @@ struct nb_io_result {
 	struct nb_hist lat;      /* per-I/O completion latency, ns: from the
 				  * runner's submit() having returned to the
 				  * completion taken by reap() - fio's clat */
+	/* the blocks written with the spec's data (not a hook's fill), of
+	 * them duplicates, and which of the NB_DEDUPE_SET (a bit each) */
+	uint64_t data_blocks, data_dups, data_dup_set;
 	int is_open;             /* the spec had a rate: OPEN holds its figures */
 	struct nb_open_result open;
 };

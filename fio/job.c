@@ -163,6 +163,29 @@ static void put_rate(struct out *o, const struct nb_iospec *s)
 		put(o, "rate_process=poisson\n");
 }
 
+/* The data and the distribution (docs/data.md) as fio's options: the
+ * ratio as buffer_compress_percentage (whole percents: 1.5:1 is 33%)
+ * over 512 B chunks refilled every write, as nasbench writes it;
+ * duplicates as dedupe_percentage (fio repeats earlier writes of its own
+ * rather than one of a set of 64: the share is the same); the
+ * distribution as random_distribution, whose zipf and pareto put the hot
+ * blocks where a hash says, not first in the file (the same law). */
+static void put_data(struct out *o, const struct nb_iospec *s)
+{
+	char b[160];
+
+	if (s->rw != NB_RW_READ && s->data.ratio > 1) {
+		put(o, "buffer_compress_percentage=%d\n",
+		    (int)(100 - 100 / s->data.ratio + 0.5));
+		put(o, "buffer_compress_chunk=512\n");
+		put(o, "refill_buffers=1\n");
+	}
+	if (s->rw != NB_RW_READ && s->data.dedupe_pct)
+		put(o, "dedupe_percentage=%u\n", s->data.dedupe_pct);
+	if (s->pattern == NB_PAT_RAND && nb_access_fio(&s->access, b, sizeof(b)))
+		put(o, "random_distribution=%s\n", b);
+}
+
 int nb_fio_jobfile(const struct nb_fio_job *j, char *buf, size_t len)
 {
 	const struct nb_iospec *s = &j->s;
@@ -196,6 +219,7 @@ int nb_fio_jobfile(const struct nb_fio_job *j, char *buf, size_t len)
 		put(&o, "sync=dsync\n");
 	put_bounds(&o, s);
 	put_rate(&o, s);
+	put_data(&o, s);
 	if (s->pattern == NB_PAT_RAND || s->rw == NB_RW_MIX) {
 		/* nasbench draws offsets uniformly, with replacement */
 		/* fio parses randseed as a signed number: keep 32 bits */

@@ -470,6 +470,12 @@ static void curve_marks(FILE *f, const struct nb_curve *c, size_t s)
 
 int nb_chart_curve(const char *dir, const struct nb_curve *c)
 {
+	return nb_chart_curve_ax(dir, c, 0, NULL, NULL);
+}
+
+int nb_chart_curve_ax(const char *dir, const struct nb_curve *c, int logx,
+		      const char *knee, const char *cap)
+{
 	const struct nb_lines *l = &c->l;
 	struct gp g;
 	FILE *f;
@@ -479,8 +485,9 @@ int nb_chart_curve(const char *dir, const struct nb_curve *c)
 		return rc;
 	f = g.f;
 	fputs("set xlabel ", f), nb_gp_str(f, l->xlabel), fputc('\n', f);
-	fputs("set xrange [0:*]\nset grid xtics\nset offsets 0, graph 0.05, "
-	      "graph 0.05, 0\n", f);
+	fputs(logx ? "set logscale x 2\nset grid xtics\nset offsets graph 0.05, "
+	      "graph 0.05, graph 0.05, 0\n" : "set xrange [0:*]\nset grid xtics\n"
+	      "set offsets 0, graph 0.05, graph 0.05, 0\n", f);
 	fputs(wide_y(l, c->limit) ? "set logscale y\n" : "set yrange [0:*]\n", f);
 	for (size_t s = 0; s < l->nseries; s++) {
 		fprintf(f, "$s%zu << EOD\n", s);
@@ -494,12 +501,16 @@ int nb_chart_curve(const char *dir, const struct nb_curve *c)
 		fprintf(f, "%s $s%zu using 1:2 with linespoints lw 2 pt 7 lt %zu title ",
 			s ? "," : "", s, s + 1);
 		nb_gp_str(f, l->series[s]);
-		if (c->knee_x && isfinite(c->knee_x[s]))
+		if (c->knee_x && isfinite(c->knee_x[s])) {
 			fprintf(f, ", $k%zu using 1:2 with points pt 6 ps 2.5 lw 2 lt %zu "
-				"title \"knee\"", s, s + 1);
-		if (c->cap_x && isfinite(c->cap_x[s]))
+				"title ", s, s + 1);
+			nb_gp_str(f, knee ? knee : "knee");
+		}
+		if (c->cap_x && isfinite(c->cap_x[s])) {
 			fprintf(f, ", $c%zu using 1:2 with points pt 9 ps 2.5 lt %zu "
-				"title \"capacity\"", s, s + 1);
+				"title ", s, s + 1);
+			nb_gp_str(f, cap ? cap : "capacity");
+		}
 	}
 	if (c->limit >= NB_CHART_MIN && c->limit <= NB_CHART_MAX) {
 		fprintf(f, ", %.6g with lines dt 2 lw 2 lc rgb \"#c00000\" title ",

@@ -60,6 +60,10 @@ struct nb_curve {
 	const double *knee_x, *knee_y, *cap_x, *cap_y;
 };
 int nb_chart_curve(const char *dir, const struct nb_curve *c);
+/* The same with x on a log scale (base 2) where LOGX, and the marks
+ * titled KNEE and CAP (NULL: "knee", "capacity"). */
+int nb_chart_curve_ax(const char *dir, const struct nb_curve *c, int logx,
+		      const char *knee, const char *cap);
 
 /* Run gnuplot on NAME.gp for each name, two at a time.  PROG is the
  * gnuplot program (NULL: $NASBENCH_GNUPLOT or "gnuplot").  0; -ENOENT when

@@ -127,6 +127,7 @@ static void table(FILE *out, const json_t *doc)
 	nb_failure_print(out, doc);
 	nb_text_sweeps(out, doc);
 	nb_text_replays(out, doc);
+	nb_text_data(out, doc);
 	nb_text_open(out, doc);
 	nb_text_steady(out, doc);
 	nb_text_seed(out, doc);

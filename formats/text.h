@@ -28,6 +28,9 @@ void nb_text_open(FILE *out, const json_t *doc);
  * headroom and the years, today's load and how faithfully it was
  * offered, the busiest bucket as it was (formats/replay_text.c). */
 void nb_text_replays(FILE *out, const json_t *doc);
+/* The data each entry wrote (its ratios, the box's), and a hot-set
+ * sweep's steps and knee (formats/data_text.c, docs/data.md). */
+void nb_text_data(FILE *out, const json_t *doc);
 /* Steady state, preconditioning and TRIM of each entry, a line each
  * (formats/steady_text.c); called by nb_text_result. */
 void nb_text_steady(FILE *out, const json_t *doc);

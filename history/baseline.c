@@ -12,18 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *settings_keys[] = {
-	"bs", "qd", "iodepth", "size", "runtime_s", "runtime", "direct", "sync",
-	"engine", "ioengine", "pattern", "rw", "read_pct", "numjobs",
-};
-
 static int same_settings(const json_t *a, const json_t *b)
 {
 	const json_t *sa = json_object_get(a, "spec"), *sb = json_object_get(b, "spec");
 
-	for (size_t i = 0; i < sizeof(settings_keys) / sizeof(settings_keys[0]); i++) {
-		json_t *x = json_object_get(sa, settings_keys[i]);
-		json_t *y = json_object_get(sb, settings_keys[i]);
+	for (size_t i = 0; nb_result_settings[i]; i++) {
+		json_t *x = json_object_get(sa, nb_result_settings[i]);
+		json_t *y = json_object_get(sb, nb_result_settings[i]);
 
 		if (x && y && !json_equal(x, y))
 			return 0;

@@ -18,6 +18,8 @@ void nb_load_init(struct nb_load *l)
 	l->busy_pct = 95;
 	l->complete = 1;
 	l->total.peak_bucket = -1;
+	l->data.compressratio = l->data.dedupratio = l->data.arc_hit = NAN;
+	l->data.arc_size = l->data.arc_max = NAN;
 }
 
 void nb_load_free(struct nb_load *l)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* loadfile.c - the load file read: sections, keys, checks (loadfile.h). */
 #include "loadfile.h"
+#include "keys.h"
 #include "../core/boxtext.h"
 #include "../core/err.h"
 #include "../core/fsutil.h"
@@ -25,75 +26,13 @@ static void fig_unset(struct nb_load_fig *f)
 	f->peak_bucket = -1;
 }
 
-/* ---- keys ---- */
-
-enum kt { KT_NUM, KT_PCT, KT_BYTES, KT_SIZE, KT_COUNT, KT_INT, KT_STR,
-	  KT_DURATION, KT_BUSY, KT_BOOL, KT_SEQFROM, KT_GROWTH };
-
-struct key {
-	const char *name;
-	int type;
-	size_t off;              /* in the section's struct */
-	size_t len;              /* KT_STR: the buffer's size */
-};
-
-#define FIG(n, t) { #n, t, offsetof(struct nb_load_fig, n), 0 }
-static const struct key fig_keys[] = {
-	FIG(iops, KT_NUM), FIG(iops_mean, KT_NUM), FIG(iops_peak, KT_NUM),
-	FIG(mbps, KT_NUM), FIG(mbps_mean, KT_NUM), FIG(mbps_peak, KT_NUM),
-	FIG(peak_bucket, KT_INT), FIG(read, KT_PCT), FIG(bs_read, KT_BYTES),
-	FIG(bs_write, KT_BYTES), FIG(burstiness, KT_NUM), { NULL, 0, 0, 0 },
-};
-#undef FIG
-
-#define S(st, n, t) { #n, t, offsetof(struct st, n), sizeof(((struct st *)0)->n) }
-static const struct key capture_keys[] = {
-	S(nb_load, source, KT_STR), S(nb_load, os, KT_STR),
-	S(nb_load, counters, KT_STR), S(nb_load, start, KT_STR),
-	{ "duration", KT_DURATION, offsetof(struct nb_load, duration_s), 0 },
-	{ "interval", KT_DURATION, offsetof(struct nb_load, interval_s), 0 },
-	{ "bucket", KT_DURATION, offsetof(struct nb_load, bucket_s), 0 },
-	{ "buckets", KT_INT, offsetof(struct nb_load, buckets), 0 },
-	{ "busy", KT_BUSY, offsetof(struct nb_load, busy_pct), 0 },
-	{ "complete", KT_BOOL, offsetof(struct nb_load, complete), 0 },
-	S(nb_load, stopped, KT_STR), S(nb_load, gaps, KT_STR), { NULL, 0, 0, 0 },
-};
-static const struct key population_keys[] = {
-	{ "growth", KT_GROWTH, offsetof(struct nb_load, growth), 0 },
-	{ NULL, 0, 0, 0 },
-};
-static const struct key vm_keys[] = {
-	S(nb_load_vm, device, KT_STR),
-	{ "count", KT_COUNT, offsetof(struct nb_load_vm, count), 0 },
-	{ "size", KT_SIZE, offsetof(struct nb_load_vm, size), 0 },
-	{ "share", KT_PCT, offsetof(struct nb_load_vm, share), 0 },
-	{ "sequential", KT_PCT, offsetof(struct nb_load_vm, sequential), 0 },
-	{ "sequential_from", KT_SEQFROM, offsetof(struct nb_load_vm, seq_from), 0 },
-	{ NULL, 0, 0, 0 },
-};
-static const struct key nfs_keys[] = {
-	S(nb_load_nfs, source, KT_STR),
-	{ "ops", KT_NUM, offsetof(struct nb_load_nfs, ops), 0 },
-	{ "ops_mean", KT_NUM, offsetof(struct nb_load_nfs, ops_mean), 0 },
-	{ "ops_peak", KT_NUM, offsetof(struct nb_load_nfs, ops_peak), 0 },
-	{ "read_mbps", KT_NUM, offsetof(struct nb_load_nfs, read_mbps), 0 },
-	{ "write_mbps", KT_NUM, offsetof(struct nb_load_nfs, write_mbps), 0 },
-	{ NULL, 0, 0, 0 },
-};
-static const struct key pool_keys[] = {
-	S(nb_load_pool, source, KT_STR),
-	{ "aggregated", KT_PCT, offsetof(struct nb_load_pool, aggregated), 0 },
-	{ NULL, 0, 0, 0 },
-};
-#undef S
-
 /* ---- the reading ---- */
 
 enum sec { SEC_NONE, SEC_CAPTURE, SEC_POPULATION, SEC_TOTAL, SEC_VM,
-	   SEC_SERIES, SEC_NFS, SEC_POOL };
+	   SEC_SERIES, SEC_NFS, SEC_POOL, SEC_DATA };
 
 static const char *const sec_names[] = { "", "capture", "population", "total",
-					  "vm", "series", "nfs", "pool" };
+					  "vm", "series", "nfs", "pool", "data" };
 
 struct rd {
 	struct nb_load *l;
@@ -143,6 +82,12 @@ static int set_num(struct rd *r, const struct key *k, const char *v, void *dst)
 	uint64_t u;
 
 	switch (k->type) {
+	case KT_RATIO:
+		if (number(v, &d) || d < 1 || d > 1000)
+			return at(r, "'%s' in %s: '%s' is not a ratio from 1 to 1000",
+				  k->name, r->title, v);
+		*(double *)dst = d;
+		return 0;
 	case KT_NUM:
 	case KT_PCT:
 		if (number(v, &d))
@@ -262,7 +207,7 @@ static int unknown_key(struct rd *r, const struct key *t, const char *name)
 
 	for (; t && t->name && n < 40; t++)
 		cands[n++] = t->name;
-	for (const struct key *f = fig_keys; r->fig && f->name && n < 64; f++)
+	for (const struct key *f = nb_load_fig_keys; r->fig && f->name && n < 64; f++)
 		cands[n++] = f->name;
 	if (r->sec == SEC_NFS)
 		for (int i = 0; i < NB_NFS_N && n < 64; i++)
@@ -367,11 +312,11 @@ static int header(struct rd *r, char *s)
 		if (!strcmp(s, sec_names[i]))
 			sec = i;
 	if (sec == SEC_NONE) {
-		const char *near = nb_suggest(s, sec_names + 1, 7);
+		const char *near = nb_suggest(s, sec_names + 1, 8);
 
 		return near ? at(r, "unknown section [%s]; did you mean [%s]?", s, near)
 			    : at(r, "unknown section [%s] (capture, population, "
-				 "total, vm NAME, series NAME, nfs, pool NAME)", s);
+				 "total, vm NAME, series NAME, nfs, pool NAME, data)", s);
 	}
 	if ((sec == SEC_VM || sec == SEC_SERIES || sec == SEC_POOL) != !!*name)
 		return *name ? at(r, "[%s] takes no name", s)
@@ -395,7 +340,7 @@ static int open_section(struct rd *r, const char *name)
 	r->fig = NULL;
 	r->sec_line = r->line;
 	if (r->sec == SEC_CAPTURE || r->sec == SEC_POPULATION ||
-	    r->sec == SEC_TOTAL || r->sec == SEC_NFS) {
+	    r->sec == SEC_TOTAL || r->sec == SEC_NFS || r->sec == SEC_DATA) {
 		if (r->seen & once)
 			return at(r, "duplicate section [%s]", sec_names[r->sec]);
 		r->seen |= once;
@@ -409,6 +354,10 @@ static int open_section(struct rd *r, const char *name)
 		l->have_total = 1;
 		fig_unset(&l->total);
 		r->fig = &l->total;
+		return 0;
+	case SEC_DATA:
+		l->data.have = 1;
+		r->base = &l->data;
 		return 0;
 	case SEC_NFS:
 		l->nfs.have = 1;
@@ -497,16 +446,17 @@ static int key_line(struct rd *r, const char *key, char *value)
 		return at(r, "'%s' before any section", key);
 	case SEC_SERIES:
 		return series_line(r, key, value);
-	case SEC_CAPTURE: t = capture_keys; break;
-	case SEC_POPULATION: t = population_keys; break;
-	case SEC_VM: t = vm_keys; break;
-	case SEC_NFS: t = nfs_keys; break;
-	case SEC_POOL: t = pool_keys; break;
+	case SEC_CAPTURE: t = nb_load_capture_keys; break;
+	case SEC_POPULATION: t = nb_load_population_keys; break;
+	case SEC_VM: t = nb_load_vm_keys; break;
+	case SEC_NFS: t = nb_load_nfs_keys; break;
+	case SEC_POOL: t = nb_load_pool_keys; break;
+	case SEC_DATA: t = nb_load_data_keys; break;
 	default: break;
 	}
 	if ((k = find_key(t, key)))
 		return set_key(r, k, value, r->base);
-	if (r->fig && (k = find_key(fig_keys, key)))
+	if (r->fig && (k = find_key(nb_load_fig_keys, key)))
 		return set_key(r, k, value, r->fig);
 	for (int i = 0; r->sec == SEC_NFS && i < NB_NFS_N; i++)
 		if (!strcmp(key, nb_load_nfs_ops[i]))

@@ -23,6 +23,9 @@
  *                   read_MB/s write_MB/s sequential_%"
  *   [nfs]           the NFS server's operation mix
  *   [pool NAME]     a ZFS pool's own (physical) I/O
+ *   [data]          the box's data and cache (docs/data.md): its ZFS
+ *                   compressratio (the replay's data), dedupratio, arc_hit
+ *                   (% of demand reads), arc_size, arc_max
  *
  * A VM needs iops, read and the request sizes its reads and writes use;
  * the rest has defaults (the mean and peak are the level, burstiness 1,
@@ -96,6 +99,12 @@ struct nb_load_pool {
 	double aggregated;       /* % of its requests aggregated (-1: unknown) */
 };
 
+/* [data]: ratios, the ARC's hit % and bytes; NAN when not said. */
+struct nb_load_data {
+	int have;
+	double compressratio, dedupratio, arc_hit, arc_size, arc_max;
+};
+
 struct nb_load {
 	/* [capture] */
 	char source[320], os[16], counters[160], start[32];
@@ -116,6 +125,7 @@ struct nb_load {
 	struct nb_load_nfs nfs;
 	int npools;
 	struct nb_load_pool *pools;
+	struct nb_load_data data;
 };
 
 void nb_load_init(struct nb_load *l);

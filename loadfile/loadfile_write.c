@@ -266,6 +266,24 @@ static void pool_section(FILE *f, const struct nb_load_pool *p, const struct ctx
 	fputc('\n', f);
 }
 
+static void data_section(FILE *f, const struct nb_load_data *d)
+{
+	fputs("[data]\n; what the box holds and caches (docs/data.md)\n", f);
+	if (!isnan(d->compressratio))
+		kvn(f, "compressratio", d->compressratio, "ZFS's, of the pools' data: "
+		    "the replay writes data this compressible");
+	if (!isnan(d->dedupratio))
+		kvn(f, "dedupratio", d->dedupratio, "the pools' (zpool get)");
+	if (!isnan(d->arc_hit))
+		kvn(f, "arc_hit", d->arc_hit, "% of the ARC's demand reads it "
+		    "answered over the capture");
+	if (!isnan(d->arc_size))
+		bytes(f, "arc_size", d->arc_size, "the ARC at the end");
+	if (!isnan(d->arc_max))
+		bytes(f, "arc_max", d->arc_max, "the most the ARC may hold (c_max)");
+	fputc('\n', f);
+}
+
 char *nb_load_format(const struct nb_load *l)
 {
 	char *buf = NULL;
@@ -290,6 +308,8 @@ char *nb_load_format(const struct nb_load *l)
 		nfs_section(f, &l->nfs, &c);
 	for (int i = 0; i < l->npools; i++)
 		pool_section(f, &l->pools[i], &c);
+	if (l->data.have)
+		data_section(f, &l->data);
 	for (int i = 0; i < l->nvms; i++)
 		vm_section(f, &l->vms[i], &c);
 	for (int i = 0; i < l->nvms; i++)

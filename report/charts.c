@@ -582,6 +582,8 @@ int nb_report_charts(struct nb_report *r, const char *dir, char ***names,
 	if (!rc)
 		rc = nb_report_replay_charts(r, dir);
 	if (!rc)
+		rc = nb_report_hot_charts(r, dir);
+	if (!rc)
 		rc = nb_report_unit_charts(r, dir);
 	if (!rc)
 		rc = nb_report_timeline_charts(r, dir);

@@ -272,6 +272,12 @@ static int sections(FILE *out, const struct nb_report *r, const char *dir,
 		if (rd->charts(out, r, dir, NB_REPORT_CHART_REPLAY))
 			return -EIO;
 	}
+	/* hot-set sweeps: where the p99 doubles, what the ARC answered */
+	if (nb_report_has_hot(r)) {
+		parts_section(out, "Hot set and ARC", nb_report_hot_parts(r), rd);
+		if (rd->charts(out, r, dir, NB_REPORT_CHART_HOT))
+			return -EIO;
+	}
 	if (r->ncharts && !r->no_charts)
 		rd->heading(out, "Charts");
 	if (rd->charts(out, r, dir, -1))

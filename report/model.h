@@ -146,6 +146,17 @@ int nb_report_has_replay(const struct nb_report *r);
 json_t *nb_report_replay_parts(const struct nb_report *r);
 int nb_report_replay_charts(struct nb_report *r, const char *dir);
 
+/* A chart's "workload" of the hot-set sweeps (hotset.c). */
+#define NB_REPORT_CHART_HOT (-4)
+
+/* hotset.c: whether a result swept a hot set's size (docs/data.md); the
+ * "Hot set and ARC" section as parts (as nb_report_plan_parts); each
+ * workload's p99 against the hot set's size into DIR (r->charts, workload
+ * NB_REPORT_CHART_HOT): 0 or -errno. */
+int nb_report_has_hot(const struct nb_report *r);
+json_t *nb_report_hot_parts(const struct nb_report *r);
+int nb_report_hot_charts(struct nb_report *r, const char *dir);
+
 /* plan_section.c: the Plan section of PLAN (read from PATH) as its parts,
  * in order: {"para": text}, {"caption": text}, {"table": {head, rows}}. */
 json_t *nb_report_plan_parts(const json_t *plan, const char *path);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* telem.c - the sampler: a thread that reads the box's counters. */
 #include "telem.h"
+#include "telem_ratio.h"
 #include "telem_rt.h"
 #include "../core/clock.h"
 #include "../core/err.h"
@@ -233,6 +234,107 @@ int nb_telem_start(struct nb_telem *tm)
 	return 0;
 }
 
+static char *box_out(struct nb_telem *tm, char *const *argv, const char *script);
+
+/* The ratios of the dataset that holds TM->path, into J's "zfs" (nothing
+ * when the path is on no dataset, or the box has no zfs).  The error
+ * detail of the iteration (its reason, when it failed) is kept. */
+static void zfs_ratios_of(struct nb_telem *tm, json_t *j);
+
+/* Run ARGV here or SCRIPT on the box, after (or beside) the sampler: its
+ * stop flag and its last sample's short limit are not this call's. */
+static char *box_now(struct nb_telem *tm, char *const *argv, const char *script)
+{
+	char err[256], *out = NULL;
+
+	if (!tm->ssh.host[0])
+		return box_out(tm, argv, script);
+	if (nb_telem_ssh_exec(tm, script, tm->timeout_us, NULL, &out, err,
+			      sizeof(err)))
+		free(out), out = NULL;
+	nb_err_clear();
+	return out;
+}
+
+static void zfs_ratios(struct nb_telem *tm, json_t *j)
+{
+	char *why = nb_err_last()[0] ? strdup(nb_err_last()) : NULL;
+
+	zfs_ratios_of(tm, j);
+	if (why)
+		nb_err_set("%s", why);
+	free(why);
+}
+
+static void zfs_ratios_of(struct nb_telem *tm, json_t *j)
+{
+	char *const list[] = { "zfs", "list", "-H", "-o", "name,mountpoint", NULL };
+	struct nb_tr_zfs z = { .compressratio = 0 };
+	char script[768], *out;
+
+	if (!tm->path[0])
+		return;
+	/* the dataset of a path, looked for once: one round trip less an
+	 * iteration (a loaded box answers slowly) */
+	if (strcmp(tm->zfs_for, tm->path)) {
+		out = box_now(tm, list, "zfs list -H -o name,mountpoint 2>/dev/null");
+		if (!out)
+			return;         /* no answer: asked again next time */
+		if (!nb_tr_dataset_of(out, tm->path, tm->zfs_ds, sizeof(tm->zfs_ds)))
+			tm->zfs_ds[0] = 0;
+		snprintf(tm->zfs_for, sizeof(tm->zfs_for), "%s", tm->path);
+		free(out);
+	}
+	if (!tm->zfs_ds[0])
+		return;
+	snprintf(z.dataset, sizeof(z.dataset), "%s", tm->zfs_ds);
+	snprintf(z.pool, sizeof(z.pool), "%.*s", (int)strcspn(z.dataset, "/"),
+		 z.dataset);
+	{
+		char *const get[] = { "zfs", "get", "-H", "-o", "property,value",
+				      "compressratio,compression,dedup", z.dataset,
+				      NULL };
+		char *const pget[] = { "zpool", "get", "dedupratio", z.pool, NULL };
+		char *const sync[] = { "zpool", "sync", z.pool, NULL };
+
+
+		/* the ratios move as transaction groups reach the disks: an
+		 * OpenZFS that has 'zpool sync' ends the open one first (what
+		 * it does within seconds anyway); an older ZFS lags one */
+		snprintf(script, sizeof(script), "zpool sync '%s' >/dev/null 2>&1; "
+			 "zfs get -H -o property,value compressratio,compression,dedup "
+			 "'%s' 2>/dev/null; zpool get dedupratio '%s' 2>/dev/null",
+			 z.pool, z.dataset, z.pool);
+		if (!tm->ssh.host[0])
+			free(box_now(tm, sync, NULL));
+		out = box_now(tm, get, script);
+		if (out)
+			nb_tr_parse(out, &z);
+		free(out);
+		/* here, the two are two programs; over ssh the script ran both */
+		out = tm->ssh.host[0] ? NULL : box_now(tm, pget, NULL);
+		if (out)
+			nb_tr_parse(out, &z);
+		free(out);
+	}
+	if (z.compressratio > 0 || z.dedupratio > 0)
+		json_object_set_new(j, "zfs", nb_tr_json(&z));
+}
+
+int nb_telem_on_zfs(struct nb_telem *tm)
+{
+	char *const list[] = { "zfs", "list", "-H", "-o", "name,mountpoint", NULL };
+	char ds[256], *out;
+	int on;
+
+	if (!tm || !tm->path[0])
+		return 0;
+	out = box_now(tm, list, "zfs list -H -o name,mountpoint 2>/dev/null");
+	on = out && nb_tr_dataset_of(out, tm->path, ds, sizeof(ds));
+	free(out);
+	return on;
+}
+
 json_t *nb_telem_stop(struct nb_telem *tm)
 {
 	json_t *j;
@@ -253,6 +355,8 @@ json_t *nb_telem_stop(struct nb_telem *tm)
 		      "figures of the iteration are kept",
 		      (double)(tm->prev.t_ns - tm->t0) / 1e9);
 	j = nb_telem_series_end(tm);
+	if (j)
+		zfs_ratios(tm, j);
 	/* what watching cost this process: the thread, and the programs it
 	 * ran (ssh, zpool; with engine = fio, fio's too) */
 	if (j)

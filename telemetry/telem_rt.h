@@ -66,6 +66,9 @@ struct nb_telem {
 	struct nb_telem_cfg cfg;
 	char source[320];
 	char path[1024];         /* the target's data on the box ("": unknown) */
+	/* the ZFS dataset that holds PATH, once found (telem.c; "": not yet,
+	 * or none: ZFS_FOR says for which path it was looked for) */
+	char zfs_ds[256], zfs_for[1024];
 	int os;                  /* enum nb_telem_os */
 	int arc_kind;            /* enum nb_telem_arc (local and Linux boxes) */
 	uint64_t interval_ns, timeout_us;

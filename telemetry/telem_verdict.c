@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* telem_verdict.c - verdicts about a figure from the box's telemetry. */
 #include "telem_verdict.h"
+#include "../core/compress.h"
 #include "../core/units.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +218,66 @@ static void network(const struct nb_tv_ctx *c, json_t *out)
 	add(out, c, "network", t);
 }
 
+/* The dataset's compressratio against the data's ratio under its
+ * algorithm (zle squeezes the data's zeros as lz4 does). */
+static void compress_far(const json_t *z, const struct nb_tv_ctx *c, json_t *out)
+{
+	const char *ds = json_string_value(json_object_get(z, "dataset"));
+	const char *prop = json_string_value(json_object_get(z, "compression"));
+	double box = dnum(z, "compressratio", 0), d, want;
+	int alg = prop ? nb_zalg_of_zfs(prop) : -1;
+	char t[512];
+
+	d = c->data_ratio ? c->data_ratio[NB_Z_GZIP] : 0;
+	if (!ds || box <= 0 || d < NB_TV_RATIO_MIN)
+		return;
+	if (prop && (!strcmp(prop, "off") || !strcmp(prop, "none"))) {
+		if (box > 1.1)
+			return;
+		snprintf(t, sizeof(t), "the pool stores the data of %s iteration %d "
+			 "at %.2fx though it compresses %.2fx: compression is off on "
+			 "dataset '%s'", c->workload, c->iteration, box, d, ds);
+		add(out, c, "ratio", t);
+		return;
+	}
+	want = alg >= 0 ? c->data_ratio[alg] :
+	       prop && !strcmp(prop, "zle") ? c->data_ratio[NB_Z_LZ4] : d;
+	if (want <= 0 || fabs(box - want) <= NB_TV_RATIO_FAR * want)
+		return;
+	snprintf(t, sizeof(t), "dataset '%s' (compression %s) stores the data of "
+		 "%s iteration %d at %.2fx, though %s compresses it %.2fx (gzip "
+		 "%.2fx): the dataset holds other data, its compression is not "
+		 "what it says, or the writes had not reached its disks",
+		 ds, prop ? prop : "?", c->workload, c->iteration, box,
+		 alg >= 0 ? nb_zalg_name(alg) : prop ? prop : "its algorithm",
+		 want, d);
+	add(out, c, "ratio", t);
+}
+
+static void dedupe_far(const json_t *z, const struct nb_tv_ctx *c, json_t *out)
+{
+	const char *ds = json_string_value(json_object_get(z, "dataset"));
+	const char *prop = json_string_value(json_object_get(z, "dedup"));
+	double box = dnum(z, "dedupratio", 0), want = c->data_dedupe;
+	char t[512];
+
+	if (!ds || box <= 0 || want < NB_TV_RATIO_MIN ||
+	    fabs(box - want) <= NB_TV_RATIO_FAR * want)
+		return;
+	if (prop && !strcmp(prop, "off"))
+		snprintf(t, sizeof(t), "the pool's dedupratio is %.2fx though the "
+			 "blocks %s iteration %d wrote should dedupe %.2fx: dedup is "
+			 "off on dataset '%s'", box, c->workload, c->iteration, want, ds);
+	else
+		snprintf(t, sizeof(t), "the pool's dedupratio is %.2fx though the "
+			 "blocks %s iteration %d wrote should dedupe %.2fx: ZFS "
+			 "deduplicates whole records (blocks smaller than dataset "
+			 "'%s''s recordsize never match), and the ratio is the "
+			 "pool's, of all its data", box, c->workload, c->iteration,
+			 want, ds);
+	add(out, c, "ratio", t);
+}
+
 static void put(json_t *m, const char *name, const json_t *s, const char *k)
 {
 	const json_t *v = json_object_get(s, k);
@@ -252,6 +314,12 @@ json_t *nb_tv_judge(const json_t *tel, const struct nb_tv_ctx *c,
 		json_array_foreach(json_object_get(tel, "vdevs"), i, v)
 			slow_vdev(v, json_object_get(s, "disk_busy_pct"),
 				  json_object_get(s, "disk_ms_per_io"), c, out);
+	}
+	if ((v = json_object_get(tel, "zfs"))) {
+		put(metrics, "box_compress_ratio", v, "compressratio");
+		put(metrics, "box_dedupe_ratio", v, "dedupratio");
+		compress_far(v, c, out);
+		dedupe_far(v, c, out);
 	}
 	network(c, out);
 	return out;

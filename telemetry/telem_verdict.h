@@ -20,6 +20,11 @@
  *              of its I/Os where the box tells (not a disk that only had
  *              more to do): named
  *   network    the figure is within 10% of the link's measured ceiling
+ *   ratio      the dataset's compressratio (or the pool's dedupratio) is
+ *              far (NB_TV_RATIO_FAR) from what the data written gives
+ *              under the dataset's algorithm (or should dedupe to): its
+ *              compression (dedup) is off, it holds other data, or the
+ *              writes were smaller than its records (docs/data.md)
  *
  * Each verdict is { "kind", "iteration", "text" [, "disk", "vdev"] }; the
  * text is a sentence for people ("the box swapped 3.90 GiB during bonnie
@@ -40,6 +45,8 @@
 #define NB_TV_SLOW_RATIO 1.5
 #define NB_TV_SLOW_MIN_PCT 20.0
 #define NB_TV_NET_WITHIN 0.10
+#define NB_TV_RATIO_FAR 0.25     /* the box's ratio 25% off the data's */
+#define NB_TV_RATIO_MIN 1.2      /* data that compresses less says nothing */
 
 struct nb_tv_ctx {
 	const char *workload;
@@ -51,12 +58,18 @@ struct nb_tv_ctx {
 	int local;               /* a local target: the box is this machine */
 	double self_user_pct;    /* nasbench's CPU in the iteration, % of one */
 	double self_sys_pct;     /* core, user and kernel (< 0: not known) */
+	/* the data the iteration wrote (docs/data.md): its ratio under each
+	 * algorithm of core/compress.h (NULL: not measured), the dedup ratio
+	 * its blocks should give (0: not known) */
+	const double *data_ratio;
+	double data_dedupe;
 };
 
 /* The verdicts of TEL (may be NULL: only a network verdict is possible)
  * as a new array; the box_* figures of the summary go into METRICS
  * (box_cpu_max_pct, box_mem_avail_min_pct, box_swapped_bytes,
- * box_arc_hit_pct, box_disk_busy_max_pct) when METRICS is not NULL. */
+ * box_arc_hit_pct, box_disk_busy_max_pct; box_compress_ratio and
+ * box_dedupe_ratio from its "zfs") when METRICS is not NULL. */
 json_t *nb_tv_judge(const json_t *tel, const struct nb_tv_ctx *c,
 		    json_t *metrics);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* common.c - what every workload uses: figures, warnings, data files. */
 #include "workload.h"
+#include "data.h"
 #include "netpath.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
@@ -137,6 +138,7 @@ void nb_iospec_resolve(const struct nb_iospec *def, const struct nb_params *p,
 		s->direct = p->direct;
 	if (p->sync >= 0)
 		s->sync = p->sync;
+	nb_wl_data_resolve(p, s);
 }
 
 json_t *nb_iospec_json(const struct nb_iospec *s)
@@ -144,12 +146,20 @@ json_t *nb_iospec_json(const struct nb_iospec *s)
 	static const char *rw[] = { "read", "write", "mix" };
 	static const char *sync[] = { "none", "end", "always" };
 
-	return json_pack("{s:s, s:s, s:i, s:i, s:i, s:I, s:I, s:f, s:s, s:b}",
-			 "pattern", s->pattern == NB_PAT_SEQ ? "seq" : "rand",
-			 "rw", rw[s->rw], "read_pct", s->read_pct, "bs", s->bs,
-			 "qd", s->qd, "size", (json_int_t)s->size, "bytes",
-			 (json_int_t)s->bytes, "runtime_s", (double)s->runtime_us / 1e6,
-			 "sync", sync[s->sync], "direct", s->direct);
+	char b[32];
+	json_t *j = json_pack("{s:s, s:s, s:i, s:i, s:i, s:I, s:I, s:f, s:s, s:b,"
+			      " s:s, s:i}",
+			      "pattern", s->pattern == NB_PAT_SEQ ? "seq" : "rand",
+			      "rw", rw[s->rw], "read_pct", s->read_pct, "bs", s->bs,
+			      "qd", s->qd, "size", (json_int_t)s->size, "bytes",
+			      (json_int_t)s->bytes, "runtime_s",
+			      (double)s->runtime_us / 1e6, "sync", sync[s->sync],
+			      "direct", s->direct, "compress",
+			      nb_data_ratio_str(s->data.ratio, b, sizeof(b)),
+			      "dedupe_pct", (int)s->data.dedupe_pct);
+
+	nb_wl_access_json(j, s);
+	return j;
 }
 
 json_t *nb_hist_json(const struct nb_hist *h)
@@ -247,6 +257,10 @@ static int prefill(struct nb_wl_ctx *c, const char *name, uint64_t from,
 	*done = 0;
 	if (!r)
 		return nb_err_set("out of memory"), -ENOMEM;
+	/* the data the workload writes: a pool's ratio is of all of it */
+	nb_wl_data_resolve(c->p, &s);
+	if (c->data)
+		s.data = *c->data;
 	/* a block that divides SIZE, so the prefill reaches its end (SIZE is
 	 * a multiple of the target's block size) */
 	while (s.bs > 1 && (s.bs > size || size % s.bs))

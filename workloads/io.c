@@ -9,6 +9,8 @@
  * NFS FILE_SYNC, iSCSI FUA), which is what ESXi does over NFS.
  */
 #include "workload.h"
+#include "data.h"
+#include "hotsweep.h"
 #include "../core/knobs.h"
 #include "fio_driver.h"
 #include "io_sweep.h"
@@ -109,9 +111,10 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 				     .stop = c->stop };
 	const struct nb_iospec s = *sp;
 	struct nb_io_result *r;
+	struct nb_zsample z;
 	struct nb_file *f;
 	char label[160];
-	int rc;
+	int rc, sampled;
 
 	rc = nb_wl_io_open(c, &s, &f);
 	if (rc) {
@@ -119,11 +122,17 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 		return rc;
 	}
 	r = malloc(sizeof(*r));
-	if (!r) {
+	sampled = nb_wl_data_sample(c, &s, &z);
+	if (!r || sampled < 0) {
+		free(r);
+		if (sampled > 0)
+			nb_zsample_free(&z);
 		c->t->ops->fclose(f);
 		json_decref(ih.series);
 		return nb_err_set("out of memory"), -ENOMEM;
 	}
+	if (sampled)
+		h.sample = &z;
 	lat_series(c, &ih, 1);
 	snprintf(label, sizeof(label), "%s on %s (%d/%d%s%s)", c->wl->name,
 		 c->t->cfg->name, c->iteration, c->iterations,
@@ -158,12 +167,16 @@ static int io_native(struct nb_wl_ctx *c, const struct nb_iospec *sp)
 				   (double)r->elapsed_ns / 1e9,
 				   (double)s.runtime_us / 1e6, NB_MEAN_MIN_SAMPLES,
 				   NB_RUNTIME_STRETCH);
+		if (sampled)
+			nb_wl_data_record(c, &s, r, &z), sampled = 0;
 		/* what completed, from offset 0 up (a runtime may end it early) */
 		if (s.rw == NB_RW_WRITE && s.pattern == NB_PAT_SEQ)
 			nb_wl_wrote(c, r->bytes_written < s.size ?
 				    r->bytes_written : s.size);
 	}
 	lat_series(c, &ih, 0);
+	if (sampled)
+		nb_zsample_free(&z);
 	free(r);
 	json_decref(ih.series);
 	return rc;
@@ -196,6 +209,15 @@ int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		return nb_err(-EINVAL, "--steady-state runs on nasbench's own "
 			      "engine at one depth: leave out engine = fio, "
 			      "--clients, --cross-check and --sweep");
+	if (nb_wl_hot_wanted(c->p) && s->pattern == NB_PAT_RAND) {
+		if (c->p->steady[0] || nb_wl_sweep_wanted(c->p))
+			return nb_err(-EINVAL, "--hot-sizes sweeps the hot set at one "
+				      "load: leave out --steady-state and --sweep");
+		return nb_wl_hot_run(c, s, io_once, vm_iops);
+	}
+	if (nb_wl_hot_wanted(c->p) && c->iteration == 1)
+		nb_wl_warn(c, "hot-sizes: %s is sequential, run once without a hot "
+			   "set (a hot set is where random I/Os fall)", c->wl->name);
 	if (c->p->steady[0])
 		return nb_wl_steady_run(c, s);
 	if (nb_wl_sweep_wanted(c->p))

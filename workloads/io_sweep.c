@@ -13,6 +13,7 @@
  * the answers (vms, iops_at_slo, sat_iops...).
  */
 #include "io_sweep.h"
+#include "data.h"
 #include "../core/clock.h"
 #include "../core/err.h"
 #include "../core/hook.h"
@@ -220,6 +221,7 @@ static int run_step(struct sweep_run *r, uint32_t out)
 		json_array_append_new(r->steps, step_json(&st, qd, r->clients,
 							  secs, sc.extra));
 		step_line(r, &st);
+		nb_wl_data_keep(r->c, &sc);
 	}
 	json_decref(sc.metrics);
 	json_decref(sc.extra);

@@ -14,6 +14,7 @@
  * need more samples (up to ten times).
  */
 #include "io_sweep.h"
+#include "data.h"
 #include "openload.h"
 #include "../core/clock.h"
 #include "../core/err.h"
@@ -247,6 +248,7 @@ static int run_step(struct osweep_run *r, double rate, uint32_t vms)
 		json_array_append_new(r->steps, ostep_json(r, &st, sc.metrics,
 							   open, secs));
 		step_line(r, &st);
+		nb_wl_data_keep(r->c, &sc);
 	}
 	json_decref(sc.metrics);
 	json_decref(sc.extra);

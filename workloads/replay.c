@@ -17,6 +17,7 @@
  * how faithfully the load was offered.
  */
 #include "replay.h"
+#include "data.h"
 #include "io_sweep.h"
 #include "openload.h"
 #include "../core/err.h"
@@ -123,17 +124,24 @@ static int engine_once(struct nb_wl_ctx *c, const struct nb_iospec *s,
 				     .payload = c->progress, .stop = c->stop,
 				     .src_count = n };
 	struct nb_io_result *r = malloc(sizeof(*r));
+	struct nb_zsample z;
 	struct nb_file *f;
 	char label[160];
-	int rc;
+	int rc, sampled = 0;
 
 	if (!r)
 		return nb_err(-ENOMEM, "out of memory");
 	rc = nb_wl_io_open(c, s, &f);
+	if (!rc && (sampled = nb_wl_data_sample(c, s, &z)) < 0) {
+		c->t->ops->fclose(f);
+		rc = nb_err(-ENOMEM, "out of memory");
+	}
 	if (rc) {
 		free(r);
 		return rc;
 	}
+	if (sampled)
+		h.sample = &z;
 	snprintf(label, sizeof(label), "%s on %s (%d/%d%s%s)", c->wl->name,
 		 c->t->cfg->name, c->iteration, c->iterations,
 		 c->phase ? ", " : "", c->phase ? c->phase : "");
@@ -149,7 +157,11 @@ static int engine_once(struct nb_wl_ctx *c, const struct nb_iospec *s,
 			nb_wl_open_metrics(c, s, r);
 			per_source(c, s, r, n);
 		}
+		if (sampled)
+			nb_wl_data_record(c, s, r, &z), sampled = 0;
 	}
+	if (sampled)
+		nb_zsample_free(&z);
 	free(r);
 	return rc;
 }
@@ -256,6 +268,9 @@ static int replay_spec(struct nb_wl_replay *r)
 		r->s.sync = NB_SYNC_ALWAYS;
 	r->s.seed = c->seed;
 	nb_iospec_arrivals(&r->s, c->p);
+	/* the old box's data, unless --compress says otherwise */
+	if (!c->p->compress[0] && r->l.data.compressratio > 1)
+		r->s.data.ratio = fmin(r->l.data.compressratio, NB_DATA_RATIO_MAX);
 	return 0;
 }
 
@@ -416,11 +431,16 @@ static int replay_run(struct nb_wl_ctx *c)
 		c->spec = nb_iospec_json(&r.s);
 		nb_open_spec_json(c->spec, &r.s);
 		json_object_set_new(c->spec, "load", nb_json_text(r.path));
+		json_object_set_new(c->spec, "compress_from", json_string(
+			!c->p->compress[0] && r.l.data.compressratio > 1 ?
+			"load file" : "knobs"));
 	}
+	c->data = &r.s.data;
 	rc = replay_sweep(&r);
 	b = rc ? -1 : peak_bucket(&r);
 	if (b >= 0)
 		rc = replay_peak(&r, b);
+	c->data = NULL;
 	nb_wl_replay_put(&r);
 	replay_free(&r);
 	return rc;

@@ -70,6 +70,9 @@ struct nb_wl_ctx {
 	struct nb_telem *box;            /* the box's telemetry source when
 					  * the target is watched (core/
 					  * telem.h), else NULL */
+	/* the data a prefill writes, when the workload's is not the knobs'
+	 * (the replay's, of the load file: docs/data.md); NULL: the knobs' */
+	const struct nb_dataspec *data;
 };
 
 /* What every workload needs one of unless it says otherwise: a place for

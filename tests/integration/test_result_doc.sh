@@ -4,7 +4,8 @@
 # runs on a local scratch directory (plain I/O, open loop, closed and open
 # sweeps, the VM profile, steady state, the box's telemetry, crashcheck,
 # the replay, the seed workloads, a workload skipped, fio's cross-check,
-# an NFS target's network baseline over two connections) make real results, and result_keys.py fails on a key
+# an NFS target's network baseline over two connections, the data written
+# and a hot-set sweep) make real results, and result_keys.py fails on a key
 # one of them writes that the document does not name, or a key the
 # document names that none of them writes (save the failure walk's, which
 # only a pool that can fail makes: its rows say "(lab)" and
@@ -46,6 +47,8 @@ nb replay -w replay --load "$ROOT/tests/fuzz/corpus/replay/capture.ini" --scale 
 nb skipped -w conform
 nb seed -w bigfile,syncprobe,integrity,bonnie,xz --set fast=yes --set files=1 --runtime 300ms
 nb fio -w seq512k-read --cross-check --runtime 300ms
+nb data -w seq512k-write,rand4k-read --compress 2:1 --dedupe 50% --random-distribution zipf:1.2 --runtime 300ms
+nb hot -w rand4k-read --hot-sizes 1M,2M --runtime 300ms
 # acceptance criteria: one judged on a steady-state run that cannot settle
 # (1% in two rounds: not steady), one on a workload not in the plan (fails)
 printf 'rand4k-write@local iops >= 1\nseq512k-read@local mb_s >= 1\n' >"$T/acc.crit"

@@ -277,9 +277,75 @@ static void busy_need(void **state)
 	assert_int_equal(nb_load_busy_need(100), 1);
 }
 
+/* The old box's data and cache (capture/zdata.c): zfs-fuse's ARC files
+ * and its tools' tables, two pools weighted by what they use; an ARC
+ * whose counters went back (a reload) gives no hit rate. */
+static void data_and_arc(void **state)
+{
+	struct cp_box *b = box();
+	struct cp_zdata z0, z1;
+	struct nb_load l;
+	char t0[] = "@arc-kstat\n@arc-kv\nhits 1000\nmisses 1000\nsize 100\n"
+		    "c_max 67108864\ndemand_data_hits 100\ndemand_data_misses 100\n"
+		    "@zfs\n@dedup\n";
+	char t1[] = "@arc-kstat\n@arc-kv\nhits 5000\nmisses 2000\nsize 60000000\n"
+		    "c_max 67108864\ndemand_data_hits 1000\ndemand_data_misses 400\n"
+		    "@zfs\ntank\tcompressratio\t2.00x\ntank\tused\t3000\n"
+		    "fast\tcompressratio\t1.00x\nfast\tused\t1000\n"
+		    "evil\tcompressratio\tnan\n"
+		    "@dedup\nNAME  PROPERTY    VALUE  SOURCE\n"
+		    "tank  dedupratio  1.50x  -\nfast  dedupratio  1.00x  -\n";
+	char back[] = "@arc-kv\nhits 10\nmisses 10\ndemand_data_hits 1\n"
+		      "demand_data_misses 1\n";
+
+	(void)state;
+	b->npools = 2;
+	strcpy(b->pools[0], "tank");
+	strcpy(b->pools[1], "fast");
+	/* LVs and loop devices: their data is on no pool */
+	assert_int_equal(cp_zdata_read(b, &z0), -ENOENT);
+	/* no zvol picked, the box serves NFS: its pools hold the datastores */
+	b->have_nfs = 1;
+	memset(&z0, 0, sizeof(z0));
+	memset(&z1, 0, sizeof(z1));
+	cp_zdata_parse(b, t0, &z0);
+	cp_zdata_parse(b, t1, &z1);
+	assert_true(z1.arc.have);
+	NEAR(z1.ratio[0], 2, 1e-12);
+	NEAR(z1.used[1], 1000, 1e-9);
+	nb_load_init(&l);
+	cp_zdata_into(&l, b, &z0, &z1);
+	assert_true(l.data.have);
+	/* (3000 x 2 + 1000 x 1) / 4000: the data's bytes over the disks' */
+	NEAR(l.data.compressratio, 1.75, 1e-12);
+	NEAR(l.data.dedupratio, 1.375, 1e-12);
+	/* demand reads: 900 hits, 300 misses */
+	NEAR(l.data.arc_hit, 75, 1e-9);
+	NEAR(l.data.arc_size, 60000000, 0.5);
+	NEAR(l.data.arc_max, 67108864, 0.5);
+	nb_load_free(&l);
+	memset(&z0, 0, sizeof(z0));
+	cp_zdata_parse(b, back, &z0);
+	nb_load_init(&l);
+	cp_zdata_into(&l, b, &z1, &z0);
+	assert_true(isnan(l.data.arc_hit));
+	nb_load_free(&l);
+	/* a zvol of tank picked: tank's ratio alone */
+	b->have_nfs = 0;
+	strcpy(b->sel[1].name, "zd16");
+	strcpy(b->sel[1].vm, "tank/vm01");
+	nb_load_init(&l);
+	cp_zdata_into(&l, b, &z0, &z1);
+	NEAR(l.data.compressratio, 2, 1e-12);
+	NEAR(l.data.dedupratio, 1.5, 1e-12);
+	nb_load_free(&l);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(data_and_arc),
 		cmocka_unit_test(buckets_and_figures),
 		cmocka_unit_test(rates_and_resets),
 		cmocka_unit_test(gaps_not_rates),

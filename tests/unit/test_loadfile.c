@@ -67,6 +67,9 @@ static void sample(struct nb_load *l)
 	p->f = (struct nb_load_fig){ 900, 850, 1000, 40, 38, 45, 0, 30, 32768,
 				     131072, 1.18 };
 	p->aggregated = 42.5;
+	l->data.have = 1;
+	l->data.compressratio = 1.62, l->data.dedupratio = 1;
+	l->data.arc_hit = 87.5, l->data.arc_size = 17179869184.0;
 }
 
 static void round_trip(void **state)
@@ -103,6 +106,14 @@ static void round_trip(void **state)
 	assert_true(b.vms[0].size == 40ULL << 30);
 	NEAR(b.pools[0].aggregated, 42.5, 1e-9);
 	assert_true(b.nfs.have && b.nfs.write_mbps < 0);
+	/* the old box's data and cache (docs/data.md); what was not said
+	 * stays unsaid */
+	assert_true(b.data.have);
+	NEAR(b.data.compressratio, 1.62, 1e-12);
+	NEAR(b.data.arc_hit, 87.5, 1e-12);
+	NEAR(b.data.arc_size, 17179869184.0, 0.5);
+	assert_true(isnan(b.data.arc_max));
+	assert_non_null(strstr(t1, "[data]\n"));
 	/* every figure says what it is */
 	assert_non_null(strstr(t1, "iops            = 101.5           ; busiest-hour "
 			       "level: p95 of 3 buckets of 60s"));
@@ -211,6 +222,15 @@ static void refusals(void **state)
 	refused("", "load.ini:1: no [vm NAME] section: the load has no VM");
 	refused("[capture]\nstart = 2026\n[capture]\n" VM,
 		"load.ini:3: duplicate section [capture]");
+	refused("[data]\ncompressratio = 0.5\n" VM, "load.ini:2: 'compressratio' in "
+		"[data]: '0.5' is not a ratio from 1 to 1000");
+	refused("[data]\ncompressratio = nan\n" VM, "load.ini:2: 'compressratio' in "
+		"[data]: 'nan' is not a ratio from 1 to 1000");
+	refused("[data]\narc_hit = 101\n" VM, "load.ini:2: 'arc_hit' in [data]: "
+		"101% is over 100%");
+	refused("[data]\n[data]\n" VM, "load.ini:2: duplicate section [data]");
+	refused("[data]\narc_hits = 5\n" VM, "load.ini:2: unknown key 'arc_hits' in [data]; "
+		"did you mean 'arc_hit'?");
 }
 
 static void file_io(void **state)
