@@ -198,7 +198,10 @@ static void render(FILE *f, const struct opts *o, const json_t *doc, int color)
  * (core/atomic_file.h); a result given as -o by mistake is not one. */
 static int compare_ours(const char *head, size_t len)
 {
-	return nb_out_starts(head, len, "summary\n") ||
+	/* the text: "BASE -> NEW", then its verdicts' table (the decisions
+	 * at its end) */
+	return (nb_out_has(head, len, " -> ") &&
+		nb_out_has(head, len, "\n\nverdicts (one per workload, on its primary metric)\n")) ||
 	       nb_out_starts(head, len, "## nasbench compare") ||
 	       nb_out_starts(head, len, "# HELP nasbench_compare_") ||
 	       (nb_out_starts(head, len, "<?xml") &&

@@ -275,6 +275,12 @@ PY
 	t_case "every result written validates against the result schema"
 	[ -f "$schema" ] || { t_fail "no $schema: run 'make test-build'"; return; }
 	local out
+	# NASBENCH_IT_KEEP=DIR: a copy of each result in DIR, to read later
+	if [ -n "${NASBENCH_IT_KEEP:-}" ]; then
+		mkdir -p "$NASBENCH_IT_KEEP" && while read -r p; do
+			cp "$p" "$NASBENCH_IT_KEEP/$(basename "$0" .sh)-$(basename "$p")"
+		done <<<"$list"
+	fi
 	out=$(mapfile -t f <<<"$list"; "$ROOT/ci/validate-results" "$schema" "${f[@]}" 2>&1) ||
 		t_fail "$out"
 }
