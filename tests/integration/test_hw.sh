@@ -81,7 +81,7 @@ assert_err "nasbench: unknown option '--bogus' (see 'nasbench help hw')"
 
 t_case "run embeds client and box, fills platform = auto"
 mkdir -p "$T/dir"
-run "$NB" run -q --target "$T/dir" -w seq512k-write --size 4M -i 1 -o "$T/r.json" -l platform=auto
+run "$NB" run -q --target "$T/dir" -w seq512k-write --size 4M --runtime 200ms -i 1 -o "$T/r.json" -l platform=auto
 assert_rc 0
 assert_json "$T/r.json" 'd["client"]["kind"] == "nasbench-hw" and d["box"]["cpu"] == d["client"]["cpu"]'
 assert_json "$T/r.json" 'd["labels"]["platform"] == d["client"]["virtualization"]["platform"] and d["labels"]["platform"] is not None'
@@ -91,15 +91,15 @@ t_case "run: an explicit platform label is kept; --box-hw is embedded as box"
 python3 -c "
 import json; d=json.load(open('$T/box.json')); d['hostname']='thebox'; d['virtualization']['platform']='xen'
 json.dump(d, open('$T/box2.json','w'))"
-run "$NB" run -q --target "$T/dir" -w seq512k-write --size 4M -i 1 -o "$T/r2.json" --box-hw "$T/box2.json"
+run "$NB" run -q --target "$T/dir" -w seq512k-write --size 4M --runtime 200ms -i 1 -o "$T/r2.json" --box-hw "$T/box2.json"
 assert_rc 0
 assert_json "$T/r2.json" 'd["box"]["hostname"] == "thebox" and d["labels"]["platform"] == "xen"'
-run "$NB" run -q --target "$T/dir" -w seq512k-write --size 4M -i 1 -o "$T/r3.json" -l platform=bare --box-hw "$T/box2.json"
+run "$NB" run -q --target "$T/dir" -w seq512k-write --size 4M --runtime 200ms -i 1 -o "$T/r3.json" -l platform=bare --box-hw "$T/box2.json"
 assert_rc 0
 assert_json "$T/r3.json" 'd["labels"]["platform"] == "bare"'
 
 t_case "run: --box-hw of a missing or wrong file is a usage error, nothing written"
-run "$NB" run -q --target "$T/dir" -w seq512k-write --size 4M -i 1 -o "$T/r4.json" --box-hw "$T/none.json"
+run "$NB" run -q --target "$T/dir" -w seq512k-write --size 4M --runtime 200ms -i 1 -o "$T/r4.json" --box-hw "$T/none.json"
 assert_rc 2
 assert_err "nasbench: --box-hw: cannot read '$T/none.json'"
 echo '{"x": 1}' >"$T/wrong.json"
@@ -251,7 +251,7 @@ if "$NB" help compare >/dev/null 2>&1; then
 	assert_rc 5        # one iteration a side: low confidence, inconclusive
 	assert_out "seq512k-read"
 	# a user's run with targets named as ad-hoc ones are matches the profile
-	run "$NB" run -q --target "iscsi=$T/dir" -w seq512k-write,seq512k-read --size 4M -i 2 -o "$T/mine.json"
+	run "$NB" run -q --target "iscsi=$T/dir" -w seq512k-write,seq512k-read --size 4M --runtime 200ms -i 2 -o "$T/mine.json"
 	assert_rc 0
 	# another box at other settings: changed-settings unless allowed
 	run "$NB" compare "$P/n40l-raidz1.json" "$T/mine.json"
