@@ -48,7 +48,7 @@ t_case "iSCSI: two portals that lead to different LUs are refused, naming both"
 # tgt names a LU by its target id and LUN: this tgtd's 'wb' is tid 2
 tgt_up other:1M wb:16M
 run "$NB" run -t "$ISCSI" --paths "$BOX,127.0.0.1:$TGT_PORT" --destroy-data \
-	-w seq512k-write --size 4M -i 1 -o "$T/lu.json"
+	-w seq512k-write --size 4M --runtime 300ms -i 1 -o "$T/lu.json"
 assert_rc 2
 assert_err "nasbench: target 'mp': the paths lead to different LUs: '$BOX:3262' to naa.60000000000000000e00000000010001, '127.0.0.1:$TGT_PORT' to naa.60000000000000000e00000000020001; several paths must reach the same LU (nothing was written)"
 cmp -s -n 16777216 "$T/wb.img" /dev/zero || t_fail "the other LU was written"
@@ -78,7 +78,7 @@ for _ in $(seq 300); do
 	sleep 0.1
 done
 fsid() { local i; i=$(stat -f -c %i "$1"); echo "0x${i:8:8}${i:0:8}"; }
-run "$NB" run -t "$NFS" --paths "$BOX,$TWIN_IP" -w seq512k-write --size 4M -i 1 -o "$T/ex.json"
+run "$NB" run -t "$NFS" --paths "$BOX,$TWIN_IP" -w seq512k-write --size 4M --runtime 300ms -i 1 -o "$T/ex.json"
 assert_rc 2
 assert_err "nasbench: target 'mp': the paths lead to different exports: '$BOX:2049' to fsid $(fsid "$EXPORT") fileid $(stat -c %i "$EXPORT"), '$TWIN_IP:2049' to fsid $(fsid "$TWIN/other") fileid $(stat -c %i "$TWIN/other"); several paths must reach the same export (nothing was written)"
 assert_clean "$EXPORT"
@@ -87,7 +87,7 @@ kill $(cat "$TWIN/ganesha.pid" "$TWIN/rpcbind.pid") 2>/dev/null
 
 t_case "iSCSI: rr:1 over two portals, per-path bytes add up to the total"
 run "$NB" run -t "$ISCSI" --paths "$BOX,$A2" --path-policy rr:1 --destroy-data \
-	-w seq512k-write,seq512k-read --size 16M -i 1 -o "$T/rr.json"
+	-w seq512k-write,seq512k-read --size 16M --runtime 300ms -i 1 -o "$T/rr.json"
 assert_rc 0
 # per workload: [(ios, bytes) of each path], the bytes of the iteration
 P="[[(p['ios'], p['bytes']) for p in result(d, w)['iterations'][0]['paths']] for w in ('seq512k-write', 'seq512k-read')]"
@@ -96,7 +96,7 @@ assert_json "$T/rr.json" "d['labels'] == {'paths': '2', 'connections': '1', 'pat
 t_case "iSCSI: fixed keeps one path, the other standby; rr:1000 stays on one"
 for pol in fixed rr:1000; do
 	run "$NB" run -t "$ISCSI" --paths "$BOX,$A2" --path-policy $pol --destroy-data \
-		-w seq512k-read --size 16M -i 1 -o "$T/$pol.json"
+		-w seq512k-read --size 16M --runtime 300ms -i 1 -o "$T/$pol.json"
 	assert_rc 0
 done
 assert_json "$T/fixed.json" "[p['ios'] for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [32, 0] and [p['state'] for p in d['targets'][0]['paths']['list']] == ['active', 'standby']" "(result(d, 'seq512k-read')['iterations'][0]['paths'], d['targets'][0]['paths'])"
@@ -112,7 +112,7 @@ assert_clean "$EXPORT"
 t_case "NFS: N connections to one address, as the server sees them"
 H=$(hook_dir)
 NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=start:seq512k-read:1 \
-	"$NBT" run -t "$NFS" --connections 4 -w seq512k-write,seq512k-read --size 32M -i 1 \
+	"$NBT" run -t "$NFS" --connections 4 -w seq512k-write,seq512k-read --size 32M --runtime 300ms -i 1 \
 	-q -o "$T/conn.json" >"$T/conn.out" 2>"$T/conn.err" &
 pid=$!
 if hook_wait "$H" start:seq512k-read:1; then
@@ -136,7 +136,7 @@ FE=${NASBENCH_FIO_ENGINES:-}
 [ -n "$FE" ] && [ -x "$FE" ] || FE=$("$ROOT/ci/fio-engines" 2>/dev/null | tail -n1)
 if [ -x "$FE" ]; then
 	NASBENCH_FIO=$FE run "$NB" run -t "$ISCSI" --paths "$BOX,$A2" --engine fio --destroy-data \
-		-w seq512k-read --size 16M -i 1 -o "$T/fio.json"
+		-w seq512k-read --size 16M --runtime 300ms -i 1 -o "$T/fio.json"
 	assert_rc 0
 	assert_json "$T/fio.json" "[(p['path'], p['ios'], p['bytes']) for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [('$BOX:3262', 16, 8 << 20), ('$A2:3262', 16, 8 << 20)] and result(d, 'seq512k-read')['iterations'][0]['fio']['job'].count('filename=iscsi') == 2" "result(d, 'seq512k-read')['iterations'][0]"
 else
@@ -162,7 +162,7 @@ t_case "the last path dies: exit 3, the iteration measured before kept"
 H=$(hook_dir)
 NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=start:seq512k-write:2 \
 	"$NBT" run -t "$ISCSI" --paths "$BOX,$A2" --path-policy rr:1 --timeout 2s --destroy-data \
-	-w seq512k-write --size 8M -i 2 -q -o "$T/last.json" >"$T/last.out" 2>"$T/last.err" &
+	-w seq512k-write --size 8M --runtime 300ms -i 2 -q -o "$T/last.json" >"$T/last.out" 2>"$T/last.err" &
 pid=$!
 hook_wait "$H" start:seq512k-write:2 && link 1 down && link 2 down && hook_go "$H" start:seq512k-write:2
 wait $pid
@@ -201,7 +201,7 @@ destroy-data = yes
 url = iscsi://$BOX:3262/$WB/1
 destroy-data = yes
 EOF
-run "$NB" run "$T/box.ini" -w seq512k-write --size 16M -i 1 --netbase no -o "$T/mtu.json"
+run "$NB" run "$T/box.ini" -w seq512k-write --size 16M --runtime 300ms -i 1 --netbase no -o "$T/mtu.json"
 M="[(m['iface_mtu'], m.get('box_mtu'), m['mss_open'], m['pmtu_open'], m['mss'], m['pmtu']) for m in result(d, 'seq512k-write', TGT)['iterations'][0]['mtu']]"
 ROUTED=${M//TGT/\'routed\'} CLEAN=${M//TGT/\'clean\'}
 
@@ -216,7 +216,7 @@ assert_json "$T/mtu.json" "$CLEAN == [(9000, 9000, 8948, 9000, 8948, 9000)]" "$C
 
 t_case "MTU: a switch that drops jumbo frames is said to, not a slow box"
 run "$NB" run -t "mp=iscsi://$P_TB_SWITCHED_ADDR:3262/$WB/1" --destroy-data --timeout 2s \
-	-w seq512k-write --size 16M -i 1 -o "$T/hole.json"
+	-w seq512k-write --size 16M --runtime 300ms -i 1 -o "$T/hole.json"
 assert_rc 3
 assert_err "no answer within 2000 ms: a jumbo-frame black hole: a new connection to $P_TB_SWITCHED_ADDR still opens (small frames pass), but this one, sending segments of 8948 bytes from interface nbhs${P_TB_NS#nbtb} (MTU 9000), got no answer: a switch or router between the client and the box drops larger frames without an ICMP 'fragmentation needed', so this is the network, not a slow box"
 

@@ -40,7 +40,7 @@ result_status() { # FILE WORKLOAD -> status
 
 t_case "async and sync writes, reads"
 run "$NB" run -q -t "nas=$URL" -w seq512k-write,seq512k-write-sync,seq512k-read,rand4k-write,rand4k-read \
-	--size 16M -i 1 -o "$T/io.json"
+	--size 16M --runtime 300ms -i 1 -o "$T/io.json"
 assert_rc 0
 assert_json "$T/io.json" 'd["targets"][0]["runner"] == "nfs" and d["targets"][0]["url"] == "'"$URL"'"'
 assert_json "$T/io.json" 'all(r["status"] == "ok" for r in d["results"]) and len(d["results"]) == 5'
@@ -49,25 +49,26 @@ assert_json "$T/io.json" 'all(1e6 < r["iterations"][0]["metrics"]["bw_bytes"] < 
 assert_json "$T/io.json" '[r["spec"]["sync"] for r in d["results"]][:2] == ["end", "always"]'
 # the async write ends with a COMMIT whose time is in the figure
 assert_json "$T/io.json" 'result(d, "seq512k-write")["iterations"][0]["flush_ms"] > 0'
-assert_json "$T/io.json" 'result(d, "seq512k-read")["iterations"][0]["bytes_read"] == 16 << 20'
+assert_json "$T/io.json" 'result(d, "seq512k-read")["iterations"][0]["bytes_read"] >= 16 << 20 and result(d, "seq512k-read")["iterations"][0]["bytes_read"] % (512 << 10) == 0'
 scratch_gone "$T/io.json" "$EXPORT"
 
 # What the server does, watched from outside: ganesha's VFS backend calls
-# fsync() for every FILE_SYNC WRITE and for a COMMIT.  32 writes of 512 KiB.
+# fsync() for every FILE_SYNC WRITE and for a COMMIT.  128 writes of 512
+# KiB (the 100 a figure needs, and more).
 t_case "sync writes are FILE_SYNC, async writes UNSTABLE + one COMMIT"
 if command -v strace >/dev/null && [ -n "$TMPFS_URL" ]; then
 	for w in seq512k-write seq512k-write-sync; do
 		strace -f -qq -c -e trace=fsync,fdatasync -p "$(cat "$GANESHA_PID")" -o "$T/st.$w" 2>/dev/null &
 		st=$!
 		wait_traced "$(cat "$GANESHA_PID")"
-		"$NB" run -q -t "nas=$TMPFS_URL" -w $w --size 16M -i 1 -o "$T/st.json" ||
+		"$NB" run -q -t "nas=$TMPFS_URL" -w $w --size 64M -i 1 -o "$T/st.json" ||
 			t_fail "$w failed"
 		kill -INT $st
 		wait $st
 	done
 	n_async=$(awk '$NF ~ /^f(data)?sync$/ {n += $4} END {print n + 0}' "$T/st.seq512k-write")
 	n_sync=$(awk '$NF ~ /^f(data)?sync$/ {n += $4} END {print n + 0}' "$T/st.seq512k-write-sync")
-	[ "$n_sync" -ge 32 ] || t_fail "sync run: $n_sync fsyncs on the server, expected one per WRITE (32)"
+	[ "$n_sync" -ge 128 ] || t_fail "sync run: $n_sync fsyncs on the server, expected one per WRITE (128)"
 	[ "$n_async" -ge 1 ] && [ "$n_async" -le 8 ] ||
 		t_fail "async run: $n_async fsyncs on the server, expected the COMMIT only"
 else
@@ -75,10 +76,10 @@ else
 fi
 
 t_case "block sizes above the server's maximum are split"
-run "$NB" run -q -t "nas=$URL" -w seq512k-write,seq512k-read --bs 4M --size 16M -i 1 -o "$T/big.json"
+run "$NB" run -q -t "nas=$URL" -w seq512k-write,seq512k-read --bs 4M --size 16M --runtime 1s -i 1 -o "$T/big.json"
 assert_rc 0
 assert_json "$T/big.json" 'all(r["status"] == "ok" and r["spec"]["bs"] == 4 << 20 for r in d["results"])'
-assert_json "$T/big.json" 'result(d, "seq512k-read")["iterations"][0]["bytes_read"] == 16 << 20'
+assert_json "$T/big.json" 'result(d, "seq512k-read")["iterations"][0]["bytes_read"] >= 16 << 20 and result(d, "seq512k-read")["iterations"][0]["bytes_read"] % (4 << 20) == 0'
 scratch_gone "$T/big.json" "$EXPORT"
 
 t_case "metadata calls: mkdir, stat, rename, readdir, unlink, rmdir"
@@ -192,7 +193,7 @@ assert_json "$T/kill.json" 'd["targets"][0]["leftover"].startswith("could not re
 drop_scratch "$T/kill.json" "$EXPORT"
 # ganesha must be back, which the next run shows
 private_testbox_up 2>"$T/up.err"
-run "$NB" run -q -t "nas=$URL" -w seq512k-write --size 4M -i 1 -o "$T/back.json"
+run "$NB" run -q -t "nas=$URL" -w seq512k-write --size 4M --runtime 300ms -i 1 -o "$T/back.json"
 assert_rc 0
 [ "$RC" -eq 0 ] || t_fail "ganesha is not back after 'ci/testbox up': $(cat "$T/up.err")"
 

@@ -20,6 +20,8 @@ one_run() {   # one_run OUT LABEL: local + NFS, two workloads, 2 iterations
 }
 
 t_case "a result's export passes promtool; figures in base units"
+# the labels: the run's, and the MTU nasbench measured on the NFS target's
+# connection (the testbox's link: 1500, docs/network.md)
 one_run "$T/a.json" sync=standard
 run "$NB" export --openmetrics "$T/a.json"
 assert_rc 0
@@ -30,10 +32,10 @@ assert_out "# HELP nasbench_bw_bytes_per_second throughput (nasbench's bw_bytes,
 	"# TYPE nasbench_bw_bytes_per_second gauge" \
 	"# UNIT nasbench_bw_bytes_per_second bytes_per_second" \
 	"# TYPE nasbench_lat_p99_seconds gauge" \
-	'nasbench_workload_ok{target="nfs",workload="rand4k-read",name="omtest",sync="standard"} 1' \
-	'nasbench_iterations{target="local",workload="seq512k-write",name="omtest",sync="standard"} 2'
-assert_out_re '^nasbench_io_ops_per_second\{target="nfs",workload="rand4k-read",name="omtest",sync="standard",statistic="median"\} [0-9.e+]+$' \
-	'^nasbench_run_start_timestamp_seconds\{name="omtest",sync="standard"\} [0-9]{10}$'
+	'nasbench_workload_ok{target="nfs",workload="rand4k-read",mtu="1500",name="omtest",sync="standard"} 1' \
+	'nasbench_iterations{target="local",workload="seq512k-write",mtu="1500",name="omtest",sync="standard"} 2'
+assert_out_re '^nasbench_io_ops_per_second\{target="nfs",workload="rand4k-read",mtu="1500",name="omtest",sync="standard",statistic="median"\} [0-9.e+]+$' \
+	'^nasbench_run_start_timestamp_seconds\{mtu="1500",name="omtest",sync="standard"\} [0-9]{10}$'
 [ "$(tail -n1 "$T/a.prom")" = "# EOF" ] || t_fail "the export does not end with # EOF"
 # every figure against the result: bytes/s as stored, us / 1e6, % / 100
 python3 - "$T/a.json" "$T/a.prom" <<'PY' || t_fail "figures differ from the result"
@@ -46,7 +48,7 @@ for line in open(sys.argv[2]):
         prom[(m.group(1), m.group(2))] = float(m.group(3))
 checked = 0
 for e in d["results"]:
-    base = 'target="%s",workload="%s",name="omtest",sync="standard"' % (e["target"], e["workload"])
+    base = 'target="%s",workload="%s",mtu="1500",name="omtest",sync="standard"' % (e["target"], e["workload"])
     for metric, fam, scale in (("bw_bytes", "nasbench_bw_bytes_per_second", 1),
                                ("lat_p99_us", "nasbench_lat_p99_seconds", 1e-6),
                                ("iops", "nasbench_io_ops_per_second", 1)):
@@ -88,7 +90,7 @@ run "$NB" export --openmetrics "$T/a.json" "$T/b.json" -o "$T/two.prom"
 assert_rc 0                             # sync= tells them apart
 run "$NB" export --openmetrics "$T/a.json" "$T/a.json" -o "$T/dup.prom"
 assert_rc 2
-assert_err "nasbench: '$T/a.json' and '$T/a.json' give the same series nasbench_run_start_timestamp_seconds{name=\"omtest\",sync=\"standard\"}: a label must tell them apart (run --label, or export them one at a time)"
+assert_err "nasbench: '$T/a.json' and '$T/a.json' give the same series nasbench_run_start_timestamp_seconds{mtu=\"1500\",name=\"omtest\",sync=\"standard\"}: a label must tell them apart (run --label, or export them one at a time)"
 assert_no_file "$T/dup.prom"
 run "$NB" export --csv --openmetrics "$T/a.json"
 assert_rc 2

@@ -34,18 +34,18 @@ as_user() { (cd "$PUB" && exec setpriv --reuid 65534 --regid 65534 --clear-group
 
 t_case "a normal user runs nasbench against the testbox's NFS export"
 [ -n "$URL" ] || t_fail "no NFS URL from the testbox"
-run as_user run -t "nfs=$URL" -w seq512k-write --size 4M -i 1 -q -o "$PUB/user.json"
+run as_user run -t "nfs=$URL" -w seq512k-write --size 4M --runtime 300ms -i 1 -q -o "$PUB/user.json"
 assert_rc 0
 assert_json "$PUB/user.json" 'result(d, "seq512k-write")["status"] == "ok" and result(d, "seq512k-write")["summary"]["bw_bytes"]["median"] > 0'
 
 t_case "a server that requires a reserved source port: the cause and both fixes"
-run as_user run -t "nfs=$SECURE" -w seq512k-write --size 4M -i 1 -q -o "$PUB/secure.json"
+run as_user run -t "nfs=$SECURE" -w seq512k-write --size 4M --runtime 300ms -i 1 -q -o "$PUB/secure.json"
 assert_rc 3
 HOST=${SECURE#nfs://}; HOST=${HOST%%/*}
 assert_err "nasbench: target 'nfs': NFS server '$HOST' refused '$PTB/nfs/secure' from a non-reserved source port: nasbench runs as a normal user (uid 65534), only root can use a port below 1024, and this server requires one; run nasbench as root, or allow non-reserved ports on the server (Linux: 'insecure' in /etc/exports; FreeBSD: mountd -n, or sysctl vfs.nfsd.nfs_privport=0; TrueNAS: 'allow non-root mount'; nfs-ganesha: PrivilegedPort = false)"
 assert_no_file "$PUB/secure.json"
 # root binds a reserved port (libnfs does): the same export mounts
-run "$NB" run -t "nfs=$SECURE" -w seq512k-write --size 4M -i 1 -q -o "$T/root.json"
+run "$NB" run -t "nfs=$SECURE" -w seq512k-write --size 4M --runtime 300ms -i 1 -q -o "$T/root.json"
 assert_rc 0
 
 t_case "ci/apt-get waits for a real apt-get holding the dpkg lock at its prompt"
