@@ -19,7 +19,7 @@ done
 
 # ---------------------------------------------------------------- local
 t_case "local telemetry: a series per iteration, aligned, and its summary"
-run "$NB" run -t "local=$D" -w seq512k-write --size 32M -i 2 --monitor-interval 200ms -q -o "$T/local.json"
+run "$NB" run -t "local=$D" -w seq512k-write --size 32M --runtime 300ms -i 2 --monitor-interval 200ms -q -o "$T/local.json"
 assert_rc 0
 assert_json "$T/local.json" '(all(it["telemetry"]["source"] == "local" and it["telemetry"]["os"] == "linux"
 	for it in d["results"][0]["iterations"]) and len(d["results"][0]["iterations"]) == 2)' \
@@ -71,7 +71,7 @@ fi
 kill $SPIN 2>/dev/null; wait $SPIN 2>/dev/null
 
 t_case "--monitor off: no telemetry, the same figures"
-run "$NB" run -t "local=$D" -w seq512k-write --size 16M -i 1 --monitor off -q -o "$T/off.json"
+run "$NB" run -t "local=$D" -w seq512k-write --size 16M --runtime 300ms -i 1 --monitor off -q -o "$T/off.json"
 assert_rc 0
 assert_json "$T/off.json" '("telemetry" not in d["results"][0]["iterations"][0] and
 	not any(k.startswith("box_") for k in d["results"][0]["iterations"][0]["metrics"]) and
@@ -109,7 +109,7 @@ t_case "over ssh: the box's counters, one connection for the run"
 box "$S/id" "$S/known_hosts"
 before=$(grep -c "Connection from 127.0.0.1" "$S/sshd.log")
 socks_before=$(ls -d /tmp/nb-ssh.* 2>/dev/null)
-run "$NB" run "$T/ssh.ini" -w seq512k-write,seq512k-read --size 32M -i 2 -q -o "$T/ssh.json"
+run "$NB" run "$T/ssh.ini" -w seq512k-write,seq512k-read --size 32M --runtime 300ms -i 2 -q -o "$T/ssh.json"
 assert_rc 0
 assert_json "$T/ssh.json" '(all(it["telemetry"]["source"] == "'"$MON"'" and it["telemetry"]["os"] == "linux"
 	and it["telemetry"]["summary"]["samples"] >= 1 for r in d["results"] for it in r["iterations"]))' \
@@ -130,20 +130,20 @@ done
 
 t_case "a host key mismatch: a warning, the figures kept"
 box "$S/id" "$S/known_hosts_wrong"
-run "$NB" run "$T/ssh.ini" -w seq512k-write --size 16M -i 1 -q -o "$T/wrong.json"
+run "$NB" run "$T/ssh.ini" -w seq512k-write --size 16M --runtime 300ms -i 1 -q -o "$T/wrong.json"
 assert_rc 0
 assert_json "$T/wrong.json" '("telemetry from '"'$MON'"': its host key is not the one known_hosts holds (ssh: Host key verification failed): check the key; nasbench never accepts a changed one; no telemetry, the run goes on" in d["results"][0]["warnings"]
 	and d["results"][0]["iterations"][0]["metrics"]["bw_bytes"] > 0)' 'd["results"][0]["warnings"]'
 
 t_case "a box with neither Linux nor FreeBSD tools: a warning"
 box "$S/unknown" "$S/known_hosts"
-run "$NB" run "$T/ssh.ini" -w seq512k-write --size 16M -i 1 -q -o "$T/unknown.json"
+run "$NB" run "$T/ssh.ini" -w seq512k-write --size 16M --runtime 300ms -i 1 -q -o "$T/unknown.json"
 assert_rc 0
 assert_json "$T/unknown.json" '("telemetry from '"'$MON'"': the box says it is '"'SunOS'"' (uname -s) and has neither Linux'"'"'s /proc nor FreeBSD'"'"'s sysctl counters: no telemetry" in d["results"][0]["warnings"]
 	and d["results"][0]["iterations"][0]["metrics"]["bw_bytes"] > 0)' 'd["results"][0]["warnings"]'
 
 t_case "nobody listening: a warning, the figures kept"
-run "$NB" run -t "local=$D" -w seq512k-write --size 16M -i 1 --monitor ssh://root@127.0.0.1:1 -q -o "$T/closed.json"
+run "$NB" run -t "local=$D" -w seq512k-write --size 16M --runtime 300ms -i 1 --monitor ssh://root@127.0.0.1:1 -q -o "$T/closed.json"
 assert_rc 0
 assert_json "$T/closed.json" '("telemetry from '"'ssh://root@127.0.0.1:1'"': ssh: connect to host 127.0.0.1 port 1: Connection refused; no telemetry, the run goes on" in d["results"][0]["warnings"]
 	and d["results"][0]["iterations"][0]["metrics"]["bw_bytes"] > 0)' 'd["results"][0]["warnings"]'
@@ -155,7 +155,7 @@ t_case "a memory hog during iteration 2: its telemetry, not the others', sees it
 # most of the machine's memory for the memory verdict (minutes in a VM)
 H=$(hook_dir)
 NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=start:seq512k-write:2,start:seq512k-write:3 \
-	"$NBT" run -t "local=$D" -w seq512k-write --size 16M -i 3 --monitor-interval 200ms -q \
+	"$NBT" run -t "local=$D" -w seq512k-write --size 16M --runtime 300ms -i 3 --monitor-interval 200ms -q \
 	-o "$T/hog.json" 2>"$T/hog.err" &
 RUNPID=$!
 if hook_wait "$H" start:seq512k-write:2; then
@@ -179,9 +179,9 @@ assert_json "$T/hog.json" '[(s["mem_avail_start_bytes"] - s["mem_avail_min_bytes
 
 t_case "accept and compare read the box's figures"
 printf 'seq512k-write@local max_swap_used = 0\nseq512k-write@local box_mem_avail_min_pct >= 5\n' >"$T/accept.txt"
-run "$NB" run -t "local=$D" -w seq512k-write --size 16M -i 1 --accept "$T/accept.txt" -q -o "$T/acc.json"
+run "$NB" run -t "local=$D" -w seq512k-write --size 16M --runtime 300ms -i 1 --accept "$T/accept.txt" -q -o "$T/acc.json"
 assert_rc 0
-run "$NB" run -t "local=$D" -w seq512k-write --size 16M -i 1 --accept "$T/accept.txt" --monitor off -q -o "$T/acc-off.json"
+run "$NB" run -t "local=$D" -w seq512k-write --size 16M --runtime 300ms -i 1 --accept "$T/accept.txt" --monitor off -q -o "$T/acc-off.json"
 assert_rc 1
 # base without telemetry, new with it: no lost figure, and the new run's
 # verdicts (this loaded machine's CPU, if any) beside the comparison

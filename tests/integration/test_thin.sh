@@ -5,7 +5,8 @@
 # nasbench counts what it really wrote, prefills the rest before reading
 # (the iteration's prefilled_bytes), and warns only when it may not write.
 # A private tgtd serves sparse LUN files, so the server's allocation is the
-# truth of what was written.
+# truth of what was written.  Runs of 64 MiB: 128 requests of 512 KiB, the
+# 100 samples a figure needs and more.
 . "$(dirname "$0")/lib.sh"
 
 command -v tgtd >/dev/null || { echo "FAIL: tgtd is not installed (ci/install-deps)" >&2; exit 1; }
@@ -13,7 +14,7 @@ command -v tgtd >/dev/null || { echo "FAIL: tgtd is not installed (ci/install-de
 # allocated bytes of a sparse file: what was really written to it
 alloc() { echo $(( $(stat -c '%b * %B' "$1") )); }
 
-if ! tgt_up big:256M small:32M foreign:32M seqw:32M; then
+if ! tgt_up big:256M small:64M foreign:64M seqw:64M; then
 	t_case "private tgtd"; t_fail "cannot start tgtd: $(cat "$T/tgtd.log")"
 	t_done
 	exit
@@ -33,13 +34,13 @@ assert_json "$T/probe.json" 'not any("thin LUN" in w for w in result(d, "seq512k
 t_case "iSCSI: a read-only run on a blank LUN writes it first, once"
 run "$NB" run -t "lun=$LUN:small/1" -w seq512k-read,rand4k-read -i 2 -q -o "$T/blank.json"
 assert_rc 0
-assert_json "$T/blank.json" '[i["prefilled_bytes"] for r in d["results"] for i in r["iterations"]] == [32 << 20, 0, 0, 0]'
+assert_json "$T/blank.json" '[i["prefilled_bytes"] for r in d["results"] for i in r["iterations"]] == [64 << 20, 0, 0, 0]'
 # the prefill's CPU is its iteration's prefill_cpu_s (ci/bench-fio-engines
 # leaves it out of nasbench's CPU per I/O); iterations without one have none
 assert_json "$T/blank.json" '[("prefill_cpu_s" in i) for r in d["results"] for i in r["iterations"]] == [True, False, False, False]'
 assert_json "$T/blank.json" '0 < d["results"][0]["iterations"][0]["prefill_cpu_s"] < 30'
 assert_json "$T/blank.json" 'not any(r.get("warnings") for r in d["results"])'
-[ "$(alloc "$T/small.img")" -ge $((32 << 20)) ] || t_fail "LUN file has $(alloc "$T/small.img") bytes allocated, not 32 MiB"
+[ "$(alloc "$T/small.img")" -ge $((64 << 20)) ] || t_fail "LUN file has $(alloc "$T/small.img") bytes allocated, not 64 MiB"
 
 t_case "iSCSI: a LUN holding data nasbench did not write is read as it is, with the thin-LUN warning"
 head -c 1M /dev/urandom > "$T/foreign.head"
@@ -53,26 +54,26 @@ cmp -s -n $((1 << 20)) "$T/foreign.head" "$T/foreign.img" || t_fail "the LUN's d
 t_case "iSCSI: every iteration of a sequential write overwrites: the LUN is prefilled first, once"
 run "$NB" run -t "lun=$LUN:seqw/1" -w seq512k-write -i 3 -q -o "$T/seqw.json"
 assert_rc 0
-assert_json "$T/seqw.json" '[i["prefilled_bytes"] for i in result(d, "seq512k-write")["iterations"]] == [32 << 20, 0, 0]'
-assert_json "$T/seqw.json" '[i["bytes_written"] for i in result(d, "seq512k-write")["iterations"]] == [32 << 20] * 3'
+assert_json "$T/seqw.json" '[i["prefilled_bytes"] for i in result(d, "seq512k-write")["iterations"]] == [64 << 20, 0, 0]'
+assert_json "$T/seqw.json" '[i["bytes_written"] for i in result(d, "seq512k-write")["iterations"]] == [64 << 20] * 3'
 
 tgt_down
 
 t_case "file target: a read on a sparse file prefills it (no holes read)"
-truncate -s 64M "$T/file.img"
+truncate -s 128M "$T/file.img"
 # --monitor off: the warnings asserted absent are the unwritten reads';
 # a local target is watched by default, and on a busy machine this
 # machine's CPU-bound verdict (or its page cache's) would join them
-run "$NB" run -t "$T/file.img" -w seq512k-read --size 32M -i 1 --monitor off -q -o "$T/file.json"
+run "$NB" run -t "$T/file.img" -w seq512k-read --size 64M -i 1 --monitor off -q -o "$T/file.json"
 assert_rc 0
-assert_json "$T/file.json" 'result(d, "seq512k-read")["iterations"][0]["prefilled_bytes"] == 32 << 20'
+assert_json "$T/file.json" 'result(d, "seq512k-read")["iterations"][0]["prefilled_bytes"] == 64 << 20'
 assert_json "$T/file.json" 'not result(d, "seq512k-read").get("warnings")'
-[ "$(alloc "$T/file.img")" -ge $((32 << 20)) ] || t_fail "file has $(alloc "$T/file.img") bytes allocated, not 32 MiB"
+[ "$(alloc "$T/file.img")" -ge $((64 << 20)) ] || t_fail "file has $(alloc "$T/file.img") bytes allocated, not 64 MiB"
 
 t_case "file target: every iteration of a sequential write overwrites, after one prefill"
-truncate -s 64M "$T/seqw-file.img"
-run "$NB" run -t "$T/seqw-file.img" -w seq512k-write --size 16M -i 3 -q -o "$T/seqw-file.json"
+truncate -s 128M "$T/seqw-file.img"
+run "$NB" run -t "$T/seqw-file.img" -w seq512k-write --size 64M -i 3 -q -o "$T/seqw-file.json"
 assert_rc 0
-assert_json "$T/seqw-file.json" '[i["prefilled_bytes"] for i in result(d, "seq512k-write")["iterations"]] == [16 << 20, 0, 0]'
+assert_json "$T/seqw-file.json" '[i["prefilled_bytes"] for i in result(d, "seq512k-write")["iterations"]] == [64 << 20, 0, 0]'
 
 t_done
