@@ -86,33 +86,35 @@ assert_clean "$TWIN/other"
 kill $(cat "$TWIN/ganesha.pid" "$TWIN/rpcbind.pid") 2>/dev/null
 
 t_case "iSCSI: rr:1 over two portals, per-path bytes add up to the total"
+# runs of 64 MiB in one pass: 128 requests of 512 KiB (the 100 samples a
+# figure needs), so each path's count is exact
 run "$NB" run -t "$ISCSI" --paths "$BOX,$A2" --path-policy rr:1 --destroy-data \
-	-w seq512k-write,seq512k-read --size 16M --runtime 300ms -i 1 -o "$T/rr.json"
+	-w seq512k-write,seq512k-read --size 64M -i 1 -o "$T/rr.json"
 assert_rc 0
 # per workload: [(ios, bytes) of each path], the bytes of the iteration
 P="[[(p['ios'], p['bytes']) for p in result(d, w)['iterations'][0]['paths']] for w in ('seq512k-write', 'seq512k-read')]"
-assert_json "$T/rr.json" "d['labels'] == {'paths': '2', 'connections': '1', 'path-policy': 'rr:1', 'mtu': '9000'} and d['targets'][0]['paths']['ident'] == 'naa.60000000000000000e00000000010001' and all(sum(b for _, b in ps) == 16 << 20 and all(abs(n - 16) <= 1 for n, _ in ps) for ps in $P) and result(d, 'seq512k-write')['iterations'][0]['bytes_written'] == result(d, 'seq512k-read')['iterations'][0]['bytes_read'] == 16 << 20" "(d['labels'], d['targets'][0]['paths']['ident'], $P)"
+assert_json "$T/rr.json" "d['labels'] == {'paths': '2', 'connections': '1', 'path-policy': 'rr:1', 'mtu': '9000'} and d['targets'][0]['paths']['ident'] == 'naa.60000000000000000e00000000010001' and all(sum(b for _, b in ps) == 64 << 20 and all(abs(n - 64) <= 1 for n, _ in ps) for ps in $P) and result(d, 'seq512k-write')['iterations'][0]['bytes_written'] == result(d, 'seq512k-read')['iterations'][0]['bytes_read'] == 64 << 20" "(d['labels'], d['targets'][0]['paths']['ident'], $P)"
 
 t_case "iSCSI: fixed keeps one path, the other standby; rr:1000 stays on one"
 for pol in fixed rr:1000; do
 	run "$NB" run -t "$ISCSI" --paths "$BOX,$A2" --path-policy $pol --destroy-data \
-		-w seq512k-read --size 16M --runtime 300ms -i 1 -o "$T/$pol.json"
+		-w seq512k-read --size 64M -i 1 -o "$T/$pol.json"
 	assert_rc 0
 done
-assert_json "$T/fixed.json" "[p['ios'] for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [32, 0] and [p['state'] for p in d['targets'][0]['paths']['list']] == ['active', 'standby']" "(result(d, 'seq512k-read')['iterations'][0]['paths'], d['targets'][0]['paths'])"
-assert_json "$T/rr:1000.json" "[p['ios'] for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [32, 0] and [p['state'] for p in d['targets'][0]['paths']['list']] == ['active', 'active']" "(result(d, 'seq512k-read')['iterations'][0]['paths'], d['targets'][0]['paths'])"
+assert_json "$T/fixed.json" "[p['ios'] for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [128, 0] and [p['state'] for p in d['targets'][0]['paths']['list']] == ['active', 'standby']" "(result(d, 'seq512k-read')['iterations'][0]['paths'], d['targets'][0]['paths'])"
+assert_json "$T/rr:1000.json" "[p['ios'] for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [128, 0] and [p['state'] for p in d['targets'][0]['paths']['list']] == ['active', 'active']" "(result(d, 'seq512k-read')['iterations'][0]['paths'], d['targets'][0]['paths'])"
 
 t_case "NFS: the same export through two addresses, two connections each"
 run "$NB" run -t "$NFS" --paths "$BOX,$A2" --connections 2 -w seq512k-write,seq512k-read \
-	--size 16M -i 1 -o "$T/nfs.json"
+	--size 64M -i 1 -o "$T/nfs.json"
 assert_rc 0
-assert_json "$T/nfs.json" "[p['path'] for p in d['targets'][0]['paths']['list']] == ['$BOX:2049', '$A2:2049', '$BOX:2049#2', '$A2:2049#2'] and d['targets'][0]['paths']['ident'] == 'fsid $(fsid "$EXPORT") fileid $(stat -c %i "$EXPORT")' and [p['bytes'] for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [4194304] * 4" "(d['targets'][0]['paths'], result(d, 'seq512k-read')['iterations'][0]['paths'])"
+assert_json "$T/nfs.json" "[p['path'] for p in d['targets'][0]['paths']['list']] == ['$BOX:2049', '$A2:2049', '$BOX:2049#2', '$A2:2049#2'] and d['targets'][0]['paths']['ident'] == 'fsid $(fsid "$EXPORT") fileid $(stat -c %i "$EXPORT")' and [p['bytes'] for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [16777216] * 4" "(d['targets'][0]['paths'], result(d, 'seq512k-read')['iterations'][0]['paths'])"
 assert_clean "$EXPORT"
 
 t_case "NFS: N connections to one address, as the server sees them"
 H=$(hook_dir)
 NASBENCH_TEST_PAUSE=$H NASBENCH_TEST_PAUSE_AT=start:seq512k-read:1 \
-	"$NBT" run -t "$NFS" --connections 4 -w seq512k-write,seq512k-read --size 32M --runtime 300ms -i 1 \
+	"$NBT" run -t "$NFS" --connections 4 -w seq512k-write,seq512k-read --size 64M -i 1 \
 	-q -o "$T/conn.json" >"$T/conn.out" 2>"$T/conn.err" &
 pid=$!
 if hook_wait "$H" start:seq512k-read:1; then
@@ -136,9 +138,9 @@ FE=${NASBENCH_FIO_ENGINES:-}
 [ -n "$FE" ] && [ -x "$FE" ] || FE=$("$ROOT/ci/fio-engines" 2>/dev/null | tail -n1)
 if [ -x "$FE" ]; then
 	NASBENCH_FIO=$FE run "$NB" run -t "$ISCSI" --paths "$BOX,$A2" --engine fio --destroy-data \
-		-w seq512k-read --size 16M --runtime 300ms -i 1 -o "$T/fio.json"
+		-w seq512k-read --size 64M -i 1 -o "$T/fio.json"
 	assert_rc 0
-	assert_json "$T/fio.json" "[(p['path'], p['ios'], p['bytes']) for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [('$BOX:3262', 16, 8 << 20), ('$A2:3262', 16, 8 << 20)] and result(d, 'seq512k-read')['iterations'][0]['fio']['job'].count('filename=iscsi') == 2" "result(d, 'seq512k-read')['iterations'][0]"
+	assert_json "$T/fio.json" "[(p['path'], p['ios'], p['bytes']) for p in result(d, 'seq512k-read')['iterations'][0]['paths']] == [('$BOX:3262', 64, 32 << 20), ('$A2:3262', 64, 32 << 20)] and result(d, 'seq512k-read')['iterations'][0]['fio']['job'].count('filename=iscsi') == 2" "result(d, 'seq512k-read')['iterations'][0]"
 else
 	t_fail "no fio with the libiscsi engine (ci/fio-engines)"
 fi

@@ -43,7 +43,7 @@ nb steady -w rand4k-write --steady-state iops:50% --round 200ms --steady-window 
 # crash = true: no crash observed, nothing proven: unmeasured, exit 5
 NB_RC=5 nb crash "$T/box.ini" -w crashcheck --crash-writes 50 --size 64K
 assert_json "$T/crash.json" 'd["results"][0]["status"] == "unmeasured" and d["results"][0]["reason"].startswith("no crash observed in 1 of 1 iteration") and d["results"][0]["reason"].endswith(": nothing is proven about what a crash loses")'
-nb replay -w replay --load "$ROOT/tests/fuzz/corpus/replay/capture.ini" --scale 0.25,0.5 --step-time 1s --slo mean=500ms --size 64M
+nb replay -w replay --load "$ROOT/tests/fuzz/corpus/replay/capture.ini" --scale 0.5,1 --step-time 1s --slo mean=500ms --size 64M
 nb skipped -w conform
 nb seed -w bigfile,syncprobe,integrity,bonnie,xz --set fast=yes --set files=1 --runtime 300ms
 nb fio -w seq512k-read --cross-check --runtime 300ms
