@@ -50,14 +50,15 @@ t_case "NFS on hdd raidz1: sync writes below half of async; a SLOG at least doub
 slog=$(awk '$1 == "slog" { print $2 }' "$NASBENCH_LAB_STATE/loops")
 : >"$T/async"; : >"$T/sync"; : >"$T/slog"
 # each measurement starts with the previous one's data on the disks (a
-# snapshot waits for the open transaction group to be written)
+# snapshot waits for the open transaction group to be written); 56 MiB at
+# queue depth 1: 112 writes, the 100 samples a figure needs and a margin
 settle() { zfs snapshot "$NASBENCH_LAB_POOL/nfs@settle" && zfs destroy "$NASBENCH_LAB_POOL/nfs@settle"; }
 for r in 1 2 3 4 5; do
 	zpool remove "$NASBENCH_LAB_POOL" "$slog"
-	settle; bw seq512k-write --iodepth 1 --size 32M >>"$T/async"
-	settle; bw seq512k-write-sync --iodepth 1 --size 32M >>"$T/sync"
+	settle; bw seq512k-write --iodepth 1 --size 56M >>"$T/async"
+	settle; bw seq512k-write-sync --iodepth 1 --size 56M >>"$T/sync"
 	zpool add -f "$NASBENCH_LAB_POOL" log "$slog" >/dev/null 2>&1
-	settle; bw seq512k-write-sync --iodepth 1 --size 32M >>"$T/slog"
+	settle; bw seq512k-write-sync --iodepth 1 --size 56M >>"$T/slog"
 done
 a=$(median <"$T/async") s=$(median <"$T/sync") g=$(median <"$T/slog")
 echo "test_lab_figures: raidz1 hdd NFS qd1 MB/s medians: write $a, write-sync $s, write-sync + SLOG $g" \
