@@ -166,12 +166,12 @@ echo "loop TRIM: allocated $before -> $after bytes" >&2
 
 t_case "directory targets: --trim each punches the data file locally; over NFSv3 (no DEALLOCATE) removes it and says so"
 mkdir -p "$T/dir"
-run "$NB" run -t "$T/dir" --trim each -w seq512k-write,rand4k-read --size 8M -i 1 -q -o "$T/dirtrim.json"
+run "$NB" run -t "$T/dir" --trim each -w seq512k-write,rand4k-read --size 8M --runtime 300ms -i 1 -q -o "$T/dirtrim.json"
 assert_rc 0
 assert_json "$T/dirtrim.json" '[r["discard"]["method"] for r in d["results"]] == ["none (no data file yet)", "FALLOC_FL_PUNCH_HOLE"]' '[r.get("discard") for r in d["results"]]'
 assert_json "$T/dirtrim.json" 'd["results"][1]["discard"]["accepted"] and d["results"][1]["discard"]["bytes"] == 8 << 20'
 if [ -n "${NASBENCH_NFS_URL:-}" ]; then
-	run "$NB" run -t "$NASBENCH_NFS_URL" --trim each -w seq512k-write,rand4k-read --size 8M -i 1 -q -o "$T/nfstrim.json"
+	run "$NB" run -t "$NASBENCH_NFS_URL" --trim each -w seq512k-write,rand4k-read --size 8M --runtime 300ms -i 1 -q -o "$T/nfstrim.json"
 	assert_rc 0
 	assert_json "$T/nfstrim.json" 'd["results"][1]["discard"] == {"when": "each", "method": "unlink", "offset": 0, "bytes": 8 << 20, "accepted": True}' 'd["results"][1].get("discard")'
 	assert_json "$T/nfstrim.json" 'any("NFSv3 has no DEALLOCATE, that is NFS 4.2): the data file was removed instead" in w for w in d["results"][1]["warnings"])' 'd["results"][1].get("warnings")'
@@ -182,7 +182,7 @@ fi
 t_case "--span 80% never touches the last 20%: preconditioning, TRIM and writes stay in the span"
 head -c $((48 * MB)) /dev/urandom >"$T/orig.img"
 dd if="$T/orig.img" of="$DEV_c" bs=1M oflag=direct status=none
-run "$NB" run -t "$DEV_c" --span 80% --destroy-data --precondition --trim before -w seq512k-write,rand4k-write -i 1 -q -o "$T/span.json"
+run "$NB" run -t "$DEV_c" --span 80% --destroy-data --precondition --trim before -w seq512k-write,rand4k-write --runtime 300ms -i 1 -q -o "$T/span.json"
 assert_rc 0
 # 80% of 48 MiB in whole 512-byte sectors
 SPAN=$(( (48 * MB * 8 / 10) / 512 * 512 ))
