@@ -3,13 +3,16 @@
 # docs/result.md names every key of the result file: a handful of small
 # runs on a local scratch directory (plain I/O, open loop, closed and open
 # sweeps, the VM profile, steady state, the box's telemetry, crashcheck,
-# the replay, the seed workloads, a workload skipped, fio's cross-check,
+# the replay, the seed workloads, a workload skipped, fio's cross-check
+# and fio as the engine,
 # an NFS target's network baseline over two connections, the data written
 # and a hot-set sweep) make real results, and result_keys.py fails on a key
 # one of them writes that the document does not name, or a key the
 # document names that none of them writes (save the failure walk's, which
 # only a pool that can fail makes: its rows say "(lab)" and
-# tests/integration/test_failure.sh runs it).
+# tests/integration/test_failure.sh runs it; and those only another file's
+# runs write: their rows say "(test_NAME.sh", and t_done validates that
+# file's results against the schema made from them).
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null || { missing "python3"; t_done; exit; }
@@ -45,8 +48,11 @@ NB_RC=5 nb crash "$T/box.ini" -w crashcheck --crash-writes 50 --size 64K
 assert_json "$T/crash.json" 'd["results"][0]["status"] == "unmeasured" and d["results"][0]["reason"].startswith("no crash observed in 1 of 1 iteration") and d["results"][0]["reason"].endswith(": nothing is proven about what a crash loses")'
 nb replay -w replay --load "$ROOT/tests/fuzz/corpus/replay/capture.ini" --scale 1,2 --step-time 1s --slo mean=500ms --size 64M
 nb skipped -w conform
-nb seed -w bigfile,syncprobe,integrity,bonnie,xz --set fast=yes --set files=1 --runtime 300ms
+# verify = yes: bigfile reads its file back (verified_bytes)
+nb seed -w bigfile,syncprobe,integrity,bonnie,xz --set fast=yes --set files=1 --set verify=yes --runtime 300ms
 nb fio -w seq512k-read --cross-check --runtime 300ms
+# engine = fio: the iteration holds fio's record of its run
+nb fioengine -w rand4k-read --engine fio --runtime 300ms
 nb data -w seq512k-write,rand4k-read --compress 2:1 --dedupe 50% --random-distribution zipf:1.2 --runtime 300ms
 nb hot -w rand4k-read --hot-sizes 1M,2M --runtime 300ms
 # acceptance criteria: one judged on a steady-state run that cannot settle
