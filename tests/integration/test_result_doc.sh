@@ -111,4 +111,13 @@ run python3 "$KEYS" check "$T/doc.md" "${R[@]}"
 assert_rc 1
 assert_out "docs/result.md names a key no result holds: results[].never_written"
 
+t_case "a row marked (test_NAME.sh) is another file's: not needed here, but the file must be there"
+{ cat "$DOC"; echo '| `results[].elsewhere` | number |  | only another file writes it (test_fio.sh: a case) |'; } >"$T/doc3.md"
+run python3 "$KEYS" check "$T/doc3.md" "${R[@]}"
+assert_rc 0
+{ cat "$DOC"; echo '| `results[].elsewhere` | number |  | only another file writes it (test_nosuch.sh: a case) |'; } >"$T/doc4.md"
+run python3 "$KEYS" check "$T/doc4.md" "${R[@]}"
+assert_rc 1
+assert_out "docs/result.md marks a key (tests/integration/test_nosuch.sh), a file that is not there"
+
 t_done
