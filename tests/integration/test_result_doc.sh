@@ -42,7 +42,7 @@ assert_json "$T/open.json" 'result(d, "rand4k-read")["iterations"][0]["open"]["s
 	'result(d, "rand4k-read")["iterations"][0]["open"]'
 nb closed -w rand4k-read --sweep --steps 1,2 --step-time 300ms
 nb osweep -w vm --sweep --rates 1000,2000 --step-time 500ms --slo mean=500ms --loop both
-nb steady -w rand4k-write --steady-state iops:50% --round 200ms --steady-window 2 --steady-rounds 3 --precondition --precondition-fill 1 --trim before --trim-optional
+nb steady -w rand4k-write --steady-state iops:50% --round 200ms --steady-window 2 --steady-rounds 3 --steady-limit 10s --precondition --precondition-fill 1 --trim before --trim-optional
 # crash = true: no crash observed, nothing proven: unmeasured, exit 5
 NB_RC=5 nb crash "$T/box.ini" -w crashcheck --crash-writes 50 --size 64K
 assert_json "$T/crash.json" 'd["results"][0]["status"] == "unmeasured" and d["results"][0]["reason"].startswith("no crash observed in 1 of 1 iteration") and d["results"][0]["reason"].endswith(": nothing is proven about what a crash loses")'
