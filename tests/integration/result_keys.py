@@ -16,11 +16,17 @@ cell of a table row, in backquotes: | `results[].status` | ... |; a map
 is a row whose path ends in ".*"; a row that says "(lab)" or "(lab: why)"
 is a key only a run on the ZFS lab writes (the failure walk's, the ARC's
 figures), which the local runs need not hold, and so is a row that says
-"(import" or "(published" (an import's, a published profile's); a row that says "the shape of `OTHER`" is an object whose keys
-are OTHER's (the box's inventory is the client's): its paths are checked
-as OTHER's.
+"(import" or "(published" (an import's, a published profile's), or
+"(test_NAME.sh" (a key only another integration file's runs write:
+"(test_fio.sh: fio --clients)"; that file's results validate against
+the schema made from the row, ci/validate-results); a row that says "the
+shape of `OTHER`" is an object whose keys are OTHER's (the box's
+inventory is the client's): its paths are checked as OTHER's.  An
+object or array row that names no key below it is free-form (fio's own
+record of its run): what it holds is not checked, as the schema does not.
 """
 import json
+import os
 import re
 import sys
 
@@ -50,17 +56,20 @@ def walk(v, path, out, maps, alias=None):
 
 
 def doc_paths(doc):
-    """The paths DOC names, the maps among them, and those only a lab run
-    writes (a row that says "(lab)")."""
-    paths, maps, lab, alias = set(), set(), set(), {}
+    """The paths DOC names, the maps among them, and those the local runs
+    need not write (a row that says "(lab)", "(import", "(published" or
+    "(test_NAME.sh")."""
+    paths, maps, lab, alias, files, types = set(), set(), set(), {}, set(), {}
     for line in open(doc, encoding="utf-8"):
         m = re.match(r"\|\s*`([^`]+)`\s*\|", line)
         if not m:
             continue
         p = m.group(1)
         paths.add(p)
-        if re.search(r"\((lab|import|published)\b", line):
+        types[p] = set(line.split("|")[2].strip().split("/"))
+        if re.search(r"\((lab|import|published|test_\w+\.sh)\b", line):
             lab.add(p)
+        files.update(re.findall(r"\((test_\w+\.sh)\b", line))
         a = re.search(r"the shape of `([^`]+)`", line)
         if a:
             alias[p] = a.group(1)
@@ -73,7 +82,10 @@ def doc_paths(doc):
             paths.add(p)
         if p.endswith(".*"):
             maps.add(p[:-2])
-    return expand(paths), maps, expand(lab), alias
+    free = {p for p, t in types.items() if t & {"object", "array"} and
+            not any(q != p and (q.startswith(p + ".") or q.startswith(p + "["))
+                    for q in types)}
+    return expand(paths), maps, expand(lab), alias, files, expand(free)
 
 
 def expand(paths):
@@ -96,7 +108,9 @@ def main():
             walk(json.load(open(f)), "", found, MAPS)
         print("\n".join(sorted(p for p in found if p)))
         return 0
-    documented, maps, lab, alias = doc_paths(sys.argv[2])
+    documented, maps, lab, alias, files, free = doc_paths(sys.argv[2])
+    here = os.path.dirname(os.path.abspath(__file__))
+    gone = sorted(f for f in files if not os.path.isfile(os.path.join(here, f)))
     found, where = set(), {}
     for f in sys.argv[3:]:
         seen = set()
@@ -105,16 +119,20 @@ def main():
             where.setdefault(p, f)
         found |= seen
     found.discard("")
-    found = expand(found)
+    found = {p for p in expand(found) if not any(
+        p.startswith(f + ".") or p.startswith(f + "[") for f in free)}
     undocumented = sorted(found - documented)
     unseen = sorted(documented - found - lab)
     for p in undocumented:
         print(f"result key not in docs/result.md: {p} ({where.get(p, '?')})")
     for p in unseen:
         print(f"docs/result.md names a key no result holds: {p}")
+    for f in gone:
+        print(f"docs/result.md marks a key (tests/integration/{f}), a file "
+              "that is not there")
     print(f"{len(found)} paths in {len(sys.argv) - 3} results, "
           f"{len(documented)} in the document")
-    return 1 if undocumented or unseen else 0
+    return 1 if undocumented or unseen or gone else 0
 
 
 if __name__ == "__main__":

@@ -3,13 +3,16 @@
 # docs/result.md names every key of the result file: a handful of small
 # runs on a local scratch directory (plain I/O, open loop, closed and open
 # sweeps, the VM profile, steady state, the box's telemetry, crashcheck,
-# the replay, the seed workloads, a workload skipped, fio's cross-check,
+# the replay, the seed workloads, a workload skipped, fio's cross-check
+# and fio as the engine,
 # an NFS target's network baseline over two connections, the data written
 # and a hot-set sweep) make real results, and result_keys.py fails on a key
 # one of them writes that the document does not name, or a key the
 # document names that none of them writes (save the failure walk's, which
 # only a pool that can fail makes: its rows say "(lab)" and
-# tests/integration/test_failure.sh runs it).
+# tests/integration/test_failure.sh runs it; and those only another file's
+# runs write: their rows say "(test_NAME.sh", and t_done validates that
+# file's results against the schema made from them).
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null || { missing "python3"; t_done; exit; }
@@ -39,14 +42,17 @@ assert_json "$T/open.json" 'result(d, "rand4k-read")["iterations"][0]["open"]["s
 	'result(d, "rand4k-read")["iterations"][0]["open"]'
 nb closed -w rand4k-read --sweep --steps 1,2 --step-time 300ms
 nb osweep -w vm --sweep --rates 200,400 --step-time 500ms --slo mean=500ms --loop both
-nb steady -w rand4k-write --steady-state iops:50% --round 200ms --steady-window 2 --steady-rounds 3 --precondition --precondition-fill 1 --trim before --trim-optional
+nb steady -w rand4k-write --steady-state iops:50% --round 200ms --steady-window 2 --steady-rounds 3 --steady-limit 10s --precondition --precondition-fill 1 --trim before --trim-optional
 # crash = true: no crash observed, nothing proven: unmeasured, exit 5
 NB_RC=5 nb crash "$T/box.ini" -w crashcheck --crash-writes 50 --size 64K
 assert_json "$T/crash.json" 'd["results"][0]["status"] == "unmeasured" and d["results"][0]["reason"].startswith("no crash observed in 1 of 1 iteration") and d["results"][0]["reason"].endswith(": nothing is proven about what a crash loses")'
 nb replay -w replay --load "$ROOT/tests/fuzz/corpus/replay/capture.ini" --scale 0.5,1 --step-time 1s --slo mean=500ms --size 64M
 nb skipped -w conform
-nb seed -w bigfile,syncprobe,integrity,bonnie,xz --set fast=yes --set files=1 --runtime 300ms
+# verify = yes: bigfile reads its file back (verified_bytes)
+nb seed -w bigfile,syncprobe,integrity,bonnie,xz --set fast=yes --set files=1 --set verify=yes --runtime 300ms
 nb fio -w seq512k-read --cross-check --runtime 300ms
+# engine = fio: the iteration holds fio's record of its run
+nb fioengine -w rand4k-read --engine fio --runtime 300ms
 nb data -w seq512k-write,rand4k-read --compress 2:1 --dedupe 50% --random-distribution zipf:1.2 --runtime 300ms
 nb hot -w rand4k-read --hot-sizes 1M,2M --runtime 300ms
 # acceptance criteria: one judged on a steady-state run that cannot settle
@@ -104,5 +110,14 @@ t_case "the check fails on a key the document names that no result holds"
 run python3 "$KEYS" check "$T/doc.md" "${R[@]}"
 assert_rc 1
 assert_out "docs/result.md names a key no result holds: results[].never_written"
+
+t_case "a row marked (test_NAME.sh) is another file's: not needed here, but the file must be there"
+{ cat "$DOC"; echo '| `results[].elsewhere` | number |  | only another file writes it (test_fio.sh: a case) |'; } >"$T/doc3.md"
+run python3 "$KEYS" check "$T/doc3.md" "${R[@]}"
+assert_rc 0
+{ cat "$DOC"; echo '| `results[].elsewhere` | number |  | only another file writes it (test_nosuch.sh: a case) |'; } >"$T/doc4.md"
+run python3 "$KEYS" check "$T/doc4.md" "${R[@]}"
+assert_rc 1
+assert_out "docs/result.md marks a key (tests/integration/test_nosuch.sh), a file that is not there"
 
 t_done
