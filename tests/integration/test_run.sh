@@ -20,7 +20,7 @@ assert_json "$T/r.json" 'all(r["status"] == "ok" and len(r["iterations"]) == 2 f
 assert_json "$T/r.json" 'all(1e6 < r["summary"]["bw_bytes"]["median"] < 1e11 for r in d["results"])'
 assert_json "$T/r.json" 'all(i["metrics"]["lat_p50_us"] <= i["metrics"]["lat_p99_us"] <= i["metrics"]["lat_p99.9_us"] <= i["metrics"]["lat_max_us"] for r in d["results"] for i in r["iterations"])'
 assert_json "$T/r.json" 'all(abs(i["metrics"]["iops"] * r["spec"]["bs"] - i["metrics"]["bw_bytes"]) < 1e-6 * i["metrics"]["bw_bytes"] for r in d["results"] for i in r["iterations"])'
-assert_json "$T/r.json" 'result(d, "seq512k-write")["spec"] == {"pattern": "seq", "rw": "write", "read_pct": 0, "bs": 524288, "qd": 16, "size": 16777216, "bytes": 0, "runtime_s": 0.3, "sync": "end", "direct": True}'
+assert_json "$T/r.json" 'result(d, "seq512k-write")["spec"] == {"pattern": "seq", "rw": "write", "read_pct": 0, "bs": 524288, "qd": 16, "size": 16777216, "bytes": 0, "runtime_s": 0.3, "sync": "end", "direct": True, "compress": "incompressible", "dedupe_pct": 0, "random_distribution": "uniform"}'
 assert_json "$T/r.json" 'result(d, "rand4k-read")["spec"]["qd"] == 32 and result(d, "rand4k-read")["spec"]["bs"] == 4096'
 assert_json "$T/r.json" 'set(result(d, "seq512k-write")["summary"]["bw_bytes"]) == {"n", "median", "mean", "min", "max", "stddev"}'
 
