@@ -43,6 +43,11 @@ uint64_t nb_wl_size(const struct nb_workload *w, const struct nb_params *p)
 	return p->size ? p->size : w->default_size;
 }
 
+uint64_t nb_wl_step_us(const struct nb_params *p)
+{
+	return p->step_us ? p->step_us : nb_knob_default("capacity", "step-time");
+}
+
 void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)
 {
 	char buf[1024];

@@ -34,8 +34,6 @@
 /* Cross-check: throughput ratios outside 1 +/- this are flagged. */
 #define NB_XCHECK_TOLERANCE 0.10
 
-typedef int (*nb_wl_io_fn)(struct nb_wl_ctx *c, const struct nb_iospec *s);
-
 /* Whether fio takes part in this iteration (engine = fio, cross-check,
  * clients). */
 int nb_wl_fio_wanted(const struct nb_wl_ctx *c);

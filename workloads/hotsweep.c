@@ -214,8 +214,7 @@ int nb_wl_hot_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		  (double)nb_knob_default("suite", "hot-share");
 	/* each step as long as a run of the workload, else a sweep's step */
 	if (!ss.runtime_us)
-		ss.runtime_us = c->p->step_us ? c->p->step_us :
-				nb_knob_default("capacity", "step-time");
+		ss.runtime_us = nb_wl_step_us(c->p);
 	ss.bytes = 0;
 	h.s = &ss;
 	/* the data file made before the first step: no step's time */

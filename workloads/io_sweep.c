@@ -13,6 +13,7 @@
  * the answers (vms, iops_at_slo, sat_iops...).
  */
 #include "io_sweep.h"
+#include "sweep_step.h"
 #include "data.h"
 #include "../core/clock.h"
 #include "../core/err.h"
@@ -30,12 +31,6 @@
 int nb_wl_sweep_wanted(const struct nb_params *p)
 {
 	return p->sweep > 0 || (p->sweep < 0 && (p->steps[0] || p->rates[0]));
-}
-
-/* Each step's run time: step-time, else its row's default. */
-static uint64_t step_us(const struct nb_params *p)
-{
-	return p->step_us ? p->step_us : nb_knob_default("capacity", "step-time");
 }
 
 int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
@@ -77,35 +72,15 @@ static double cpu_s(void)
 			kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6;
 }
 
-static double metric(const json_t *m, const char *name)
-{
-	const json_t *v = json_object_get(m, name);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static void step_from_metrics(struct nb_sweep_step *st, const json_t *m)
 {
-	st->iops = metric(m, "iops");
-	st->bw_bytes = metric(m, "bw_bytes");
-	st->lat_mean_us = metric(m, "lat_mean_us");
-	st->lat_p50_us = metric(m, "lat_p50_us");
-	st->lat_p90_us = metric(m, "lat_p90_us");
-	st->lat_p99_us = metric(m, "lat_p99_us");
-	st->lat_p999_us = metric(m, "lat_p99.9_us");
-}
-
-static uint64_t s_mix(uint64_t seed, uint64_t k)
-{
-	uint64_t x = seed ^ (k * 0x9e3779b97f4a7c15ULL);
-
-	x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ULL;
-	return x ^ (x >> 29);
-}
-
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
+	st->iops = nb_wl_step_metric(m, "iops");
+	st->bw_bytes = nb_wl_step_metric(m, "bw_bytes");
+	st->lat_mean_us = nb_wl_step_metric(m, "lat_mean_us");
+	st->lat_p50_us = nb_wl_step_metric(m, "lat_p50_us");
+	st->lat_p90_us = nb_wl_step_metric(m, "lat_p90_us");
+	st->lat_p99_us = nb_wl_step_metric(m, "lat_p99_us");
+	st->lat_p999_us = nb_wl_step_metric(m, "lat_p99.9_us");
 }
 
 /* A finished step as the result holds it. */
@@ -115,12 +90,12 @@ static json_t *step_json(const struct nb_sweep_step *st, uint32_t qd,
 	json_t *j = json_pack("{s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 			      " s:f, s:o, s:b, s:b, s:I, s:f, s:b, s:b}",
 			      "outstanding", (int)st->outstanding, "qd", (int)qd,
-			      "clients", (int)clients, "bw_bytes", num(st->bw_bytes),
-			      "iops", num(st->iops), "lat_mean_us", num(st->lat_mean_us),
-			      "lat_p50_us", num(st->lat_p50_us),
-			      "lat_p90_us", num(st->lat_p90_us),
-			      "lat_p99_us", num(st->lat_p99_us),
-			      "lat_p99.9_us", num(st->lat_p999_us), "seconds", secs,
+			      "clients", (int)clients, "bw_bytes", nb_wl_json_num(st->bw_bytes),
+			      "iops", nb_wl_json_num(st->iops), "lat_mean_us", nb_wl_json_num(st->lat_mean_us),
+			      "lat_p50_us", nb_wl_json_num(st->lat_p50_us),
+			      "lat_p90_us", nb_wl_json_num(st->lat_p90_us),
+			      "lat_p99_us", nb_wl_json_num(st->lat_p99_us),
+			      "lat_p99.9_us", nb_wl_json_num(st->lat_p999_us), "seconds", secs,
 			      "cpu_per_thread", st->cpu_per_thread >= 0 ?
 			      json_real(st->cpu_per_thread) : json_null(),
 			      "slo_met", st->slo_met, "enough_samples", st->enough,
@@ -162,24 +137,6 @@ static void step_line(const struct sweep_run *r, const struct nb_sweep_step *st)
 		st->client_bound ? "  CLIENT-BOUND" : "");
 }
 
-int nb_wl_sweep_once(nb_wl_io_fn once, struct nb_wl_ctx *sc,
-		     const struct nb_iospec *ss, const char *phase, double *secs)
-{
-	uint64_t t0;
-	int rc;
-
-	sc->phase = phase;
-	sc->metrics = json_object();
-	sc->extra = json_object();
-	sc->spec = NULL;
-	t0 = nb_now_ns();
-	rc = once(sc, ss);
-	*secs = (double)(nb_now_ns() - t0) / 1e9;
-	if (sc->spec)
-		json_decref(sc->spec);
-	return rc;
-}
-
 /* Run the next step, OUT outstanding (a multiple of the clients): 0,
  * -EINTR or -errno. */
 static int run_step(struct sweep_run *r, uint32_t out)
@@ -195,9 +152,9 @@ static int run_step(struct sweep_run *r, uint32_t out)
 	ss.qd = qd;
 	ss.rate = 0;
 	ss.bytes = 0;
-	ss.runtime_us = step_us(r->c->p);
+	ss.runtime_us = nb_wl_step_us(r->c->p);
 	/* a fresh sequence each step (the open sweep's reasons) */
-	ss.seed = s_mix(r->s->seed, r->sw.n + 1);
+	ss.seed = nb_wl_mix_seed(r->s->seed, r->sw.n + 1);
 	/* a test build may stop before a step: "sweep:vm:2" */
 	snprintf(phase, sizeof(phase), "sweep:%s:%zu", r->c->wl->name, r->sw.n + 1);
 	rc = nb_hook(phase, NULL, r->c->stop);
@@ -284,7 +241,7 @@ static json_t *curve_json(const struct sweep_run *r, int why,
 			 "objective_text", nb_slo_fmt(&sw->slo, human, sizeof(human)),
 			 "plan", nb_sweep_steps_str(sw->plan, sw->nplan, plan,
 						    sizeof(plan)),
-			 "step_s", (double)step_us(r->c->p) / 1e6,
+			 "step_s", (double)nb_wl_step_us(r->c->p) / 1e6,
 			 "complete", why != NB_SWEEP_STOP_INTR &&
 				     why != NB_SWEEP_STOP_ERROR,
 			 "stop", nb_sweep_stop_name(why), "clients", (int)r->clients,
@@ -306,12 +263,8 @@ static void put_answers(struct sweep_run *r, const struct nb_capacity *cap)
 
 	if (!r->sw.n)
 		return;
-	nb_wl_metric(c, "sweep_steps", (double)r->sw.n);
-	nb_wl_metric(c, "iops_at_slo", cap->iops);
-	nb_wl_metric(c, "slo_bw_bytes", cap->bw_bytes);
-	if (cap->vm_iops > 0)
-		nb_wl_metric(c, "vms", cap->vms);
-	nb_wl_metric(c, "sat_iops", cap->sat_iops);
+	nb_wl_sweep_answers(c, r->sw.n, cap->iops, cap->bw_bytes,
+			    cap->vm_iops > 0, cap->vms, cap->sat_iops);
 	nb_wl_metric(c, "sat_bw_bytes", cap->sat_bw);
 	nb_wl_metric(c, "little_failed", (double)cap->little_failed);
 	if (cap->little_failed)
@@ -346,8 +299,8 @@ static unsigned fio_clients(const struct nb_wl_ctx *c)
 	       (unsigned)c->t->cfg->clients->n : 1;
 }
 
-static int closed_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
-		      nb_wl_io_fn once, json_t *vm, double vm_iops)
+int nb_wl_sweep_closed(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		       nb_wl_io_fn once, json_t *vm, double vm_iops)
 {
 	struct sweep_run r = { .c = c, .s = s, .once = once,
 			       .clients = fio_clients(c) };
@@ -371,7 +324,7 @@ static int closed_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		json_object_set_new(c->spec, "sweep", json_string(
 			nb_sweep_steps_str(r.sw.plan, r.sw.nplan, plan, sizeof(plan))));
 		json_object_set_new(c->spec, "step_s",
-				    json_real((double)step_us(c->p) / 1e6));
+				    json_real((double)nb_wl_step_us(c->p) / 1e6));
 	}
 	r.steps = json_array();
 	while ((why = nb_sweep_next(&r.sw, (nb_now_ns() - t0) / 1000)) ==
@@ -390,49 +343,6 @@ static int closed_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		json_object_set_new(c->extra, "partial", json_true());
 	json_decref(r.steps);
 	return rc;
-}
-
-/* loop = both: the closed sweep beside the open one, its curve as
- * "sweep_closed" and its answers as closed_vms, closed_iops_at_slo. */
-static int closed_beside(struct nb_wl_ctx *c, const struct nb_iospec *s,
-			 nb_wl_io_fn once, json_t *vm, double vm_iops)
-{
-	static const char *const answers[][2] = {
-		{ "vms", "closed_vms" }, { "iops_at_slo", "closed_iops_at_slo" },
-	};
-	struct nb_wl_ctx sc = *c;
-	int rc;
-
-	sc.metrics = json_object();
-	sc.extra = json_object();
-	rc = closed_run(&sc, s, once, vm, vm_iops);
-	json_object_set(c->extra, "sweep_closed", json_object_get(sc.extra, "sweep"));
-	for (size_t i = 0; i < sizeof(answers) / sizeof(*answers); i++) {
-		json_t *v = json_object_get(sc.metrics, answers[i][0]);
-
-		if (v)
-			json_object_set(c->metrics, answers[i][1], v);
-	}
-	json_decref(sc.metrics);
-	json_decref(sc.extra);
-	return rc;
-}
-
-int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
-		    nb_wl_io_fn once, json_t *vm, double vm_iops)
-{
-	/* steps of outstanding I/O are the closed sweep's: given without a
-	 * loop, they choose it */
-	int loop = c->p->loop >= 0 ? c->p->loop : c->p->steps[0] ?
-		   NB_LOOP_CLOSED : (int)nb_knob_default("capacity", "loop");
-	int rc;
-
-	if (loop == NB_LOOP_CLOSED)
-		return closed_run(c, s, once, vm, vm_iops);
-	rc = nb_wl_osweep_run(c, s, once, vm, vm_iops);
-	if (rc || loop != NB_LOOP_BOTH)
-		return rc;
-	return closed_beside(c, s, once, vm, vm_iops);
 }
 
 int nb_wl_sweep_missed(const json_t *entry, char *buf, size_t len)

@@ -28,6 +28,7 @@
 #define NB_IO_SWEEP_H
 
 #include "fio_driver.h"
+#include "sweep_step.h"
 #include "../capacity/sweep.h"
 
 /* Whether P asks for a sweep (sweep = a list, auto or yes). */
@@ -46,11 +47,9 @@ int nb_wl_sweep_setup(const struct nb_params *p, unsigned clients,
 int nb_wl_sweep_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		    nb_wl_io_fn once, json_t *vm, double vm_iops);
 
-/* One step of a sweep: ONCE runs SS with SC's PHASE, into fresh metrics
- * and extra objects of SC (the caller's to free); its seconds into
- * *SECS.  ONCE's return. */
-int nb_wl_sweep_once(nb_wl_io_fn once, struct nb_wl_ctx *sc,
-		     const struct nb_iospec *ss, const char *phase, double *secs);
+/* The closed sweep alone (io_sweep.c): steps of outstanding I/O. */
+int nb_wl_sweep_closed(struct nb_wl_ctx *c, const struct nb_iospec *s,
+		       nb_wl_io_fn once, json_t *vm, double vm_iops);
 
 /* The open loop's sweep (io_sweep_open.c): the same contract; the
  * "sweep" object has "loop": "open" (docs/capacity.md). */

@@ -14,6 +14,7 @@
  * need more samples (up to ten times).
  */
 #include "io_sweep.h"
+#include "sweep_step.h"
 #include "data.h"
 #include "openload.h"
 #include "../core/clock.h"
@@ -41,38 +42,13 @@ struct osweep_run {
 	int fio;                 /* fio carries the steps: timed from submission */
 };
 
-static uint64_t step_us(const struct nb_params *p)
-{
-	return p->step_us ? p->step_us : nb_knob_default("capacity", "step-time");
-}
-
-static uint64_t mix_seed(uint64_t seed, uint64_t k)
-{
-	uint64_t x = seed ^ (k * 0x9e3779b97f4a7c15ULL);
-
-	x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ULL;
-	return x ^ (x >> 29);
-}
-
-static double metric(const json_t *m, const char *name)
-{
-	const json_t *v = json_object_get(m, name);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* The box's maximum rate: a closed loop at the workload's depth (at least
  * PROBE_QD) for a fifth of a step, within 1..5 s.  0 or -errno. */
 static int probe(struct osweep_run *r)
 {
 	struct nb_wl_ctx sc = *r->c;
 	struct nb_iospec ps = *r->s;
-	uint64_t us = step_us(r->c->p) / 5;
+	uint64_t us = nb_wl_step_us(r->c->p) / 5;
 	int rc;
 
 	ps.rate = 0;
@@ -81,7 +57,7 @@ static int probe(struct osweep_run *r)
 	ps.bytes = 0;
 	ps.runtime_us = us < PROBE_MIN_US ? PROBE_MIN_US :
 			us > PROBE_MAX_US ? PROBE_MAX_US : us;
-	ps.seed = mix_seed(r->s->seed, 0x70726f6265ULL);
+	ps.seed = nb_wl_mix_seed(r->s->seed, 0x70726f6265ULL);
 	sc.phase = "probing the maximum rate";
 	sc.metrics = json_object();
 	sc.extra = json_object();
@@ -90,12 +66,12 @@ static int probe(struct osweep_run *r)
 	if (sc.spec)
 		json_decref(sc.spec);
 	if (!rc) {
-		double iops = metric(sc.metrics, "iops");
+		double iops = nb_wl_step_metric(sc.metrics, "iops");
 
 		r->sw.max_rate = iops;
 		r->probe = json_pack("{s:i, s:o, s:o, s:f}", "qd", (int)ps.qd,
-				     "iops", num(iops), "lat_mean_us",
-				     num(metric(sc.metrics, "lat_mean_us")),
+				     "iops", nb_wl_json_num(iops), "lat_mean_us",
+				     nb_wl_json_num(nb_wl_step_metric(sc.metrics, "lat_mean_us")),
 				     "seconds", (double)ps.runtime_us / 1e6);
 		if (!(iops > 0))
 			rc = nb_err(-EIO, "target '%s': the probe completed no I/O",
@@ -112,7 +88,7 @@ static int probe(struct osweep_run *r)
  * STEP_STRETCH step-times. */
 static uint64_t step_len(const struct osweep_run *r, double rate)
 {
-	uint64_t base = step_us(r->c->p), need;
+	uint64_t base = nb_wl_step_us(r->c->p), need;
 	double n = (double)nb_slo_min_samples(&r->sw.slo);
 	/* the mean count L with L - 4 sqrt(L) = n */
 	double root = (4.0 + sqrt(16.0 + 4.0 * n)) / 2.0;
@@ -133,10 +109,10 @@ static void ostep_from(struct osweep_run *r, struct nb_ostep *st,
 	};
 
 	for (int i = 0; i < NB_SLO_NSTAT; i++)
-		st->resp[i] = metric(m, r->fio ? lat[i] : nb_slo_stat_resp_metric(i));
+		st->resp[i] = nb_wl_step_metric(m, r->fio ? lat[i] : nb_slo_stat_resp_metric(i));
 	if (open && !r->fio) {
-		st->offered = metric(m, "offered_iops");
-		st->achieved = metric(m, "achieved_iops");
+		st->offered = nb_wl_step_metric(m, "offered_iops");
+		st->achieved = nb_wl_step_metric(m, "achieved_iops");
 		st->valid = json_is_true(json_object_get(open, "valid"));
 		st->samples = (uint64_t)json_integer_value(json_object_get(open,
 								       "samples"));
@@ -148,10 +124,10 @@ static void ostep_from(struct osweep_run *r, struct nb_ostep *st,
 	}
 	/* fio: what it did against what it was asked */
 	st->offered = st->rate;
-	st->achieved = metric(m, "iops");
+	st->achieved = nb_wl_step_metric(m, "iops");
 	st->valid = st->achieved >= NB_OPEN_VALID * st->rate;
-	st->samples = (uint64_t)(st->achieved * metric(m, "seconds"));
-	st->arrivals = (uint64_t)(st->rate * metric(m, "seconds"));
+	st->samples = (uint64_t)(st->achieved * nb_wl_step_metric(m, "seconds"));
+	st->arrivals = (uint64_t)(st->rate * nb_wl_step_metric(m, "seconds"));
 }
 
 static json_t *ostep_json(const struct osweep_run *r, const struct nb_ostep *st,
@@ -160,9 +136,9 @@ static json_t *ostep_json(const struct osweep_run *r, const struct nb_ostep *st,
 	json_t *j = json_pack("{s:f, s:o, s:o, s:o, s:o, s:b, s:I, s:b, s:b, s:f,"
 			      " s:s, s:I, s:b, s:b}", "rate_iops", st->rate,
 			      "vms", st->vms ? json_integer(st->vms) : json_null(),
-			      "offered_iops", num(st->offered),
-			      "achieved_iops", num(st->achieved),
-			      "achieved_pct", num(st->offered > 0 ? 100 *
+			      "offered_iops", nb_wl_json_num(st->offered),
+			      "achieved_iops", nb_wl_json_num(st->achieved),
+			      "achieved_pct", nb_wl_json_num(st->offered > 0 ? 100 *
 						   st->achieved / st->offered : NAN),
 			      "valid", st->valid, "samples", (json_int_t)st->samples,
 			      "enough_samples", st->enough, "slo_met", st->slo_met,
@@ -228,7 +204,7 @@ static int run_step(struct osweep_run *r, double rate, uint32_t vms)
 	ss.runtime_us = step_len(r, rate);
 	/* a fresh sequence each step: no step re-reads the offsets the one
 	 * before it pulled into the box's cache */
-	ss.seed = mix_seed(r->s->seed, r->sw.n + 1);
+	ss.seed = nb_wl_mix_seed(r->s->seed, r->sw.n + 1);
 	snprintf(phase, sizeof(phase), "sweep:%s:%zu", r->c->wl->name, r->sw.n + 1);
 	rc = nb_hook(phase, NULL, r->c->stop);
 	if (rc)
@@ -285,7 +261,7 @@ static json_t *ocurve_json(const struct osweep_run *r, int why,
 			 "s:o, s:o, s:o, s:f}", "loop", "open",
 			 "objective", nb_slo_str(&sw->slo, slo, sizeof(slo)),
 			 "objective_text", nb_slo_fmt(&sw->slo, human, sizeof(human)),
-			 "rates", rates, "step_s", (double)step_us(r->c->p) / 1e6,
+			 "rates", rates, "step_s", (double)nb_wl_step_us(r->c->p) / 1e6,
 			 "max_rate_iops", sw->max_rate,
 			 "complete", why != NB_SWEEP_STOP_INTR &&
 				     why != NB_SWEEP_STOP_ERROR,
@@ -304,12 +280,10 @@ static void put_oanswers(struct osweep_run *r, const struct nb_ocapacity *cap)
 
 	if (!r->sw.n)
 		return;
-	nb_wl_metric(c, "sweep_steps", (double)r->sw.n);
-	nb_wl_metric(c, "iops_at_slo", cap->found ? cap->iops : 0);
-	nb_wl_metric(c, "slo_bw_bytes", cap->found ? cap->iops * r->s->bs : 0);
-	if (r->sw.vm_iops > 0)
-		nb_wl_metric(c, "vms", cap->found ? cap->vms : 0);
-	nb_wl_metric(c, "sat_iops", r->sw.max_rate);
+	nb_wl_sweep_answers(c, r->sw.n, cap->found ? cap->iops : 0,
+			    cap->found ? cap->iops * r->s->bs : 0,
+			    r->sw.vm_iops > 0, cap->found ? cap->vms : 0,
+			    r->sw.max_rate);
 	if (cap->invalid)
 		nb_wl_warn(c, "%zu of %zu steps did not achieve 98%% of the rate they "
 			   "offered: they break the objective whatever their "

@@ -34,8 +34,7 @@ void nb_iospec_load(struct nb_iospec *s, const struct nb_params *p)
 	if (!p->iodepth)
 		s->qd = NB_MAX_QD;
 	if (!p->runtime_us && !s->bytes)
-		s->runtime_us = p->step_us ? p->step_us :
-				nb_knob_default("capacity", "step-time");
+		s->runtime_us = nb_wl_step_us(p);
 }
 
 int nb_wl_capacity_run(const struct nb_params *p)

@@ -458,8 +458,7 @@ static uint64_t replay_plan_bytes(const struct nb_workload *w,
 static void replay_estimate(const struct nb_workload *w, const struct nb_params *p,
 			    struct nb_estimate *e)
 {
-	double list[NB_REPLAY_SCALES], step = (double)(p->step_us ? p->step_us :
-				nb_knob_default("capacity", "step-time")) / 1e6;
+	double list[NB_REPLAY_SCALES], step = (double)nb_wl_step_us(p) / 1e6;
 	size_t n = 0;
 
 	if (nb_replay_scales_parse(p->replay_scale[0] ? p->replay_scale : "auto",

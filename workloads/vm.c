@@ -74,8 +74,7 @@ static void vm_population(struct nb_iospec *s, const struct nb_params *p,
 	if (!p->iodepth)
 		s->qd = NB_MAX_QD;
 	if (!p->runtime_us)
-		s->runtime_us = p->step_us ? p->step_us :
-				nb_knob_default("capacity", "step-time");
+		s->runtime_us = nb_wl_step_us(p);
 }
 
 static int vm_run(struct nb_wl_ctx *c)
