@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* estimate.c - rough estimates of what a plan costs, and suite items. */
 #include "workload.h"
-#include "io_sweep.h"
+#include "sweep_plan.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
 

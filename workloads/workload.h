@@ -163,7 +163,7 @@ json_t *nb_iospec_json(const struct nb_iospec *s);
 typedef int (*nb_wl_io_fn)(struct nb_wl_ctx *c, const struct nb_iospec *s);
 /* Run the resolved spec S of an I/O workload: once (nasbench's engine
  * or fio, as the target says) or, with --sweep, as a load sweep
- * (workloads/io_sweep.c; VM, borrowed, and VM_IOPS > 0 give capacity in
+ * (workloads/io/io_sweep.c; VM, borrowed, and VM_IOPS > 0 give capacity in
  * VMs).  0, -EINTR or -errno. */
 int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		      json_t *vm, double vm_iops);
@@ -193,7 +193,7 @@ void nb_wl_wrote(struct nb_wl_ctx *c, uint64_t end);
 int nb_wl_io_open(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		  struct nb_file **f);
 
-/* Precondition target c->t (workloads/ssd.c): a block target's span
+/* Precondition target c->t (workloads/io/ssd.c): a block target's span
  * written sequentially c->p->precondition_passes times with fresh
  * incompressible data, a directory target filled to c->p->fill_pct of its
  * free space; recorded as the entry's "preconditioning".  0 or -errno. */
