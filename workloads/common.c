@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* common.c - what every workload uses: figures, warnings, data files. */
 #include "workload.h"
-#include "data.h"
+#include "data_spec.h"
 #include "netpath.h"
 #include "../core/err.h"
 #include "../core/knobs.h"

@@ -4,7 +4,7 @@
  *               its random I/Os fall, onto the spec and into its JSON
  *               (data.h, docs/data.md); what the run wrote is data.c's.
  */
-#include "data.h"
+#include "data_spec.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
 #include "../core/units.h"
