@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sweep.h"
-#include "sweep_open.h"
 #include "../core/err.h"
-#include "../core/knobs.h"
+#include "../core/hist.h"
 #include "../core/samples.h"
 #include "../core/units.h"
 
@@ -33,6 +32,32 @@ const char *nb_slo_stat_name(int stat)
 const char *nb_slo_stat_metric(int stat)
 {
 	return stat >= 0 && stat < NB_SLO_NSTAT ? slo_stats[stat].metric : "?";
+}
+
+/* The percentile a statistic is (the mean: 0). */
+static const double stat_pct[NB_SLO_NSTAT] = {
+	[NB_SLO_MEAN] = 0, [NB_SLO_P50] = 50, [NB_SLO_P90] = 90,
+	[NB_SLO_P99] = 99, [NB_SLO_P999] = 99.9,
+};
+
+double nb_slo_stat_pct(int stat)
+{
+	return stat >= 0 && stat < NB_SLO_NSTAT ? stat_pct[stat] : 0;
+}
+
+uint64_t nb_slo_min_samples(const struct nb_slo *slo)
+{
+	uint64_t most = 0;
+
+	for (unsigned i = 0; i < slo->n; i++) {
+		int st = slo->t[i].stat;
+		uint64_t need = st == NB_SLO_MEAN ? NB_MEAN_MIN_SAMPLES :
+				nb_hist_min_samples(stat_pct[st]);
+
+		if (need > most)
+			most = need;
+	}
+	return most;
 }
 
 static int slo_stat_find(const char *name, size_t len)
@@ -295,7 +320,7 @@ void nb_sweep_init(struct nb_sweep *sw, const uint32_t *steps, size_t n,
 	}
 }
 
-static int slo_met(const struct nb_slo *slo, const struct nb_sweep_step *st)
+static int objective_met(const struct nb_slo *slo, const struct nb_sweep_step *st)
 {
 	for (unsigned i = 0; i < slo->n; i++) {
 		double v = nb_sweep_step_stat(st, slo->t[i].stat);
@@ -318,7 +343,7 @@ int nb_sweep_add(struct nb_sweep *sw, const struct nb_sweep_step *in)
 	need = nb_slo_min_samples(&sw->slo);
 	st->enough = st->samples >= (need > NB_MEAN_MIN_SAMPLES ? need :
 				     NB_MEAN_MIN_SAMPLES);
-	st->slo_met = st->enough && slo_met(&sw->slo, st);
+	st->slo_met = st->enough && objective_met(&sw->slo, st);
 	st->little = st->outstanding ?
 		st->iops * st->lat_mean_us / 1e6 / st->outstanding : 0;
 	st->little_ok = fabs(st->little - 1) <= NB_SWEEP_LITTLE_TOL;
@@ -530,52 +555,3 @@ char *nb_capacity_fmt(const struct nb_sweep *sw, const struct nb_capacity *c,
 		 knee, c->sat_iops);
 	return buf;
 }
-
-/* the load sweep's rows: [capacity] (core/knobs.h). */
-const struct nb_knob nb_sweep_knobs[] = {
-	{ NB_SECTION("capacity") },
-	{ .section = "capacity", .name = "sweep", .type = NB_KT_BOOL,
-	  NB_PRM(sweep), .def = "no",
-	  .help = "run each I/O workload as a load sweep: outstanding I/O 1, 2, "
-	  "4 ... 256 (or the steps), capacity at the objective, knee, saturation",
-	  .opt = "sweep", .flags = NB_KF_NOARG,
-	},
-	{ .section = "capacity", .name = "steps", .type = NB_KT_STR,
-	  NB_PRM(steps), .def = "auto", .check = nb_sweep_steps_check,
-	  .help = "the closed sweep's steps of outstanding I/O: a list 1,2,4,8 "
-	  "or a doubling range 4..64 (auto: 1, 2, 4 ... 256); sets sweep, and "
-	  "loop = closed unless --loop says otherwise",
-	  .opt = "steps", .metavar = "LIST",
-	},
-	{ .section = "capacity", .name = "rates", .type = NB_KT_STR,
-	  NB_PRM(rates), .def = "auto", .check = nb_osweep_rates_check,
-	  .help = "the open sweep's offered rates: auto (a short closed-loop "
-	  "probe for the maximum, then a bisection to the objective), I/Os per "
-	  "second 200,400,600 or shares of the maximum 25%,50%,90%; sets sweep",
-	  .opt = "rates", .metavar = "LIST",
-	},
-	{ .section = "capacity", .name = "slo", .type = NB_KT_STR,
-	  NB_PRM(slo), .def = "p99=20ms", .check = nb_slo_check,
-	  .help = "the latency objective: p99=20ms, p99.9=50ms, mean=5ms, p50=, "
-	  "p90=, several joined by commas",
-	  .opt = "slo", .metavar = "OBJ",
-	},
-	{ .section = "capacity", .name = "step-time", .type = NB_KT_DURATION,
-	  NB_PRM(step_us), .min = 100000, .max = 3600000000ULL, .def = "10s",
-	  .help = "how long each step of a sweep runs",
-	  .opt = "step-time", .metavar = "TIME",
-	},
-	{ .section = "capacity", .name = "sweep-time", .type = NB_KT_DURATION,
-	  NB_PRM(sweep_us), .unset = "no limit", .min = 1000000,
-	  .help = "start no step after the sweep has run this long",
-	  .opt = "sweep-time", .metavar = "TIME",
-	},
-	{ .section = "capacity", .name = "loop", .type = NB_KT_CHOICE,
-	  NB_PRM(loop), .choices = "open|closed|both", .def = "open",
-	  .help = "the sweep's load: open (offered rates on a schedule, each "
-	  "I/O timed from when it was due: what independent VMs make), closed "
-	  "(steps of outstanding I/O), or both side by side",
-	  .opt = "loop", .metavar = "WHICH",
-	},
-	{ NULL },
-};

@@ -72,6 +72,13 @@ char *nb_slo_str(const struct nb_slo *slo, char *buf, size_t len);
 /* For a person: "p99 <= 20 ms, mean <= 5 ms". */
 char *nb_slo_fmt(const struct nb_slo *slo, char *buf, size_t len);
 
+/* The percentile STAT is (50, 90, 99, 99.9; the mean: 0). */
+double nb_slo_stat_pct(int stat);
+
+/* The samples a step needs to judge every term of SLO: the most any term
+ * needs (a percentile: nb_hist_min_samples; the mean: 100). */
+uint64_t nb_slo_min_samples(const struct nb_slo *slo);
+
 /* ---- the steps ---- */
 
 /* One step's figures (filled by the caller) and its verdicts (filled by

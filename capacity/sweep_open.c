@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sweep_open.h"
 #include "../core/err.h"
-#include "../core/hist.h"
 #include "../core/samples.h"
 #include "../core/units.h"
 
@@ -17,12 +16,6 @@ static const char *const resp_metrics[NB_SLO_NSTAT] = {
 	[NB_SLO_P90] = "resp_p90_us",
 	[NB_SLO_P99] = "resp_p99_us",
 	[NB_SLO_P999] = "resp_p99.9_us",
-};
-
-/* The percentile a statistic is (the mean: 0). */
-static const double stat_pct[NB_SLO_NSTAT] = {
-	[NB_SLO_MEAN] = 0, [NB_SLO_P50] = 50, [NB_SLO_P90] = 90,
-	[NB_SLO_P99] = 99, [NB_SLO_P999] = 99.9,
 };
 
 const char *nb_slo_stat_resp_metric(int stat)
@@ -193,21 +186,6 @@ int nb_osweep_next(const struct nb_osweep *sw, uint64_t elapsed_us,
 	return NB_SWEEP_GO;
 }
 
-uint64_t nb_slo_min_samples(const struct nb_slo *slo)
-{
-	uint64_t most = 0;
-
-	for (unsigned i = 0; i < slo->n; i++) {
-		int st = slo->t[i].stat;
-		uint64_t need = st == NB_SLO_MEAN ? NB_MEAN_MIN_SAMPLES :
-				nb_hist_min_samples(stat_pct[st]);
-
-		if (need > most)
-			most = need;
-	}
-	return most;
-}
-
 static int enough_samples(const struct nb_slo *slo, uint64_t samples)
 {
 	return samples >= nb_slo_min_samples(slo);
@@ -219,7 +197,7 @@ static int client_disturbed(const struct nb_slo *slo, const struct nb_ostep *st)
 {
 	for (unsigned i = 0; i < slo->n; i++) {
 		int t = slo->t[i].stat;
-		double tail = t == NB_SLO_MEAN ? 0.01 : 1 - stat_pct[t] / 100;
+		double tail = t == NB_SLO_MEAN ? 0.01 : 1 - nb_slo_stat_pct(t) / 100;
 
 		if ((double)st->client_late > tail * (double)st->samples)
 			return 1;

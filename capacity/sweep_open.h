@@ -56,10 +56,6 @@ struct nb_ostep {
 	int judged;              /* counts for the answer (0: run again) */
 };
 
-/* The samples a step needs to judge every term of SLO: the most any term
- * needs (a percentile: nb_hist_min_samples; the mean: 100). */
-uint64_t nb_slo_min_samples(const struct nb_slo *slo);
-
 struct nb_osweep {
 	struct nb_slo slo;
 	double max_rate;         /* the probe's maximum, I/Os per second */

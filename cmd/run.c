@@ -17,10 +17,10 @@
 #include "../accept/accept.h"
 #include "../history/history.h"
 #include "../formats/text.h"
-#include "../workloads/crashrun.h"
+#include "../workloads/crash/crashrun.h"
 #include "../run/exec.h"
-#include "../workloads/fio_driver.h"
-#include "../workloads/fio_driver_clients.h"
+#include "../workloads/fiodrv/fio_driver.h"
+#include "../workloads/fiodrv/fio_driver_clients.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "err.h"
-#include "escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int nb_quiet;
 
 static _Thread_local char err_buf[1024];
 
@@ -57,39 +54,4 @@ const char *nb_err_last(void)
 void nb_err_clear(void)
 {
 	err_buf[0] = '\0';
-}
-
-/* "PREFIX<message>\n" on stderr, what came from outside in the message
- * shown, not sent (core/escape.h: a result's label cannot drive the
- * terminal through an error that quotes it). */
-static void say(const char *prefix, const char *fmt, va_list ap)
-{
-	char *msg = NULL;
-
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	fputs(prefix, stderr);
-	nb_term_text(stderr, msg ? msg : fmt);
-	fputc('\n', stderr);
-	free(msg);
-}
-
-void nb_die_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	say("nasbench: ", fmt, ap);
-	va_end(ap);
-}
-
-void nb_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (nb_quiet)
-		return;
-	va_start(ap, fmt);
-	say("nasbench: warning: ", fmt, ap);
-	va_end(ap);
 }

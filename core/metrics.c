@@ -96,7 +96,7 @@ const struct nb_metric nb_metrics[] = {
 	{ "late_p99_us", "late p99 us", "us", NB_LOWER, 1, "open loop: 99th percentile of how late I/Os were issued" },
 	{ "late_max_us", "late max us", "us", NB_LOWER, 1, "open loop: the latest issue" },
 	{ "queued_ios", "queued", "I/Os", NB_LOWER, 1, "open loop: arrivals that found every slot busy and waited in the client" },
-	/* a load sweep (workloads/io_sweep.c, docs/capacity.md) */
+	/* a load sweep (workloads/io/io_sweep.c, docs/capacity.md) */
 	{ "vms", "VMs at the objective", "VMs", NB_HIGHER, 1, "VMs of the [vm] profile served at the latency objective (capacity IOPS / a VM's IOPS)" },
 	{ "iops_at_slo", "IOPS at SLO", "ops/s", NB_HIGHER, 1, "capacity: the highest IOPS whose latency meets the objective" },
 	{ "slo_bw_bytes", "MB/s at SLO", "bytes/s", NB_HIGHER, 1e-6, "capacity as throughput" },

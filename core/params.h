@@ -60,7 +60,7 @@ struct nb_params {
 	char distribution[160];  /* "zipf:1.2", "zoned:80/20" */
 	char hot_sizes[256];     /* the hot-set sweep: "64M,128M,256M" */
 	uint32_t hot_share;      /* % of its I/Os on the hot set (0: the row's) */
-	/* [vm]: the VM profile (workloads/vm.c) */
+	/* [vm]: the VM profile (workloads/io/vm.c) */
 	uint64_t vm_count;       /* --vms: a population of this many VMs,
 				  * each its own open-loop source */
 	uint32_t vm_bs;
@@ -84,7 +84,7 @@ struct nb_params {
 	int trim;                /* -1 default (no), else enum nb_trim */
 	int trim_optional;       /* -1 default (no): a refused discard is
 				  * a warning, not a failure */
-	/* crashcheck (workloads/crashcheck.c) */
+	/* crashcheck (workloads/crash/crashcheck.c) */
 	uint64_t crash_writes;   /* crash after this many acknowledged writes */
 	uint64_t crash_time_us;  /* ... or after this long (0: no limit) */
 	char crash_cmd[1024];    /* [box] crash: the command that crashes the

@@ -62,7 +62,7 @@ static void bonnie(FILE *out, const json_t *wl)
 	fprintf(out, "  (files/s %%CP)\n");
 }
 
-/* syncprobe's timing verdict and crashcheck's beside it (workloads/crashrun.h). */
+/* syncprobe's timing verdict and crashcheck's beside it (workloads/crash/crashrun.h). */
 static void durability(FILE *out, const json_t *doc)
 {
 	const json_t *d;

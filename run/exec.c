@@ -2,7 +2,7 @@
 /* exec.c - targets x workloads x iterations into the result document. */
 #include "exec.h"
 #include "net.h"
-#include "../workloads/crashrun.h"
+#include "../workloads/crash/crashrun.h"
 #include "../core/escape.h"
 #include "../core/clock.h"
 #include "../core/datagen.h"
@@ -12,7 +12,7 @@
 #include "../core/samples.h"
 #include "../core/units.h"
 #include "../runners/runner.h"
-#include "../workloads/io_sweep.h"
+#include "../workloads/io/io_sweep.h"
 
 #include <errno.h>
 #include <string.h>
@@ -177,7 +177,7 @@ static void cache_check(struct nb_exec *x, const struct nb_workload *w,
 	nb_result_warn(entry, m);
 }
 
-/* --trim and --precondition before workload WIDX (workloads/ssd.c): TRIM
+/* --trim and --precondition before workload WIDX (workloads/io/ssd.c): TRIM
  * before the first workload that runs on a target or before each, then
  * preconditioning when the target was not preconditioned since. */
 static int ssd_care(struct nb_exec *x, struct nb_target *t, int widx,

@@ -47,7 +47,7 @@ struct nb_exec {
 	int state_idx;
 	uint64_t extra_space;            /* bytes a target needs beyond the
 					  * plan's (the walk's records) */
-	/* crashcheck's journal and run --verify (workloads/crashrun.h) */
+	/* crashcheck's journal and run --verify (workloads/crash/crashrun.h) */
 	const struct nb_crash_opts *crash;
 	/* the labels nasbench set itself (run/net.c): " paths mtu " */
 	char net_labels[96];

@@ -13,7 +13,7 @@
 #include "failure.h"
 #include "../core/config.h"
 #include "../telemetry/telem.h"
-#include "../workloads/records.h"
+#include "records.h"
 
 /* How long a command may run, and how long the pool may take to show
  * what it did (the command returns when it is done: this is the lag of

@@ -6,7 +6,7 @@
  */
 #include "exec.h"
 #include "failure.h"
-#include "../workloads/crashrun.h"
+#include "../workloads/crash/crashrun.h"
 
 int nb_run(struct nb_exec *x)
 {

@@ -198,7 +198,7 @@ int nb_runplan_make(struct nb_runplan *pl, const struct nb_config *cfg,
 
 int nb_runplan_iters(const struct nb_runplan *pl, int w)
 {
-	/* in rounds until steady: once (workloads/steady.c) */
+	/* in rounds until steady: once (workloads/io/steady.c) */
 	if (pl->p.steady[0] && pl->wl[w]->io)
 		return 1;
 	return pl->iters[w] ? pl->iters[w] : pl->iterations;

@@ -7,7 +7,7 @@
 #include "../telemetry/telem.h"
 #include "../telemetry/telem_verdict.h"
 #include "../workloads/data.h"
-#include "../workloads/netbase.h"
+#include "netbase.h"
 
 #include <stdio.h>
 #include <string.h>

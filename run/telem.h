@@ -2,7 +2,7 @@
 /*
  * telem.h - the box's telemetry during 'nasbench run': one source for the
  *           run (telemetry/telem.h), a network baseline per target
- *           (workloads/netbase.h), and each iteration's series, summary
+ *           (run/netbase.h), and each iteration's series, summary
  *           and verdicts into the result.
  *
  * Which targets are watched: [box] monitor = local or ssh://... watches

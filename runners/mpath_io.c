@@ -6,9 +6,11 @@
  * I/O), every path's completions gathered with one poll(), and the I/Os in
  * flight on a path that dies (its runner gave up after the target's
  * timeout) reissued on a path alive.  The gap in completions a death makes
- * is its failover time (docs/network.md).
+ * is its failover time (docs/network.md).  The paths' states (the first
+ * alive, a path killed, every path dead) live here, where I/O meets them.
  */
 #include "mpath_rt.h"
+#include "netsock.h"
 #include "../core/clock.h"
 #include "../core/err.h"
 
@@ -47,6 +49,58 @@ int nb_mpath_policy(const char *text, int *policy, unsigned *rr_n)
 			      "number of I/Os from 1 to 1000000", text);
 	*rr_n = (unsigned)n;
 	return 0;
+}
+
+int nb_mpath_first(const struct mpath *m)
+{
+	for (int i = 0; i < m->n; i++)
+		if (mp_alive(m, i))
+			return i;
+	return -1;
+}
+
+void nb_mpath_kill(struct mpath *m, int i, int rc)
+{
+	struct nb_path *p = &m->paths.p[i];
+	const char *why;
+	char pre[96];
+	int fd;
+	short ev;
+
+	if (!mp_alive(m, i))
+		return;
+	m->ops->pollfd(&m->sub[i], &fd, &ev);
+	nb_net_reset_on_close(fd);
+	p->state = NB_PATH_DEAD;
+	p->died_ns = nb_now_ns();
+	why = rc ? nb_err_last() : "";
+	/* its runner's message names the target: the path says it */
+	snprintf(pre, sizeof(pre), "target '%s': ", m->t->cfg->name);
+	if (!strncmp(why, pre, strlen(pre)))
+		why += strlen(pre);
+	snprintf(p->why, sizeof(p->why), "%s", why);
+	nb_err_clear();
+	if (m->gap_path < 0) {
+		m->gap_path = i;
+		m->gap_from = m->last_done_ns ? m->last_done_ns : p->died_ns;
+	}
+	nb_warn("target '%s': path %s is dead: %s", m->t->cfg->name, p->name,
+		p->why[0] ? p->why : "lost");
+	nb_mpath_states(m);
+}
+
+int nb_mpath_all_dead(struct mpath *m)
+{
+	char buf[1400];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < m->n && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (%s)",
+				      i ? "; " : "", m->paths.p[i].name,
+				      m->paths.p[i].why[0] ? m->paths.p[i].why : "lost");
+	return nb_err(-EIO, "target '%s': every path is dead: %s",
+		      m->t->cfg->name, buf);
 }
 
 /* The path states the policy makes: fixed keeps all but its path on

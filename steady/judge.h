@@ -18,7 +18,7 @@
  *                      the window rather than per second)
  *
  * The module is pure: numbers in, a verdict out; no I/O, no clock, no
- * JSON.  The workloads run the rounds (workloads/steady.c), the result
+ * JSON.  The workloads run the rounds (workloads/io/steady.c), the result
  * records them (docs/steady-state.md, docs/result.md).
  */
 #ifndef NB_STEADY_JUDGE_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* common.c - what every workload uses: figures, warnings, data files. */
 #include "workload.h"
-#include "data.h"
+#include "data_spec.h"
 #include "netpath.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
@@ -41,6 +41,11 @@ void nb_wl_hist_metrics(struct nb_wl_ctx *c, const char *what,
 uint64_t nb_wl_size(const struct nb_workload *w, const struct nb_params *p)
 {
 	return p->size ? p->size : w->default_size;
+}
+
+uint64_t nb_wl_step_us(const struct nb_params *p)
+{
+	return p->step_us ? p->step_us : nb_knob_default("capacity", "step-time");
 }
 
 void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)

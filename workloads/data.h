@@ -25,16 +25,7 @@
 
 #include "workload.h"
 #include "../core/compress.h"
-
-/* P's data and distribution onto the spec S (their defaults where P
- * says nothing); the knobs were checked when set. */
-void nb_wl_data_resolve(const struct nb_params *p, struct nb_iospec *s);
-
-/* S's distribution into the spec object SPEC: "random_distribution",
- * and for one that is not uniform the hot set (the least share of the
- * region, from its start, that takes 80% of the I/Os): "hot_set":
- * { "share_pct": 80, "data_pct": 20.0, "bytes": ... }. */
-void nb_wl_access_json(json_t *spec, const struct nb_iospec *s);
+#include "data_spec.h"
 
 /* Whether C's run of S keeps a sample of what it writes into Z (the
  * engine's hooks->sample): 0 (no sample, Z untouched), 1, or -ENOMEM. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* estimate.c - rough estimates of what a plan costs, and suite items. */
 #include "workload.h"
-#include "io_sweep.h"
+#include "sweep_plan.h"
 #include "../core/err.h"
 #include "../core/knobs.h"
 
@@ -23,8 +23,7 @@ void nb_estimate_workload(const struct nb_workload *w, const struct nb_params *p
 	if (w->io && nb_wl_sweep_wanted(p)) {
 		/* every step of the list at most, and the data file made first */
 		struct nb_sweep sw;
-		uint64_t step = p->step_us ? p->step_us :
-				nb_knob_default("capacity", "step-time");
+		uint64_t step = nb_wl_step_us(p);
 
 		double steps_s;
 

@@ -148,6 +148,9 @@ void nb_wl_hist_metrics(struct nb_wl_ctx *c, const char *what,
 			const struct nb_hist *h);
 /* The size W works on with P: size=, else W's default_size. */
 uint64_t nb_wl_size(const struct nb_workload *w, const struct nb_params *p);
+/* A sweep's step time under P: step-time, else its row's default
+ * ([capacity] step-time). */
+uint64_t nb_wl_step_us(const struct nb_params *p);
 void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -155,9 +158,12 @@ void nb_wl_warn(struct nb_wl_ctx *c, const char *fmt, ...)
 void nb_iospec_resolve(const struct nb_iospec *def, const struct nb_params *p,
 		       const struct nb_target *t, struct nb_iospec *out);
 json_t *nb_iospec_json(const struct nb_iospec *s);
+/* One run of a resolved I/O spec (the engine's, fio's): what a sweep
+ * runs at each step. */
+typedef int (*nb_wl_io_fn)(struct nb_wl_ctx *c, const struct nb_iospec *s);
 /* Run the resolved spec S of an I/O workload: once (nasbench's engine
  * or fio, as the target says) or, with --sweep, as a load sweep
- * (workloads/io_sweep.c; VM, borrowed, and VM_IOPS > 0 give capacity in
+ * (workloads/io/io_sweep.c; VM, borrowed, and VM_IOPS > 0 give capacity in
  * VMs).  0, -EINTR or -errno. */
 int nb_wl_io_spec_run(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		      json_t *vm, double vm_iops);
@@ -187,7 +193,7 @@ void nb_wl_wrote(struct nb_wl_ctx *c, uint64_t end);
 int nb_wl_io_open(struct nb_wl_ctx *c, const struct nb_iospec *s,
 		  struct nb_file **f);
 
-/* Precondition target c->t (workloads/ssd.c): a block target's span
+/* Precondition target c->t (workloads/io/ssd.c): a block target's span
  * written sequentially c->p->precondition_passes times with fresh
  * incompressible data, a directory target filled to c->p->fill_pct of its
  * free space; recorded as the entry's "preconditioning".  0 or -errno. */

@@ -2,13 +2,13 @@
 /*
  * fuzz_journal - a crashcheck journal as 'nasbench run --verify' reads it
  * (cut off by a crash of the client, damaged, hand-edited, not a journal
- * at all): the self-checking lines read (workloads/crashlog.c) and the records
- * turned into the journal's state (workloads/crashverify.c); every write
+ * at all): the self-checking lines read (workloads/crash/crashlog.c) and the records
+ * turned into the journal's state (workloads/crash/crashverify.c); every write
  * recorded must lie inside the header's region.
  */
 #include "fuzz.h"
 
-#include "../../workloads/crashcheck.h"
+#include "../../workloads/crash/crashcheck.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

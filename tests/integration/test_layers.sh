@@ -11,8 +11,8 @@ assert_out "every include runs down"
 
 copy_tree() {
 	mkdir -p "$T/tree"
-	# the rooms of ci/rooms
-	(cd "$ROOT" && cp -r $(awk '!/^#/ && NF { print $2 }' ci/rooms) "$T/tree/")
+	# the rooms of ci/rooms (a room inside another at its own path)
+	(cd "$ROOT" && cp -r --parents $(awk '!/^#/ && NF { print $2 }' ci/rooms) "$T/tree/")
 }
 
 t_case "core including a workload header fails"
@@ -44,6 +44,21 @@ echo '#include "../report/report.h"' >>"$T/tree/formats/csv.c"
 run "$ROOT/ci/check-layers" "$T/tree"
 assert_rc 1
 assert_err "includes '../report/report.h': report/ is above formats/"
+
+t_case "a room inside workloads including one beside it fails"
+rm -rf "$T/tree"; copy_tree
+echo '#include "../io/openload.h"' >>"$T/tree/workloads/seed/xz.c"
+n=$(wc -l <"$T/tree/workloads/seed/xz.c")
+run "$ROOT/ci/check-layers" "$T/tree"
+assert_rc 1
+assert_err "workloads/seed/xz.c:$n: includes '../io/openload.h': workloads/io/ is beside (a sibling layer) workloads/seed/"
+
+t_case "workloads' mechanism including one of its rooms fails"
+rm -rf "$T/tree"; copy_tree
+echo '#include "io/openload.h"' >>"$T/tree/workloads/common.c"
+run "$ROOT/ci/check-layers" "$T/tree"
+assert_rc 1
+assert_err "includes 'io/openload.h': workloads/io/ is above workloads/"
 
 t_case "the tree has no function over 80 lines"
 run "$ROOT/ci/check-functions"

@@ -20,9 +20,9 @@
 #include "../../fio/json.h"
 #include "../../core/result.h"
 #include "../../formats/import.h"
-#include "../../workloads/fio_driver.h"
-#include "../../workloads/fio_driver_clients.h"
-#include "../../workloads/fio_driver_common.h"
+#include "../../workloads/fiodrv/fio_driver.h"
+#include "../../workloads/fiodrv/fio_driver_clients.h"
+#include "../../workloads/fiodrv/fio_driver_common.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

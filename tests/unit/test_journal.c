@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_journal.c - workloads/crashlog.c's self-checking lines (a torn tail
+ * test_journal.c - workloads/crash/crashlog.c's self-checking lines (a torn tail
  * ignored, damage refused) and crashcheck's journal and verdict on top.
  */
 #include <setjmp.h>
@@ -18,9 +18,9 @@
 #include "scratch.h"
 #include "../../core/err.h"
 #include "../../core/fsutil.h"
-#include "../../workloads/crashlog.h"
-#include "../../workloads/crashrun.h"
-#include "../../workloads/crashcheck.h"
+#include "../../workloads/crash/crashlog.h"
+#include "../../workloads/crash/crashrun.h"
+#include "../../workloads/crash/crashcheck.h"
 
 struct seen {
 	int n;

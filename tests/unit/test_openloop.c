@@ -22,7 +22,7 @@
 #include "../../core/result.h"
 #include "../../capacity/sweep_open.h"
 #include "../../run/exec.h"
-#include "../../workloads/openload.h"
+#include "../../workloads/io/openload.h"
 
 /* ---- arrival processes ---- */
 

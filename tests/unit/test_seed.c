@@ -13,7 +13,7 @@
 
 #include "../../core/datagen.h"
 #include "../../core/err.h"
-#include "../../workloads/seed.h"
+#include "../../workloads/seed/seed.h"
 
 static void verdict(void **state)
 {
