@@ -61,7 +61,7 @@ int nb_cp_zpool(const char *text, struct nb_cp_pools *p)
 
 	p->n = 0;
 	p->refused = 0;
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		int ind = indent_of(line), n, cls = 0;
 		struct nb_cp_pool *x;
 
@@ -74,7 +74,7 @@ int nb_cp_zpool(const char *text, struct nb_cp_pools *p)
 			base = ind;
 			continue;
 		}
-		n = nb_tp_split(line, tok, 16);
+		n = nb_bp_split(line, tok, 16);
 		if (base < 0 || ind != base || n != 7 || tok[0][0] == '-')
 			continue;
 		for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
@@ -150,18 +150,18 @@ int nb_cp_zpool_hist(const char *text, struct nb_cp_pools *p)
 	int kind[40], ngroups = 0, got = 0;
 	struct nb_cp_pool *x = NULL;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		char copy[1024];
 		int n;
 
 		memcpy(copy, line, sizeof(copy));
-		n = nb_tp_split(copy, tok, 40);
+		n = nb_bp_split(copy, tok, 40);
 		if (n && !strcmp(tok[0], "req_size")) {
 			char *g[40];
 			int ng;
 
 			memcpy(hdr, prev, sizeof(hdr));
-			ng = nb_tp_split(prev, g, 40);
+			ng = nb_bp_split(prev, g, 40);
 			if (ng < 2 || n != 1 + 2 * (ng - 1))
 				return nb_err(-EINVAL, "zpool iostat -r: its header "
 					      "'%s' does not name the groups of "

@@ -47,7 +47,7 @@ static void zp_disk(struct nb_tp_vdev *v, const char *name)
 	if (!strncmp(name, "/dev/", 5))
 		name += 5;
 	if (v->ndisks < NB_TP_VDEV_DISKS)
-		nb_tp_name(v->disks[v->ndisks++], NB_TP_NAME, name);
+		nb_bp_name(v->disks[v->ndisks++], NB_TP_NAME, name);
 }
 
 struct zp_state {
@@ -61,9 +61,9 @@ struct zp_state {
 static void zp_line(struct nb_tp_vdevs *v, struct zp_state *st, char *line)
 {
 	int ind = indent_of(line), n;
-	char *tok[NB_TP_MAXTOK];
+	char *tok[NB_BP_MAXTOK];
 
-	n = nb_tp_split(line, tok, NB_TP_MAXTOK);
+	n = nb_bp_split(line, tok, NB_BP_MAXTOK);
 	if (!n || tok[0][0] == '-' || n < 7)
 		return;
 	if (ind == st->base) {
@@ -71,7 +71,7 @@ static void zp_line(struct nb_tp_vdevs *v, struct zp_state *st, char *line)
 			      !strcmp(tok[0], "spares") || !strcmp(tok[0], "special") ||
 			      !strcmp(tok[0], "dedup");
 		if (!st->special) {
-			nb_tp_name(st->pool, sizeof(st->pool), tok[0]);
+			nb_bp_name(st->pool, sizeof(st->pool), tok[0]);
 			st->index = 0;
 		}
 		st->cur = NULL;
@@ -83,7 +83,7 @@ static void zp_line(struct nb_tp_vdevs *v, struct zp_state *st, char *line)
 		x = &v->v[v->n++];
 		memset(x, 0, sizeof(*x));
 		snprintf(x->pool, sizeof(x->pool), "%s", st->pool);
-		nb_tp_name(x->name, sizeof(x->name), tok[0]);
+		nb_bp_name(x->name, sizeof(x->name), tok[0]);
 		/* zfs-fuse prints "mirror", "raidz1": named as zpool status
 		 * names them ("mirror-1"), so that two are told apart */
 		if (!strchr(x->name, '-') && (!strncmp(x->name, "mirror", 6) ||
@@ -113,7 +113,7 @@ int nb_tp_zpool_iostat(const char *text, struct nb_tp_vdevs *v)
 	struct zp_state st = { .base = 0 };
 
 	v->n = 0;
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		if (strstr(line, "capacity") && strstr(line, "operations")) {
 			v->n = 0;           /* a new report: the last counts */
 			continue;
@@ -130,14 +130,14 @@ int nb_tp_zpool_iostat(const char *text, struct nb_tp_vdevs *v)
 int nb_tp_zfs_pool_of(const char *text, const char *path, char *pool,
 		      size_t len)
 {
-	char line[1024], *tok[NB_TP_MAXTOK];
+	char line[1024], *tok[NB_BP_MAXTOK];
 	size_t best = 0;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		size_t l;
 
 		/* NAME<tab>MOUNTPOINT; "-", "none", "legacy" are no place */
-		if (nb_tp_split(line, tok, NB_TP_MAXTOK) != 2 || tok[1][0] != '/')
+		if (nb_bp_split(line, tok, NB_BP_MAXTOK) != 2 || tok[1][0] != '/')
 			continue;
 		l = strlen(tok[1]);
 		while (l > 1 && tok[1][l - 1] == '/')
@@ -147,7 +147,7 @@ int nb_tp_zfs_pool_of(const char *text, const char *path, char *pool,
 			continue;
 		best = l;
 		tok[0][strcspn(tok[0], "/")] = 0;
-		nb_tp_name(pool, len, tok[0]);
+		nb_bp_name(pool, len, tok[0]);
 	}
 	return best > 0;
 }
@@ -354,9 +354,9 @@ static void config_line(struct zs *z, const char *line)
 		return;
 	d = &p->dev[p->ndev];
 	memset(d, 0, sizeof(*d));
-	nb_tp_name(d->name, sizeof(d->name), !strncmp(name, "/dev/", 5) ?
+	nb_bp_name(d->name, sizeof(d->name), !strncmp(name, "/dev/", 5) ?
 		   name + 5 : name);
-	nb_tp_name(d->state, sizeof(d->state), n > 1 ? state : "");
+	nb_bp_name(d->state, sizeof(d->state), n > 1 ? state : "");
 	d->depth = (ind - z->base) / 2;
 	d->special = z->special;
 	d->read = n > 2 ? counter(r) : -1;
@@ -421,21 +421,21 @@ static void status_line(struct nb_tp_pools *ps, struct zs *z, char *line)
 			z->pool = &ps->p[ps->n++];
 			memset(z->pool, 0, sizeof(*z->pool));
 			scan_clear(&z->pool->scan);
-			nb_tp_name(z->pool->name, sizeof(z->pool->name), v);
+			nb_bp_name(z->pool->name, sizeof(z->pool->name), v);
 			z->in_config = z->special = 0;
 			z->base = -1;
 			z->scan[0] = 0;
 		} else if (!z->pool) {
 			return;
 		} else if (!strcmp(key, "state")) {
-			nb_tp_name(z->pool->state, sizeof(z->pool->state), v);
+			nb_bp_name(z->pool->state, sizeof(z->pool->state), v);
 		} else if (!strcmp(key, "scan") || !strcmp(key, "scrub")) {
 			snprintf(z->scan, sizeof(z->scan), "%s", v);
 			z->in_scan = 1;
 		} else if (!strcmp(key, "config")) {
 			z->in_config = 1;
 		} else if (!strcmp(key, "errors")) {
-			nb_tp_name(z->pool->errors, sizeof(z->pool->errors), v);
+			nb_bp_name(z->pool->errors, sizeof(z->pool->errors), v);
 			z->in_config = 0;
 		}
 		return;
@@ -459,7 +459,7 @@ int nb_tp_zpool_status(const char *text, struct nb_tp_pools *ps)
 	struct zs z = { 0 };
 	int n0 = ps->n;
 
-	while (nb_tp_line(&text, line, sizeof(line)))
+	while (nb_bp_line(&text, line, sizeof(line)))
 		status_line(ps, &z, line);
 	pool_end(&z);
 	return ps->n - n0;
@@ -486,13 +486,13 @@ static struct nb_tp_pool *md_array(struct nb_tp_pools *ps, char *line)
 		struct nb_tp_pdev *d;
 
 		if (i == 0)
-			nb_tp_name(p->name, sizeof(p->name), tok);
+			nb_bp_name(p->name, sizeof(p->name), tok);
 		if (!br || br == tok || p->ndev >= NB_TP_POOLDEV)
 			continue;
 		d = &p->dev[p->ndev++];
 		memset(d, 0, sizeof(*d));
 		*br = 0;
-		nb_tp_name(d->name, sizeof(d->name), tok);
+		nb_bp_name(d->name, sizeof(d->name), tok);
 		*br = '[';
 		snprintf(d->state, sizeof(d->state), "%s", strstr(br, "(F)") ?
 			 "FAULTED" : strstr(br, "(S)") ? "SPARE" : "ONLINE");
@@ -542,7 +542,7 @@ int nb_tp_mdstat(const char *text, struct nb_tp_pools *ps)
 	struct nb_tp_pool *p = NULL;
 	int n0 = ps->n;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		const char *u;
 
 		if (!strncmp(line, "md", 2) && strstr(line, " : ")) {
