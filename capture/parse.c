@@ -3,6 +3,7 @@
  * (parse.h); the tables (gstat, iostat -x, zpool iostat) are in table.c. */
 #include "parse.h"
 #include "parse_int.h"
+#include "../boxparse/diskstats.h"
 #include "../core/err.h"
 
 #include <ctype.h>
@@ -69,35 +70,30 @@ int nb_cp_is_partition(const struct nb_cp_devs *d, const char *name)
 
 int nb_cp_diskstats(const char *text, struct nb_cp_devs *d)
 {
-	char line[1024], *tok[32];
+	struct nb_bp_ds ds;
+	struct nb_bp_dsrow r;
 
 	d->n = 0;
 	d->totals = 1;
 	d->dt = 0;
 	d->refused = 0;
 	d->refused_name[0] = 0;
-	while (nb_bp_line(&text, line, sizeof(line))) {
-		int n = nb_bp_split(line, tok, 32);
+	nb_bp_ds_open(&ds, text);
+	while (nb_bp_ds_next(&ds, &r)) {
 		struct nb_cp_dev *k;
-		double v[14];
 
-		/* maj min name rd rd_merged rd_sectors rd_ms wr wr_merged
-		 * wr_sectors wr_ms in_flight io_ms ... (Documentation/admin-guide/
-		 * iostats.rst); a sector is 512 bytes whatever the device's */
-		if (n < 14 || !nb_bp_uint(tok[0]) || !nb_bp_uint(tok[1]))
-			continue;
-		if (counters(tok + 3, 11, v + 3)) {
-			nb_cpi_refused(d, tok[2]);
+		if (r.bad) {             /* a device's counters are all or none */
+			nb_cpi_refused(d, r.name);
 			continue;
 		}
-		if (!(k = nb_cpi_dev_add(d, tok[2])))
+		if (!(k = nb_cpi_dev_add(d, r.name)))
 			continue;
-		k->reads = v[3];
-		k->rmerged = v[4];
-		k->rbytes = v[5] * 512;
-		k->writes = v[7];
-		k->wmerged = v[8];
-		k->wbytes = v[9] * 512;
+		k->reads = (double)r.v[NB_BP_DS_READS];
+		k->rmerged = (double)r.v[NB_BP_DS_RMERGED];
+		k->rbytes = (double)r.v[NB_BP_DS_RSECTORS] * 512;
+		k->writes = (double)r.v[NB_BP_DS_WRITES];
+		k->wmerged = (double)r.v[NB_BP_DS_WMERGED];
+		k->wbytes = (double)r.v[NB_BP_DS_WSECTORS] * 512;
 	}
 	return d->n;
 }

@@ -2,7 +2,7 @@
 /* telem_parse.c - a box's counters from the text of its kernel and tools. */
 #include "telem_parse.h"
 #include "telem_parse_int.h"
-#include "../boxparse/text.h"
+#include "../boxparse/diskstats.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -208,29 +208,29 @@ void nb_tpi_disk_refused(struct nb_tp_disks *d, const char *name)
 
 int nb_tp_linux_diskstats(const char *text, struct nb_tp_disks *d)
 {
-	char line[LINE_MAX_], *tok[MAXTOK];
+	const unsigned need = NB_BP_DS_BIT(NB_BP_DS_READS) |
+			      NB_BP_DS_BIT(NB_BP_DS_RSECTORS) |
+			      NB_BP_DS_BIT(NB_BP_DS_WRITES) | NB_BP_DS_BIT(NB_BP_DS_IOMS);
+	struct nb_bp_ds ds;
+	struct nb_bp_dsrow r;
 
 	d->n = 0;
 	d->refused = 0;
 	d->refused_name[0] = 0;
-	while (nb_bp_line(&text, line, sizeof(line))) {
-		int n = nb_bp_split(line, tok, MAXTOK);
+	nb_bp_ds_open(&ds, text);
+	while (nb_bp_ds_next(&ds, &r)) {
+		uint64_t rd = r.v[NB_BP_DS_READS], wr = r.v[NB_BP_DS_WRITES], bytes;
 		struct nb_tp_disk *k;
-		uint64_t rd, wr, sectors, ticks, bytes;
 
-		/* maj min name reads . . . writes . . . inflight io_ticks ... */
-		if (n < 14 || !nb_bp_uint(tok[0]))
-			continue;
-		if (nb_bp_u64(tok[3], &rd) || nb_bp_u64(tok[7], &wr) || rd > UINT64_MAX - wr ||
-		    nb_bp_u64(tok[5], &sectors) || nb_bp_u64(tok[12], &ticks) ||
-		    nb_tpi_mul_max(sectors, 512, UINT64_MAX, &bytes)) {
-			nb_tpi_disk_refused(d, tok[2]);
+		if ((r.bad & need) || rd > UINT64_MAX - wr ||
+		    nb_tpi_mul_max(r.v[NB_BP_DS_RSECTORS], 512, UINT64_MAX, &bytes)) {
+			nb_tpi_disk_refused(d, r.name);
 			continue;
 		}
-		if (!(rd + wr) || !(k = nb_tpi_disk_add(d, tok[2])))
+		if (!(rd + wr) || !(k = nb_tpi_disk_add(d, r.name)))
 			continue;
 		k->ios = rd + wr;
-		k->io_ms = ticks;
+		k->io_ms = r.v[NB_BP_DS_IOMS];
 		k->read_bytes = bytes;                 /* sectors of 512 bytes */
 	}
 	return nb_tpi_drop_partitions(d);
