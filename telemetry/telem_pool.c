@@ -24,6 +24,7 @@
  *                        finish=170.6min speed=174933K/sec"
  */
 #include "telem_pool.h"
+#include "../boxparse/zpool.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -31,16 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the vdevs: zpool iostat -v, zfs list ---- */
-
-static int indent_of(const char *s)
-{
-	int i = 0;
-
-	while (s[i] == ' ')
-		i++;
-	return i;
-}
+/* ---- the vdevs: zpool iostat -v (its rows read by boxparse/zpool.c),
+ * zfs list ---- */
 
 static void zp_disk(struct nb_tp_vdev *v, const char *name)
 {
@@ -52,78 +45,88 @@ static void zp_disk(struct nb_tp_vdev *v, const char *name)
 
 struct zp_state {
 	char pool[NB_TP_NAME];
-	int special, base;       /* the pool line's indent */
+	int special;             /* in a class: logs, cache, spares ... */
 	int index;               /* of the pool's next top-level vdev */
 	int self;                /* CUR's one disk is itself (no child yet) */
 	struct nb_tp_vdev *cur;  /* the vdev whose disks follow */
 };
 
-static void zp_line(struct nb_tp_vdevs *v, struct zp_state *st, char *line)
+/* A figure of zpool's as telemetry takes it: 0 when none or past what a
+ * box can say. */
+static double zp_fig(double x)
 {
-	int ind = indent_of(line), n;
-	char *tok[NB_BP_MAXTOK];
+	return x < 0 || x > NB_TP_MAX_BYTES ? 0 : x;
+}
 
-	n = nb_bp_split(line, tok, NB_BP_MAXTOK);
-	if (!n || tok[0][0] == '-' || n < 7)
+static void zp_vdev(struct nb_tp_vdevs *v, struct zp_state *st,
+		    const struct nb_bp_zrow *r)
+{
+	struct nb_tp_vdev *x;
+
+	if (v->n >= NB_TP_MAXVDEV)
 		return;
-	if (ind == st->base) {
-		st->special = !strcmp(tok[0], "logs") || !strcmp(tok[0], "cache") ||
-			      !strcmp(tok[0], "spares") || !strcmp(tok[0], "special") ||
-			      !strcmp(tok[0], "dedup");
-		if (!st->special) {
-			nb_bp_name(st->pool, sizeof(st->pool), tok[0]);
-			st->index = 0;
-		}
-		st->cur = NULL;
-	} else if (ind <= st->base + 2) {
-		struct nb_tp_vdev *x;
+	x = &v->v[v->n++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->pool, sizeof(x->pool), "%s", st->pool);
+	nb_bp_name(x->name, sizeof(x->name), r->name);
+	/* zfs-fuse prints "mirror", "raidz1": named as zpool status
+	 * names them ("mirror-1"), so that two are told apart */
+	if (!strchr(x->name, '-') && (!strncmp(x->name, "mirror", 6) ||
+				      !strncmp(x->name, "raidz", 5)) &&
+	    strlen(x->name) < sizeof(x->name) - 12)
+		snprintf(x->name + strlen(x->name), 12, "-%d", st->index);
+	if (!st->special)
+		st->index++;
+	x->special = st->special;
+	x->ops_read = zp_fig(r->fig[NB_BP_Z_ROPS]);
+	x->ops_write = zp_fig(r->fig[NB_BP_Z_WOPS]);
+	st->cur = x;
+	zp_disk(x, r->name);     /* a single disk is its own vdev */
+	st->self = 1;
+}
 
-		if (v->n >= NB_TP_MAXVDEV)
-			return;
-		x = &v->v[v->n++];
-		memset(x, 0, sizeof(*x));
-		snprintf(x->pool, sizeof(x->pool), "%s", st->pool);
-		nb_bp_name(x->name, sizeof(x->name), tok[0]);
-		/* zfs-fuse prints "mirror", "raidz1": named as zpool status
-		 * names them ("mirror-1"), so that two are told apart */
-		if (!strchr(x->name, '-') && (!strncmp(x->name, "mirror", 6) ||
-					      !strncmp(x->name, "raidz", 5)) &&
-		    strlen(x->name) < sizeof(x->name) - 12)
-			snprintf(x->name + strlen(x->name), 12, "-%d", st->index);
-		if (!st->special)
-			st->index++;
-		x->special = st->special;
-		x->ops_read = fmax(nb_tp_size(tok[3]), 0);
-		x->ops_write = fmax(nb_tp_size(tok[4]), 0);
-		st->cur = x;
-		zp_disk(x, tok[0]);      /* a single disk is its own vdev */
-		st->self = 1;
-	} else if (st->cur) {
+static void zp_row(struct nb_tp_vdevs *v, struct zp_state *st,
+		   const struct nb_bp_zrow *r)
+{
+	switch (r->kind) {
+	case NB_BP_Z_REPORT:
+		v->n = 0;               /* a new report: the last counts */
+		break;
+	case NB_BP_Z_POOL:
+		st->special = 0;
+		nb_bp_name(st->pool, sizeof(st->pool), r->name);
+		st->index = 0;
+		st->cur = NULL;
+		break;
+	case NB_BP_Z_CLASS:
+		st->special = 1;
+		st->cur = NULL;
+		break;
+	case NB_BP_Z_VDEV:
+		zp_vdev(v, st, r);
+		break;
+	case NB_BP_Z_DISK:
+		if (!st->cur)
+			break;
 		if (st->self) {
 			st->cur->ndisks = 0; /* it has children: not a disk */
 			st->self = 0;
 		}
-		zp_disk(st->cur, tok[0]);
+		zp_disk(st->cur, r->name);
+		break;
 	}
 }
 
 int nb_tp_zpool_iostat(const char *text, struct nb_tp_vdevs *v)
 {
-	char line[1024];
-	struct zp_state st = { .base = 0 };
+	struct zp_state st = { .special = 0 };
+	struct nb_bp_zp z;
+	struct nb_bp_zrow r;
 
 	v->n = 0;
-	while (nb_bp_line(&text, line, sizeof(line))) {
-		if (strstr(line, "capacity") && strstr(line, "operations")) {
-			v->n = 0;           /* a new report: the last counts */
-			continue;
-		}
-		if (!strncmp(line + indent_of(line), "pool ", 5)) {
-			st.base = indent_of(line);
-			continue;
-		}
-		zp_line(v, &st, line);
-	}
+	nb_bp_zp_open(&z, text);
+	while (nb_bp_zp_next(&z, &r))
+		zp_row(v, &st, &r);
 	return v->n;
 }
 

@@ -15,8 +15,10 @@
 
 #include "files.h"
 #include "../../boxparse/diskstats.h"
+#include "../../boxparse/zpool.h"
 #include "../../capture/parse.h"
 #include "../../telemetry/telem_parse.h"
+#include "../../telemetry/telem_pool.h"
 
 #define GC "tests/golden/capture/"
 #define GT "tests/golden/telemetry/"
@@ -117,11 +119,87 @@ static void diskstats_hostile(void **state)
 	assert_int_equal(r.v[NB_BP_DS_WEIGHTED], 2);
 }
 
+/* The kinds of the rows of TEXT, a letter a row (R report, P pool, C
+ * class, V vdev, D disk) into OUT. */
+static void zp_kinds(const char *text, char *out, size_t len)
+{
+	struct nb_bp_zp z;
+	struct nb_bp_zrow r;
+	size_t n = 0;
+
+	nb_bp_zp_open(&z, text);
+	while (nb_bp_zp_next(&z, &r) && n + 1 < len)
+		out[n++] = "RPCVD"[r.kind];
+	out[n] = 0;
+}
+
+/* The recorded 'zpool iostat -v': its rows and their figures; capture's
+ * pool and telemetry's vdevs are those rows. */
+static void zpool_recorded(void **state)
+{
+	char *bsd = test_slurp(GT "freebsd-zpool-iostat-v");
+	char *fuse = test_slurp(GC "zfsfuse-zpool-iostat-v");
+	static struct nb_cp_pools cp;
+	struct nb_tp_vdevs tp;
+	struct nb_bp_zp z;
+	struct nb_bp_zrow r;
+	char kinds[64];
+
+	(void)state;
+	zp_kinds(bsd, kinds, sizeof(kinds));
+	assert_string_equal(kinds, "RPVDDDVDDCV");
+	/* "tank        1.21T  9.67T    612  1.05K  76.5M   131M" */
+	nb_bp_zp_open(&z, bsd);
+	assert_true(nb_bp_zp_next(&z, &r) && r.kind == NB_BP_Z_REPORT);
+	assert_true(nb_bp_zp_next(&z, &r) && r.kind == NB_BP_Z_POOL);
+	assert_string_equal(r.name, "tank");
+	assert_true(r.headed && r.words == 7);
+	assert_true(r.fig[NB_BP_Z_ROPS] == 612);
+	assert_true(r.fig[NB_BP_Z_WOPS] == 1.05 * 1024);
+	assert_true(r.fig[NB_BP_Z_RBW] == 76.5 * 1024 * 1024);
+	assert_true(r.fig[NB_BP_Z_WBW] == 131.0 * 1024 * 1024);
+	assert_true(nb_bp_zp_next(&z, &r) && r.kind == NB_BP_Z_VDEV);
+	assert_string_equal(r.name, "raidz1-0");
+	assert_true(r.fig[NB_BP_Z_ROPS] == 306 && r.fig[NB_BP_Z_WOPS] == 538);
+	assert_true(nb_bp_zp_next(&z, &r) && r.kind == NB_BP_Z_DISK);
+	assert_true(r.fig[NB_BP_Z_ALLOC] == 0);          /* "-" */
+	assert_int_equal(nb_cp_zpool(bsd, &cp), 1);
+	assert_true(cp.p[0].rops == 612 && cp.p[0].wbw == 131.0 * 1024 * 1024);
+	assert_int_equal(nb_tp_zpool_iostat(bsd, &tp), 3);
+	assert_true(tp.v[0].ops_read == 306 && tp.v[0].ops_write == 538);
+	assert_int_equal(tp.v[0].ndisks, 3);
+	assert_true(tp.v[2].special);
+
+	/* zfs-fuse, two reports: the last counts */
+	zp_kinds(fuse, kinds, sizeof(kinds));
+	assert_string_equal(kinds, "RPVDDDDDRPVDDDDD");
+	assert_int_equal(nb_cp_zpool(fuse, &cp), 1);
+	assert_true(cp.p[0].rops == 0 && cp.p[0].wops == 0);
+	assert_int_equal(nb_tp_zpool_iostat(fuse, &tp), 1);
+	assert_int_equal(tp.v[0].ndisks, 5);
+	free(bsd);
+	free(fuse);
+}
+
+static void zpool_figures(void **state)
+{
+	(void)state;
+	assert_true(nb_bp_zsize("-") == 0);
+	assert_true(nb_bp_zsize("1.5K") == 1536);
+	assert_true(nb_bp_zsize("2E") == 2.0 * 1024 * 1024 * 1024 * 1024 * 1024 * 1024);
+	assert_true(nb_bp_zsize("17E") == -1);       /* past 2^64 */
+	assert_true(nb_bp_zsize("inf") == -1);
+	assert_true(nb_bp_zsize("1e999") == -1);
+	assert_true(nb_bp_zsize("x") == -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(diskstats_recorded),
 		cmocka_unit_test(diskstats_hostile),
+		cmocka_unit_test(zpool_recorded),
+		cmocka_unit_test(zpool_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
