@@ -39,6 +39,15 @@ int nb_bp_split(char *line, char **tok, int max)
 	return n;
 }
 
+int nb_bp_indent(const char *s)
+{
+	int i = 0;
+
+	while (s[i] == ' ')
+		i++;
+	return i;
+}
+
 int nb_bp_uint(const char *s)
 {
 	if (!*s)

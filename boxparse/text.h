@@ -25,6 +25,8 @@
 int nb_bp_line(const char **p, char *buf, size_t len);
 /* LINE split at white space into TOK, which holds MAX: the count. */
 int nb_bp_split(char *line, char **tok, int max);
+/* The spaces that open S: its indent. */
+int nb_bp_indent(const char *s);
 /* S is digits only (and not empty). */
 int nb_bp_uint(const char *s);
 /* S is a counter: digits only, not empty, at most 2^64 - 1: 0 with *V,

@@ -26,15 +26,6 @@ double nb_bp_zsize(const char *s)
 	return v > ZMAX ? -1 : v;
 }
 
-static int indent_of(const char *s)
-{
-	int i = 0;
-
-	while (s[i] == ' ')
-		i++;
-	return i;
-}
-
 static int is_class(const char *name)
 {
 	static const char *const classes[] = { "logs", "cache", "spares",
@@ -57,7 +48,7 @@ int nb_bp_zp_next(struct nb_bp_zp *z, struct nb_bp_zrow *row)
 {
 	while (nb_bp_line(&z->text, z->line, sizeof(z->line))) {
 		char *line = z->line, **tok = z->tok;
-		int ind = indent_of(line), n;
+		int ind = nb_bp_indent(line), n;
 
 		if (strstr(line, "capacity") && strstr(line, "operations")) {
 			z->headed = 0;

@@ -311,15 +311,6 @@ static void zfs_scan(const char *t, struct nb_tp_scan *s)
 		s->active = s->finished = 0;
 }
 
-static int indent(const char *s)
-{
-	int i = 0;
-
-	while (s[i] == ' ')
-		i++;
-	return i;
-}
-
 /* A counter of a device line: "0", "12", "1.2K"; "-": none. */
 static double counter(const char *s)
 {
@@ -337,7 +328,7 @@ struct zs {
 static void config_line(struct zs *z, const char *line)
 {
 	char name[NB_TP_NAME + 16], state[32], r[24], w[24], c[24];
-	int ind = indent(line), n;
+	int ind = nb_bp_indent(line), n;
 	struct nb_tp_pool *p = z->pool;
 	struct nb_tp_pdev *d;
 
@@ -398,10 +389,10 @@ static void pool_end(struct zs *z)
  * and *VALUE, or 0. */
 static size_t key_of(const char *line, const char **value)
 {
-	const char *s = line + indent(line);
+	const char *s = line + nb_bp_indent(line);
 	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz");
 
-	if (!n || s[n] != ':' || indent(line) > 8)
+	if (!n || s[n] != ':' || nb_bp_indent(line) > 8)
 		return 0;
 	*value = s + n + 1 + strspn(s + n + 1, " \t");
 	return (size_t)(s + n - line);
@@ -414,8 +405,8 @@ static void status_line(struct nb_tp_pools *ps, struct zs *z, char *line)
 	char key[16];
 
 	if (k) {
-		snprintf(key, sizeof(key), "%.*s", (int)(k - (size_t)indent(line)),
-			 line + indent(line));
+		snprintf(key, sizeof(key), "%.*s", (int)(k - (size_t)nb_bp_indent(line)),
+			 line + nb_bp_indent(line));
 		z->in_scan = 0;
 		if (!strcmp(key, "pool")) {
 			pool_end(z);
