@@ -3,6 +3,7 @@
  * (parse.h); the tables (gstat, iostat -x, zpool iostat) are in table.c. */
 #include "parse.h"
 #include "parse_int.h"
+#include "../boxparse/diskstats.h"
 #include "../core/err.h"
 
 #include <ctype.h>
@@ -14,7 +15,7 @@
 
 int nb_cpi_num(const char *s, double *v)
 {
-	return nb_tp_num(s, NB_CPI_MAX, v);
+	return nb_bp_num(s, NB_CPI_MAX, v);
 }
 
 struct nb_cp_dev *nb_cpi_dev_add(struct nb_cp_devs *d, const char *name)
@@ -25,7 +26,7 @@ struct nb_cp_dev *nb_cpi_dev_add(struct nb_cp_devs *d, const char *name)
 		return NULL;
 	k = &d->d[d->n++];
 	memset(k, 0, sizeof(*k));
-	nb_tp_name(k->name, sizeof(k->name), name);
+	nb_bp_name(k->name, sizeof(k->name), name);
 	k->rmerged = k->wmerged = -1;
 	return k;
 }
@@ -33,7 +34,7 @@ struct nb_cp_dev *nb_cpi_dev_add(struct nb_cp_devs *d, const char *name)
 void nb_cpi_refused(struct nb_cp_devs *d, const char *name)
 {
 	if (!d->refused++)
-		nb_tp_name(d->refused_name, sizeof(d->refused_name), name);
+		nb_bp_name(d->refused_name, sizeof(d->refused_name), name);
 }
 
 /* The counters at TOK[0..N) into V (as doubles): 0, or -1 when one is
@@ -43,7 +44,7 @@ static int counters(char **tok, int n, double *v)
 	for (int i = 0; i < n; i++) {
 		uint64_t x;
 
-		if (nb_tp_u64(tok[i], &x))
+		if (nb_bp_u64(tok[i], &x))
 			return -1;
 		v[i] = (double)x;
 	}
@@ -62,42 +63,37 @@ const struct nb_cp_dev *nb_cp_dev_find(const struct nb_cp_devs *d,
 int nb_cp_is_partition(const struct nb_cp_devs *d, const char *name)
 {
 	for (int i = 0; i < d->n; i++)
-		if (nb_tp_partition_of(d->d[i].name, name))
+		if (nb_bp_partition_of(d->d[i].name, name))
 			return 1;
 	return 0;
 }
 
 int nb_cp_diskstats(const char *text, struct nb_cp_devs *d)
 {
-	char line[1024], *tok[32];
+	struct nb_bp_ds ds;
+	struct nb_bp_dsrow r;
 
 	d->n = 0;
 	d->totals = 1;
 	d->dt = 0;
 	d->refused = 0;
 	d->refused_name[0] = 0;
-	while (nb_tp_line(&text, line, sizeof(line))) {
-		int n = nb_tp_split(line, tok, 32);
+	nb_bp_ds_open(&ds, text);
+	while (nb_bp_ds_next(&ds, &r)) {
 		struct nb_cp_dev *k;
-		double v[14];
 
-		/* maj min name rd rd_merged rd_sectors rd_ms wr wr_merged
-		 * wr_sectors wr_ms in_flight io_ms ... (Documentation/admin-guide/
-		 * iostats.rst); a sector is 512 bytes whatever the device's */
-		if (n < 14 || !nb_tp_uint(tok[0]) || !nb_tp_uint(tok[1]))
-			continue;
-		if (counters(tok + 3, 11, v + 3)) {
-			nb_cpi_refused(d, tok[2]);
+		if (r.bad) {             /* a device's counters are all or none */
+			nb_cpi_refused(d, r.name);
 			continue;
 		}
-		if (!(k = nb_cpi_dev_add(d, tok[2])))
+		if (!(k = nb_cpi_dev_add(d, r.name)))
 			continue;
-		k->reads = v[3];
-		k->rmerged = v[4];
-		k->rbytes = v[5] * 512;
-		k->writes = v[7];
-		k->wmerged = v[8];
-		k->wbytes = v[9] * 512;
+		k->reads = (double)r.v[NB_BP_DS_READS];
+		k->rmerged = (double)r.v[NB_BP_DS_RMERGED];
+		k->rbytes = (double)r.v[NB_BP_DS_RSECTORS] * 512;
+		k->writes = (double)r.v[NB_BP_DS_WRITES];
+		k->wmerged = (double)r.v[NB_BP_DS_WMERGED];
+		k->wbytes = (double)r.v[NB_BP_DS_WSECTORS] * 512;
 	}
 	return d->n;
 }
@@ -157,8 +153,8 @@ int nb_cp_nfsd(const char *text, struct nb_cp_nfs *nfs)
 
 	memset(nfs, 0, sizeof(*nfs));
 	nfs->rbytes = nfs->wbytes = -1;
-	while (nb_tp_line(&text, line, sizeof(line))) {
-		int n = nb_tp_split(line, tok, 128), (*kind)(int) = NULL;
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, 128), (*kind)(int) = NULL;
 
 		double io[2];
 
@@ -180,7 +176,7 @@ int nb_cp_nfsd(const char *text, struct nb_cp_nfs *nfs)
 			kind = v2_kind;
 		else if (!strcmp(tok[0], "proc4ops"))
 			kind = v4_kind;
-		if (!kind || !nb_tp_uint(tok[1]))
+		if (!kind || !nb_bp_uint(tok[1]))
 			continue;
 		/* "procN COUNT v0 v1 ...": COUNT values follow */
 		for (int i = 2; i < n && i - 2 < atoi(tok[1]); i++) {
@@ -221,7 +217,7 @@ static int info_find(struct nb_cp_info *info, const char *raw, int add)
 {
 	char name[NB_CP_NAME];
 
-	nb_tp_name(name, sizeof(name), raw);
+	nb_bp_name(name, sizeof(name), raw);
 	for (int i = 0; i < info->n; i++)
 		if (!strcmp(info->d[i].name, name))
 			return i;
@@ -237,8 +233,8 @@ int nb_cp_sysblock(const char *text, struct nb_cp_info *info)
 	char line[1024], *tok[8];
 	int got = 0;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
-		int n = nb_tp_split(line, tok, 8), i;
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, 8), i;
 
 		if (n == 3 && !strcmp(tok[0], "zvol")) {
 			/* zvol /dev/zvol/POOL/VOL /dev/zdN */
@@ -248,14 +244,14 @@ int nb_cp_sysblock(const char *text, struct nb_cp_info *info)
 
 			if (!vol || (i = info_find(info, dev ? dev + 1 : tok[2], 1)) < 0)
 				continue;
-			nb_tp_name(info->d[i].alias, NB_CP_NAME, vol);
+			nb_bp_name(info->d[i].alias, NB_CP_NAME, vol);
 			got++;
-		} else if (n == 4 && nb_tp_uint(tok[1]) &&
+		} else if (n == 4 && nb_bp_uint(tok[1]) &&
 			   (i = info_find(info, tok[0], 1)) >= 0) {
 			uint64_t sectors = 0;
 
 			/* a size past 2^63 bytes is none known */
-			nb_tp_u64(tok[1], &sectors);
+			nb_bp_u64(tok[1], &sectors);
 			info->d[i].size = sectors < (1ULL << 54) ? sectors * 512ULL : 0;
 			/* a logical volume's uuid is LVM- and the VG's and LV's
 			 * ids; LVM's own devices add a suffix (-tpool, -real,
@@ -269,7 +265,7 @@ int nb_cp_sysblock(const char *text, struct nb_cp_info *info)
 					lv_name(tok[2], alias, sizeof(alias));
 				else
 					snprintf(alias, sizeof(alias), "%s", tok[2]);
-				nb_tp_name(info->d[i].alias, NB_CP_NAME, alias);
+				nb_bp_name(info->d[i].alias, NB_CP_NAME, alias);
 			}
 			got++;
 		}
@@ -282,20 +278,20 @@ int nb_cp_diskinfo(const char *text, struct nb_cp_info *info)
 	char line[1024], *tok[12];
 	int got = 0;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
-		int n = nb_tp_split(line, tok, 12), i;
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, 12), i;
 
 		/* /dev/ada0  512  2000398934016  3907029168  ... */
-		if (n < 3 || strncmp(tok[0], "/dev/", 5) || !nb_tp_uint(tok[1]) ||
-		    !nb_tp_uint(tok[2]) || (i = info_find(info, tok[0] + 5, 1)) < 0)
+		if (n < 3 || strncmp(tok[0], "/dev/", 5) || !nb_bp_uint(tok[1]) ||
+		    !nb_bp_uint(tok[2]) || (i = info_find(info, tok[0] + 5, 1)) < 0)
 			continue;
 		uint64_t bytes = 0;
 
-		nb_tp_u64(tok[2], &bytes);
+		nb_bp_u64(tok[2], &bytes);
 		info->d[i].size = bytes < (1ULL << 63) ? bytes : 0;
 		info->d[i].whole = 1;
 		if (!strncmp(info->d[i].name, "zvol/", 5))
-			nb_tp_name(info->d[i].alias, NB_CP_NAME, tok[0] + 10);
+			nb_bp_name(info->d[i].alias, NB_CP_NAME, tok[0] + 10);
 		got++;
 	}
 	return got;
@@ -334,7 +330,7 @@ int nb_cp_nfsstat(const char *text, struct nb_cp_nfs *nfs)
 
 	memset(nfs, 0, sizeof(*nfs));
 	nfs->rbytes = nfs->wbytes = -1;
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		size_t l = strlen(line);
 		int n;
 
@@ -349,15 +345,15 @@ int nb_cp_nfsstat(const char *text, struct nb_cp_nfs *nfs)
 		if (!in)
 			continue;
 		memcpy(cur, line, sizeof(cur));
-		n = nb_tp_split(cur, val, 32);
-		if (n && !nb_tp_uint(val[0])) {
+		n = nb_bp_split(cur, val, 32);
+		if (n && !nb_bp_uint(val[0])) {
 			memcpy(hdr, line, sizeof(hdr));
-			nn = nb_tp_split(hdr, tok, 32);
+			nn = nb_bp_split(hdr, tok, 32);
 			continue;
 		}
 		if (!nn || n != nn)
 			continue;
-		for (int i = 0; i < n && nb_tp_uint(val[i]); i++) {
+		for (int i = 0; i < n && nb_bp_uint(val[i]); i++) {
 			int k = bsd_kind(tok[i]);
 			double x;
 

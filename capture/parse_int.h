@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse_int.h - what parse.c and table.c share (not a public header);
- * lines, words and digits are read by telemetry's (telem_parse.h). */
+ * lines, words and digits are read as boxparse/text.h reads them. */
 #ifndef NB_CAPTURE_PARSE_INT_H
 #define NB_CAPTURE_PARSE_INT_H
 
 #include "parse.h"
-#include "../telemetry/telem_parse.h"
+#include "../boxparse/text.h"
 
 #include <stddef.h>
 

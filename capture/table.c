@@ -113,7 +113,7 @@ int nb_cp_gstat(const char *text, struct nb_cp_devs *d)
 	d->totals = 0;
 	d->dt = 0;
 	d->refused = 0;
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		int n;
 
 		/* the interactive display puts a '|' after %busy */
@@ -133,7 +133,7 @@ int nb_cp_gstat(const char *text, struct nb_cp_devs *d)
 			continue;
 		}
 		memcpy(hdr, line, sizeof(hdr));
-		n = nb_tp_split(line, tok, MAXCOL);
+		n = nb_bp_split(line, tok, MAXCOL);
 		if (n && !strcmp(tok[0], "L(q)")) {
 			int rc = gstat_roles(tok, n, roles, hdr);
 
@@ -203,7 +203,7 @@ int nb_cp_iostat(const char *text, struct nb_cp_devs *d)
 	d->totals = 0;
 	d->dt = 0;
 	d->refused = 0;
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		int n;
 
 		if (strstr(line, "extended device statistics")) {
@@ -213,7 +213,7 @@ int nb_cp_iostat(const char *text, struct nb_cp_devs *d)
 			continue;
 		}
 		memcpy(hdr, line, sizeof(hdr));
-		n = nb_tp_split(line, tok, MAXCOL);
+		n = nb_bp_split(line, tok, MAXCOL);
 		if (n && !strcmp(tok[0], "device")) {
 			int rc = iostat_roles(tok, n, roles, &totals, hdr);
 

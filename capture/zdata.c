@@ -97,11 +97,11 @@ static int pool_index(const struct cp_box *b, const char *name)
 static void zfs_lines(const struct cp_box *b, const char *text, int dedup,
 		      struct cp_zdata *d)
 {
-	char line[512], *tok[NB_TP_MAXTOK];
+	char line[512], *tok[NB_BP_MAXTOK];
 	uint64_t used;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
-		int n = nb_tp_split(line, tok, NB_TP_MAXTOK), i;
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, NB_BP_MAXTOK), i;
 
 		if (n < 3 || (i = pool_index(b, tok[0])) < 0)
 			continue;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* zpool.c - a pool's own I/O from 'zpool iostat -v' and its request sizes
- * from 'zpool iostat -r' (parse.h). */
+/* zpool.c - a pool's own I/O from 'zpool iostat -v' (its rows read by
+ * boxparse/zpool.c) and its request sizes from 'zpool iostat -r'
+ * (parse.h). */
 #include "parse.h"
 #include "parse_int.h"
+#include "../boxparse/zpool.h"
 #include "../core/err.h"
 
 #include <ctype.h>
@@ -11,34 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* "1.2K", "300M", "12", "-": a number with a binary suffix (zpool prints
- * base 1024 unless -p); "-" is 0; -1 when S is no such number, or one
- * past 2^64 (inf, 1e999, nan). */
-static double suffixed(const char *s)
-{
-	static const char units[] = "KMGTPE";
-	char *e;
-	double v = strtod(s, &e);
-	const char *u = *e ? strchr(units, toupper((unsigned char)*e)) : NULL;
-
-	if (!strcmp(s, "-"))
-		return 0;
-	if (e == s || !isdigit((unsigned char)*s) || !isfinite(v) || v < 0)
-		return -1;
-	for (int i = 0; u && i <= u - units; i++)
-		v *= 1024;
-	return v > NB_CPI_MAX ? -1 : v;
-}
-
-static int indent_of(const char *s)
-{
-	int i = 0;
-
-	while (s[i] == ' ')
-		i++;
-	return i;
-}
 
 static struct nb_cp_pool *pool_get(struct nb_cp_pools *p, const char *name)
 {
@@ -54,38 +28,27 @@ static struct nb_cp_pool *pool_get(struct nb_cp_pools *p, const char *name)
 
 int nb_cp_zpool(const char *text, struct nb_cp_pools *p)
 {
-	static const char *const classes[] = { "logs", "cache", "spares",
-					       "special", "dedup" };
-	char line[1024], *tok[16];
-	int base = -1;
+	struct nb_bp_zp z;
+	struct nb_bp_zrow r;
 
 	p->n = 0;
 	p->refused = 0;
-	while (nb_tp_line(&text, line, sizeof(line))) {
-		int ind = indent_of(line), n, cls = 0;
+	nb_bp_zp_open(&z, text);
+	while (nb_bp_zp_next(&z, &r)) {
 		struct nb_cp_pool *x;
 
-		if (strstr(line, "capacity") && strstr(line, "operations")) {
+		if (r.kind == NB_BP_Z_REPORT) {
 			p->n = 0;           /* a new report: the last counts */
-			base = -1;
 			continue;
 		}
-		if (!strncmp(line + ind, "pool ", 5)) {
-			base = ind;
+		/* pool alloc free read write read write, under its header */
+		if (r.kind != NB_BP_Z_POOL || !r.headed || r.words != 7 ||
+		    !(x = pool_get(p, r.name)))
 			continue;
-		}
-		n = nb_tp_split(line, tok, 16);
-		if (base < 0 || ind != base || n != 7 || tok[0][0] == '-')
-			continue;
-		for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-			cls |= !strcmp(tok[0], classes[i]);
-		if (cls || !(x = pool_get(p, tok[0])))
-			continue;
-		/* pool alloc free read write read write */
-		x->rops = suffixed(tok[3]);
-		x->wops = suffixed(tok[4]);
-		x->rbw = suffixed(tok[5]);
-		x->wbw = suffixed(tok[6]);
+		x->rops = r.fig[NB_BP_Z_ROPS];
+		x->wops = r.fig[NB_BP_Z_WOPS];
+		x->rbw = r.fig[NB_BP_Z_RBW];
+		x->wbw = r.fig[NB_BP_Z_WBW];
 		if (x->rops < 0 || x->wops < 0 || x->rbw < 0 || x->wbw < 0) {
 			p->refused++;        /* not a row of figures: not the pool's */
 			p->n--;
@@ -121,16 +84,16 @@ static int hist_groups(char **tok, int n, int *kind, const char *hdr)
 static void hist_row(struct nb_cp_pool *x, char **tok, int n, const int *kind,
 		     int ngroups)
 {
-	double size = suffixed(tok[0]);
+	double size = nb_bp_zsize(tok[0]);
 
 	if (n != 1 + 2 * ngroups || size <= 0)
 		return;
 	for (int i = 1; i < n; i++)
-		if (suffixed(tok[i]) < 0)
+		if (nb_bp_zsize(tok[i]) < 0)
 			return;             /* not a row of counts */
 	for (int g = 0; g < ngroups; g++)
 		for (int a = 0; a < 2; a++) {
-			double c = suffixed(tok[1 + 2 * g + a]);
+			double c = nb_bp_zsize(tok[1 + 2 * g + a]);
 
 			if (kind[g] == 1) {
 				x->h_rreq += c;
@@ -150,18 +113,18 @@ int nb_cp_zpool_hist(const char *text, struct nb_cp_pools *p)
 	int kind[40], ngroups = 0, got = 0;
 	struct nb_cp_pool *x = NULL;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		char copy[1024];
 		int n;
 
 		memcpy(copy, line, sizeof(copy));
-		n = nb_tp_split(copy, tok, 40);
+		n = nb_bp_split(copy, tok, 40);
 		if (n && !strcmp(tok[0], "req_size")) {
 			char *g[40];
 			int ng;
 
 			memcpy(hdr, prev, sizeof(hdr));
-			ng = nb_tp_split(prev, g, 40);
+			ng = nb_bp_split(prev, g, 40);
 			if (ng < 2 || n != 1 + 2 * (ng - 1))
 				return nb_err(-EINVAL, "zpool iostat -r: its header "
 					      "'%s' does not name the groups of "

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * telem_answer.c - what the telemetry's files share: the warning a
- * source leaves (telem.c shows it), and a box's answer ("@NAME" sections
- * of its counters, from this machine or over ssh) parsed.
+ * source leaves (telem.c shows it), a spawned shell's answer read (the
+ * local shell's, telem_exec.c, and ssh's, telem_ssh.c: what ended it,
+ * its text with no NUL), and a box's answer ("@NAME" sections of its
+ * counters, from this machine or over ssh) parsed.
  */
 #include "telem_rt.h"
+#include "../core/err.h"
+#include "../core/spawn.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +35,39 @@ void nb_telem_warn_also(struct nb_telem *tm, const char *text)
 	pthread_mutex_unlock(&tm->mu);
 	if (!n)
 		nb_telem_warn(tm, text);
+}
+
+void nb_telem_text(char *buf, size_t n)
+{
+	for (char *p = memchr(buf, 0, n); p; p = memchr(p, 0, n - (size_t)(p - buf)))
+		*p = 0x1a;
+}
+
+int nb_telem_spawn_out(struct nb_spawn *sp, int rc, char **out, char *err,
+		       size_t errlen, nb_telem_why_fn *why, uint64_t limit_us)
+{
+	if (rc) {
+		snprintf(err, errlen, "%s", nb_err_last());
+		nb_err_clear();
+		nb_spawn_free(sp);
+		return -EIO;
+	}
+	if (sp->out_cut) {
+		snprintf(err, errlen, "its answer passed %u MiB without an end: "
+			 "not read", NB_TELEM_ANSWER_MAX >> 20);
+		nb_spawn_free(sp);
+		return -EIO;
+	}
+	if (sp->status || sp->timed_out) {
+		why(sp, err, errlen, limit_us);
+		nb_spawn_free(sp);
+		return -EIO;
+	}
+	nb_telem_text(sp->out, sp->out_len);
+	*out = sp->out;
+	sp->out = NULL;
+	nb_spawn_free(sp);
+	return 0;
 }
 
 static void parse_section(const char *name, const char *body, int os,

@@ -2,7 +2,8 @@
 /*
  * telem_exec.c - a box's shell for other readers than the sampler
  * (capture/): a script run on this machine, or over the one ssh
- * connection of the source (telem.h).
+ * connection of the source (telem.h); its answer read as
+ * telem_answer.c reads every spawned shell's.
  */
 #include "telem_rt.h"
 #include "../core/boxtext.h"
@@ -30,39 +31,6 @@ void nb_telem_command(struct nb_telem *tm, const char *script,
 	c->argv[1] = "-c";
 	c->argv[2] = (char *)script;
 	c->argv[3] = NULL;
-}
-
-void nb_telem_text(char *buf, size_t n)
-{
-	for (char *p = memchr(buf, 0, n); p; p = memchr(p, 0, n - (size_t)(p - buf)))
-		*p = 0x1a;
-}
-
-int nb_telem_spawn_out(struct nb_spawn *sp, int rc, char **out, char *err,
-		       size_t errlen, nb_telem_why_fn *why, uint64_t limit_us)
-{
-	if (rc) {
-		snprintf(err, errlen, "%s", nb_err_last());
-		nb_err_clear();
-		nb_spawn_free(sp);
-		return -EIO;
-	}
-	if (sp->out_cut) {
-		snprintf(err, errlen, "its answer passed %u MiB without an end: "
-			 "not read", NB_TELEM_ANSWER_MAX >> 20);
-		nb_spawn_free(sp);
-		return -EIO;
-	}
-	if (sp->status || sp->timed_out) {
-		why(sp, err, errlen, limit_us);
-		nb_spawn_free(sp);
-		return -EIO;
-	}
-	nb_telem_text(sp->out, sp->out_len);
-	*out = sp->out;
-	sp->out = NULL;
-	nb_spawn_free(sp);
-	return 0;
 }
 
 /* Why the shell on this machine failed: its exit status and what it

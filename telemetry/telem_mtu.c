@@ -16,7 +16,7 @@
 static void header(char *line, char *name, size_t nlen, int *mtu)
 {
 	char *tok[64];
-	int n = nb_tp_split(line, tok, 64), i = 0;
+	int n = nb_bp_split(line, tok, 64), i = 0;
 
 	*mtu = 0;
 	name[0] = '\0';
@@ -34,7 +34,7 @@ static void header(char *line, char *name, size_t nlen, int *mtu)
 static int holds(char *line, const char *addr)
 {
 	char *tok[8];
-	int n = nb_tp_split(line, tok, 8);
+	int n = nb_bp_split(line, tok, 8);
 	size_t l;
 
 	if (n < 2 || (strcmp(tok[0], "inet") && strcmp(tok[0], "inet6")))
@@ -48,7 +48,7 @@ int nb_tp_iface_mtu(const char *text, const char *addr, char *iface, size_t ilen
 	char line[512], name[64] = "";
 	int mtu = 0;
 
-	while (text && nb_tp_line(&text, line, sizeof(line)) > 0) {
+	while (text && nb_bp_line(&text, line, sizeof(line)) > 0) {
 		if (!line[0])
 			continue;
 		if (line[0] != ' ' && line[0] != '\t') {

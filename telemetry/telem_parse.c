@@ -2,7 +2,7 @@
 /* telem_parse.c - a box's counters from the text of its kernel and tools. */
 #include "telem_parse.h"
 #include "telem_parse_int.h"
-#include "../core/boxtext.h"
+#include "../boxparse/diskstats.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,68 +13,7 @@
 #include <string.h>
 
 #define LINE_MAX_ NB_TPI_LINE
-#define MAXTOK NB_TP_MAXTOK
-
-/* The next line of *P into BUF without its CR LF; 0 at the end.  A line
- * longer than BUF is read as "": cut, its numbers would be read wrong. */
-static int next_line(const char **p, char *buf, size_t len)
-{
-	const char *s = *p, *e;
-	size_t n;
-
-	if (!s || !*s)
-		return 0;
-	e = strchr(s, '\n');
-	n = e ? (size_t)(e - s) : strlen(s);
-	*p = e ? e + 1 : s + n;
-	if (n && s[n - 1] == '\r')
-		n--;
-	if (n >= len)
-		n = 0;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	return 1;
-}
-
-/* LINE split at white space into TOK, which holds MAX; the count. */
-static int split_max(char *line, char **tok, int max)
-{
-	char *save = NULL;
-	int n = 0;
-
-	for (char *s = strtok_r(line, " \t\r", &save); s && n < max;
-	     s = strtok_r(NULL, " \t\r", &save))
-		tok[n++] = s;
-	return n;
-}
-
-/* LINE split into TOK[MAXTOK]; the count. */
-static int split(char *line, char **tok)
-{
-	return split_max(line, tok, MAXTOK);
-}
-
-static int is_uint(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return 0;
-	return 1;
-}
-
-/* S a counter: digits only, 64 bits at most; 0 with *V, else -1. */
-static int u64_of(const char *s, uint64_t *v)
-{
-	char *e;
-
-	if (!is_uint(s))
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &e, 10);
-	return errno || *e ? -1 : 0;
-}
+#define MAXTOK NB_BP_MAXTOK
 
 /* A * B, unless it passes MAX: 0 with *OUT, else -1. */
 int nb_tpi_mul_max(uint64_t a, uint64_t b, uint64_t max, uint64_t *out)
@@ -121,7 +60,7 @@ int nb_tpi_sum(char **tok, int count, uint64_t *v, uint64_t *sum)
 	for (int i = 0; i < count; i++) {
 		uint64_t x;
 
-		if (u64_of(tok[i], &x) || x > (UINT64_MAX >> 1) - *sum)
+		if (nb_bp_u64(tok[i], &x) || x > (UINT64_MAX >> 1) - *sum)
 			return -1;
 		*sum += x;
 		if (v)
@@ -137,12 +76,12 @@ int nb_tp_linux_stat(const char *text, struct nb_tp_cpu *cpu)
 
 	cpu->n = 0;
 	cpu->refused = 0;
-	while (next_line(&text, line, sizeof(line))) {
-		int n = split(line, tok);
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, MAXTOK);
 		uint64_t v[8] = { 0 }, total = 0;
 
 		/* cpuN user nice system idle iowait irq softirq steal [guest..] */
-		if (n < 5 || strncmp(tok[0], "cpu", 3) || !is_uint(tok[0] + 3))
+		if (n < 5 || strncmp(tok[0], "cpu", 3) || !nb_bp_uint(tok[0] + 3))
 			continue;
 		if (nb_tpi_sum(tok + 1, n - 1 < 8 ? n - 1 : 8, v, &total)) {
 			cpu->refused++;
@@ -165,7 +104,7 @@ static int meminfo_key(char **tok, int n, const char *key, uint64_t *out,
 
 	if (n < 2 || strncmp(tok[0], key, l) || strcmp(tok[0] + l, ":"))
 		return 0;
-	if (u64_of(tok[1], &v) ||
+	if (nb_bp_u64(tok[1], &v) ||
 	    nb_tpi_mul_max(v, n > 2 && !strcmp(tok[2], "kB") ? 1024 : 1, NB_TPI_MEM_MAX, out)) {
 		(*refused)++;
 		return 0;
@@ -179,8 +118,8 @@ int nb_tp_linux_meminfo(const char *text, struct nb_tp_mem *mem)
 	uint64_t swap_free = 0, swap_total = 0;
 	int got = 0, sw = 0, *r = &mem->refused;
 
-	while (next_line(&text, line, sizeof(line))) {
-		int n = split(line, tok);
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, MAXTOK);
 
 		got += meminfo_key(tok, n, "MemTotal", &mem->total, r);
 		got += meminfo_key(tok, n, "MemAvailable", &mem->avail, r);
@@ -201,13 +140,13 @@ int nb_tp_linux_vmstat(const char *text, struct nb_tp_mem *mem)
 	char line[LINE_MAX_], *tok[MAXTOK];
 	int got = 0;
 
-	while (next_line(&text, line, sizeof(line))) {
-		int n = split(line, tok);
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, MAXTOK);
 		uint64_t v;
 
 		if (n != 2 || (strcmp(tok[0], "pswpin") && strcmp(tok[0], "pswpout")))
 			continue;
-		if (u64_of(tok[1], &v)) {
+		if (nb_bp_u64(tok[1], &v)) {
 			mem->refused++;
 			continue;
 		}
@@ -221,22 +160,6 @@ int nb_tp_linux_vmstat(const char *text, struct nb_tp_mem *mem)
 	return got;
 }
 
-int nb_tp_partition_of(const char *disk, const char *name)
-{
-	size_t l = strlen(disk);
-	const char *rest = name + l;
-
-	if (l >= strlen(name) || strncmp(disk, name, l))
-		return 0;
-	/* after a name that ends in a digit a partition needs its 'p'
-	 * (or FreeBSD's slice 's'): loop10 is no partition of loop1 */
-	if (*rest == 'p' || *rest == 's')
-		rest++;
-	else if (isdigit((unsigned char)name[l - 1]))
-		return 0;
-	return is_uint(rest);
-}
-
 /* NAME is a partition of another disk of D: "sda1" of "sda",
  * "nvme0n1p2" of "nvme0n1", "ada0p3"/"ada0s1" of "ada0". */
 static int is_partition(const struct nb_tp_disks *d, const char *name)
@@ -244,7 +167,7 @@ static int is_partition(const struct nb_tp_disks *d, const char *name)
 	if (strchr(name, '/'))
 		return 1;           /* gstat's gpt/, label/, diskid/ */
 	for (int i = 0; i < d->n; i++)
-		if (nb_tp_partition_of(d->d[i].name, name))
+		if (nb_bp_partition_of(d->d[i].name, name))
 			return 1;
 	return 0;
 }
@@ -269,7 +192,7 @@ struct nb_tp_disk *nb_tpi_disk_add(struct nb_tp_disks *d, const char *name)
 		return NULL;
 	k = &d->d[d->n++];
 	memset(k, 0, sizeof(*k));
-	nb_tp_name(k->name, sizeof(k->name), name);
+	nb_bp_name(k->name, sizeof(k->name), name);
 	k->busy_pct = -1;
 	k->read_rate = -1;
 	k->ms_per_io = -1;
@@ -280,34 +203,34 @@ struct nb_tp_disk *nb_tpi_disk_add(struct nb_tp_disks *d, const char *name)
 void nb_tpi_disk_refused(struct nb_tp_disks *d, const char *name)
 {
 	if (!d->refused++)
-		nb_tp_name(d->refused_name, sizeof(d->refused_name), name);
+		nb_bp_name(d->refused_name, sizeof(d->refused_name), name);
 }
 
 int nb_tp_linux_diskstats(const char *text, struct nb_tp_disks *d)
 {
-	char line[LINE_MAX_], *tok[MAXTOK];
+	const unsigned need = NB_BP_DS_BIT(NB_BP_DS_READS) |
+			      NB_BP_DS_BIT(NB_BP_DS_RSECTORS) |
+			      NB_BP_DS_BIT(NB_BP_DS_WRITES) | NB_BP_DS_BIT(NB_BP_DS_IOMS);
+	struct nb_bp_ds ds;
+	struct nb_bp_dsrow r;
 
 	d->n = 0;
 	d->refused = 0;
 	d->refused_name[0] = 0;
-	while (next_line(&text, line, sizeof(line))) {
-		int n = split(line, tok);
+	nb_bp_ds_open(&ds, text);
+	while (nb_bp_ds_next(&ds, &r)) {
+		uint64_t rd = r.v[NB_BP_DS_READS], wr = r.v[NB_BP_DS_WRITES], bytes;
 		struct nb_tp_disk *k;
-		uint64_t rd, wr, sectors, ticks, bytes;
 
-		/* maj min name reads . . . writes . . . inflight io_ticks ... */
-		if (n < 14 || !is_uint(tok[0]))
-			continue;
-		if (u64_of(tok[3], &rd) || u64_of(tok[7], &wr) || rd > UINT64_MAX - wr ||
-		    u64_of(tok[5], &sectors) || u64_of(tok[12], &ticks) ||
-		    nb_tpi_mul_max(sectors, 512, UINT64_MAX, &bytes)) {
-			nb_tpi_disk_refused(d, tok[2]);
+		if ((r.bad & need) || rd > UINT64_MAX - wr ||
+		    nb_tpi_mul_max(r.v[NB_BP_DS_RSECTORS], 512, UINT64_MAX, &bytes)) {
+			nb_tpi_disk_refused(d, r.name);
 			continue;
 		}
-		if (!(rd + wr) || !(k = nb_tpi_disk_add(d, tok[2])))
+		if (!(rd + wr) || !(k = nb_tpi_disk_add(d, r.name)))
 			continue;
 		k->ios = rd + wr;
-		k->io_ms = ticks;
+		k->io_ms = r.v[NB_BP_DS_IOMS];
 		k->read_bytes = bytes;                 /* sectors of 512 bytes */
 	}
 	return nb_tpi_drop_partitions(d);
@@ -345,7 +268,7 @@ int nb_tpi_arc_take(struct nb_tp_arc *arc, const char *name, const char *s)
 	if (!arc_set(&probe, name, 0))
 		return 0;
 	/* a counter of 64 bits; the ARC's sizes are bytes of memory */
-	if (u64_of(s, &v) || ((!strcmp(name, "size") || !strcmp(name, "c_max")) &&
+	if (nb_bp_u64(s, &v) || ((!strcmp(name, "size") || !strcmp(name, "c_max")) &&
 			      v > NB_TPI_MEM_MAX)) {
 		arc->refused++;
 		return 0;
@@ -358,10 +281,10 @@ int nb_tp_arc_kstat(const char *text, struct nb_tp_arc *arc)
 	char line[LINE_MAX_], *tok[MAXTOK];
 	int got = 0;
 
-	while (next_line(&text, line, sizeof(line))) {
-		int n = split(line, tok);
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, MAXTOK);
 
-		if (n == 3 && is_uint(tok[1]))
+		if (n == 3 && nb_bp_uint(tok[1]))
 			got += nb_tpi_arc_take(arc, tok[0], tok[2]);
 	}
 	return got;
@@ -372,8 +295,8 @@ int nb_tp_arc_kv(const char *text, struct nb_tp_arc *arc)
 	char line[LINE_MAX_], *tok[MAXTOK];
 	int got = 0;
 
-	while (next_line(&text, line, sizeof(line))) {
-		int n = split(line, tok);
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, MAXTOK);
 
 		if (n == 2)
 			got += nb_tpi_arc_take(arc, tok[0], tok[1]);
@@ -390,42 +313,7 @@ const struct nb_tp_disk *nb_tp_disk_find(const struct nb_tp_disks *d,
 	return NULL;
 }
 
-int nb_tp_line(const char **p, char *buf, size_t len)
-{
-	return next_line(p, buf, len);
-}
-
 double nb_tp_size(const char *s)
 {
 	return suffixed(s);
-}
-
-int nb_tp_split(char *line, char **tok, int max)
-{
-	return split_max(line, tok, max);
-}
-
-int nb_tp_uint(const char *s)
-{
-	return is_uint(s);
-}
-
-int nb_tp_u64(const char *s, uint64_t *v)
-{
-	return u64_of(s, v);
-}
-
-int nb_tp_num(const char *s, double max, double *v)
-{
-	char *e;
-
-	if (!*s || isspace((unsigned char)*s))
-		return -1;
-	*v = strtod(s, &e);
-	return *e || !isfinite(*v) || *v < 0 || *v > max ? -1 : 0;
-}
-
-void nb_tp_name(char *buf, size_t len, const char *name)
-{
-	nb_boxtext(buf, len, name);
 }

@@ -47,6 +47,8 @@
 #ifndef NB_TELEM_PARSE_H
 #define NB_TELEM_PARSE_H
 
+#include "../boxparse/text.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -137,28 +139,10 @@ int nb_tp_bsd_iostat(const char *text, struct nb_tp_disks *d);
 /* gstat -b: %busy per provider (partitions left out). */
 int nb_tp_bsd_gstat(const char *text, struct nb_tp_disks *d);
 
-/* Shared by the parsers' files: the next line of *P into BUF without
- * its CR LF or LF, 0 at the end (a line that does not fit BUF is read as
- * "": refused whole, never cut); "1.2K", "300M": a number with a binary
- * suffix, at most NB_TP_MAX_BYTES (-1: not such a number); LINE split at
- * white space into TOK, which holds MAX (at most NB_TP_MAXTOK words are
- * read), the count. */
-#define NB_TP_MAXTOK 48
-int nb_tp_line(const char **p, char *buf, size_t len);
+/* Lines, words, counters and names are read as boxparse/text.h reads
+ * them.  "1.2K", "300M": a number with a binary suffix, at most
+ * NB_TP_MAX_BYTES (-1: not such a number). */
 double nb_tp_size(const char *s);
-int nb_tp_split(char *line, char **tok, int max);
-/* S is digits only (and not empty). */
-int nb_tp_uint(const char *s);
-/* S is a counter: digits only, not empty, at most 2^64 - 1: 0 with *V,
- * else -1. */
-int nb_tp_u64(const char *s, uint64_t *v);
-/* S is all a number, finite, from 0 to MAX: 0 with *V, else -1. */
-int nb_tp_num(const char *s, double max, double *v);
-/* NAME as a box's name is carried (core/boxtext.h) into BUF. */
-void nb_tp_name(char *buf, size_t len, const char *name);
-/* NAME is a partition of the disk DISK: "sda1" of "sda", "nvme0n1p2" of
- * "nvme0n1", "ada0p3"/"ada0s1" of "ada0" (capture's devices too). */
-int nb_tp_partition_of(const char *disk, const char *name);
 
 /* The disk named NAME in D, or NULL. */
 const struct nb_tp_disk *nb_tp_disk_find(const struct nb_tp_disks *d,

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define LINE_MAX_ NB_TPI_LINE
-#define MAXTOK NB_TP_MAXTOK
+#define MAXTOK NB_BP_MAXTOK
 
 /* kern.cp_times: CP_USER CP_NICE CP_SYS CP_INTR CP_IDLE per CPU. */
 static int bsd_cp_times(char **tok, int n, struct nb_tp_cpu *cpu)
@@ -108,7 +108,7 @@ int nb_tp_bsd_sysctl(const char *text, struct nb_tp_cpu *cpu,
 	uint64_t v;
 	int got = 0;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		char *colon = strstr(line, ": "), *k = line;
 		int n;
 
@@ -126,12 +126,12 @@ int nb_tp_bsd_sysctl(const char *text, struct nb_tp_cpu *cpu,
 			got += bsd_cp_times(tok, n, cpu);
 			continue;
 		}
-		n = nb_tp_split(colon + 2, tok, MAXTOK);
+		n = nb_bp_split(colon + 2, tok, MAXTOK);
 		if (n != 1)
 			continue;
 		if (!strncmp(k, arcpre, sizeof(arcpre) - 1))
 			got += nb_tpi_arc_take(arc, k + sizeof(arcpre) - 1, tok[0]);
-		else if (!nb_tp_u64(tok[0], &v))
+		else if (!nb_bp_u64(tok[0], &v))
 			got += bsd_vm_key(&vm, mem, k, v);
 		else
 			mem->refused += bsd_vm_known(k);
@@ -147,16 +147,16 @@ int nb_tp_bsd_swapinfo(const char *text, struct nb_tp_mem *mem)
 	uint64_t total = 0, used = 0;
 	int got = 0, seen = 0;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
-		int n = nb_tp_split(line, tok, MAXTOK);
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, MAXTOK);
 
 		uint64_t t, u;
 
 		/* Device 1K-blocks Used Avail Capacity; a Total line with two
 		 * or more devices */
-		if (n < 4 || !nb_tp_uint(tok[1]) || !nb_tp_uint(tok[2]))
+		if (n < 4 || !nb_bp_uint(tok[1]) || !nb_bp_uint(tok[2]))
 			continue;
-		if (nb_tp_u64(tok[1], &t) || nb_tp_u64(tok[2], &u) || t > NB_TPI_MEM_MAX ||
+		if (nb_bp_u64(tok[1], &t) || nb_bp_u64(tok[2], &u) || t > NB_TPI_MEM_MAX ||
 		    u > NB_TPI_MEM_MAX) {
 			mem->refused++;
 			return 0;
@@ -198,19 +198,19 @@ int nb_tp_bsd_vmstat(const char *text, struct nb_tp_cpu *cpu,
 	char *h[MAXTOK], *v[MAXTOK];
 	int nh, nv, fre, id, got = 0;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		char copy[LINE_MAX_], *t[MAXTOK];
 		int n;
 
 		memcpy(copy, line, sizeof(copy));
-		n = nb_tp_split(copy, t, MAXTOK);
+		n = nb_bp_split(copy, t, MAXTOK);
 		if (n > 3 && !strcmp(t[0], "r") && col_of(t, n, "fre") > 0)
 			memcpy(hdr, line, sizeof(hdr));
-		else if (n > 3 && hdr[0] && nb_tp_uint(t[0]))
+		else if (n > 3 && hdr[0] && nb_bp_uint(t[0]))
 			memcpy(last, line, sizeof(last));
 	}
-	nh = nb_tp_split(hdr, h, MAXTOK);
-	nv = nb_tp_split(last, v, MAXTOK);
+	nh = nb_bp_split(hdr, h, MAXTOK);
+	nv = nb_bp_split(last, v, MAXTOK);
 	if (!nh || nv != nh)
 		return 0;
 	fre = col_of(h, nh, "fre");
@@ -231,7 +231,7 @@ int nb_tp_bsd_vmstat(const char *text, struct nb_tp_cpu *cpu,
 	if (id >= 0) {
 		double idle;
 
-		if (!nb_tp_num(v[id], 100, &idle)) {
+		if (!nb_bp_num(v[id], 100, &idle)) {
 			cpu->pct_all = 100.0 - idle;
 			got++;
 		} else {
@@ -252,8 +252,8 @@ static void bsd_row(struct nb_tp_disks *d, const char *name, const char *busy,
 
 	/* %busy a little over 100 (gstat's rounding of a queue's time) is
 	 * full; far beyond, or not a figure, is no reading */
-	if (nb_tp_num(busy, 1000, &b) || (kr && nb_tp_num(kr, NB_TP_MAX_BPS / 1024, &r)) ||
-	    (mt && nb_tp_num(mt, 1e7, &m))) {
+	if (nb_bp_num(busy, 1000, &b) || (kr && nb_bp_num(kr, NB_TP_MAX_BPS / 1024, &r)) ||
+	    (mt && nb_bp_num(mt, 1e7, &m))) {
 		nb_tpi_disk_refused(d, name);
 		return;
 	}
@@ -272,8 +272,8 @@ int nb_tp_bsd_iostat(const char *text, struct nb_tp_disks *d)
 	d->n = 0;
 	d->refused = 0;
 	d->refused_name[0] = 0;
-	while (nb_tp_line(&text, line, sizeof(line))) {
-		int n = nb_tp_split(line, tok, MAXTOK);
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, MAXTOK);
 
 		if (n >= 2 && !strcmp(tok[0], "extended")) {
 			d->n = 0;           /* a new report: the last counts */
@@ -303,16 +303,16 @@ int nb_tp_bsd_gstat(const char *text, struct nb_tp_disks *d)
 	d->n = 0;
 	d->refused = 0;
 	d->refused_name[0] = 0;
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		char *bar = strchr(line, '|');
 		int n;
 
 		if (!bar)
 			continue;
 		*bar = 0;
-		n = nb_tp_split(line, tok, MAXTOK);
+		n = nb_bp_split(line, tok, MAXTOK);
 		if (n < 2 || n == MAXTOK ||
-		    !nb_tp_split(bar + 1, tok + n, MAXTOK - n))
+		    !nb_bp_split(bar + 1, tok + n, MAXTOK - n))
 			continue;
 		/* ... %busy| NAME */
 		bsd_row(d, tok[n], tok[n - 1], NULL, NULL);

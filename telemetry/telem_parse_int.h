@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 /* A line the parsers read: longer is refused whole. */
-#define NB_TPI_LINE 1024
+#define NB_TPI_LINE NB_BP_LINE
 /* Bytes of memory: at most NB_TP_MAX_BYTES. */
 #define NB_TPI_MEM_MAX ((uint64_t)NB_TP_MAX_BYTES)
 

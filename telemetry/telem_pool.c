@@ -24,6 +24,7 @@
  *                        finish=170.6min speed=174933K/sec"
  */
 #include "telem_pool.h"
+#include "../boxparse/zpool.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -31,113 +32,115 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the vdevs: zpool iostat -v, zfs list ---- */
-
-static int indent_of(const char *s)
-{
-	int i = 0;
-
-	while (s[i] == ' ')
-		i++;
-	return i;
-}
+/* ---- the vdevs: zpool iostat -v (its rows read by boxparse/zpool.c),
+ * zfs list ---- */
 
 static void zp_disk(struct nb_tp_vdev *v, const char *name)
 {
 	if (!strncmp(name, "/dev/", 5))
 		name += 5;
 	if (v->ndisks < NB_TP_VDEV_DISKS)
-		nb_tp_name(v->disks[v->ndisks++], NB_TP_NAME, name);
+		nb_bp_name(v->disks[v->ndisks++], NB_TP_NAME, name);
 }
 
 struct zp_state {
 	char pool[NB_TP_NAME];
-	int special, base;       /* the pool line's indent */
+	int special;             /* in a class: logs, cache, spares ... */
 	int index;               /* of the pool's next top-level vdev */
 	int self;                /* CUR's one disk is itself (no child yet) */
 	struct nb_tp_vdev *cur;  /* the vdev whose disks follow */
 };
 
-static void zp_line(struct nb_tp_vdevs *v, struct zp_state *st, char *line)
+/* A figure of zpool's as telemetry takes it: 0 when none or past what a
+ * box can say. */
+static double zp_fig(double x)
 {
-	int ind = indent_of(line), n;
-	char *tok[NB_TP_MAXTOK];
+	return x < 0 || x > NB_TP_MAX_BYTES ? 0 : x;
+}
 
-	n = nb_tp_split(line, tok, NB_TP_MAXTOK);
-	if (!n || tok[0][0] == '-' || n < 7)
+static void zp_vdev(struct nb_tp_vdevs *v, struct zp_state *st,
+		    const struct nb_bp_zrow *r)
+{
+	struct nb_tp_vdev *x;
+
+	if (v->n >= NB_TP_MAXVDEV)
 		return;
-	if (ind == st->base) {
-		st->special = !strcmp(tok[0], "logs") || !strcmp(tok[0], "cache") ||
-			      !strcmp(tok[0], "spares") || !strcmp(tok[0], "special") ||
-			      !strcmp(tok[0], "dedup");
-		if (!st->special) {
-			nb_tp_name(st->pool, sizeof(st->pool), tok[0]);
-			st->index = 0;
-		}
-		st->cur = NULL;
-	} else if (ind <= st->base + 2) {
-		struct nb_tp_vdev *x;
+	x = &v->v[v->n++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->pool, sizeof(x->pool), "%s", st->pool);
+	nb_bp_name(x->name, sizeof(x->name), r->name);
+	/* zfs-fuse prints "mirror", "raidz1": named as zpool status
+	 * names them ("mirror-1"), so that two are told apart */
+	if (!strchr(x->name, '-') && (!strncmp(x->name, "mirror", 6) ||
+				      !strncmp(x->name, "raidz", 5)) &&
+	    strlen(x->name) < sizeof(x->name) - 12)
+		snprintf(x->name + strlen(x->name), 12, "-%d", st->index);
+	if (!st->special)
+		st->index++;
+	x->special = st->special;
+	x->ops_read = zp_fig(r->fig[NB_BP_Z_ROPS]);
+	x->ops_write = zp_fig(r->fig[NB_BP_Z_WOPS]);
+	st->cur = x;
+	zp_disk(x, r->name);     /* a single disk is its own vdev */
+	st->self = 1;
+}
 
-		if (v->n >= NB_TP_MAXVDEV)
-			return;
-		x = &v->v[v->n++];
-		memset(x, 0, sizeof(*x));
-		snprintf(x->pool, sizeof(x->pool), "%s", st->pool);
-		nb_tp_name(x->name, sizeof(x->name), tok[0]);
-		/* zfs-fuse prints "mirror", "raidz1": named as zpool status
-		 * names them ("mirror-1"), so that two are told apart */
-		if (!strchr(x->name, '-') && (!strncmp(x->name, "mirror", 6) ||
-					      !strncmp(x->name, "raidz", 5)) &&
-		    strlen(x->name) < sizeof(x->name) - 12)
-			snprintf(x->name + strlen(x->name), 12, "-%d", st->index);
-		if (!st->special)
-			st->index++;
-		x->special = st->special;
-		x->ops_read = fmax(nb_tp_size(tok[3]), 0);
-		x->ops_write = fmax(nb_tp_size(tok[4]), 0);
-		st->cur = x;
-		zp_disk(x, tok[0]);      /* a single disk is its own vdev */
-		st->self = 1;
-	} else if (st->cur) {
+static void zp_row(struct nb_tp_vdevs *v, struct zp_state *st,
+		   const struct nb_bp_zrow *r)
+{
+	switch (r->kind) {
+	case NB_BP_Z_REPORT:
+		v->n = 0;               /* a new report: the last counts */
+		break;
+	case NB_BP_Z_POOL:
+		st->special = 0;
+		nb_bp_name(st->pool, sizeof(st->pool), r->name);
+		st->index = 0;
+		st->cur = NULL;
+		break;
+	case NB_BP_Z_CLASS:
+		st->special = 1;
+		st->cur = NULL;
+		break;
+	case NB_BP_Z_VDEV:
+		zp_vdev(v, st, r);
+		break;
+	case NB_BP_Z_DISK:
+		if (!st->cur)
+			break;
 		if (st->self) {
 			st->cur->ndisks = 0; /* it has children: not a disk */
 			st->self = 0;
 		}
-		zp_disk(st->cur, tok[0]);
+		zp_disk(st->cur, r->name);
+		break;
 	}
 }
 
 int nb_tp_zpool_iostat(const char *text, struct nb_tp_vdevs *v)
 {
-	char line[1024];
-	struct zp_state st = { .base = 0 };
+	struct zp_state st = { .special = 0 };
+	struct nb_bp_zp z;
+	struct nb_bp_zrow r;
 
 	v->n = 0;
-	while (nb_tp_line(&text, line, sizeof(line))) {
-		if (strstr(line, "capacity") && strstr(line, "operations")) {
-			v->n = 0;           /* a new report: the last counts */
-			continue;
-		}
-		if (!strncmp(line + indent_of(line), "pool ", 5)) {
-			st.base = indent_of(line);
-			continue;
-		}
-		zp_line(v, &st, line);
-	}
+	nb_bp_zp_open(&z, text);
+	while (nb_bp_zp_next(&z, &r))
+		zp_row(v, &st, &r);
 	return v->n;
 }
 
 int nb_tp_zfs_pool_of(const char *text, const char *path, char *pool,
 		      size_t len)
 {
-	char line[1024], *tok[NB_TP_MAXTOK];
+	char line[1024], *tok[NB_BP_MAXTOK];
 	size_t best = 0;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		size_t l;
 
 		/* NAME<tab>MOUNTPOINT; "-", "none", "legacy" are no place */
-		if (nb_tp_split(line, tok, NB_TP_MAXTOK) != 2 || tok[1][0] != '/')
+		if (nb_bp_split(line, tok, NB_BP_MAXTOK) != 2 || tok[1][0] != '/')
 			continue;
 		l = strlen(tok[1]);
 		while (l > 1 && tok[1][l - 1] == '/')
@@ -147,7 +150,7 @@ int nb_tp_zfs_pool_of(const char *text, const char *path, char *pool,
 			continue;
 		best = l;
 		tok[0][strcspn(tok[0], "/")] = 0;
-		nb_tp_name(pool, len, tok[0]);
+		nb_bp_name(pool, len, tok[0]);
 	}
 	return best > 0;
 }
@@ -308,15 +311,6 @@ static void zfs_scan(const char *t, struct nb_tp_scan *s)
 		s->active = s->finished = 0;
 }
 
-static int indent(const char *s)
-{
-	int i = 0;
-
-	while (s[i] == ' ')
-		i++;
-	return i;
-}
-
 /* A counter of a device line: "0", "12", "1.2K"; "-": none. */
 static double counter(const char *s)
 {
@@ -334,7 +328,7 @@ struct zs {
 static void config_line(struct zs *z, const char *line)
 {
 	char name[NB_TP_NAME + 16], state[32], r[24], w[24], c[24];
-	int ind = indent(line), n;
+	int ind = nb_bp_indent(line), n;
 	struct nb_tp_pool *p = z->pool;
 	struct nb_tp_pdev *d;
 
@@ -354,9 +348,9 @@ static void config_line(struct zs *z, const char *line)
 		return;
 	d = &p->dev[p->ndev];
 	memset(d, 0, sizeof(*d));
-	nb_tp_name(d->name, sizeof(d->name), !strncmp(name, "/dev/", 5) ?
+	nb_bp_name(d->name, sizeof(d->name), !strncmp(name, "/dev/", 5) ?
 		   name + 5 : name);
-	nb_tp_name(d->state, sizeof(d->state), n > 1 ? state : "");
+	nb_bp_name(d->state, sizeof(d->state), n > 1 ? state : "");
 	d->depth = (ind - z->base) / 2;
 	d->special = z->special;
 	d->read = n > 2 ? counter(r) : -1;
@@ -395,10 +389,10 @@ static void pool_end(struct zs *z)
  * and *VALUE, or 0. */
 static size_t key_of(const char *line, const char **value)
 {
-	const char *s = line + indent(line);
+	const char *s = line + nb_bp_indent(line);
 	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz");
 
-	if (!n || s[n] != ':' || indent(line) > 8)
+	if (!n || s[n] != ':' || nb_bp_indent(line) > 8)
 		return 0;
 	*value = s + n + 1 + strspn(s + n + 1, " \t");
 	return (size_t)(s + n - line);
@@ -411,8 +405,8 @@ static void status_line(struct nb_tp_pools *ps, struct zs *z, char *line)
 	char key[16];
 
 	if (k) {
-		snprintf(key, sizeof(key), "%.*s", (int)(k - (size_t)indent(line)),
-			 line + indent(line));
+		snprintf(key, sizeof(key), "%.*s", (int)(k - (size_t)nb_bp_indent(line)),
+			 line + nb_bp_indent(line));
 		z->in_scan = 0;
 		if (!strcmp(key, "pool")) {
 			pool_end(z);
@@ -421,21 +415,21 @@ static void status_line(struct nb_tp_pools *ps, struct zs *z, char *line)
 			z->pool = &ps->p[ps->n++];
 			memset(z->pool, 0, sizeof(*z->pool));
 			scan_clear(&z->pool->scan);
-			nb_tp_name(z->pool->name, sizeof(z->pool->name), v);
+			nb_bp_name(z->pool->name, sizeof(z->pool->name), v);
 			z->in_config = z->special = 0;
 			z->base = -1;
 			z->scan[0] = 0;
 		} else if (!z->pool) {
 			return;
 		} else if (!strcmp(key, "state")) {
-			nb_tp_name(z->pool->state, sizeof(z->pool->state), v);
+			nb_bp_name(z->pool->state, sizeof(z->pool->state), v);
 		} else if (!strcmp(key, "scan") || !strcmp(key, "scrub")) {
 			snprintf(z->scan, sizeof(z->scan), "%s", v);
 			z->in_scan = 1;
 		} else if (!strcmp(key, "config")) {
 			z->in_config = 1;
 		} else if (!strcmp(key, "errors")) {
-			nb_tp_name(z->pool->errors, sizeof(z->pool->errors), v);
+			nb_bp_name(z->pool->errors, sizeof(z->pool->errors), v);
 			z->in_config = 0;
 		}
 		return;
@@ -459,7 +453,7 @@ int nb_tp_zpool_status(const char *text, struct nb_tp_pools *ps)
 	struct zs z = { 0 };
 	int n0 = ps->n;
 
-	while (nb_tp_line(&text, line, sizeof(line)))
+	while (nb_bp_line(&text, line, sizeof(line)))
 		status_line(ps, &z, line);
 	pool_end(&z);
 	return ps->n - n0;
@@ -486,13 +480,13 @@ static struct nb_tp_pool *md_array(struct nb_tp_pools *ps, char *line)
 		struct nb_tp_pdev *d;
 
 		if (i == 0)
-			nb_tp_name(p->name, sizeof(p->name), tok);
+			nb_bp_name(p->name, sizeof(p->name), tok);
 		if (!br || br == tok || p->ndev >= NB_TP_POOLDEV)
 			continue;
 		d = &p->dev[p->ndev++];
 		memset(d, 0, sizeof(*d));
 		*br = 0;
-		nb_tp_name(d->name, sizeof(d->name), tok);
+		nb_bp_name(d->name, sizeof(d->name), tok);
 		*br = '[';
 		snprintf(d->state, sizeof(d->state), "%s", strstr(br, "(F)") ?
 			 "FAULTED" : strstr(br, "(S)") ? "SPARE" : "ONLINE");
@@ -542,7 +536,7 @@ int nb_tp_mdstat(const char *text, struct nb_tp_pools *ps)
 	struct nb_tp_pool *p = NULL;
 	int n0 = ps->n;
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		const char *u;
 
 		if (!strncmp(line, "md", 2) && strstr(line, " : ")) {

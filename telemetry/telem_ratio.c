@@ -25,16 +25,16 @@ static int name_ok(const char *s)
 
 int nb_tr_dataset_of(const char *text, const char *path, char *ds, size_t len)
 {
-	char line[1024], *tok[NB_TP_MAXTOK];
+	char line[1024], *tok[NB_BP_MAXTOK];
 	size_t best = 0;
 
 	if (!path || path[0] != '/')
 		return 0;
-	while (nb_tp_line(&text, line, sizeof(line))) {
+	while (nb_bp_line(&text, line, sizeof(line))) {
 		size_t l;
 
 		/* NAME<tab>MOUNTPOINT; "-", "none", "legacy" are no place */
-		if (nb_tp_split(line, tok, NB_TP_MAXTOK) != 2 || tok[1][0] != '/' ||
+		if (nb_bp_split(line, tok, NB_BP_MAXTOK) != 2 || tok[1][0] != '/' ||
 		    !name_ok(tok[0]) || strlen(tok[0]) >= len)
 			continue;
 		l = strlen(tok[1]);
@@ -77,10 +77,10 @@ static void word(char *dst, size_t len, const char *v)
 
 void nb_tr_parse(const char *text, struct nb_tr_zfs *z)
 {
-	char line[1024], *tok[NB_TP_MAXTOK];
+	char line[1024], *tok[NB_BP_MAXTOK];
 
-	while (nb_tp_line(&text, line, sizeof(line))) {
-		int n = nb_tp_split(line, tok, NB_TP_MAXTOK), i;
+	while (nb_bp_line(&text, line, sizeof(line))) {
+		int n = nb_bp_split(line, tok, NB_BP_MAXTOK), i;
 
 		/* "PROPERTY VALUE" (zfs get -H -o property,value), or a row of
 		 * a table "NAME PROPERTY VALUE SOURCE" (zpool get): the
