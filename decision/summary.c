@@ -452,7 +452,7 @@ static json_t *pool_groups(const struct nb_sctx *s, const char *dim,
 		const json_t *e = s->it[i].e;
 		char g[1024] = "", v[256];
 		double fig[256];
-		json_t *gobj, *arr, *where = json_object();
+		json_t *gobj, *arr, *where;
 		size_t l = 0;
 		int n;
 
@@ -462,9 +462,9 @@ static json_t *pool_groups(const struct nb_sctx *s, const char *dim,
 			snprintf(metric, mlen, "%s", nb_summary_primary(e));
 			*e0 = e;
 		} else if (strcmp(metric, nb_summary_primary(e))) {
-			json_decref(where);
 			continue;
 		}
+		where = json_object();
 		for (size_t d = 0; d < s->ndims; d++) {
 			if (s->dims[d] == dim)
 				continue;
