@@ -63,26 +63,32 @@ gen() {
 }
 
 # ns CMD...: run CMD (as lib.sh's run: RC, OUT, ERR) from $T/work in a
-# mount namespace whose /tmp is empty but for $T; STRAYS is what it left
-# in /tmp, CANARY what is in the box's working directory, PWNED any file
-# a name made
+# mount namespace whose /tmp is empty but for $T (and the tree, when it is
+# under /tmp: a clone in CI); STRAYS is what it left in /tmp, CANARY what
+# is in the box's working directory, PWNED any file a name made
 mkdir -p "$T/work"
 ns() {
 	unshare -m bash -c '
 		set -e
-		T=$1; shift
+		T=$1 R=$2; shift 2
 		mount --make-rprivate /
 		mkdir -p "$T/.ns"
 		mount -t tmpfs nbhostile "$T/.ns"
 		mkdir -p "$T/.ns/${T#/tmp/}"
 		mount --bind "$T" "$T/.ns/${T#/tmp/}"
+		keep=
+		case $R in /tmp/*)
+			keep=${R#/tmp/} keep=${keep%%/*}
+			mkdir -p "$T/.ns/${R#/tmp/}"
+			mount --bind "$R" "$T/.ns/${R#/tmp/}" ;;
+		esac
 		mount --move "$T/.ns" /tmp
 		set +e
 		cd "$T/work"
 		"$@" >"$T/.out" 2>"$T/.err"
 		rc=$?
-		find /tmp -mindepth 1 -maxdepth 1 ! -name "${T#/tmp/}" >"$T/.strays"
-		exit $rc' ns "$T" "$@"
+		find /tmp -mindepth 1 -maxdepth 1 ! -name "${T#/tmp/}" ! -name "${keep:-${T#/tmp/}}" >"$T/.strays"
+		exit $rc' ns "$T" "$ROOT" "$@"
 	RC=$?
 	OUT=$(cat "$T/.out")
 	ERR=$(cat "$T/.err")
