@@ -83,8 +83,8 @@ assert_rc 0
 assert_file "$T/rep/curve_vm.gp"
 assert_file "$T/rep/curve_vm.svg"
 grep -q "title 'objective mean <= 10 ms'" "$T/rep/curve_vm.gp" || t_fail "the curve has no objective line"
-grep -q 'title "knee"' "$T/rep/curve_vm.gp" || t_fail "the curve marks no knee"
-grep -q 'title "capacity"' "$T/rep/curve_vm.gp" || t_fail "the curve marks no capacity"
+grep -q "title 'knee'" "$T/rep/curve_vm.gp" || t_fail "the curve marks no knee"
+grep -q "title 'capacity'" "$T/rep/curve_vm.gp" || t_fail "the curve marks no capacity"
 grep -q "VMs at the objective" "$T/rep/report.md" || t_fail "the grid does not say VMs at the objective"
 
 t_case "bad objectives, steps and [vm] values: exit 2 naming the key, nothing written"

@@ -196,13 +196,13 @@ PY
 
 # ---------------------------------------------------------------- network
 t_case "the network baseline of NFS and iSCSI targets"
-run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -t "iscsi=$NASBENCH_ISCSI_URL" -w seq512k-read --size 16M -i 1 \
+run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -t "iscsi=$NASBENCH_ISCSI_URL" -w seq512k-read --size 16M --runtime 300ms -i 1 \
 	--netbase yes -q -o "$T/net.json"
 assert_rc 0
 assert_json "$T/net.json" '([(t["name"], t["network"]["rtt_how"]) for t in d["targets"]] == [("nfs", "nfs-null"), ("iscsi", "iscsi-nop")]
 	and all(0 < t["network"]["rtt_min_us"] <= t["network"]["rtt_us"] < 1e6 and t["network"]["ceiling_bytes"] > 1e6
 	for t in d["targets"]))' 'd["targets"]'
-run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w seq512k-read --size 16M -i 1 -q -o "$T/nonet.json"
+run "$NB" run -t "nfs=$NASBENCH_NFS_URL" -w seq512k-read --size 16M --runtime 300ms -i 1 -q -o "$T/nonet.json"
 assert_rc 0
 assert_json "$T/nonet.json" '"network" not in d["targets"][0]'
 
