@@ -43,7 +43,7 @@ within() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 * $2 else 1)
 for R in 2 4; do
 	t_case "data at $R:1: lz4, gzip -6 and zstd -3 (the programs) within 10%, as measured"
 	rm -rf "$D"/nasbench.*
-	run "$NB" run -t "$D" -w seq512k-write --size 16M -i 1 --compress "$R:1" --keep -o "$T/c$R.json"
+	run "$NB" run -t "$D" -w seq512k-write --size 64M -i 1 --compress "$R:1" --keep -o "$T/c$R.json"
 	assert_rc 0
 	assert_out_re "^local seq512k-write: data $R:1: lz4 [0-9.]+x, gzip [0-9.]+x, zstd [0-9.]+x \(lzjb [0-9.]+x\)$"
 	F=$(ls "$D"/nasbench.*/data)
@@ -65,7 +65,7 @@ done
 
 t_case "50% duplicates: the file's 512 KiB blocks dedupe to the ratio the result expects"
 rm -rf "$D"/nasbench.*
-run "$NB" run -t "$D" -w seq512k-write --size 32M -i 1 --dedupe 50% --compress 2:1 --keep -o "$T/d.json"
+run "$NB" run -t "$D" -w seq512k-write --size 64M -i 1 --dedupe 50% --compress 2:1 --keep -o "$T/d.json"
 assert_rc 0
 F=$(ls "$D"/nasbench.*/data)
 python3 - "$F" "$T/d.json" <<'PY' || t_fail "the duplicates are not what the result says"

@@ -56,9 +56,10 @@ nb fioengine -w rand4k-read --engine fio --runtime 300ms
 nb data -w seq512k-write,rand4k-read --compress 2:1 --dedupe 50% --random-distribution zipf:1.2 --runtime 300ms
 nb hot -w rand4k-read --hot-sizes 1M,2M --runtime 300ms
 # acceptance criteria: one judged on a steady-state run that cannot settle
-# (1% in two rounds: not steady), one on a workload not in the plan (fails)
+# (two rounds within 0.00001% of their mean: never, so not steady; 1% was met
+# once on a quiet machine), one on a workload not in the plan (fails)
 printf 'rand4k-write@local iops >= 1\nseq512k-read@local mb_s >= 1\n' >"$T/acc.crit"
-run "$NB" run -t "local=$D" -i 1 --size 8M -w rand4k-write --steady-state iops:1% --round 200ms \
+run "$NB" run -t "local=$D" -i 1 --size 8M -w rand4k-write --steady-state iops:0.00001% --round 200ms \
 	--steady-window 2 --steady-rounds 2 --accept "$T/acc.crit" -o "$T/accept.json"
 assert_rc 1
 assert_file "$T/accept.json"
