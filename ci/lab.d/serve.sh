@@ -117,15 +117,29 @@ LOG { Default_Log_Level = WARN; }
 EOF
 }
 
+# rpcbind answering on the box's address (ganesha registers with it as it
+# starts: a ganesha started before it answers is never found); one that
+# exited is started once more (after a crash's kill -9, loaded), else the
+# lab dies naming its log
+lab_rpcbind_up() {
+	local s=$LAB/serve try
+	for try in 1 2; do
+		(lab_private_run rpcbind -f -w) >"$s/rpcbind.log" 2>&1 </dev/null 9>&- &
+		echo $! >"$s/rpcbind.pid"
+		for _ in $(seq 300); do
+			ip netns exec "$LAB_NS" rpcinfo -p "$LAB_BOX_IP" >/dev/null 2>&1 && return 0
+			lab_pid_alive "$s/rpcbind.pid" rpcbind starting || break
+			sleep 0.1
+		done
+		lab_stop_pid "$s/rpcbind.pid" rpcbind 5
+	done
+	lab_die "rpcbind does not answer on $LAB_BOX_IP: $(tail -3 "$s/rpcbind.log")"
+}
+
 lab_nfs_up() {
 	local s=$LAB/serve
 	mkdir -p "$s"
-	(lab_private_run rpcbind -f -w) >"$s/rpcbind.log" 2>&1 </dev/null 9>&- &
-	echo $! >"$s/rpcbind.pid"
-	for _ in $(seq 100); do
-		ip netns exec "$LAB_NS" rpcinfo -p "$LAB_BOX_IP" >/dev/null 2>&1 && break
-		sleep 0.1
-	done
+	lab_rpcbind_up
 	lab_ganesha_conf >"$s/ganesha.conf"
 	(lab_preload; lab_private_run nice -n "$LAB_NICE" ganesha.nfsd -F -L "$s/ganesha.log" -f "$s/ganesha.conf" \
 		-p /run/ganesha.pid) >/dev/null 2>&1 </dev/null 9>&- &
