@@ -36,31 +36,38 @@ int nb_summary_descriptive(const char *label)
 	return 0;
 }
 
+/* A line of KIND and LEVEL, its text FMT AP, folded when FOLD. */
+static void add_line(json_t *lines, const char *kind, const char *level,
+		     int fold, const char *fmt, va_list ap)
+{
+	char buf[2048];
+	json_t *x;
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	x = json_pack("{s:s, s:s, s:s}", "kind", kind, "level", level, "text", buf);
+	if (fold)
+		json_object_set_new(x, "fold", json_true());
+	json_array_append_new(lines, x);
+}
+
 void nb_summary_add(json_t *lines, const char *kind, const char *level,
 		    const char *fmt, ...)
 {
-	char buf[2048];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	add_line(lines, kind, level, 0, fmt, ap);
 	va_end(ap);
-	json_array_append_new(lines, json_pack("{s:s, s:s, s:s}", "kind", kind,
-					       "level", level, "text", buf));
 }
 
 void nb_summary_fold(json_t *lines, const char *kind, const char *level,
 		     const char *fmt, ...)
 {
-	char buf[2048];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	add_line(lines, kind, level, 1, fmt, ap);
 	va_end(ap);
-	json_array_append_new(lines, json_pack("{s:s, s:s, s:s, s:b}", "kind", kind,
-					       "level", level, "text", buf,
-					       "fold", 1));
 }
 
 void nb_summary_short(json_t *lines, const char *detail)
